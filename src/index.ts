@@ -1,0 +1,3 @@
+// crdgen: the generator's programmatic API.
+export type { Model } from './model/types.js';
+export type { Diagnostic } from './diagnostics/diagnostic.js';

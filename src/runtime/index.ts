@@ -1,0 +1,3 @@
+// crdgen/runtime: what generated code imports. Must not import the generator's
+// dependencies (ts-morph, handlebars, commander, ajv).
+export type * from './meta/types.js';

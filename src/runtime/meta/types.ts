@@ -1,0 +1,107 @@
+// metav1-like object metadata types, as the apiserver serialises them (JSON names).
+// Generated `types.ts` files import these from `crdgen/runtime`.
+
+/** Standard object metadata (metav1.ObjectMeta). Unknown fields from newer servers may be present. */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  selfLink?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  /** RFC 3339 date-time. */
+  creationTimestamp?: string;
+  /** RFC 3339 date-time; set when deletion was requested. */
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  managedFields?: ManagedFieldsEntry[];
+}
+
+/** metav1.ListMeta */
+export interface ListMeta {
+  selfLink?: string;
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** metav1.OwnerReference */
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** metav1.ManagedFieldsEntry */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update' | string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** metav1.Condition */
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  observedGeneration?: number;
+  /** RFC 3339 date-time. */
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+/** metav1.StatusCause */
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+/** metav1.StatusDetails */
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+/** metav1.Status, the body of every API error. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: ListMeta;
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: StatusDetails;
+  code?: number;
+}
+
+/** Any Kubernetes object: what every generated kind extends structurally. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
+/** Any list of Kubernetes objects. */
+export interface KubeList<T> {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ListMeta;
+  items: T[];
+}

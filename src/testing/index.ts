@@ -1,0 +1,2 @@
+// crdgen/testing: an in-process Kubernetes API server for tests.
+export {};
