@@ -16,6 +16,12 @@ export interface Diagnostic {
   col?: number;
   /** Path inside the document, e.g. `spec.versions[0].schema.openAPIV3Schema.properties.spec`. */
   path?: string;
+  /**
+   * The same location as the apiserver names it in a 422 Status cause, e.g.
+   * `spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type`
+   * (set by checks that mirror apiserver validation, so crdgen/testing can answer as the apiserver does).
+   */
+  field?: string;
   /** What would fix it, e.g. `did you mean "string"?`. */
   hint?: string;
 }
