@@ -1,0 +1,38 @@
+// Shared request/watch shapes: the contract between the REST client (client/) and
+// the cache (cache/): a ResourceClient satisfies cache's ListerWatcher structurally.
+import type { KubeList, Status } from '../meta/types.js';
+
+/** Options of list and watch calls (metav1.ListOptions), plus an abort signal. */
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  timeoutSeconds?: number;
+  allowWatchBookmarks?: boolean;
+  signal?: AbortSignal;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One watch event. For `ERROR` the object is a metav1.Status (e.g. code 410, reason Expired). */
+export type WatchEvent<T> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
+  | { type: 'ERROR'; object: Status };
+
+/**
+ * An open watch stream. Iterate it to receive events; the iteration ends when the
+ * server closes the stream, the call's signal aborts, or `stop()` is called.
+ */
+export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
+  /** Closes the stream; pending and later iterations end. Idempotent. */
+  stop(): void;
+}
+
+/** What a reflector needs: a list call and a watch call for one resource. */
+export interface ListerWatcher<T, TList extends KubeList<T> = KubeList<T>> {
+  list(options?: ListOptions): Promise<TList>;
+  watch(options?: ListOptions): Promise<Watch<T>>;
+}
