@@ -1,3 +1,5 @@
 // crdgen/runtime: what generated code imports. Must not import the generator's
 // dependencies (ts-morph, handlebars, commander, ajv).
 export type * from './meta/types.js';
+export * from './client/errors.js';
+export type * from './client/types.js';
