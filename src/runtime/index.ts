@@ -3,3 +3,5 @@
 export type * from './meta/types.js';
 export * from './client/errors.js';
 export type * from './client/types.js';
+export * from './client/resource.js';
+export * from './client/config.js';
