@@ -1,0 +1,49 @@
+// The emitter contract: an emitter is one pure function from the model to files.
+// It never touches the file system; the writer (src/emit/writer.ts) does.
+
+import type { Model } from '../model/types.js';
+
+/** One output file, relative to `--out`. */
+export interface GeneratedFile {
+  /**
+   * POSIX path relative to the output folder, e.g. `apis/coolops.cn/v1alpha1/types.ts`.
+   * No leading `/`, no `.`/`..` segments, no backslashes (the registry checks).
+   */
+  path: string;
+  /** Full file contents; generated files start with {@link generatedHeader}'s text. */
+  contents: string;
+  /**
+   * A file meant for the user to edit (e.g. a controller's business logic): the
+   * writer creates it when missing and never overwrites or deletes it afterwards.
+   * Such files carry no "DO NOT EDIT" header.
+   */
+  userOwned?: boolean;
+}
+
+/** What every emitter receives besides the model. Plain data. */
+export interface EmitContext {
+  /**
+   * Module specifier generated code imports the runtime from (`ObjectMeta`,
+   * `ListMeta`, REST client, informers…). Default `'crdgen/runtime'`.
+   */
+  runtimeImport: string;
+  /** Input files as displayed in generated headers (POSIX, sorted). */
+  sources: string[];
+}
+
+/**
+ * An emitter: `(model, ctx) => GeneratedFile[]`. Pure and deterministic: the
+ * same model and context give byte-identical files in the same order.
+ */
+export type Emitter = (model: Model, ctx: EmitContext) => GeneratedFile[];
+
+/** The default context values; `createEmitContext({sources})` fills the rest. */
+export const DEFAULT_RUNTIME_IMPORT = 'crdgen/runtime';
+
+/** Builds an {@link EmitContext}, defaulting `runtimeImport` and sorting `sources`. */
+export function createEmitContext(partial: Partial<EmitContext> = {}): EmitContext {
+  return {
+    runtimeImport: partial.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
+  };
+}

@@ -1,0 +1,62 @@
+// The emitter registry: every generator, in a fixed order. `runEmitters` runs
+// them, checks each output path and refuses two emitters writing one path.
+// To add a generator: write `src/generate/<name>.ts` exporting an `Emitter`,
+// import it here and append one entry to EMITTERS (order = output order).
+
+import type { Model } from '../model/types.js';
+import { isSafePathSegment } from '../model/naming.js';
+import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+
+/** A named generator. `name` is what `--generators` style selections use. */
+export interface EmitterEntry {
+  name: string;
+  /** One line for `--help` listings. */
+  description: string;
+  emit: Emitter;
+}
+
+/** All generators in their fixed run order. */
+export const EMITTERS: readonly EmitterEntry[] = [
+];
+
+/** Thrown when an emitter produces a bad path or two emitters write the same path (a bug, not bad input). */
+export class EmitterConflictError extends Error {
+  override name = 'EmitterConflictError';
+}
+
+/**
+ * True for a clean relative POSIX output path: segments all pass
+ * {@link isSafePathSegment}, no leading `/`, no empty segments.
+ */
+export function isSafeOutputPath(p: string): boolean {
+  if (p.length === 0 || p.startsWith('/')) return false;
+  return p.split('/').every(isSafePathSegment);
+}
+
+/**
+ * Runs `entries` (default: all of {@link EMITTERS}) in order over the model and
+ * returns every file, in emitter order then each emitter's own order. Throws
+ * {@link EmitterConflictError} if a path is unsafe or written twice.
+ */
+export function runEmitters(model: Model, ctx: EmitContext, entries: readonly EmitterEntry[] = EMITTERS): GeneratedFile[] {
+  const owner = new Map<string, string>();
+  const out: GeneratedFile[] = [];
+  for (const e of entries) {
+    for (const f of e.emit(model, ctx)) {
+      if (!isSafeOutputPath(f.path)) throw new EmitterConflictError(`emitter ${e.name} produced an unsafe path ${JSON.stringify(f.path)}`);
+      const prev = owner.get(f.path);
+      if (prev !== undefined) throw new EmitterConflictError(`emitters ${prev} and ${e.name} both write ${f.path}`);
+      owner.set(f.path, e.name);
+      out.push(f);
+    }
+  }
+  return out;
+}
+
+/** Selects registry entries by name, in registry order; unknown names throw with the valid list. */
+export function selectEmitters(names: readonly string[]): EmitterEntry[] {
+  const known = new Set(EMITTERS.map((e) => e.name));
+  const bad = names.filter((n) => !known.has(n));
+  if (bad.length > 0) throw new Error(`unknown generator(s) ${bad.join(', ')}; known: ${[...known].join(', ')}`);
+  return EMITTERS.filter((e) => names.includes(e.name));
+}
