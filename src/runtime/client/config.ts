@@ -16,6 +16,8 @@ export interface ExecConfig {
   provideClusterInfo?: boolean;
   /** `Never`, `IfAvailable` or `Always`; we never attach a TTY, so this is informational. */
   interactiveMode?: string;
+  /** The cluster's `extensions["client.authentication.k8s.io/exec"]`, passed as spec.cluster.config. */
+  clusterConfig?: unknown;
 }
 
 /** Legacy kubeconfig `user.auth-provider` (e.g. oidc); served through @kubernetes/client-node. */

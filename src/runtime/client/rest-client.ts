@@ -1,0 +1,216 @@
+// RestClient (client-go's rest.RESTClient, untyped): JSON requests to arbitrary API
+// paths with client-side throttling, credentials, timeouts, Retry-After retries,
+// 401 credential refresh, typed ApiErrors and metrics hooks; plus streaming watches.
+import type { IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, type ClientRateLimiter, type RestConfig } from './config.js';
+import { ApiError, parseRetryAfter } from './errors.js';
+import { Authenticator, type AuthenticatorOptions, type Credentials } from './auth.js';
+import { Transport } from './transport.js';
+import { TokenBucketRateLimiter, sleep, unlimited } from './flowcontrol.js';
+import { StreamWatch } from './watch.js';
+import type { Watch } from './types.js';
+
+/** HTTP verbs the API server serves. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Query parameters; undefined values are left out, arrays repeat the key. */
+export type Query = Record<string, string | number | boolean | undefined | ReadonlyArray<string>>;
+
+/** One request to an API path. */
+export interface RestRequest {
+  method: HttpMethod;
+  /** Absolute API path, e.g. `/apis/apps/v1/namespaces/default/deployments`. */
+  path: string;
+  query?: Query;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Content-Type of the body; default `application/json`. */
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Overrides RestConfig.timeoutMs for this call (0: none). */
+  timeoutMs?: number;
+}
+
+/** Thrown when a request exceeds its timeout. */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+}
+
+let cachedUserAgent: string | undefined;
+
+/** `crdgen/<version> (<platform>/<arch>) node/<version>`, client-go's user agent shape. */
+export function defaultUserAgent(): string {
+  if (cachedUserAgent) return cachedUserAgent;
+  let version = '0.0.0';
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    if (pkg.version) version = pkg.version;
+  } catch {
+    /* packaged without package.json next to dist: keep 0.0.0 */
+  }
+  cachedUserAgent = `crdgen/${version} (${process.platform}/${process.arch}) node/${process.version}`;
+  return cachedUserAgent;
+}
+
+/** Builds `path?query`. */
+export function withQuery(path: string, query: Query | undefined): string {
+  if (!query) return path;
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v as ReadonlyArray<string>) q.append(k, x);
+    else q.append(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+const clients = new WeakMap<RestConfig, RestClient>();
+
+/**
+ * Untyped client of one API server. Share one per RestConfig (`RestClient.for(config)`)
+ * so all resources share the connection pool and the client-side rate limiter.
+ */
+export class RestClient {
+  private readonly transport: Transport;
+  private readonly auth: Authenticator;
+  private readonly limiter: ClientRateLimiter;
+  private readonly userAgent: string;
+
+  /** The RestClient shared by everything built from `config`. */
+  static for(config: RestConfig): RestClient {
+    let c = clients.get(config);
+    if (!c) {
+      c = new RestClient(config);
+      clients.set(config, c);
+    }
+    return c;
+  }
+
+  /** Builds a client; bad URLs and exec settings throw here. */
+  constructor(readonly config: RestConfig, options: AuthenticatorOptions = {}) {
+    this.transport = new Transport(config);
+    this.auth = new Authenticator(config, options);
+    const qps = config.qps ?? DEFAULT_QPS;
+    this.limiter = config.rateLimiter ?? (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : unlimited);
+    this.userAgent = config.userAgent ?? defaultUserAgent();
+  }
+
+  /** Sends a request and returns the parsed JSON response (undefined for an empty body). */
+  async request<T>(req: RestRequest): Promise<T> {
+    const timeoutMs = req.timeoutMs ?? this.config.timeoutMs ?? 0;
+    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const signal = timeout && req.signal ? AbortSignal.any([req.signal, timeout]) : (timeout ?? req.signal);
+    try {
+      const res = await this.send(req, signal);
+      const text = await readBody(res);
+      if (!text) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new Error(`${req.method} ${req.path}: the server answered ${res.statusCode} with a body that is not JSON`);
+      }
+    } catch (e) {
+      if (timeout?.aborted && !req.signal?.aborted) {
+        throw new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
+      }
+      throw e;
+    }
+  }
+
+  /** GET `path` as JSON. */
+  get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+    return this.request<T>({ method: 'GET', path, ...(query ? { query } : {}), ...(signal ? { signal } : {}) });
+  }
+
+  /**
+   * Opens a watch on a collection path (`watch=true` is added). Resolves once the server
+   * accepted it; an HTTP error rejects with an ApiError.
+   */
+  async watch<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<Watch<T>> {
+    const res = await this.send({ method: 'GET', path, query: { ...query, watch: 'true' }, ...(signal ? { signal } : {}) }, signal);
+    return new StreamWatch<T>(res);
+  }
+
+  /** Closes pooled connections (open watches end). */
+  close(): void {
+    this.transport.close();
+  }
+
+  /** Sends with throttling, credentials and retries; resolves with a 2xx response. */
+  private async send(req: RestRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+    const path = withQuery(req.path, req.query);
+    const body = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
+    const maxRetries = this.config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const metrics = this.config.metrics;
+    let retries = 0;
+    let refreshed = false;
+    for (;;) {
+      const waitStart = performance.now();
+      await this.limiter.wait(signal);
+      const waited = (performance.now() - waitStart) / 1000;
+      if (waited > 0.001) metrics?.rateLimiterWait?.({ method: req.method, path: req.path, seconds: waited });
+
+      const creds: Credentials = await this.auth.credentials(signal);
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'User-Agent': this.userAgent,
+        ...this.config.headers,
+      };
+      if (creds.authorization) headers.Authorization = creds.authorization;
+      if (body) headers['Content-Type'] = req.contentType ?? 'application/json';
+
+      const start = performance.now();
+      let res: IncomingMessage;
+      try {
+        res = await this.transport.request({
+          method: req.method,
+          path,
+          headers,
+          ...(body ? { body } : {}),
+          ...(signal ? { signal } : {}),
+          ...(creds.clientCert ? { clientCert: creds.clientCert } : {}),
+        });
+      } catch (e) {
+        metrics?.requestDone?.({ method: req.method, path: req.path, code: 'error', seconds: (performance.now() - start) / 1000 });
+        if (signal?.aborted) throw signal.reason;
+        throw new Error(`${req.method} ${this.transport.url.origin}${req.path}: ${(e as Error).message}`, { cause: e });
+      }
+      const code = res.statusCode ?? 0;
+      if (code >= 200 && code < 300) {
+        metrics?.requestDone?.({ method: req.method, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+        return res;
+      }
+      const text = await readBody(res);
+      metrics?.requestDone?.({ method: req.method, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+      const retryAfterHeader = headerValue(res, 'retry-after');
+
+      if (code === 401 && !refreshed && this.auth.refreshable && (await this.auth.unauthorized(creds))) {
+        refreshed = true;
+        metrics?.requestRetry?.({ method: req.method, path: req.path, code });
+        continue;
+      }
+      const retryAfter = parseRetryAfter(retryAfterHeader);
+      if ((code === 429 || (code >= 500 && code <= 599)) && retryAfter !== undefined && retries < maxRetries) {
+        retries++;
+        metrics?.requestRetry?.({ method: req.method, path: req.path, code });
+        await sleep(retryAfter * 1000, signal);
+        continue;
+      }
+      throw ApiError.fromResponse(code, text, { retryAfterHeader, request: { method: req.method, path: req.path } });
+    }
+  }
+}
+
+function headerValue(res: IncomingMessage, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Reads a whole response body as UTF-8 text. */
+async function readBody(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
