@@ -1,0 +1,52 @@
+// client-gen's +genclient markers → the verbs a kind's generated client offers.
+// Semantics of k8s.io/code-generator (cmd/client-gen/generators/util/tags.go): all verbs by
+// default; readonly = get, list, watch; onlyVerbs adds to readonly; skipVerbs removes; a verb
+// in both onlyVerbs and skipVerbs is an error; the status verbs need a `status` field and no
+// noStatus marker; noVerbs leaves none.
+import type { Verb } from '../../model/types.js';
+
+/** Every verb client-gen knows, in its order. */
+export const ALL_VERBS: readonly Verb[] = [
+  'create',
+  'update',
+  'updateStatus',
+  'delete',
+  'deleteCollection',
+  'get',
+  'list',
+  'watch',
+  'patch',
+  'apply',
+  'applyStatus',
+];
+
+const READONLY: readonly Verb[] = ['get', 'list', 'watch'];
+const STATUS: readonly Verb[] = ['updateStatus', 'applyStatus'];
+
+/** The genclient markers on one kind. */
+export interface GenclientTags {
+  genclient: boolean;
+  noVerbs: boolean;
+  noStatus: boolean;
+  readonly: boolean;
+  onlyVerbs?: Verb[];
+  skipVerbs?: Verb[];
+  /** True when the kind has a `status` property. */
+  hasStatus: boolean;
+}
+
+/** The verbs, or an error message when the markers contradict each other. */
+export function verbsOf(tags: GenclientTags): { verbs: Verb[] } | { error: string } {
+  if (!tags.genclient || tags.noVerbs) return { verbs: [] };
+  let allowed = new Set<Verb>(ALL_VERBS);
+  if (tags.readonly || tags.onlyVerbs) {
+    const only = new Set<Verb>([...(tags.readonly ? READONLY : []), ...(tags.onlyVerbs ?? [])]);
+    for (const v of tags.skipVerbs ?? []) {
+      if (only.has(v)) return { error: `verb "${v}" is in both genclient:onlyVerbs (or readonly) and genclient:skipVerbs` };
+    }
+    allowed = only;
+  }
+  for (const v of tags.skipVerbs ?? []) allowed.delete(v);
+  if (tags.noStatus || !tags.hasStatus) for (const v of STATUS) allowed.delete(v);
+  return { verbs: ALL_VERBS.filter((v) => allowed.has(v)) };
+}
