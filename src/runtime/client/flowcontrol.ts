@@ -81,6 +81,6 @@ export class TokenBucketRateLimiter implements ClientRateLimiter {
 }
 
 /** A limiter that never waits (qps <= 0 in the config). */
-export const unlimited: ClientRateLimiter = {
+export const noClientRateLimit: ClientRateLimiter = {
   wait: (signal?: AbortSignal) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve()),
 };

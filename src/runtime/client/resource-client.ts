@@ -20,7 +20,7 @@ import {
 } from './resource.js';
 
 /** Default page size of listAll (client-go's pager default). */
-export const DEFAULT_PAGE_SIZE = 500;
+export const DEFAULT_LIST_PAGE_SIZE = 500;
 
 /** The API path of a group/version: `/api/v1` for the core group, else `/apis/<group>/<version>`. */
 export function groupVersionPath(group: string, version: string): string {
@@ -116,7 +116,7 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Lists everything page by page; falls back to one full list if a continue token expires. */
   async listAll(options: ListOptions = {}): Promise<TList> {
-    const pageSize = options.limit && options.limit > 0 ? options.limit : DEFAULT_PAGE_SIZE;
+    const pageSize = options.limit && options.limit > 0 ? options.limit : DEFAULT_LIST_PAGE_SIZE;
     const first = await this.list({ ...options, limit: pageSize, continue: undefined });
     const items = [...first.items];
     let token = first.metadata?.continue;

@@ -7,7 +7,7 @@ import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, type ClientRateLimiter
 import { ApiError, parseRetryAfter } from './errors.js';
 import { Authenticator, type AuthenticatorOptions, type Credentials } from './auth.js';
 import { Transport } from './transport.js';
-import { TokenBucketRateLimiter, sleep, unlimited } from './flowcontrol.js';
+import { TokenBucketRateLimiter, sleep, noClientRateLimit } from './flowcontrol.js';
 import { StreamWatch } from './watch.js';
 import type { Watch } from './types.js';
 
@@ -93,7 +93,7 @@ export class RestClient {
     this.transport = new Transport(config);
     this.auth = new Authenticator(config, options);
     const qps = config.qps ?? DEFAULT_QPS;
-    this.limiter = config.rateLimiter ?? (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : unlimited);
+    this.limiter = config.rateLimiter ?? (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : noClientRateLimit);
     this.userAgent = config.userAgent ?? defaultUserAgent();
   }
 
