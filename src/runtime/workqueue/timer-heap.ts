@@ -1,0 +1,110 @@
+// TimerHeap: a binary min-heap of items keyed by ready time, with at most one entry
+// per item (the delaying queue's waitingForQueue + waitingEntryByData).
+
+/** One waiting item. */
+export interface TimerHeapEntry<T> {
+  readonly item: T;
+  /** Clock time (ms) at which the item becomes ready. */
+  readyAt: number;
+  /** Insertion order; breaks ties so that equal ready times come out first-in first-out. */
+  seq: number;
+  /** Position in the heap array (maintained by the heap). */
+  index: number;
+}
+
+/**
+ * Min-heap ordered by (readyAt, seq). Invariants: `entries[i].index === i`;
+ * `byItem` maps each item to its single entry; parent ≤ child for every node.
+ */
+export class TimerHeap<T> {
+  private readonly entries: TimerHeapEntry<T>[] = [];
+  private readonly byItem = new Map<T, TimerHeapEntry<T>>();
+  private seq = 0;
+
+  /** Number of waiting items. */
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The earliest entry, or undefined. */
+  peek(): TimerHeapEntry<T> | undefined {
+    return this.entries[0];
+  }
+
+  /**
+   * Adds `item` ready at `readyAt`. If it is already waiting, its time only moves
+   * earlier, never later (client-go: "if the item is already present, update it only
+   * if the new time is sooner").
+   */
+  insert(item: T, readyAt: number): void {
+    const existing = this.byItem.get(item);
+    if (existing) {
+      if (readyAt < existing.readyAt) {
+        existing.readyAt = readyAt;
+        this.up(existing.index);
+      }
+      return;
+    }
+    const entry: TimerHeapEntry<T> = { item, readyAt, seq: this.seq++, index: this.entries.length };
+    this.entries.push(entry);
+    this.byItem.set(item, entry);
+    this.up(entry.index);
+  }
+
+  /** Removes and returns the earliest entry. */
+  pop(): TimerHeapEntry<T> | undefined {
+    const n = this.entries.length;
+    if (n === 0) return undefined;
+    const top = this.entries[0] as TimerHeapEntry<T>;
+    const last = this.entries.pop() as TimerHeapEntry<T>;
+    if (n > 1) {
+      this.entries[0] = last;
+      last.index = 0;
+      this.down(0);
+    }
+    this.byItem.delete(top.item);
+    return top;
+  }
+
+  /** Removes every entry. */
+  clear(): void {
+    this.entries.length = 0;
+    this.byItem.clear();
+  }
+
+  private less(a: TimerHeapEntry<T>, b: TimerHeapEntry<T>): boolean {
+    return a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
+  }
+
+  private swap(i: number, j: number): void {
+    const a = this.entries[i] as TimerHeapEntry<T>;
+    const b = this.entries[j] as TimerHeapEntry<T>;
+    this.entries[i] = b;
+    this.entries[j] = a;
+    a.index = j;
+    b.index = i;
+  }
+
+  private up(i: number): void {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(this.entries[i] as TimerHeapEntry<T>, this.entries[p] as TimerHeapEntry<T>)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const n = this.entries.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      let m = l;
+      const r = l + 1;
+      if (r < n && this.less(this.entries[r] as TimerHeapEntry<T>, this.entries[l] as TimerHeapEntry<T>)) m = r;
+      if (!this.less(this.entries[m] as TimerHeapEntry<T>, this.entries[i] as TimerHeapEntry<T>)) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}
