@@ -32,21 +32,26 @@ export function expandTsInputs(inputs: readonly string[], cwd: string): { files:
     try {
       st = statSync(resolve(cwd, input));
     } catch {
-      diagnostics.push(tsDiag('TS001', `cannot read "${input}": no such file or folder`, undefined));
+      diagnostics.push(inFile(tsDiag('TS001', `cannot read "${input}": no such file or folder`, undefined), input));
       continue;
     }
     if (st.isDirectory()) {
       const found = walk(resolve(cwd, input), input);
-      if (found.length === 0) diagnostics.push(tsDiag('TS013', `no .ts file in folder "${input}"`, undefined));
+      if (found.length === 0) diagnostics.push(inFile(tsDiag('TS013', `no .ts file in folder "${input}"`, undefined), input));
       found.forEach(add);
     } else if (isTsSource(input)) {
       add(input);
     } else {
-      diagnostics.push(tsDiag('TS001', `"${input}" is not a .ts file`, undefined));
+      diagnostics.push(inFile(tsDiag('TS001', `"${input}" is not a .ts file`, undefined), input));
     }
   }
   const files = [...byAbs.values()].sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
   return { files, diagnostics };
+}
+
+function inFile(d: Diagnostic, file: string): Diagnostic {
+  d.file = toPosix(file);
+  return d;
 }
 
 function toPosix(p: string): string {

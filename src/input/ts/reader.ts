@@ -36,7 +36,7 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
   const empty: Model = { groups: [], sources: files.map((f) => f.display) };
   if (files.length === 0) {
     if (diagnostics.length === 0) diagnostics.push(tsDiag('TS013', 'no TypeScript inputs given', undefined));
-    return { model: empty, diagnostics };
+    return { model: empty, diagnostics: dedupeDiagnostics(diagnostics) };
   }
   let project: Project;
   try {
