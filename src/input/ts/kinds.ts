@@ -48,6 +48,7 @@ export function readKind(
   gv: { group?: string; version?: string },
 ): KindDecl | undefined {
   const name = decl.name.text;
+  const doc = ctx.doc(decl, ['kind', 'type']);
   const kindLit = literalProperty(decl, 'kind')!;
   if (kindLit !== name) {
     ctx.report(tsDiag('TS010', `interface ${name} declares kind '${kindLit}'; they must be equal`, ctx.pos(decl.name)));
@@ -83,7 +84,6 @@ export function readKind(
   }
   checkMetadata(ctx, decl);
 
-  const doc = ctx.doc(decl, ['kind', 'type']);
   const schema = schemas.interfaceSchema(decl, IMPLIED_PROPERTIES);
   const has = (n: string): ParsedMarker | undefined => doc.markers.find((m) => m.def.name === n);
   const all = (n: string): ParsedMarker[] => doc.markers.filter((m) => m.def.name === n);

@@ -60,6 +60,7 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
 
   const kinds: KindDecl[] = [];
   const sfs: ts.SourceFile[] = [];
+  const broken = new Set<ts.SourceFile>();
   for (const f of files) {
     const sf = program.getSourceFile(f.abs);
     if (!sf) {
@@ -72,11 +73,14 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
       const pos = posOf(ctx.file(sf), d.start ?? 0);
       ctx.report(tsDiag('TS001', ts.flattenDiagnosticMessageText(d.messageText, ' '), pos));
     }
-    if (syntax.length > 0) continue;
+    if (syntax.length > 0) {
+      broken.add(sf);
+      continue;
+    }
     const gv = groupVersionOf(ctx, program, sf);
     for (const stmt of sf.statements) readStatement(ctx, schemas, stmt, gv, kinds);
   }
-  for (const sf of sfs) reportUnattached(ctx, sf);
+  for (const sf of sfs) if (!broken.has(sf)) reportUnattached(ctx, sf);
   const groups = assemble(ctx, kinds);
   if (groups.length === 0 && !ctx.diags.some((d) => d.severity === 'error')) {
     ctx.report(tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined));
@@ -224,14 +228,10 @@ function reportUnattached(ctx: ReadCtx, sf: ts.SourceFile): void {
       ctx.report(m);
       continue;
     }
-    ctx.report(
-      tsDiag(
-        'TS006',
-        `marker "+${m.def.name}" is not attached to a declaration`,
-        raw.pos,
-        `put it directly above ${describeTargets(m.def.targets)}, with no blank line between`,
-      ),
-    );
+    const hint = m.def.targets.includes('file')
+      ? "put file markers at the top of the file, before the first declaration's own comments"
+      : `put it directly above ${describeTargets(m.def.targets)}, with no blank line between`;
+    ctx.report(tsDiag('TS006', `marker "+${m.def.name}" is not attached to a declaration`, raw.pos, hint));
   }
 }
 

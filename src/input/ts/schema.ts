@@ -50,6 +50,7 @@ export class SchemaReader {
     };
     if (decl.typeParameters?.length) {
       this.ctx.report(tsDiag('TS003', `generic interface "${title}" cannot be a schema`, this.ctx.pos(decl.name)));
+      return node;
     }
     for (const clause of decl.heritageClauses ?? []) {
       for (const base of clause.types) this.inherit(node, base, skip);
@@ -235,6 +236,9 @@ export class SchemaReader {
         }
         if (args[1]!.kind === ts.SyntaxKind.UnknownKeyword) return { type: 'unknown', object: true };
         return { type: 'map', values: this.typeOf(args[1]!, hint) };
+      }
+      if (args.length > 0) {
+        return this.unsupported(type, `generic type "${type.getText()}" has no schema`, 'use Array<T>, Record<string, T> or T[]');
       }
       this.ctx.report(
         tsDiag('TS008', `cannot find the type "${text}"`, this.ctx.pos(type), 'declare it, or import it from an input file'),
