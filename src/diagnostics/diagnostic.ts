@@ -22,6 +22,12 @@ export interface Diagnostic {
    * (set by checks that mirror apiserver validation, so crdgen/testing can answer as the apiserver does).
    */
   field?: string;
+  /**
+   * The apiserver's StatusCause reason for this problem (`FieldValueRequired`,
+   * `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueForbidden`,
+   * `FieldValueDuplicate`, `FieldValueTypeInvalid`), set by apiserver-equivalent checks.
+   */
+  reason?: string;
   /** What would fix it, e.g. `did you mean "string"?`. */
   hint?: string;
 }

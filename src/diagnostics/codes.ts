@@ -1,0 +1,39 @@
+// The diagnostic catalogue: every code crdgen reports, with a one-line title.
+// Codes are stable; tests and users grep for them.
+
+/** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
+ * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line. */
+export const DIAGNOSTIC_CODES = {
+  IO001: 'cannot read input',
+  IO002: 'input is not UTF-8 text',
+  IO003: 'input is empty',
+  YAML001: 'YAML syntax error',
+  YAML002: 'YAML alias expansion limit exceeded',
+  CRD001: 'no CustomResourceDefinition in input',
+  CRD002: 'document is not a CustomResourceDefinition (skipped)',
+  CRD003: 'unsupported CustomResourceDefinition apiVersion',
+  CRD010: 'required field missing',
+  CRD011: 'field has the wrong type',
+  CRD020: 'invalid name',
+  CRD021: 'metadata.name does not match spec.names.plural + "." + spec.group',
+  CRD022: 'invalid group',
+  CRD023: 'unsupported value',
+  CRD024: 'invalid versions',
+  CRD025: 'invalid subresources or printer columns',
+  CRD026: 'missing API approval annotation',
+  CRD030: 'unsupported schema type',
+  CRD031: 'schema type missing',
+  CRD032: 'forbidden schema keyword',
+  CRD033: 'additionalProperties and properties are mutually exclusive',
+  CRD034: 'invalid x-kubernetes extension use',
+  CRD035: 'schema not structural',
+  CRD036: 'invalid x-kubernetes-validations rule',
+  GEN001: 'kind is not an UpperCamelCase identifier',
+  GEN002: 'name cannot be used as an output path segment',
+  GEN003: 'kind defined twice',
+  CLI001: 'no input files',
+  CLI002: 'unsupported input type',
+} as const;
+
+/** A code from {@link DIAGNOSTIC_CODES}. */
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -1,0 +1,230 @@
+// The CRD reader: input texts → checked CRDs → the model, with every problem
+// reported as a positioned diagnostic. Nothing is built from an invalid CRD.
+
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Group, GroupVersion, Kind, Model, Verb } from '../../model/types.js';
+import { compareKubeVersions, isKindName, isSafePathSegment } from '../../model/naming.js';
+import { compareStrings } from '../../emit/sorted.js';
+import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
+import { isObj } from './check-schema.js';
+import { dottedPath, type Path } from './field-path.js';
+import { genError, type Finding } from './field-errors.js';
+import { toSchemaNode, withPath } from './schema-node.js';
+import { assignTitles } from './titles.js';
+import { loadYaml, type YamlDoc } from './yaml-source.js';
+
+/** One input: its display name (as given on the command line, or `<stdin>`) and its bytes. */
+export interface CrdSource {
+  file: string;
+  content: Uint8Array | string;
+  /**
+   * Found by walking a directory (not named by the user): a file without any CRD
+   * is then skipped with a warning instead of being an error.
+   */
+  fromDirectory?: boolean;
+}
+
+/** What a reader returns: the model (empty when there are errors) and every diagnostic. */
+export interface ReadResult {
+  model: Model;
+  diagnostics: Diagnostic[];
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes bytes as UTF-8 text, or returns a diagnostic for binary/invalid input. */
+export function decodeText(file: string, content: Uint8Array | string): { text: string } | { diagnostic: Diagnostic } {
+  let text: string;
+  if (typeof content === 'string') text = content;
+  else {
+    if (content.includes(0)) return { diagnostic: { severity: 'error', code: 'IO002', file, message: 'input contains NUL bytes; it looks like a binary file, not YAML' } };
+    try {
+      text = utf8.decode(content);
+    } catch {
+      return { diagnostic: { severity: 'error', code: 'IO002', file, message: 'input is not valid UTF-8 text' } };
+    }
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(text.replace(/\u001b/g, ''))) {
+    return { diagnostic: { severity: 'error', code: 'IO002', file, message: 'input contains control characters; it looks like a binary file, not YAML' } };
+  }
+  return { text };
+}
+
+interface CheckedCrd {
+  doc: YamlDoc;
+  file: string;
+  crd: Record<string, unknown>;
+}
+
+/**
+ * Reads every source, checks every CRD, and builds the model from all of them.
+ * Diagnostics come in input order; when any is an error the model is empty
+ * (`groups: []`) so that nothing is generated from a partly valid input set.
+ */
+export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
+  const diagnostics: Diagnostic[] = [];
+  const crds: CheckedCrd[] = [];
+  for (const src of sources) {
+    const decoded = decodeText(src.file, src.content);
+    if ('diagnostic' in decoded) {
+      diagnostics.push(decoded.diagnostic);
+      continue;
+    }
+    if (decoded.text.trim() === '') {
+      diagnostics.push({ severity: 'error', code: 'IO003', file: src.file, message: 'input is empty; expected a CustomResourceDefinition' });
+      continue;
+    }
+    const { docs, diagnostics: yamlDiags } = loadYaml(decoded.text, src.file);
+    diagnostics.push(...yamlDiags);
+    let found = 0;
+    for (const doc of docs) {
+      const v = doc.value;
+      const kind = isObj(v) ? v.kind : undefined;
+      const apiVersion = isObj(v) ? v.apiVersion : undefined;
+      if (kind !== 'CustomResourceDefinition') {
+        const what = isObj(v) ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}` : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
+        diagnostics.push({ severity: 'warning', code: 'CRD002', file: src.file, ...doc.start, message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped` });
+        continue;
+      }
+      found++;
+      if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
+        diagnostics.push({
+          severity: 'error', code: 'CRD003', file: src.file, ...doc.locate(['apiVersion']),
+          message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
+          path: 'apiVersion', field: 'apiVersion',
+        });
+        continue;
+      }
+      const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
+      for (const f of findings) diagnostics.push(positioned(f, doc, src.file));
+      if (!findings.some((f) => f.diag.severity === 'error')) crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
+    }
+    if (found === 0 && yamlDiags.length === 0) {
+      diagnostics.push({ severity: src.fromDirectory ? 'warning' : 'error', code: 'CRD001', file: src.file, line: 1, col: 1, message: 'no CustomResourceDefinition found in this input', hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents' });
+    }
+  }
+  const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
+  if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
+  const kinds = crds.flatMap((c) => buildKinds(c));
+  const model = assemble(kinds, sourcesList, diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
+  return { model, diagnostics };
+}
+
+function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
+  return { ...f.diag, file, ...doc.locate(f.path) };
+}
+
+/** Rules the generator adds on top of the apiserver's: names that must become identifiers and paths. */
+function generatorChecks(crd: Record<string, unknown>): Finding[] {
+  const out: Finding[] = [];
+  const spec = isObj(crd.spec) ? crd.spec : {};
+  const names = isObj(spec.names) ? spec.names : {};
+  for (const f of ['kind', 'listKind'] as const) {
+    const k = names[f];
+    if (typeof k === 'string' && k !== '' && !isKindName(k)) {
+      out.push(genError('GEN001', ['spec', 'names', f], `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`, /^[a-z]/.test(k) && isKindName(k[0]!.toUpperCase() + k.slice(1)) ? `did you mean "${k[0]!.toUpperCase() + k.slice(1)}"?` : undefined));
+    }
+  }
+  if (typeof spec.group === 'string' && spec.group !== '' && !isSafePathSegment(spec.group)) {
+    out.push(genError('GEN002', ['spec', 'group'], `group ${JSON.stringify(spec.group)} cannot be used as an output folder name`));
+  }
+  normalizeVersions(crd).forEach((v) => {
+    if (v.name !== '' && !isSafePathSegment(v.name)) out.push(genError('GEN002', v.path, `version ${JSON.stringify(v.name)} cannot be used as an output folder name`));
+  });
+  return out;
+}
+
+const ALL_VERBS: Verb[] = ['create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus'];
+
+interface BuiltKind {
+  group: string;
+  version: string;
+  kind: Kind;
+  file: string;
+}
+
+function buildKinds(c: CheckedCrd): BuiltKind[] {
+  const spec = c.crd.spec as Record<string, unknown>;
+  const names = spec.names as Record<string, unknown>;
+  const group = spec.group as string;
+  const kindName = names.kind as string;
+  const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const locate = (path: Path) => withPath(c.doc.locate(path), c.file, path);
+  const out: BuiltKind[] = [];
+  for (const v of normalizeVersions(c.crd)) {
+    if (!v.served) continue;
+    const sub = isObj(v.subresources) ? v.subresources : {};
+    const status = sub.status !== undefined && sub.status !== null;
+    const kind: Kind = {
+      kind: kindName,
+      listKind: typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kindName}List`,
+      plural: names.plural as string,
+      singular: typeof names.singular === 'string' && names.singular !== '' ? names.singular : kindName.toLowerCase(),
+      shortNames: strList(names.shortNames),
+      categories: strList(names.categories),
+      scope: spec.scope as Kind['scope'],
+      served: v.served,
+      storage: v.storage,
+      deprecated: v.deprecated,
+      subresources: { status },
+      printerColumns: v.columns.filter(isObj).map((col) => {
+        const pc: Kind['printerColumns'][number] = { name: String(col.name), type: String(col.type), jsonPath: String(col.jsonPath ?? col.JSONPath) };
+        if (typeof col.description === 'string') pc.description = col.description;
+        if (typeof col.format === 'string') pc.format = col.format;
+        if (typeof col.priority === 'number') pc.priority = col.priority;
+        return pc;
+      }),
+      verbs: ALL_VERBS.filter((verb) => status || (verb !== 'updateStatus' && verb !== 'applyStatus')),
+      source: locate(['spec', 'names', 'kind']),
+    };
+    if (v.deprecationWarning !== undefined) kind.deprecationWarning = v.deprecationWarning;
+    if (isObj(sub.scale)) {
+      kind.subresources.scale = { specReplicasPath: String(sub.scale.specReplicasPath), statusReplicasPath: String(sub.scale.statusReplicasPath) };
+      if (typeof sub.scale.labelSelectorPath === 'string') kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
+    }
+    if (v.schema !== undefined) {
+      kind.schema = toSchemaNode(v.schema, v.schemaPath, locate);
+      kind.rawSchema = v.schema;
+    }
+    out.push({ group, version: v.name, kind, file: c.file });
+  }
+  return out;
+}
+
+function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[]): Model {
+  const groups = new Map<string, Map<string, Kind[]>>();
+  const seen = new Map<string, Kind>();
+  for (const b of kinds) {
+    for (const id of [`${b.group}/${b.version} kind ${b.kind.kind}`, `${b.group}/${b.version} resource ${b.kind.plural}`]) {
+      const prev = seen.get(id);
+      if (prev) {
+        const s = b.kind.source;
+        diagnostics.push({
+          severity: 'error', code: 'GEN003', file: s.file, line: s.line, col: s.col, path: s.path ?? dottedPath(['spec', 'names', 'kind']),
+          message: `${id} is defined twice (first at ${prev.source.file}:${prev.source.line}:${prev.source.col})`,
+          hint: 'pass each CRD once',
+        });
+      } else seen.set(id, b.kind);
+    }
+    let versions = groups.get(b.group);
+    if (!versions) groups.set(b.group, (versions = new Map()));
+    let list = versions.get(b.version);
+    if (!list) versions.set(b.version, (list = []));
+    list.push(b.kind);
+  }
+  const out: Group[] = [...groups.entries()]
+    .sort((a, b) => compareStrings(a[0], b[0]))
+    .map(([name, versions]) => ({
+      name,
+      versions: [...versions.entries()]
+        .sort((a, b) => compareKubeVersions(a[0], b[0]))
+        .map(([vname, ks]): GroupVersion => {
+          const sorted = [...ks].sort((a, b) => compareStrings(a.kind, b.kind));
+          assignTitles(sorted);
+          return { name: vname, kinds: sorted };
+        }),
+    }));
+  return { groups: out, sources };
+}

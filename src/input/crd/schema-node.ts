@@ -1,0 +1,117 @@
+// openAPIV3Schema (plain JSON, already checked) → model schema nodes, each with
+// its source position. Titles are set afterwards by titles.ts.
+
+import type { NodeBase, PropertyNode, SchemaNode, SourcePos, ValidationRule } from '../../model/types.js';
+import { isObj } from './check-schema.js';
+import { child, dottedPath, type Path } from './field-path.js';
+
+/** Maps a path in the document to a source position. */
+export type Locator = (path: Path) => SourcePos;
+
+type Obj = Record<string, unknown>;
+
+function base(s: Obj, path: Path, locate: Locator): NodeBase {
+  const b: NodeBase = { source: locate(path) };
+  if (typeof s.description === 'string') b.description = s.description;
+  if (s.default !== undefined) b.default = s.default;
+  if (s.nullable === true) b.nullable = true;
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules)) {
+    const vs: ValidationRule[] = [];
+    for (const r of rules) {
+      if (!isObj(r) || typeof r.rule !== 'string') continue;
+      const v: ValidationRule = { rule: r.rule };
+      if (typeof r.message === 'string') v.message = r.message;
+      if (typeof r.messageExpression === 'string') v.messageExpression = r.messageExpression;
+      if (typeof r.reason === 'string') v.reason = r.reason;
+      if (typeof r.fieldPath === 'string') v.fieldPath = r.fieldPath;
+      if (typeof r.optionalOldSelf === 'boolean') v.optionalOldSelf = r.optionalOldSelf;
+      vs.push(v);
+    }
+    if (vs.length > 0) b.validations = vs;
+  }
+  return b;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function assignDefined<T extends object>(target: T, extra: Record<string, unknown>): T {
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
+  return target;
+}
+
+/** Converts one schema object at `path` into a model node (recursively). */
+export function toSchemaNode(raw: unknown, path: Path, locate: Locator): SchemaNode {
+  if (!isObj(raw)) return { type: 'unknown', object: false, source: locate(path) };
+  const s = raw;
+  const b = base(s, path, locate);
+  const type = typeof s.type === 'string' ? s.type : '';
+  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
+  const embedded = s['x-kubernetes-embedded-resource'] === true;
+  const props = isObj(s.properties) ? s.properties : undefined;
+  const ap = s.additionalProperties;
+
+  if (s['x-kubernetes-int-or-string'] === true) return { ...b, type: 'int-or-string' };
+  const isObject = type === 'object' || (type === '' && (props !== undefined || isObj(ap) || embedded));
+  if (isObject) {
+    const hasProps = props !== undefined && Object.keys(props).length > 0;
+    if (!hasProps && !embedded) {
+      if (isObj(ap)) return assignDefined({ ...b, type: 'map' as const, values: toSchemaNode(ap, child(path, 'additionalProperties'), locate) }, { minProperties: num(s.minProperties), maxProperties: num(s.maxProperties) });
+      if (ap === true) return { ...b, type: 'map', values: { type: 'unknown', object: false, source: locate(path) } };
+      if (preserve) return { ...b, type: 'unknown', object: true };
+    }
+    const requiredSet = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+    const properties: PropertyNode[] = Object.entries(props ?? {}).map(([name, p]) => ({
+      name,
+      required: requiredSet.has(name),
+      schema: toSchemaNode(p, child(path, 'properties', { key: name }), locate),
+    }));
+    const mapType = s['x-kubernetes-map-type'];
+    return assignDefined(
+      { ...b, type: 'object' as const, properties, preserveUnknownFields: preserve, embeddedResource: embedded },
+      { minProperties: num(s.minProperties), maxProperties: num(s.maxProperties), mapType: mapType === 'atomic' || mapType === 'granular' ? mapType : undefined },
+    );
+  }
+  if (type === 'array' || (type === '' && s.items !== undefined)) {
+    const listType = s['x-kubernetes-list-type'];
+    const keys = s['x-kubernetes-list-map-keys'];
+    return assignDefined(
+      { ...b, type: 'array' as const, items: isObj(s.items) ? toSchemaNode(s.items, child(path, 'items'), locate) : { type: 'unknown' as const, object: false, source: locate(path) } },
+      {
+        minItems: num(s.minItems), maxItems: num(s.maxItems), uniqueItems: s.uniqueItems === true ? true : undefined,
+        listType: listType === 'atomic' || listType === 'set' || listType === 'map' ? listType : undefined,
+        listMapKeys: Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : undefined,
+      },
+    );
+  }
+  if (type === 'string') {
+    const en = Array.isArray(s.enum) ? s.enum.filter((e): e is string => typeof e === 'string') : undefined;
+    return assignDefined({ ...b, type: 'string' as const }, {
+      enum: en && en.length > 0 ? en : undefined,
+      format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined,
+      pattern: typeof s.pattern === 'string' ? s.pattern : undefined,
+      minLength: num(s.minLength), maxLength: num(s.maxLength),
+    });
+  }
+  if (type === 'integer' || type === 'number') {
+    const en = Array.isArray(s.enum) ? s.enum.filter((e): e is number => typeof e === 'number') : undefined;
+    const numeric = {
+      enum: en && en.length > 0 ? en : undefined,
+      minimum: num(s.minimum), maximum: num(s.maximum),
+      exclusiveMinimum: s.exclusiveMinimum === true ? true : undefined,
+      exclusiveMaximum: s.exclusiveMaximum === true ? true : undefined,
+      multipleOf: num(s.multipleOf),
+    };
+    if (type === 'integer') {
+      return assignDefined({ ...b, type: 'integer' as const }, { ...numeric, format: s.format === 'int32' || s.format === 'int64' ? s.format : undefined });
+    }
+    return assignDefined({ ...b, type: 'number' as const }, { ...numeric, format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined });
+  }
+  if (type === 'boolean') return { ...b, type: 'boolean' };
+  return { ...b, type: 'unknown', object: false };
+}
+
+/** Source position helper: a locator result with the dotted path attached. */
+export function withPath(pos: { line: number; col: number }, file: string, path: Path): SourcePos {
+  return { file, line: pos.line, col: pos.col, path: dottedPath(path) };
+}

@@ -1,0 +1,112 @@
+// Multi-document YAML with source positions: parse, convert to plain JSON values
+// with a bounded alias expansion, and map a path back to file:line:col.
+
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { segValue, type Path } from './field-path.js';
+
+/**
+ * Upper bound for alias expansion while converting YAML to values (the yaml
+ * package's resource-exhaustion guard): a "billion laughs" document fails with
+ * YAML002 instead of exhausting memory.
+ */
+export const MAX_ALIAS_COUNT = 100;
+
+/** A 1-based line/column. */
+export interface LineCol {
+  line: number;
+  col: number;
+}
+
+/** One parsed YAML document. */
+export interface YamlDoc {
+  /** 0-based index of the document in its file. */
+  index: number;
+  /** The document as plain JSON-like data. */
+  value: unknown;
+  /** Where the document starts. */
+  start: LineCol;
+  /**
+   * Position of the node at `path`: a scalar value's own position, a
+   * collection's key; for a path that does not exist, the deepest existing
+   * ancestor (so a missing field points at its parent).
+   */
+  locate(path: Path): LineCol;
+}
+
+/** Parses `text` into documents; syntax errors and alias bombs become diagnostics (file positions included). */
+export function loadYaml(text: string, file: string): { docs: YamlDoc[]; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const diagnostics: Diagnostic[] = [];
+  const docs: YamlDoc[] = [];
+  let parsed: Document.Parsed[];
+  try {
+    parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+  } catch (e) {
+    diagnostics.push({ severity: 'error', code: 'YAML001', file, line: 1, col: 1, message: `cannot parse YAML: ${(e as Error).message}` });
+    return { docs, diagnostics };
+  }
+  if (!Array.isArray(parsed)) parsed = [parsed];
+  const pos = (offset: number): LineCol => {
+    const lp = lineCounter.linePos(offset);
+    return { line: lp.line, col: lp.col };
+  };
+  parsed.forEach((doc, index) => {
+    if (doc.errors.length > 0) {
+      for (const err of doc.errors) {
+        const at = pos(err.pos[0]);
+        const d: Diagnostic = { severity: 'error', code: 'YAML001', file, ...at, message: firstLine(err.message) };
+        if (/tab/i.test(err.message)) d.hint = 'YAML indentation must use spaces, not tabs';
+        diagnostics.push(d);
+      }
+      return;
+    }
+    if (doc.contents === null) return; // empty document (e.g. a trailing `---`)
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      const at = pos(doc.contents.range?.[0] ?? 0);
+      const msg = (e as Error).message;
+      if (/alias/i.test(msg)) {
+        diagnostics.push({ severity: 'error', code: 'YAML002', file, ...at, message: `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT} expansions)`, hint: 'this looks like an alias bomb; expand the aliases by hand' });
+      } else {
+        diagnostics.push({ severity: 'error', code: 'YAML001', file, ...at, message: firstLine(msg) });
+      }
+      return;
+    }
+    const start = pos(doc.contents.range?.[0] ?? 0);
+    docs.push({ index, value, start, locate: (path) => pos(locateOffset(doc, path)) });
+  });
+  return { docs, diagnostics };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
+
+function locateOffset(doc: Document.Parsed, path: Path): number {
+  let node: unknown = doc.contents;
+  let best = (doc.contents as Node | null)?.range?.[0] ?? 0;
+  for (const seg of path) {
+    if (isAlias(node)) node = node.resolve(doc);
+    const want = segValue(seg);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(want));
+      if (!pair) return best;
+      const keyNode = pair.key as Node | null;
+      const value = pair.value as Node | null;
+      best = keyNode?.range?.[0] ?? best;
+      if (value && isScalar(value)) best = value.range?.[0] ?? best;
+      node = value;
+    } else if (isSeq(node) && typeof want === 'number') {
+      const item = node.items[want] as Node | undefined;
+      if (!item) return best;
+      best = item.range?.[0] ?? best;
+      node = item;
+    } else {
+      return best;
+    }
+  }
+  return best;
+}
