@@ -34,3 +34,5 @@ export * from './workqueue/rate-limiters.js';
 export * from './workqueue/rate-limiting-queue.js';
 export * from './metrics/workqueue.js';
 export * from './metrics/reflector.js';
+// validation: OpenAPI + CEL rules, defaulting, pruning (apiextensions-apiserver semantics)
+export * from './validation/index.js';

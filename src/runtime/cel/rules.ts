@@ -1,0 +1,186 @@
+// Evaluating x-kubernetes-validations over an object, as apiextensions-apiserver's CEL validator:
+// rules run on every non-null value of their node, transition rules (oldSelf) only when an old value
+// correlates (same property; same key of a list-type map), errors at the node's field path.
+import { isCelError } from '@bufbuild/cel';
+import { ROOT_FIELD, duplicate, forbidden, invalid, required, type FieldError } from '../validation/field-error.js';
+import { fieldPath } from '../validation/list-type.js';
+import type { Node } from '../validation/node.js';
+import type { ValidationRule } from '../validation/schema.js';
+import { compileRule, type CompiledRule } from './compile.js';
+import { newConversionCache, toCelValue, type ConversionCache } from './values.js';
+
+/** A rule that cannot be evaluated, found when the schema was loaded. */
+export interface RuleProblem {
+  /** Where the rule sits, as a data path (`spec.listeners[*]`; empty for the root). */
+  schemaPath: string;
+  rule: string;
+  message: string;
+}
+
+/** Evaluates all rules of a schema tree. */
+export interface RuleEvaluator {
+  readonly problems: readonly RuleProblem[];
+  /** Appends the errors of every failing rule. */
+  validate(obj: unknown, old: unknown, errs: FieldError[]): void;
+}
+
+type Slot = CompiledRule | { error: string } | undefined;
+
+function slots(n: Node): Slot[] {
+  if (!Array.isArray(n.celCache)) n.celCache = new Array<Slot>(n.rules.length).fill(undefined);
+  return n.celCache as Slot[];
+}
+
+function compiled(n: Node, i: number): CompiledRule | { error: string } {
+  const s = slots(n);
+  let c = s[i];
+  if (!c) {
+    const out = compileRule(n.rules[i]!);
+    c = out.ok ? out.rule : { error: out.message };
+    s[i] = c;
+  }
+  return c;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Compiles every rule now and lists those that cannot be evaluated. */
+function precheck(n: Node, path: string, out: RuleProblem[], seen: Set<Node>): void {
+  if (!n.hasRules || seen.has(n)) return;
+  seen.add(n);
+  n.rules.forEach((r, i) => {
+    const c = compiled(n, i);
+    if ('error' in c) out.push({ schemaPath: path, rule: r.rule, message: c.error });
+  });
+  for (const a of n.allOf) precheck(a, path, out, seen);
+  if (n.items) precheck(n.items, `${path}[*]`, out, seen);
+  if (n.props) for (const [k, c] of n.props) precheck(c, path ? `${path}.${k}` : k, out, seen);
+  if (n.addl) precheck(n.addl, `${path}[*]`, out, seen);
+}
+
+/** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
+export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
+  const problems: RuleProblem[] = [];
+  if (opts.eager) precheck(root, '', problems, new Set());
+  return {
+    problems,
+    validate(obj, old, errs) {
+      walk(root, obj, old, '', errs, newConversionCache(), newConversionCache());
+    },
+  };
+}
+
+function ruleText(r: ValidationRule): string {
+  return r.message?.trim() || r.rule.trim();
+}
+
+/** The message for a failed rule: messageExpression's result, else `message`, else `failed rule: <rule>`. */
+function detailFor(c: CompiledRule, bindings: Record<string, unknown>): string {
+  if (c.messageProgram) {
+    const m = c.messageProgram(bindings);
+    if (typeof m === 'string') {
+      const t = m.trim();
+      if (t !== '' && t.length <= 5000 && !t.includes('\n')) return t;
+    }
+  }
+  const r = c.source;
+  return r.message?.trim() ? r.message.trim() : `failed rule: ${ruleText(r)}`;
+}
+
+/** `.spec.name` / `['key'].x` → field path segments appended to `base`. */
+function withFieldPath(base: string, fp: string): string {
+  let out = base === ROOT_FIELD ? '' : base;
+  const re = /\.([^.[\]]+)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(fp))) out = fieldPath.child(out, m[1] ?? m[2]!.replace(/\\(.)/g, '$1'));
+  return out || ROOT_FIELD;
+}
+
+function runtimeMessage(msg: string): string {
+  const f = /^field not found: (.*)$/.exec(msg);
+  return f ? `no such key: ${f[1]}` : msg;
+}
+
+function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+  const here = path || ROOT_FIELD;
+  const type = n.s.type ?? '';
+  let self: unknown;
+  let oldSelf: unknown;
+  for (let i = 0; i < n.rules.length; i++) {
+    const c = compiled(n, i);
+    if ('error' in c) {
+      errs.push(invalid(here, type, `rule compile error: ${c.error}`));
+      continue;
+    }
+    if (c.usesOldSelf && (old === undefined || old === null)) continue;
+    self ??= toCelValue(n, obj, cache);
+    const bindings: Record<string, unknown> = { self };
+    if (c.usesOldSelf) bindings.oldSelf = oldSelf ??= toCelValue(n, old, oldCache);
+    let result: unknown;
+    try {
+      result = c.program(bindings);
+    } catch (e) {
+      result = { message: (e as Error).message, isThrown: true };
+    }
+    if (result === true) continue;
+    if (isCelError(result) || (typeof result === 'object' && result !== null && 'isThrown' in result)) {
+      const msg = runtimeMessage((result as { message: string }).message);
+      const text = /no such overload|no matching overload/.test(msg)
+        ? `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText(c.source)}`
+        : `${msg} evaluating rule: ${ruleText(c.source)}`;
+      errs.push(invalid(here, type, text));
+      continue;
+    }
+    const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
+    const detail = detailFor(c, bindings);
+    switch (c.source.reason) {
+      case 'FieldValueForbidden': errs.push(forbidden(at, detail)); break;
+      case 'FieldValueRequired': errs.push(required(at, detail)); break;
+      case 'FieldValueDuplicate': errs.push(duplicate(at, type)); break;
+      default: errs.push(invalid(at, type, detail));
+    }
+  }
+}
+
+function walk(n: Node, obj: unknown, old: unknown, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+  if (!n.hasRules || obj === null || obj === undefined) return;
+  if (n.rules.length) evalRules(n, obj, old, path, errs, cache, oldCache);
+  for (const a of n.allOf) if (a.hasRules) walk(a, obj, old, path, errs, cache, oldCache);
+  if (Array.isArray(obj)) {
+    const items = n.items;
+    if (!items?.hasRules) return;
+    const oldItem = correlateList(n, old);
+    for (let i = 0; i < obj.length; i++) walk(items, obj[i], oldItem?.(obj[i]), fieldPath.index(path, i), errs, cache, oldCache);
+    return;
+  }
+  if (!isObject(obj)) return;
+  const oldObj = isObject(old) && n.s['x-kubernetes-map-type'] !== 'atomic' ? old : undefined;
+  if (n.addl?.hasRules) {
+    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(n.addl, obj[k], oldObj?.[k], fieldPath.key(path, k), errs, cache, oldCache);
+  }
+  if (n.props) {
+    for (const [k, child] of n.props) {
+      if (child.hasRules && Object.prototype.hasOwnProperty.call(obj, k)) {
+        walk(child, obj[k], oldObj?.[k], fieldPath.child(path, k), errs, cache, oldCache);
+      }
+    }
+  }
+}
+
+/** For list-type map, finds an item's old counterpart by its keys; other lists do not correlate. */
+function correlateList(n: Node, old: unknown): ((item: unknown) => unknown) | undefined {
+  if (n.s['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old)) return undefined;
+  const keys = n.s['x-kubernetes-list-map-keys'] ?? [];
+  const keyOf = (x: unknown) => (isObject(x) ? JSON.stringify(keys.map((k) => x[k] ?? null)) : undefined);
+  const byKey = new Map<string, unknown>();
+  for (const o of old) {
+    const k = keyOf(o);
+    if (k !== undefined) byKey.set(k, o);
+  }
+  return (item) => {
+    const k = keyOf(item);
+    return k === undefined ? undefined : byKey.get(k);
+  };
+}

@@ -1,0 +1,100 @@
+// A schema node prepared once for fast validation: regexes compiled, property maps built,
+// subtree flags computed (has defaults? has CEL rules? has list types?).
+import { formatChecker } from './formats.js';
+import { SchemaError, type SchemaNode, type ValidationRule } from './schema.js';
+
+/** A compiled schema node. Built by {@link compileNode}; read-only afterwards (CEL programs are filled lazily). */
+export interface Node {
+  readonly s: SchemaNode;
+  /** Type names accepted (`['integer', 'string']` for int-or-string); empty when untyped. */
+  readonly types: readonly string[];
+  /** `types` joined with `,` as the apiserver prints them. */
+  readonly typeLabel: string;
+  /** True when the type validator runs (a type or a format is set). */
+  readonly typeApplies: boolean;
+  readonly pattern: RegExp | undefined;
+  readonly formatCheck: ((s: string) => boolean) | undefined;
+  readonly props: ReadonlyMap<string, Node> | undefined;
+  /** additionalProperties as a schema. */
+  readonly addl: Node | undefined;
+  /** additionalProperties: false. */
+  readonly addlForbidden: boolean;
+  readonly items: Node | undefined;
+  readonly allOf: readonly Node[];
+  readonly oneOf: readonly Node[];
+  readonly anyOf: readonly Node[];
+  readonly not: Node | undefined;
+  /** Enum values as the apiserver lists them in "supported values". */
+  readonly enumLabels: readonly string[] | undefined;
+  readonly preserveUnknown: boolean;
+  readonly rules: readonly ValidationRule[];
+  /** This node or a descendant (through properties/items/additionalProperties/allOf) has CEL rules. */
+  readonly hasRules: boolean;
+  /** This node or a descendant has a default. */
+  readonly hasDefaults: boolean;
+  /** This node or a descendant has x-kubernetes-list-type set or map. */
+  readonly hasListTypes: boolean;
+  /** Rule slots, filled lazily by the CEL layer (one per entry of `rules`). */
+  celCache: unknown;
+}
+
+/** Compiles a JS RegExp for an OpenAPI `pattern` (ECMA/RE2 syntax), with unicode when it parses. */
+export function compilePattern(pattern: string, where: string): RegExp {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    try {
+      return new RegExp(pattern);
+    } catch (e) {
+      throw new SchemaError(where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`);
+    }
+  }
+}
+
+/** The "supported values" text of an enum entry: strings as they are, anything else as JSON. */
+export function enumLabel(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Compiles a reduced schema tree into {@link Node}s. Throws {@link SchemaError} for a bad pattern. */
+export function compileNode(s: SchemaNode, where = ''): Node {
+  const at = (k: string) => (where ? `${where}.${k}` : k);
+  const types = s['x-kubernetes-int-or-string'] ? ['integer', 'string'] : s.type ? [s.type] : [];
+  let props: Map<string, Node> | undefined;
+  if (s.properties) {
+    props = new Map();
+    for (const [k, v] of Object.entries(s.properties)) props.set(k, compileNode(v, at(`properties.${k}`)));
+  }
+  const addl = typeof s.additionalProperties === 'object' ? compileNode(s.additionalProperties, at('additionalProperties')) : undefined;
+  const items = s.items ? compileNode(s.items, at('items')) : undefined;
+  const allOf = (s.allOf ?? []).map((x, i) => compileNode(x, at(`allOf[${i}]`)));
+  const oneOf = (s.oneOf ?? []).map((x, i) => compileNode(x, at(`oneOf[${i}]`)));
+  const anyOf = (s.anyOf ?? []).map((x, i) => compileNode(x, at(`anyOf[${i}]`)));
+  const not = s.not ? compileNode(s.not, at('not')) : undefined;
+  const children: Node[] = [...(props?.values() ?? []), ...(addl ? [addl] : []), ...(items ? [items] : [])];
+  const rules = s['x-kubernetes-validations'] ?? [];
+  const lt = s['x-kubernetes-list-type'];
+  return {
+    s,
+    types,
+    typeLabel: types.join(','),
+    typeApplies: types.length > 0 || s.format !== undefined,
+    pattern: s.pattern !== undefined ? compilePattern(s.pattern, at('pattern')) : undefined,
+    formatCheck: s.format !== undefined ? formatChecker(s.format) : undefined,
+    props,
+    addl,
+    addlForbidden: s.additionalProperties === false,
+    items,
+    allOf,
+    oneOf,
+    anyOf,
+    not,
+    enumLabels: s.enum ? s.enum.map(enumLabel) : undefined,
+    preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
+    rules,
+    hasRules: rules.length > 0 || children.some((c) => c.hasRules) || allOf.some((c) => c.hasRules),
+    hasDefaults: s.default !== undefined || children.some((c) => c.hasDefaults),
+    hasListTypes: lt === 'set' || lt === 'map' || children.some((c) => c.hasListTypes),
+    celCache: undefined,
+  };
+}

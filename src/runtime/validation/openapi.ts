@@ -1,0 +1,319 @@
+// The OpenAPI keyword validator, reproducing kube-openapi's SchemaValidator: the same validators in the
+// same order (type, allOf/oneOf/anyOf/not, string, format, number, slice, enum, object), the same
+// messages ("spec.replicas in body should be less than or equal to 10"), the same short-circuits,
+// then mapped to field errors as apiextensions-apiserver does (kubeOpenAPIResultToFieldErrors).
+import {
+  ROOT_FIELD,
+  invalid,
+  notSupported,
+  required,
+  tooLong,
+  tooMany,
+  typeInvalid,
+  type FieldError,
+} from './field-error.js';
+import { goFloat, goNumber, goQuote } from './go-format.js';
+import type { Node } from './node.js';
+
+const IN = 'in body';
+
+/** kube-openapi's error name → apiserver field (leading `.` trimmed; empty means the root, printed `<nil>`). */
+function fieldOf(name: string): string {
+  const f = name.startsWith('.') ? name.slice(1) : name;
+  return f === '' ? ROOT_FIELD : f;
+}
+
+function jsonKind(v: unknown): 'null' | 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object' {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'boolean': return 'boolean';
+    case 'number': return Number.isInteger(v) ? 'integer' : 'number';
+    case 'bigint': return 'integer';
+    default: return Array.isArray(v) ? 'array' : 'object';
+  }
+}
+
+/** Unicode code points, as Go's utf8.RuneCountInString. */
+function runeCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) i++;
+    n++;
+  }
+  return n;
+}
+
+/** Deep equality of JSON values (numbers by value). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ak = Object.keys(a as object);
+  const bo = b as Record<string, unknown>;
+  if (ak.length !== Object.keys(bo).length) return false;
+  for (const k of ak) if (!(k in bo) || !jsonEqual((a as Record<string, unknown>)[k], bo[k])) return false;
+  return true;
+}
+
+/**
+ * Validates `data` against `n`, appending field errors to `errs`; returns kube-openapi's MatchCount
+ * (how many validators passed), which picks the reported branch of a failed oneOf/anyOf.
+ * `name` is kube-openapi's path (`spec.listeners[0].name`; `` for the root).
+ */
+export function validateOpenAPI(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+  if (data === null || data === undefined) {
+    let c = 0;
+    if (n.typeApplies) c += typeCheck(n, null, name, errs);
+    c += enumCheck(n, null, name, errs);
+    return c;
+  }
+  let count = 0;
+  const kind = jsonKind(data);
+  if (n.typeApplies) count += typeCheck(n, data, name, errs) + 1;
+  count += combinators(n, data, name, errs) + 1;
+  if (kind === 'string') {
+    count += stringCheck(n, data as string, name, errs) + 1;
+    if (n.formatCheck) count += formatCheck(n, data as string, name, errs) + 1;
+  } else if (kind === 'integer' || kind === 'number') {
+    count += numberCheck(n, data as number, name, errs) + 1;
+  } else if (kind === 'array') {
+    count += sliceCheck(n, data as unknown[], name, errs) + 1;
+  }
+  count += enumCheck(n, data, name, errs) + 1;
+  if (kind === 'object') count += objectCheck(n, data as Record<string, unknown>, name, errs) + 1;
+  return count + 1;
+}
+
+function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+  const t = n.types;
+  const kind = jsonKind(data);
+  if (kind === 'null') {
+    if (t.length > 0 && !n.s.nullable) {
+      errs.push(typeInvalid(fieldOf(name), 'null', `${name} ${IN} must be of type ${n.typeLabel}: "null"`));
+      return 0;
+    }
+    return 1;
+  }
+  const format = n.s.format;
+  const hasNum = t.includes('number');
+  const hasInt = t.includes('integer');
+  const dataFormat = kind === 'integer' ? 'int64' : kind === 'number' ? 'float64' : '';
+  const isIntFloat = kind === 'integer' && hasNum;
+  if (kind !== 'string' && kind !== 'array' && format !== undefined) {
+    const ok = t.includes(kind) || format === dataFormat || isIntFloat;
+    if (!ok) {
+      errs.push(typeInvalid(fieldOf(name), dataFormat, `${name} ${IN} must be of type ${format}: ${goQuote(dataFormat)}`));
+      return 0;
+    }
+  }
+  if (!(hasNum || hasInt) && format !== undefined && (kind === 'string' || kind === 'array')) return 1;
+  if (!(t.includes(kind) || isIntFloat)) {
+    errs.push(typeInvalid(fieldOf(name), kind, `${name} ${IN} must be of type ${n.typeLabel}: ${goQuote(kind)}`));
+    return 0;
+  }
+  return 1;
+}
+
+function combinators(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+  let count = 0;
+  if (n.anyOf.length) {
+    let best: { errs: FieldError[]; count: number } | undefined;
+    let ok = false;
+    for (const b of n.anyOf) {
+      const e: FieldError[] = [];
+      const c = validateOpenAPI(b, data, name, e);
+      if (e.length === 0) {
+        ok = true;
+        best = undefined;
+        count += c;
+        break;
+      }
+      if (!best || c > best.count) best = { errs: e, count: c };
+    }
+    if (!ok) errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate at least one schema (anyOf)`));
+    if (best) {
+      errs.push(...best.errs);
+      count += best.count;
+    }
+  }
+  if (n.oneOf.length) {
+    let best: { errs: FieldError[]; count: number } | undefined;
+    let validated = 0;
+    let firstSuccess = -1;
+    for (const b of n.oneOf) {
+      const e: FieldError[] = [];
+      const c = validateOpenAPI(b, data, name, e);
+      if (e.length === 0) {
+        validated++;
+        best = undefined;
+        if (firstSuccess < 0) firstSuccess = c;
+        continue;
+      }
+      if (validated === 0 && (!best || c > best.count)) best = { errs: e, count: c };
+    }
+    if (validated !== 1) {
+      const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
+      errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate one and only one schema (oneOf). ${more}`));
+      if (best) {
+        errs.push(...best.errs);
+        count += best.count;
+      }
+    } else {
+      count += firstSuccess;
+    }
+  }
+  if (n.allOf.length) {
+    let validated = 0;
+    for (const b of n.allOf) {
+      const before = errs.length;
+      count += validateOpenAPI(b, data, name, errs);
+      if (errs.length === before) validated++;
+    }
+    if (validated !== n.allOf.length) {
+      errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
+    }
+  }
+  if (n.not) {
+    const e: FieldError[] = [];
+    validateOpenAPI(n.not, data, name, e);
+    if (e.length === 0) errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must not validate the schema (not)`));
+  }
+  return count;
+}
+
+function stringCheck(n: Node, data: string, name: string, errs: FieldError[]): number {
+  const s = n.s;
+  if (s.maxLength !== undefined || s.minLength !== undefined) {
+    const len = runeCount(data);
+    if (s.maxLength !== undefined && len > s.maxLength) {
+      errs.push(tooLong(fieldOf(name), s.maxLength));
+      return 0;
+    }
+    if (s.minLength !== undefined && len < s.minLength) {
+      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be at least ${s.minLength} chars long`));
+      return 0;
+    }
+  }
+  if (n.pattern && !n.pattern.test(data)) {
+    errs.push(invalid(fieldOf(name), data, `${name} ${IN} should match '${s.pattern}'`));
+    return 0;
+  }
+  return 0;
+}
+
+function formatCheck(n: Node, data: string, name: string, errs: FieldError[]): number {
+  if (!n.formatCheck!(data)) {
+    errs.push(typeInvalid(fieldOf(name), data, `${name} ${IN} must be of type ${n.s.format}: ${goQuote(data)}`));
+  }
+  return 0;
+}
+
+function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): number {
+  const s = n.s;
+  const isInt = Number.isInteger(data);
+  // kube-openapi compares integers as int64 against the truncated bound, floats as float64.
+  const bound = (b: number) => (isInt && Math.trunc(b) !== 0 ? Math.trunc(b) : b);
+  const show = (b: number) => (isInt ? goNumber(Math.trunc(b)) : goFloat(b));
+  if (s.multipleOf !== undefined) {
+    const f = s.multipleOf;
+    const bad = isInt && Math.trunc(f) !== 0 ? data % Math.trunc(f) !== 0 : !Number.isInteger(data / f);
+    if (bad) errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be a multiple of ${isInt && Math.trunc(f) !== 0 ? show(f) : goFloat(f)}`));
+  }
+  if (s.maximum !== undefined) {
+    const m = bound(s.maximum);
+    const bad = s.exclusiveMaximum ? data >= m : data > m;
+    if (bad) {
+      const rel = s.exclusiveMaximum ? 'less than' : 'less than or equal to';
+      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.maximum)}`));
+    }
+  }
+  if (s.minimum !== undefined) {
+    const m = bound(s.minimum);
+    const bad = s.exclusiveMinimum ? data <= m : data < m;
+    if (bad) {
+      const rel = s.exclusiveMinimum ? 'greater than' : 'greater than or equal to';
+      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.minimum)}`));
+    }
+  }
+  return 0;
+}
+
+function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[]): number {
+  const s = n.s;
+  let count = 0;
+  if (n.items) {
+    for (let i = 0; i < data.length; i++) count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs);
+  }
+  if (s.minItems !== undefined && data.length < s.minItems) {
+    errs.push(invalid(fieldOf(name), data.length, `${name} ${IN} should have at least ${s.minItems} items`));
+  }
+  if (s.maxItems !== undefined && data.length > s.maxItems) errs.push(tooMany(fieldOf(name), data.length, s.maxItems));
+  if (s.uniqueItems) {
+    const seen = new Set<string>();
+    for (const v of data) {
+      const k = JSON.stringify(v);
+      if (seen.has(k)) {
+        errs.push(invalid(fieldOf(name), '', `${name} ${IN} shouldn't contain duplicates`));
+        break;
+      }
+      seen.add(k);
+    }
+  }
+  return count;
+}
+
+function enumCheck(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+  const e = n.s.enum;
+  if (!e || e.length === 0) return 0;
+  if (data !== null && data !== undefined) {
+    for (const v of e) if (v !== null && jsonEqual(data, v)) return 0;
+  }
+  errs.push(notSupported(fieldOf(name), data ?? null, n.enumLabels!));
+  return 0;
+}
+
+function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs: FieldError[]): number {
+  const s = n.s;
+  if (s.minProperties !== undefined || s.maxProperties !== undefined) {
+    const numKeys = Object.keys(data).length;
+    if (s.minProperties !== undefined && numKeys < s.minProperties) {
+      errs.push(invalid(fieldOf(name), numKeys, `${name} ${IN} should have at least ${s.minProperties} properties`));
+      return 0;
+    }
+    if (s.maxProperties !== undefined && numKeys > s.maxProperties) {
+      errs.push(tooMany(fieldOf(name), numKeys, s.maxProperties));
+      return 0;
+    }
+  }
+  let count = 0;
+  const props = n.props;
+  if (n.addlForbidden) {
+    for (const k in data) {
+      if (!props?.has(k)) errs.push(invalid(fieldOf(name), k, `${name}.${k} ${IN} is a forbidden property`));
+    }
+  } else if (n.addl) {
+    for (const k in data) {
+      if (!props?.has(k)) count += validateOpenAPI(n.addl, data[k], `${name}.${k}`, errs);
+    }
+  }
+  if (props) {
+    for (const [p, child] of props) {
+      if (!Object.prototype.hasOwnProperty.call(data, p)) continue;
+      count += validateOpenAPI(child, data[p], name ? `${name}.${p}` : p, errs);
+    }
+  }
+  const req = s.required;
+  if (req) {
+    for (const k of req) {
+      if (!Object.prototype.hasOwnProperty.call(data, k)) errs.push(required(fieldOf(`${name}.${k}`)));
+    }
+  }
+  return count;
+}

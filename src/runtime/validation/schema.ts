@@ -1,0 +1,225 @@
+// The structural schema reduced to what validation, defaulting and pruning need:
+// plain JSON (no descriptions), so generated code can embed it as a literal.
+
+/** One `x-kubernetes-validations` entry, as in the CRD. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  /** FieldValueInvalid (default), FieldValueForbidden, FieldValueRequired or FieldValueDuplicate. */
+  reason?: string;
+  /** JSON path relative to the node, e.g. `.spec.name` or `['key']`; where the error is reported. */
+  fieldPath?: string;
+  /** Evaluate the transition rule on create too, with `oldSelf` an optional (unsupported here: reported at compile time). */
+  optionalOldSelf?: boolean;
+}
+
+/**
+ * A schema node with the keywords the apiserver validates with, spelled as in the CRD
+ * (`x-kubernetes-*` included). Everything else (description, example, title…) is dropped.
+ */
+export interface SchemaNode {
+  type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  nullable?: boolean;
+  enum?: unknown[];
+  maximum?: number;
+  exclusiveMaximum?: boolean;
+  minimum?: number;
+  exclusiveMinimum?: boolean;
+  multipleOf?: number;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  maxProperties?: number;
+  minProperties?: number;
+  required?: string[];
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  items?: SchemaNode;
+  allOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+  not?: SchemaNode;
+  default?: unknown;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-validations'?: ValidationRule[];
+}
+
+/** The serialisable, precompiled form generated code embeds: `{ crdgenValidation: 1, schema }`. */
+export interface PrecompiledSchema {
+  crdgenValidation: 1;
+  schema: SchemaNode;
+}
+
+/** A schema the engine cannot use; `path` points into the schema (`properties.spec.properties.replicas.maximum`). */
+export class SchemaError extends Error {
+  /** @param path where in the schema; @param problem what is wrong there */
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`invalid schema at ${path || '<root>'}: ${problem}`);
+    this.name = 'SchemaError';
+  }
+}
+
+const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
+const NUMBER_KEYS = ['maximum', 'minimum', 'multipleOf'] as const;
+const COUNT_KEYS = ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties'] as const;
+const BOOL_KEYS = [
+  'nullable',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'uniqueItems',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+] as const;
+const RULE_REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+/**
+ * Checks an `openAPIV3Schema` (as parsed from a CRD) and reduces it to a {@link SchemaNode}.
+ * Throws {@link SchemaError} naming the first bad keyword.
+ */
+export function reduceSchema(raw: unknown, path = ''): SchemaNode {
+  if (!isRecord(raw)) throw new SchemaError(path, `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  if ('$ref' in raw) throw new SchemaError(path, '$ref is not allowed in a structural schema');
+  const out: SchemaNode = {};
+  if (raw.type !== undefined) {
+    if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
+      throw new SchemaError(join(path, 'type'), `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
+    }
+    out.type = raw.type as SchemaNode['type'];
+  }
+  if (raw.format !== undefined) {
+    if (typeof raw.format !== 'string') throw new SchemaError(join(path, 'format'), 'must be a string');
+    if (raw.format !== '') out.format = raw.format;
+  }
+  for (const k of BOOL_KEYS) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') throw new SchemaError(join(path, k), 'must be a boolean');
+    if (v) out[k] = true;
+  }
+  for (const k of NUMBER_KEYS) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaError(join(path, k), 'must be a number');
+    out[k] = v;
+  }
+  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw new SchemaError(join(path, 'multipleOf'), 'must be greater than zero');
+  for (const k of COUNT_KEYS) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SchemaError(join(path, k), 'must be a non-negative integer');
+    out[k] = v;
+  }
+  if (raw.pattern !== undefined) {
+    if (typeof raw.pattern !== 'string') throw new SchemaError(join(path, 'pattern'), 'must be a string');
+    out.pattern = raw.pattern;
+  }
+  if (raw.enum !== undefined) {
+    if (!Array.isArray(raw.enum)) throw new SchemaError(join(path, 'enum'), 'must be an array');
+    out.enum = raw.enum.slice();
+  }
+  if (raw.required !== undefined) {
+    if (!Array.isArray(raw.required) || raw.required.some((r) => typeof r !== 'string')) {
+      throw new SchemaError(join(path, 'required'), 'must be an array of strings');
+    }
+    out.required = (raw.required as string[]).slice();
+  }
+  if (raw.properties !== undefined) {
+    if (!isRecord(raw.properties)) throw new SchemaError(join(path, 'properties'), 'must be an object');
+    out.properties = {};
+    for (const [k, v] of Object.entries(raw.properties)) out.properties[k] = reduceSchema(v, join(path, `properties.${k}`));
+  }
+  if (raw.additionalProperties !== undefined) {
+    const ap = raw.additionalProperties;
+    out.additionalProperties = typeof ap === 'boolean' ? ap : reduceSchema(ap, join(path, 'additionalProperties'));
+  }
+  if (raw.items !== undefined) {
+    if (Array.isArray(raw.items)) throw new SchemaError(join(path, 'items'), 'must be a single schema (tuple items are not structural)');
+    out.items = reduceSchema(raw.items, join(path, 'items'));
+  }
+  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const v = raw[k];
+    if (v === undefined) continue;
+    if (!Array.isArray(v)) throw new SchemaError(join(path, k), 'must be an array of schemas');
+    out[k] = v.map((s, i) => reduceSchema(s, join(path, `${k}[${i}]`)));
+  }
+  if (raw.not !== undefined) out.not = reduceSchema(raw.not, join(path, 'not'));
+  if (raw.default !== undefined) out.default = structuredClone(raw.default);
+  const lt = raw['x-kubernetes-list-type'];
+  if (lt !== undefined) {
+    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw new SchemaError(join(path, 'x-kubernetes-list-type'), 'must be atomic, set or map');
+    out['x-kubernetes-list-type'] = lt;
+  }
+  const keys = raw['x-kubernetes-list-map-keys'];
+  if (keys !== undefined) {
+    if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) {
+      throw new SchemaError(join(path, 'x-kubernetes-list-map-keys'), 'must be an array of strings');
+    }
+    out['x-kubernetes-list-map-keys'] = (keys as string[]).slice();
+  }
+  if (out['x-kubernetes-list-type'] === 'map' && !out['x-kubernetes-list-map-keys']?.length) {
+    throw new SchemaError(join(path, 'x-kubernetes-list-map-keys'), 'required when x-kubernetes-list-type is map');
+  }
+  const mt = raw['x-kubernetes-map-type'];
+  if (mt !== undefined) {
+    if (mt !== 'atomic' && mt !== 'granular') throw new SchemaError(join(path, 'x-kubernetes-map-type'), 'must be atomic or granular');
+    out['x-kubernetes-map-type'] = mt;
+  }
+  const rules = raw['x-kubernetes-validations'];
+  if (rules !== undefined) {
+    if (!Array.isArray(rules)) throw new SchemaError(join(path, 'x-kubernetes-validations'), 'must be an array');
+    out['x-kubernetes-validations'] = rules.map((r, i) => reduceRule(r, join(path, `x-kubernetes-validations[${i}]`)));
+  }
+  return out;
+}
+
+function reduceRule(raw: unknown, path: string): ValidationRule {
+  if (!isRecord(raw)) throw new SchemaError(path, 'must be an object');
+  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw new SchemaError(join(path, 'rule'), 'must be a non-empty string');
+  const out: ValidationRule = { rule: raw.rule };
+  for (const k of ['message', 'messageExpression', 'reason', 'fieldPath'] as const) {
+    const v = raw[k];
+    if (v === undefined || v === '') continue;
+    if (typeof v !== 'string') throw new SchemaError(join(path, k), 'must be a string');
+    out[k] = v;
+  }
+  if (out.reason !== undefined && !RULE_REASONS.has(out.reason)) {
+    throw new SchemaError(join(path, 'reason'), `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
+  }
+  if (raw.optionalOldSelf !== undefined) {
+    if (typeof raw.optionalOldSelf !== 'boolean') throw new SchemaError(join(path, 'optionalOldSelf'), 'must be a boolean');
+    if (raw.optionalOldSelf) out.optionalOldSelf = true;
+  }
+  return out;
+}
+
+/** Reduces a CRD version's `openAPIV3Schema` to the precompiled form generated code embeds. */
+export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
+  return { crdgenValidation: 1, schema: reduceSchema(openAPIV3Schema) };
+}
+
+/** True when `x` is a {@link PrecompiledSchema} (as opposed to a raw `openAPIV3Schema`). */
+export function isPrecompiled(x: unknown): x is PrecompiledSchema {
+  return isRecord(x) && x.crdgenValidation === 1 && isRecord(x.schema);
+}

@@ -1,0 +1,102 @@
+// compileValidator: one structural schema → validate (OpenAPI keywords, list types, CEL rules, in the
+// apiserver's order), applyDefaults and prune.
+import { BLOCKING_REASONS, RULES_NOT_CHECKED, type FieldError } from './field-error.js';
+import { applyDefaults as defaultNode, pruneNonNullableNulls } from './defaulting.js';
+import { validateListTypes } from './list-type.js';
+import { compileNode, type Node } from './node.js';
+import { validateOpenAPI } from './openapi.js';
+import { prune as pruneNode } from './pruning.js';
+import { isPrecompiled, reduceSchema, SchemaError, type PrecompiledSchema } from './schema.js';
+import { createRuleEvaluator, type RuleEvaluator, type RuleProblem } from '../cel/rules.js';
+
+/** Validates, defaults and prunes objects of one kind and version. */
+export interface StructuralValidator {
+  /** Field errors as the apiserver reports them; `old` (on update) enables transition rules (`oldSelf`). */
+  validate(obj: unknown, old?: unknown): FieldError[];
+  /** Applies schema defaults in place (and drops non-nullable nulls without a default). */
+  applyDefaults(obj: unknown): void;
+  /** Drops unknown fields in place, unless x-kubernetes-preserve-unknown-fields. */
+  prune(obj: unknown): void;
+  /** CEL rules that cannot be evaluated (empty unless `unsupportedRules: 'report'`). */
+  readonly problems: readonly RuleProblem[];
+}
+
+/** Options of {@link compileValidator}. */
+export interface CompileOptions {
+  /** The schema is a resource root (default true): apiVersion/kind/metadata are kept by pruning. */
+  isResourceRoot?: boolean;
+  /**
+   * What to do with CEL rules that cannot be compiled (syntax error, unknown function):
+   * `'throw'` (default) throws a {@link RuleCompileError} listing all of them, as the apiserver rejects
+   * such a CRD; `'report'` returns a validator whose `problems` list them and whose `validate()`
+   * answers each with a field error at the rule's node — never as passing.
+   */
+  unsupportedRules?: 'throw' | 'report';
+  /**
+   * Compile every CEL rule now (default true for a raw schema, so problems surface at load time).
+   * For a precompiled schema (already checked by `precompileSchema`) the default is lazy: each rule
+   * is compiled once, the first time it is evaluated.
+   */
+  eagerRules?: boolean;
+}
+
+/** Thrown by {@link compileValidator} when CEL rules cannot be compiled; lists every problem once. */
+export class RuleCompileError extends Error {
+  /** @param problems every rule that cannot be compiled */
+  constructor(readonly problems: readonly RuleProblem[]) {
+    super(
+      `${problems.length} validation rule${problems.length === 1 ? '' : 's'} cannot be compiled:\n` +
+        problems.map((p) => `  at ${p.schemaPath || '<root>'}: ${p.message} (rule: ${p.rule})`).join('\n'),
+    );
+    this.name = 'RuleCompileError';
+  }
+}
+
+/**
+ * Builds a validator from a CRD version's `openAPIV3Schema` or from the precompiled form
+ * ({@link precompileSchema}). Throws {@link SchemaError} for a malformed schema and
+ * {@link RuleCompileError} for rules that cannot be compiled (unless `unsupportedRules: 'report'`).
+ */
+export function compileValidator(openAPIV3Schema: unknown, options: CompileOptions = {}): StructuralValidator {
+  const pre = isPrecompiled(openAPIV3Schema);
+  const schema = pre ? (openAPIV3Schema as PrecompiledSchema).schema : reduceSchema(openAPIV3Schema);
+  const root = compileNode(schema);
+  const isResourceRoot = options.isResourceRoot ?? true;
+  const rules = root.hasRules ? createRuleEvaluator(root, { eager: options.eagerRules ?? !pre, isResourceRoot }) : undefined;
+  if (rules && rules.problems.length && (options.unsupportedRules ?? 'throw') === 'throw') throw new RuleCompileError(rules.problems);
+  return new Validator(root, isResourceRoot, rules);
+}
+
+class Validator implements StructuralValidator {
+  readonly problems: readonly RuleProblem[];
+
+  constructor(
+    private readonly root: Node,
+    private readonly isResourceRoot: boolean,
+    private readonly rules: RuleEvaluator | undefined,
+  ) {
+    this.problems = rules?.problems ?? [];
+  }
+
+  validate(obj: unknown, old?: unknown): FieldError[] {
+    const errs: FieldError[] = [];
+    validateOpenAPI(this.root, obj, '', errs);
+    validateListTypes(this.root, obj, '', errs);
+    if (this.rules) {
+      if (errs.some((e) => BLOCKING_REASONS.has(e.reason))) errs.push(RULES_NOT_CHECKED);
+      else this.rules.validate(obj, old, errs);
+    }
+    return errs;
+  }
+
+  applyDefaults(obj: unknown): void {
+    defaultNode(this.root, obj);
+    pruneNonNullableNulls(this.root, obj);
+  }
+
+  prune(obj: unknown): void {
+    pruneNode(this.root, obj, this.isResourceRoot);
+  }
+}
+
+export { SchemaError };
