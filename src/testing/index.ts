@@ -1,2 +1,8 @@
-// crdgen/testing: an in-process Kubernetes API server for tests.
-export {};
+// crdgen/testing: an in-process Kubernetes API server for tests (envtest's role).
+export { startTestApiServer } from './server.js';
+export type { TestApiServer, TestApiServerOptions, TestApiServerFaults } from './server.js';
+export type { FaultInjector, FailureSpec } from './faults.js';
+export type { KubeconfigDoc } from './kubeconfig.js';
+export type { Storage, StorageEvent, StorageList, StorageWatch, StorageErrorCode } from './storage/storage.js';
+export { StorageError } from './storage/storage.js';
+export { MemoryStorage } from './storage/memory.js';

@@ -1,0 +1,217 @@
+// The built-in resources the test server serves: core v1 namespaces, events, configmaps
+// and secrets; apps/v1 deployments; coordination.k8s.io/v1 leases; events.k8s.io/v1
+// events; apiextensions.k8s.io/v1 customresourcedefinitions.
+import type { KubeObject } from '../runtime/meta/types.js';
+import { age, isObject, nowRfc3339 } from './meta.js';
+import type { ResourceInfo, PrinterColumn } from './resource.js';
+import type { FieldCause } from './status.js';
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+const AGE: PrinterColumn = {
+  name: 'Age',
+  type: 'string',
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  value: (o) => age(o.metadata?.creationTimestamp),
+};
+
+function base(p: Partial<ResourceInfo> & Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'kind'>): ResourceInfo {
+  return {
+    singular: p.kind.toLowerCase(),
+    listKind: `${p.kind}List`,
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: ALL_VERBS,
+    statusSubresource: false,
+    hasGeneration: false,
+    strategicMerge: true,
+    custom: false,
+    columns: [AGE],
+    storagePrefix: `/${p.group || 'core'}/${p.resource}`,
+    ...p,
+  };
+}
+
+function rec(v: unknown): Record<string, unknown> {
+  return isObject(v) ? v : {};
+}
+
+function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): FieldCause[] {
+  const o = obj as KubeObject & { spec?: Record<string, unknown> };
+  const errs: FieldCause[] = [];
+  if (!isObject(o.spec)) {
+    return [{ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' }];
+  }
+  const spec = o.spec;
+  if (spec.replicas === undefined) spec.replicas = 1;
+  if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
+  if (spec.progressDeadlineSeconds === undefined) spec.progressDeadlineSeconds = 600;
+  if (!isObject(spec.strategy)) spec.strategy = { type: 'RollingUpdate' };
+  const strategy = rec(spec.strategy);
+  if (strategy.type === undefined) strategy.type = 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate' && !isObject(strategy.rollingUpdate)) {
+    strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%' };
+  }
+  if (typeof spec.replicas !== 'number' || !Number.isInteger(spec.replicas) || spec.replicas < 0) {
+    errs.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.replicas',
+      message: `Invalid value: ${JSON.stringify(spec.replicas)}: must be greater than or equal to 0`,
+    });
+  }
+  const selector = spec.selector;
+  const matchLabels = rec(rec(selector).matchLabels);
+  const tmpl = rec(spec.template);
+  const tmplLabels = rec(rec(tmpl.metadata).labels);
+  if (!isObject(selector)) {
+    errs.push({ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' });
+  } else if (Object.keys(matchLabels).length === 0 && !Array.isArray(selector.matchExpressions)) {
+    errs.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.selector',
+      message: 'Invalid value: "null": empty selector is invalid for deployment',
+    });
+  } else if (Object.entries(matchLabels).some(([k, v]) => tmplLabels[k] !== v)) {
+    errs.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.template.metadata.labels',
+      message: `Invalid value: ${JSON.stringify(tmplLabels)}: \`selector\` does not match template \`labels\``,
+    });
+  }
+  const podSpec = rec(tmpl.spec);
+  if (!Array.isArray(podSpec.containers) || podSpec.containers.length === 0) {
+    errs.push({ reason: 'FieldValueRequired', field: 'spec.template.spec.containers', message: 'Required value' });
+  } else {
+    podSpec.containers.forEach((c: unknown, i: number) => {
+      const cc = rec(c);
+      if (typeof cc.name !== 'string' || cc.name === '') {
+        errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].name`, message: 'Required value' });
+      }
+      if (typeof cc.image !== 'string' || cc.image === '') {
+        errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].image`, message: 'Required value' });
+      }
+      if (cc.terminationMessagePath === undefined) cc.terminationMessagePath = '/dev/termination-log';
+      if (cc.terminationMessagePolicy === undefined) cc.terminationMessagePolicy = 'File';
+      if (cc.imagePullPolicy === undefined) {
+        cc.imagePullPolicy = typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':')) ? 'Always' : 'IfNotPresent';
+      }
+    });
+    if (podSpec.restartPolicy === undefined) podSpec.restartPolicy = 'Always';
+    if (podSpec.dnsPolicy === undefined) podSpec.dnsPolicy = 'ClusterFirst';
+    if (podSpec.terminationGracePeriodSeconds === undefined) podSpec.terminationGracePeriodSeconds = 30;
+    if (podSpec.schedulerName === undefined) podSpec.schedulerName = 'default-scheduler';
+    if (podSpec.securityContext === undefined) podSpec.securityContext = {};
+  }
+  return errs;
+}
+
+function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
+  const o = obj as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+  o.spec = { finalizers: ['kubernetes'], ...rec(o.spec) };
+  o.status = { ...rec(old ? (old as { status?: unknown }).status : undefined), ...rec(o.status) };
+  if (o.status.phase === undefined) o.status.phase = 'Active';
+  o.metadata = o.metadata ?? {};
+  o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
+  return [];
+}
+
+function prepareCoreEvent(obj: KubeObject): FieldCause[] {
+  const o = obj as KubeObject & Record<string, unknown>;
+  if (o.firstTimestamp === undefined && o.eventTime === undefined) o.firstTimestamp = nowRfc3339();
+  if (o.lastTimestamp === undefined && o.eventTime === undefined) o.lastTimestamp = o.firstTimestamp;
+  if (o.count === undefined) o.count = 1;
+  if (o.type === undefined) o.type = 'Normal';
+  if (!isObject(o.involvedObject)) {
+    return [{ reason: 'FieldValueRequired', field: 'involvedObject', message: 'Required value' }];
+  }
+  return [];
+}
+
+/** The built-in resources, freshly built (callers may keep them). */
+export function builtinResources(): ResourceInfo[] {
+  return [
+    base({
+      group: '',
+      version: 'v1',
+      resource: 'namespaces',
+      kind: 'Namespace',
+      namespaced: false,
+      shortNames: ['ns'],
+      statusSubresource: true,
+      prepare: prepareNamespace,
+      columns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (o) => rec((o as { status?: unknown }).status).phase }, AGE],
+    }),
+    base({
+      group: '',
+      version: 'v1',
+      resource: 'events',
+      kind: 'Event',
+      shortNames: ['ev'],
+      prepare: (o) => prepareCoreEvent(o),
+      columns: [
+        { name: 'Last Seen', type: 'string', value: (o) => age((o as { lastTimestamp?: unknown }).lastTimestamp ?? (o as { eventTime?: unknown }).eventTime) },
+        { name: 'Type', type: 'string', value: (o) => (o as { type?: unknown }).type },
+        { name: 'Reason', type: 'string', value: (o) => (o as { reason?: unknown }).reason },
+        {
+          name: 'Object',
+          type: 'string',
+          value: (o) => {
+            const io = rec((o as { involvedObject?: unknown }).involvedObject);
+            return `${String(io.kind ?? '').toLowerCase()}/${String(io.name ?? '')}`;
+          },
+        },
+        { name: 'Message', type: 'string', value: (o) => (o as { message?: unknown }).message },
+      ],
+    }),
+    base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true }),
+    base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
+    base({
+      group: 'apps',
+      version: 'v1',
+      resource: 'deployments',
+      kind: 'Deployment',
+      shortNames: ['deploy'],
+      categories: ['all'],
+      statusSubresource: true,
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+      hasGeneration: true,
+      prepare: prepareDeployment,
+      columns: [
+        {
+          name: 'Ready',
+          type: 'string',
+          description: 'Number of the pod with ready state',
+          value: (o) => {
+            const st = rec((o as { status?: unknown }).status);
+            const sp = rec((o as { spec?: unknown }).spec);
+            return `${Number(st.readyReplicas ?? 0)}/${Number(sp.replicas ?? 0)}`;
+          },
+        },
+        { name: 'Up-to-date', type: 'string', value: (o) => Number(rec((o as { status?: unknown }).status).updatedReplicas ?? 0) },
+        { name: 'Available', type: 'string', value: (o) => Number(rec((o as { status?: unknown }).status).availableReplicas ?? 0) },
+        AGE,
+      ],
+    }),
+    base({
+      group: 'coordination.k8s.io',
+      version: 'v1',
+      resource: 'leases',
+      kind: 'Lease',
+      columns: [{ name: 'Holder', type: 'string', value: (o) => rec((o as { spec?: unknown }).spec).holderIdentity ?? '' }, AGE],
+    }),
+    base({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], strategicMerge: true }),
+    base({
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+      kind: 'CustomResourceDefinition',
+      namespaced: false,
+      shortNames: ['crd', 'crds'],
+      categories: ['api-extensions'],
+      statusSubresource: true,
+      hasGeneration: true,
+      columns: [{ name: 'Created At', type: 'date', value: (o) => o.metadata?.creationTimestamp }],
+    }),
+  ];
+}

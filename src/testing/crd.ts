@@ -1,0 +1,172 @@
+// CustomResourceDefinitions: defaulting and checks on create/update (the foundation's
+// CRD reader checks, through a seam until they land), the status the apiserver sets
+// (NamesAccepted, Established), and the resources a CRD serves.
+import type { KubeObject } from '../runtime/meta/types.js';
+import { isObject, nowRfc3339 } from './meta.js';
+import type { ObjectSchema, PrinterColumn, ResourceInfo } from './resource.js';
+import { compileCustomResourceSchema, checkCrdWithReader } from './seams.js';
+import type { FieldCause } from './status.js';
+
+type Rec = Record<string, unknown>;
+
+function rec(v: unknown): Rec {
+  return isObject(v) ? v : {};
+}
+
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Applies the apiserver's CRD defaults in place (singular, listKind, conversion, version flags). */
+export function defaultCrd(crd: KubeObject): void {
+  const c = crd as KubeObject & { spec?: Rec };
+  if (!isObject(c.spec)) return;
+  const names = rec(c.spec.names);
+  if (typeof names.kind === 'string') {
+    if (names.singular === undefined || names.singular === '') names.singular = names.kind.toLowerCase();
+    if (names.listKind === undefined || names.listKind === '') names.listKind = `${names.kind}List`;
+  }
+  if (!isObject(c.spec.conversion)) c.spec.conversion = { strategy: 'None' };
+}
+
+/** The checks a CRD must pass before it can be served, as field errors in the apiserver's wording. */
+export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
+  const errs: FieldCause[] = [];
+  const c = crd as KubeObject & { spec?: Rec };
+  const spec = rec(c.spec);
+  const names = rec(spec.names);
+  const group = spec.group;
+  if (typeof group !== 'string' || group === '') errs.push(required('spec.group'));
+  else if (!group.includes('.')) {
+    errs.push({ reason: 'FieldValueInvalid', field: 'spec.group', message: `Invalid value: "${group}": should be a domain with at least one dot` });
+  }
+  if (typeof names.plural !== 'string' || names.plural === '') errs.push(required('spec.names.plural'));
+  if (typeof names.kind !== 'string' || names.kind === '') errs.push(required('spec.names.kind'));
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
+    errs.push(
+      spec.scope === undefined
+        ? required('spec.scope')
+        : { reason: 'FieldValueNotSupported', field: 'spec.scope', message: `Unsupported value: "${String(spec.scope)}": supported values: "Cluster", "Namespaced"` },
+    );
+  }
+  const versions = arr(spec.versions);
+  if (versions.length === 0) errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
+  else if (versions.filter((v) => rec(v).storage === true).length !== 1) {
+    errs.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: `Invalid value: ${JSON.stringify(versions.map((v) => rec(v).name))}: must have exactly one version marked as storage version` });
+  }
+  if (typeof names.plural === 'string' && typeof group === 'string') {
+    const want = `${names.plural}.${group}`;
+    if (crd.metadata?.name !== want) {
+      errs.push({ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${crd.metadata?.name ?? ''}": must be spec.names.plural+"."+spec.group` });
+    }
+  }
+  // The foundation's CRD reader checks (schema types, structural rules, …), when available.
+  for (const e of await checkCrdWithReader(crd)) {
+    if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
+  }
+  return errs;
+}
+
+function required(field: string, detail?: string): FieldCause {
+  return { reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' };
+}
+
+/** The status the apiserver gives an accepted CRD: names accepted, established, stored versions. */
+export function establishedStatus(crd: KubeObject, old?: KubeObject): Rec {
+  const spec = rec((crd as { spec?: unknown }).spec);
+  const now = nowRfc3339();
+  const prev = rec((old as { status?: unknown } | undefined)?.status);
+  const prevConds = arr(prev.conditions).map(rec);
+  const since = (type: string): string => {
+    const p = prevConds.find((c) => c.type === type && c.status === 'True');
+    return typeof p?.lastTransitionTime === 'string' ? p.lastTransitionTime : now;
+  };
+  const storage = arr(spec.versions).map(rec).find((v) => v.storage === true);
+  const stored = new Set<string>(arr(prev.storedVersions).filter((v): v is string => typeof v === 'string'));
+  if (typeof storage?.name === 'string') stored.add(storage.name);
+  return {
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
+      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    ],
+    acceptedNames: structuredClone(rec(spec.names)),
+    storedVersions: [...stored],
+  };
+}
+
+/** The `Terminating` condition set while a CRD's objects are being removed. */
+export function terminatingCondition(): Rec {
+  return {
+    type: 'Terminating',
+    status: 'True',
+    lastTransitionTime: nowRfc3339(),
+    reason: 'InstanceDeletionInProgress',
+    message: 'CustomResource deletion is in progress',
+  };
+}
+
+/** The resources (one per served version) a valid CRD serves. */
+export async function crdResources(crd: KubeObject): Promise<ResourceInfo[]> {
+  const spec = rec((crd as { spec?: unknown }).spec);
+  const names = rec(spec.names);
+  const group = String(spec.group);
+  const plural = String(names.plural);
+  const kind = String(names.kind);
+  const out: ResourceInfo[] = [];
+  for (const v of arr(spec.versions).map(rec)) {
+    if (v.served !== true) continue;
+    const sub = rec(v.subresources);
+    const scale = isObject(sub.scale) ? sub.scale : undefined;
+    const openAPIV3Schema = rec(v.schema).openAPIV3Schema;
+    let schema: ObjectSchema | undefined;
+    if (isObject(openAPIV3Schema)) schema = await compileCustomResourceSchema(openAPIV3Schema);
+    const info: ResourceInfo = {
+      group,
+      version: String(v.name),
+      resource: plural,
+      singular: typeof names.singular === 'string' && names.singular ? names.singular : kind.toLowerCase(),
+      kind,
+      listKind: typeof names.listKind === 'string' && names.listKind ? names.listKind : `${kind}List`,
+      namespaced: spec.scope !== 'Cluster',
+      shortNames: arr(names.shortNames).filter((s): s is string => typeof s === 'string'),
+      categories: arr(names.categories).filter((s): s is string => typeof s === 'string'),
+      verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      statusSubresource: isObject(sub.status),
+      hasGeneration: true,
+      strategicMerge: false,
+      custom: true,
+      columns: printerColumns(v),
+      storagePrefix: `/${group}/${plural}`,
+    };
+    if (scale) {
+      info.scale = {
+        specReplicasPath: String(scale.specReplicasPath ?? '.spec.replicas'),
+        statusReplicasPath: String(scale.statusReplicasPath ?? '.status.replicas'),
+      };
+      if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
+    }
+    if (schema) info.schema = schema;
+    out.push(info);
+  }
+  return out;
+}
+
+function printerColumns(version: Rec): PrinterColumn[] {
+  const cols = arr(version.additionalPrinterColumns).map(rec);
+  const out: PrinterColumn[] = cols.map((c) => {
+    const col: PrinterColumn = { name: String(c.name), type: String(c.type ?? 'string'), jsonPath: String(c.jsonPath ?? '') };
+    if (typeof c.format === 'string') col.format = c.format;
+    if (typeof c.description === 'string') col.description = c.description;
+    if (typeof c.priority === 'number') col.priority = c.priority;
+    return col;
+  });
+  if (out.length === 0) {
+    out.push({
+      name: 'Age',
+      type: 'date',
+      jsonPath: '.metadata.creationTimestamp',
+      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    });
+  }
+  return out;
+}

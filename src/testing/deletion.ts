@@ -1,0 +1,118 @@
+// DELETE and DELETE-collection as the apiserver does them: preconditions, propagation
+// policy turned into the `foregroundDeletion`/`orphan` finalizers, graceful deletion with
+// `deletionTimestamp` while finalizers remain (202), immediate removal otherwise.
+import type { KubeObject } from '../runtime/meta/types.js';
+import { isObject, nowRfc3339 } from './meta.js';
+import type { ObjectService } from './objects.js';
+import type { ResourceInfo } from './resource.js';
+import { badRequest, conflict, notFound } from './status.js';
+import { StorageError } from './storage/storage.js';
+
+/** metav1.DeleteOptions fields the server honours. */
+export interface DeleteOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+/** What a delete did: the object (final state) and whether it is gone already. */
+export interface DeleteResult {
+  object: KubeObject;
+  deleted: boolean;
+}
+
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+export const ORPHAN_FINALIZER = 'orphan';
+
+/** Reads DeleteOptions from a request body (may be empty) and query parameters. */
+export function parseDeleteOptions(body: unknown, query: URLSearchParams): DeleteOptions {
+  const opts: DeleteOptions = {};
+  const b = isObject(body) ? body : {};
+  const policy = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
+  const orphan = b.orphanDependents ?? (query.has('orphanDependents') ? query.get('orphanDependents') === 'true' : undefined);
+  if (policy !== undefined) {
+    if (policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
+      throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    }
+    opts.propagationPolicy = policy;
+  } else if (orphan === true) opts.propagationPolicy = 'Orphan';
+  if (isObject(b.preconditions)) {
+    const p = b.preconditions;
+    opts.preconditions = {};
+    if (typeof p.uid === 'string') opts.preconditions.uid = p.uid;
+    if (typeof p.resourceVersion === 'string') opts.preconditions.resourceVersion = p.resourceVersion;
+  }
+  const dry = b.dryRun ?? query.getAll('dryRun');
+  if (Array.isArray(dry) && dry.includes('All')) opts.dryRun = true;
+  return opts;
+}
+
+/** Deletes one object. */
+export async function deleteObject(
+  svc: ObjectService,
+  res: ResourceInfo,
+  ns: string | undefined,
+  name: string,
+  opts: DeleteOptions = {},
+): Promise<DeleteResult> {
+  const key = svc.key(res, ns, name);
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const cur = await svc.storage.get(key);
+    if (!cur) throw notFound(res, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== cur.metadata?.uid) {
+      throw conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata?.uid ?? ''}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata?.resourceVersion) {
+      throw conflict(
+        res,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata?.resourceVersion ?? ''}`,
+      );
+    }
+    const finalizers = [...(cur.metadata?.finalizers ?? [])];
+    const policy = opts.propagationPolicy;
+    if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) {
+      finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== ORPHAN_FINALIZER), FOREGROUND_FINALIZER);
+    } else if (policy === 'Orphan' && !finalizers.includes(ORPHAN_FINALIZER)) {
+      finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== FOREGROUND_FINALIZER), ORPHAN_FINALIZER);
+    } else if (policy === 'Background') {
+      const keep = finalizers.filter((f) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER);
+      finalizers.splice(0, finalizers.length, ...keep);
+    }
+    const terminating = res.resource === 'namespaces' && !res.group;
+    if (finalizers.length === 0 && !terminating) {
+      if (opts.dryRun) return { object: svc.present(res, cur), deleted: true };
+      try {
+        const last = await svc.storage.delete(key, Number(cur.metadata?.resourceVersion));
+        await svc.afterWrite(res, last, true);
+        return { object: svc.present(res, last), deleted: true };
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict') continue;
+        throw e;
+      }
+    }
+    // Graceful: mark for deletion; finalizers (or the namespace controller) finish it.
+    const next = structuredClone(cur);
+    next.metadata = { ...next.metadata, finalizers };
+    if (finalizers.length === 0) delete next.metadata.finalizers;
+    if (!next.metadata.deletionTimestamp) {
+      next.metadata.deletionTimestamp = nowRfc3339();
+      next.metadata.deletionGracePeriodSeconds = 0;
+    }
+    if (terminating) {
+      const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};
+      (next as { status?: unknown }).status = { ...st, phase: 'Terminating' };
+    }
+    if (opts.dryRun) return { object: svc.present(res, next), deleted: false };
+    if (JSON.stringify(next) === JSON.stringify(cur)) return { object: svc.present(res, cur), deleted: false };
+    try {
+      const stored = await svc.storage.update(key, next, Number(cur.metadata?.resourceVersion));
+      return { object: svc.present(res, stored), deleted: false };
+    } catch (e) {
+      if (e instanceof StorageError && e.code === 'Conflict') continue;
+      throw e;
+    }
+  }
+  throw conflict(res, name, 'the object has been modified; please apply your changes to the latest version and try again');
+}

@@ -1,0 +1,380 @@
+// The HTTP front of the test server: routes discovery, OpenAPI and resource paths
+// (/api/v1/..., /apis/<g>/<v>/..., namespaced or not, with /status and /scale), maps
+// each request to a verb, and writes objects, lists, Tables and Status errors as the
+// apiserver does.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KubeObject } from '../runtime/meta/types.js';
+import { decodeBody, readBody } from './body.js';
+import { deleteObject, parseDeleteOptions } from './deletion.js';
+import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, openApiV2Json, openApiV2Protobuf } from './discovery.js';
+import { listDocument, listObjects } from './list.js';
+import { isObject, readJsonPath, writeJsonPath } from './meta.js';
+import { patchTypeOf } from './objects.js';
+import type { FieldValidation, ObjectService, WriteOptions } from './objects.js';
+import type { Registry } from './registry.js';
+import type { ResourceInfo } from './resource.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { FieldGetters } from './selectors.js';
+import { ApiError, badRequest, cleanStatus, internalError, methodNotSupported, pathNotFound, success, unsupportedMediaType } from './status.js';
+import type { MemoryStorage } from './storage/memory.js';
+import { toTable, wantsTable } from './table.js';
+import type { IncludeObject } from './table.js';
+import { serveWatch } from './watch.js';
+import type { WatchConnection } from './watch.js';
+
+/** What the HTTP layer needs from the server. */
+export interface HttpContext {
+  svc: ObjectService;
+  storage: MemoryStorage;
+  registry: Registry;
+  watches: Set<WatchConnection>;
+  bookmarkIntervalMs: number;
+  /** `host:port` for /api's serverAddressByClientCIDRs. */
+  address(): string;
+}
+
+/** Writes a JSON response. */
+export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Writes an ApiError (or any error, as a 500) as a Status. */
+export function sendError(res: ServerResponse, e: unknown): void {
+  const err = e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  sendJson(res, err.code, cleanStatus(err.status), err.headers);
+}
+
+/** Parsed resource path. */
+interface ResourcePath {
+  resource: ResourceInfo;
+  namespace: string | undefined;
+  name: string | undefined;
+  subresource: string | undefined;
+  legacyWatch: boolean;
+}
+
+const EVENT_FIELDS: FieldGetters = {
+  'involvedObject.kind': (o) => str(o, 'involvedObject.kind'),
+  'involvedObject.name': (o) => str(o, 'involvedObject.name'),
+  'involvedObject.namespace': (o) => str(o, 'involvedObject.namespace'),
+  'involvedObject.uid': (o) => str(o, 'involvedObject.uid'),
+  'involvedObject.apiVersion': (o) => str(o, 'involvedObject.apiVersion'),
+  'involvedObject.resourceVersion': (o) => str(o, 'involvedObject.resourceVersion'),
+  'involvedObject.fieldPath': (o) => str(o, 'involvedObject.fieldPath'),
+  reason: (o) => str(o, 'reason'),
+  type: (o) => str(o, 'type'),
+  source: (o) => str(o, 'source.component'),
+};
+
+function str(o: KubeObject, path: string): string {
+  const v = readJsonPath(o, path);
+  return v === undefined || v === null ? '' : String(v);
+}
+
+function fieldGetters(r: ResourceInfo): FieldGetters {
+  if (r.resource === 'events' && !r.group) return EVENT_FIELDS;
+  if (r.resource === 'namespaces' && !r.group) return { 'status.phase': (o) => str(o, 'status.phase') };
+  return {};
+}
+
+/** Handles one request; never throws. */
+export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (await serveNonResource(ctx, req, res, url, segs)) return;
+    const rp = parseResourcePath(ctx.registry, segs);
+    if (!rp) throw pathNotFound();
+    await serveResource(ctx, req, res, url.searchParams, rp);
+  } catch (e) {
+    sendError(res, e);
+  }
+}
+
+async function serveNonResource(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, url: URL, segs: string[]): Promise<boolean> {
+  const p = url.pathname.replace(/\/+$/, '') || '/';
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD' && (segs[0] === 'version' || segs[0] === 'openapi' || p === '/api' || p === '/apis')) {
+    throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405 });
+  }
+  if (p === '/healthz' || p === '/livez' || p === '/readyz') {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('ok');
+    return true;
+  }
+  if (p === '/version') return sendJson(res, 200, SERVER_VERSION), true;
+  if (p === '/openapi/v2') {
+    const accept = String(req.headers.accept ?? '');
+    if (accept.includes('protobuf')) {
+      const buf = openApiV2Protobuf();
+      res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': buf.length });
+      res.end(buf);
+    } else sendJson(res, 200, openApiV2Json());
+    return true;
+  }
+  if (segs[0] === 'openapi') throw pathNotFound();
+  if (p === '/api') return sendJson(res, 200, apiVersions(ctx.address())), true;
+  if (p === '/apis') return sendJson(res, 200, apiGroupList(ctx.registry)), true;
+  if (segs[0] === 'api' && segs.length === 2) {
+    const doc = apiResourceList(ctx.registry, '', segs[1]!);
+    if (!doc) throw pathNotFound();
+    return sendJson(res, 200, doc), true;
+  }
+  if (segs[0] === 'apis' && segs.length === 2) {
+    const doc = apiGroupDoc(ctx.registry, segs[1]!);
+    if (!doc) throw pathNotFound();
+    return sendJson(res, 200, doc), true;
+  }
+  if (segs[0] === 'apis' && segs.length === 3) {
+    const doc = apiResourceList(ctx.registry, segs[1]!, segs[2]!);
+    if (!doc) throw pathNotFound();
+    return sendJson(res, 200, doc), true;
+  }
+  return false;
+}
+
+function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefined {
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (segs[0] === 'api' && segs.length >= 3) {
+    group = '';
+    version = segs[1]!;
+    rest = segs.slice(2);
+  } else if (segs[0] === 'apis' && segs.length >= 4) {
+    group = segs[1]!;
+    version = segs[2]!;
+    rest = segs.slice(3);
+  } else return undefined;
+  let legacyWatch = false;
+  if (rest[0] === 'watch') {
+    legacyWatch = true;
+    rest = rest.slice(1);
+  }
+  let namespace: string | undefined;
+  // /api/v1/namespaces/<name>[/status|/finalize] names a Namespace itself.
+  const nsItself = group === '' && rest[0] === 'namespaces' && (rest.length <= 2 || (rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize')));
+  if (rest[0] === 'namespaces' && !nsItself) {
+    if (rest.length < 3) return undefined;
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [resource, name, subresource, ...extra] = rest;
+  if (!resource || extra.length) return undefined;
+  const info = reg.lookup(group, version, resource);
+  if (!info) return undefined;
+  if (namespace !== undefined && !info.namespaced) return undefined;
+  if (subresource !== undefined) {
+    const ok = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale) || (subresource === 'finalize' && nsItself);
+    if (!ok) return undefined;
+  }
+  return { resource: info, namespace, name, subresource, legacyWatch };
+}
+
+function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: string | undefined): WriteOptions & { force: boolean } {
+  const fv = q.get('fieldValidation') ?? undefined;
+  if (fv !== undefined && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
+    throw badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
+  }
+  const dry = q.getAll('dryRun');
+  if (dry.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dry[0]}": supported values: "All"`);
+  const ua = String(req.headers['user-agent'] ?? '');
+  const opts: WriteOptions & { force: boolean } = {
+    fieldManager: q.get('fieldManager') ?? (ua ? ua.split('/')[0] : 'unknown'),
+    fieldValidation: (fv as FieldValidation | undefined) ?? 'Warn',
+    dryRun: dry.includes('All'),
+    warnings: [],
+    force: q.get('force') === 'true',
+  };
+  if (subresource === 'status') opts.subresource = 'status';
+  return opts;
+}
+
+function warningHeaders(opts: WriteOptions): Record<string, string> {
+  if (!opts.warnings?.length) return {};
+  return { Warning: opts.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+}
+
+function includeObject(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+async function serveResource(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, q: URLSearchParams, rp: ResourcePath): Promise<void> {
+  const { svc } = ctx;
+  const r = rp.resource;
+  const method = req.method ?? 'GET';
+  const ns = rp.namespace;
+  const table = wantsTable(req.headers.accept);
+  const isWatch = rp.legacyWatch || q.get('watch') === 'true' || q.get('watch') === '1';
+  if (rp.subresource === 'scale') return serveScale(ctx, req, res, q, rp);
+  if (method === 'GET' && rp.name === undefined) {
+    const labelText = q.get('labelSelector') ?? undefined;
+    const fieldText = q.get('fieldSelector') ?? undefined;
+    const labels = parseLabelSelector(labelText);
+    const fields = parseFieldSelector(fieldText, fieldGetters(r));
+    if (isWatch) {
+      const ts = q.get('timeoutSeconds');
+      serveWatch(
+        svc,
+        ctx.storage,
+        {
+          resource: r,
+          namespace: ns,
+          resourceVersion: q.get('resourceVersion') ?? undefined,
+          labels,
+          fields,
+          bookmarks: q.get('allowWatchBookmarks') === 'true',
+          sendInitialEvents: q.get('sendInitialEvents') === 'true',
+          timeoutSeconds: ts ? Number(ts) : undefined,
+          table: table ? includeObject(q) : undefined,
+          bookmarkIntervalMs: ctx.bookmarkIntervalMs,
+        },
+        res,
+        ctx.watches,
+      );
+      return;
+    }
+    const limit = q.get('limit');
+    const result = await listObjects(svc, ctx.storage, {
+      resource: r,
+      namespace: ns,
+      labels,
+      fields,
+      filtered: !!(labelText || fieldText),
+      limit: limit ? Number(limit) : undefined,
+      continueToken: q.get('continue') || undefined,
+      resourceVersion: q.get('resourceVersion') ?? undefined,
+      resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    });
+    const body = table ? toTable(r, result.items, { resourceVersion: result.resourceVersion, continue: result.continue }, includeObject(q)) : listDocument(r, result);
+    return sendJson(res, 200, body);
+  }
+  if (method === 'GET') {
+    const obj = await svc.get(r, ns, rp.name!);
+    return sendJson(res, 200, table ? toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)) : obj);
+  }
+  if (method === 'POST' && rp.name === undefined) {
+    if (!r.verbs.includes('create')) throw methodNotSupported(r, 'create');
+    const body = await decodeBody(await readBody(req), req.headers['content-type']);
+    const opts = writeOptions(q, req, undefined);
+    const obj = await svc.create(r, ns, body, opts);
+    return sendJson(res, 201, obj, warningHeaders(opts));
+  }
+  if (method === 'PUT' && rp.name !== undefined) {
+    const body = await decodeBody(await readBody(req), req.headers['content-type']);
+    const opts = writeOptions(q, req, rp.subresource);
+    const out = await svc.update(r, ns, rp.name, body, opts);
+    return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
+  }
+  if (method === 'PATCH' && rp.name !== undefined) {
+    const ct = String(req.headers['content-type'] ?? '');
+    const type = patchTypeOf(ct);
+    if (!type) {
+      throw unsupportedMediaType(
+        r.strategicMerge
+          ? ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', 'application/strategic-merge-patch+json']
+          : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'],
+      );
+    }
+    const patch = await decodeBody(await readBody(req), ct);
+    const opts = writeOptions(q, req, rp.subresource);
+    if (type !== 'apply' && q.has('force')) throw badRequest('force is not allowed for non-apply patches');
+    const out = await svc.patch(r, ns, rp.name, type, patch, opts);
+    return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
+  }
+  if (method === 'DELETE') {
+    const raw = await readBody(req);
+    const body = raw.length ? await decodeBody(raw, req.headers['content-type']) : undefined;
+    const opts = parseDeleteOptions(body, q);
+    if (rp.name !== undefined) {
+      if (rp.subresource) throw methodNotSupported(r, 'delete');
+      const out = await deleteObject(svc, r, ns, rp.name, opts);
+      if (!out.deleted) return sendJson(res, 202, out.object);
+      if (r.custom || (r.resource === 'namespaces' && !r.group)) return sendJson(res, 200, out.object);
+      return sendJson(res, 200, success({ name: rp.name, group: r.group || undefined, kind: r.resource, uid: out.object.metadata?.uid }));
+    }
+    const listed = await listObjects(svc, ctx.storage, {
+      resource: r,
+      namespace: ns,
+      labels: parseLabelSelector(q.get('labelSelector') ?? undefined),
+      fields: parseFieldSelector(q.get('fieldSelector') ?? undefined, fieldGetters(r)),
+      filtered: true,
+      limit: undefined,
+      continueToken: undefined,
+      resourceVersion: undefined,
+      resourceVersionMatch: undefined,
+    });
+    const deleted: KubeObject[] = [];
+    for (const o of listed.items) {
+      try {
+        deleted.push((await deleteObject(svc, r, o.metadata?.namespace, o.metadata!.name!, opts)).object);
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === 404)) throw e;
+      }
+    }
+    return sendJson(res, 200, listDocument(r, { items: deleted, resourceVersion: String(await ctx.storage.currentRevision()) }));
+  }
+  throw methodNotSupported(r, method.toLowerCase());
+}
+
+/** The autoscaling/v1 Scale view of an object. */
+function toScale(r: ResourceInfo, obj: KubeObject): Record<string, unknown> {
+  const spec = r.scale!;
+  let selector: unknown = spec.labelSelectorPath ? readJsonPath(obj, spec.labelSelectorPath) : undefined;
+  if (r.resource === 'deployments' && !r.custom) {
+    const ml = readJsonPath(obj, '.spec.selector.matchLabels');
+    selector = isObject(ml) ? Object.entries(ml).map(([k, v]) => `${k}=${String(v)}`).join(',') : undefined;
+  }
+  const m = obj.metadata ?? {};
+  const status: Record<string, unknown> = { replicas: Number(readJsonPath(obj, spec.statusReplicasPath) ?? 0) };
+  if (typeof selector === 'string' && selector) status.selector = selector;
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: Number(readJsonPath(obj, spec.specReplicasPath) ?? 0) },
+    status,
+  };
+}
+
+async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, q: URLSearchParams, rp: ResourcePath): Promise<void> {
+  const { svc } = ctx;
+  const r = rp.resource;
+  const method = req.method ?? 'GET';
+  const name = rp.name!;
+  const cur = await svc.get(r, rp.namespace, name);
+  if (method === 'GET') return sendJson(res, 200, toScale(r, cur));
+  let scale: unknown;
+  if (method === 'PUT') {
+    scale = await decodeBody(await readBody(req), req.headers['content-type']);
+  } else if (method === 'PATCH') {
+    const ct = String(req.headers['content-type'] ?? '');
+    const type = patchTypeOf(ct);
+    const patch = await decodeBody(await readBody(req), ct);
+    const { jsonPatch, mergePatch } = await import('./patch.js');
+    const base = toScale(r, cur);
+    if (type === 'json') scale = jsonPatch(base, patch);
+    else if (type === 'merge' || type === 'strategic' || type === 'apply') scale = mergePatch(base, patch);
+    else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json']);
+  } else throw methodNotSupported(r, method.toLowerCase());
+  if (!isObject(scale) || scale.kind !== 'Scale') throw badRequest('the body of the request must be an autoscaling/v1 Scale');
+  const replicas = readJsonPath(scale, '.spec.replicas');
+  const rv = readJsonPath(scale, '.metadata.resourceVersion');
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    const { invalid } = await import('./status.js');
+    throw invalid('autoscaling', 'Scale', name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
+  }
+  const next = structuredClone(cur) as Record<string, unknown>;
+  writeJsonPath(next, r.scale!.specReplicasPath, replicas);
+  if (typeof rv === 'string' && rv) (next.metadata as Record<string, unknown>).resourceVersion = rv;
+  const opts = writeOptions(q, req, undefined);
+  const out = await svc.update(r, rp.namespace, name, next, opts);
+  return sendJson(res, 200, toScale(r, out.object));
+}

@@ -1,0 +1,451 @@
+// The generic object store of the test server (the apiserver's registry/generic Store):
+// create, update and patch with the apiserver's metadata rules (uid, creationTimestamp,
+// generation, resourceVersion preconditions, status subresource, no-op writes),
+// validation, defaulting and pruning, and field ownership. Used by HTTP handlers and
+// by the in-process controllers (GC, namespace and CRD cleanup, workload simulation).
+import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
+import { checkCrd, crdResources, defaultCrd, establishedStatus } from './crd.js';
+import { recordUpdate, serverSideApply } from './managed-fields.js';
+import type { FieldScope } from './managed-fields.js';
+import { checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
+import type { Registry } from './registry.js';
+import { groupVersion, storageKey } from './resource.js';
+import type { ResourceInfo } from './resource.js';
+import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
+import type { FieldCause } from './status.js';
+import { StorageError } from './storage/storage.js';
+import type { Storage } from './storage/storage.js';
+
+type Rec = Record<string, unknown>;
+
+/** How unknown fields are treated (the `fieldValidation` query parameter). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/** Options of a write. */
+export interface WriteOptions {
+  /** Manager recorded in managedFields (default `unknown`). */
+  fieldManager?: string;
+  fieldValidation?: FieldValidation;
+  dryRun?: boolean;
+  /** `status` for writes to the /status subresource. */
+  subresource?: 'status';
+  /** Warnings for the `Warning` response header (appended to). */
+  warnings?: string[];
+}
+
+/** The patch types the server accepts. */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+/** The patch type of a Content-Type, or undefined. */
+export function patchTypeOf(contentType: string): PatchType | undefined {
+  const ct = contentType.split(';')[0]!.trim().toLowerCase();
+  if (ct === 'application/json-patch+json') return 'json';
+  if (ct === 'application/merge-patch+json') return 'merge';
+  if (ct === 'application/strategic-merge-patch+json') return 'strategic';
+  if (ct === 'application/apply-patch+yaml' || ct === 'application/apply-patch+cbor') return 'apply';
+  return undefined;
+}
+
+/** Result of an update: the stored object and whether it was created. */
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+const MAX_UPDATE_RETRIES = 16;
+
+/** The generic store: all writes of the server go through it. */
+export class ObjectService {
+  constructor(
+    readonly storage: Storage,
+    readonly registry: Registry,
+  ) {}
+
+  /** The storage key of an object. */
+  key(res: ResourceInfo, ns: string | undefined, name: string): string {
+    return storageKey(res, ns, name);
+  }
+
+  /** An object as served at `res`'s version (apiVersion/kind set). */
+  present(res: ResourceInfo, obj: KubeObject): KubeObject {
+    return { ...obj, apiVersion: groupVersion(res), kind: res.kind };
+  }
+
+  /** Reads an object; throws 404. */
+  async get(res: ResourceInfo, ns: string | undefined, name: string): Promise<KubeObject> {
+    const obj = await this.storage.get(this.key(res, ns, name));
+    if (!obj) throw notFound(res, name);
+    return this.present(res, obj);
+  }
+
+  /** Throws 404 `namespaces "x" not found` when a namespaced request names a missing namespace. */
+  async requireNamespace(res: ResourceInfo, ns: string | undefined): Promise<void> {
+    if (!res.namespaced) return;
+    const nsRes = this.registry.lookup('', 'v1', 'namespaces')!;
+    if (!ns || !(await this.storage.get(this.key(nsRes, undefined, ns)))) throw notFound(nsRes, ns ?? '');
+  }
+
+  /** Creates an object (POST). */
+  async create(res: ResourceInfo, ns: string | undefined, body: unknown, opts: WriteOptions = {}): Promise<KubeObject> {
+    const obj = this.decode(res, ns, body);
+    const meta = obj.metadata!;
+    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`;
+    if (!meta.name) throw invalid(res.group, res.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    await this.requireNamespace(res, ns);
+    if (res.namespaced) {
+      const nsObj = await this.storage.get(this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!));
+      if (nsObj?.metadata?.deletionTimestamp) {
+        throw forbidden(res, meta.name, `unable to create new content in namespace ${ns} because it is being terminated`);
+      }
+    }
+    if (res.custom) await this.requireCrdActive(res, meta.name);
+    meta.uid = newUid();
+    meta.creationTimestamp = nowRfc3339();
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (res.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
+    if (res.statusSubresource) delete (obj as Rec).status;
+    await this.admit(res, obj, undefined, opts);
+    obj.metadata!.managedFields = opts.fieldManager === undefined && !obj.metadata?.managedFields ? undefined : recordUpdate(undefined, obj, opts.fieldManager ?? 'unknown', groupVersion(res), 'all');
+    if (!obj.metadata!.managedFields) delete obj.metadata!.managedFields;
+    if (opts.dryRun) return this.present(res, obj);
+    try {
+      const stored = await this.storage.create(this.key(res, ns, meta.name), obj);
+      await this.afterWrite(res, stored, false);
+      return this.present(res, stored);
+    } catch (e) {
+      if (e instanceof StorageError && e.code === 'AlreadyExists') throw alreadyExists(res, meta.name);
+      throw e;
+    }
+  }
+
+  /** Replaces an object (PUT), on the main resource or /status. */
+  async update(res: ResourceInfo, ns: string | undefined, name: string, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult> {
+    const obj = this.decode(res, ns, body);
+    if (obj.metadata?.name && obj.metadata.name !== name) {
+      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    obj.metadata!.name = name;
+    const old = await this.storage.get(this.key(res, ns, name));
+    if (!old) throw notFound(res, name);
+    const rv = obj.metadata?.resourceVersion;
+    if (!rv && res.custom) {
+      throw invalid(res.group, res.kind, name, [
+        { reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
+      ]);
+    }
+    if (rv && rv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
+    const stored = await this.commit(res, ns, old, obj, opts, opts.subresource === 'status' ? 'status' : 'main', undefined);
+    return { object: stored, created: false };
+  }
+
+  /** Patches an object; an apply patch creates it when missing. Retries on write races as GuaranteedUpdate does. */
+  async patch(
+    res: ResourceInfo,
+    ns: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts: WriteOptions & { force?: boolean } = {},
+  ): Promise<UpdateResult> {
+    if (type === 'strategic' && !res.strategicMerge) {
+      throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+    }
+    if (type === 'apply' && !opts.fieldManager) {
+      throw badRequest('PATCH /apply requires fieldManager');
+    }
+    const scope: FieldScope = opts.subresource === 'status' ? 'status' : 'main';
+    for (let attempt = 0; ; attempt++) {
+      const old = await this.storage.get(this.key(res, ns, name));
+      if (!old) {
+        if (type !== 'apply') throw notFound(res, name);
+        const applied = this.decode(res, ns, patch);
+        if (applied.metadata?.name && applied.metadata.name !== name) {
+          throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+        }
+        applied.metadata!.name = name;
+        const created = serverSideApply(undefined, applied, opts.fieldManager!, groupVersion(res), 'all', true);
+        const mf = created.metadata!.managedFields;
+        try {
+          const obj = await this.create(res, ns, created, { ...opts, fieldManager: undefined });
+          if (!opts.dryRun && mf) {
+            // Record the applier as owner (create() recorded no manager).
+            const cur = (await this.storage.get(this.key(res, ns, name)))!;
+            cur.metadata!.managedFields = mf;
+            const s = await this.storage.update(this.key(res, ns, name), cur, Number(cur.metadata!.resourceVersion));
+            return { object: this.present(res, s), created: true };
+          }
+          return { object: obj, created: true };
+        } catch (e) {
+          if (e instanceof ApiError && e.status.reason === 'AlreadyExists' && attempt < MAX_UPDATE_RETRIES) continue;
+          throw e;
+        }
+      }
+      const current = this.present(res, old);
+      let candidate: KubeObject;
+      let managed = false;
+      switch (type) {
+        case 'json':
+          candidate = jsonPatch(current, patch) as KubeObject;
+          break;
+        case 'merge':
+          candidate = mergePatch(current, patch) as KubeObject;
+          break;
+        case 'strategic':
+          candidate = strategicMergePatch(current, patch) as KubeObject;
+          break;
+        case 'apply': {
+          const applied = this.decode(res, ns, patch);
+          if (applied.metadata?.name && applied.metadata.name !== name) {
+            throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
+          }
+          candidate = serverSideApply(current, applied, opts.fieldManager!, groupVersion(res), scope, opts.force === true);
+          managed = true;
+          break;
+        }
+      }
+      if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
+      // A resourceVersion in the patch is a precondition.
+      const patchRv = isObject(patch) && isObject(patch.metadata) ? patch.metadata.resourceVersion : undefined;
+      if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
+      try {
+        const stored = await this.commit(res, ns, old, candidate, opts, scope, managed ? (candidate as KubeObject).metadata?.managedFields ?? [] : undefined);
+        return { object: stored, created: false };
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict' && attempt < MAX_UPDATE_RETRIES && typeof patchRv !== 'string') continue;
+        if (e instanceof StorageError && e.code === 'Conflict') throw conflict(res, name, OBJECT_MODIFIED);
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Read-modify-write with retries, for in-process controllers: `mutate` gets a copy of
+   * the current object and returns the new one (or undefined to skip).
+   */
+  async guaranteedUpdate(
+    res: ResourceInfo,
+    ns: string | undefined,
+    name: string,
+    mutate: (cur: KubeObject) => KubeObject | undefined,
+    opts: WriteOptions = {},
+  ): Promise<KubeObject | undefined> {
+    for (let attempt = 0; attempt <= MAX_UPDATE_RETRIES; attempt++) {
+      const old = await this.storage.get(this.key(res, ns, name));
+      if (!old) return undefined;
+      const next = mutate(this.present(res, structuredClone(old)));
+      if (!next) return this.present(res, old);
+      try {
+        return await this.commit(res, ns, old, next, opts, opts.subresource === 'status' ? 'status' : 'all', undefined);
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict') continue;
+        if (e instanceof StorageError && e.code === 'NotFound') return undefined;
+        throw e;
+      }
+    }
+    throw conflict(res, name, OBJECT_MODIFIED);
+  }
+
+  /**
+   * Validates and writes `candidate` over `old` at the old revision. `scope` says which part
+   * the write may change; `managedFields` set means the caller computed ownership (apply).
+   * Throws StorageError Conflict on a race (callers retry or answer 409).
+   */
+  private async commit(
+    res: ResourceInfo,
+    ns: string | undefined,
+    old: KubeObject,
+    candidate: KubeObject,
+    opts: WriteOptions,
+    scope: FieldScope,
+    managedFields: ManagedFieldsEntry[] | undefined,
+  ): Promise<KubeObject> {
+    const name = old.metadata!.name!;
+    let obj = structuredClone(candidate) as KubeObject & Rec;
+    const oldRec = old as KubeObject & Rec;
+    if (scope === 'status') {
+      // /status writes change only .status (and nothing else).
+      const status = obj.status;
+      obj = structuredClone(oldRec);
+      if (status === undefined) delete obj.status;
+      else obj.status = status;
+    } else if (scope === 'main' && res.statusSubresource) {
+      // Main-resource writes ignore .status.
+      if (oldRec.status === undefined) delete obj.status;
+      else obj.status = structuredClone(oldRec.status);
+    }
+    obj.apiVersion = groupVersion(res);
+    obj.kind = res.kind;
+    const meta = (obj.metadata = { ...(obj.metadata ?? {}) });
+    const om = old.metadata!;
+    meta.name = om.name;
+    if (res.namespaced) meta.namespace = om.namespace;
+    else delete meta.namespace;
+    meta.uid = om.uid;
+    meta.creationTimestamp = om.creationTimestamp;
+    meta.resourceVersion = om.resourceVersion;
+    if (om.deletionTimestamp) {
+      meta.deletionTimestamp = om.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds ?? 0;
+      const added = (meta.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
+      if (added.length) {
+        throw invalid(res.group, res.kind, name, [
+          { reason: 'FieldValueForbidden', field: 'metadata.finalizers', message: 'Forbidden: no new finalizers can be added if the object is being deleted' },
+        ]);
+      }
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    if (res.hasGeneration) {
+      meta.generation = om.generation ?? 1;
+      if (scope !== 'status' && specChanged(old, obj)) meta.generation += 1;
+    } else delete meta.generation;
+    await this.admit(res, obj, old, opts);
+    if (managedFields !== undefined) meta.managedFields = managedFields;
+    else {
+      meta.managedFields = recordUpdate(old, obj, opts.fieldManager ?? 'unknown', groupVersion(res), scope);
+      if (meta.managedFields.length === 0 && !om.managedFields) delete meta.managedFields;
+    }
+    if (noOp(old, obj)) return this.present(res, old);
+    if (opts.dryRun) return this.present(res, obj);
+    const key = this.key(res, ns ?? om.namespace, name);
+    const rev = Number(om.resourceVersion);
+    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
+      // The last finalizer is gone: the object goes away now.
+      await this.storage.update(key, obj, rev);
+      const last = await this.storage.delete(key);
+      await this.afterWrite(res, last, true);
+      return this.present(res, last);
+    }
+    const stored = await this.storage.update(key, obj, rev);
+    await this.afterWrite(res, stored, false);
+    return this.present(res, stored);
+  }
+
+  /** Decodes a request body into an object of `res`: kind/apiVersion/namespace checks. */
+  decode(res: ResourceInfo, ns: string | undefined, body: unknown): KubeObject {
+    if (!isObject(body)) throw badRequest('the body of the request must be a JSON or YAML object');
+    const obj = structuredClone(body) as KubeObject & Rec;
+    if (typeof obj.kind !== 'string' || obj.kind === '') {
+      throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+    }
+    if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') {
+      throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body)}'`);
+    }
+    if (obj.apiVersion !== groupVersion(res)) {
+      throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(res)})`);
+    }
+    if (obj.kind !== res.kind) {
+      throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${res.kind})`);
+    }
+    if (obj.metadata !== undefined && !isObject(obj.metadata)) throw badRequest('metadata must be an object');
+    obj.metadata = { ...(obj.metadata ?? {}) };
+    if (res.namespaced) {
+      if (obj.metadata.namespace && ns && obj.metadata.namespace !== ns) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      if (ns) obj.metadata.namespace = ns;
+    } else delete obj.metadata.namespace;
+    return obj;
+  }
+
+  /** Metadata checks, pruning, defaulting, schema validation and kind-specific preparation. */
+  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions): Promise<void> {
+    const name = obj.metadata?.name ?? '';
+    const errs: FieldCause[] = [];
+    errs.push(...(res.resource === 'namespaces' && !res.group ? checkLabelName(name) : checkName(name)));
+    errs.push(...checkLabels(obj.metadata?.labels));
+    if (obj.metadata?.annotations !== undefined && !isStringMap(obj.metadata.annotations)) {
+      errs.push({ reason: 'FieldValueInvalid', field: 'metadata.annotations', message: 'Invalid value: annotations must be a map of strings' });
+    }
+    if (res.schema) {
+      const dropped = res.schema.prune(obj);
+      const unknown = dropped.filter((p) => !p.startsWith('metadata.'));
+      if (unknown.length && opts.fieldValidation === 'Strict') {
+        throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(', ')}`);
+      }
+      if (unknown.length && opts.fieldValidation === 'Warn') for (const p of unknown) opts.warnings?.push(`unknown field "${p}"`);
+      res.schema.applyDefaults(obj);
+      errs.push(...res.schema.validate(obj, old));
+    }
+    if (res.prepare) errs.push(...res.prepare(obj, old));
+    if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
+      defaultCrd(obj);
+      errs.push(...(await checkCrd(obj)));
+      if (errs.length === 0) {
+        (obj as Rec).status = establishedStatus(obj, old);
+        const fin = obj.metadata!.finalizers ?? [];
+        if (!obj.metadata!.deletionTimestamp && !fin.includes(CRD_FINALIZER) && !old) obj.metadata!.finalizers = [...fin, CRD_FINALIZER];
+      }
+    }
+    if (errs.length) throw invalid(res.group, res.kind, name, errs);
+  }
+
+  private async requireCrdActive(res: ResourceInfo, name: string): Promise<void> {
+    const crdRes = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    const crd = await this.storage.get(this.key(crdRes, undefined, `${res.resource}.${res.group}`));
+    if (crd?.metadata?.deletionTimestamp) {
+      throw new ApiError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `create not allowed while custom resource definition is terminating`,
+        reason: 'MethodNotAllowed',
+        details: { name, group: res.group, kind: res.resource },
+        code: 405,
+      });
+    }
+  }
+
+  /** Keeps the registry in step with stored CRDs. */
+  async afterWrite(res: ResourceInfo, obj: KubeObject, deleted: boolean): Promise<void> {
+    if (res.group !== 'apiextensions.k8s.io' || res.resource !== 'customresourcedefinitions') return;
+    const name = obj.metadata!.name!;
+    if (deleted) this.registry.removeCrd(name);
+    else this.registry.setCrd(name, await crdResources(obj));
+  }
+}
+
+function isStringMap(v: unknown): boolean {
+  return isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+}
+
+function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject): Rec => {
+    const r = { ...(o as Rec) };
+    delete r.metadata;
+    delete r.status;
+    delete r.apiVersion;
+    delete r.kind;
+    return r;
+  };
+  return !jsonEqual(strip(a), strip(b));
+}
+
+function noOp(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject): Rec => {
+    const r = structuredClone(o) as Rec & KubeObject;
+    delete r.apiVersion;
+    delete r.kind;
+    if (r.metadata) {
+      delete r.metadata.resourceVersion;
+      r.metadata.managedFields = (r.metadata.managedFields ?? []).map((m) => ({ ...m, time: undefined }));
+    }
+    return r;
+  };
+  return jsonEqual(strip(a), strip(b));
+}
+
+function randomSuffix(): string {
+  const chars = 'bcdfghjklmnpqrstvwxz2456789';
+  let s = '';
+  for (let i = 0; i < 5; i++) s += chars[Math.floor(Math.random() * chars.length)];
+  return s;
+}

@@ -1,0 +1,80 @@
+// What the server knows about one served resource (a built-in kind or a CRD's version):
+// names, scope, subresources, how to validate and default it, and how to print it.
+import type { KubeObject } from '../runtime/meta/types.js';
+import type { FieldCause } from './status.js';
+
+/** A `kubectl get` column (metav1.TableColumnDefinition plus where its value comes from). */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  /** JSONPath in the CRD style (`.spec.replicas`), or a function for built-ins. */
+  jsonPath?: string;
+  value?: (obj: KubeObject) => unknown;
+}
+
+/** The /scale subresource mapping (as a CRD's `subresources.scale`). */
+export interface ScaleSpec {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** Validation, defaulting and pruning of a resource's objects. */
+export interface ObjectSchema {
+  /** Field errors of `obj` (with `old` on update). */
+  validate(obj: KubeObject, old?: KubeObject): FieldCause[];
+  /** Fills defaults in place. */
+  applyDefaults(obj: KubeObject): void;
+  /** Drops unknown fields in place; returns the dropped paths (`spec.foo`) for strict field validation. */
+  prune(obj: KubeObject): string[];
+}
+
+/** One resource served at one group/version. */
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  /** Plural, e.g. `databasemanagers`. */
+  resource: string;
+  singular: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  /** Served with a `/status` subresource that owns `.status`. */
+  statusSubresource: boolean;
+  scale?: ScaleSpec;
+  /** `metadata.generation` is maintained (bumped on spec changes). */
+  hasGeneration: boolean;
+  /** Strategic merge patch accepted (built-in kinds). */
+  strategicMerge: boolean;
+  /** A custom resource (served from a CRD). */
+  custom: boolean;
+  /** Columns for Table output (Name is implicit). */
+  columns: PrinterColumn[];
+  /** Validation/defaulting/pruning; absent when none. */
+  schema?: ObjectSchema;
+  /** Defaults and checks specific to a built-in kind, run on create and update. */
+  prepare?: (obj: KubeObject, old: KubeObject | undefined) => FieldCause[];
+  /** Keys added to every stored object's storage path: `/<group>/<resource>`. */
+  storagePrefix: string;
+}
+
+/** `apps/v1` or `v1`. */
+export function groupVersion(r: { group: string; version: string }): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** Storage key of one object. */
+export function storageKey(r: ResourceInfo, namespace: string | undefined, name: string): string {
+  return r.namespaced ? `${r.storagePrefix}/${namespace}/${name}` : `${r.storagePrefix}/${name}`;
+}
+
+/** Storage prefix of a list (all namespaces when `namespace` is empty). */
+export function listPrefix(r: ResourceInfo, namespace: string | undefined): string {
+  return r.namespaced && namespace ? `${r.storagePrefix}/${namespace}/` : `${r.storagePrefix}/`;
+}

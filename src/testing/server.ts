@@ -1,0 +1,264 @@
+// startTestApiServer(): an in-process Kubernetes API server on 127.0.0.1 for tests, with
+// its kubeconfig, fault injection, and stop/restart. Several can run in one process.
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeObject } from '../runtime/meta/types.js';
+import { Controllers } from './controllers.js';
+import { Faults } from './faults.js';
+import type { FaultInjector } from './faults.js';
+import { handleRequest, sendError } from './http.js';
+import type { HttpContext } from './http.js';
+import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import type { KubeconfigDoc } from './kubeconfig.js';
+import { ObjectService } from './objects.js';
+import { Registry } from './registry.js';
+import { ApiError } from './status.js';
+import { MemoryStorage } from './storage/memory.js';
+import type { WatchConnection } from './watch.js';
+import { WorkloadSimulator } from './workloads.js';
+
+/** Options of {@link startTestApiServer}. */
+export interface TestApiServerOptions {
+  /** CRDs to install before the server answers: objects, or paths of YAML/JSON files (multi-document YAML allowed). */
+  crds?: (KubeObject | string)[];
+  /** Other objects to create at start (namespaces first, in order). */
+  objects?: KubeObject[];
+  /** Port on 127.0.0.1 (default 0: a free port). */
+  port?: number;
+  /** Serve HTTPS with a generated self-signed certificate (needs `openssl`). */
+  https?: boolean;
+  /** Simulate the deployment controller: `true` (delay 100 ms) or the delay in ms. */
+  simulateWorkloads?: boolean | number;
+  /** How many changes are kept for watches from a past resourceVersion (default 10000); older ones get 410. */
+  historyLimit?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 10000 ms). */
+  bookmarkIntervalMs?: number;
+  /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
+  kubeconfigPath?: string;
+  /** One line per request (`GET /api/v1/namespaces 200 1ms`) and per controller error. */
+  log?: (line: string) => void;
+}
+
+/** Test-only controls beyond {@link FaultInjector}. */
+export interface TestApiServerFaults extends FaultInjector {
+  /** Stops listening (open connections and watches drop), waits `downMs`, then listens again on the same port with the same objects. */
+  restart(downMs?: number): Promise<void>;
+}
+
+/** A running test API server. */
+export interface TestApiServer {
+  /** `http://127.0.0.1:<port>` (or https). */
+  url: string;
+  port: number;
+  /** The kubeconfig, as an object. */
+  kubeconfig: KubeconfigDoc;
+  /** The kubeconfig file (KUBECONFIG). */
+  kubeconfigPath: string;
+  /** The generated CA certificate (PEM) when serving HTTPS. */
+  caCert?: string;
+  faults: TestApiServerFaults;
+  /** Creates objects in-process (as POSTs would), e.g. more CRDs; returns them as stored. */
+  create(objects: KubeObject[]): Promise<KubeObject[]>;
+  /** Resolves when the in-process controllers (GC, namespace/CRD cleanup) have nothing queued. */
+  settle(): Promise<void>;
+  /** Stops the server, closes all connections and watches, removes the temporary kubeconfig. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Starts a test API server. */
+export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
+  const storage = new MemoryStorage({ historyLimit: options.historyLimit });
+  const registry = new Registry();
+  const svc = new ObjectService(storage, registry);
+  const log = options.log;
+  const onError = (e: unknown): void => log?.(`controller error: ${e instanceof Error ? e.message : String(e)}`);
+  const watches = new Set<WatchConnection>();
+  const faults = new Faults();
+  let port = options.port ?? 0;
+  const scheme = options.https ? 'https' : 'http';
+  const ctx: HttpContext = {
+    svc,
+    storage,
+    registry,
+    watches,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10000,
+    address: () => `127.0.0.1:${port}`,
+  };
+
+  const nsRes = registry.lookup('', 'v1', 'namespaces')!;
+  for (const ns of DEFAULT_NAMESPACES) await svc.create(nsRes, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await installAll(svc, registry, await loadCrds(options.crds ?? []));
+  await installAll(svc, registry, options.objects ?? []);
+
+  const controllers = new Controllers(svc, storage, onError);
+  controllers.start();
+  let simulator: WorkloadSimulator | undefined;
+  if (options.simulateWorkloads) {
+    const delay = typeof options.simulateWorkloads === 'number' ? options.simulateWorkloads : 100;
+    simulator = new WorkloadSimulator(svc, storage, delay, onError);
+    simulator.start();
+  }
+
+  let tls: { key: string; cert: string } | undefined;
+  if (options.https) {
+    const { generateSelfSignedCert } = await import('./tls.js');
+    tls = await generateSelfSignedCert();
+  }
+  const pending = new Set<NodeJS.Timeout>();
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = Date.now();
+    if (log) res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
+    const go = (): void => {
+      const fault = faults.check(req.url ?? '/');
+      if (fault) {
+        req.resume();
+        sendError(res, fault);
+        return;
+      }
+      void handleRequest(ctx, req, res);
+    };
+    if (faults.latencyMs > 0) {
+      const t = setTimeout(() => {
+        pending.delete(t);
+        go();
+      }, faults.latencyMs);
+      pending.add(t);
+    } else go();
+  };
+  let server: Server = await listen(handler, port, tls);
+  port = (server.address() as { port: number }).port;
+  const url = `${scheme}://127.0.0.1:${port}`;
+
+  let tmpDir: string | undefined;
+  let kubeconfigPath = options.kubeconfigPath;
+  if (!kubeconfigPath) {
+    tmpDir = mkdtempSync(join(tmpdir(), 'crdgen-testenv-'));
+    kubeconfigPath = join(tmpDir, 'kubeconfig');
+  }
+  const kubeconfig = buildKubeconfig(url, tls?.cert);
+  writeKubeconfig(kubeconfigPath, kubeconfig);
+
+  const closeServer = async (): Promise<void> => {
+    for (const w of [...watches]) w.close();
+    for (const t of pending) clearTimeout(t);
+    pending.clear();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  };
+  let stopped = false;
+  const injector: TestApiServerFaults = {
+    failNext: (n, spec) => faults.failNext(n, spec),
+    failFraction: (f, spec) => faults.failFraction(f, spec),
+    setLatency: (ms) => {
+      faults.latencyMs = Math.max(0, ms);
+    },
+    dropWatches: () => {
+      for (const w of [...watches]) w.close();
+    },
+    expireResourceVersions: () => storage.compact(Number.MAX_SAFE_INTEGER),
+    reset: () => faults.reset(),
+    restart: async (downMs = 0) => {
+      if (stopped) throw new Error('the test API server is stopped');
+      await closeServer();
+      if (downMs > 0) await new Promise((r) => setTimeout(r, downMs));
+      server = await listen(handler, port, tls);
+    },
+  };
+
+  const env: TestApiServer = {
+    url,
+    port,
+    kubeconfig,
+    kubeconfigPath,
+    faults: injector,
+    create: (objects) => installAll(svc, registry, objects),
+    settle: async () => {
+      // Controllers may queue more work while finishing; wait until quiet (bounded).
+      for (let i = 0; i < 100; i++) {
+        await controllers.idle();
+        await new Promise((r) => setImmediate(r));
+        if (!controllers.busy()) return;
+      }
+    },
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      controllers.stop();
+      simulator?.stop();
+      await closeServer();
+      if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+  if (tls) env.caCert = tls.cert;
+  return env;
+}
+
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  tls: { key: string; cert: string } | undefined,
+): Promise<Server> {
+  let server: Server;
+  if (tls) {
+    const https = await import('node:https');
+    server = https.createServer({ key: tls.key, cert: tls.cert }, handler);
+  } else server = createHttpServer(handler);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+/** Reads CRDs given as objects or file paths (YAML, several documents allowed). */
+async function loadCrds(crds: (KubeObject | string)[]): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const c of crds) {
+    if (typeof c !== 'string') {
+      out.push(c);
+      continue;
+    }
+    let text: string;
+    try {
+      text = readFileSync(c, 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read CRD file ${c}: ${(e as Error).message}`);
+    }
+    const YAML = await import('yaml');
+    const docs = YAML.parseAllDocuments(text);
+    for (const d of docs) {
+      if (d.errors.length) throw new Error(`${c}: ${d.errors[0]!.message}`);
+      const v = d.toJSON() as unknown;
+      if (v !== null && v !== undefined) out.push(v as KubeObject);
+    }
+  }
+  return out;
+}
+
+/** Creates objects in-process; a clear error (with the apiserver's message) when one is refused. */
+async function installAll(svc: ObjectService, registry: Registry, objects: KubeObject[]): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const o of objects) {
+    const [group, version] = (o.apiVersion ?? '').includes('/') ? (o.apiVersion ?? '').split('/') : ['', o.apiVersion ?? ''];
+    const res = registry.all().find((r) => r.group === group && r.version === version && r.kind === o.kind);
+    if (!res) throw new Error(`cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${o.apiVersion ?? '?'} ${o.kind ?? '?'}`);
+    try {
+      out.push(await svc.create(res, res.namespaced ? o.metadata?.namespace ?? 'default' : undefined, o, { fieldManager: 'crdgen-testenv' }));
+    } catch (e) {
+      if (e instanceof ApiError) throw new Error(`cannot create ${o.kind} ${o.metadata?.name ?? ''}: ${e.status.message}`);
+      throw e;
+    }
+  }
+  return out;
+}

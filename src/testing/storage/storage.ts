@@ -1,0 +1,80 @@
+// The storage interface behind the test API server: what an etcd3 store offers the
+// apiserver (get, list, create, update and delete with a revision precondition, and
+// watch from a revision). The in-memory store implements it; an etcd backend can too.
+import type { KubeObject } from '../../runtime/meta/types.js';
+
+/** Why a storage operation failed. */
+export type StorageErrorCode = 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Expired';
+
+/** A failed storage operation; the handlers turn it into the apiserver's Status. */
+export class StorageError extends Error {
+  /** What went wrong. */
+  readonly code: StorageErrorCode;
+  /** For `Expired`: the oldest revision still available. */
+  readonly oldestRevision: number;
+  constructor(code: StorageErrorCode, message: string, oldestRevision = 0) {
+    super(message);
+    this.code = code;
+    this.oldestRevision = oldestRevision;
+  }
+}
+
+/** One change in the store. `object` is the new state (for DELETED: the last state). */
+export interface StorageEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  /** Revision of this change; `object.metadata.resourceVersion` is its string form. */
+  revision: number;
+  object: KubeObject;
+  /** State before the change (MODIFIED and DELETED). */
+  prevObject?: KubeObject;
+}
+
+/** A running storage watch. */
+export interface StorageWatch {
+  /** Stops delivering events. Idempotent. */
+  stop(): void;
+}
+
+/** A list result: items sorted by key, and the revision the list reflects. */
+export interface StorageList {
+  items: KubeObject[];
+  revision: number;
+}
+
+/**
+ * Versioned key/value storage of Kubernetes objects. Keys look like
+ * `/<group>/<resource>/<namespace>/<name>`. Every write takes the next revision of ONE
+ * global counter and sets `metadata.resourceVersion` to it. Objects handed in and out
+ * are copies: callers never share state with the store.
+ */
+export interface Storage {
+  /** The revision of the last write (0 when nothing was written). */
+  currentRevision(): Promise<number>;
+  /** The object at `key`, or undefined. */
+  get(key: string): Promise<KubeObject | undefined>;
+  /**
+   * Objects whose key starts with `prefix`, at the current revision, or at `atRevision`
+   * (throws `Expired` when that revision is no longer in the history).
+   */
+  list(prefix: string, atRevision?: number): Promise<StorageList>;
+  /** Stores a new object; throws `AlreadyExists`. */
+  create(key: string, obj: KubeObject): Promise<KubeObject>;
+  /**
+   * Replaces an object; throws `NotFound`, or `Conflict` when `expectedRevision` is given
+   * and differs from the stored object's revision.
+   */
+  update(key: string, obj: KubeObject, expectedRevision?: number): Promise<KubeObject>;
+  /** Removes an object; throws `NotFound` or `Conflict` (as update). Returns the last state. */
+  delete(key: string, expectedRevision?: number): Promise<KubeObject>;
+  /**
+   * Delivers every change with revision > `fromRevision` under `prefix`, in order: first
+   * the ones still in the history, then new ones as they happen. Throws `Expired` when
+   * changes after `fromRevision` were already compacted away.
+   */
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void): StorageWatch;
+  /** Forgets history up to and including `revision`: watches and exact lists from older revisions get `Expired`. */
+  compact(revision: number): void;
+  /** The oldest revision a watch may start from (the compacted revision). */
+  compactedRevision(): number;
+}

@@ -1,0 +1,130 @@
+// Watch streams: one JSON event per line, flushed at once; initial ADDED events for a
+// watch without a resourceVersion; MODIFIED turned into ADDED/DELETED when an object
+// enters or leaves the selectors; BOOKMARKs; a 410 ERROR event for expired versions.
+import type { ServerResponse } from 'node:http';
+import type { KubeObject } from '../runtime/meta/types.js';
+import type { ObjectService } from './objects.js';
+import { listPrefix } from './resource.js';
+import type { ResourceInfo } from './resource.js';
+import type { Matcher } from './selectors.js';
+import { expired } from './status.js';
+import { StorageError } from './storage/storage.js';
+import type { MemoryStorage } from './storage/memory.js';
+import type { StorageEvent, StorageWatch } from './storage/storage.js';
+import { toTable } from './table.js';
+import type { IncludeObject } from './table.js';
+
+/** One open watch connection, tracked so that faults and stop() can close it. */
+export interface WatchConnection {
+  resource: ResourceInfo;
+  /** Ends the stream (the client sees the connection close). */
+  close(): void;
+}
+
+/** What a watch request asked for. */
+export interface WatchRequest {
+  resource: ResourceInfo;
+  namespace: string | undefined;
+  resourceVersion: string | undefined;
+  labels: Matcher;
+  fields: Matcher;
+  bookmarks: boolean;
+  sendInitialEvents: boolean;
+  timeoutSeconds: number | undefined;
+  table: IncludeObject | undefined;
+  bookmarkIntervalMs: number;
+}
+
+/** Serves a watch on `res` (the HTTP response is left open until the watch ends). */
+export function serveWatch(
+  svc: ObjectService,
+  storage: MemoryStorage,
+  req: WatchRequest,
+  res: ServerResponse,
+  track: Set<WatchConnection>,
+): void {
+  const r = req.resource;
+  const prefix = listPrefix(r, req.namespace);
+  const matches = (o: KubeObject): boolean => req.labels(o) && req.fields(o);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  let closed = false;
+  let sw: StorageWatch | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  const conn: WatchConnection = {
+    resource: r,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      sw?.stop();
+      for (const t of timers) clearTimeout(t), clearInterval(t);
+      track.delete(conn);
+      res.end();
+    },
+  };
+  track.add(conn);
+  res.on('close', conn.close);
+  const send = (type: string, obj: unknown): void => {
+    if (closed) return;
+    let object = obj;
+    if (req.table && type !== 'ERROR' && type !== 'BOOKMARK') {
+      object = toTable(r, [obj as KubeObject], {}, req.table);
+    }
+    res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  const rvParam = req.resourceVersion;
+  let from: number;
+  if (!rvParam || rvParam === '0') {
+    const snap = storage.listSync(prefix);
+    for (const o of snap.items) if (matches(o)) send('ADDED', svc.present(r, o));
+    from = snap.revision;
+    if (req.sendInitialEvents && req.bookmarks) {
+      send('BOOKMARK', {
+        kind: r.kind,
+        apiVersion: svc.present(r, {}).apiVersion,
+        metadata: { resourceVersion: String(from), annotations: { 'k8s.io/initial-events-end': 'true' } },
+      });
+    }
+  } else {
+    from = Number(rvParam);
+    if (!Number.isInteger(from) || from < 0) {
+      send('ERROR', expired(0, storage.compactedRevision() + 1).status);
+      conn.close();
+      return;
+    }
+  }
+  try {
+    sw = storage.watch(prefix, from, (e: StorageEvent) => {
+      const cur = matches(e.object);
+      const prev = e.prevObject ? matches(e.prevObject) : false;
+      if (e.type === 'ADDED') {
+        if (cur) send('ADDED', svc.present(r, e.object));
+      } else if (e.type === 'DELETED') {
+        if (prev || cur) send('DELETED', svc.present(r, e.object));
+      } else if (cur && prev) send('MODIFIED', svc.present(r, e.object));
+      else if (cur) send('ADDED', svc.present(r, e.object));
+      else if (prev) send('DELETED', svc.present(r, e.object));
+    });
+  } catch (e) {
+    if (e instanceof StorageError && e.code === 'Expired') {
+      send('ERROR', expired(from, e.oldestRevision + 1).status);
+      conn.close();
+      return;
+    }
+    throw e;
+  }
+  if (req.bookmarks) {
+    const t = setInterval(() => {
+      void storage.currentRevision().then((rev) => {
+        send('BOOKMARK', { kind: r.kind, apiVersion: svc.present(r, {}).apiVersion, metadata: { resourceVersion: String(rev) } });
+      });
+    }, req.bookmarkIntervalMs);
+    t.unref();
+    timers.push(t);
+  }
+  if (req.timeoutSeconds !== undefined && req.timeoutSeconds > 0) {
+    const t = setTimeout(conn.close, req.timeoutSeconds * 1000);
+    t.unref();
+    timers.push(t);
+  }
+}
