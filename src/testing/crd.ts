@@ -64,6 +64,18 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   for (const e of await checkCrdWithReader(crd)) {
     if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
   }
+  if (errs.length) return errs;
+  // A schema the validation engine cannot compile (e.g. a CEL rule) is refused too.
+  const vs = arr(spec.versions).map(rec);
+  for (let i = 0; i < vs.length; i++) {
+    const schema = rec(vs[i]!.schema).openAPIV3Schema;
+    if (!isObject(schema)) continue;
+    try {
+      await compileCustomResourceSchema(schema);
+    } catch (e) {
+      errs.push({ reason: 'FieldValueInvalid', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: `Invalid value: "": ${(e as Error).message}` });
+    }
+  }
   return errs;
 }
 

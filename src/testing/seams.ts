@@ -1,54 +1,18 @@
-// Seams to the two engines this server reuses instead of duplicating them:
+// The two engines this server reuses instead of duplicating them, loaded on first use
+// (so a server without CRDs starts without them):
 //  - the foundation's CRD reader checks, `checkCrdObject(crd): Diagnostic[]` (src/input/crd), and
 //  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation).
-// SEAM: both are loaded lazily by a computed specifier, so this package builds and runs while
-// they are still being written; when a module is missing, its checks are skipped.
 import type { KubeObject } from '../runtime/meta/types.js';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ObjectSchema } from './resource.js';
 import type { FieldCause } from './status.js';
 
-interface CrdReaderModule {
-  checkCrdObject(crd: unknown): Diagnostic[];
-}
-
-interface EngineFieldError {
-  reason?: string;
-  field?: string;
-  message?: string;
-}
-
-interface CompiledValidator {
-  validate(obj: unknown, old?: unknown): EngineFieldError[];
-  applyDefaults(obj: unknown): void;
-  prune(obj: unknown): void;
-}
-
-interface ValidationModule {
-  compileValidator(schema: unknown): CompiledValidator;
-}
-
-// Specifiers in variables: TypeScript does not resolve them, so a missing module is not a build error.
-const READER_MODULE: string = '../input/crd/index.js';
-const VALIDATION_MODULE: string = '../runtime/validation/index.js';
-
-let readerModule: Promise<CrdReaderModule | undefined> | undefined;
-let validationModule: Promise<ValidationModule | undefined> | undefined;
-
-async function tryImport<T>(spec: string, has: string): Promise<T | undefined> {
-  try {
-    const m = (await import(spec)) as Record<string, unknown>;
-    return typeof m[has] === 'function' ? (m as T) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+let readerModule: Promise<typeof import('../input/crd/index.js')> | undefined;
+let validationModule: Promise<typeof import('../runtime/validation/index.js')> | undefined;
 
 /** The CRD reader's checks, as field errors (errors only; warnings are dropped). */
 export async function checkCrdWithReader(crd: KubeObject): Promise<FieldCause[]> {
-  readerModule ??= tryImport<CrdReaderModule>(READER_MODULE, 'checkCrdObject');
+  readerModule ??= import('../input/crd/index.js');
   const mod = await readerModule;
-  if (!mod) return [];
   return mod
     .checkCrdObject(crd)
     .filter((d) => d.severity === 'error')
@@ -72,19 +36,16 @@ export function reasonOf(message: string): string {
   return 'FieldValueInvalid';
 }
 
-/** Compiles a CRD version's openAPIV3Schema with the runtime's engine, or undefined when it is not available. */
-export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>): Promise<ObjectSchema | undefined> {
-  validationModule ??= tryImport<ValidationModule>(VALIDATION_MODULE, 'compileValidator');
+/** Compiles a CRD version's openAPIV3Schema with the runtime's engine (throws on a schema it cannot compile). */
+export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>): Promise<ObjectSchema> {
+  const key = JSON.stringify(openAPIV3Schema);
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  validationModule ??= import('../runtime/validation/index.js');
   const mod = await validationModule;
-  if (!mod) return undefined;
   const v = mod.compileValidator(openAPIV3Schema);
-  return {
-    validate: (obj, old) =>
-      v.validate(obj, old).map((e) => ({
-        reason: e.reason ?? reasonOf(e.message ?? ''),
-        field: e.field ?? '',
-        message: e.message ?? '',
-      })),
+  const schema: ObjectSchema = {
+    validate: (obj, old) => v.validate(obj, old).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
     applyDefaults: (obj) => v.applyDefaults(obj),
     prune: (obj) => {
       const before = structuredClone(obj);
@@ -92,7 +53,13 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
       return removedPaths(before, obj, '');
     },
   };
+  if (compiled.size > 200) compiled.clear();
+  compiled.set(key, schema);
+  return schema;
 }
+
+/** Compiled schemas by their JSON text (CRDs are compiled on check and again when served). */
+const compiled = new Map<string, ObjectSchema>();
 
 /** Paths present in `before` and gone from `after` (what pruning dropped), e.g. `spec.foo`. */
 export function removedPaths(before: unknown, after: unknown, path: string): string[] {
