@@ -108,9 +108,9 @@ export function readComments(ctx: FileCtx, comments: Comment[]): CommentInfo {
 export function jsdocText(raw: string): string | undefined {
   const body = raw.slice(3, -2);
   const lines = body.split(/\r?\n/);
+  const single = lines.length === 1;
   if (lines.length > 1 && lines[0]!.trim() === '') lines.shift();
   if (lines.length > 1 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  const single = lines.length === 1;
   const out = lines.map((line) => {
     if (single) return line.replace(/^ /, '').replace(/ $/, '');
     const m = /^[ \t]*\* ?/.exec(line);

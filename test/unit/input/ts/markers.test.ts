@@ -98,4 +98,5 @@ test('JSDoc text: stars and one space stripped, blank edge lines dropped, *\\/ u
   assert.equal(jsdocText('/**\n * a\n *\n *  b\n */'), 'a\n\n b');
   assert.equal(jsdocText('/** x *\\/ y */'), 'x */ y');
   assert.equal(jsdocText('/** */'), undefined);
+  assert.equal(jsdocText('/**\n * only line\n */'), 'only line');
 });
