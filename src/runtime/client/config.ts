@@ -93,8 +93,8 @@ export interface RestConfig {
   maxRetries?: number;
   /** Client metrics hooks. */
   metrics?: ClientMetrics;
-  /** Extra headers on every request. */
-  headers?: Record<string, string>;
+  /** Extra headers on every request (an array repeats the header, e.g. Impersonate-Group). */
+  headers?: Record<string, string | string[]>;
   /** Source of the config, for messages (a kubeconfig path, `in-cluster`). */
   source?: string;
 }

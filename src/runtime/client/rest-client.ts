@@ -153,7 +153,7 @@ export class RestClient {
       if (waited > 0.001) metrics?.rateLimiterWait?.({ method: req.method, path: req.path, seconds: waited });
 
       const creds: Credentials = await this.auth.credentials(signal);
-      const headers: Record<string, string> = {
+      const headers: Record<string, string | string[]> = {
         Accept: 'application/json',
         'User-Agent': this.userAgent,
         ...this.config.headers,

@@ -14,7 +14,7 @@ export interface TransportRequest {
   method: string;
   /** Path and query, appended to the server URL's path prefix. */
   path: string;
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   body?: Buffer;
   signal?: AbortSignal;
   /** A client certificate from an exec plugin; replaces the config's static one. */
@@ -69,7 +69,7 @@ export class Transport {
   async request(req: TransportRequest): Promise<http.IncomingMessage> {
     const agent = await this.agentFor(req.clientCert);
     const prefix = this.url.pathname.replace(/\/+$/, '');
-    const headers: Record<string, string> = { ...req.headers };
+    const headers: Record<string, string | string[]> = { ...req.headers };
     if (req.body) headers['Content-Length'] = String(req.body.length);
     const options: http.RequestOptions = {
       protocol: this.url.protocol,
