@@ -30,6 +30,7 @@ export * from './cache/event-handler.js';
 export type * from './cache/shared-informer.js';
 export * from './cache/shared-index-informer.js';
 export * from './cache/wait-for-cache-sync.js';
+export * from './cache/listers.js';
 // workqueue (client-go util/workqueue) and metrics hooks
 export { realClock, FakeClock, type Clock, type Timer } from './workqueue/clock.js';
 export * from './workqueue/queue.js';
