@@ -4,7 +4,7 @@
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { ObjectSchema, PrinterColumn, ResourceInfo } from './resource.js';
-import { compileCustomResourceSchema, checkCrdWithReader } from './seams.js';
+import { compileCustomResourceSchema, checkCrdWithReader, isSchemaRejection } from './seams.js';
 import type { FieldCause } from './status.js';
 
 type Rec = Record<string, unknown>;
@@ -73,6 +73,8 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     try {
       await compileCustomResourceSchema(schema);
     } catch (e) {
+      // Only a schema the engine refuses is the client's fault; anything else is a server error.
+      if (!(await isSchemaRejection(e))) throw e;
       errs.push({ reason: 'FieldValueInvalid', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: `Invalid value: "": ${(e as Error).message}` });
     }
   }

@@ -61,6 +61,13 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
 /** Compiled schemas by their JSON text (CRDs are compiled on check and again when served). */
 const compiled = new Map<string, ObjectSchema>();
 
+/** Whether `e` is the engine refusing a schema (as opposed to a failure of the engine itself). */
+export async function isSchemaRejection(e: unknown): Promise<boolean> {
+  validationModule ??= import('../runtime/validation/index.js');
+  const mod = await validationModule;
+  return e instanceof mod.SchemaError || e instanceof mod.RuleCompileError;
+}
+
 /** Paths present in `before` and gone from `after` (what pruning dropped), e.g. `spec.foo`. */
 export function removedPaths(before: unknown, after: unknown, path: string): string[] {
   const out: string[] = [];
