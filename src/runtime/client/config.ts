@@ -93,6 +93,11 @@ export interface RestConfig {
   maxRetries?: number;
   /** Client metrics hooks. */
   metrics?: ClientMetrics;
+  /**
+   * Called with each `Warning` header the server sends (deprecated APIs, unknown fields
+   * with fieldValidation=Warn), as client-go's WarningHandler. Default: ignored.
+   */
+  onWarning?: (message: string, info: { method: string; path: string }) => void;
   /** Extra headers on every request (an array repeats the header, e.g. Impersonate-Group). */
   headers?: Record<string, string | string[]>;
   /** Source of the config, for messages (a kubeconfig path, `in-cluster`). */

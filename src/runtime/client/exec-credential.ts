@@ -71,6 +71,10 @@ export class ExecCredentialProvider {
 
   /** The current credential, running the plugin when there is none or it expired. */
   async get(signal?: AbortSignal): Promise<ExecCredentialResult> {
+    if (this.exec.interactiveMode === 'Always') {
+      // We never hand the plugin a terminal (client-go fails the same way without a TTY).
+      throw new Error(`exec plugin "${this.exec.command}" requires interactive mode (interactiveMode: Always), which crdgen/runtime cannot provide`);
+    }
     const c = this.cached;
     if (c && (c.expiresAt === undefined || this.now() < c.expiresAt)) return c;
     if (!this.inflight) {

@@ -146,6 +146,7 @@ export class RestClient {
     const metrics = this.config.metrics;
     let retries = 0;
     let refreshed = false;
+    let resetRetried = false;
     for (;;) {
       const waitStart = performance.now();
       await this.limiter.wait(signal);
@@ -175,9 +176,17 @@ export class RestClient {
       } catch (e) {
         metrics?.requestDone?.({ method: req.method, path: req.path, code: 'error', seconds: (performance.now() - start) / 1000 });
         if (signal?.aborted) throw signal.reason;
+        // A kept-alive connection the server closed meanwhile: GETs are safe to send again
+        // (client-go retries GETs on connection resets too). Once per call.
+        if (req.method === 'GET' && !resetRetried && isConnectionReset(e)) {
+          resetRetried = true;
+          metrics?.requestRetry?.({ method: req.method, path: req.path, code: 0 });
+          continue;
+        }
         throw new Error(`${req.method} ${this.transport.url.origin}${req.path}: ${(e as Error).message}`, { cause: e });
       }
       const code = res.statusCode ?? 0;
+      if (this.config.onWarning) reportWarnings(res, this.config.onWarning, { method: req.method, path: req.path });
       if (code >= 200 && code < 300) {
         metrics?.requestDone?.({ method: req.method, path: req.path, code, seconds: (performance.now() - start) / 1000 });
         return res;
@@ -199,6 +208,24 @@ export class RestClient {
         continue;
       }
       throw ApiError.fromResponse(code, text, { retryAfterHeader, request: { method: req.method, path: req.path } });
+    }
+  }
+}
+
+/** True for the errors a stale kept-alive socket produces. */
+function isConnectionReset(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED';
+}
+
+/** Calls `handler` with the text of each RFC 7234 `Warning: 299 - "text"` header. */
+function reportWarnings(res: IncomingMessage, handler: NonNullable<RestConfig['onWarning']>, info: { method: string; path: string }): void {
+  const raw = res.headers.warning;
+  if (!raw) return;
+  for (const h of Array.isArray(raw) ? raw : [raw]) {
+    // Several warnings may share one header, comma-separated; texts are quoted strings.
+    for (const m of h.matchAll(/\d{3}\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {
+      handler((m[1] ?? '').replace(/\\(.)/g, '$1'), info);
     }
   }
 }

@@ -150,3 +150,8 @@ test('ExecCredentialProvider parses status fields strictly', async () => {
   await assert.rejects(run({ ...base }), /without status/);
   await assert.rejects(run({ kind: 'Other' }), /not an ExecCredential/);
 });
+
+test('interactiveMode Always cannot be served and says so', async () => {
+  const p = new ExecCredentialProvider({ command: 'login', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Always' }, undefined, async () => { throw new Error('must not run'); });
+  await assert.rejects(p.get(), /requires interactive mode \(interactiveMode: Always\)/);
+});

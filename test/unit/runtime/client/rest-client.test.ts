@@ -187,3 +187,31 @@ test('the default client limiter (5 qps, burst 10) makes the 12th request wait',
   assert.ok(elapsed >= 350, `12 requests took ${elapsed} ms`); // tokens 11 and 12 wait 200 and 400 ms
   assert.ok(waits.length >= 2);
 });
+
+test('Warning headers reach onWarning', async (t) => {
+  const warnings: string[] = [];
+  const { rest } = await withServer(t, (_req, res) => {
+    res.setHeader('Warning', ['299 - "v1beta1 Foo is deprecated; use v1"', '299 - "unknown field \\"spec.replica\\""']);
+    json(res, 200, {});
+  }, { onWarning: (m) => warnings.push(m) });
+  await rest.get('/apis/x/v1beta1/foos');
+  assert.deepEqual(warnings, ['v1beta1 Foo is deprecated; use v1', 'unknown field "spec.replica"']);
+});
+
+test('a GET whose connection is reset is sent again once; a POST is not', async (t) => {
+  let n = 0;
+  const { srv, rest } = await withServer(t, (req, res) => {
+    n++;
+    if (n === 1 || req.method === 'POST') res.socket?.destroy();
+    else json(res, 200, { n });
+  });
+  assert.deepEqual(await rest.get('/api'), { n: 2 });
+  await assert.rejects(rest.request({ method: 'POST', path: '/api/v1/namespaces', body: {} }), /POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces: socket hang up/);
+  assert.equal(srv.requests.filter((r) => r.method === 'POST').length, 1);
+});
+
+test('RestClient.for shares one client per config object', () => {
+  const cfg: RestConfig = { server: 'https://127.0.0.1:6443' };
+  assert.equal(RestClient.for(cfg), RestClient.for(cfg));
+  assert.notEqual(RestClient.for(cfg), RestClient.for({ ...cfg }));
+});
