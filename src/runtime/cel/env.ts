@@ -1,28 +1,36 @@
-// The CEL environment rules run in: CEL's standard library (from @bufbuild/cel), its strings
-// extension, and the Kubernetes libraries we implement (url, lists, regex, ip/cidr, quantity).
-import { celEnv, type CelEnv, type CelFunc } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
-import { ipFuncs } from './ip.js';
-import { listFuncs } from './lists.js';
-import { quantityFuncs } from './quantity.js';
-import { re2Engine } from './regex-cache.js';
-import { urlFuncs } from './url.js';
+// The CEL library rules run with: CEL's standard functions and strings extension, and the Kubernetes
+// libraries (url, lists, regex, ip/cidr, quantity). Where two libraries define one name (e.g.
+// `indexOf` on strings and on lists), the implementations are tried in turn on "no such overload".
+import { ipLibrary } from './ip.js';
+import { listsLibrary } from './lists.js';
+import { quantityLibrary } from './quantity.js';
+import { stdlib } from './stdlib.js';
+import { urlLibrary } from './url.js';
+import { NoOverloadError, type CelFn, type CelLibrary } from './value.js';
 
-/** Every function added to CEL's standard library. */
-export const kubernetesFuncs: readonly CelFunc[] = [...strings, ...urlFuncs, ...listFuncs, ...ipFuncs, ...quantityFuncs];
-
-let env: CelEnv | undefined;
-
-/** The shared environment (built once). */
-export function kubernetesCelEnv(): CelEnv {
-  env ??= celEnv({ funcs: [...kubernetesFuncs], re2: re2Engine });
-  return env;
+function chain(a: CelFn, b: CelFn): CelFn {
+  return (t, args) => {
+    try {
+      return a(t, args);
+    } catch (e) {
+      if (e instanceof NoOverloadError) return b(t, args);
+      throw e;
+    }
+  };
 }
 
-// Operators and macros the planner implements itself (not looked up as functions).
-const BUILTIN = new Set(['_&&_', '_||_', '_?_:_', '@not_strictly_false', '!_', '@in', '_[_]', 'has']);
-
-/** True when `name` (a function, method or operator) can be evaluated in {@link kubernetesCelEnv}. */
-export function isKnownFunction(name: string): boolean {
-  return BUILTIN.has(name) || kubernetesCelEnv().funcs.find(name) !== undefined;
+function merge(libs: readonly CelLibrary[]): CelLibrary {
+  const out: CelLibrary = { functions: {}, methods: {} };
+  for (const lib of libs) {
+    for (const part of ['functions', 'methods'] as const) {
+      for (const [name, fn] of Object.entries(lib[part])) {
+        const prev = out[part][name];
+        out[part][name] = prev ? chain(prev, fn) : fn;
+      }
+    }
+  }
+  return out;
 }
+
+/** Every function and method a rule may call. */
+export const kubernetesLibrary: CelLibrary = merge([stdlib, urlLibrary, listsLibrary, ipLibrary, quantityLibrary]);

@@ -1,9 +1,8 @@
 // The Kubernetes CEL IP and CIDR libraries: isIP, ip, family, isUnspecified, isLoopback,
 // isLinkLocalMulticast, isLinkLocalUnicast, isGlobalUnicast, isCIDR, cidr, containsIP,
 // containsCIDR, prefixLength, masked, string(). IPv4-mapped IPv6 and zones are refused, as upstream.
-import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
 import { formatIP, parseCIDR, parseIP, type ParsedIP } from '../validation/net.js';
-import { makeOpaque, mustOpaque, OPAQUE, readOpaque } from './opaque.js';
+import { CelEvalError, noOverload, Opaque, type CelLibrary, type Value } from './value.js';
 
 interface CIDR {
   ip: ParsedIP;
@@ -44,89 +43,77 @@ function contains(c: CIDR, ip: ParsedIP): boolean {
   return a.every((x, i) => x === b[i]);
 }
 
-const ipValue = (ip: ParsedIP) => makeOpaque('ip', formatIP(ip), ip);
-const cidrValue = (c: CIDR) => makeOpaque('cidr', `${formatIP(c.ip)}/${c.prefix}`, c);
-const asIP = (v: unknown, fn: string) => mustOpaque<ParsedIP>(v, 'ip', fn);
-const asCIDR = (v: unknown, fn: string) => mustOpaque<CIDR>(v, 'cidr', fn);
+const ipValue = (ip: ParsedIP) => new Opaque('ip', formatIP(ip), ip);
+const cidrValue = (c: CIDR) => new Opaque('cidr', `${formatIP(c.ip)}/${c.prefix}`, c);
+const asIP = (v: Value | undefined, fn: string): ParsedIP => (v instanceof Opaque && v.kind === 'ip' ? (v.value as ParsedIP) : noOverload(fn, v ?? null));
+const asCIDR = (v: Value | undefined, fn: string): CIDR => (v instanceof Opaque && v.kind === 'cidr' ? (v.value as CIDR) : noOverload(fn, v ?? null));
+const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
 
 function strictIP(s: string): ParsedIP {
   const r = ipOrError(s);
-  if (typeof r === 'string') throw new Error(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`);
+  if (typeof r === 'string') throw new CelEvalError(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`);
   return r;
 }
 
 function strictCIDR(s: string): CIDR {
   const r = cidrOrError(s);
-  if (typeof r === 'string') throw new Error(`network address parse error during conversion from string: ${r}`);
+  if (typeof r === 'string') throw new CelEvalError(`network address parse error during conversion from string: ${r}`);
   return r;
 }
 
 const b = (ip: ParsedIP, i: number) => ip.bytes[i]!;
+const isLoopback = (ip: ParsedIP) => (ip.family === 4 ? b(ip, 0) === 127 : ip.bytes.slice(0, 15).every((x) => x === 0) && b(ip, 15) === 1);
+const isUnspecified = (ip: ParsedIP) => ip.bytes.every((x) => x === 0);
+const isLinkLocalUnicast = (ip: ParsedIP) => (ip.family === 4 ? b(ip, 0) === 169 && b(ip, 1) === 254 : b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80);
 
-/** The IP and CIDR functions, as CEL overloads. */
-export const ipFuncs: CelFunc[] = [
-  celFunc('isIP', [CelScalar.STRING], CelScalar.BOOL, (s) => typeof ipOrError(s) !== 'string'),
-  celFunc('ip', [CelScalar.STRING], OPAQUE, (s) => ipValue(strictIP(s))),
-  celMethod('family', OPAQUE, [], CelScalar.INT, function () {
-    return BigInt(asIP(this, 'family').family);
-  }),
-  celMethod('isUnspecified', OPAQUE, [], CelScalar.BOOL, function () {
-    return asIP(this, 'isUnspecified').bytes.every((x) => x === 0);
-  }),
-  celMethod('isLoopback', OPAQUE, [], CelScalar.BOOL, function () {
-    const ip = asIP(this, 'isLoopback');
-    return ip.family === 4 ? b(ip, 0) === 127 : ip.bytes.slice(0, 15).every((x) => x === 0) && b(ip, 15) === 1;
-  }),
-  celMethod('isLinkLocalMulticast', OPAQUE, [], CelScalar.BOOL, function () {
-    const ip = asIP(this, 'isLinkLocalMulticast');
-    return ip.family === 4 ? b(ip, 0) === 224 && b(ip, 1) === 0 && b(ip, 2) === 0 : b(ip, 0) === 0xff && (b(ip, 1) & 0x0f) === 0x02;
-  }),
-  celMethod('isLinkLocalUnicast', OPAQUE, [], CelScalar.BOOL, function () {
-    const ip = asIP(this, 'isLinkLocalUnicast');
-    return ip.family === 4 ? b(ip, 0) === 169 && b(ip, 1) === 254 : b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80;
-  }),
-  celMethod('isGlobalUnicast', OPAQUE, [], CelScalar.BOOL, function () {
-    const ip = asIP(this, 'isGlobalUnicast');
-    if (ip.family === 4) {
-      const bcast = ip.bytes.every((x) => x === 255);
-      return !bcast && b(ip, 0) !== 0 && b(ip, 0) !== 127 && b(ip, 0) < 224 && !(b(ip, 0) === 169 && b(ip, 1) === 254);
-    }
-    const unspec = ip.bytes.every((x) => x === 0);
-    const loop = ip.bytes.slice(0, 15).every((x) => x === 0) && b(ip, 15) === 1;
-    return !unspec && !loop && b(ip, 0) !== 0xff && !(b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80);
-  }),
-  celFunc('isCIDR', [CelScalar.STRING], CelScalar.BOOL, (s) => typeof cidrOrError(s) !== 'string'),
-  celFunc('cidr', [CelScalar.STRING], OPAQUE, (s) => cidrValue(strictCIDR(s))),
-  celMethod('containsIP', OPAQUE, [CelScalar.STRING], CelScalar.BOOL, function (s) {
-    return contains(asCIDR(this, 'containsIP'), strictIP(s));
-  }),
-  celMethod('containsIP', OPAQUE, [OPAQUE], CelScalar.BOOL, function (ip) {
-    return contains(asCIDR(this, 'containsIP'), asIP(ip, 'containsIP'));
-  }),
-  celMethod('containsCIDR', OPAQUE, [CelScalar.STRING], CelScalar.BOOL, function (s) {
-    const outer = asCIDR(this, 'containsCIDR');
-    const inner = strictCIDR(s);
-    return inner.prefix >= outer.prefix && contains(outer, inner.ip);
-  }),
-  celMethod('containsCIDR', OPAQUE, [OPAQUE], CelScalar.BOOL, function (c) {
-    const outer = asCIDR(this, 'containsCIDR');
-    const inner = asCIDR(c, 'containsCIDR');
-    return inner.prefix >= outer.prefix && contains(outer, inner.ip);
-  }),
-  celMethod('ip', OPAQUE, [], OPAQUE, function () {
-    return ipValue(asCIDR(this, 'ip').ip);
-  }),
-  celMethod('masked', OPAQUE, [], OPAQUE, function () {
-    return cidrValue(masked(asCIDR(this, 'masked')));
-  }),
-  celMethod('prefixLength', OPAQUE, [], CelScalar.INT, function () {
-    return BigInt(asCIDR(this, 'prefixLength').prefix);
-  }),
-  celFunc('string', [OPAQUE], CelScalar.STRING, (v) => {
-    const ip = readOpaque<ParsedIP>(v, 'ip');
-    if (ip) return formatIP(ip);
-    const c = readOpaque<CIDR>(v, 'cidr');
-    if (c) return `${formatIP(c.ip)}/${c.prefix}`;
-    throw new Error('no such overload: string applied to a map');
-  }),
-];
+function isGlobalUnicast(ip: ParsedIP): boolean {
+  if (ip.family === 4) {
+    const bcast = ip.bytes.every((x) => x === 255);
+    return !bcast && b(ip, 0) !== 0 && b(ip, 0) !== 127 && b(ip, 0) < 224 && !isLinkLocalUnicast(ip);
+  }
+  return !isUnspecified(ip) && !isLoopback(ip) && b(ip, 0) !== 0xff && !isLinkLocalUnicast(ip);
+}
+
+function ipArg(v: Value | undefined, fn: string): ParsedIP {
+  return typeof v === 'string' ? strictIP(v) : asIP(v, fn);
+}
+
+function cidrArg(v: Value | undefined, fn: string): CIDR {
+  return typeof v === 'string' ? strictCIDR(v) : asCIDR(v, fn);
+}
+
+/** The IP and CIDR library. */
+export const ipLibrary: CelLibrary = {
+  functions: {
+    isIP: (_t, a) => typeof ipOrError(str(a[0], 'isIP')) !== 'string',
+    ip: (_t, a) => ipValue(strictIP(str(a[0], 'ip'))),
+    isCIDR: (_t, a) => typeof cidrOrError(str(a[0], 'isCIDR')) !== 'string',
+    cidr: (_t, a) => cidrValue(strictCIDR(str(a[0], 'cidr'))),
+    string: (_t, a) => {
+      const v = a[0];
+      if (v instanceof Opaque && v.kind === 'ip') return formatIP(v.value as ParsedIP);
+      if (v instanceof Opaque && v.kind === 'cidr') return v.canonical;
+      return noOverload('string', v ?? null);
+    },
+  },
+  methods: {
+    family: (t) => BigInt(asIP(t, 'family').family),
+    isUnspecified: (t) => isUnspecified(asIP(t, 'isUnspecified')),
+    isLoopback: (t) => isLoopback(asIP(t, 'isLoopback')),
+    isLinkLocalMulticast: (t) => {
+      const ip = asIP(t, 'isLinkLocalMulticast');
+      return ip.family === 4 ? b(ip, 0) === 224 && b(ip, 1) === 0 && b(ip, 2) === 0 : b(ip, 0) === 0xff && (b(ip, 1) & 0x0f) === 0x02;
+    },
+    isLinkLocalUnicast: (t) => isLinkLocalUnicast(asIP(t, 'isLinkLocalUnicast')),
+    isGlobalUnicast: (t) => isGlobalUnicast(asIP(t, 'isGlobalUnicast')),
+    containsIP: (t, a) => contains(asCIDR(t, 'containsIP'), ipArg(a[0], 'containsIP')),
+    containsCIDR: (t, a) => {
+      const outer = asCIDR(t, 'containsCIDR');
+      const inner = cidrArg(a[0], 'containsCIDR');
+      return inner.prefix >= outer.prefix && contains(outer, inner.ip);
+    },
+    ip: (t) => ipValue(asCIDR(t, 'ip').ip),
+    masked: (t) => cidrValue(masked(asCIDR(t, 'masked'))),
+    prefixLength: (t) => BigInt(asCIDR(t, 'prefixLength').prefix),
+  },
+};

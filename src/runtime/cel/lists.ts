@@ -1,85 +1,15 @@
 // The Kubernetes CEL lists and regex libraries: isSorted, sum, min, max, indexOf, lastIndexOf on
 // lists; find and findAll on strings.
-import { celMethod, CelScalar, listType, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
 import { compileRegex } from './regex-cache.js';
+import { CelEvalError, celCompare, celEquals, checkInt, noOverload, type CelLibrary, type Value } from './value.js';
 
-const LIST = listType(CelScalar.DYN);
-
-function items(l: CelList): CelValue[] {
-  return Array.from(l);
-}
-
-function kindOf(v: CelValue): string {
-  if (typeof v === 'bigint') return 'int';
-  if (typeof v === 'number') return 'double';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (v instanceof Uint8Array) return 'bytes';
-  return 'other';
-}
-
-/** Compares two comparable CEL values of one kind (int, double, string, bool, bytes). */
-function compare(a: CelValue, b: CelValue): number {
-  const ka = kindOf(a);
-  if (ka !== kindOf(b) || ka === 'other') throw new Error('no such overload: values are not comparable');
-  if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-    return a.length - b.length;
-  }
-  return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
-}
-
-function equal(a: CelValue, b: CelValue): boolean {
-  return kindOf(a) === kindOf(b) && kindOf(a) !== 'other' ? compare(a, b) === 0 : a === b;
-}
-
-/** The list functions, as CEL overloads. */
-export const listFuncs: CelFunc[] = [
-  celMethod('isSorted', LIST, [], CelScalar.BOOL, function () {
-    const xs = items(this);
-    for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1]!, xs[i]!) > 0) return false;
-    return true;
-  }),
-  celMethod('sum', LIST, [], CelScalar.DYN, function () {
-    const xs = items(this);
-    if (xs.length === 0) return 0n;
-    if (xs.every((x) => typeof x === 'bigint')) return (xs as bigint[]).reduce((a, b) => a + b, 0n);
-    if (xs.every((x) => typeof x === 'number')) return (xs as number[]).reduce((a, b) => a + b, 0);
-    throw new Error('no such overload: sum');
-  }),
-  celMethod('min', LIST, [], CelScalar.DYN, function () {
-    const xs = items(this);
-    if (xs.length === 0) throw new Error('min called on empty list');
-    return xs.reduce((a, b) => (compare(b, a) < 0 ? b : a));
-  }),
-  celMethod('max', LIST, [], CelScalar.DYN, function () {
-    const xs = items(this);
-    if (xs.length === 0) throw new Error('max called on empty list');
-    return xs.reduce((a, b) => (compare(b, a) > 0 ? b : a));
-  }),
-  celMethod('indexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
-    return BigInt(items(this).findIndex((v) => equal(v, x)));
-  }),
-  celMethod('lastIndexOf', LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
-    const xs = items(this);
-    for (let i = xs.length - 1; i >= 0; i--) if (equal(xs[i]!, x)) return BigInt(i);
-    return -1n;
-  }),
-  celMethod('find', CelScalar.STRING, [CelScalar.STRING], CelScalar.STRING, function (re) {
-    const m = compileRegex(re).exec(this);
-    return m ? m[0] : '';
-  }),
-  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING], listType(CelScalar.STRING), function (re) {
-    return findAll(this, re, -1);
-  }),
-  celMethod('findAll', CelScalar.STRING, [CelScalar.STRING, CelScalar.INT], listType(CelScalar.STRING), function (re, limit) {
-    return findAll(this, re, Number(limit));
-  }),
-];
+const list = (v: Value | undefined, fn: string): Value[] => (Array.isArray(v) ? v : noOverload(fn, v ?? null));
+const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
 
 function findAll(s: string, re: string, limit: number): string[] {
   if (limit === 0) return [];
-  const g = new RegExp(compileRegex(re).source, compileRegex(re).flags + 'g');
+  const r = compileRegex(re);
+  const g = new RegExp(r.source, r.flags.includes('g') ? r.flags : r.flags + 'g');
   const out: string[] = [];
   for (const m of s.matchAll(g)) {
     out.push(m[0]);
@@ -87,3 +17,45 @@ function findAll(s: string, re: string, limit: number): string[] {
   }
   return out;
 }
+
+/** The lists and regex libraries. */
+export const listsLibrary: CelLibrary = {
+  functions: {},
+  methods: {
+    isSorted: (t) => {
+      const xs = list(t, 'isSorted');
+      for (let i = 1; i < xs.length; i++) if (celCompare(xs[i - 1]!, xs[i]!, 'isSorted') > 0) return false;
+      return true;
+    },
+    sum: (t) => {
+      const xs = list(t, 'sum');
+      if (xs.every((x) => typeof x === 'bigint')) return checkInt((xs as bigint[]).reduce((a, b) => a + b, 0n));
+      if (xs.every((x) => typeof x === 'number')) return (xs as number[]).reduce((a, b) => a + b, 0);
+      return noOverload('sum', t!);
+    },
+    min: (t) => {
+      const xs = list(t, 'min');
+      if (xs.length === 0) throw new CelEvalError('min(list) called on an empty list');
+      return xs.reduce((a, b) => (celCompare(b, a, 'min') < 0 ? b : a));
+    },
+    max: (t) => {
+      const xs = list(t, 'max');
+      if (xs.length === 0) throw new CelEvalError('max(list) called on an empty list');
+      return xs.reduce((a, b) => (celCompare(b, a, 'max') > 0 ? b : a));
+    },
+    indexOf: (t, a) => {
+      const xs = list(t, 'indexOf');
+      return BigInt(xs.findIndex((v) => celEquals(v, a[0]!)));
+    },
+    lastIndexOf: (t, a) => {
+      const xs = list(t, 'lastIndexOf');
+      for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i]!, a[0]!)) return BigInt(i);
+      return -1n;
+    },
+    find: (t, a) => {
+      const m = compileRegex(str(a[0], 'find')).exec(str(t, 'find'));
+      return m ? m[0] : '';
+    },
+    findAll: (t, a) => findAll(str(t, 'findAll'), str(a[0], 'findAll'), a.length > 1 ? Number(a[1]) : -1),
+  },
+};

@@ -1,8 +1,7 @@
 // The Kubernetes CEL quantity library: isQuantity, quantity, compareTo, isGreaterThan, isLessThan,
 // add, sub, asInteger, asApproximateFloat, sign, isInteger. Values are exact rationals, so
 // quantity("1Gi") == quantity("1024Mi").
-import { celFunc, celMethod, CelScalar, type CelFunc } from '@bufbuild/cel';
-import { makeOpaque, mustOpaque, OPAQUE } from './opaque.js';
+import { CelEvalError, noOverload, Opaque, type CelLibrary, type Value } from './value.js';
 
 /** An exact quantity: n / d, d > 0, reduced. */
 export interface Rational {
@@ -49,60 +48,54 @@ function cmp(a: Rational, b: Rational): number {
   return x < 0n ? -1 : x > 0n ? 1 : 0;
 }
 
-const value = (r: Rational) => makeOpaque('quantity', `${r.n}/${r.d}`, r);
-const q = (v: unknown, fn: string) => mustOpaque<Rational>(v, 'quantity', fn);
+const value = (r: Rational) => new Opaque('quantity', `${r.n}/${r.d}`, r);
+const q = (v: Value | undefined, fn: string): Rational => (v instanceof Opaque && v.kind === 'quantity' ? (v.value as Rational) : noOverload(fn, v ?? null));
 const MAX_INT64 = (1n << 63n) - 1n;
 
-/** The quantity functions, as CEL overloads. */
-export const quantityFuncs: CelFunc[] = [
-  celFunc('isQuantity', [CelScalar.STRING], CelScalar.BOOL, (s) => parseQuantity(s) !== undefined),
-  celFunc('quantity', [CelScalar.STRING], OPAQUE, (s) => {
-    const r = parseQuantity(s);
-    if (!r) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
-    return value(r);
-  }),
-  celMethod('compareTo', OPAQUE, [OPAQUE], CelScalar.INT, function (o) {
-    return BigInt(cmp(q(this, 'compareTo'), q(o, 'compareTo')));
-  }),
-  celMethod('isGreaterThan', OPAQUE, [OPAQUE], CelScalar.BOOL, function (o) {
-    return cmp(q(this, 'isGreaterThan'), q(o, 'isGreaterThan')) > 0;
-  }),
-  celMethod('isLessThan', OPAQUE, [OPAQUE], CelScalar.BOOL, function (o) {
-    return cmp(q(this, 'isLessThan'), q(o, 'isLessThan')) < 0;
-  }),
-  celMethod('add', OPAQUE, [OPAQUE], OPAQUE, function (o) {
-    const a = q(this, 'add');
-    const b = q(o, 'add');
-    return value(make(a.n * b.d + b.n * a.d, a.d * b.d));
-  }),
-  celMethod('add', OPAQUE, [CelScalar.INT], OPAQUE, function (i) {
-    const a = q(this, 'add');
-    return value(make(a.n + i * a.d, a.d));
-  }),
-  celMethod('sub', OPAQUE, [OPAQUE], OPAQUE, function (o) {
-    const a = q(this, 'sub');
-    const b = q(o, 'sub');
-    return value(make(a.n * b.d - b.n * a.d, a.d * b.d));
-  }),
-  celMethod('sub', OPAQUE, [CelScalar.INT], OPAQUE, function (i) {
-    const a = q(this, 'sub');
-    return value(make(a.n - i * a.d, a.d));
-  }),
-  celMethod('isInteger', OPAQUE, [], CelScalar.BOOL, function () {
-    const a = q(this, 'isInteger');
-    return a.d === 1n && a.n <= MAX_INT64 && a.n >= -MAX_INT64 - 1n;
-  }),
-  celMethod('asInteger', OPAQUE, [], CelScalar.INT, function () {
-    const a = q(this, 'asInteger');
-    if (a.d !== 1n || a.n > MAX_INT64 || a.n < -MAX_INT64 - 1n) throw new Error('cannot convert value to integer');
-    return a.n;
-  }),
-  celMethod('asApproximateFloat', OPAQUE, [], CelScalar.DOUBLE, function () {
-    const a = q(this, 'asApproximateFloat');
-    return Number(a.n) / Number(a.d);
-  }),
-  celMethod('sign', OPAQUE, [], CelScalar.INT, function () {
-    const a = q(this, 'sign');
-    return a.n < 0n ? -1n : a.n > 0n ? 1n : 0n;
-  }),
-];
+function operand(v: Value | undefined, fn: string): Rational {
+  return typeof v === 'bigint' ? { n: v, d: 1n } : q(v, fn);
+}
+
+/** The quantity library. */
+export const quantityLibrary: CelLibrary = {
+  functions: {
+    isQuantity: (_t, a) => typeof a[0] === 'string' && parseQuantity(a[0]) !== undefined,
+    quantity: (_t, a) => {
+      const r = typeof a[0] === 'string' ? parseQuantity(a[0]) : noOverload('quantity', a[0] ?? null);
+      if (!r) throw new CelEvalError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+      return value(r);
+    },
+  },
+  methods: {
+    compareTo: (t, a) => BigInt(cmp(q(t, 'compareTo'), q(a[0], 'compareTo'))),
+    isGreaterThan: (t, a) => cmp(q(t, 'isGreaterThan'), q(a[0], 'isGreaterThan')) > 0,
+    isLessThan: (t, a) => cmp(q(t, 'isLessThan'), q(a[0], 'isLessThan')) < 0,
+    add: (t, a) => {
+      const x = q(t, 'add');
+      const y = operand(a[0], 'add');
+      return value(make(x.n * y.d + y.n * x.d, x.d * y.d));
+    },
+    sub: (t, a) => {
+      const x = q(t, 'sub');
+      const y = operand(a[0], 'sub');
+      return value(make(x.n * y.d - y.n * x.d, x.d * y.d));
+    },
+    isInteger: (t) => {
+      const x = q(t, 'isInteger');
+      return x.d === 1n && x.n <= MAX_INT64 && x.n >= -MAX_INT64 - 1n;
+    },
+    asInteger: (t) => {
+      const x = q(t, 'asInteger');
+      if (x.d !== 1n || x.n > MAX_INT64 || x.n < -MAX_INT64 - 1n) throw new CelEvalError('cannot convert value to integer');
+      return x.n;
+    },
+    asApproximateFloat: (t) => {
+      const x = q(t, 'asApproximateFloat');
+      return Number(x.n) / Number(x.d);
+    },
+    sign: (t) => {
+      const x = q(t, 'sign');
+      return x.n < 0n ? -1n : x.n > 0n ? 1n : 0n;
+    },
+  },
+};

@@ -1,13 +1,14 @@
 // Evaluating x-kubernetes-validations over an object, as apiextensions-apiserver's CEL validator:
 // rules run on every non-null value of their node, transition rules (oldSelf) only when an old value
 // correlates (same property; same key of a list-type map), errors at the node's field path.
-import { isCelError } from '@bufbuild/cel';
 import { ROOT_FIELD, duplicate, forbidden, invalid, required, type FieldError } from '../validation/field-error.js';
 import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileRule, type CompiledRule } from './compile.js';
-import { newConversionCache, toCelValue, type ConversionCache } from './values.js';
+import { CelEvalError, fromJson, type ConversionCache, type Value } from './value.js';
+
+const newConversionCache = (): ConversionCache => new WeakMap();
 
 /** A rule that cannot be evaluated, found when the schema was loaded. */
 export interface RuleProblem {
@@ -77,12 +78,16 @@ function ruleText(r: ValidationRule): string {
 }
 
 /** The message for a failed rule: messageExpression's result, else `message`, else `failed rule: <rule>`. */
-function detailFor(c: CompiledRule, bindings: Record<string, unknown>): string {
+function detailFor(c: CompiledRule, self: Value, oldSelf: Value | undefined): string {
   if (c.messageProgram) {
-    const m = c.messageProgram(bindings);
-    if (typeof m === 'string') {
-      const t = m.trim();
-      if (t !== '' && t.length <= 5000 && !t.includes('\n')) return t;
+    try {
+      const m = c.messageProgram.run(self, oldSelf);
+      if (typeof m === 'string') {
+        const t = m.trim();
+        if (t !== '' && t.length <= 5000 && !t.includes('\n')) return t;
+      }
+    } catch {
+      // the apiserver logs it and falls back to message
     }
   }
   const r = c.source;
@@ -98,16 +103,11 @@ function withFieldPath(base: string, fp: string): string {
   return out || ROOT_FIELD;
 }
 
-function runtimeMessage(msg: string): string {
-  const f = /^field not found: (.*)$/.exec(msg);
-  return f ? `no such key: ${f[1]}` : msg;
-}
-
 function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
   const here = path || ROOT_FIELD;
   const type = n.s.type ?? '';
-  let self: unknown;
-  let oldSelf: unknown;
+  let self: Value | undefined;
+  let oldSelf: Value | undefined;
   for (let i = 0; i < n.rules.length; i++) {
     const c = compiled(n, i);
     if ('error' in c) {
@@ -115,26 +115,22 @@ function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: Fiel
       continue;
     }
     if (c.usesOldSelf && (old === undefined || old === null)) continue;
-    self ??= toCelValue(n, obj, cache);
-    const bindings: Record<string, unknown> = { self };
-    if (c.usesOldSelf) bindings.oldSelf = oldSelf ??= toCelValue(n, old, oldCache);
-    let result: unknown;
+    self ??= fromJson(n, obj, cache);
+    if (c.usesOldSelf) oldSelf ??= fromJson(n, old, oldCache);
+    let result: Value;
     try {
-      result = c.program(bindings);
+      result = c.program.run(self, c.usesOldSelf ? oldSelf : undefined);
     } catch (e) {
-      result = { message: (e as Error).message, isThrown: true };
-    }
-    if (result === true) continue;
-    if (isCelError(result) || (typeof result === 'object' && result !== null && 'isThrown' in result)) {
-      const msg = runtimeMessage((result as { message: string }).message);
-      const text = /no such overload|no matching overload/.test(msg)
+      const msg = e instanceof CelEvalError ? e.message : `internal error: ${(e as Error).message}`;
+      const text = msg.startsWith('no such overload')
         ? `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText(c.source)}`
         : `${msg} evaluating rule: ${ruleText(c.source)}`;
       errs.push(invalid(here, type, text));
       continue;
     }
+    if (result === true) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
-    const detail = detailFor(c, bindings);
+    const detail = detailFor(c, self, oldSelf);
     switch (c.source.reason) {
       case 'FieldValueForbidden': errs.push(forbidden(at, detail)); break;
       case 'FieldValueRequired': errs.push(required(at, detail)); break;

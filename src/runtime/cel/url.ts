@@ -1,7 +1,6 @@
 // The Kubernetes CEL URL library: isURL, url, getScheme, getHost, getHostname, getPort,
 // getEscapedPath, getQuery — with Go's url.ParseRequestURI rules (absolute URI or absolute path).
-import { celFunc, celMethod, CelScalar, listType, mapType, type CelFunc } from '@bufbuild/cel';
-import { makeOpaque, mustOpaque, OPAQUE } from './opaque.js';
+import { CelEvalError, LiteralMap, noOverload, Opaque, type CelLibrary, type Value } from './value.js';
 
 /** A parsed URL, with Go's url.URL field meanings. */
 export interface GoURL {
@@ -139,32 +138,29 @@ function queryMap(u: GoURL): Map<string, string[]> {
   return out;
 }
 
-const url = (v: unknown, fn: string) => mustOpaque<GoURL>(v, 'url', fn);
+function url(v: Value | undefined, fn: string): GoURL {
+  return v instanceof Opaque && v.kind === 'url' ? (v.value as GoURL) : noOverload(fn, v ?? null);
+}
 
-/** The URL functions, as CEL overloads. */
-export const urlFuncs: CelFunc[] = [
-  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s) => parseRequestURI(s).ok),
-  celFunc('url', [CelScalar.STRING], OPAQUE, (s) => {
-    const r = parseRequestURI(s);
-    if (!r.ok) throw new Error(`URL parse error during conversion from string: ${r.error}`);
-    return makeOpaque('url', s, r.url);
-  }),
-  celMethod('getScheme', OPAQUE, [], CelScalar.STRING, function () {
-    return url(this, 'getScheme').scheme;
-  }),
-  celMethod('getHost', OPAQUE, [], CelScalar.STRING, function () {
-    return url(this, 'getHost').host;
-  }),
-  celMethod('getHostname', OPAQUE, [], CelScalar.STRING, function () {
-    return hostname(url(this, 'getHostname'));
-  }),
-  celMethod('getPort', OPAQUE, [], CelScalar.STRING, function () {
-    return port(url(this, 'getPort'));
-  }),
-  celMethod('getEscapedPath', OPAQUE, [], CelScalar.STRING, function () {
-    return escapedPath(url(this, 'getEscapedPath'));
-  }),
-  celMethod('getQuery', OPAQUE, [], mapType(CelScalar.STRING, listType(CelScalar.STRING)), function () {
-    return queryMap(url(this, 'getQuery'));
-  }),
-];
+const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
+
+/** The URL library. */
+export const urlLibrary: CelLibrary = {
+  functions: {
+    isURL: (_t, a) => parseRequestURI(str(a[0], 'isURL')).ok,
+    url: (_t, a) => {
+      const s = str(a[0], 'url');
+      const r = parseRequestURI(s);
+      if (!r.ok) throw new CelEvalError(`URL parse error during conversion from string: ${r.error}`);
+      return new Opaque('url', s, r.url);
+    },
+  },
+  methods: {
+    getScheme: (t) => url(t, 'getScheme').scheme,
+    getHost: (t) => url(t, 'getHost').host,
+    getHostname: (t) => hostname(url(t, 'getHostname')),
+    getPort: (t) => port(url(t, 'getPort')),
+    getEscapedPath: (t) => escapedPath(url(t, 'getEscapedPath')),
+    getQuery: (t) => new LiteralMap([...queryMap(url(t, 'getQuery'))].map(([k, v]) => [k, v] as [Value, Value])),
+  },
+};

@@ -1,6 +1,7 @@
 // A schema node prepared once for fast validation: regexes compiled, property maps built,
 // subtree flags computed (has defaults? has CEL rules? has list types?).
 import { formatChecker } from './formats.js';
+import { compileRe2 } from './re2.js';
 import { SchemaError, type SchemaNode, type ValidationRule } from './schema.js';
 
 /** A compiled schema node. Built by {@link compileNode}; read-only afterwards (CEL programs are filled lazily). */
@@ -26,6 +27,14 @@ export interface Node {
   readonly not: Node | undefined;
   /** Enum values as the apiserver lists them in "supported values". */
   readonly enumLabels: readonly string[] | undefined;
+  /** The string members of the enum, for a fast membership test. */
+  readonly enumStrings: ReadonlySet<string> | undefined;
+  /** Has allOf/oneOf/anyOf/not. */
+  readonly hasCombinators: boolean;
+  /** Has maxLength/minLength/pattern. */
+  readonly hasStringChecks: boolean;
+  /** Has multipleOf/maximum/minimum. */
+  readonly hasNumberChecks: boolean;
   readonly preserveUnknown: boolean;
   readonly rules: readonly ValidationRule[];
   /** This node or a descendant (through properties/items/additionalProperties/allOf) has CEL rules. */
@@ -41,13 +50,9 @@ export interface Node {
 /** Compiles a JS RegExp for an OpenAPI `pattern` (ECMA/RE2 syntax), with unicode when it parses. */
 export function compilePattern(pattern: string, where: string): RegExp {
   try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    try {
-      return new RegExp(pattern);
-    } catch (e) {
-      throw new SchemaError(where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`);
-    }
+    return compileRe2(pattern);
+  } catch (e) {
+    throw new SchemaError(where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`);
   }
 }
 
@@ -90,6 +95,10 @@ export function compileNode(s: SchemaNode, where = ''): Node {
     anyOf,
     not,
     enumLabels: s.enum ? s.enum.map(enumLabel) : undefined,
+    enumStrings: s.enum ? new Set(s.enum.filter((x): x is string => typeof x === 'string')) : undefined,
+    hasCombinators: allOf.length > 0 || oneOf.length > 0 || anyOf.length > 0 || not !== undefined,
+    hasStringChecks: s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined,
+    hasNumberChecks: s.multipleOf !== undefined || s.maximum !== undefined || s.minimum !== undefined,
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
     rules,
     hasRules: rules.length > 0 || children.some((c) => c.hasRules) || allOf.some((c) => c.hasRules),

@@ -71,24 +71,32 @@ export function validateOpenAPI(n: Node, data: unknown, name: string, errs: Fiel
   if (data === null || data === undefined) {
     let c = 0;
     if (n.typeApplies) c += typeCheck(n, null, name, errs);
-    c += enumCheck(n, null, name, errs);
+    if (n.s.enum) c += enumCheck(n, null, name, errs);
     return c;
   }
-  let count = 0;
+  let count = 2;
   const kind = jsonKind(data);
   if (n.typeApplies) count += typeCheck(n, data, name, errs) + 1;
-  count += combinators(n, data, name, errs) + 1;
-  if (kind === 'string') {
-    count += stringCheck(n, data as string, name, errs) + 1;
-    if (n.formatCheck) count += formatCheck(n, data as string, name, errs) + 1;
-  } else if (kind === 'integer' || kind === 'number') {
-    count += numberCheck(n, data as number, name, errs) + 1;
-  } else if (kind === 'array') {
-    count += sliceCheck(n, data as unknown[], name, errs) + 1;
+  if (n.hasCombinators) count += combinators(n, data, name, errs);
+  switch (kind) {
+    case 'string':
+      count++;
+      if (n.hasStringChecks) stringCheck(n, data as string, name, errs);
+      if (n.formatCheck) count += formatCheck(n, data as string, name, errs) + 1;
+      break;
+    case 'integer':
+    case 'number':
+      count++;
+      if (n.hasNumberChecks) numberCheck(n, data as number, name, errs);
+      break;
+    case 'array':
+      count += sliceCheck(n, data as unknown[], name, errs) + 1;
+      break;
   }
-  count += enumCheck(n, data, name, errs) + 1;
+  count++;
+  if (n.s.enum) enumCheck(n, data, name, errs);
   if (kind === 'object') count += objectCheck(n, data as Record<string, unknown>, name, errs) + 1;
-  return count + 1;
+  return count;
 }
 
 function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): number {
@@ -272,7 +280,9 @@ function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[]):
 function enumCheck(n: Node, data: unknown, name: string, errs: FieldError[]): number {
   const e = n.s.enum;
   if (!e || e.length === 0) return 0;
-  if (data !== null && data !== undefined) {
+  if (typeof data === 'string') {
+    if (n.enumStrings!.has(data)) return 0;
+  } else if (data !== null && data !== undefined) {
     for (const v of e) if (v !== null && jsonEqual(data, v)) return 0;
   }
   errs.push(notSupported(fieldOf(name), data ?? null, n.enumLabels!));
@@ -304,9 +314,9 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
     }
   }
   if (props) {
-    for (const [p, child] of props) {
-      if (!Object.prototype.hasOwnProperty.call(data, p)) continue;
-      count += validateOpenAPI(child, data[p], name ? `${name}.${p}` : p, errs);
+    for (const p in data) {
+      const child = props.get(p);
+      if (child) count += validateOpenAPI(child, data[p], name ? `${name}.${p}` : p, errs);
     }
   }
   const req = s.required;

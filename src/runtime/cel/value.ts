@@ -1,0 +1,282 @@
+// CEL runtime values for our evaluator: int = bigint, double = number, uint = Uint, string, bool,
+// null, bytes = Uint8Array, list = Value[], map = CelMap (JSON object view or literal map),
+// Duration, Timestamp, TypeValue, Opaque (url, ip, cidr, quantity). Equality and ordering follow
+// CEL (numbers compare across int/uint/double; other kinds only with their own kind).
+import type { Node } from '../validation/node.js';
+
+/** An evaluation error (CEL's error value); the message is what the apiserver prints. */
+export class CelEvalError extends Error {}
+
+/** CEL's "no such overload" error; a library chain tries the next implementation on it. */
+export class NoOverloadError extends CelEvalError {}
+
+/** Throws CEL's overload error for `fn` applied to `args`. */
+export function noOverload(fn: string, ...args: unknown[]): never {
+  throw new NoOverloadError(`no such overload: ${fn}(${args.map((a) => typeName(a as Value)).join(', ')})`);
+}
+
+/** A CEL function or method implementation: `target` is the receiver of a method call. */
+export type CelFn = (target: Value | undefined, args: Value[]) => Value;
+
+/** A library: global functions and methods by name. */
+export interface CelLibrary {
+  functions: Record<string, CelFn>;
+  methods: Record<string, CelFn>;
+}
+
+/** CEL uint. */
+export class Uint {
+  /** @param v the value, 0 ≤ v < 2^64 */
+  constructor(readonly v: bigint) {}
+}
+
+/** A CEL duration, in nanoseconds. */
+export class Duration {
+  /** @param ns nanoseconds */
+  constructor(readonly ns: bigint) {}
+}
+
+/** A CEL timestamp, in nanoseconds since the Unix epoch (UTC). */
+export class Timestamp {
+  /** @param ns nanoseconds since the epoch */
+  constructor(readonly ns: bigint) {}
+}
+
+/** A CEL type value (`type(x)`, `int`, `string`…). */
+export class TypeValue {
+  /** @param name the CEL type name */
+  constructor(readonly name: string) {}
+}
+
+/** A Kubernetes library value (URL, IP, CIDR, Quantity); equal when kind and canonical text are. */
+export class Opaque<T = unknown> {
+  /** @param kind `url`, `ip`, `cidr`, `quantity`; @param canonical text for equality; @param value parsed form */
+  constructor(
+    readonly kind: string,
+    readonly canonical: string,
+    readonly value: T,
+  ) {}
+}
+
+/** A CEL map: a JSON object typed by a schema node, or a literal map. */
+export interface CelMap {
+  readonly isCelMap: true;
+  get(key: Value): Value | undefined;
+  has(key: Value): boolean;
+  keys(): Value[];
+  readonly size: number;
+}
+
+/** Any CEL value. */
+export type Value = null | boolean | bigint | number | string | Uint8Array | Value[] | CelMap | Uint | Duration | Timestamp | TypeValue | Opaque;
+
+/** Per-evaluation memo of converted JSON objects and arrays. */
+export type ConversionCache = WeakMap<object, Value>;
+
+function childNode(n: Node | undefined, k: string): Node | undefined {
+  return n ? (n.props?.get(k) ?? n.addl) : undefined;
+}
+
+/** A JSON object seen as a CEL map, fields converted when read. */
+export class JsonMap implements CelMap {
+  readonly isCelMap = true;
+  private memo: Map<string, Value> | undefined;
+  /** @param obj the object; @param node its schema; @param cache per-evaluation memo */
+  constructor(
+    readonly obj: Record<string, unknown>,
+    readonly node: Node | undefined,
+    readonly cache: ConversionCache,
+  ) {}
+  get(key: Value): Value | undefined {
+    if (typeof key !== 'string') return undefined;
+    let v = this.memo?.get(key);
+    if (v !== undefined) return v;
+    if (!Object.prototype.hasOwnProperty.call(this.obj, key)) return undefined;
+    v = fromJson(childNode(this.node, key), this.obj[key], this.cache);
+    (this.memo ??= new Map()).set(key, v);
+    return v;
+  }
+  has(key: Value): boolean {
+    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(this.obj, key);
+  }
+  keys(): Value[] {
+    return Object.keys(this.obj);
+  }
+  get size(): number {
+    return Object.keys(this.obj).length;
+  }
+}
+
+function mapKey(k: Value): string | undefined {
+  if (typeof k === 'string') return `s${k}`;
+  if (typeof k === 'bigint') return `i${k}`;
+  if (k instanceof Uint) return `i${k.v}`;
+  if (typeof k === 'number') return Number.isInteger(k) ? `i${BigInt(k)}` : undefined;
+  if (typeof k === 'boolean') return `b${k}`;
+  return undefined;
+}
+
+/** A map built by CEL (`{'a': 1}`, getQuery()). */
+export class LiteralMap implements CelMap {
+  readonly isCelMap = true;
+  private readonly m = new Map<string, [Value, Value]>();
+  /** @param entries key/value pairs; a repeated key is an error */
+  constructor(entries: Iterable<[Value, Value]>) {
+    for (const [k, v] of entries) {
+      const mk = mapKey(k);
+      if (mk === undefined) throw new CelEvalError(`unsupported key type: ${typeName(k)}`);
+      if (this.m.has(mk)) throw new CelEvalError(`Failed with repeated key`);
+      this.m.set(mk, [k, v]);
+    }
+  }
+  get(key: Value): Value | undefined {
+    const mk = mapKey(key);
+    return mk === undefined ? undefined : this.m.get(mk)?.[1];
+  }
+  has(key: Value): boolean {
+    const mk = mapKey(key);
+    return mk !== undefined && this.m.has(mk);
+  }
+  keys(): Value[] {
+    return [...this.m.values()].map((e) => e[0]);
+  }
+  get size(): number {
+    return this.m.size;
+  }
+}
+
+/** True for a CEL map. */
+export function isMap(v: unknown): v is CelMap {
+  return typeof v === 'object' && v !== null && (v as CelMap).isCelMap === true;
+}
+
+/** Converts a JSON value typed by `n` (integer → int, number → double, untyped whole numbers → int). */
+export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache): Value {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v;
+    case 'number':
+      return Number.isInteger(v) && n?.s.type !== 'number' ? BigInt(v) : v;
+    case 'bigint':
+      return v;
+    case 'undefined':
+      return null;
+  }
+  if (v === null) return null;
+  const hit = cache.get(v as object);
+  if (hit !== undefined) return hit;
+  const out: Value = Array.isArray(v) ? v.map((x) => fromJson(n?.items, x, cache)) : new JsonMap(v as Record<string, unknown>, n, cache);
+  cache.set(v as object, out);
+  return out;
+}
+
+/** CEL's type name of a value. */
+export function typeName(v: Value): string {
+  if (v === null) return 'null_type';
+  switch (typeof v) {
+    case 'boolean': return 'bool';
+    case 'bigint': return 'int';
+    case 'number': return 'double';
+    case 'string': return 'string';
+  }
+  if (v instanceof Uint8Array) return 'bytes';
+  if (Array.isArray(v)) return 'list';
+  if (isMap(v)) return 'map';
+  if (v instanceof Uint) return 'uint';
+  if (v instanceof Duration) return 'google.protobuf.Duration';
+  if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
+  if (v instanceof TypeValue) return 'type';
+  if (v instanceof Opaque) return `kubernetes.${v.kind === 'url' ? 'URL' : v.kind === 'ip' ? 'net.IP' : v.kind === 'cidr' ? 'net.CIDR' : 'Quantity'}`;
+  return 'unknown';
+}
+
+function numeric(v: Value): number | bigint | undefined {
+  if (typeof v === 'bigint' || typeof v === 'number') return v;
+  if (v instanceof Uint) return v.v;
+  return undefined;
+}
+
+/** Compares two numbers of any CEL numeric kind exactly. */
+function numCompare(a: number | bigint, b: number | bigint): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
+  const [x, y] = [Number(a), Number(b)];
+  if (Number.isNaN(x) || Number.isNaN(y)) return NaN;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** CEL `==`. */
+export function celEquals(a: Value, b: Value): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined && nb !== undefined) return numCompare(na, nb) === 0;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!celEquals(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (isMap(a)) {
+    if (!isMap(b) || a.size !== b.size) return false;
+    for (const k of a.keys()) {
+      const bv = b.get(k);
+      if (bv === undefined || !celEquals(a.get(k)!, bv)) return false;
+    }
+    return true;
+  }
+  if (a instanceof Uint8Array) return b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a instanceof Duration) return b instanceof Duration && a.ns === b.ns;
+  if (a instanceof Timestamp) return b instanceof Timestamp && a.ns === b.ns;
+  if (a instanceof TypeValue) return b instanceof TypeValue && a.name === b.name;
+  if (a instanceof Opaque) return b instanceof Opaque && a.kind === b.kind && a.canonical === b.canonical;
+  return false;
+}
+
+/** CEL ordering (`<` and friends); throws the overload error for kinds that do not compare. */
+export function celCompare(a: Value, b: Value, op: string): number {
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined && nb !== undefined) return numCompare(na, nb);
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (a instanceof Duration && b instanceof Duration) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof Timestamp && b instanceof Timestamp) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return a.length - b.length;
+  }
+  return noOverload(op, a, b);
+}
+
+const MAX_INT = (1n << 63n) - 1n;
+const MIN_INT = -(1n << 63n);
+
+/** Checks int64 range; CEL reports overflow as an error. */
+export function checkInt(v: bigint): bigint {
+  if (v > MAX_INT || v < MIN_INT) throw new CelEvalError('integer overflow');
+  return v;
+}
+
+/** Checks uint64 range. */
+export function checkUint(v: bigint): Uint {
+  if (v < 0n || v >= 1n << 64n) throw new CelEvalError('unsigned integer overflow');
+  return new Uint(v);
+}
+
+/** Size of a string (code points), bytes, list or map. */
+export function celSize(v: Value): bigint {
+  if (typeof v === 'string') {
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < v.length) i++;
+      n++;
+    }
+    return BigInt(n);
+  }
+  if (v instanceof Uint8Array || Array.isArray(v)) return BigInt(v.length);
+  if (isMap(v)) return BigInt(v.size);
+  return noOverload('size', v);
+}
