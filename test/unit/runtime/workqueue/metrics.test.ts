@@ -83,3 +83,37 @@ test('unnamed queues record nothing; the global provider applies to queues creat
   }
   assert.equal(getWorkqueueMetricsProvider(), noopWorkqueueMetricsProvider);
 });
+
+test('prom-client metrics satisfy the provider interfaces (client-go metric names)', async () => {
+  const prom = await import('prom-client');
+  const registry = new prom.Registry();
+  const labelNames = ['name'] as const;
+  const depth = new prom.Gauge({ name: 'workqueue_depth', help: 'depth', labelNames, registers: [registry] });
+  const adds = new prom.Counter({ name: 'workqueue_adds_total', help: 'adds', labelNames, registers: [registry] });
+  const latency = new prom.Histogram({ name: 'workqueue_queue_duration_seconds', help: 'latency', labelNames, registers: [registry] });
+  const work = new prom.Histogram({ name: 'workqueue_work_duration_seconds', help: 'work', labelNames, registers: [registry] });
+  const unfinished = new prom.Gauge({ name: 'workqueue_unfinished_work_seconds', help: 'u', labelNames, registers: [registry] });
+  const longest = new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'l', labelNames, registers: [registry] });
+  const retries = new prom.Counter({ name: 'workqueue_retries_total', help: 'retries', labelNames, registers: [registry] });
+  const provider: WorkqueueMetricsProvider = {
+    newDepthMetric: (name) => depth.labels({ name }),
+    newAddsMetric: (name) => adds.labels({ name }),
+    newLatencyMetric: (name) => latency.labels({ name }),
+    newWorkDurationMetric: (name) => work.labels({ name }),
+    newUnfinishedWorkSecondsMetric: (name) => unfinished.labels({ name }),
+    newLongestRunningProcessorSecondsMetric: (name) => longest.labels({ name }),
+    newRetriesMetric: (name) => retries.labels({ name }),
+  };
+  const q = newRateLimitingQueue<string>(undefined, { name: 'dbm', metricsProvider: provider, clock: new FakeClock() });
+  q.add('a');
+  q.add('b');
+  const r = await q.get();
+  q.done(r.item as string);
+  q.addRateLimited('c');
+  q.shutDown();
+  const text = await registry.metrics();
+  assert.match(text, /workqueue_depth\{name="dbm"\} 1/);
+  assert.match(text, /workqueue_adds_total\{name="dbm"\} 2/);
+  assert.match(text, /workqueue_retries_total\{name="dbm"\} 1/);
+  assert.match(text, /workqueue_work_duration_seconds_count\{name="dbm"\} 1/);
+});
