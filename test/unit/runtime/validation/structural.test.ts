@@ -99,7 +99,7 @@ describe('defaulting', () => {
   });
 
   it('a null replaces by the default unless nullable; other non-nullable nulls are dropped', () => {
-    const obj = { spec: { name: null, note: null, plain: null, labels: { a: null } } };
+    const obj: { spec: Record<string, unknown> } = { spec: { name: null, note: null, plain: null, labels: { a: null } } };
     v.applyDefaults(obj);
     assert.equal(obj.spec.name, 'n');
     assert.equal(obj.spec.note, null, 'nullable: null is a value');
