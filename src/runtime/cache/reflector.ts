@@ -57,6 +57,12 @@ export const DEFAULT_PAGE_SIZE = 500;
 export const MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
 /** A watch that ends sooner than this without any event counts as a failure. */
 const SHORT_WATCH_MS = 1000;
+/**
+ * A watch still open this long after its `timeoutSeconds` is stopped client-side: the
+ * server should have closed it, so the connection is presumably dead (half-open TCP).
+ * This keeps an informer from silently hanging on a stream that will never deliver.
+ */
+export const WATCH_TIMEOUT_GRACE_MS = 30_000;
 
 /** How a watch ended. */
 type WatchOutcome = { kind: 'Ended' } | { kind: 'Failed'; error: unknown } | { kind: 'Stopped' };
@@ -225,7 +231,7 @@ export class Reflector<T extends KubeObject> {
         }
         throw err; // 410 included: the cycle ends and the next one relists.
       }
-      const outcome = await this.handleWatch(w, start, signal);
+      const outcome = await this.handleWatch(w, start, signal, timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS);
       if (outcome.kind === 'Stopped') return;
       if (outcome.kind === 'Failed') {
         if (isResourceExpired(outcome.error)) return; // relist at the last seen version
@@ -239,11 +245,12 @@ export class Reflector<T extends KubeObject> {
   }
 
   /** Applies a watch's events to the store until it ends; always stops it. */
-  private async handleWatch(w: Watch<T>, start: number, signal: AbortSignal): Promise<WatchOutcome> {
+  private async handleWatch(w: Watch<T>, start: number, signal: AbortSignal, deadlineMs: number): Promise<WatchOutcome> {
     let events = 0;
     let outcome: WatchOutcome = { kind: 'Ended' };
     const onAbort = (): void => w.stop();
     signal.addEventListener('abort', onAbort, { once: true });
+    const guard = this.clock.setTimer(() => w.stop(), deadlineMs);
     try {
       for await (const ev of w) {
         if (signal.aborted) break;
@@ -272,6 +279,7 @@ export class Reflector<T extends KubeObject> {
       // A broken stream is an ordinary end, unless the server said why.
       if (err instanceof ApiError) outcome = { kind: 'Failed', error: err };
     } finally {
+      guard.cancel();
       signal.removeEventListener('abort', onAbort);
       w.stop();
     }

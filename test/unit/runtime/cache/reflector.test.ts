@@ -298,3 +298,23 @@ test('exponential backoff values: 800 ms ×2 to a 30 s cap, jitter in [d, 2d), r
   const hi = new ExponentialBackoffManager({ clock, random: () => 0.999999 });
   assert.ok(hi.backoff() < 1600);
 });
+
+test('a watch the server never closes is stopped client-side 30 s after its timeout, then re-opened', async () => {
+  const clock = new FakeClock();
+  const server = new FakeServer();
+  const reflector = new Reflector<Obj>(server, newStore<Obj>(), { clock, random: () => 0 });
+  const ac = new AbortController();
+  const run = reflector.run(ac.signal);
+  await flush();
+  assert.equal(watches(server).length, 1);
+  clock.step(300_000 + 29_999);
+  await flush();
+  assert.equal(watches(server).length, 1, 'still within timeoutSeconds + grace');
+  clock.step(1);
+  await flush();
+  assert.equal(watches(server).length, 2, 'dead watch replaced');
+  assert.equal(lists(server).length, 1, 'no relist: it lasted long, so it is not a short watch');
+  ac.abort();
+  await run;
+  assert.equal(clock.pendingTimers(), 0);
+});
