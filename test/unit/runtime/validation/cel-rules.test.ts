@@ -1,0 +1,176 @@
+// x-kubernetes-validations: messages, messageExpression, reason, fieldPath, transition rules,
+// blocking errors, runtime errors, unsupported rules reported at load time, precompiled form.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  compileValidator,
+  formatFieldError,
+  precompileSchema,
+  RuleCompileError,
+  type SchemaNode,
+} from '../../../../src/runtime/validation/index.js';
+
+function withRules(rules: unknown[], props: Record<string, unknown> = { a: { type: 'integer' }, b: { type: 'integer' } }): SchemaNode {
+  return { type: 'object', properties: { spec: { type: 'object', properties: props as Record<string, SchemaNode>, 'x-kubernetes-validations': rules as SchemaNode['x-kubernetes-validations'] } } };
+}
+
+const lines = (schema: unknown, obj: unknown, old?: unknown) => compileValidator(schema).validate(obj, old).map(formatFieldError);
+
+describe('CEL rules', () => {
+  it('a failing rule reports its message at the node, with the node type as the value', () => {
+    const s = withRules([{ rule: 'self.a < self.b', message: 'a must be less than b' }]);
+    assert.deepEqual(lines(s, { spec: { a: 1, b: 2 } }), []);
+    assert.deepEqual(lines(s, { spec: { a: 3, b: 2 } }), ['spec: Invalid value: "object": a must be less than b']);
+  });
+
+  it('without a message: "failed rule: <rule>"', () => {
+    assert.deepEqual(lines(withRules([{ rule: 'self.a == 1' }]), { spec: { a: 2 } }), ['spec: Invalid value: "object": failed rule: self.a == 1']);
+  });
+
+  it('messageExpression is evaluated; an empty or failing one falls back to message', () => {
+    const s = withRules([{ rule: 'self.a < 5', messageExpression: "'a is ' + string(self.a) + ', too big'", message: 'fallback' }]);
+    assert.deepEqual(lines(s, { spec: { a: 7 } }), ['spec: Invalid value: "object": a is 7, too big']);
+    const empty = withRules([{ rule: 'self.a < 5', messageExpression: "''", message: 'fallback' }]);
+    assert.deepEqual(lines(empty, { spec: { a: 7 } }), ['spec: Invalid value: "object": fallback']);
+    const failing = withRules([{ rule: 'self.a < 5', messageExpression: 'self.nope', message: 'fallback' }]);
+    assert.deepEqual(lines(failing, { spec: { a: 7 } }), ['spec: Invalid value: "object": fallback']);
+  });
+
+  it('reason and fieldPath shape the error', () => {
+    const s = withRules([
+      { rule: 'has(self.a)', reason: 'FieldValueRequired', fieldPath: '.a', message: 'a is required' },
+      { rule: 'self.b != 0', reason: 'FieldValueForbidden', message: 'b must not be zero' },
+      { rule: 'false', reason: 'FieldValueDuplicate' },
+    ]);
+    const errs = compileValidator(s).validate({ spec: { b: 0 } });
+    assert.deepEqual(errs, [
+      { reason: 'FieldValueRequired', field: 'spec.a', message: 'Required value: a is required' },
+      { reason: 'FieldValueForbidden', field: 'spec', message: 'Forbidden: b must not be zero' },
+      { reason: 'FieldValueDuplicate', field: 'spec', message: 'Duplicate value: "object"' },
+    ]);
+    const bracket = withRules([{ rule: 'false', fieldPath: "['a']", message: 'm' }]);
+    assert.deepEqual(lines(bracket, { spec: {} }), ['spec.a: Invalid value: "object": m']);
+  });
+
+  it('rules on the root are reported at <nil>; on list items and map values at their index/key', () => {
+    const root = { type: 'object', 'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('ok')", message: 'bad name' }] };
+    assert.deepEqual(lines(root, { metadata: { name: 'nope' } }), ['<nil>: Invalid value: "object": bad name']);
+    const items = {
+      type: 'object',
+      properties: {
+        l: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self != 'x'", message: 'no x' }] } },
+        m: { type: 'object', additionalProperties: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 0', message: 'positive' }] } },
+      },
+    };
+    assert.deepEqual(lines(items, { l: ['a', 'x'], m: { k: 0 } }), ['l[1]: Invalid value: "string": no x', 'm[k]: Invalid value: "integer": positive']);
+  });
+
+  it('transition rules (oldSelf) run only on update, with the correlated old value', () => {
+    const s = withRules([{ rule: 'self.a >= oldSelf.a', message: 'a may not decrease' }]);
+    assert.deepEqual(lines(s, { spec: { a: 1 } }), [], 'create: not evaluated');
+    assert.deepEqual(lines(s, { spec: { a: 1 } }, { spec: { a: 2 } }), ['spec: Invalid value: "object": a may not decrease']);
+    assert.deepEqual(lines(s, { spec: { a: 3 } }, { spec: { a: 2 } }), []);
+    assert.deepEqual(lines(s, { spec: { a: 1 } }, {}), [], 'no old value for the node: not evaluated');
+  });
+
+  it('transition rules in list-type map items correlate by key; other lists do not correlate', () => {
+    const item = { type: 'object', properties: { name: { type: 'string' }, v: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'immutable' }] } } };
+    const s = {
+      type: 'object',
+      properties: {
+        m: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: item },
+        a: { type: 'array', items: item },
+      },
+    };
+    const old = { m: [{ name: 'x', v: '1' }, { name: 'y', v: '2' }], a: [{ name: 'x', v: '1' }] };
+    assert.deepEqual(lines(s, { m: [{ name: 'y', v: '2' }, { name: 'x', v: '1' }] }, old), [], 'reordered but unchanged');
+    assert.deepEqual(lines(s, { m: [{ name: 'x', v: 'changed' }] }, old), ['m[0].v: Invalid value: "string": immutable']);
+    assert.deepEqual(lines(s, { m: [{ name: 'new', v: 'z' }], a: [{ name: 'x', v: 'changed' }] }, old), [], 'new key and atomic list: no old value');
+  });
+
+  it('the immutable-field idiom of the corpus (self == oldSelf on a string)', () => {
+    const s = { type: 'object', properties: { spec: { type: 'object', properties: { controllerName: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } } } } };
+    assert.deepEqual(lines(s, { spec: { controllerName: 'b' } }, { spec: { controllerName: 'a' } }), ['spec.controllerName: Invalid value: "string": Value is immutable']);
+    assert.deepEqual(lines(s, { spec: { controllerName: 'a' } }, { spec: { controllerName: 'a' } }), []);
+  });
+
+  it('blocking schema errors skip CEL and say so; non-blocking ones do not', () => {
+    const s = withRules([{ rule: 'self.a < 5', message: 'small' }], { a: { type: 'integer', maximum: 10 }, b: { type: 'string', enum: ['x'] } });
+    assert.deepEqual(lines(s, { spec: { a: 11 } }), [
+      'spec.a: Invalid value: 11: spec.a in body should be less than or equal to 10',
+      'spec: Invalid value: "object": small',
+    ]);
+    assert.deepEqual(lines(s, { spec: { a: 7, b: 'y' } }), [
+      'spec.b: Unsupported value: "y": supported values: "x"',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+  });
+
+  it('runtime errors are reported with the rule, in the apiserver wording', () => {
+    assert.deepEqual(lines(withRules([{ rule: 'self.missing == 1' }]), { spec: {} }), [
+      'spec: Invalid value: "object": no such key: missing evaluating rule: self.missing == 1',
+    ]);
+    assert.deepEqual(lines(withRules([{ rule: 'self.a / self.b > 0', message: 'ratio' }]), { spec: { a: 1, b: 0 } }), [
+      'spec: Invalid value: "object": division by zero evaluating rule: ratio',
+    ]);
+    const overload = lines(withRules([{ rule: "self.a == 1 && self.a + 'x' == 'y'", message: 'm' }]), { spec: { a: 1 } });
+    assert.equal(overload.length, 1);
+    assert.match(overload[0]!, /^spec: Invalid value: "object": 'no such overload: .*': call arguments did not match a supported operator, function or macro signature for rule: m$/);
+  });
+
+  it('a rule that cannot be compiled is reported once, at load time, with where and why', () => {
+    const s = { type: 'object', properties: { spec: withRules([{ rule: 'self.a.frobnicate() && unknownFn(1)' }, { rule: 'self.a ==' }]).properties!.spec! } };
+    assert.throws(() => compileValidator(s), (e: unknown) => {
+      assert.ok(e instanceof RuleCompileError);
+      assert.equal(e.problems.length, 2);
+      assert.deepEqual(e.problems[0], {
+        schemaPath: 'spec',
+        rule: 'self.a.frobnicate() && unknownFn(1)',
+        message: "undeclared reference to 'frobnicate', 'unknownFn' (not in crdgen's CEL library)",
+      });
+      assert.match(e.problems[1]!.message, /^syntax error/);
+      assert.match(e.message, /2 validation rules cannot be compiled/);
+      return true;
+    });
+  });
+
+  it("with unsupportedRules: 'report', such rules fail validation instead of passing", () => {
+    const v = compileValidator(withRules([{ rule: 'self.a.frobnicate()' }, { rule: 'self.a == 1', message: 'one' }]), { unsupportedRules: 'report' });
+    assert.equal(v.problems.length, 1);
+    assert.deepEqual(v.validate({ spec: { a: 1 } }).map(formatFieldError), [
+      "spec: Invalid value: \"object\": rule compile error: undeclared reference to 'frobnicate' (not in crdgen's CEL library)",
+    ]);
+  });
+
+  it('optional syntax and optionalOldSelf are reported as unsupported', () => {
+    assert.throws(() => compileValidator(withRules([{ rule: 'self.?a.orValue(1) == 1' }])), /optional field selection/);
+    assert.throws(() => compileValidator(withRules([{ rule: 'self == oldSelf', optionalOldSelf: true }])), /optionalOldSelf is not supported/);
+  });
+
+  it('the precompiled form is plain JSON and validates identically, compiling rules lazily', () => {
+    const s = withRules([{ rule: 'self.a < self.b', message: 'a < b' }]);
+    const pre = JSON.parse(JSON.stringify(precompileSchema({ ...s, description: 'dropped' })));
+    assert.equal(pre.crdgenValidation, 1);
+    assert.ok(!('description' in pre.schema));
+    const v = compileValidator(pre);
+    assert.deepEqual(v.validate({ spec: { a: 2, b: 1 } }).map(formatFieldError), ['spec: Invalid value: "object": a < b']);
+    const broken = precompileSchema(withRules([{ rule: 'nope(' }]));
+    const lazy = compileValidator(broken);
+    assert.deepEqual(lazy.problems, [], 'precompiled: not compiled at load');
+    assert.match(lazy.validate({ spec: {} }).map(formatFieldError)[0]!, /rule compile error: syntax error/);
+  });
+
+  it('values are typed by the schema: integer → int, number → double, int-or-string → either', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        i: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'type(self) == int', message: 'int' }] },
+        d: { type: 'number', 'x-kubernetes-validations': [{ rule: 'type(self) == double', message: 'double' }] },
+        p: { 'x-kubernetes-int-or-string': true, 'x-kubernetes-validations': [{ rule: "type(self) == int ? self > 0 : self.endsWith('%')", message: 'pct' }] },
+      },
+    };
+    assert.deepEqual(lines(s, { i: 3, d: 3, p: 5 }), []);
+    assert.deepEqual(lines(s, { p: '50%' }), []);
+    assert.deepEqual(lines(s, { p: '50' }), ['p: Invalid value: "": pct']);
+  });
+});
