@@ -2,6 +2,7 @@
 // It never touches the file system; the writer (src/emit/writer.ts) does.
 
 import type { Model } from '../model/types.js';
+import type { ClientGenOptions } from './client-options.js';
 
 /** One output file, relative to `--out`. */
 export interface GeneratedFile {
@@ -29,6 +30,8 @@ export interface EmitContext {
   runtimeImport: string;
   /** Input files as displayed in generated headers (POSIX, sorted). */
   sources: string[];
+  /** Options of the client generators (verbs per kind, plural exceptions); CLI or config fill it. */
+  client?: ClientGenOptions;
 }
 
 /**
@@ -45,5 +48,6 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
   return {
     runtimeImport: partial.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
+    ...(partial.client ? { client: partial.client } : {}),
   };
 }

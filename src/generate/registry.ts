@@ -6,6 +6,9 @@
 import type { Model } from '../model/types.js';
 import { isSafePathSegment } from '../model/naming.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { types } from './types.js';
+import { deepcopy } from './deepcopy.js';
+import { register } from './register.js';
 
 /** A named generator. `name` is what `--generators` style selections use. */
 export interface EmitterEntry {
@@ -17,6 +20,9 @@ export interface EmitterEntry {
 
 /** All generators in their fixed run order. */
 export const EMITTERS: readonly EmitterEntry[] = [
+  { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
+  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy },
+  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register },
 ];
 
 /** Thrown when an emitter produces a bad path or two emitters write the same path (a bug, not bad input). */

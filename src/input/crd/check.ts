@@ -123,9 +123,10 @@ export function checkCrd(crd: unknown): Finding[] {
   // metadata.name
   const name = str(metadata.name);
   if (name !== '') {
-    const errs = dns1123SubdomainErrors(name);
-    if (plural !== '' && name !== `${plural}.${group}`) errs.push('must be spec.names.plural+"."+spec.group');
-    for (const e of errs) out.push(invalid('CRD021', ['metadata', 'name'], name, e, plural && group ? `expected "${plural}.${group}"` : undefined));
+    for (const e of dns1123SubdomainErrors(name)) out.push(invalid('CRD021', ['metadata', 'name'], name, e));
+    if (plural !== '' && name !== `${plural}.${group}`) {
+      out.push(invalid('CRD021', ['metadata', 'name'], name, 'must be spec.names.plural+"."+spec.group', `expected "${plural}.${group}"`));
+    }
   }
   // spec.group
   if (typeof spec.group === 'string') {

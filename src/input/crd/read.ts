@@ -3,7 +3,8 @@
 
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Group, GroupVersion, Kind, Model, Verb } from '../../model/types.js';
-import { compareKubeVersions, isKindName, isSafePathSegment } from '../../model/naming.js';
+import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
+import { RESERVED_TYPE_NAMES } from './titles.js';
 import { compareStrings } from '../../emit/sorted.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { isObj } from './check-schema.js';
@@ -18,7 +19,7 @@ export interface CrdSource {
   file: string;
   content: Uint8Array | string;
   /**
-   * Found by walking a directory (not named by the user): a file without any CRD
+   * Found by walking a directory or expanding a glob (not named by the user): a file without any CRD
    * is then skipped with a warning instead of being an error.
    */
   fromDirectory?: boolean;
@@ -97,7 +98,10 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
         continue;
       }
       const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
-      for (const f of findings) diagnostics.push(positioned(f, doc, src.file));
+      const located = findings.map((f) => positioned(f, doc, src.file));
+      // Stable sort by position: problems read top to bottom, same-place ones in check order.
+      located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+      diagnostics.push(...located);
       if (!findings.some((f) => f.diag.severity === 'error')) crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
     }
     if (found === 0 && yamlDiags.length === 0) {
@@ -125,6 +129,8 @@ function generatorChecks(crd: Record<string, unknown>): Finding[] {
     const k = names[f];
     if (typeof k === 'string' && k !== '' && !isKindName(k)) {
       out.push(genError('GEN001', ['spec', 'names', f], `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`, /^[a-z]/.test(k) && isKindName(k[0]!.toUpperCase() + k.slice(1)) ? `did you mean "${k[0]!.toUpperCase() + k.slice(1)}"?` : undefined));
+    } else if (typeof k === 'string' && (isReservedWord(k) || RESERVED_TYPE_NAMES.includes(k))) {
+      out.push(genError('GEN001', ['spec', 'names', f], `${f} ${JSON.stringify(k)} is reserved in generated TypeScript (it would shadow a built-in or runtime name)`));
     }
   }
   if (typeof spec.group === 'string' && spec.group !== '' && !isSafePathSegment(spec.group)) {

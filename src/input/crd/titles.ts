@@ -5,10 +5,10 @@
 // deterministic.
 
 import type { Kind, SchemaNode } from '../../model/types.js';
-import { publicName } from '../../model/naming.js';
+import { publicName, RESERVED_WORDS } from '../../model/naming.js';
 
 /** Names generated code imports or defines in every version: never used as titles. */
-export const RESERVED_TYPE_NAMES = ['ObjectMeta', 'ListMeta'];
+export const RESERVED_TYPE_NAMES = ['ObjectMeta', 'ListMeta', 'JsonObject'];
 
 /**
  * Sets `title` on every object node of `kinds` (one group/version, sorted by kind).
@@ -16,7 +16,7 @@ export const RESERVED_TYPE_NAMES = ['ObjectMeta', 'ListMeta'];
  * names are reserved first.
  */
 export function assignTitles(kinds: readonly Kind[]): void {
-  const used = new Set<string>(RESERVED_TYPE_NAMES);
+  const used = new Set<string>([...RESERVED_TYPE_NAMES, ...RESERVED_WORDS]);
   for (const k of kinds) {
     used.add(k.kind);
     used.add(k.listKind);

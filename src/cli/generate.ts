@@ -1,0 +1,90 @@
+// `crdgen generate <inputs…> --out <dir>`: read CRDs, check them, run the
+// emitters, write the files. Nothing is written when any input is invalid.
+
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { formatDiagnostics, hasErrors } from '../diagnostics/format.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { readCrdInputs } from '../input/crd/index.js';
+import type { Model } from '../model/types.js';
+import { createEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
+import { EMITTERS, runEmitters, selectEmitters } from '../generate/registry.js';
+import { writeFiles, WriteError } from '../emit/writer.js';
+import { collectInputs } from './inputs.js';
+import { CliError, EXIT, type CliContext } from './io.js';
+
+/** Options of the generate command, as commander parses them. */
+export interface GenerateOptions {
+  out: string;
+  runtimeImport: string;
+  generators?: string;
+  clean: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The one-line summary printed to stdout, e.g. `generated 14 files for 2 kinds in 1 group`. */
+export function summary(files: number, model: Model): string {
+  const kinds = new Set<string>();
+  for (const g of model.groups) for (const v of g.versions) for (const k of v.kinds) kinds.add(`${g.name}/${k.kind}`);
+  return `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
+}
+
+/** Rejects inputs another reader will own (TypeScript API files) with a usage error. */
+function checkInputKinds(inputs: readonly string[]): void {
+  const ts = inputs.filter((i) => /\.(m|c)?tsx?$/i.test(i));
+  if (ts.length > 0) {
+    throw new CliError(`TypeScript inputs are not supported yet (${ts.join(', ')}); pass CRD YAML files, directories or globs`, EXIT.usage);
+  }
+}
+
+/** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
+export async function runGenerate(inputs: readonly string[], opts: GenerateOptions, ctx: CliContext): Promise<number> {
+  const { io } = ctx;
+  checkInputKinds(inputs);
+  const entries = opts.generators ? selectEmittersOrUsage(opts.generators) : EMITTERS;
+  const collected = await collectInputs(inputs, io);
+  const read = readCrdInputs(collected.sources);
+  const diagnostics: Diagnostic[] = [...collected.diagnostics, ...read.diagnostics];
+  io.stderr(formatDiagnostics(diagnostics));
+  if (hasErrors(diagnostics) || collected.sources.length === 0) {
+    const n = diagnostics.filter((d) => d.severity === 'error').length;
+    io.stderr(`crdgen: ${plural(n, 'error')}; nothing was written\n`);
+    return EXIT.invalidInput;
+  }
+  const ctxEmit = createEmitContext({ sources: read.model.sources, runtimeImport: opts.runtimeImport });
+  const files = runEmitters(read.model, ctxEmit, entries);
+  try {
+    await writeFiles(resolve(io.cwd, opts.out), files, { removeStale: opts.clean });
+  } catch (e) {
+    if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
+    throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
+  }
+  io.stdout(`${summary(files.length, read.model)}\n`);
+  return EXIT.ok;
+}
+
+function selectEmittersOrUsage(list: string) {
+  try {
+    return selectEmitters(list.split(',').map((s) => s.trim()).filter((s) => s !== ''));
+  } catch (e) {
+    throw new CliError((e as Error).message, EXIT.usage);
+  }
+}
+
+/** Factory for the `generate` command. */
+export function createGenerateCommand(ctx: CliContext): Command {
+  return new Command('generate')
+    .description('generate typed models, deepcopy and registration code from CRD YAML')
+    .argument('<inputs...>', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin')
+    .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
+    .addOption(new Option('--runtime-import <specifier>', 'module generated code imports the runtime from').default(DEFAULT_RUNTIME_IMPORT))
+    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all; known: ${EMITTERS.map((e) => e.name).join(', ')})`))
+    .option('--no-clean', 'keep generated files that are no longer produced')
+    .addHelpText('after', '\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExample:\n  crdgen generate fixtures/databasemanager/crd.yaml --out generated\n')
+    .action(async (inputs: string[], opts: GenerateOptions) => {
+      ctx.setExitCode(await runGenerate(inputs, opts, ctx));
+    });
+}

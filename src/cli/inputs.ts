@@ -1,0 +1,164 @@
+// Input expansion for commands that read API definitions: files, directories
+// (recursively, *.yaml / *.yml), globs, and `-` for standard input.
+
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CrdSource } from '../input/crd/index.js';
+import { compareStrings } from '../emit/sorted.js';
+import type { CliIo } from './io.js';
+
+/** Display name of the `-` input. */
+export const STDIN_NAME = '<stdin>';
+
+const GLOB_CHARS = /[*?[\]{}]/;
+const YAML_FILE = /\.ya?ml$/i;
+
+/** A path as shown to the user: relative to cwd when inside it, POSIX separators. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  const shown = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
+  return shown.split(sep).join('/');
+}
+
+/** Converts one glob segment (`*`, `?`, `[abc]`, `{a,b}`) to a RegExp. */
+export function globSegmentRegExp(seg: string): RegExp {
+  let re = '';
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i]!;
+    if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = seg.indexOf(']', i + 1);
+      if (end < 0) re += '\\[';
+      else {
+        let body = seg.slice(i + 1, end).replace(/\\/g, '\\\\');
+        if (body.startsWith('!')) body = `^${body.slice(1)}`;
+        re += `[${body}]`;
+        i = end;
+      }
+    } else if (c === '{') {
+      const end = seg.indexOf('}', i + 1);
+      if (end < 0) re += '\\{';
+      else {
+        re += `(?:${seg.slice(i + 1, end).split(',').map((a) => a.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')).join('|')})`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/** Expands a glob pattern (with `**` for any depth) against the file system, sorted. Dot entries are skipped. */
+export async function expandGlob(pattern: string, cwd: string): Promise<string[]> {
+  const abs = isAbsolute(pattern) ? pattern : join(cwd, pattern);
+  const parts = abs.split(/[\\/]+/);
+  let base = parts[0] === '' ? '/' : parts[0]!;
+  let i = 1;
+  while (i < parts.length && !GLOB_CHARS.test(parts[i]!)) {
+    base = join(base, parts[i]!);
+    i++;
+  }
+  const rest = parts.slice(i);
+  const out = new Set<string>();
+  const walk = async (dir: string, segs: string[]): Promise<void> => {
+    if (segs.length === 0) {
+      out.add(dir);
+      return;
+    }
+    const [seg, ...tail] = segs as [string, ...string[]];
+    if (seg === '**') {
+      await walk(dir, tail);
+      for (const e of await safeReaddir(dir)) if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), segs);
+      return;
+    }
+    const re = globSegmentRegExp(seg);
+    for (const e of await safeReaddir(dir)) {
+      if (e.name.startsWith('.') && !seg.startsWith('.')) continue;
+      if (!re.test(e.name)) continue;
+      const p = join(dir, e.name);
+      if (tail.length === 0) {
+        if (e.isFile()) out.add(p);
+      } else if (e.isDirectory()) await walk(p, tail);
+    }
+  };
+  await walk(base, rest);
+  return [...out].sort(compareStrings);
+}
+
+async function safeReaddir(dir: string) {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => compareStrings(a.name, b.name));
+  } catch {
+    return [];
+  }
+}
+
+async function walkYaml(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await safeReaddir(dir)) {
+    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walkYaml(p)));
+    else if (e.isFile() && YAML_FILE.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+/** Result of {@link collectInputs}: the sources read, and problems (missing files, empty globs). */
+export interface CollectedInputs {
+  sources: CrdSource[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads every input: `-` (stdin, once), a file, a directory (every *.yaml/*.yml
+ * below it, marked `fromDirectory`), or a glob (when the path does not exist
+ * and contains glob characters). Each file is read once even when named twice.
+ */
+export async function collectInputs(inputs: readonly string[], io: CliIo): Promise<CollectedInputs> {
+  const sources: CrdSource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const addFile = async (abs: string, fromDirectory: boolean): Promise<void> => {
+    if (seen.has(abs)) return;
+    seen.add(abs);
+    const file = displayPath(io.cwd, abs);
+    try {
+      const src: CrdSource = { file, content: await readFile(abs) };
+      if (fromDirectory) src.fromDirectory = true;
+      sources.push(src);
+    } catch (e) {
+      diagnostics.push({ severity: 'error', code: 'IO001', file, message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+    }
+  };
+  for (const input of inputs) {
+    if (input === '-') {
+      if (seen.has(STDIN_NAME)) continue;
+      seen.add(STDIN_NAME);
+      sources.push({ file: STDIN_NAME, content: await io.readStdin() });
+      continue;
+    }
+    const abs = resolve(io.cwd, input);
+    let st;
+    try {
+      st = await stat(abs);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) {
+      const files = await walkYaml(abs);
+      if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'directory contains no *.yaml or *.yml files' });
+      for (const f of files) await addFile(f, true);
+    } else if (st) {
+      await addFile(abs, false);
+    } else if (GLOB_CHARS.test(input)) {
+      const files = await expandGlob(input, io.cwd);
+      if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no files match this pattern' });
+      for (const f of files) await addFile(f, true);
+    } else {
+      diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no such file or directory' });
+    }
+  }
+  return { sources, diagnostics };
+}

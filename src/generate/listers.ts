@@ -1,0 +1,45 @@
+// Output: listers/<group>/<version>/<kind>.ts — `export interface DatabaseManagerLister { list(selector?); databaseManagers(namespace) }`,
+// `DatabaseManagerNamespaceLister { list(selector?); get(name) }` (cluster kinds: `get`/`list` directly) and `newDatabaseManagerLister(indexer)`.
+import type { Model } from '../model/types.js';
+import { generatedHeader } from '../emit/header.js';
+import { render } from '../emit/handlebars.js';
+import { importPath } from '../emit/ts-text.js';
+import { tsString } from '../model/naming.js';
+import type { Emitter, GeneratedFile } from './emitter.js';
+import { apiFilePath } from './paths.js';
+import { checkClientOptions } from './client-options.js';
+import { assertUniqueNames, clientKinds } from './client-kinds.js';
+
+/** `listers/<group>/<version>/<file>`. */
+export function listerPath(group: string, version: string, file: string): string {
+  return `listers/${apiFilePath(group, version, file).slice('apis/'.length)}`;
+}
+
+/** The listers emitter: one file per kind that can list and watch. */
+export const listers: Emitter = (model: Model, ctx) => {
+  checkClientOptions(model, ctx.client);
+  const files: GeneratedFile[] = [];
+  for (const gv of clientKinds(model, ctx.client, true)) {
+    for (const ck of gv.kinds) {
+      const n = ck.names;
+      const path = listerPath(gv.group.name, gv.version.name, n.fileName);
+      const namespaced = ck.kind.scope === 'Namespaced';
+      assertUniqueNames(path, ['ResourceLister', 'IndexerReader', 'Selector', n.type, `${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])]);
+      files.push({
+        path,
+        contents: render('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
+          header: generatedHeader(ctx.sources),
+          runtimeImport: ctx.runtimeImport,
+          typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
+          type: n.type,
+          plural: n.plural,
+          pluralAccessor: n.pluralAccessor,
+          group: gv.group.name,
+          resource: ck.kind.kind.toLowerCase(),
+          apiVersion: gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`,
+        }),
+      });
+    }
+  }
+  return files;
+};

@@ -1,0 +1,68 @@
+// Model traversal shared by emitters: the named object types of a kind, in a
+// fixed order (the kind's root first, then nested objects depth-first in
+// property order).
+
+import type { GroupVersion, Kind, ObjectNode, SchemaNode } from '../model/types.js';
+import { compareStrings } from '../emit/sorted.js';
+
+/** Root-level properties every kind has and types specially (`TypeMeta`/`ObjectMeta`). */
+export const ROOT_META_PROPERTIES: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
+
+/**
+ * The object node describing a kind: its schema root, or — for a CRD without a
+ * schema or with a non-object root — an empty object that keeps unknown fields.
+ * Its title is always the kind name.
+ */
+export function kindRoot(kind: Kind): ObjectNode {
+  const s = kind.schema;
+  if (s && s.type === 'object') return s.title ? s : { ...s, title: kind.kind };
+  const root: ObjectNode = { type: 'object', title: kind.kind, properties: [], preserveUnknownFields: true, embeddedResource: false };
+  if (s?.description !== undefined) root.description = s.description;
+  return root;
+}
+
+/** True when the property of `parent` is typed as `ObjectMeta` rather than a generated interface. */
+export function isMetaProperty(parent: ObjectNode, name: string, isRoot: boolean): boolean {
+  return (isRoot || parent.embeddedResource) && name === 'metadata';
+}
+
+/** Every titled object node of the kind (root first, then depth-first), excluding metadata objects. */
+export function namedObjects(kind: Kind): ObjectNode[] {
+  const out: ObjectNode[] = [];
+  const visit = (node: SchemaNode): void => {
+    switch (node.type) {
+      case 'object': {
+        if (node.title) out.push(node);
+        for (const p of node.properties) {
+          if (isMetaProperty(node, p.name, false)) continue;
+          visit(p.schema);
+        }
+        break;
+      }
+      case 'array':
+        visit(node.items);
+        break;
+      case 'map':
+        visit(node.values);
+        break;
+      default:
+        break;
+    }
+  };
+  const root = kindRoot(kind);
+  out.push(root);
+  for (const p of root.properties) {
+    if (ROOT_META_PROPERTIES.has(p.name)) continue;
+    visit(p.schema);
+  }
+  return out;
+}
+
+/**
+ * The input files that defined the kinds of a group/version (sorted, unique),
+ * for the generated header; `fallback` when the kinds carry no source file.
+ */
+export function versionSources(gv: GroupVersion, fallback: readonly string[]): string[] {
+  const files = [...new Set(gv.kinds.map((k) => k.source.file.replace(/\\/g, '/')).filter((f) => f !== ''))].sort(compareStrings);
+  return files.length > 0 ? files : [...fallback];
+}

@@ -1,0 +1,72 @@
+// Shared by the golden, compile and property tests: generating a fixture case
+// in-process and reading/writing whole trees.
+
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCrdInputs } from '../../src/input/crd/index.js';
+import { createEmitContext, type GeneratedFile } from '../../src/generate/emitter.js';
+import { runEmitters } from '../../src/generate/registry.js';
+import type { Model } from '../../src/model/types.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+
+/** The repository root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** fixtures/ */
+export const FIXTURES = join(ROOT, 'fixtures');
+/** True when golden files should be rewritten instead of compared. */
+export const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+/** Fixture cases with CRD YAML inputs (every folder of fixtures/ but invalid/), sorted. */
+export function yamlCases(): string[] {
+  return readdirSync(FIXTURES)
+    .filter((d) => d !== 'invalid' && statSync(join(FIXTURES, d)).isDirectory())
+    .filter((d) => caseInputs(d).length > 0)
+    .sort();
+}
+
+/** The YAML input files of a case, as repo-relative POSIX paths. */
+export function caseInputs(name: string): string[] {
+  return readdirSync(join(FIXTURES, name))
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => `fixtures/${name}/${f}`);
+}
+
+/** Generates a case in-process exactly as `crdgen generate <inputs> --out …` would. */
+export function generateCase(name: string): { model: Model; files: GeneratedFile[]; diagnostics: Diagnostic[] } {
+  const inputs = caseInputs(name);
+  const r = readCrdInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
+  const files = r.diagnostics.some((d) => d.severity === 'error') ? [] : runEmitters(r.model, createEmitContext({ sources: r.model.sources }));
+  return { model: r.model, files, diagnostics: r.diagnostics };
+}
+
+/** Every file under `dir` as POSIX relative path → contents (empty when missing). */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const e of entries.sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(dir, p).split(sep).join('/'), readFileSync(p, 'utf8'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Replaces `dir` with exactly `files`. */
+export function writeTree(dir: string, files: readonly GeneratedFile[]): void {
+  rmSync(dir, { recursive: true, force: true });
+  for (const f of files) {
+    const p = join(dir, ...f.path.split('/'));
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, f.contents);
+  }
+}
