@@ -100,8 +100,22 @@ export class RestClient {
   /** Sends a request and returns the parsed JSON response (undefined for an empty body). */
   async request<T>(req: RestRequest): Promise<T> {
     const timeoutMs = req.timeoutMs ?? this.config.timeoutMs ?? 0;
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    const signal = timeout && req.signal ? AbortSignal.any([req.signal, timeout]) : (timeout ?? req.signal);
+    // One controller per call, linked to the caller's signal and a timer, both released
+    // when the call settles (no listener piles up on a long-lived caller signal).
+    const ac = timeoutMs > 0 ? new AbortController() : undefined;
+    let timedOut = false;
+    const onAbort = () => ac?.abort(req.signal?.reason);
+    const timer = ac
+      ? setTimeout(() => {
+          timedOut = true;
+          ac.abort(new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`));
+        }, timeoutMs)
+      : undefined;
+    if (ac && req.signal) {
+      if (req.signal.aborted) ac.abort(req.signal.reason);
+      else req.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    const signal = ac ? ac.signal : req.signal;
     try {
       const res = await this.send(req, signal);
       const text = await readBody(res);
@@ -112,10 +126,13 @@ export class RestClient {
         throw new Error(`${req.method} ${req.path}: the server answered ${res.statusCode} with a body that is not JSON`);
       }
     } catch (e) {
-      if (timeout?.aborted && !req.signal?.aborted) {
-        throw new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
+      if (timedOut && !req.signal?.aborted) {
+        throw e instanceof RequestTimeoutError ? e : new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
       }
       throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
     }
   }
 

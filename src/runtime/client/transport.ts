@@ -83,7 +83,8 @@ export class Transport {
     };
     return new Promise((resolve, reject) => {
       const r = (this.secure ? https : http).request(options, resolve);
-      r.once('error', reject);
+      // `on`, not `once`: a late second error must not become an unhandled 'error' event.
+      r.on('error', reject);
       r.end(req.body);
     });
   }

@@ -70,6 +70,8 @@ export function parseWatchLine<T>(line: string): { event: WatchEvent<T>; malform
 /** The byte source a StreamWatch reads: an HTTP response body. */
 export interface WatchBody extends AsyncIterable<Uint8Array | string> {
   destroy(error?: Error): unknown;
+  /** Node streams: used to keep a stream error from crashing a watch nobody iterates. */
+  on?(event: 'error', listener: (err: Error) => void): unknown;
 }
 
 /**
@@ -84,6 +86,9 @@ export class StreamWatch<T> implements Watch<T> {
 
   /** Wraps `body`; `onClose` runs once when the watch ends for any reason. */
   constructor(private readonly body: WatchBody, private readonly onClose: () => void = () => {}) {
+    // The iterator sees stream errors itself; this listener only stops an error on a watch
+    // that is never iterated from becoming an uncaught 'error' event.
+    body.on?.('error', () => {});
     this.iterator = this.run();
   }
 

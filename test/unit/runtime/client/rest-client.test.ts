@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getEventListeners } from 'node:events';
 import { RestClient, RequestTimeoutError, defaultUserAgent, withQuery } from '../../../../src/runtime/client/rest-client.js';
 import { ApiError, isTooManyRequests } from '../../../../src/runtime/client/errors.js';
 import { TokenBucketRateLimiter, type LimiterClock } from '../../../../src/runtime/client/flowcontrol.js';
@@ -214,4 +215,11 @@ test('RestClient.for shares one client per config object', () => {
   const cfg: RestConfig = { server: 'https://127.0.0.1:6443' };
   assert.equal(RestClient.for(cfg), RestClient.for(cfg));
   assert.notEqual(RestClient.for(cfg), RestClient.for({ ...cfg }));
+});
+
+test('calls with a timeout leave no listeners on a long-lived caller signal', async (t) => {
+  const { rest } = await withServer(t, (_req, res) => json(res, 200, {}), { timeoutMs: 5000 });
+  const ac = new AbortController();
+  for (let i = 0; i < 20; i++) await rest.get('/api', undefined, ac.signal);
+  assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
 });
