@@ -237,7 +237,7 @@ function buildGroup(name: string, versions: string[], kinds: KindGen[]): Model['
           .filter((k) => k.in.includes(v))
           .map((k) => {
             const pv = k.perVersion[versions.indexOf(v)]!;
-            const hasStatus = pv.schema.type === 'object' && pv.schema.properties.some((p) => p.name === 'status');
+            const hasStatus = pv.status;
             const verbs = verbsOf({ genclient: pv.genclient, noVerbs: false, noStatus: pv.noStatus, readonly: pv.readonly, hasStatus, ...(pv.skipVerbs && !pv.readonly ? { skipVerbs: pv.skipVerbs } : {}) });
             const kind: Kind = {
               kind: k.kind,

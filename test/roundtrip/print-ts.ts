@@ -85,14 +85,14 @@ class FilePrinter {
     if (!k.storage && !this.multiVersion(k.kind)) throw new Unsupported('a single version that is not stored');
     let text = root.description !== undefined ? jsdoc(root.description, '') : '';
     const m: string[] = [];
-    const hasStatus = root.properties.some((p) => p.name === 'status');
+    const hasStatus = k.subresources.status;
     if (k.verbs.length > 0) {
       m.push('genclient');
       const def = verbsOf({ genclient: true, noVerbs: false, noStatus: false, readonly: false, hasStatus });
       const same = 'verbs' in def && def.verbs.join() === k.verbs.join();
       if (!same) {
         if (!hasStatus && k.verbs.some((v) => v === 'updateStatus' || v === 'applyStatus')) {
-          throw new Unsupported('status verbs without a status property');
+          throw new Unsupported('status verbs without the status subresource');
         }
         if (k.verbs.join() !== ALL_VERBS.filter((v) => k.verbs.includes(v)).join()) throw new Unsupported('verbs out of order');
         m.push(`genclient:onlyVerbs=${k.verbs.join(',')}`);
@@ -125,12 +125,34 @@ class FilePrinter {
     } else if (k.deprecationWarning !== undefined) throw new Unsupported('a deprecation warning on a version that is not deprecated');
     m.push(...this.facets(root));
     text += m.map((s) => `// +${s}\n`).join('');
-    text += `export interface ${k.kind} {\n  apiVersion: ${tsString(`${this.group}/${this.version}`)};\n  kind: ${tsString(k.kind)};\n  metadata: ${NS}.ObjectMeta;\n`;
+    text += `export interface ${k.kind} {\n`;
+    const declared = new Set(root.properties.map((p) => p.name));
+    const types: Record<string, string> = {
+      apiVersion: tsString(`${this.group}/${this.version}`),
+      kind: tsString(k.kind),
+      metadata: `${NS}.ObjectMeta`,
+    };
+    // Implied members the schema leaves out are required (implied); declared ones are optional.
+    for (const name of IMPLIED_PROPERTIES) if (!declared.has(name)) text += `  ${name}: ${types[name]};\n`;
     for (const p of root.properties) {
-      if (IMPLIED_PROPERTIES.has(p.name)) throw new Unsupported(`a root property named ${p.name}`);
-      text += this.property(p.name, p.required, p.schema);
+      if (IMPLIED_PROPERTIES.has(p.name)) text += this.impliedMember(p.name, p.required, p.schema, types[p.name]!);
+      else text += this.property(p.name, p.required, p.schema);
     }
     return text + '}\n';
+  }
+
+  /** apiVersion/kind (a string) or metadata (an untitled empty object) written into the schema. */
+  private impliedMember(name: string, required: boolean, node: SchemaNode, type: string): string {
+    const ok =
+      name === 'metadata'
+        ? node.type === 'object' && node.properties.length === 0 && node.title === undefined
+        : node.type === 'string' && node.enum === undefined;
+    if (!ok) throw new Unsupported(`a root ${name} that is not ${name === 'metadata' ? 'an empty object' : 'a string'}`);
+    let text = node.description !== undefined ? jsdoc(node.description, '  ') : '';
+    const m = this.facets(node);
+    if (required) m.push('kubebuilder:validation:Required');
+    text += m.map((x) => `  // +${x}\n`).join('');
+    return `${text}  ${name}?: ${type};\n`;
   }
 
   private property(name: string, required: boolean, node: SchemaNode): string {

@@ -4,19 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Model } from '../../src/model/types.js';
 import { readTypeScript } from '../../src/input/ts/reader.js';
-import { diagLines, readSources, stripSources } from '../unit/input/ts/helpers.js';
+import { diagLines, readSources } from '../unit/input/ts/helpers.js';
+import { comparable } from './compare.js';
 import { modelArb } from './arbitraries.js';
 import { printModel } from './print-ts.js';
-
-/** The model without positions, raw schemas and sources: what must survive the round trip. */
-export function comparable(model: Model): unknown {
-  const m = stripSources(model) as Model;
-  m.sources = [];
-  for (const g of m.groups) for (const v of g.versions) for (const k of v.kinds) delete k.rawSchema;
-  return m;
-}
 
 test('printed databasemanager-ts model reads back to itself', () => {
   const r = readTypeScript(['fixtures/databasemanager-ts/types.ts']);

@@ -8,7 +8,7 @@ import type { ListItem } from './marker-grammar.js';
 import type { ParsedMarker } from './markers.js';
 import { propName, type SchemaReader } from './schema.js';
 import { verbsOf } from './verbs.js';
-import { pluralName } from '../../model/naming.js';
+import { isKindName, pluralName } from '../../model/naming.js';
 
 /** Properties every kind has, which the apiserver implies; they are not part of the schema. */
 export const IMPLIED_PROPERTIES: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
@@ -50,6 +50,10 @@ export function readKind(
   const name = decl.name.text;
   const doc = ctx.doc(decl, ['kind', 'type']);
   const kindLit = literalProperty(decl, 'kind')!;
+  if (!isKindName(name)) {
+    ctx.report(tsDiag('TS010', `kind ${name} must be an UpperCamelCase identifier (letters and digits)`, ctx.pos(decl.name)));
+    return undefined;
+  }
   if (kindLit !== name) {
     ctx.report(tsDiag('TS010', `interface ${name} declares kind '${kindLit}'; they must be equal`, ctx.pos(decl.name)));
     return undefined;
@@ -147,7 +151,7 @@ export function readKind(
     noVerbs: !!has('genclient:noVerbs'),
     noStatus: !!has('genclient:noStatus'),
     readonly: !!has('genclient:readonly'),
-    hasStatus: schema.properties.some((p) => p.name === 'status'),
+    hasStatus: kind.subresources.status,
     ...optionalVerbs('onlyVerbs', has('genclient:onlyVerbs')),
     ...optionalVerbs('skipVerbs', has('genclient:skipVerbs')),
   });

@@ -14,6 +14,7 @@ import { expandTsInputs, type InputFile } from './files.js';
 import { isKindInterface, readKind, type KindDecl } from './kinds.js';
 import { parseMarker } from './markers.js';
 import { SchemaReader } from './schema.js';
+import { assignTitles } from './titles.js';
 
 /** Options of a TypeScript read. */
 export interface TsReadOptions {
@@ -81,7 +82,7 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
     for (const stmt of sf.statements) readStatement(ctx, schemas, stmt, gv, kinds);
   }
   for (const sf of sfs) if (!broken.has(sf)) reportUnattached(ctx, sf);
-  const groups = assemble(ctx, kinds);
+  const groups = assemble(ctx, kinds, schemas);
   if (groups.length === 0 && !ctx.diags.some((d) => d.severity === 'error')) {
     ctx.report(tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined));
   }
@@ -236,7 +237,7 @@ function reportUnattached(ctx: ReadCtx, sf: ts.SourceFile): void {
 }
 
 /** Kinds → groups/versions; checks duplicates and storage versions; sorts. */
-function assemble(ctx: ReadCtx, decls: KindDecl[]): Group[] {
+function assemble(ctx: ReadCtx, decls: KindDecl[], schemas: SchemaReader): Group[] {
   const byGroupKind = new Map<string, KindDecl[]>();
   for (const d of decls) {
     const key = `${d.group}\0${d.kind.kind}`;
@@ -291,10 +292,11 @@ function assemble(ctx: ReadCtx, decls: KindDecl[]): Group[] {
     const versions = groups.get(name)!;
     return {
       name,
-      versions: [...versions.keys()].sort(compareKubeVersions).map((v) => ({
-        name: v,
-        kinds: versions.get(v)!.sort((a, b) => cmp(a.kind, b.kind)),
-      })),
+      versions: [...versions.keys()].sort(compareKubeVersions).map((v) => {
+        const kinds = versions.get(v)!.sort((a, b) => cmp(a.kind, b.kind));
+        assignTitles(ctx, kinds, schemas.origin, `${name}/${v}`);
+        return { name: v, kinds };
+      }),
     };
   });
 }

@@ -2,6 +2,7 @@
 // to resolve a named type reference to its declaration.
 import { ts } from 'ts-morph';
 import type { ObjectNode, PropertyNode, SchemaNode } from '../../model/types.js';
+import { publicName } from '../../model/naming.js';
 import { applySchemaMarkers } from './apply-markers.js';
 import type { ReadCtx } from './context.js';
 import { tsDiag } from './diagnostics.js';
@@ -21,11 +22,17 @@ export interface TitleHint {
 export class SchemaReader {
   /** Declarations being converted (cycle detection). */
   private readonly stack: ts.Declaration[] = [];
+  /** Object nodes of an interface or object type alias → that declaration (their title is its name). */
+  readonly origin = new WeakMap<ObjectNode, ts.Declaration>();
 
   /** @param ctx the read's shared state */
   constructor(private readonly ctx: ReadCtx) {}
 
-  /** The schema of a named interface (its own markers and JSDoc applied). */
+  /**
+   * The schema of a named interface (its own markers and JSDoc applied). `implied` names (a
+   * kind's apiVersion, kind, metadata) are left out when required, and written as controller-gen
+   * writes them (a plain string, or an object) when optional.
+   */
   interfaceSchema(decl: ts.InterfaceDeclaration, skip: ReadonlySet<string> = new Set()): ObjectNode {
     this.stack.push(decl);
     try {
@@ -48,6 +55,7 @@ export class SchemaReader {
       embeddedResource: false,
       source: this.ctx.pos(decl.name),
     };
+    this.origin.set(node, decl);
     if (decl.typeParameters?.length) {
       this.ctx.report(tsDiag('TS003', `generic interface "${title}" cannot be a schema`, this.ctx.pos(decl.name)));
       return node;
@@ -100,13 +108,29 @@ export class SchemaReader {
         this.ctx.report(tsDiag('TS003', 'a property name must be an identifier or a string', this.ctx.pos(member.name)));
         continue;
       }
-      if (skip.has(name)) continue;
-      const prop = this.property(member, name, title);
+      let prop: PropertyNode | undefined;
+      if (skip.has(name)) {
+        if (member.questionToken === undefined) continue;
+        prop = this.impliedProperty(member, name);
+      } else prop = this.property(member, name, title);
       if (!prop) continue;
       const at = node.properties.findIndex((p) => p.name === name);
       if (at >= 0) node.properties[at] = prop;
       else node.properties.push(prop);
     }
+  }
+
+  /** An optional apiVersion/kind (a string) or metadata (an object) of a kind, as controller-gen writes it. */
+  private impliedProperty(member: ts.PropertySignature, name: string): PropertyNode {
+    const doc = this.ctx.doc(member, ['field']);
+    let schema: SchemaNode =
+      name === 'metadata'
+        ? { type: 'object', properties: [], preserveUnknownFields: false, embeddedResource: false }
+        : { type: 'string' };
+    if (doc.description !== undefined) schema.description = doc.description;
+    schema.source = this.ctx.pos(member.name);
+    schema = applySchemaMarkers(this.ctx, schema, doc.markers);
+    return { name, required: doc.markers.some((m) => m.def.name === 'kubebuilder:validation:Required'), schema };
   }
 
   /** One property: its type, JSDoc (wins over the type's), markers and optionality. */
@@ -116,7 +140,7 @@ export class SchemaReader {
       this.ctx.report(tsDiag('TS003', `property "${name}" needs a type`, this.ctx.pos(member)));
       return undefined;
     }
-    let schema = this.typeOf(member.type, { parent: parentTitle, suffix: upperFirst(name) });
+    let schema = this.typeOf(member.type, { parent: parentTitle, suffix: publicName(name) });
     if (doc.description !== undefined) schema.description = doc.description;
     schema.source = this.ctx.pos(member.name);
     schema = applySchemaMarkers(this.ctx, schema, doc.markers);
@@ -276,6 +300,7 @@ export class SchemaReader {
       if (node.type === 'object' && ts.isTypeLiteralNode(unwrap(decl.type))) {
         node.title = decl.name.text;
         node.source = this.ctx.pos(decl.name);
+        this.origin.set(node, decl);
       }
       if (doc.description !== undefined) node.description = doc.description;
       return applySchemaMarkers(this.ctx, node, doc.markers);
@@ -324,7 +349,8 @@ export class SchemaReader {
       case 'JSONValue':
         return { type: 'unknown', object: false };
       case 'ObjectMeta':
-        return { type: 'object', title: 'ObjectMeta', properties: [], preserveUnknownFields: false, embeddedResource: false };
+        // titled by path like any anonymous object (see titles.ts); an embedded resource's is untitled
+        return { type: 'object', properties: [], preserveUnknownFields: false, embeddedResource: false };
       default:
         return this.unsupported(type, `"${name}" from ${TYPES_MODULE} has no schema here`);
     }
@@ -353,10 +379,6 @@ function moduleOf(node: ts.Node): string | undefined {
 export function propName(name: ts.PropertyName): string | undefined {
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
   return undefined;
-}
-
-function upperFirst(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function declName(d: ts.Declaration): string {

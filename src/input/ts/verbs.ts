@@ -1,8 +1,9 @@
 // client-gen's +genclient markers → the verbs a kind's generated client offers.
 // Semantics of k8s.io/code-generator (cmd/client-gen/generators/util/tags.go): all verbs by
 // default; readonly = get, list, watch; onlyVerbs adds to readonly; skipVerbs removes; a verb
-// in both onlyVerbs and skipVerbs is an error; the status verbs need a `status` field and no
-// noStatus marker; noVerbs leaves none.
+// in both onlyVerbs and skipVerbs is an error; noVerbs leaves none. One difference, shared with
+// the CRD reader: the status verbs need the status subresource (+kubebuilder:subresource:status)
+// rather than a Go `Status` field, since against a CRD without it `/status` does not exist.
 import type { Verb } from '../../model/types.js';
 
 /** Every verb client-gen knows, in its order. */
@@ -31,7 +32,7 @@ export interface GenclientTags {
   readonly: boolean;
   onlyVerbs?: Verb[];
   skipVerbs?: Verb[];
-  /** True when the kind has a `status` property. */
+  /** True when the kind has the status subresource. */
   hasStatus: boolean;
 }
 

@@ -207,6 +207,7 @@ export interface Port { name: string; port: int32 }`),
   assert.equal(extra.mapType, 'atomic');
   assert.deepEqual(specProp(r, 'template'), {
     type: 'object',
+    title: 'FooSpecTemplate',
     properties: [],
     preserveUnknownFields: true,
     embeddedResource: true,
