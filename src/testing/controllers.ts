@@ -31,6 +31,8 @@ export class Controllers {
   private watch: StorageWatch | undefined;
   /** uid → object node (the GC's graph). */
   private readonly nodes = new Map<string, Node>();
+  /** Namespaces being deleted. */
+  private readonly terminating = new Set<string>();
   /** owner uid → dependent uids. */
   private readonly dependents = new Map<string, Set<string>>();
 
@@ -69,9 +71,12 @@ export class Controllers {
   private onEvent(e: StorageEvent): void {
     if (e.type === 'DELETED') {
       this.forget(e.object);
+      if (e.key.startsWith('/core/namespaces/')) this.terminating.delete(e.object.metadata?.name ?? '');
       const uid = e.object.metadata?.uid;
       if (uid) for (const dep of this.dependents.get(uid) ?? []) this.loop.push(() => this.gcDependent(dep));
       this.requeueOwners(e.object);
+      const ns = e.object.metadata?.namespace;
+      if (ns && this.terminating.has(ns)) this.loop.push(() => this.finishNamespace(ns));
       return;
     }
     this.observe(e.key, e.object);
@@ -80,6 +85,10 @@ export class Controllers {
 
   private enqueueFor(key: string, obj: KubeObject): void {
     const m = obj.metadata ?? {};
+    if (key.startsWith('/core/namespaces/')) {
+      if (m.deletionTimestamp) this.terminating.add(m.name!);
+      else this.terminating.delete(m.name!);
+    }
     if (m.deletionTimestamp) {
       if (key.startsWith('/core/namespaces/')) this.loop.push(() => this.finishNamespace(m.name!));
       if (key.startsWith('/apiextensions.k8s.io/customresourcedefinitions/')) this.loop.push(() => this.finishCrd(m.name!));
@@ -192,19 +201,15 @@ export class Controllers {
     const nsRes = this.svc.registry.lookup('', 'v1', 'namespaces')!;
     const ns = await this.storage.get(this.svc.key(nsRes, undefined, name));
     if (!ns?.metadata?.deletionTimestamp) return;
-    let remaining = 0;
-    for (const r of uniqueByPrefix(this.svc.registry.all())) {
-      if (!r.namespaced) continue;
-      const { items } = this.storage.listSync(`${r.storagePrefix}/${name}/`);
-      remaining += items.length;
-      for (const o of items) {
+    const namespaced = uniqueByPrefix(this.svc.registry.all()).filter((r) => r.namespaced);
+    for (const r of namespaced) {
+      for (const o of this.storage.listSync(`${r.storagePrefix}/${name}/`).items) {
         if (!o.metadata?.deletionTimestamp) await ignoreNotFound(deleteObject(this.svc, r, name, o.metadata!.name!, { propagationPolicy: 'Background' }));
       }
     }
+    const remaining = namespaced.reduce((n, r) => n + this.storage.listSync(`${r.storagePrefix}/${name}/`).items.length, 0);
     if (remaining === 0) {
-      const { items } = this.storage.listSync(`/core/namespaces/${name}`);
-      const cur = items.find((o) => o.metadata?.name === name);
-      if (cur && (cur.metadata?.finalizers ?? []).length === 0) await ignoreNotFound(this.storage.delete(this.svc.key(nsRes, undefined, name)));
+      await ignoreNotFound(this.storage.delete(this.svc.key(nsRes, undefined, name)));
     }
   }
 
