@@ -152,3 +152,47 @@ test('RingBuffer grows and keeps FIFO order across wrap-around', () => {
   r.clear();
   assert.equal(r.shift(), undefined);
 });
+
+test('property: the queue behaves as client-go\'s model (queue, dirty, processing) for any sequence of add/get/done', async () => {
+  const fc = await import('fast-check');
+  type Op = { op: 'add'; x: number } | { op: 'get' } | { op: 'done'; i: number };
+  const opArb: import('fast-check').Arbitrary<Op> = fc.oneof(
+    fc.record({ op: fc.constant('add' as const), x: fc.integer({ min: 0, max: 5 }) }),
+    fc.record({ op: fc.constant('get' as const) }),
+    fc.record({ op: fc.constant('done' as const), i: fc.nat() }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { maxLength: 60 }), async (ops) => {
+      const q = newQueue<number>();
+      const mq: number[] = [];
+      const dirty = new Set<number>();
+      const processing = new Set<number>();
+      for (const o of ops) {
+        if (o.op === 'add') {
+          q.add(o.x);
+          if (!dirty.has(o.x)) {
+            dirty.add(o.x);
+            if (!processing.has(o.x)) mq.push(o.x);
+          }
+        } else if (o.op === 'get') {
+          if (mq.length === 0) continue; // would wait
+          const want = mq.shift() as number;
+          const got = await q.get();
+          assert.deepEqual(got, { item: want, shutdown: false });
+          processing.add(want);
+          dirty.delete(want);
+        } else {
+          const inFlight = [...processing];
+          if (inFlight.length === 0) continue;
+          const x = inFlight[o.i % inFlight.length] as number;
+          q.done(x);
+          processing.delete(x);
+          if (dirty.has(x)) mq.push(x);
+        }
+        assert.equal(q.len(), mq.length);
+        assert.equal((q as unknown as { processingCount(): number }).processingCount(), processing.size);
+      }
+    }),
+    { numRuns: 300, seed: 3 },
+  );
+});
