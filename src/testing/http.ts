@@ -286,6 +286,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     const patch = await decodeBody(await readBody(req), ct);
     const opts = writeOptions(q, req, rp.subresource);
     if (type !== 'apply' && q.has('force')) throw badRequest('force is not allowed for non-apply patches');
+    if (type === 'apply' && !q.get('fieldManager')) throw badRequest('fieldManager is required for apply requests');
     const out = await svc.patch(r, ns, rp.name, type, patch, opts);
     return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
   }

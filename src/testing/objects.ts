@@ -157,7 +157,7 @@ export class ObjectService {
       throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
     }
     if (type === 'apply' && !opts.fieldManager) {
-      throw badRequest('PATCH /apply requires fieldManager');
+      throw badRequest('fieldManager is required for apply requests');
     }
     const scope: FieldScope = opts.subresource === 'status' ? 'status' : 'main';
     for (let attempt = 0; ; attempt++) {
