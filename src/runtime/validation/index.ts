@@ -18,5 +18,5 @@ export {
   type SchemaNode,
   type ValidationRule,
 } from './schema.js';
-export { compileValidator, RuleCompileError, type CompileOptions, type StructuralValidator } from './validator.js';
+export { compileValidator, lazyValidator, RuleCompileError, type CompileOptions, type StructuralValidator } from './validator.js';
 export type { RuleProblem } from '../cel/rules.js';

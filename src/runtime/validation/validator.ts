@@ -100,3 +100,20 @@ class Validator implements StructuralValidator {
 }
 
 export { SchemaError };
+
+/**
+ * A validator compiled on first use from the precompiled form — what generated `validate<Kind>` and
+ * `default<Kind>` hold at module level, so importing them costs nothing until they are called.
+ */
+export function lazyValidator(pre: PrecompiledSchema, options: CompileOptions = {}): StructuralValidator {
+  let v: StructuralValidator | undefined;
+  const get = () => (v ??= compileValidator(pre, options));
+  return {
+    validate: (obj, old) => get().validate(obj, old),
+    applyDefaults: (obj) => get().applyDefaults(obj),
+    prune: (obj) => get().prune(obj),
+    get problems() {
+      return get().problems;
+    },
+  };
+}

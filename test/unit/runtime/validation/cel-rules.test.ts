@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import {
   compileValidator,
   formatFieldError,
+  lazyValidator,
   precompileSchema,
   RuleCompileError,
   type SchemaNode,
@@ -158,6 +159,16 @@ describe('CEL rules', () => {
     const lazy = compileValidator(broken);
     assert.deepEqual(lazy.problems, [], 'precompiled: not compiled at load');
     assert.match(lazy.validate({ spec: {} }).map(formatFieldError)[0]!, /rule compile error: syntax error/);
+  });
+
+  it('lazyValidator compiles on first use and then behaves as compileValidator', () => {
+    const pre = precompileSchema(withRules([{ rule: 'self.a < 3', message: 'small' }]));
+    const v = lazyValidator(pre);
+    assert.deepEqual(v.validate({ spec: { a: 5 } }).map(formatFieldError), ['spec: Invalid value: "object": small']);
+    const obj = { spec: { a: 1, junk: true } };
+    v.prune(obj);
+    assert.deepEqual(obj, { spec: { a: 1 } });
+    assert.deepEqual(v.problems, []);
   });
 
   it('values are typed by the schema: integer → int, number → double, int-or-string → either', () => {
