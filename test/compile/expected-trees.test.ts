@@ -1,0 +1,18 @@
+// Every fixture's expected tree compiles with `tsc --strict`, under nodenext and bundler resolution.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, yamlCases } from '../golden/support.js';
+import { tscStrict } from './tsc.js';
+
+const dirs = yamlCases().map((c) => join(FIXTURES, c, 'expected'));
+
+for (const mode of ['nodenext', 'bundler'] as const) {
+  test(`expected trees compile with tsc --strict (${mode})`, () => {
+    assert.ok(dirs.length >= 3);
+    const r = tscStrict(dirs, mode);
+    assert.equal(r.output, '');
+    assert.equal(r.status, 0);
+  });
+}

@@ -1,0 +1,56 @@
+// Runs `tsc --strict --noEmit` over generated trees, with `crdgen/runtime`
+// resolving to this repository's runtime, in either module mode.
+// The runtime is taken from its build (dist/runtime/index.d.ts, which `npm test`
+// builds first; declarations are not re-checked, so this stays fast and checks
+// only the generated code), or from src/runtime/index.ts when there is no build.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../golden/support.js';
+
+/** The two resolution setups the issue requires generated code to compile under. */
+export type ResolutionMode = 'nodenext' | 'bundler';
+
+/** Where `crdgen/runtime` resolves for the compile tests. */
+export function runtimeEntry(): string {
+  const built = join(ROOT, 'dist', 'runtime', 'index.d.ts');
+  return existsSync(built) ? built : join(ROOT, 'src', 'runtime', 'index.ts');
+}
+
+/** Result of one tsc run. */
+export interface TscResult {
+  status: number | null;
+  output: string;
+}
+
+/**
+ * Type-checks every `*.ts` under `dirs` as one program. With `nodenext` the
+ * folders must be ESM (a `package.json` with `"type": "module"` above them).
+ */
+export function tscStrict(dirs: readonly string[], mode: ResolutionMode): TscResult {
+  const tmp = mkdtempSync(join(tmpdir(), 'crdgen-tsc-'));
+  try {
+    const moduleOpts = mode === 'nodenext' ? { module: 'nodenext', moduleResolution: 'nodenext' } : { module: 'esnext', moduleResolution: 'bundler' };
+    const tsconfig = {
+      compilerOptions: {
+        ...moduleOpts,
+        target: 'es2022',
+        lib: ['es2022'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        paths: { 'crdgen/runtime': [runtimeEntry()] },
+      },
+      include: dirs.map((d) => join(d, '**', '*.ts')),
+    };
+    writeFileSync(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', timeout: 300_000 });
+    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
