@@ -2,6 +2,8 @@
 // its kubeconfig, pre-installs CRDs, and logs requests at -v.
 import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
+import { EXIT, processIo } from './io.js';
+import type { CliContext } from './io.js';
 
 function parseDelay(v: string | undefined): number | true {
   if (v === undefined || v === '') return true;
@@ -26,8 +28,11 @@ export interface TestenvOptions {
   verbose?: boolean;
 }
 
-/** Builds the `testenv` command. */
-export function testenvCommand(): Command {
+const defaultContext = (): CliContext => ({ io: processIo(), setExitCode: (c) => void (process.exitCode = c) });
+
+/** Builds the `testenv` command (a factory for src/cli/main.ts). */
+export function createTestenvCommand(ctx: CliContext = defaultContext()): Command {
+  const { io } = ctx;
   return new Command('testenv')
     .description('run an in-process Kubernetes API server for local development and tests (until Ctrl-C)')
     .option('--kubeconfig <path>', 'where to write the kubeconfig', './testenv.kubeconfig')
@@ -38,23 +43,23 @@ export function testenvCommand(): Command {
     .option('-v, --verbose', 'log every request')
     .action(async (opts: TestenvOptions) => {
       const { startTestApiServer } = await import('../testing/index.js');
-      const kubeconfigPath = resolve(opts.kubeconfig);
+      const kubeconfigPath = resolve(io.cwd, opts.kubeconfig);
       let env;
       try {
         env = await startTestApiServer({
-          crds: opts.crd.map((f) => resolve(f)),
+          crds: opts.crd.map((f) => resolve(io.cwd, f)),
           port: opts.port,
           https: opts.https === true,
           simulateWorkloads: opts.simulateWorkloads === undefined ? false : opts.simulateWorkloads,
           kubeconfigPath,
-          log: opts.verbose ? (line) => process.stderr.write(`${line}\n`) : undefined,
+          log: opts.verbose ? (line) => io.stderr(`${line}\n`) : undefined,
         });
       } catch (e) {
-        process.stderr.write(`crdgen testenv: ${(e as Error).message}\n`);
-        process.exitCode = 1;
+        io.stderr(`crdgen testenv: ${(e as Error).message}\n`);
+        ctx.setExitCode(EXIT.invalidInput);
         return;
       }
-      process.stdout.write(
+      io.stdout(
         `crdgen testenv: API server listening on ${env.url}\n` +
           `kubeconfig written to ${kubeconfigPath}\n\n` +
           `  export KUBECONFIG=${kubeconfigPath}\n` +
@@ -70,6 +75,6 @@ export function testenvCommand(): Command {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
-      process.stderr.write('crdgen testenv: stopped\n');
+      io.stderr('crdgen testenv: stopped\n');
     });
 }

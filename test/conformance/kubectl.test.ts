@@ -57,7 +57,7 @@ describe('kubectl against crdgen testenv', () => {
     assert.ok(kubectl, 'no kubectl found: set KUBECTL, run scripts/ensure-kubectl.sh, or put kubectl on PATH');
     dir = mkdtempSync(join(tmpdir(), 'crdgen-kubectl-'));
     kubeconfig = join(dir, 'kubeconfig');
-    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/conformance/testenv-main.ts'), '--kubeconfig', kubeconfig, '-v'], {
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/conformance/testenv-main.ts'), 'testenv', '--kubeconfig', kubeconfig, '-v'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

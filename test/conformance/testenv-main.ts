@@ -1,5 +1,6 @@
-// Runs `crdgen testenv` from its command factory (what bin/crdgen.js runs once main.ts
-// registers it), for the conformance tests: node --import tsx test/conformance/testenv-main.ts [testenv options]
-import { testenvCommand } from '../../src/cli/testenv.js';
+// Runs the crdgen CLI (src/cli/main.ts, as bin/crdgen.js does) from source, for the
+// conformance tests: node --import tsx test/conformance/testenv-main.ts testenv [options]
+import { runCli } from '../../src/cli/main.js';
+import { processIo } from '../../src/cli/io.js';
 
-await testenvCommand().parseAsync(process.argv, { from: 'node' });
+process.exitCode = await runCli(process.argv.slice(2), processIo());
