@@ -97,6 +97,13 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
 
   const controllers = new Controllers(svc, storage, onError);
   controllers.start();
+  // A deleted CRD's watches end, as the apiserver closes them when it stops serving the resource.
+  const crdWatch = storage.watch('/apiextensions.k8s.io/customresourcedefinitions/', await storage.currentRevision(), (e) => {
+    if (e.type !== 'DELETED') return;
+    const spec = (e.object as { spec?: { group?: string; names?: { plural?: string } } }).spec;
+    const prefix = `/${spec?.group ?? ''}/${spec?.names?.plural ?? ''}`;
+    for (const w of [...watches]) if (w.resource.storagePrefix === prefix) w.close();
+  });
   let simulator: WorkloadSimulator | undefined;
   if (options.simulateWorkloads) {
     const delay = typeof options.simulateWorkloads === 'number' ? options.simulateWorkloads : 100;
@@ -191,6 +198,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
       if (stopped) return;
       stopped = true;
       controllers.stop();
+      crdWatch.stop();
       simulator?.stop();
       await closeServer();
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });

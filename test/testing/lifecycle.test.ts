@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
-import { DM_CRD, api, deployment, dm, eventually } from './helpers.js';
+import { DM_CRD, api, deployment, dm, eventually, watch } from './helpers.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const crdObject = (): Record<string, any> => parse(readFileSync(DM_CRD, 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -46,10 +46,14 @@ describe('CustomResourceDefinitions', () => {
     assert.equal((await api(env.url, 'POST', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers', dm('x'))).status, 201);
   });
 
-  it('deleting a CRD removes its objects, then the CRD, and stops serving it', async () => {
+  it('deleting a CRD removes its objects, then the CRD, and stops serving it (open watches end)', async () => {
+    const w = await watch(env.url, '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true');
+    assert.equal((await w.at(0)).object.metadata.name, 'x');
     const d = await api(env.url, 'DELETE', `${CRDS}/databasemanagers.coolops.cn`);
     assert.ok(d.status === 200 || d.status === 202);
     await eventually(async () => (await api(env.url, 'GET', `${CRDS}/databasemanagers.coolops.cn`)).status === 404);
+    await w.ended;
+    assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'DELETED']);
     assert.equal((await api(env.url, 'GET', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers')).status, 404);
     // Re-creating it serves an empty collection.
     assert.equal((await api(env.url, 'POST', CRDS, crdObject())).status, 201);
