@@ -41,3 +41,12 @@ export * from './metrics/workqueue.js';
 export * from './metrics/reflector.js';
 // validation: OpenAPI + CEL rules, defaulting, pruning (apiextensions-apiserver semantics)
 export * from './validation/index.js';
+// label selectors, typed clients, listers, informer factory, fake backend (what generated clientsets, listers and informers stand on)
+export * from './labels/index.js';
+export * from './typed/backend.js';
+export type * from './typed/scale.js';
+export type * from './typed/apply-configuration.js';
+export * from './typed/typed-resource-client.js';
+export * from './listers/lister.js';
+export * from './informers/shared-informer-factory.js';
+export * from './fake/index.js';

@@ -1,0 +1,112 @@
+// TypedResourceClient: every client-gen verb of one resource, over a ClientBackend.
+// Generated typed clients delegate to it and expose only the verbs their kind has.
+import type { KubeList, KubeObject } from '../meta/types.js';
+import type { ListOptions, Watch } from '../client/types.js';
+import type {
+  ApplyConfiguration,
+  ApplyOptions,
+  CreateOptions,
+  DeleteCollectionOptions,
+  DeleteOptions,
+  GetOptions,
+  PatchOptions,
+  PatchType,
+  ResourceClient,
+  ResourceDescriptor,
+  UpdateOptions,
+} from '../client/resource.js';
+import { apiVersionOf } from '../client/resource-client.js';
+import type { Selector } from '../labels/selector.js';
+import type { ClientBackend } from './backend.js';
+import type { Scale, ScaleClient } from './scale.js';
+
+/** List/watch options whose label selector may be a parsed {@link Selector}. */
+export type TypedListOptions = Omit<ListOptions, 'labelSelector'> & { labelSelector?: string | Selector };
+
+/** deleteCollection options whose label selector may be a parsed {@link Selector}. */
+export type TypedDeleteCollectionOptions = Omit<DeleteCollectionOptions, 'labelSelector'> & { labelSelector?: string | Selector };
+
+function withSelector<O extends { labelSelector?: string | Selector }>(o: O | undefined): (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined {
+  if (!o || o.labelSelector === undefined || typeof o.labelSelector === 'string') return o as (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined;
+  return { ...o, labelSelector: o.labelSelector.toString() };
+}
+
+/**
+ * All verbs of one resource in one namespace (or all namespaces / cluster scope).
+ * `T` is the kind, `TList` its list, `TApply` its apply configuration.
+ */
+export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>, TApply = ApplyConfiguration<T>> {
+  private readonly client: ResourceClient<T, TList>;
+  private scaleClient: ScaleClient | undefined;
+
+  /** `namespace` `''` or undefined: all namespaces (list/watch) or cluster scope. */
+  constructor(private readonly backend: ClientBackend, readonly descriptor: ResourceDescriptor, readonly namespace: string = '') {
+    if (typeof namespace !== 'string') throw new Error(`${descriptor.resource}: the namespace must be a string, got ${typeof namespace}`);
+    this.client = backend.resource<T, TList>(descriptor, descriptor.namespaced && namespace !== '' ? namespace : undefined);
+  }
+
+  /** The object with apiVersion and kind filled in when missing. */
+  private typed(obj: T): T {
+    if (!obj || typeof obj !== 'object') throw new Error(`${this.descriptor.resource}: an object is required`);
+    if (obj.apiVersion && obj.kind) return obj;
+    return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(this.descriptor), kind: obj.kind || this.descriptor.kind };
+  }
+
+  /** Creates `obj`; resolves with the stored object. */
+  create(obj: T, options?: CreateOptions): Promise<T> {
+    return this.client.create(this.typed(obj), options);
+  }
+  /** Replaces `obj` (optimistic concurrency on metadata.resourceVersion). */
+  update(obj: T, options?: UpdateOptions): Promise<T> {
+    return this.client.update(this.typed(obj), options);
+  }
+  /** Replaces the status subresource of `obj`. */
+  updateStatus(obj: T, options?: UpdateOptions): Promise<T> {
+    return this.client.updateStatus(this.typed(obj), options);
+  }
+  /** Deletes the object `name`. */
+  async delete(name: string, options?: DeleteOptions): Promise<void> {
+    await this.client.delete(name, options);
+  }
+  /** Deletes every object matching the options' selectors. */
+  async deleteCollection(options?: TypedDeleteCollectionOptions): Promise<void> {
+    await this.client.deleteCollection(withSelector(options) as DeleteCollectionOptions | undefined);
+  }
+  /** Reads the object `name`. */
+  get(name: string, options?: GetOptions): Promise<T> {
+    return this.client.get(name, options);
+  }
+  /** Lists objects (one page with `limit`, else all). */
+  list(options?: TypedListOptions): Promise<TList> {
+    return this.client.list(withSelector(options) as ListOptions | undefined);
+  }
+  /** Opens a watch; iterate the result for events. */
+  watch(options?: TypedListOptions): Promise<Watch<T>> {
+    return this.client.watch(withSelector(options) as ListOptions | undefined);
+  }
+  /** Patches the object `name` with `data` of `patchType`. */
+  patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<T> {
+    return this.client.patch(name, patchType, data, options);
+  }
+  /** Server-side apply of `config` (identity from its metadata). */
+  apply(config: TApply, options: ApplyOptions): Promise<T> {
+    return this.client.apply(config as unknown as ApplyConfiguration<T>, options);
+  }
+  /** Server-side apply to the status subresource. */
+  applyStatus(config: TApply, options: ApplyOptions): Promise<T> {
+    return this.client.applyStatus(config as unknown as ApplyConfiguration<T>, options);
+  }
+  /** Reads the scale subresource of `name`. */
+  getScale(name: string, options?: GetOptions): Promise<Scale> {
+    return this.scale().getScale(name, options);
+  }
+  /** Replaces the scale subresource of `name`. */
+  updateScale(name: string, scale: Scale, options?: UpdateOptions): Promise<Scale> {
+    return this.scale().updateScale(name, scale, options);
+  }
+
+  private scale(): ScaleClient {
+    this.scaleClient ??= this.backend.scale(this.descriptor, this.descriptor.namespaced && this.namespace !== '' ? this.namespace : undefined);
+    return this.scaleClient;
+  }
+}
