@@ -8,7 +8,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { readCrdInputs } from '../input/crd/index.js';
 import type { Model } from '../model/types.js';
 import { createEmitContext, DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
-import { EMITTERS, runEmitters, selectEmitters } from '../generate/registry.js';
+import { DEFAULT_EMITTERS, EMITTERS, runEmitters, selectEmitters } from '../generate/registry.js';
+import { classifyInputs } from '../input/ts/files.js';
 import { writeFiles, WriteError } from '../emit/writer.js';
 import { collectInputs } from './inputs.js';
 import { CliError, EXIT, type CliContext } from './io.js';
@@ -19,6 +20,7 @@ export interface GenerateOptions {
   runtimeImport: string;
   generators?: string;
   clean: boolean;
+  tsconfig?: string;
 }
 
 function plural(n: number, word: string): string {
@@ -32,24 +34,36 @@ export function summary(files: number, model: Model): string {
   return `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
 }
 
-/** Rejects inputs another reader will own (TypeScript API files) with a usage error. */
-function checkInputKinds(inputs: readonly string[]): void {
-  const ts = inputs.filter((i) => /\.(m|c)?tsx?$/i.test(i));
-  if (ts.length > 0) {
-    throw new CliError(`TypeScript inputs are not supported yet (${ts.join(', ')}); pass CRD YAML files, directories or globs`, EXIT.usage);
-  }
+/** Picks the reader by the inputs' extension; mixing TypeScript and YAML is a usage error. */
+function inputKind(inputs: readonly string[], opts: GenerateOptions, cwd: string): 'ts' | 'yaml' {
+  const kind = classifyInputs(inputs, cwd);
+  if (kind === 'mixed') throw new CliError('TypeScript and CRD YAML inputs cannot be mixed in one run', EXIT.usage);
+  if (opts.tsconfig !== undefined && kind !== 'ts') throw new CliError('--tsconfig applies to TypeScript inputs only', EXIT.usage);
+  return kind;
 }
 
 /** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
 export async function runGenerate(inputs: readonly string[], opts: GenerateOptions, ctx: CliContext): Promise<number> {
   const { io } = ctx;
-  checkInputKinds(inputs);
-  const entries = opts.generators ? selectEmittersOrUsage(opts.generators) : EMITTERS;
-  const collected = await collectInputs(inputs, io);
-  const read = readCrdInputs(collected.sources);
-  const diagnostics: Diagnostic[] = [...collected.diagnostics, ...read.diagnostics];
+  const kind = inputKind(inputs, opts, io.cwd);
+  const entries = opts.generators ? selectEmittersOrUsage(opts.generators) : DEFAULT_EMITTERS;
+  let read: { model: Model; diagnostics: Diagnostic[] };
+  let diagnostics: Diagnostic[];
+  let noSources: boolean;
+  if (kind === 'ts') {
+    // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
+    const { readTypeScript } = await import('../input/ts/reader.js');
+    read = readTypeScript(inputs, { cwd: io.cwd, ...(opts.tsconfig !== undefined ? { tsconfig: opts.tsconfig } : {}) });
+    diagnostics = read.diagnostics;
+    noSources = read.model.sources.length === 0;
+  } else {
+    const collected = await collectInputs(inputs, io);
+    read = readCrdInputs(collected.sources);
+    diagnostics = [...collected.diagnostics, ...read.diagnostics];
+    noSources = collected.sources.length === 0;
+  }
   io.stderr(formatDiagnostics(diagnostics));
-  if (hasErrors(diagnostics) || collected.sources.length === 0) {
+  if (hasErrors(diagnostics) || noSources) {
     const n = diagnostics.filter((d) => d.severity === 'error').length;
     io.stderr(`crdgen: ${plural(n, 'error')}; nothing was written\n`);
     return EXIT.invalidInput;
@@ -78,10 +92,11 @@ function selectEmittersOrUsage(list: string) {
 export function createGenerateCommand(ctx: CliContext): Command {
   return new Command('generate')
     .description('generate typed models, deepcopy and registration code from CRD YAML')
-    .argument('<inputs...>', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin')
+    .argument('<inputs...>', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs)')
     .requiredOption('-o, --out <dir>', 'output folder (created if missing)')
     .addOption(new Option('--runtime-import <specifier>', 'module generated code imports the runtime from').default(DEFAULT_RUNTIME_IMPORT))
-    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all; known: ${EMITTERS.map((e) => e.name).join(', ')})`))
+    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all but opt-in ${EMITTERS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${EMITTERS.map((e) => e.name).join(', ')})`))
+    .addOption(new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'))
     .option('--no-clean', 'keep generated files that are no longer produced')
     .addHelpText('after', '\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExample:\n  crdgen generate fixtures/databasemanager/crd.yaml --out generated\n')
     .action(async (inputs: string[], opts: GenerateOptions) => {

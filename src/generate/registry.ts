@@ -9,6 +9,7 @@ import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { types } from './types.js';
 import { deepcopy } from './deepcopy.js';
 import { register } from './register.js';
+import { crd } from './crd.js';
 
 /** A named generator. `name` is what `--generators` style selections use. */
 export interface EmitterEntry {
@@ -16,6 +17,8 @@ export interface EmitterEntry {
   /** One line for `--help` listings. */
   description: string;
   emit: Emitter;
+  /** Not run by default; only when selected by name (`--generators …,crd`). */
+  optIn?: boolean;
 }
 
 /** All generators in their fixed run order. */
@@ -23,7 +26,11 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
   { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy },
   { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register },
+  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', emit: crd, optIn: true },
 ];
+
+/** The generators run when none are selected: all but the opt-in ones. */
+export const DEFAULT_EMITTERS: readonly EmitterEntry[] = EMITTERS.filter((e) => !e.optIn);
 
 /** Thrown when an emitter produces a bad path or two emitters write the same path (a bug, not bad input). */
 export class EmitterConflictError extends Error {
@@ -40,11 +47,11 @@ export function isSafeOutputPath(p: string): boolean {
 }
 
 /**
- * Runs `entries` (default: all of {@link EMITTERS}) in order over the model and
+ * Runs `entries` (default: {@link DEFAULT_EMITTERS}, all but opt-in) in order over the model and
  * returns every file, in emitter order then each emitter's own order. Throws
  * {@link EmitterConflictError} if a path is unsafe or written twice.
  */
-export function runEmitters(model: Model, ctx: EmitContext, entries: readonly EmitterEntry[] = EMITTERS): GeneratedFile[] {
+export function runEmitters(model: Model, ctx: EmitContext, entries: readonly EmitterEntry[] = DEFAULT_EMITTERS): GeneratedFile[] {
   const owner = new Map<string, string>();
   const out: GeneratedFile[] = [];
   for (const e of entries) {

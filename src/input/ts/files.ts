@@ -117,3 +117,34 @@ export function globToRegExp(glob: string): RegExp {
   }
   return new RegExp(`^${re}$`);
 }
+
+/**
+ * Which reader the inputs are for, by extension: `ts` for `.ts` files and globs, and for
+ * folders that hold .ts API files and no YAML; `yaml` otherwise; `mixed` when both appear.
+ * Loads nothing but `node:fs`, so the CLI can decide before importing a reader.
+ */
+export function classifyInputs(inputs: readonly string[], cwd: string): 'ts' | 'yaml' | 'mixed' {
+  let ts = 0;
+  for (const input of inputs) {
+    if (isTsSource(input.replace(/[*?]+$/, ''))) {
+      ts++;
+      continue;
+    }
+    try {
+      const abs = resolve(cwd, input);
+      if (statSync(abs).isDirectory() && walk(abs, '').length > 0 && !hasYaml(abs)) ts++;
+    } catch {
+      // a missing input is the reader's to report
+    }
+  }
+  return ts === 0 ? 'yaml' : ts === inputs.length ? 'ts' : 'mixed';
+}
+
+function hasYaml(abs: string): boolean {
+  for (const e of readdirSync(abs, { withFileTypes: true })) {
+    if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+    if (e.isFile() && /\.ya?ml$/i.test(e.name)) return true;
+    if (e.isDirectory() && hasYaml(join(abs, e.name))) return true;
+  }
+  return false;
+}
