@@ -77,6 +77,11 @@ export interface RestConfig {
   auth?: AuthConfig;
   /** `http://host:port` proxy, reached with CONNECT. Other schemes are refused. */
   proxyUrl?: string;
+  /**
+   * Without proxyUrl, use HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the environment (client-go's
+   * default; localhost and loopback are never proxied). Default true.
+   */
+  proxyFromEnvironment?: boolean;
   /** Default namespace (kubeconfig context namespace, or the in-cluster namespace file). */
   namespace?: string;
   /** Sustained requests per second of the client-side limiter. Default 5; 0 or less disables it. */

@@ -68,6 +68,12 @@ export function withQuery(path: string, query: Query | undefined): string {
 
 const clients = new WeakMap<RestConfig, RestClient>();
 
+/** Options of the RestClient constructor (mostly for tests). */
+export interface RestClientOptions extends AuthenticatorOptions {
+  /** Environment for proxy selection; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
  * Untyped client of one API server. Share one per RestConfig (`RestClient.for(config)`)
  * so all resources share the connection pool and the client-side rate limiter.
@@ -89,8 +95,8 @@ export class RestClient {
   }
 
   /** Builds a client; bad URLs and exec settings throw here. */
-  constructor(readonly config: RestConfig, options: AuthenticatorOptions = {}) {
-    this.transport = new Transport(config);
+  constructor(readonly config: RestConfig, options: RestClientOptions = {}) {
+    this.transport = new Transport(config, options.env);
     this.auth = new Authenticator(config, options);
     const qps = config.qps ?? DEFAULT_QPS;
     this.limiter = config.rateLimiter ?? (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : noClientRateLimit);

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import type { RestConfig } from './config.js';
+import { proxyFromEnvironment } from './proxy-env.js';
 
 /** One HTTP request as the transport sends it. */
 export interface TransportRequest {
@@ -38,8 +39,11 @@ export class Transport {
   private material: Promise<TlsMaterial> | undefined;
   private readonly agents = new Map<string, http.Agent>();
 
-  /** Validates the server and proxy URLs; TLS files are read on first use. */
-  constructor(private readonly config: RestConfig) {
+  /**
+   * Validates the server and proxy URLs (TLS files are read on first use). Without a
+   * proxyUrl, the proxy comes from `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) as in client-go.
+   */
+  constructor(private readonly config: RestConfig, env: NodeJS.ProcessEnv = process.env) {
     let url: URL;
     try {
       url = new URL(config.server);
@@ -51,15 +55,18 @@ export class Transport {
     }
     this.url = url;
     this.secure = url.protocol === 'https:';
-    if (config.proxyUrl) {
+    const fromEnv = config.proxyUrl === undefined && config.proxyFromEnvironment !== false;
+    const proxyUrl = config.proxyUrl || (fromEnv ? proxyFromEnvironment(url, env) : undefined);
+    if (proxyUrl) {
+      const where = fromEnv ? ' (from the HTTPS_PROXY/HTTP_PROXY environment)' : '';
       let p: URL;
       try {
-        p = new URL(config.proxyUrl);
+        p = new URL(proxyUrl);
       } catch {
-        throw new Error(`invalid proxy-url ${JSON.stringify(config.proxyUrl)}`);
+        throw new Error(`invalid proxy-url ${JSON.stringify(proxyUrl)}${where}`);
       }
       if (p.protocol !== 'http:') {
-        throw new Error(`proxy-url ${JSON.stringify(config.proxyUrl)}: only http:// proxies (CONNECT) are supported, not ${p.protocol}//`);
+        throw new Error(`proxy-url ${JSON.stringify(proxyUrl)}${where}: only http:// proxies (CONNECT) are supported, not ${p.protocol}//`);
       }
       this.proxy = p;
     }

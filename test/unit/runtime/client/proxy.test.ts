@@ -5,6 +5,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { RestClient } from '../../../../src/runtime/client/rest-client.js';
+import { excludedByNoProxy, proxyFromEnvironment } from '../../../../src/runtime/client/proxy-env.js';
 import { json, startServer } from './server.js';
 import { makePki, type Pki } from './tls.js';
 
@@ -13,7 +14,7 @@ before(() => { pki = makePki(); });
 after(() => pki.cleanup());
 
 /** A CONNECT-only forward proxy on 127.0.0.1:0 that records the targets and auth it saw. */
-async function startProxy(t: import('node:test').TestContext, opts: { refuse?: boolean } = {}) {
+async function startProxy(t: import('node:test').TestContext, opts: { refuse?: boolean; hosts?: Record<string, string> } = {}) {
   const seen: Array<{ target: string; auth: string | undefined }> = [];
   const sockets = new Set<net.Socket>();
   const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
@@ -24,7 +25,8 @@ async function startProxy(t: import('node:test').TestContext, opts: { refuse?: b
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const [host, port] = (req.url ?? '').split(':');
+    const [name, port] = (req.url ?? '').split(':');
+    const host = opts.hosts?.[name ?? ''] ?? name;
     const upstream = net.connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
@@ -75,4 +77,52 @@ test('plain http servers also go through the tunnel; a refusing proxy is a clear
   const dead = new RestClient({ server: api.url, proxyUrl: 'http://127.0.0.1:1', qps: 0 });
   t.after(() => dead.close());
   await assert.rejects(dead.get('/healthz'), /cannot reach proxy 127\.0\.0\.1:1/);
+});
+
+test('proxyFromEnvironment: HTTPS_PROXY/HTTP_PROXY by scheme, NO_PROXY, loopback never proxied', () => {
+  const env = { HTTPS_PROXY: 'proxy.corp:3128', http_proxy: 'http://p2:80', NO_PROXY: '.svc,internal.example.com,10.0.0.0/8,192.168.1.5,api.local:6443,[fd00::1]' };
+  const p = (u: string, e: NodeJS.ProcessEnv = env) => proxyFromEnvironment(new URL(u), e);
+  assert.equal(p('https://api.example.com'), 'http://proxy.corp:3128'); // no scheme: http://
+  assert.equal(p('http://api.example.com'), 'http://p2:80'); // lower-case variant
+  assert.equal(p('https://kubernetes.default.svc'), undefined); // .svc suffix
+  assert.equal(p('https://internal.example.com'), undefined);
+  assert.equal(p('https://a.internal.example.com'), undefined); // subdomain
+  assert.equal(p('https://notinternal.example.com'), 'http://proxy.corp:3128');
+  assert.equal(p('https://10.96.0.1:443'), undefined); // CIDR
+  assert.equal(p('https://11.0.0.1'), 'http://proxy.corp:3128');
+  assert.equal(p('https://192.168.1.5:6443'), undefined);
+  assert.equal(p('https://api.local:6443'), undefined); // host:port entry
+  assert.equal(p('https://api.local:443'), 'http://proxy.corp:3128');
+  assert.equal(p('https://[fd00::1]:6443'), undefined);
+  for (const u of ['https://127.0.0.1:6443', 'https://localhost', 'https://[::1]:6443', 'https://x.localhost']) assert.equal(p(u), undefined, u);
+  assert.equal(p('https://api.example.com', { NO_PROXY: '*', HTTPS_PROXY: 'http://p' }), undefined);
+  assert.equal(p('https://api.example.com', {}), undefined);
+  assert.equal(excludedByNoProxy('*.example.com', 'a.example.com', '443'), true);
+  assert.equal(excludedByNoProxy('2001:db8::/32', '2001:db8:0:1::5', '443'), true);
+  assert.equal(excludedByNoProxy('2001:db8::/32', '2001:db9::5', '443'), false);
+});
+
+test('without proxy-url the environment proxy is used (and proxyFromEnvironment: false turns it off)', async (t) => {
+  const api = await startServer((req, res) => json(res, 200, { host: req.headers.host }));
+  t.after(() => api.close());
+  const proxy = await startProxy(t, { hosts: { 'api.test': '127.0.0.1' } });
+  const port = new URL(api.url).port;
+  const env = { HTTP_PROXY: proxy.url };
+  const rest = new RestClient({ server: `http://api.test:${port}`, qps: 0 }, { env });
+  t.after(() => rest.close());
+  assert.deepEqual(await rest.get('/api'), { host: `api.test:${port}` });
+  assert.equal(proxy.seen[0]?.target, `api.test:${port}`);
+  const direct = new RestClient({ server: api.url, qps: 0 }, { env }); // loopback: direct
+  t.after(() => direct.close());
+  await direct.get('/api');
+  assert.equal(proxy.seen.length, 1);
+  // 0.0.0.0 is not loopback for proxy selection, yet reaches the local server directly (Linux).
+  const viaEnv = new RestClient({ server: `http://0.0.0.0:${port}`, qps: 0 }, { env });
+  const off = new RestClient({ server: `http://0.0.0.0:${port}`, qps: 0, proxyFromEnvironment: false }, { env });
+  t.after(() => { viaEnv.close(); off.close(); });
+  await off.get('/api');
+  assert.equal(proxy.seen.length, 1);
+  await viaEnv.get('/api');
+  assert.equal(proxy.seen.length, 2);
+  assert.throws(() => new RestClient({ server: 'https://api.example.com' }, { env: { HTTPS_PROXY: 'socks5://p:1080' } }), /from the HTTPS_PROXY\/HTTP_PROXY environment.*only http:\/\/ proxies/);
 });
