@@ -20,6 +20,8 @@ export interface CompiledRule {
   /** The rule reads `oldSelf`: a transition rule, evaluated only on update. */
   readonly usesOldSelf: boolean;
   readonly messageProgram: Program | undefined;
+  /** The parsed rule (for the schema-aware field check). */
+  readonly ast: unknown;
 }
 
 /** The outcome of {@link compileRule}. */
@@ -28,6 +30,7 @@ export type CompileOutcome = { ok: true; rule: CompiledRule } | { ok: false; mes
 interface Planned {
   program: Program;
   usesOldSelf: boolean;
+  ast: unknown;
 }
 
 const cache = new Map<string, Planned | string>();
@@ -55,7 +58,7 @@ export function compileExpression(src: string): Planned | string {
       const names = c.unknown;
       out = `undeclared reference to ${names.map((n) => `'${n}'`).join(', ')} (not in crdgen's CEL library)`;
     } else {
-      out = { program: program(c.eval, c.frameSize), usesOldSelf: c.usesOldSelf };
+      out = { program: program(c.eval, c.frameSize), usesOldSelf: c.usesOldSelf, ast: parsed.expr };
     }
   } catch (e) {
     const msg = (e as Error).message;
@@ -76,5 +79,5 @@ export function compileRule(rule: ValidationRule): CompileOutcome {
     if (typeof m === 'string') return { ok: false, message: `messageExpression: ${m}` };
     messageProgram = m.program;
   }
-  return { ok: true, rule: { source: rule, program: p.program, usesOldSelf: p.usesOldSelf, messageProgram } };
+  return { ok: true, rule: { source: rule, program: p.program, usesOldSelf: p.usesOldSelf, messageProgram, ast: p.ast } };
 }

@@ -6,6 +6,7 @@ import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileRule, type CompiledRule } from './compile.js';
+import { checkRuleFields } from './typecheck.js';
 import { CelEvalError, fromJson, type ConversionCache, type Value } from './value.js';
 
 const newConversionCache = (): ConversionCache => new WeakMap();
@@ -14,6 +15,11 @@ const newConversionCache = (): ConversionCache => new WeakMap();
 export interface RuleProblem {
   /** Where the rule sits, as a data path (`spec.listeners[*]`; empty for the root). */
   schemaPath: string;
+  /**
+   * The apiserver's field path of the rule inside the schema, for a CRD 422
+   * (`openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`; prefix `spec.versions[i].schema.`).
+   */
+  field: string;
   rule: string;
   message: string;
 }
@@ -48,23 +54,28 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Compiles every rule now and lists those that cannot be evaluated. */
-function precheck(n: Node, path: string, out: RuleProblem[], seen: Set<Node>): void {
+function precheck(n: Node, isRoot: boolean, path: string, field: string, out: RuleProblem[], seen: Set<Node>): void {
   if (!n.hasRules || seen.has(n)) return;
   seen.add(n);
   n.rules.forEach((r, i) => {
     const c = compiled(n, i);
-    if ('error' in c) out.push({ schemaPath: path, rule: r.rule, message: c.error });
+    let message = 'error' in c ? c.error : checkRuleFields(c.ast, n, isRoot || n.s['x-kubernetes-embedded-resource'] === true);
+    if (message !== undefined && !('error' in c)) {
+      slots(n)[i] = { error: message };
+    }
+    if (message !== undefined) out.push({ schemaPath: path, field: `${field}.x-kubernetes-validations[${i}].rule`, rule: r.rule, message });
+    message = undefined;
   });
-  for (const a of n.allOf) precheck(a, path, out, seen);
-  if (n.items) precheck(n.items, `${path}[*]`, out, seen);
-  if (n.props) for (const [k, c] of n.props) precheck(c, path ? `${path}.${k}` : k, out, seen);
-  if (n.addl) precheck(n.addl, `${path}[*]`, out, seen);
+  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, out, seen));
+  if (n.items) precheck(n.items, false, `${path}[*]`, `${field}.items`, out, seen);
+  if (n.props) for (const [k, c] of n.props) precheck(c, false, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, out, seen);
+  if (n.addl) precheck(n.addl, false, `${path}[*]`, `${field}.additionalProperties`, out, seen);
 }
 
 /** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
-  if (opts.eager) precheck(root, '', problems, new Set());
+  if (opts.eager) precheck(root, opts.isResourceRoot, '', 'openAPIV3Schema', problems, new Set());
   return {
     problems,
     validate(obj, old, errs) {

@@ -3,6 +3,7 @@
 // Duration, Timestamp, TypeValue, Opaque (url, ip, cidr, quantity). Equality and ordering follow
 // CEL (numbers compare across int/uint/double; other kinds only with their own kind).
 import type { Node } from '../validation/node.js';
+import { unescapePropertyName } from './typecheck.js';
 
 /** An evaluation error (CEL's error value); the message is what the apiserver prints. */
 export class CelEvalError extends Error {}
@@ -91,13 +92,19 @@ export class JsonMap implements CelMap {
     if (typeof key !== 'string') return undefined;
     let v = this.memo?.get(key);
     if (v !== undefined) return v;
-    if (!Object.prototype.hasOwnProperty.call(this.obj, key)) return undefined;
-    v = fromJson(childNode(this.node, key), this.obj[key], this.cache);
+    let k = key;
+    if (!Object.prototype.hasOwnProperty.call(this.obj, k)) {
+      // a property reached through its CEL-escaped name (`foo__dash__bar` for `foo-bar`)
+      if (!this.node?.props || !key.includes('__')) return undefined;
+      k = unescapePropertyName(key);
+      if (!this.node.props.has(k) || !Object.prototype.hasOwnProperty.call(this.obj, k)) return undefined;
+    }
+    v = fromJson(childNode(this.node, k), this.obj[k], this.cache);
     (this.memo ??= new Map()).set(key, v);
     return v;
   }
   has(key: Value): boolean {
-    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(this.obj, key);
+    return this.get(key) !== undefined;
   }
   keys(): Value[] {
     return Object.keys(this.obj);

@@ -108,8 +108,8 @@ describe('CEL rules', () => {
   });
 
   it('runtime errors are reported with the rule, in the apiserver wording', () => {
-    assert.deepEqual(lines(withRules([{ rule: 'self.missing == 1' }]), { spec: {} }), [
-      'spec: Invalid value: "object": no such key: missing evaluating rule: self.missing == 1',
+    assert.deepEqual(lines(withRules([{ rule: 'self.a == 1' }]), { spec: {} }), [
+      'spec: Invalid value: "object": no such key: a evaluating rule: self.a == 1',
     ]);
     assert.deepEqual(lines(withRules([{ rule: 'self.a / self.b > 0', message: 'ratio' }]), { spec: { a: 1, b: 0 } }), [
       'spec: Invalid value: "object": division by zero evaluating rule: ratio',
@@ -126,6 +126,7 @@ describe('CEL rules', () => {
       assert.equal(e.problems.length, 2);
       assert.deepEqual(e.problems[0], {
         schemaPath: 'spec',
+        field: 'openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
         rule: 'self.a.frobnicate() && unknownFn(1)',
         message: "undeclared reference to 'frobnicate', 'unknownFn' (not in crdgen's CEL library)",
       });
@@ -133,6 +134,26 @@ describe('CEL rules', () => {
       assert.match(e.message, /2 validation rules cannot be compiled/);
       return true;
     });
+  });
+
+  it('a field the schema does not declare is a compile error, as in the apiserver; maps and unknown fields are dynamic', () => {
+    assert.throws(() => compileValidator(withRules([{ rule: 'self.missing == 1' }])), /undefined field 'missing'/);
+    assert.throws(
+      () => compileValidator(withRules([{ rule: 'self.l.all(x, x.nope == 1)' }], { l: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } } })),
+      /undefined field 'nope'/,
+    );
+    const root = (rule: string) => ({ type: 'object', properties: { spec: { type: 'object' } }, 'x-kubernetes-validations': [{ rule }] });
+    assert.doesNotThrow(() => compileValidator(root("self.metadata.name != '' && self.kind != '' && has(self.spec)")));
+    assert.throws(() => compileValidator(root("has(self.metadata.labels)")), /undefined field 'labels'/, 'only metadata.name/generateName are visible');
+    assert.doesNotThrow(() => compileValidator(withRules([{ rule: "self.m.anything == 'x'" }], { m: { type: 'object', additionalProperties: { type: 'string' } } })));
+    assert.doesNotThrow(() => compileValidator(withRules([{ rule: 'self.f.whatever == 1' }], { f: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } })));
+  });
+
+  it('properties with special characters are reached through their escaped names', () => {
+    const s = withRules([{ rule: "self.foo__dash__bar == 'x' && self.__namespace__ == 'n'", message: 'm' }], { 'foo-bar': { type: 'string' }, namespace: { type: 'string' } });
+    assert.deepEqual(lines(s, { spec: { 'foo-bar': 'x', namespace: 'n' } }), []);
+    assert.deepEqual(lines(s, { spec: { 'foo-bar': 'y', namespace: 'n' } }), ['spec: Invalid value: "object": m']);
+    assert.throws(() => compileValidator(withRules([{ rule: "self.foo-bar == 'x'" }], { 'foo-bar': { type: 'string' } })), /undeclared reference to 'bar'/);
   });
 
   it("with unsupportedRules: 'report', such rules fail validation instead of passing", () => {
