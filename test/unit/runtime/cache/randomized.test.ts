@@ -14,7 +14,7 @@ import { ReflectorCounters } from '../../../../src/runtime/metrics/reflector.js'
 import { FakeServer, prng, type Fault, type Obj } from './fake-server.js';
 
 const SEEDS = [1, 2, 3, 42, 1337, 20240607];
-const STEPS = 250;
+const STEPS = 400;
 
 /** A handler keeping its own view of the objects, checking the notification sequence is coherent. */
 function viewHandler(name: string, problems: string[]): { view: Map<string, Obj>; handler: ResourceEventHandler<Obj> } {
@@ -90,9 +90,11 @@ async function runSeed(seed: number): Promise<void> {
       else if (x < 0.59) server.expireWatches();
       else if (x < 0.64) server.compact();
       else if (x < 0.69) server.bookmark();
-      else if (x < 0.76) server.listFaults.push(pick(faults.slice(0, 3)));
-      else if (x < 0.83) server.watchFaults.push(pick(faults));
-      else if (x < 0.87) server.continueExpiry = server.continueExpiry ? 0 : 0.5;
+      else if (x < 0.73) {
+        if (server.listFaults.length === 0) server.listFaults.push(pick(faults.slice(0, 3)));
+      } else if (x < 0.78) {
+        if (server.watchFaults.length === 0) server.watchFaults.push(pick(faults));
+      } else if (x < 0.81) server.continueExpiry = server.continueExpiry ? 0 : 0.5;
       if (step === Math.floor(STEPS / 2)) {
         late = viewHandler('late', problems);
         informer.addEventHandler(late.handler);
@@ -116,6 +118,8 @@ async function runSeed(seed: number): Promise<void> {
     assert.deepEqual(snapshot(early.view.values()), want, `seed ${seed}: early handler's view ≠ server`);
     assert.deepEqual(snapshot(late?.view.values() ?? []), want, `seed ${seed}: late handler's view ≠ server`);
     assert.ok(metrics.lists >= 2, `seed ${seed}: faults caused relists (${metrics.lists})`);
+    assert.ok(metrics.watches >= 2 && metrics.watchEvents > 0, `seed ${seed}: watches delivered events`);
+    if (process.env.H3_DEBUG) console.log(seed, JSON.stringify(metrics));
   } finally {
     ac.abort();
     await run;
