@@ -2,7 +2,7 @@
 // the test API server, through the kubeconfig file it writes, used as is.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiException, CustomObjectsApi, KubeConfig, Watch, makeInformer } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, Watch, makeInformer } from '@kubernetes/client-node';
 import type { KubernetesObject, KubernetesListObject } from '@kubernetes/client-node';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
@@ -117,6 +117,21 @@ describe('@kubernetes/client-node against the test API server', () => {
     } finally {
       stopped = true;
       await informer.stop();
+    }
+  });
+});
+
+describe('@kubernetes/client-node over HTTPS', () => {
+  it('trusts the generated certificate through the kubeconfig object', async () => {
+    const env = await startTestApiServer({ https: true });
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromString(JSON.stringify(env.kubeconfig));
+      const core = kc.makeApiClient(CoreV1Api);
+      const list = await core.listNamespace();
+      assert.ok(list.items.some((n) => n.metadata?.name === 'default'));
+    } finally {
+      await env.stop();
     }
   });
 });
