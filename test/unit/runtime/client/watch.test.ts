@@ -183,3 +183,25 @@ test('watch: a connection dropped mid-stream ends the iteration without throwing
   const got = await collect(await rest.watch<Obj>('/api/v1/pods'));
   assert.deepEqual(got.map((e) => e.type), ['ADDED']);
 });
+
+test('StreamWatch yields exactly the events sent, for random events and random chunk boundaries', async () => {
+  const name = fc.string({ unit: fc.constantFrom('a', 'z', '-', 'é', '数', '🚀', '"', '\\', '\n'), minLength: 1, maxLength: 8 });
+  const event = fc.record({ type: fc.constantFrom('ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK'), object: fc.record({ metadata: fc.record({ name, resourceVersion: fc.nat().map(String) }) }) });
+  await fc.assert(
+    fc.asyncProperty(fc.array(event, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), async (events, cuts) => {
+      const bytes = new TextEncoder().encode(events.map((e) => JSON.stringify(e) + '\n').join(''));
+      const chunks = splitAt(bytes, cuts);
+      let destroyed = false;
+      const body = {
+        async *[Symbol.asyncIterator]() {
+          for (const c of chunks) yield c;
+        },
+        destroy: () => { destroyed = true; },
+      };
+      const got = await collect(new StreamWatch<Obj>(body), 1000);
+      assert.deepEqual(got, JSON.parse(JSON.stringify(events)));
+      assert.equal(destroyed, true); // the body is released when the stream ends
+    }),
+    { numRuns: 200 },
+  );
+});
