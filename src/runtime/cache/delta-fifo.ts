@@ -23,6 +23,7 @@ export type PopProcessFunc<T> = (deltas: Deltas<T>, isInInitialList: boolean) =>
 /** Thrown by `pop` once the queue is closed. */
 export class FIFOClosedError extends Error {
   override readonly name = 'FIFOClosedError';
+  /** The queue was closed. */
   constructor() {
     super('DeltaFIFO: queue closed');
   }

@@ -193,9 +193,8 @@ export class Reflector<T extends KubeObject> {
       if (signal.aborted) break;
       try {
         // Continuation pages carry no resourceVersion: the token pins the snapshot.
-        page = checkList<T>(await this.listerWatcher.list({ signal, limit: pageSize, continue: cont,
-          ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
-          ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}) }), this.name);
+        const next: ListOptions = { signal, limit: pageSize, continue: cont };
+        page = checkList<T>(await this.listerWatcher.list(next), this.name);
       } catch (err) {
         if (!isResourceExpired(err) || signal.aborted) throw err;
         const full = checkList<T>(await this.listerWatcher.list({ ...options }), this.name);
