@@ -2,6 +2,7 @@
 // apiserver's order), applyDefaults and prune.
 import { BLOCKING_REASONS, RULES_NOT_CHECKED, type FieldError } from './field-error.js';
 import { applyDefaults as defaultNode, pruneNonNullableNulls } from './defaulting.js';
+import { validateEmbedded } from './embedded.js';
 import { validateListTypes } from './list-type.js';
 import { compileNode, type Node } from './node.js';
 import { validateOpenAPI } from './openapi.js';
@@ -81,6 +82,7 @@ class Validator implements StructuralValidator {
   validate(obj: unknown, old?: unknown): FieldError[] {
     const errs: FieldError[] = [];
     validateOpenAPI(this.root, obj, '', errs);
+    validateEmbedded(this.root, obj, '', errs);
     validateListTypes(this.root, obj, '', errs);
     if (this.rules) {
       if (errs.some((e) => BLOCKING_REASONS.has(e.reason))) errs.push(RULES_NOT_CHECKED);

@@ -173,3 +173,27 @@ describe('pruning', () => {
     assert.deepEqual(obj, { a: 'x' });
   });
 });
+
+describe('embedded resources', () => {
+  const v = compileValidator({
+    type: 'object',
+    properties: {
+      template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      list: { type: 'array', items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+    },
+  });
+  const lines = (obj: unknown) => v.validate(obj).map(formatFieldError);
+
+  it('require apiVersion and kind, and check their form', () => {
+    assert.deepEqual(lines({ template: { apiVersion: 'apps/v1', kind: 'Deployment' } }), []);
+    assert.deepEqual(lines({ template: {} }), ['template.apiVersion: Required value', 'template.kind: Required value']);
+    assert.deepEqual(lines({ list: [{ apiVersion: 'a/b/c', kind: 'Pod' }] }), ['list[0].apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c']);
+    const bad = lines({ template: { apiVersion: 'v1', kind: 'My_Kind' } });
+    assert.equal(bad.length, 1);
+    assert.match(bad[0]!, /^template\.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label/);
+  });
+
+  it('does not apply to the resource root', () => {
+    assert.deepEqual(lines({}), []);
+  });
+});
