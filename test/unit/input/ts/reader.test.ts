@@ -377,3 +377,13 @@ test('inputs: missing file, non-.ts file, empty folder, generated files skipped,
   assert.deepEqual(diagLines(g.diagnostics), []);
   assert.deepEqual(g.model.sources, ['a/foo.ts']);
 });
+
+test('classifyInputs picks the reader by extension, folders by the files they hold', async () => {
+  const { classifyInputs } = await import('../../../../src/input/ts/files.js');
+  assert.equal(classifyInputs(['fixtures/databasemanager-ts/types.ts'], '.'), 'ts');
+  assert.equal(classifyInputs(['fixtures/databasemanager-ts'], '.'), 'ts');
+  assert.equal(classifyInputs(['api/**/*.ts'], '.'), 'ts');
+  assert.equal(classifyInputs(['fixtures/databasemanager/crd.yaml', '-'], '.'), 'yaml');
+  assert.equal(classifyInputs(['fixtures/databasemanager'], '.'), 'yaml');
+  assert.equal(classifyInputs(['fixtures/databasemanager-ts', 'fixtures/databasemanager/crd.yaml'], '.'), 'mixed');
+});
