@@ -127,3 +127,33 @@ test('informer over HTTP survives dropped watches, expired versions and 500s; ca
     await env.stop();
   }
 });
+
+test('informer over HTTP recovers from an API server restart (connection refused while down) without hammering it', async () => {
+  const env = await startTestApiServer({ crds: [CRD] });
+  const ac = new AbortController();
+  let run: Promise<void> | undefined;
+  try {
+    const client = resourceClient<DatabaseManager>({ server: env.url, qps: 0, maxRetries: 0 }, DM);
+    const dms = client.namespace('default');
+    await dms.create(dm('before', 1));
+    const metrics = new ReflectorCounters();
+    const informer = newSharedIndexInformer<DatabaseManager>(client, {
+      backoff: new ExponentialBackoffManager({ initialMs: 20, capMs: 100 }),
+      metrics,
+    });
+    informer.setWatchErrorHandler(() => {});
+    run = informer.run(ac.signal);
+    assert.equal(await waitForCacheSync(ac.signal, () => informer.hasSynced()), true);
+    await env.faults.restart(400);
+    await dms.create(dm('after', 2));
+    const want = snap((await dms.list()).items);
+    await until(() => JSON.stringify(snap(informer.getStore().list())) === JSON.stringify(want));
+    // 400 ms down with backoff from 20 ms: a handful of attempts, not a tight loop.
+    assert.ok(metrics.lists + metrics.watchStartErrors < 40, `attempts: ${JSON.stringify(metrics)}`);
+    if (process.env.H3_DEBUG) console.log(JSON.stringify(metrics));
+  } finally {
+    ac.abort();
+    await run;
+    await env.stop();
+  }
+});
