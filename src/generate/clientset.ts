@@ -37,7 +37,7 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
     registerImport: tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts'))),
     type: n.type,
     listType: n.listType,
-    plural: n.plural,
+    pluralType: n.plural,
     pluralAccessor: n.pluralAccessor,
     apiVersion: apiVersionOf(group.name, version.name),
     scope: namespaced ? 'namespaced' : 'cluster-scoped',
@@ -68,7 +68,7 @@ export const clientset: Emitter = (model: Model, ctx) => {
     }
     const kinds = gv.kinds.map((ck) => ({
       type: ck.names.type,
-      plural: ck.names.plural,
+      pluralType: ck.names.plural,
       pluralAccessor: ck.names.pluralAccessor,
       import: tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName))),
       getterParams: ck.kind.scope === 'Namespaced' ? 'namespace: string' : '',
@@ -83,7 +83,7 @@ export const clientset: Emitter = (model: Model, ctx) => {
         runtimeImport: ctx.runtimeImport,
         groupVersionType: gv.names.groupVersionType,
         apiVersion: apiVersionOf(gv.group.name, gv.version.name),
-        extends: kinds.length > 0 ? ` extends ${kinds.map((k) => `${k.plural}Getter`).join(', ')}` : '',
+        extends: kinds.length > 0 ? ` extends ${kinds.map((k) => `${k.pluralType}Getter`).join(', ')}` : '',
         kinds,
       }),
     });

@@ -52,7 +52,7 @@ export const informers: Emitter = (model: Model, ctx) => {
           registerImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
           listerImport: tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName))),
           type: n.type,
-          plural: n.plural,
+          pluralType: n.plural,
           apiVersion,
         }),
       });
@@ -67,7 +67,7 @@ export const informers: Emitter = (model: Model, ctx) => {
         groupVersionType: gv.names.groupVersionType,
         kinds: gv.kinds.map((ck) => ({
           type: ck.names.type,
-          plural: ck.names.plural,
+          pluralType: ck.names.plural,
           pluralAccessor: ck.names.pluralAccessor,
           import: tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName))),
         })),

@@ -32,7 +32,7 @@ export const listers: Emitter = (model: Model, ctx) => {
           runtimeImport: ctx.runtimeImport,
           typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
           type: n.type,
-          plural: n.plural,
+          pluralType: n.plural,
           pluralAccessor: n.pluralAccessor,
           group: gv.group.name,
           resource: ck.kind.kind.toLowerCase(),

@@ -10,6 +10,11 @@ import { types } from './types.js';
 import { deepcopy } from './deepcopy.js';
 import { register } from './register.js';
 import { crd } from './crd.js';
+import { clientset } from './clientset.js';
+import { fake } from './fake.js';
+import { listers } from './listers.js';
+import { informers } from './informers.js';
+import { applyconfig } from './applyconfig.js';
 
 /** A named generator. `name` is what `--generators` style selections use. */
 export interface EmitterEntry {
@@ -26,6 +31,11 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
   { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy },
   { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register },
+  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', emit: clientset },
+  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', emit: fake },
+  { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers },
+  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', emit: informers },
+  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', emit: applyconfig },
   { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', emit: crd, optIn: true },
 ];
 
