@@ -4,6 +4,7 @@
 import { ROOT_FIELD, duplicate, forbidden, invalid, required, type FieldError } from '../validation/field-error.js';
 import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
+import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileRule, type CompiledRule } from './compile.js';
 import { checkRuleFields } from './typecheck.js';
@@ -79,7 +80,7 @@ export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResour
   return {
     problems,
     validate(obj, old, errs) {
-      walk(root, obj, old, '', errs, newConversionCache(), newConversionCache());
+      walk(root, obj, old, false, '', errs, newConversionCache(), newConversionCache());
     },
   };
 }
@@ -114,7 +115,7 @@ function withFieldPath(base: string, fp: string): string {
   return out || ROOT_FIELD;
 }
 
-function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+function evalRules(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
   const here = path || ROOT_FIELD;
   const type = n.s.type ?? '';
   let self: Value | undefined;
@@ -140,6 +141,8 @@ function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: Fiel
       continue;
     }
     if (result === true) continue;
+    // ratcheting: an unchanged value keeps passing, except for transition rules
+    if (ratchet && !c.usesOldSelf) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
     const detail = detailFor(c, self, oldSelf);
     switch (c.source.reason) {
@@ -151,43 +154,31 @@ function evalRules(n: Node, obj: unknown, old: unknown, path: string, errs: Fiel
   }
 }
 
-function walk(n: Node, obj: unknown, old: unknown, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+function walk(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
   if (!n.hasRules || obj === null || obj === undefined) return;
-  if (n.rules.length) evalRules(n, obj, old, path, errs, cache, oldCache);
-  for (const a of n.allOf) if (a.hasRules) walk(a, obj, old, path, errs, cache, oldCache);
+  const unchanged = ratchet || (old !== undefined && jsonEqual(obj, old));
+  if (n.rules.length) evalRules(n, obj, old, unchanged, path, errs, cache, oldCache);
+  for (const a of n.allOf) if (a.hasRules) walk(a, obj, old, unchanged, path, errs, cache, oldCache);
   if (Array.isArray(obj)) {
     const items = n.items;
     if (!items?.hasRules) return;
-    const oldItem = correlateList(n, old);
-    for (let i = 0; i < obj.length; i++) walk(items, obj[i], oldItem?.(obj[i]), fieldPath.index(path, i), errs, cache, oldCache);
+    const corr = old !== undefined ? correlateItems(n, old) : undefined;
+    for (let i = 0; i < obj.length; i++) {
+      const o = corr ? corr(obj[i]) : NO_OLD;
+      walk(items, obj[i], o === NO_OLD ? undefined : o, unchanged, fieldPath.index(path, i), errs, cache, oldCache);
+    }
     return;
   }
   if (!isObject(obj)) return;
   const oldObj = isObject(old) && n.s['x-kubernetes-map-type'] !== 'atomic' ? old : undefined;
   if (n.addl?.hasRules) {
-    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(n.addl, obj[k], oldObj?.[k], fieldPath.key(path, k), errs, cache, oldCache);
+    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(n.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
   }
   if (n.props) {
     for (const [k, child] of n.props) {
       if (child.hasRules && Object.prototype.hasOwnProperty.call(obj, k)) {
-        walk(child, obj[k], oldObj?.[k], fieldPath.child(path, k), errs, cache, oldCache);
+        walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
       }
     }
   }
-}
-
-/** For list-type map, finds an item's old counterpart by its keys; other lists do not correlate. */
-function correlateList(n: Node, old: unknown): ((item: unknown) => unknown) | undefined {
-  if (n.s['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old)) return undefined;
-  const keys = n.s['x-kubernetes-list-map-keys'] ?? [];
-  const keyOf = (x: unknown) => (isObject(x) ? JSON.stringify(keys.map((k) => x[k] ?? null)) : undefined);
-  const byKey = new Map<string, unknown>();
-  for (const o of old) {
-    const k = keyOf(o);
-    if (k !== undefined) byKey.set(k, o);
-  }
-  return (item) => {
-    const k = keyOf(item);
-    return k === undefined ? undefined : byKey.get(k);
-  };
 }

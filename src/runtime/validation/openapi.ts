@@ -62,12 +62,43 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** Marks "no correlated old value" (create, or an uncorrelatable position on update). */
+export const NO_OLD: unique symbol = Symbol('no old value');
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The old counterpart of `data[key]`, when `old` is an object holding it. */
+function oldChild(old: unknown, key: string): unknown {
+  return isObject(old) && Object.prototype.hasOwnProperty.call(old, key) ? old[key] : NO_OLD;
+}
+
+/** For a list-type map, finds each item's old counterpart by its keys; other lists do not correlate. */
+export function correlateItems(n: Node, old: unknown): ((item: unknown) => unknown) | undefined {
+  if (n.s['x-kubernetes-list-type'] !== 'map' || !Array.isArray(old)) return undefined;
+  const keys = n.s['x-kubernetes-list-map-keys'] ?? [];
+  const keyOf = (x: unknown) => (isObject(x) ? JSON.stringify(keys.map((k) => x[k] ?? null)) : undefined);
+  const byKey = new Map<string, unknown>();
+  for (const o of old) {
+    const k = keyOf(o);
+    if (k !== undefined) byKey.set(k, o);
+  }
+  return (item) => {
+    const k = keyOf(item);
+    return k !== undefined && byKey.has(k) ? byKey.get(k) : NO_OLD;
+  };
+}
+
 /**
  * Validates `data` against `n`, appending field errors to `errs`; returns kube-openapi's MatchCount
  * (how many validators passed), which picks the reported branch of a failed oneOf/anyOf.
- * `name` is kube-openapi's path (`spec.listeners[0].name`; `` for the root).
+ * `name` is kube-openapi's path (`spec.listeners[0].name`; `` for the root). On update, `old` is the
+ * correlated old value: unchanged values are not re-validated (CRD validation ratcheting).
  */
-export function validateOpenAPI(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+export function validateOpenAPI(n: Node, data: unknown, name: string, errs: FieldError[], old: unknown = NO_OLD): number {
+  // Ratcheting (update): a value equal to its correlated old value is not re-validated.
+  if (old !== NO_OLD && jsonEqual(data, old)) return 1;
   if (data === null || data === undefined) {
     let c = 0;
     if (n.typeApplies) c += typeCheck(n, null, name, errs);
@@ -77,7 +108,7 @@ export function validateOpenAPI(n: Node, data: unknown, name: string, errs: Fiel
   let count = 2;
   const kind = jsonKind(data);
   if (n.typeApplies) count += typeCheck(n, data, name, errs) + 1;
-  if (n.hasCombinators) count += combinators(n, data, name, errs);
+  if (n.hasCombinators) count += combinators(n, data, name, errs, old);
   switch (kind) {
     case 'string':
       count++;
@@ -90,12 +121,12 @@ export function validateOpenAPI(n: Node, data: unknown, name: string, errs: Fiel
       if (n.hasNumberChecks) numberCheck(n, data as number, name, errs);
       break;
     case 'array':
-      count += sliceCheck(n, data as unknown[], name, errs) + 1;
+      count += sliceCheck(n, data as unknown[], name, errs, old) + 1;
       break;
   }
   count++;
   if (n.s.enum) enumCheck(n, data, name, errs);
-  if (kind === 'object') count += objectCheck(n, data as Record<string, unknown>, name, errs) + 1;
+  if (kind === 'object') count += objectCheck(n, data as Record<string, unknown>, name, errs, old) + 1;
   return count;
 }
 
@@ -129,14 +160,14 @@ function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   return 1;
 }
 
-function combinators(n: Node, data: unknown, name: string, errs: FieldError[]): number {
+function combinators(n: Node, data: unknown, name: string, errs: FieldError[], old: unknown): number {
   let count = 0;
   if (n.anyOf.length) {
     let best: { errs: FieldError[]; count: number } | undefined;
     let ok = false;
     for (const b of n.anyOf) {
       const e: FieldError[] = [];
-      const c = validateOpenAPI(b, data, name, e);
+      const c = validateOpenAPI(b, data, name, e, old);
       if (e.length === 0) {
         ok = true;
         best = undefined;
@@ -157,7 +188,7 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[]): 
     let firstSuccess = -1;
     for (const b of n.oneOf) {
       const e: FieldError[] = [];
-      const c = validateOpenAPI(b, data, name, e);
+      const c = validateOpenAPI(b, data, name, e, old);
       if (e.length === 0) {
         validated++;
         best = undefined;
@@ -181,7 +212,7 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[]): 
     let validated = 0;
     for (const b of n.allOf) {
       const before = errs.length;
-      count += validateOpenAPI(b, data, name, errs);
+      count += validateOpenAPI(b, data, name, errs, old);
       if (errs.length === before) validated++;
     }
     if (validated !== n.allOf.length) {
@@ -253,11 +284,12 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
   return 0;
 }
 
-function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[]): number {
+function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[], old: unknown): number {
   const s = n.s;
   let count = 0;
   if (n.items) {
-    for (let i = 0; i < data.length; i++) count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs);
+    const corr = old !== NO_OLD ? correlateItems(n, old) : undefined;
+    for (let i = 0; i < data.length; i++) count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs, corr ? corr(data[i]) : NO_OLD);
   }
   if (s.minItems !== undefined && data.length < s.minItems) {
     errs.push(invalid(fieldOf(name), data.length, `${name} ${IN} should have at least ${s.minItems} items`));
@@ -289,7 +321,7 @@ function enumCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   return 0;
 }
 
-function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs: FieldError[]): number {
+function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs: FieldError[], old: unknown): number {
   const s = n.s;
   if (s.minProperties !== undefined || s.maxProperties !== undefined) {
     const numKeys = Object.keys(data).length;
@@ -310,13 +342,13 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
     }
   } else if (n.addl) {
     for (const k in data) {
-      if (!props?.has(k)) count += validateOpenAPI(n.addl, data[k], `${name}.${k}`, errs);
+      if (!props?.has(k)) count += validateOpenAPI(n.addl, data[k], `${name}.${k}`, errs, oldChild(old, k));
     }
   }
   if (props) {
     for (const p in data) {
       const child = props.get(p);
-      if (child) count += validateOpenAPI(child, data[p], name ? `${name}.${p}` : p, errs);
+      if (child) count += validateOpenAPI(child, data[p], name ? `${name}.${p}` : p, errs, oldChild(old, p));
     }
   }
   const req = s.required;

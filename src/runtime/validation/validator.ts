@@ -5,7 +5,7 @@ import { applyDefaults as defaultNode, pruneNonNullableNulls } from './defaultin
 import { validateEmbedded } from './embedded.js';
 import { validateListTypes } from './list-type.js';
 import { compileNode, type Node } from './node.js';
-import { validateOpenAPI } from './openapi.js';
+import { NO_OLD, validateOpenAPI } from './openapi.js';
 import { prune as pruneNode } from './pruning.js';
 import { isPrecompiled, reduceSchema, SchemaError, type PrecompiledSchema } from './schema.js';
 import { createRuleEvaluator, type RuleEvaluator, type RuleProblem } from '../cel/rules.js';
@@ -81,7 +81,7 @@ class Validator implements StructuralValidator {
 
   validate(obj: unknown, old?: unknown): FieldError[] {
     const errs: FieldError[] = [];
-    validateOpenAPI(this.root, obj, '', errs);
+    validateOpenAPI(this.root, obj, '', errs, old === undefined ? NO_OLD : old);
     validateEmbedded(this.root, obj, '', errs);
     validateListTypes(this.root, obj, '', errs);
     if (this.rules) {

@@ -197,3 +197,50 @@ describe('embedded resources', () => {
     assert.deepEqual(lines({}), []);
   });
 });
+
+describe('ratcheting on update', () => {
+  const v = compileValidator({
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          replicas: { type: 'integer', maximum: 10 },
+          name: { type: 'string', pattern: '^[a-z]+$' },
+          ports: {
+            type: 'array',
+            'x-kubernetes-list-type': 'map',
+            'x-kubernetes-list-map-keys': ['name'],
+            items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', maximum: 100 } } },
+          },
+          atomic: { type: 'array', items: { type: 'integer', maximum: 5 } },
+        },
+        'x-kubernetes-validations': [{ rule: 'self.replicas % 2 == 0', message: 'even' }],
+      },
+    },
+  });
+  const lines = (obj: unknown, old?: unknown) => v.validate(obj, old).map(formatFieldError);
+
+  it('an invalid value that did not change is accepted; a changed one is not', () => {
+    const old = { spec: { replicas: 12, name: 'OK' } };
+    assert.equal(lines(old).length, 2, 'on create both are errors');
+    assert.deepEqual(lines({ spec: { replicas: 12, name: 'OK' } }, old), []);
+    assert.deepEqual(lines({ spec: { replicas: 12, name: 'STILL' } }, old), ["spec.name: Invalid value: \"STILL\": spec.name in body should match '^[a-z]+$'"]);
+    assert.deepEqual(lines({ spec: { replicas: 14, name: 'OK' } }, old), ['spec.replicas: Invalid value: 14: spec.replicas in body should be less than or equal to 10']);
+  });
+
+  it('list-type map items ratchet by key; atomic lists only as a whole', () => {
+    const old = { spec: { replicas: 2, ports: [{ name: 'a', port: 500 }], atomic: [9] } };
+    assert.deepEqual(lines({ spec: { replicas: 2, ports: [{ name: 'b', port: 1 }, { name: 'a', port: 500 }], atomic: [9] } }, old), []);
+    assert.deepEqual(lines({ spec: { replicas: 2, ports: [{ name: 'a', port: 500 }], atomic: [9, 1] } }, old), [
+      'spec.atomic[0]: Invalid value: 9: spec.atomic[0] in body should be less than or equal to 5',
+    ]);
+  });
+
+  it('CEL rules ratchet too (except transition rules)', () => {
+    const old = { spec: { replicas: 3 } };
+    assert.deepEqual(lines({ spec: { replicas: 3 } }), ['spec: Invalid value: "object": even']);
+    assert.deepEqual(lines({ spec: { replicas: 3 } }, old), []);
+    assert.deepEqual(lines({ spec: { replicas: 5 } }, old), ['spec: Invalid value: "object": even']);
+  });
+});
