@@ -53,14 +53,18 @@ export interface AuthConfig {
   authProvider?: AuthProviderConfig;
 }
 
-/** Hooks a controller layer can feed into prom-client (client-go's rest client metrics). */
+/**
+ * Hooks a controller layer can feed into prom-client (client-go's rest client metrics).
+ * `path` is the concrete request path (object names included): fine for logs, too
+ * high-cardinality for a metric label; label by `method`, `host` and `code` as client-go does.
+ */
 export interface ClientMetrics {
-  /** Called after each request: verb, URL path template-ish (the path), status code or error, seconds. */
-  requestDone?(info: { method: string; path: string; code: number | 'error'; seconds: number }): void;
+  /** Called after each request attempt with its status code (or `'error'`) and duration. */
+  requestDone?(info: { method: string; host: string; path: string; code: number | 'error'; seconds: number }): void;
   /** Called with the seconds a request waited on the client-side rate limiter (when it waited). */
-  rateLimiterWait?(info: { method: string; path: string; seconds: number }): void;
-  /** Called when a request is retried (429 with Retry-After, or a 401 after a credential refresh). */
-  requestRetry?(info: { method: string; path: string; code: number }): void;
+  rateLimiterWait?(info: { method: string; host: string; path: string; seconds: number }): void;
+  /** Called when a request is retried: 429/5xx with Retry-After, 401 after a credential refresh, or 0 for a reset connection. */
+  requestRetry?(info: { method: string; host: string; path: string; code: number }): void;
 }
 
 /** A client-side rate limiter (client-go's flowcontrol.RateLimiter): waits for a permit. */

@@ -170,11 +170,12 @@ export class RestClient {
     let retries = 0;
     let refreshed = false;
     let resetRetried = false;
+    const host = this.transport.url.host;
     for (;;) {
       const waitStart = performance.now();
       await this.limiter.wait(signal);
       const waited = (performance.now() - waitStart) / 1000;
-      if (waited > 0.001) metrics?.rateLimiterWait?.({ method: req.method, path: req.path, seconds: waited });
+      if (waited > 0.001) metrics?.rateLimiterWait?.({ method: req.method, host, path: req.path, seconds: waited });
 
       const creds: Credentials = await this.auth.credentials(signal);
       const headers: Record<string, string | string[]> = {
@@ -197,13 +198,13 @@ export class RestClient {
           ...(creds.clientCert ? { clientCert: creds.clientCert } : {}),
         });
       } catch (e) {
-        metrics?.requestDone?.({ method: req.method, path: req.path, code: 'error', seconds: (performance.now() - start) / 1000 });
+        metrics?.requestDone?.({ method: req.method, host, path: req.path, code: 'error', seconds: (performance.now() - start) / 1000 });
         if (signal?.aborted) throw signal.reason;
         // A kept-alive connection the server closed meanwhile: GETs are safe to send again
         // (client-go retries GETs on connection resets too). Once per call.
         if (req.method === 'GET' && !resetRetried && isConnectionReset(e)) {
           resetRetried = true;
-          metrics?.requestRetry?.({ method: req.method, path: req.path, code: 0 });
+          metrics?.requestRetry?.({ method: req.method, host, path: req.path, code: 0 });
           continue;
         }
         throw new Error(`${req.method} ${this.transport.url.origin}${req.path}: ${(e as Error).message}`, { cause: e });
@@ -211,22 +212,22 @@ export class RestClient {
       const code = res.statusCode ?? 0;
       if (this.config.onWarning) reportWarnings(res, this.config.onWarning, { method: req.method, path: req.path });
       if (code >= 200 && code < 300) {
-        metrics?.requestDone?.({ method: req.method, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+        metrics?.requestDone?.({ method: req.method, host, path: req.path, code, seconds: (performance.now() - start) / 1000 });
         return res;
       }
       const text = await readBody(res);
-      metrics?.requestDone?.({ method: req.method, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+      metrics?.requestDone?.({ method: req.method, host, path: req.path, code, seconds: (performance.now() - start) / 1000 });
       const retryAfterHeader = headerValue(res, 'retry-after');
 
       if (code === 401 && !refreshed && this.auth.refreshable && (await this.auth.unauthorized(creds))) {
         refreshed = true;
-        metrics?.requestRetry?.({ method: req.method, path: req.path, code });
+        metrics?.requestRetry?.({ method: req.method, host, path: req.path, code });
         continue;
       }
       const retryAfter = parseRetryAfter(retryAfterHeader);
       if ((code === 429 || (code >= 500 && code <= 599)) && retryAfter !== undefined && retries < maxRetries) {
         retries++;
-        metrics?.requestRetry?.({ method: req.method, path: req.path, code });
+        metrics?.requestRetry?.({ method: req.method, host, path: req.path, code });
         await sleep(retryAfter * 1000, signal);
         continue;
       }

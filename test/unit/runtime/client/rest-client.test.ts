@@ -126,11 +126,12 @@ test('connection errors name the server and path; bad URLs fail at construction'
 test('metrics hooks see every request with its code', async (t) => {
   const seen: Array<string> = [];
   const { rest } = await withServer(t, (req, res) => (req.path === '/missing' ? json(res, 404, status(404, 'NotFound')) : json(res, 200, {})), {
-    metrics: { requestDone: (i) => seen.push(`${i.method} ${i.path} ${i.code}`) },
+    metrics: { requestDone: (i) => seen.push(`${i.method} ${i.host} ${i.path} ${i.code}`) },
   });
   await rest.get('/ok');
   await assert.rejects(rest.get('/missing'));
-  assert.deepEqual(seen, ['GET /ok 200', 'GET /missing 404']);
+  const host = new URL(rest.config.server).host;
+  assert.deepEqual(seen, [`GET ${host} /ok 200`, `GET ${host} /missing 404`]);
 });
 
 test('the server path prefix of the config URL is kept', async (t) => {
