@@ -137,7 +137,7 @@ function generatorChecks(crd: Record<string, unknown>): Finding[] {
     out.push(genError('GEN002', ['spec', 'group'], `group ${JSON.stringify(spec.group)} cannot be used as an output folder name`));
   }
   normalizeVersions(crd).forEach((v) => {
-    if (v.name !== '' && !isSafePathSegment(v.name)) out.push(genError('GEN002', v.path, `version ${JSON.stringify(v.name)} cannot be used as an output folder name`));
+    if (v.name !== '' && !isSafePathSegment(v.name)) out.push(genError('GEN002', v.path[v.path.length - 1] === 'version' ? v.path : [...v.path, 'name'], `version ${JSON.stringify(v.name)} cannot be used as an output folder name`));
   });
   return out;
 }

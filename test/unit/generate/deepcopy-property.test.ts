@@ -1,0 +1,163 @@
+// Property test: generated deepCopy functions are lossless and alias-free on
+// random objects shaped by the schema plus random unknown fields (including
+// `__proto__` keys, wrong-typed values, null next to absent).
+
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Kind, ObjectNode, SchemaNode } from '../../../src/model/types.js';
+import { kindRoot, ROOT_META_PROPERTIES } from '../../../src/generate/walk.js';
+import { generateCase, writeTree } from '../../golden/support.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'crdgen-deepcopy-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+type Json = unknown;
+
+/** A JSON object built with defineProperty, so `__proto__` becomes an own key. */
+function objectFrom(entries: [string, Json][]): Record<string, Json> {
+  const o: Record<string, Json> = {};
+  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return o;
+}
+
+const weirdKey = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('__proto__', 'constructor', 'toString', 'spec', 'a.b', ''));
+const json: fc.Arbitrary<Json> = fc.letrec<{ v: Json }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 5 }),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.array(fc.tuple(weirdKey, tie('v')), { maxLength: 3 }).map(objectFrom),
+  ),
+})).v;
+
+/** Values shaped by `node`, sometimes wrong-typed, sometimes null. */
+function arb(node: SchemaNode, depth = 0): fc.Arbitrary<Json> {
+  const shaped = shapedArb(node, depth);
+  return fc.oneof({ weight: 8, arbitrary: shaped }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: json });
+}
+
+function shapedArb(node: SchemaNode, depth: number): fc.Arbitrary<Json> {
+  if (depth > 6) return json;
+  switch (node.type) {
+    case 'object':
+      return objectArb(node, depth, false);
+    case 'map':
+      return fc.array(fc.tuple(weirdKey, arb(node.values, depth + 1)), { maxLength: 3 }).map(objectFrom);
+    case 'array':
+      return fc.array(arb(node.items, depth + 1), { maxLength: 3 });
+    case 'string':
+      return node.enum ? fc.constantFrom(...node.enum) : fc.string({ maxLength: 8 });
+    case 'integer':
+      return fc.integer();
+    case 'number':
+      return fc.double({ noNaN: true, noDefaultInfinity: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'int-or-string':
+      return fc.oneof(fc.integer(), fc.string({ maxLength: 4 }));
+    case 'unknown':
+      return json;
+  }
+}
+
+function objectArb(node: ObjectNode, depth: number, isRoot: boolean): fc.Arbitrary<Json> {
+  const known = node.properties
+    .filter((p) => !(isRoot && ROOT_META_PROPERTIES.has(p.name)))
+    .map((p) => fc.option(arb(p.schema, depth + 1), { nil: undefined }).map((v): [string, Json][] => (v === undefined ? [] : [[p.name, v]])));
+  const meta: fc.Arbitrary<[string, Json][]> = isRoot || node.embeddedResource
+    ? fc.record({ apiVersion: fc.string({ maxLength: 5 }), kind: fc.string({ maxLength: 5 }), metadata: json }, { requiredKeys: [] }).map((r) => Object.entries(r))
+    : fc.constant([]);
+  const unknown = fc.array(fc.tuple(weirdKey, json), { maxLength: 3 });
+  return fc.tuple(meta, fc.tuple(...known), unknown).map(([m, ks, u]) => objectFrom([...m, ...ks.flat(), ...u]));
+}
+
+function objectsOf(v: unknown, into: Set<object>): Set<object> {
+  if (typeof v === 'object' && v !== null) {
+    into.add(v);
+    for (const k of Object.keys(v)) objectsOf((v as Record<string, unknown>)[k], into);
+  }
+  return into;
+}
+
+function assertAliasFree(copy: unknown, original: unknown): void {
+  const originals = objectsOf(original, new Set());
+  for (const o of objectsOf(copy, new Set())) assert.ok(!originals.has(o), 'copy shares an object with the original');
+}
+
+function assertPlainPrototypes(v: unknown): void {
+  for (const o of objectsOf(v, new Set())) {
+    const proto = Object.getPrototypeOf(o);
+    assert.ok(proto === Object.prototype || proto === Array.prototype, 'copy has an unexpected prototype');
+  }
+}
+
+async function loadCase(name: string): Promise<{ kinds: Kind[]; module: Record<string, (o: unknown) => unknown>; group: string; version: string }[]> {
+  const { model, files } = generateCase(name);
+  const dir = join(tmp, name);
+  writeTree(dir, files);
+  const out = [];
+  for (const g of model.groups) {
+    for (const v of g.versions) {
+      const module = (await import(pathToFileURL(join(dir, 'apis', g.name, v.name, 'deepcopy.ts')).href)) as Record<string, (o: unknown) => unknown>;
+      out.push({ kinds: v.kinds, module, group: g.name, version: v.name });
+    }
+  }
+  return out;
+}
+
+for (const name of ['databasemanager', 'kitchensink']) {
+  test(`deepCopy is lossless and alias-free on random objects (${name})`, async () => {
+    const versions = await loadCase(name);
+    assert.ok(versions.length > 0);
+    for (const { kinds, module } of versions) {
+      for (const kind of kinds) {
+        const copyKind = module[`deepCopy${kind.kind}`];
+        const copyList = module[`deepCopy${kind.listKind}`];
+        assert.equal(typeof copyKind, 'function');
+        assert.equal(typeof copyList, 'function');
+        const objArb = objectArb(kindRoot(kind), 0, true);
+        fc.assert(
+          fc.property(objArb, (o) => {
+            const c = copyKind!(o);
+            assert.deepStrictEqual(c, o);
+            assertAliasFree(c, o);
+            assertPlainPrototypes(c);
+          }),
+          { numRuns: 150 },
+        );
+        fc.assert(
+          fc.property(fc.array(objArb, { maxLength: 3 }), fc.array(fc.tuple(weirdKey, json), { maxLength: 2 }), (items, extra) => {
+            const list = objectFrom([['apiVersion', 'x/v1'], ['kind', kind.listKind], ['metadata', { resourceVersion: '1' }], ['items', items], ...extra.filter(([k]) => k !== 'items')]);
+            const c = copyList!(list);
+            assert.deepStrictEqual(c, list);
+            assertAliasFree(c, list);
+          }),
+          { numRuns: 50 },
+        );
+      }
+    }
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+}
+
+test('deepCopy keeps null and absent apart and guards __proto__', async () => {
+  const [{ module }] = await loadCase('databasemanager');
+  const copy = module!.deepCopyDatabaseManager!;
+  const withNull = { spec: null, status: { availableReplicas: null } };
+  const c1 = copy(withNull) as Record<string, unknown>;
+  assert.ok('spec' in c1 && c1.spec === null);
+  assert.deepStrictEqual(copy({}), {});
+  assert.ok(!('spec' in (copy({}) as object)));
+  const evil = JSON.parse('{"spec": {"__proto__": {"polluted": true}, "replicas": 2}, "__proto__": {"x": 1}}') as Record<string, unknown>;
+  const c2 = copy(evil) as Record<string, Record<string, unknown>>;
+  assert.deepStrictEqual(c2, evil);
+  assert.equal(Object.getPrototypeOf(c2), Object.prototype);
+  assert.equal(Object.getPrototypeOf(c2.spec), Object.prototype);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.notEqual(c2.spec, evil.spec);
+});
