@@ -45,6 +45,10 @@ let yamlModule: Promise<typeof import('yaml')> | undefined;
 export async function decodeBody(buf: Buffer, contentType: string | undefined): Promise<unknown> {
   const ct = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   const text = buf.toString('utf8');
+  if (ct === 'application/vnd.kubernetes.protobuf') {
+    const { decodeKubeProtobuf } = await import('./protobuf.js');
+    return decodeKubeProtobuf(buf);
+  }
   if (ct.includes('protobuf') || ct.includes('cbor')) {
     throw new ApiError(
       failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`),

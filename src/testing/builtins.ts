@@ -92,6 +92,7 @@ function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): Field
         errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].image`, message: 'Required value' });
       }
       if (cc.terminationMessagePath === undefined) cc.terminationMessagePath = '/dev/termination-log';
+      if (Array.isArray(cc.ports)) for (const p of cc.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
       if (cc.terminationMessagePolicy === undefined) cc.terminationMessagePolicy = 'File';
       if (cc.imagePullPolicy === undefined) {
         cc.imagePullPolicy = typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':')) ? 'Always' : 'IfNotPresent';

@@ -241,6 +241,18 @@ spec:
     assert.match(g.stdout, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/3\s+0\s+0\s+\d+s\n$/);
   });
 
+  it('imperative create of namespaces and configmaps (kubectl ≥ 1.30 sends protobuf)', async () => {
+    const ns = await run(['create', 'namespace', 'team-a']);
+    assert.equal(ns.code, 0, ns.stderr);
+    const cm = await run(['create', 'configmap', 'settings', '-n', 'team-a', '--from-literal=mode=fast']);
+    assert.equal(cm.code, 0, cm.stderr);
+    const j = JSON.parse((await run(['get', 'configmap', 'settings', '-n', 'team-a', '-o', 'json'])).stdout);
+    assert.deepEqual(j.data, { mode: 'fast' });
+    const d = await run(['delete', 'namespace', 'team-a']);
+    assert.equal(d.code, 0, d.stderr);
+    assert.match((await run(['get', 'configmap', '-n', 'team-a'])).stderr + (await run(['get', 'configmap', '-n', 'team-a'])).stdout, /No resources found/);
+  });
+
   it('deleting the CRD removes its objects and stops serving it', async () => {
     const d = await run(['delete', 'crd', 'databasemanagers.coolops.cn']);
     assert.equal(d.code, 0, d.stderr);
