@@ -232,3 +232,25 @@ test('waitForCacheSync: true once all synced, false when aborted first', async (
   assert.equal(await waitForCacheSync(AbortSignal.abort(), () => true), false);
   assert.equal(await waitForCacheSync(new AbortController().signal, () => true), true);
 });
+
+test('a handler added after start cannot resync faster than the informer checks (client-go determineResyncPeriod)', async () => {
+  const clock = new FakeClock();
+  const server = new FakeServer();
+  server.upsert('a', 1);
+  const informer = newSharedIndexInformer<Obj>(server, { clock, resyncPeriodMs: 5000, random: () => 0 });
+  const ac = new AbortController();
+  const run = informer.run(ac.signal);
+  await flush();
+  const log: string[] = [];
+  informer.addEventHandler(recorder(log), { resyncPeriodMs: 2000 });
+  await flush();
+  assert.deepEqual(log, ['add a@101 initial']);
+  clock.step(2000);
+  await flush();
+  assert.equal(log.length, 1, 'no resync at 2 s: the period was raised to the 5 s check period');
+  clock.step(3000);
+  await flush();
+  assert.deepEqual(log.slice(1), ['update a@101->a@101']);
+  ac.abort();
+  await run;
+});
