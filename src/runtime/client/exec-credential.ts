@@ -45,6 +45,25 @@ export const defaultExecRunner: ExecRunner = (command, args, env, signal) =>
     });
   });
 
+/** Resolves like `p`, or rejects with the signal's reason when it aborts first. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 /**
  * Produces credentials from an exec plugin. Concurrent callers share one plugin run; the
  * result is cached until its expirationTimestamp (for ever when it has none), and
@@ -79,7 +98,9 @@ export class ExecCredentialProvider {
     if (c && (c.expiresAt === undefined || this.now() < c.expiresAt)) return c;
     if (!this.inflight) {
       const gen = this.generation;
-      this.inflight = this.run(signal).then(
+      // The run is shared, so no single caller's signal may kill it; each caller stops
+      // waiting on its own signal instead.
+      this.inflight = this.run().then(
         (r) => {
           if (gen === this.generation) this.cached = r;
           this.inflight = undefined;
@@ -91,7 +112,7 @@ export class ExecCredentialProvider {
         },
       );
     }
-    return this.inflight;
+    return signal ? raceAbort(this.inflight, signal) : this.inflight;
   }
 
   /**
@@ -105,7 +126,7 @@ export class ExecCredentialProvider {
     return true;
   }
 
-  private async run(signal?: AbortSignal): Promise<ExecCredentialResult> {
+  private async run(): Promise<ExecCredentialResult> {
     const x = this.exec;
     const input: Record<string, unknown> = {
       kind: 'ExecCredential',
@@ -117,9 +138,8 @@ export class ExecCredentialProvider {
     env.KUBERNETES_EXEC_INFO = JSON.stringify(input);
     let stdout: string;
     try {
-      stdout = await this.runner(x.command, x.args ?? [], env, signal);
+      stdout = await this.runner(x.command, x.args ?? [], env);
     } catch (e) {
-      if (signal?.aborted) throw signal.reason;
       const code = (e as { code?: unknown }).code;
       const hint = code === 'ENOENT' && x.installHint ? `\n${x.installHint}` : '';
       throw new Error(`exec plugin "${x.command}" failed: ${(e as Error).message}${hint}`);

@@ -155,3 +155,21 @@ test('interactiveMode Always cannot be served and says so', async () => {
   const p = new ExecCredentialProvider({ command: 'login', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Always' }, undefined, async () => { throw new Error('must not run'); });
   await assert.rejects(p.get(), /requires interactive mode \(interactiveMode: Always\)/);
 });
+
+test('one caller aborting does not fail the others sharing the plugin run', async () => {
+  let runs = 0;
+  let release!: (out: string) => void;
+  const p = new ExecCredentialProvider({ command: 'p', apiVersion: 'client.authentication.k8s.io/v1' }, undefined, () => {
+    runs++;
+    return new Promise<string>((r) => { release = r; });
+  });
+  const ac = new AbortController();
+  const first = p.get(ac.signal);
+  const second = p.get();
+  ac.abort(new Error('first caller gave up'));
+  await assert.rejects(first, /first caller gave up/);
+  release(JSON.stringify({ kind: 'ExecCredential', apiVersion: 'client.authentication.k8s.io/v1', status: { token: 'shared' } }));
+  assert.equal((await second).token, 'shared');
+  assert.equal((await p.get()).token, 'shared'); // cached
+  assert.equal(runs, 1);
+});
