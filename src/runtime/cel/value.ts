@@ -3,6 +3,7 @@
 // Duration, Timestamp, TypeValue, Opaque (url, ip, cidr, quantity). Equality and ordering follow
 // CEL (numbers compare across int/uint/double; other kinds only with their own kind).
 import type { Node } from '../validation/node.js';
+import { parseDuration, parseTimestamp } from './time.js';
 import { unescapePropertyName } from './typecheck.js';
 
 /** An evaluation error (CEL's error value); the message is what the apiserver prints. */
@@ -161,6 +162,7 @@ export function isMap(v: unknown): v is CelMap {
 export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache): Value {
   switch (typeof v) {
     case 'string':
+      return n?.s.format !== undefined && n.s.type === 'string' ? formatted(n.s.format, v) : v;
     case 'boolean':
       return v;
     case 'number':
@@ -176,6 +178,23 @@ export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache
   const out: Value = Array.isArray(v) ? v.map((x) => fromJson(n?.items, x, cache)) : new JsonMap(v as Record<string, unknown>, n, cache);
   cache.set(v as object, out);
   return out;
+}
+
+/** Strings with format duration/date/date-time/byte are durations, timestamps and bytes in CEL. */
+function formatted(format: string, v: string): Value {
+  switch (format) {
+    case 'duration':
+      return parseDuration(v);
+    case 'date-time':
+      return parseTimestamp(v);
+    case 'date':
+      return parseTimestamp(`${v}T00:00:00Z`);
+    case 'byte': {
+      const bin = Buffer.from(v, 'base64');
+      return new Uint8Array(bin.buffer, bin.byteOffset, bin.length);
+    }
+  }
+  return v;
 }
 
 /** CEL's type name of a value. */

@@ -205,4 +205,21 @@ describe('CEL rules', () => {
     assert.deepEqual(lines(s, { p: '50%' }), []);
     assert.deepEqual(lines(s, { p: '50' }), ['p: Invalid value: "": pct']);
   });
+
+  it('strings with format duration, date-time and byte are durations, timestamps and bytes', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        d: { type: 'string', format: 'duration', 'x-kubernetes-validations': [{ rule: "self <= duration('1h')", message: 'at most an hour' }] },
+        t: { type: 'string', format: 'date-time', 'x-kubernetes-validations': [{ rule: "self > timestamp('2020-01-01T00:00:00Z')", message: 'after 2020' }] },
+        b: { type: 'string', format: 'byte', 'x-kubernetes-validations': [{ rule: 'size(self) == 5', message: 'five bytes' }] },
+      },
+    };
+    assert.deepEqual(lines(s, { d: '30m', t: '2024-05-01T10:00:00Z', b: 'aGVsbG8=' }), []);
+    assert.deepEqual(lines(s, { d: '2h', t: '2019-05-01T10:00:00Z', b: 'aGk=' }), [
+      'd: Invalid value: "string": at most an hour',
+      't: Invalid value: "string": after 2020',
+      'b: Invalid value: "string": five bytes',
+    ]);
+  });
 });
