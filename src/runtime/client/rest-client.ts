@@ -105,6 +105,22 @@ export class RestClient {
 
   /** Sends a request and returns the parsed JSON response (undefined for an empty body). */
   async request<T>(req: RestRequest): Promise<T> {
+    const { text, code } = await this.exchange(req);
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new Error(`${req.method} ${req.path}: the server answered ${code} with a body that is not JSON`);
+    }
+  }
+
+  /** Sends a request and returns the response body as text (e.g. `/healthz`, `/version`, logs). */
+  async requestText(req: RestRequest): Promise<string> {
+    return (await this.exchange(req)).text;
+  }
+
+  /** One call with its timeout: throttled, authenticated, retried; the 2xx body as text. */
+  private async exchange(req: RestRequest): Promise<{ text: string; code: number }> {
     const timeoutMs = req.timeoutMs ?? this.config.timeoutMs ?? 0;
     // One controller per call, linked to the caller's signal and a timer, both released
     // when the call settles (no listener piles up on a long-lived caller signal).
@@ -124,13 +140,7 @@ export class RestClient {
     const signal = ac ? ac.signal : req.signal;
     try {
       const res = await this.send(req, signal);
-      const text = await readBody(res);
-      if (!text) return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new Error(`${req.method} ${req.path}: the server answered ${res.statusCode} with a body that is not JSON`);
-      }
+      return { text: await readBody(res), code: res.statusCode ?? 0 };
     } catch (e) {
       if (timedOut && !req.signal?.aborted) {
         throw e instanceof RequestTimeoutError ? e : new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });

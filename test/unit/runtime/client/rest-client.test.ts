@@ -224,3 +224,12 @@ test('calls with a timeout leave no listeners on a long-lived caller signal', as
   for (let i = 0; i < 20; i++) await rest.get('/api', undefined, ac.signal);
   assert.equal(getEventListeners(ac.signal, 'abort').length, 0);
 });
+
+test('requestText returns non-JSON bodies; request refuses them clearly', async (t) => {
+  const { rest } = await withServer(t, (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('ok');
+  });
+  assert.equal(await rest.requestText({ method: 'GET', path: '/healthz' }), 'ok');
+  await assert.rejects(rest.get('/healthz'), /GET \/healthz: the server answered 200 with a body that is not JSON/);
+});
