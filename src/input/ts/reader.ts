@@ -60,6 +60,7 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
   const schemas = new SchemaReader(ctx);
 
   const kinds: KindDecl[] = [];
+  const others: (ts.InterfaceDeclaration | ts.TypeAliasDeclaration)[] = [];
   const sfs: ts.SourceFile[] = [];
   const broken = new Set<ts.SourceFile>();
   for (const f of files) {
@@ -79,7 +80,13 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
       continue;
     }
     const gv = groupVersionOf(ctx, program, sf);
-    for (const stmt of sf.statements) readStatement(ctx, schemas, stmt, gv, kinds);
+    for (const stmt of sf.statements) readStatement(ctx, schemas, stmt, gv, kinds, others);
+  }
+  // Types no kind uses are read once too, so that their markers and types are checked.
+  for (const decl of others) {
+    if (schemas.seen.has(decl)) continue;
+    if (ts.isInterfaceDeclaration(decl)) schemas.interfaceSchema(decl);
+    else schemas.alias(decl);
   }
   for (const sf of sfs) if (!broken.has(sf)) reportUnattached(ctx, sf);
   const groups = assemble(ctx, kinds, schemas);
@@ -180,21 +187,27 @@ function isDeclaration(s: ts.Statement): boolean {
   return !ts.isImportDeclaration(s) && !ts.isExportDeclaration(s) && !ts.isImportEqualsDeclaration(s);
 }
 
-function readStatement(ctx: ReadCtx, schemas: SchemaReader, stmt: ts.Statement, gv: GroupVersion, kinds: KindDecl[]): void {
+function readStatement(
+  ctx: ReadCtx,
+  schemas: SchemaReader,
+  stmt: ts.Statement,
+  gv: GroupVersion,
+  kinds: KindDecl[],
+  others: (ts.InterfaceDeclaration | ts.TypeAliasDeclaration)[],
+): void {
   if (ts.isInterfaceDeclaration(stmt)) {
     if (isKindInterface(stmt)) {
       const k = readKind(ctx, schemas, stmt, gv);
       if (k) kinds.push(k);
     } else {
-      // Read once so that its markers and types are checked even when nothing uses it.
       ctx.doc(stmt, ['type']);
-      schemas.interfaceSchema(stmt);
+      others.push(stmt);
     }
     return;
   }
   if (ts.isTypeAliasDeclaration(stmt)) {
     ctx.doc(stmt, ['type']);
-    if (!stmt.typeParameters?.length) schemas.typeOf(stmt.type, { parent: stmt.name.text, suffix: '' });
+    others.push(stmt);
     return;
   }
   if (ts.isImportDeclaration(stmt) || ts.isExportDeclaration(stmt) || ts.isEmptyStatement(stmt)) return;

@@ -24,6 +24,8 @@ export class SchemaReader {
   private readonly stack: ts.Declaration[] = [];
   /** Object nodes of an interface or object type alias → that declaration (their title is its name). */
   readonly origin = new WeakMap<ObjectNode, ts.Declaration>();
+  /** Interfaces and aliases converted at least once (their problems are reported). */
+  readonly seen = new Set<ts.Declaration>();
 
   /** @param ctx the read's shared state */
   constructor(private readonly ctx: ReadCtx) {}
@@ -34,6 +36,7 @@ export class SchemaReader {
    * writes them (a plain string, or an object) when optional.
    */
   interfaceSchema(decl: ts.InterfaceDeclaration, skip: ReadonlySet<string> = new Set()): ObjectNode {
+    this.seen.add(decl);
     this.stack.push(decl);
     try {
       const node = this.objectOf(decl, decl.name.text, skip);
@@ -289,7 +292,9 @@ export class SchemaReader {
     return { type: 'unknown', object: false };
   }
 
-  private alias(decl: ts.TypeAliasDeclaration): SchemaNode {
+  /** The schema of a type alias (its JSDoc and markers applied). */
+  alias(decl: ts.TypeAliasDeclaration): SchemaNode {
+    this.seen.add(decl);
     this.stack.push(decl);
     try {
       if (decl.typeParameters?.length) {
