@@ -87,7 +87,12 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
 export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    let segs: string[];
+    try {
+      segs = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw badRequest(`invalid path: ${url.pathname}`);
+    }
     if (await serveNonResource(ctx, req, res, url, segs)) return;
     const rp = parseResourcePath(ctx.registry, segs);
     if (!rp) throw pathNotFound();
