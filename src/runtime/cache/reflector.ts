@@ -83,6 +83,7 @@ export class Reflector<T extends KubeObject> {
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
   private current: ReflectorState = { kind: 'Idle' };
+  private started = false;
 
   /** Feeds `store` from `listerWatcher`. */
   constructor(
@@ -112,9 +113,12 @@ export class Reflector<T extends KubeObject> {
 
   /**
    * Lists and watches until `signal` aborts, backing off between cycles; each failed
-   * cycle goes to the watch error handler. Resolves once stopped; never rejects.
+   * cycle goes to the watch error handler. Resolves once stopped; rejects only when
+   * called a second time (a reflector runs once).
    */
   async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`${this.name}: a reflector runs once`);
+    this.started = true;
     while (!signal.aborted) {
       let cause: unknown;
       try {

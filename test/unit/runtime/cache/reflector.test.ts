@@ -84,6 +84,7 @@ test('lists, then watches from the list version with bookmarks and a 5–10 min 
   await flush();
   assert.equal(reflector.lastSyncResourceVersion(), '105');
   assert.equal(metrics.lastResourceVersion, '105');
+  await assert.rejects(reflector.run(ac.signal), /runs once/);
   ac.abort();
   await run;
   assert.deepEqual(reflector.state(), { kind: 'Stopped' });
