@@ -34,6 +34,17 @@ describe('custom resource CRUD', () => {
     assert.equal(r.body.status, undefined);
   });
 
+  it('generateName picks a name; dryRun=All validates without storing', async () => {
+    const g = await api(env.url, 'POST', DMS, { ...dm('ignored'), metadata: { generateName: 'gen-' } });
+    assert.equal(g.status, 201);
+    assert.match(g.body.metadata.name, /^gen-[a-z0-9]{5}$/);
+    const d = await api(env.url, 'POST', `${DMS}?dryRun=All`, dm('dry'));
+    assert.equal(d.status, 201);
+    assert.equal((await api(env.url, 'GET', `${DMS}/dry`)).status, 404);
+    const bad = await api(env.url, 'POST', `${DMS}?dryRun=All`, dm('dry', 50));
+    assert.equal(bad.status, 422);
+  });
+
   it('409 AlreadyExists with the apiserver body', async () => {
     await api(env.url, 'POST', DMS, dm('dup'));
     const r = await api(env.url, 'POST', DMS, dm('dup'));

@@ -175,6 +175,19 @@ describe('watch', () => {
     }
   });
 
+  it('sendInitialEvents: ADDED for the current state, then a BOOKMARK marking their end', async () => {
+    await api(env.url, 'POST', base, dm('w5'));
+    const w = await watch(env.url, `${base}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&fieldSelector=metadata.name%3Dw5`);
+    try {
+      assert.equal((await w.at(0)).type, 'ADDED');
+      const b = await w.at(1);
+      assert.equal(b.type, 'BOOKMARK');
+      assert.equal(b.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
+    } finally {
+      w.close();
+    }
+  });
+
   it('sends BOOKMARKs when allowed', async () => {
     const l = await api(env.url, 'GET', base);
     const w = await watch(env.url, `${base}?watch=true&allowWatchBookmarks=true&resourceVersion=${l.body.metadata.resourceVersion}`);
