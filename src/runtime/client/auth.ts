@@ -1,6 +1,7 @@
 // Request credentials from a RestConfig: bearer token, token file (re-read as it
 // rotates), basic auth, exec plugins and legacy auth-providers; refreshed on 401.
 import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { RestConfig } from './config.js';
 import { ExecCredentialProvider, type ExecClusterInfo, type ExecCredentialResult, type ExecRunner } from './exec-credential.js';
 import { AuthProviderAuthenticator } from './auth-provider.js';
@@ -38,7 +39,10 @@ export class Authenticator {
   constructor(private readonly config: RestConfig, options: AuthenticatorOptions = {}) {
     this.now = options.now ?? Date.now;
     const a = config.auth ?? {};
-    if (a.exec) this.exec = new ExecCredentialProvider(a.exec, clusterInfo(config), options.execRunner, this.now);
+    if (a.exec) {
+      const info = a.exec.provideClusterInfo ? clusterInfo(config) : undefined;
+      this.exec = new ExecCredentialProvider(a.exec, info, options.execRunner, this.now);
+    }
     else if (a.authProvider) this.provider = new AuthProviderAuthenticator(a.authProvider, config.server);
   }
 
@@ -107,7 +111,16 @@ export class Authenticator {
 /** The cluster info an exec plugin with provideClusterInfo receives. */
 function clusterInfo(config: RestConfig): ExecClusterInfo {
   const tls = config.tls ?? {};
-  const ca = tls.caData === undefined ? undefined : Buffer.from(tls.caData).toString('base64');
+  // As client-go, a CA given as a file is read so the plugin gets its data.
+  let caData = tls.caData;
+  if (caData === undefined && tls.caFile) {
+    try {
+      caData = readFileSync(tls.caFile);
+    } catch (e) {
+      throw new Error(`cannot read certificate-authority file ${tls.caFile} for the exec plugin's cluster info: ${(e as Error).message}`);
+    }
+  }
+  const ca = caData === undefined ? undefined : Buffer.from(caData).toString('base64');
   return {
     server: config.server,
     ...(tls.serverName ? { 'tls-server-name': tls.serverName } : {}),

@@ -12,9 +12,18 @@ export class LineDecoder {
   private readonly decoder = new TextDecoder('utf-8');
   private partial = '';
 
+  /** Characters buffered for the line in progress (no newline seen yet). */
+  get pending(): number {
+    return this.partial.length;
+  }
+
   /** Feeds one chunk; returns the lines it completed. */
   push(chunk: Uint8Array | string): string[] {
     const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (!text.includes('\n')) {
+      this.partial += text; // a long line arriving in many chunks is not rescanned each time
+      return [];
+    }
     return this.split(this.partial + text);
   }
 
@@ -38,6 +47,13 @@ export class LineDecoder {
     return lines;
   }
 }
+
+/**
+ * Longest watch line accepted (characters). The apiserver caps objects at a few MiB; a
+ * stream that goes this long without a newline is broken (e.g. a proxy answering with
+ * something else), and buffering it would exhaust memory.
+ */
+export const MAX_WATCH_LINE = 32 * 1024 * 1024;
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -84,8 +100,12 @@ export class StreamWatch<T> implements Watch<T> {
   private stopped = false;
   private readonly iterator: AsyncGenerator<WatchEvent<T>, void, undefined>;
 
-  /** Wraps `body`; `onClose` runs once when the watch ends for any reason. */
-  constructor(private readonly body: WatchBody, private readonly onClose: () => void = () => {}) {
+  /** Wraps `body`; `onClose` runs once when the watch ends for any reason; lines longer than `maxLine` end the watch. */
+  constructor(
+    private readonly body: WatchBody,
+    private readonly onClose: () => void = () => {},
+    private readonly maxLine: number = MAX_WATCH_LINE,
+  ) {
     // The iterator sees stream errors itself; this listener only stops an error on a watch
     // that is never iterated from becoming an uncaught 'error' event.
     body.on?.('error', () => {});
@@ -122,6 +142,10 @@ export class StreamWatch<T> implements Watch<T> {
             if (malformed) return;
           }
           if (this.stopped) return;
+          if (lines.pending > this.maxLine) {
+            yield { type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: a line exceeds ${this.maxLine} characters`) };
+            return;
+          }
         }
       } catch {
         // The connection dropped, or stop()/abort destroyed the body: the watch simply ends,

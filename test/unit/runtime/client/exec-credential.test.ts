@@ -173,3 +173,15 @@ test('one caller aborting does not fail the others sharing the plugin run', asyn
   assert.equal((await p.get()).token, 'shared'); // cached
   assert.equal(runs, 1);
 });
+
+test('provideClusterInfo passes the CA even when the kubeconfig names it as a file', async (t) => {
+  const srv = await tokenServer(t, () => true);
+  const x = execConfig();
+  const rest = new RestClient({ server: srv.url, qps: 0, tls: { caFile: pki.caFile, serverName: 'api.local' }, auth: { exec: { ...x.exec, provideClusterInfo: true } } });
+  t.after(() => rest.close());
+  await rest.get('/api');
+  const cluster = JSON.parse(readFileSync(x.info, 'utf8')).info.spec.cluster;
+  assert.equal(Buffer.from(cluster['certificate-authority-data'], 'base64').toString(), pki.ca);
+  assert.equal(cluster['tls-server-name'], 'api.local');
+  assert.throws(() => new RestClient({ server: srv.url, tls: { caFile: join(dir, 'missing-ca') }, auth: { exec: { ...x.exec, provideClusterInfo: true } } }), /cannot read certificate-authority file .*missing-ca/);
+});

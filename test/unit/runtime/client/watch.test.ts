@@ -205,3 +205,19 @@ test('StreamWatch yields exactly the events sent, for random events and random c
     { numRuns: 200 },
   );
 });
+
+test('a stream that never ends its line is cut off with an ERROR event instead of buffering for ever', async () => {
+  let destroyed = false;
+  const body = {
+    async *[Symbol.asyncIterator]() {
+      yield '{"type":"ADDED","object":{"metadata":{"name":"ok"}}}\n';
+      for (let i = 0; i < 1000; i++) yield 'x'.repeat(50);
+    },
+    destroy: () => { destroyed = true; },
+  };
+  const got = await collect(new StreamWatch<Obj>(body, () => {}, 400));
+  assert.deepEqual(got.map((e) => e.type), ['ADDED', 'ERROR']);
+  const err = got[1];
+  assert.ok(err?.type === 'ERROR' && /exceeds 400 characters/.test(err.object.message ?? ''));
+  assert.equal(destroyed, true);
+});
