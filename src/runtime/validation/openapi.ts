@@ -62,6 +62,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+// While probing combinator branches (dry > 0), failures are recorded without their messages.
+let dry = 0;
+const DRY: FieldError = { reason: 'FieldValueInvalid', field: '', message: '' };
+
+function fail(errs: FieldError[], make: () => FieldError): void {
+  errs.push(dry > 0 ? DRY : make());
+}
+
 /** Marks "no correlated old value" (create, or an uncorrelatable position on update). */
 export const NO_OLD: unique symbol = Symbol('no old value');
 
@@ -135,7 +143,7 @@ function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   const kind = jsonKind(data);
   if (kind === 'null') {
     if (t.length > 0 && !n.s.nullable) {
-      errs.push(typeInvalid(fieldOf(name), 'null', `${name} ${IN} must be of type ${n.typeLabel}: "null"`));
+      fail(errs, () => typeInvalid(fieldOf(name), 'null', `${name} ${IN} must be of type ${n.typeLabel}: "null"`));
       return 0;
     }
     return 1;
@@ -148,13 +156,13 @@ function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   if (kind !== 'string' && kind !== 'array' && format !== undefined) {
     const ok = t.includes(kind) || format === dataFormat || isIntFloat;
     if (!ok) {
-      errs.push(typeInvalid(fieldOf(name), dataFormat, `${name} ${IN} must be of type ${format}: ${goQuote(dataFormat)}`));
+      fail(errs, () => typeInvalid(fieldOf(name), dataFormat, `${name} ${IN} must be of type ${format}: ${goQuote(dataFormat)}`));
       return 0;
     }
   }
   if (!(hasNum || hasInt) && format !== undefined && (kind === 'string' || kind === 'array')) return 1;
   if (!(t.includes(kind) || isIntFloat)) {
-    errs.push(typeInvalid(fieldOf(name), kind, `${name} ${IN} must be of type ${n.typeLabel}: ${goQuote(kind)}`));
+    fail(errs, () => typeInvalid(fieldOf(name), kind, `${name} ${IN} must be of type ${n.typeLabel}: ${goQuote(kind)}`));
     return 0;
   }
   return 1;
@@ -162,48 +170,44 @@ function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
 
 function combinators(n: Node, data: unknown, name: string, errs: FieldError[], old: unknown): number {
   let count = 0;
+  // Branches are first tried without building messages; only the reported branch is re-run for them.
   if (n.anyOf.length) {
-    let best: { errs: FieldError[]; count: number } | undefined;
+    let best = -1;
+    let bestCount = -1;
     let ok = false;
-    for (const b of n.anyOf) {
-      const e: FieldError[] = [];
-      const c = validateOpenAPI(b, data, name, e, old);
-      if (e.length === 0) {
+    for (let i = 0; i < n.anyOf.length; i++) {
+      const [c, failed] = probe(n.anyOf[i]!, data, name, old);
+      if (!failed) {
         ok = true;
-        best = undefined;
         count += c;
         break;
       }
-      if (!best || c > best.count) best = { errs: e, count: c };
+      if (c > bestCount) [best, bestCount] = [i, c];
     }
-    if (!ok) errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate at least one schema (anyOf)`));
-    if (best) {
-      errs.push(...best.errs);
-      count += best.count;
+    if (!ok) {
+      fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate at least one schema (anyOf)`));
+      count += validateOpenAPI(n.anyOf[best]!, data, name, errs, old);
     }
   }
   if (n.oneOf.length) {
-    let best: { errs: FieldError[]; count: number } | undefined;
+    let best = -1;
+    let bestCount = -1;
     let validated = 0;
     let firstSuccess = -1;
-    for (const b of n.oneOf) {
-      const e: FieldError[] = [];
-      const c = validateOpenAPI(b, data, name, e, old);
-      if (e.length === 0) {
+    for (let i = 0; i < n.oneOf.length; i++) {
+      const [c, failed] = probe(n.oneOf[i]!, data, name, old);
+      if (!failed) {
         validated++;
-        best = undefined;
+        best = -1;
         if (firstSuccess < 0) firstSuccess = c;
         continue;
       }
-      if (validated === 0 && (!best || c > best.count)) best = { errs: e, count: c };
+      if (validated === 0 && c > bestCount) [best, bestCount] = [i, c];
     }
     if (validated !== 1) {
       const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-      errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate one and only one schema (oneOf). ${more}`));
-      if (best) {
-        errs.push(...best.errs);
-        count += best.count;
-      }
+      fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate one and only one schema (oneOf). ${more}`));
+      if (best >= 0) count += validateOpenAPI(n.oneOf[best]!, data, name, errs, old);
     } else {
       count += firstSuccess;
     }
@@ -216,15 +220,25 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
       if (errs.length === before) validated++;
     }
     if (validated !== n.allOf.length) {
-      errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
+      fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
     }
   }
   if (n.not) {
-    const e: FieldError[] = [];
-    validateOpenAPI(n.not, data, name, e);
-    if (e.length === 0) errs.push(invalid(ROOT_FIELD, '', `${goQuote(name)} must not validate the schema (not)`));
+    const [, failed] = probe(n.not, data, name, NO_OLD);
+    if (!failed) fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must not validate the schema (not)`));
   }
   return count;
+}
+
+/** Validates without building messages: [MatchCount, whether it failed]. */
+function probe(n: Node, data: unknown, name: string, old: unknown): [number, boolean] {
+  const e: FieldError[] = [];
+  dry++;
+  try {
+    return [validateOpenAPI(n, data, name, e, old), e.length > 0];
+  } finally {
+    dry--;
+  }
 }
 
 function stringCheck(n: Node, data: string, name: string, errs: FieldError[]): number {
@@ -232,16 +246,16 @@ function stringCheck(n: Node, data: string, name: string, errs: FieldError[]): n
   if (s.maxLength !== undefined || s.minLength !== undefined) {
     const len = runeCount(data);
     if (s.maxLength !== undefined && len > s.maxLength) {
-      errs.push(tooLong(fieldOf(name), s.maxLength));
+      fail(errs, () => tooLong(fieldOf(name), s.maxLength!));
       return 0;
     }
     if (s.minLength !== undefined && len < s.minLength) {
-      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be at least ${s.minLength} chars long`));
+      fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should be at least ${s.minLength} chars long`));
       return 0;
     }
   }
   if (n.pattern && !n.pattern.test(data)) {
-    errs.push(invalid(fieldOf(name), data, `${name} ${IN} should match '${s.pattern}'`));
+    fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should match '${s.pattern}'`));
     return 0;
   }
   return 0;
@@ -249,7 +263,7 @@ function stringCheck(n: Node, data: string, name: string, errs: FieldError[]): n
 
 function formatCheck(n: Node, data: string, name: string, errs: FieldError[]): number {
   if (!n.formatCheck!(data)) {
-    errs.push(typeInvalid(fieldOf(name), data, `${name} ${IN} must be of type ${n.s.format}: ${goQuote(data)}`));
+    fail(errs, () => typeInvalid(fieldOf(name), data, `${name} ${IN} must be of type ${n.s.format}: ${goQuote(data)}`));
   }
   return 0;
 }
@@ -263,14 +277,14 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
   if (s.multipleOf !== undefined) {
     const f = s.multipleOf;
     const bad = isInt && Math.trunc(f) !== 0 ? data % Math.trunc(f) !== 0 : !Number.isInteger(data / f);
-    if (bad) errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be a multiple of ${isInt && Math.trunc(f) !== 0 ? show(f) : goFloat(f)}`));
+    if (bad) fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should be a multiple of ${isInt && Math.trunc(f) !== 0 ? show(f) : goFloat(f)}`));
   }
   if (s.maximum !== undefined) {
     const m = bound(s.maximum);
     const bad = s.exclusiveMaximum ? data >= m : data > m;
     if (bad) {
       const rel = s.exclusiveMaximum ? 'less than' : 'less than or equal to';
-      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.maximum)}`));
+      fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.maximum!)}`));
     }
   }
   if (s.minimum !== undefined) {
@@ -278,7 +292,7 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
     const bad = s.exclusiveMinimum ? data <= m : data < m;
     if (bad) {
       const rel = s.exclusiveMinimum ? 'greater than' : 'greater than or equal to';
-      errs.push(invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.minimum)}`));
+      fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should be ${rel} ${show(s.minimum!)}`));
     }
   }
   return 0;
@@ -292,15 +306,15 @@ function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[], 
     for (let i = 0; i < data.length; i++) count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs, corr ? corr(data[i]) : NO_OLD);
   }
   if (s.minItems !== undefined && data.length < s.minItems) {
-    errs.push(invalid(fieldOf(name), data.length, `${name} ${IN} should have at least ${s.minItems} items`));
+    fail(errs, () => invalid(fieldOf(name), data.length, `${name} ${IN} should have at least ${s.minItems} items`));
   }
-  if (s.maxItems !== undefined && data.length > s.maxItems) errs.push(tooMany(fieldOf(name), data.length, s.maxItems));
+  if (s.maxItems !== undefined && data.length > s.maxItems) fail(errs, () => tooMany(fieldOf(name), data.length, s.maxItems!));
   if (s.uniqueItems) {
     const seen = new Set<string>();
     for (const v of data) {
       const k = JSON.stringify(v);
       if (seen.has(k)) {
-        errs.push(invalid(fieldOf(name), '', `${name} ${IN} shouldn't contain duplicates`));
+        fail(errs, () => invalid(fieldOf(name), '', `${name} ${IN} shouldn't contain duplicates`));
         break;
       }
       seen.add(k);
@@ -317,7 +331,7 @@ function enumCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   } else if (data !== null && data !== undefined) {
     for (const v of e) if (v !== null && jsonEqual(data, v)) return 0;
   }
-  errs.push(notSupported(fieldOf(name), data ?? null, n.enumLabels!));
+  fail(errs, () => notSupported(fieldOf(name), data ?? null, n.enumLabels!));
   return 0;
 }
 
@@ -326,11 +340,11 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
   if (s.minProperties !== undefined || s.maxProperties !== undefined) {
     const numKeys = Object.keys(data).length;
     if (s.minProperties !== undefined && numKeys < s.minProperties) {
-      errs.push(invalid(fieldOf(name), numKeys, `${name} ${IN} should have at least ${s.minProperties} properties`));
+      fail(errs, () => invalid(fieldOf(name), numKeys, `${name} ${IN} should have at least ${s.minProperties} properties`));
       return 0;
     }
     if (s.maxProperties !== undefined && numKeys > s.maxProperties) {
-      errs.push(tooMany(fieldOf(name), numKeys, s.maxProperties));
+      fail(errs, () => tooMany(fieldOf(name), numKeys, s.maxProperties!));
       return 0;
     }
   }
@@ -338,7 +352,7 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
   const props = n.props;
   if (n.addlForbidden) {
     for (const k in data) {
-      if (!props?.has(k)) errs.push(invalid(fieldOf(name), k, `${name}.${k} ${IN} is a forbidden property`));
+      if (!props?.has(k)) fail(errs, () => invalid(fieldOf(name), k, `${name}.${k} ${IN} is a forbidden property`));
     }
   } else if (n.addl) {
     for (const k in data) {
@@ -354,7 +368,7 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
   const req = s.required;
   if (req) {
     for (const k of req) {
-      if (!Object.prototype.hasOwnProperty.call(data, k)) errs.push(required(fieldOf(`${name}.${k}`)));
+      if (!Object.prototype.hasOwnProperty.call(data, k)) fail(errs, () => required(fieldOf(`${name}.${k}`)));
     }
   }
   return count;
