@@ -11,6 +11,7 @@ export class FakeWatch<T> implements Watch<T> {
   private readonly queue: WatchEvent<T>[] = [];
   private waiting: ((r: IteratorResult<WatchEvent<T>>) => void) | undefined;
   private stopped = false;
+  private closing = false;
   private readonly onStop: (() => void) | undefined;
 
   /** `signal` aborting stops the watch; `onStop` runs once when it stops. */
@@ -29,7 +30,7 @@ export class FakeWatch<T> implements Watch<T> {
 
   /** Queues one event. */
   send(event: WatchEvent<T>): void {
-    if (this.stopped) return;
+    if (this.stopped || this.closing) return;
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
@@ -60,7 +61,17 @@ export class FakeWatch<T> implements Watch<T> {
     this.send({ type: 'ERROR', object: status });
   }
 
-  /** Ends the stream; pending reads finish. Idempotent. */
+  /**
+   * Ends the stream from the producer's side (the server closing it): events already
+   * sent are still delivered, then iteration ends. Idempotent.
+   */
+  close(): void {
+    if (this.stopped || this.closing) return;
+    this.closing = true;
+    if (this.queue.length === 0) this.stop();
+  }
+
+  /** Ends the stream from the consumer's side; undelivered events are dropped. Idempotent. */
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
@@ -76,7 +87,10 @@ export class FakeWatch<T> implements Watch<T> {
     return {
       next: () => {
         const e = this.queue.shift();
-        if (e) return Promise.resolve({ value: e, done: false });
+        if (e) {
+          if (this.closing && this.queue.length === 0) this.stop();
+          return Promise.resolve({ value: e, done: false });
+        }
         if (this.stopped) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.waiting = resolve;

@@ -128,7 +128,7 @@ export class SharedInformerFactoryBase {
     for (const e of this.entries.values()) {
       if (e.running) continue;
       e.running = e.informer.run(stop).catch((err: unknown) => {
-        process.emitWarning(`informer ${e.informer.lastSyncResourceVersion() ? '' : '(never synced) '}for ${e.descriptor.resource} stopped with an error: ${String(err)}`);
+        process.emitWarning(`the informer of ${e.descriptor.resource} stopped with an error: ${String(err)}`);
       });
     }
   }
@@ -166,9 +166,10 @@ export class SharedInformerFactoryBase {
   forResource(gvr: GroupVersionResource): GenericInformer {
     const d = this.knownResources().find((r) => r.group === gvr.group && r.version === gvr.version && r.resource === gvr.resource);
     if (!d) throw new Error(`no informer for resource ${JSON.stringify(resourceKey(gvr))}: this factory knows ${this.knownResources().map((r) => resourceKey(r)).join(', ') || 'no resources'}`);
+    const informer = this.informerFor<KubeObject>(d); // registered now, as client-go's ForResource does
     return {
-      informer: () => this.informerFor<KubeObject>(d),
-      lister: () => new ResourceLister<KubeObject>(this.informerFor<KubeObject>(d).getIndexer(), { group: d.group, resource: d.kind.toLowerCase() }),
+      informer: () => informer,
+      lister: () => new ResourceLister<KubeObject>(informer.getIndexer(), { group: d.group, resource: d.kind.toLowerCase() }),
     };
   }
 }
