@@ -8,7 +8,7 @@ import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
 import { terminatingCondition } from './crd.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
-import type { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 import { ApiError } from './status.js';
 import { WorkLoop } from './work-loop.js';
 
@@ -38,18 +38,18 @@ export class Controllers {
 
   constructor(
     private readonly svc: ObjectService,
-    private readonly storage: MemoryStorage,
+    private readonly storage: Storage,
     onError: (e: unknown) => void,
   ) {
     this.loop = new WorkLoop(onError);
   }
 
-  /** Starts watching the store from its current state. */
-  start(): void {
-    const snap = this.storage.entriesSync('/');
-    for (const [key, o] of snap.entries) this.observe(key, o);
+  /** Starts watching the store from its current state (a list, then a watch from the list's revision). */
+  async start(): Promise<void> {
+    const snap = await this.storage.list('/');
+    snap.items.forEach((o, i) => this.observe(snap.keys[i]!, o));
     this.watch = this.storage.watch('/', snap.revision, (e) => this.onEvent(e));
-    for (const [key, o] of snap.entries) this.enqueueFor(key, o);
+    snap.items.forEach((o, i) => this.enqueueFor(snap.keys[i]!, o));
   }
 
   /** Stops the controllers (queued work is dropped). */
@@ -203,11 +203,12 @@ export class Controllers {
     if (!ns?.metadata?.deletionTimestamp) return;
     const namespaced = uniqueByPrefix(this.svc.registry.all()).filter((r) => r.namespaced);
     for (const r of namespaced) {
-      for (const o of this.storage.listSync(`${r.storagePrefix}/${name}/`).items) {
+      for (const o of (await this.storage.list(`${r.storagePrefix}/${name}/`)).items) {
         if (!o.metadata?.deletionTimestamp) await ignoreNotFound(deleteObject(this.svc, r, name, o.metadata!.name!, { propagationPolicy: 'Background' }));
       }
     }
-    const remaining = namespaced.reduce((n, r) => n + this.storage.listSync(`${r.storagePrefix}/${name}/`).items.length, 0);
+    let remaining = 0;
+    for (const r of namespaced) remaining += (await this.storage.list(`${r.storagePrefix}/${name}/`)).items.length;
     if (remaining === 0) {
       await ignoreNotFound(this.storage.delete(this.svc.key(nsRes, undefined, name)));
     }
@@ -228,7 +229,7 @@ export class Controllers {
           return cur;
         }, { subresource: 'status', fieldManager: 'apiextensions-apiserver' });
       }
-      const { items } = this.storage.listSync(`${served.storagePrefix}/`);
+      const { items } = await this.storage.list(`${served.storagePrefix}/`);
       for (const o of items) {
         // Custom resources are removed outright, finalizers notwithstanding (as the apiserver's cleanup does after its deletes).
         await ignoreNotFound(this.storage.delete(this.svc.key(served, o.metadata?.namespace, o.metadata!.name!)));

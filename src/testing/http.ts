@@ -16,7 +16,7 @@ import type { ResourceInfo } from './resource.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { FieldGetters } from './selectors.js';
 import { ApiError, badRequest, cleanStatus, internalError, methodNotSupported, pathNotFound, success, unsupportedMediaType } from './status.js';
-import type { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
 import { serveWatch } from './watch.js';
@@ -25,7 +25,7 @@ import type { WatchConnection } from './watch.js';
 /** What the HTTP layer needs from the server. */
 export interface HttpContext {
   svc: ObjectService;
-  storage: MemoryStorage;
+  storage: Storage;
   registry: Registry;
   watches: Set<WatchConnection>;
   bookmarkIntervalMs: number;
@@ -226,7 +226,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     const fields = parseFieldSelector(fieldText, fieldGetters(r));
     if (isWatch) {
       const ts = q.get('timeoutSeconds');
-      serveWatch(
+      await serveWatch(
         svc,
         ctx.storage,
         {

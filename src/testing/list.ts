@@ -7,7 +7,7 @@ import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
 import { ApiError, badRequest, failure, tooLargeResourceVersion } from './status.js';
 import { StorageError } from './storage/storage.js';
-import type { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 
 /** A list request. */
 export interface ListRequest {
@@ -52,7 +52,7 @@ function decodeContinue(s: string): ContinueToken {
 }
 
 /** Runs a list request against the store. */
-export async function listObjects(svc: ObjectService, storage: MemoryStorage, req: ListRequest): Promise<ListResult> {
+export async function listObjects(svc: ObjectService, storage: Storage, req: ListRequest): Promise<ListResult> {
   const r = req.resource;
   const prefix = listPrefix(r, req.namespace);
   const current = await storage.currentRevision();
@@ -75,7 +75,7 @@ export async function listObjects(svc: ObjectService, storage: MemoryStorage, re
   }
   let listed;
   try {
-    listed = storage.listSync(prefix, atRevision);
+    listed = await storage.list(prefix, atRevision);
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {
       const msg = req.continueToken

@@ -96,7 +96,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   await installAll(svc, registry, options.objects ?? []);
 
   const controllers = new Controllers(svc, storage, onError);
-  controllers.start();
+  await controllers.start();
   // A deleted CRD's watches end, as the apiserver closes them when it stops serving the resource.
   const crdWatch = storage.watch('/apiextensions.k8s.io/customresourcedefinitions/', await storage.currentRevision(), (e) => {
     if (e.type !== 'DELETED') return;
@@ -108,7 +108,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   if (options.simulateWorkloads) {
     const delay = typeof options.simulateWorkloads === 'number' ? options.simulateWorkloads : 100;
     simulator = new WorkloadSimulator(svc, storage, delay, onError);
-    simulator.start();
+    await simulator.start();
   }
 
   let tls: { key: string; cert: string } | undefined;

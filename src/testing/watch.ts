@@ -9,7 +9,7 @@ import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
 import { expired } from './status.js';
 import { StorageError } from './storage/storage.js';
-import type { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
 import { toTable } from './table.js';
 import type { IncludeObject } from './table.js';
@@ -36,13 +36,13 @@ export interface WatchRequest {
 }
 
 /** Serves a watch on `res` (the HTTP response is left open until the watch ends). */
-export function serveWatch(
+export async function serveWatch(
   svc: ObjectService,
-  storage: MemoryStorage,
+  storage: Storage,
   req: WatchRequest,
   res: ServerResponse,
   track: Set<WatchConnection>,
-): void {
+): Promise<void> {
   const r = req.resource;
   const prefix = listPrefix(r, req.namespace);
   const matches = (o: KubeObject): boolean => req.labels(o) && req.fields(o);
@@ -75,7 +75,8 @@ export function serveWatch(
   const rvParam = req.resourceVersion;
   let from: number;
   if (!rvParam || rvParam === '0') {
-    const snap = storage.listSync(prefix);
+    // A list, then a watch from its revision: the store replays what happened in between.
+    const snap = await storage.list(prefix);
     for (const o of snap.items) if (matches(o)) send('ADDED', svc.present(r, o));
     from = snap.revision;
     if (req.sendInitialEvents && req.bookmarks) {

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ObjectService } from './objects.js';
 import { nowRfc3339 } from './meta.js';
-import type { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 import type { StorageWatch } from './storage/storage.js';
 
 type Rec = Record<string, unknown>;
@@ -17,15 +17,15 @@ export class WorkloadSimulator {
 
   constructor(
     private readonly svc: ObjectService,
-    private readonly storage: MemoryStorage,
+    private readonly storage: Storage,
     private readonly delayMs: number,
     private readonly onError: (e: unknown) => void,
   ) {}
 
   /** Starts following Deployments. */
-  start(): void {
-    const snap = this.storage.entriesSync('/apps/deployments/');
-    for (const [key, o] of snap.entries) this.consider(key, o);
+  async start(): Promise<void> {
+    const snap = await this.storage.list('/apps/deployments/');
+    snap.items.forEach((o, i) => this.consider(snap.keys[i]!, o));
     this.watch = this.storage.watch('/apps/deployments/', snap.revision, (e) => {
       if (e.type === 'DELETED') this.cancel(e.key);
       else this.consider(e.key, e.object);

@@ -53,11 +53,6 @@ export class MemoryStorage implements Storage {
   }
 
   async list(prefix: string, atRevision?: number): Promise<StorageList> {
-    return this.listSync(prefix, atRevision);
-  }
-
-  /** Synchronous list, for callers that need a list and a watch with no gap between them. */
-  listSync(prefix: string, atRevision?: number): StorageList {
     const state = new Map<string, KubeObject>();
     for (const [k, v] of this.objects) if (k.startsWith(prefix)) state.set(k, v);
     let revision = this.revision;
@@ -74,13 +69,7 @@ export class MemoryStorage implements Storage {
       revision = atRevision;
     }
     const keys = [...state.keys()].sort();
-    return { items: keys.map((k) => clone(state.get(k)!)), revision };
-  }
-
-  /** Current keys and objects under `prefix`, sorted by key, with the current revision. */
-  entriesSync(prefix: string): { entries: [string, KubeObject][]; revision: number } {
-    const keys = [...this.objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-    return { entries: keys.map((k) => [k, clone(this.objects.get(k)!)]), revision: this.revision };
+    return { items: keys.map((k) => clone(state.get(k)!)), keys, revision };
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {

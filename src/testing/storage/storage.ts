@@ -36,9 +36,10 @@ export interface StorageWatch {
   stop(): void;
 }
 
-/** A list result: items sorted by key, and the revision the list reflects. */
+/** A list result: items sorted by key (`keys[i]` is the key of `items[i]`), and the revision the list reflects. */
 export interface StorageList {
   items: KubeObject[];
+  keys: string[];
   revision: number;
 }
 
