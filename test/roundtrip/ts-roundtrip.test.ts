@@ -28,6 +28,6 @@ test('model → TypeScript → model is the identity (property)', () => {
       assert.deepEqual(diagLines(r.diagnostics), [], Object.values(printed.files).join('\n'));
       assert.deepEqual(comparable(r.model), comparable(model));
     }),
-    { numRuns: 80 },
+    { numRuns: 50 },
   );
 });
