@@ -14,7 +14,6 @@ import {
   checkUint,
   isMap,
   noOverload,
-  typeName,
 } from './value.js';
 import { typeIdents } from './stdlib.js';
 
@@ -370,4 +369,3 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
   return { eval: ev, frameSize: size.n, usesOldSelf, unknown: [...unknown].sort() };
 }
 
-export { typeName };

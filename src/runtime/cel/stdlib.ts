@@ -1,5 +1,6 @@
 // CEL's standard functions (size, matches, startsWith, conversions, duration/timestamp) and the
 // strings extension (charAt, indexOf, lowerAscii, replace, split, substring, trim, join, …).
+import { goFloat } from '../validation/go-format.js';
 import { compileRegex } from './regex-cache.js';
 import { durationField, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampField } from './time.js';
 import {
@@ -54,16 +55,11 @@ function toDouble(v: Value): number {
   return noOverload('double', v);
 }
 
-/** CEL's string() of a double: shortest round-trip text, Go style exponents. */
-function doubleText(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
-  return String(n).replace(/e([+-])(\d)$/, 'e$10$2');
-}
 
 function toStr(v: Value): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return doubleText(v);
+  if (typeof v === 'number') return goFloat(v);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof Uint) return v.v.toString();
   if (v instanceof Uint8Array) return new TextDecoder('utf-8', { fatal: false }).decode(v);

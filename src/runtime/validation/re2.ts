@@ -40,6 +40,16 @@ export function re2ToJs(re: string): string {
         out += lit.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
         k = end < 0 ? re.length : end + 1;
         continue;
+      } else if ((n === 'p' || n === 'P') && re[k + 2] === '{') {
+        const end = re.indexOf('}', k + 2);
+        out += re.slice(k, end + 1);
+        k = end;
+        continue;
+      } else if (n === 'x' && re[k + 2] === '{') {
+        const end = re.indexOf('}', k + 2);
+        out += `\\u{${re.slice(k + 3, end)}}`;
+        k = end;
+        continue;
       } else out += c + n;
       k++;
       continue;

@@ -72,6 +72,7 @@ describe('CEL core', () => {
     fails("int('x')", /cannot parse/);
     assert.equal(run("double('1.5')"), 1.5);
     assert.equal(run('string(12) + string(true) + string(1.5)'), '12true1.5');
+    assert.equal(run('string(1000000.0)'), '1e+06', 'doubles print as Go does');
     assert.equal(run("bool('true')"), true);
     assert.equal(run("string(bytes('hi'))"), 'hi');
     assert.equal(run('dyn(1) == 1'), true);

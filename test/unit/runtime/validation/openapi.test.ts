@@ -140,6 +140,9 @@ describe('OpenAPI keywords', () => {
     assert.equal(check({ type: 'string', pattern: '^(?i)(abort|warn)?$' }, 'stop').length, 1);
     assert.deepEqual(check({ type: 'string', pattern: '^[[:alpha:]]+$' }, 'abc'), []);
     assert.equal(check({ type: 'string', pattern: '^[[:alpha:]]+$' }, 'a1').length, 1);
+    assert.deepEqual(check({ type: 'string', pattern: '^(?i)\\p{L}+x$' }, 'ÄbX'), [], 'unicode classes survive (?i)');
+    assert.deepEqual(check({ type: 'string', pattern: '^\\x{41}$' }, 'A'), []);
+    assert.deepEqual(check({ type: 'string', pattern: '^(?P<word>[a-z]+)$' }, 'abc'), []);
   });
 
   it('minItems, maxItems (TooMany), uniqueItems; item paths are indexed', () => {
