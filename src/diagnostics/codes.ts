@@ -1,8 +1,11 @@
 // The diagnostic catalogue: every code crdgen reports, with a one-line title.
 // Codes are stable; tests and users grep for them.
 
+import { TS_CODES } from '../input/ts/diagnostics.js';
+
 /** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
- * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line. */
+ * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `TS`: TypeScript
+ * input (src/input/ts/diagnostics.ts). */
 export const DIAGNOSTIC_CODES = {
   IO001: 'cannot read input',
   IO002: 'input is not UTF-8 text',
@@ -33,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   GEN003: 'kind defined twice',
   CLI001: 'no input files',
   CLI002: 'unsupported input type',
+  ...TS_CODES,
 } as const;
 
 /** A code from {@link DIAGNOSTIC_CODES}. */
