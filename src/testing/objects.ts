@@ -309,8 +309,11 @@ export class ObjectService {
     await this.admit(res, obj, old, opts);
     if (managedFields !== undefined) meta.managedFields = managedFields;
     else {
-      meta.managedFields = recordUpdate(old, obj, opts.fieldManager ?? 'unknown', groupVersion(res), scope);
-      if (meta.managedFields.length === 0 && !om.managedFields) delete meta.managedFields;
+      // managedFields changed by the request replace the live ones (how clients reset or migrate ownership).
+      const sent = meta.managedFields;
+      const base = sent !== undefined && !jsonEqual(sent, om.managedFields) ? { ...old, metadata: { ...om, managedFields: sent.filter((e) => e && e.manager) } } : old;
+      meta.managedFields = recordUpdate(base, obj, opts.fieldManager ?? 'unknown', groupVersion(res), scope);
+      if (meta.managedFields.length === 0) delete meta.managedFields;
     }
     if (noOp(old, obj)) return this.present(res, old);
     if (opts.dryRun) return this.present(res, obj);

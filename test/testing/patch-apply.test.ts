@@ -88,6 +88,15 @@ describe('patch and apply over HTTP', () => {
     assert.equal(noMgr.status, 400);
   });
 
+  it('managedFields sent by a client replace the live ones ([{}] clears them)', async () => {
+    await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=alice`, JSON.stringify({ ...dm('mf'), spec: { replicas: 2 } }), APPLY);
+    const cleared = await api(env.url, 'PATCH', `${DMS}/mf`, { metadata: { managedFields: [{}] } }, MERGE);
+    assert.equal(cleared.status, 200);
+    assert.equal(cleared.body.metadata.managedFields, undefined);
+    const free = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
+    assert.equal(free.status, 200, 'no conflict once ownership was reset');
+  });
+
   it('Deployments: strategic merge patch, defaults, /status and /scale', async () => {
     const c = await api(env.url, 'POST', DEPS, deployment('web', 2));
     assert.equal(c.status, 201);
