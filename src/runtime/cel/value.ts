@@ -82,7 +82,6 @@ function childNode(n: Node | undefined, k: string): Node | undefined {
 /** A JSON object seen as a CEL map, fields converted when read. */
 export class JsonMap implements CelMap {
   readonly isCelMap = true;
-  private memo: Map<string, Value> | undefined;
   /** @param obj the object; @param node its schema; @param cache per-evaluation memo */
   constructor(
     readonly obj: Record<string, unknown>,
@@ -91,8 +90,6 @@ export class JsonMap implements CelMap {
   ) {}
   get(key: Value): Value | undefined {
     if (typeof key !== 'string') return undefined;
-    let v = this.memo?.get(key);
-    if (v !== undefined) return v;
     let k = key;
     if (!Object.prototype.hasOwnProperty.call(this.obj, k)) {
       // a property reached through its CEL-escaped name (`foo__dash__bar` for `foo-bar`)
@@ -100,9 +97,7 @@ export class JsonMap implements CelMap {
       k = unescapePropertyName(key);
       if (!this.node.props.has(k) || !Object.prototype.hasOwnProperty.call(this.obj, k)) return undefined;
     }
-    v = fromJson(childNode(this.node, k), this.obj[k], this.cache);
-    (this.memo ??= new Map()).set(key, v);
-    return v;
+    return fromJson(childNode(this.node, k), this.obj[k], this.cache);
   }
   has(key: Value): boolean {
     return this.get(key) !== undefined;
@@ -234,6 +229,7 @@ function numCompare(a: number | bigint, b: number | bigint): number {
 
 /** CEL `==`. */
 export function celEquals(a: Value, b: Value): boolean {
+  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
   const na = numeric(a);
   const nb = numeric(b);
