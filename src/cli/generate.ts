@@ -12,6 +12,8 @@ import { DEFAULT_EMITTERS, EMITTERS, runEmitters, selectEmitters } from '../gene
 import { classifyInputs } from '../input/ts/files.js';
 import { writeFiles, WriteError } from '../emit/writer.js';
 import { collectInputs } from './inputs.js';
+import { clientOptionsErrors, parseClientOptionFlags, ClientOptionsError, type ClientGenOptions } from '../generate/client-options.js';
+import { NameCollisionError } from '../generate/client-kinds.js';
 import { CliError, EXIT, type CliContext } from './io.js';
 
 /** Options of the generate command, as commander parses them. */
@@ -21,6 +23,26 @@ export interface GenerateOptions {
   generators?: string;
   clean: boolean;
   tsconfig?: string;
+  /** Client generator flags (issue #5): `--verbs Kind=get,list`, `--skip-verbs`, `--readonly`, `--skip-status`, `--plural-exceptions`. */
+  verbs?: string[];
+  skipVerbs?: string[];
+  readonly?: string[];
+  skipStatus?: string[];
+  pluralExceptions?: string[];
+}
+
+/** The client generators' options from the flags; malformed ones are usage errors. */
+function clientOptionsOrUsage(opts: GenerateOptions): ClientGenOptions {
+  try {
+    return parseClientOptionFlags({ verbs: opts.verbs ?? [], skipVerbs: opts.skipVerbs ?? [], readonly: opts.readonly ?? [], noStatus: opts.skipStatus ?? [], pluralExceptions: opts.pluralExceptions ?? [] });
+  } catch (e) {
+    if (e instanceof ClientOptionsError) throw new CliError(e.message, EXIT.usage);
+    throw e;
+  }
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 function plural(n: number, word: string): string {
@@ -47,6 +69,7 @@ export async function runGenerate(inputs: readonly string[], opts: GenerateOptio
   const { io } = ctx;
   const kind = inputKind(inputs, opts, io.cwd);
   const entries = opts.generators ? selectEmittersOrUsage(opts.generators) : DEFAULT_EMITTERS;
+  const client = clientOptionsOrUsage(opts);
   let read: { model: Model; diagnostics: Diagnostic[] };
   let diagnostics: Diagnostic[];
   let noSources: boolean;
@@ -68,8 +91,16 @@ export async function runGenerate(inputs: readonly string[], opts: GenerateOptio
     io.stderr(`crdgen: ${plural(n, 'error')}; nothing was written\n`);
     return EXIT.invalidInput;
   }
-  const ctxEmit = createEmitContext({ sources: read.model.sources, runtimeImport: opts.runtimeImport });
-  const files = runEmitters(read.model, ctxEmit, entries);
+  const clientErrors = clientOptionsErrors(read.model, client);
+  if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
+  const ctxEmit = createEmitContext({ sources: read.model.sources, runtimeImport: opts.runtimeImport, client });
+  let files: ReturnType<typeof runEmitters>;
+  try {
+    files = runEmitters(read.model, ctxEmit, entries);
+  } catch (e) {
+    if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
+    throw e;
+  }
   try {
     await writeFiles(resolve(io.cwd, opts.out), files, { removeStale: opts.clean });
   } catch (e) {
@@ -98,6 +129,11 @@ export function createGenerateCommand(ctx: CliContext): Command {
     .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all but opt-in ${EMITTERS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${EMITTERS.map((e) => e.name).join(', ')})`))
     .addOption(new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'))
     .option('--no-clean', 'keep generated files that are no longer produced')
+    .option('--verbs <Kind=verbs>', 'client verbs of a kind, like +genclient:onlyVerbs (repeatable), e.g. DatabaseManager=get,list,watch', collect)
+    .option('--skip-verbs <Kind=verbs>', 'client verbs a kind does not get, like +genclient:skipVerbs (repeatable)', collect)
+    .option('--readonly <Kind>', 'get/list/watch only, like +genclient:readonly (repeatable)', collect)
+    .option('--skip-status <Kind>', 'no updateStatus/applyStatus, like +genclient:noStatus (repeatable)', collect)
+    .option('--plural-exceptions <Kind:Plural,…>', 'plurals for generated names, as code-generator takes them (repeatable)', collect)
     .addHelpText('after', '\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExample:\n  crdgen generate fixtures/databasemanager/crd.yaml --out generated\n')
     .action(async (inputs: string[], opts: GenerateOptions) => {
       ctx.setExitCode(await runGenerate(inputs, opts, ctx));

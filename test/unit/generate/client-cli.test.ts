@@ -1,0 +1,40 @@
+// The client generators' command-line options on `crdgen generate` (in-process CLI).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../cli/cli-support.js';
+import { interfaceMethods } from './client-helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'crdgen-client-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const TYPED = 'clientset/typed/coolops.cn/v1alpha1/databasemanager.ts';
+
+test('--readonly, --verbs, --skip-verbs, --skip-status and --plural-exceptions shape the generated client', async () => {
+  const ro = join(tmp, 'ro');
+  const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', ro, '--readonly', 'DatabaseManager']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(interfaceMethods(readFileSync(join(ro, TYPED), 'utf8'), 'DatabaseManagerInterface'), ['get', 'list', 'watch']);
+  assert.ok(!existsSync(join(ro, 'applyconfigurations')), 'no apply verb, no apply configuration');
+  const mix = join(tmp, 'mix');
+  const r2 = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', mix, '--skip-verbs', 'DatabaseManager=delete,deleteCollection', '--skip-status', 'DatabaseManager', '--plural-exceptions', 'DatabaseManager:Databases']);
+  assert.equal(r2.code, 0, r2.stderr);
+  const text = readFileSync(join(mix, TYPED), 'utf8');
+  assert.deepEqual(interfaceMethods(text, 'DatabaseManagerInterface'), ['create', 'update', 'get', 'list', 'watch', 'patch', 'apply']);
+  assert.match(text, /databases\(namespace: string\): DatabaseManagerInterface;/);
+  const only = join(tmp, 'only');
+  assert.equal((await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', only, '--verbs', 'DatabaseManager=get', '--verbs', 'DatabaseManager=create'])).code, 0);
+  assert.deepEqual(interfaceMethods(readFileSync(join(only, TYPED), 'utf8'), 'DatabaseManagerInterface'), ['create', 'get']);
+});
+
+test('options naming a kind or verb that does not exist are usage errors (exit 2, nothing written)', async () => {
+  for (const args of [['--verbs', 'Nope=get'], ['--verbs', 'DatabaseManager=fly'], ['--readonly', 'Nope'], ['--plural-exceptions', 'Nope:Nopes'], ['--plural-exceptions', 'bad'], ['--verbs', 'DatabaseManager']]) {
+    const out = join(tmp, `bad${args.join('')}`.replace(/[^a-z0-9]/gi, '_'));
+    const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...args]);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /crdgen: /);
+    assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
+    assert.ok(!existsSync(out), 'nothing written');
+  }
+});
