@@ -188,8 +188,8 @@ export function serverSideApply(
       }
     }
   }
-  if (conflicts.size && !force) throw applyConflict(conflicts);
-  if (force) for (const x of entries) if (x !== mine) for (const paths of conflicts.values()) for (const p of paths) x.set.delete(p);
+  if (conflicts.size && !force && !csaTakeover(live, conflicts, scope)) throw applyConflict(conflicts);
+  if (conflicts.size) for (const x of entries) if (x !== mine) for (const paths of conflicts.values()) for (const p of paths) x.set.delete(p);
 
   const result = structuredClone((live ?? {}) as Rec);
   const prev = mine?.set ?? new Set<string>();
@@ -207,6 +207,28 @@ export function serverSideApply(
   mine.e = { ...me, apiVersion, time: nowRfc3339() };
   merged.metadata = { ...(merged.metadata ?? {}), managedFields: finish(entries) };
   return merged;
+}
+
+const CSA_MANAGER = 'kubectl-client-side-apply';
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The apiserver's upgrade path from client-side to server-side apply: conflicts only with
+ * `kubectl-client-side-apply`, on fields its last-applied-configuration set, are not
+ * conflicts — ownership moves to the applier.
+ */
+function csaTakeover(live: KubeObject | undefined, conflicts: Map<string, string[]>, scope: FieldScope): boolean {
+  if (![...conflicts.keys()].every((who) => who.startsWith(`"${CSA_MANAGER}" `))) return false;
+  const text = live?.metadata?.annotations?.[LAST_APPLIED];
+  if (!text) return false;
+  let lastApplied: unknown;
+  try {
+    lastApplied = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const set = leafPaths(lastApplied, scope);
+  return [...conflicts.values()].every((paths) => paths.every((p) => set.has(p)));
 }
 
 function stripUntracked(applied: KubeObject, scope: FieldScope): Rec {

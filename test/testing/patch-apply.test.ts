@@ -88,6 +88,19 @@ describe('patch and apply over HTTP', () => {
     assert.equal(noMgr.status, 400);
   });
 
+  it('server-side apply takes over fields from client-side apply without a conflict', async () => {
+    const obj = dm('csa');
+    (obj.metadata as Record<string, unknown>).annotations = { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(dm('csa')) };
+    assert.equal((await api(env.url, 'POST', `${DMS}?fieldManager=kubectl-client-side-apply`, obj)).status, 201);
+    const r = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=kubectl`, JSON.stringify(dm('csa', 8)), APPLY);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.spec.replicas, 8);
+    const other = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=someone`, { spec: { dbtype: 'pg' } }, MERGE);
+    assert.equal(other.status, 200);
+    const c = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=kubectl`, JSON.stringify({ ...dm('csa', 8), spec: { ...((dm('csa', 8).spec) as object), dbtype: 'mysql' } }), APPLY);
+    assert.equal(c.status, 409, 'a field another (non client-side-apply) manager changed still conflicts');
+  });
+
   it('managedFields sent by a client replace the live ones ([{}] clears them)', async () => {
     await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=alice`, JSON.stringify({ ...dm('mf'), spec: { replicas: 2 } }), APPLY);
     const cleared = await api(env.url, 'PATCH', `${DMS}/mf`, { metadata: { managedFields: [{}] } }, MERGE);
