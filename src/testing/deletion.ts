@@ -5,7 +5,7 @@ import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
-import { badRequest, conflict, notFound } from './status.js';
+import { badRequest, conflict, forbidden, notFound } from './status.js';
 import { StorageError } from './storage/storage.js';
 
 /** metav1.DeleteOptions fields the server honours. */
@@ -21,7 +21,12 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** Namespaces the apiserver refuses to delete. */
+const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+
+/** Finalizer of an owner deleted with propagationPolicy=Foreground. */
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+/** Finalizer of an owner deleted with propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = 'orphan';
 
 /** Reads DeleteOptions from a request body (may be empty) and query parameters. */
@@ -56,6 +61,9 @@ export async function deleteObject(
   opts: DeleteOptions = {},
 ): Promise<DeleteResult> {
   const key = svc.key(res, ns, name);
+  if (res.resource === 'namespaces' && !res.group && IMMORTAL_NAMESPACES.includes(name)) {
+    throw forbidden(res, name, 'this namespace may not be deleted');
+  }
   for (let attempt = 0; attempt < 16; attempt++) {
     const cur = await svc.storage.get(key);
     if (!cur) throw notFound(res, name);

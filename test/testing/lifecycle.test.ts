@@ -143,6 +143,12 @@ describe('namespaces', () => {
   });
   after(() => env.stop());
 
+  it('default, kube-system and kube-public may not be deleted (403)', async () => {
+    const r = await api(env.url, 'DELETE', '/api/v1/namespaces/default');
+    assert.equal(r.status, 403);
+    assert.equal(r.body.message, 'namespaces "default" is forbidden: this namespace may not be deleted');
+  });
+
   it('deleting a namespace marks it Terminating, removes its content, then the namespace', async () => {
     await api(env.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } });
     await api(env.url, 'POST', '/apis/coolops.cn/v1alpha1/namespaces/doomed/databasemanagers', dm('x'));
