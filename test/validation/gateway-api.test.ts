@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { compileValidator, formatFieldError, type StructuralValidator } from '../../src/runtime/validation/index.js';
+import { compileValidator, formatFieldError, lazyValidator, precompileSchema, type StructuralValidator } from '../../src/runtime/validation/index.js';
 
 const CRDS = '/work/shared/corpus/crds/gateway-api';
 const SUITE = '/work/shared/corpus/validation/gateway-api';
@@ -17,13 +17,20 @@ function loadYaml(file: string): Record<string, unknown>[] {
     .filter((x): x is Record<string, unknown> => x !== null);
 }
 
-/** `group/version/Kind` → validator, one per served version of each CRD. */
-function loadValidators(): Map<string, StructuralValidator> {
+/**
+ * `group/version/Kind` → validator, one per served version of each CRD: compiled from the CRD
+ * (what crdgen/testing does) or from the precompiled JSON literal (what generated validators embed).
+ */
+function loadValidators(precompiled: boolean): Map<string, StructuralValidator> {
   const out = new Map<string, StructuralValidator>();
   for (const f of readdirSync(CRDS).sort()) {
     for (const crd of loadYaml(join(CRDS, f))) {
       const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] };
-      for (const v of spec.versions) out.set(`${spec.group}/${v.name}/${spec.names.kind}`, compileValidator(v.schema.openAPIV3Schema));
+      for (const v of spec.versions) {
+        const schema = v.schema.openAPIV3Schema;
+        const validator = precompiled ? lazyValidator(JSON.parse(JSON.stringify(precompileSchema(schema)))) : compileValidator(schema);
+        out.set(`${spec.group}/${v.name}/${spec.names.kind}`, validator);
+      }
     }
   }
   return out;
@@ -76,8 +83,8 @@ function admit(validators: Map<string, StructuralValidator>, obj: Record<string,
   return v.validate(obj).map(formatFieldError);
 }
 
-describe('Gateway API examples through the validation engine', () => {
-  const validators = loadValidators();
+for (const precompiled of [false, true]) describe(`Gateway API examples through the validation engine (${precompiled ? 'precompiled form' : 'from the CRD'})`, () => {
+  const validators = loadValidators(precompiled);
   const expected = expectations();
 
   it('EXPECTED.md lists every invalid example with at least one substring', () => {
