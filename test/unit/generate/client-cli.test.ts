@@ -1,7 +1,7 @@
 // The client generators' command-line options on `crdgen generate` (in-process CLI).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../cli/cli-support.js';
@@ -37,4 +37,54 @@ test('options naming a kind or verb that does not exist are usage errors (exit 2
     assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
     assert.ok(!existsSync(out), 'nothing written');
   }
+});
+
+test('TypeScript input: +genclient markers (nonNamespaced, onlyVerbs, readonly, noStatus) shape the clients', async () => {
+  const dir = mkdtempSync(join(tmp, 'ts-'));
+  writeFileSync(join(dir, 'types.ts'), `// +groupName=markers.example.com
+// +versionName=v1
+import type { ObjectMeta } from 'crdgen/types';
+
+// +genclient
+// +genclient:nonNamespaced
+// +genclient:onlyVerbs=get,list,watch,create
+// +kubebuilder:subresource:status
+export interface Cluster {
+  apiVersion: 'markers.example.com/v1';
+  kind: 'Cluster';
+  metadata: ObjectMeta;
+  spec?: { size?: number };
+  status?: { ready?: boolean };
+}
+
+// +genclient
+// +genclient:readonly
+export interface Viewer {
+  apiVersion: 'markers.example.com/v1';
+  kind: 'Viewer';
+  metadata: ObjectMeta;
+  spec?: { who?: string };
+}
+
+// +genclient
+// +genclient:noStatus
+// +kubebuilder:subresource:status
+export interface Quiet {
+  apiVersion: 'markers.example.com/v1';
+  kind: 'Quiet';
+  metadata: ObjectMeta;
+  spec?: { x?: string };
+  status?: { y?: string };
+}
+`);
+  const out = join(tmp, 'ts-out');
+  const r = await cli(['generate', join(dir, 'types.ts'), '--out', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const typed = (k: string) => readFileSync(join(out, `clientset/typed/markers.example.com/v1/${k}.ts`), 'utf8');
+  assert.deepEqual(interfaceMethods(typed('cluster'), 'ClusterInterface'), ['create', 'get', 'list', 'watch']);
+  assert.match(typed('cluster'), /clusters\(\): ClusterInterface;/, 'nonNamespaced: no namespace argument');
+  assert.deepEqual(interfaceMethods(typed('viewer'), 'ViewerInterface'), ['get', 'list', 'watch']);
+  assert.match(typed('viewer'), /viewers\(namespace: string\): ViewerInterface;/);
+  assert.ok(!interfaceMethods(typed('quiet'), 'QuietInterface').some((m) => m.endsWith('Status')));
+  assert.match(readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'), /get\(name: string\): Cluster;/);
 });
