@@ -2,7 +2,7 @@
 // (ValidateCustomResourceDefinitionOpenAPISchema) and, when required, the
 // structural-schema invariants (ValidateStructural). Pure; findings carry paths.
 
-import { child, type Path, type Seg } from './field-path.js';
+import { apiserverField, child, type Path, type Seg } from './field-path.js';
 import { didYouMean, forbidden, invalid, notSupported, required, type Finding } from './field-errors.js';
 
 /** The OpenAPI types a CRD schema may use, sorted as the apiserver lists them. */
@@ -39,8 +39,44 @@ export function checkSchema(schema: unknown, path: Path, opts: SchemaCheckOption
   if (opts.statusEnabled) checkStatusRoot(schema, path, out);
   if (schema.nullable === true) out.push(forbidden('CRD032', child(path, 'nullable'), 'nullable cannot be true at the root'));
   checkProps(schema, path, { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false }, true, out);
-  if (opts.requireStructural) structuralInvariants(schema, 'root', path, out);
+  if (opts.requireStructural) {
+    structuralInvariants(schema, 'root', path, out);
+    completeness(schema, schema, path, path, out);
+  }
   return out;
+}
+
+/**
+ * validateStructuralCompleteness: every property or items named inside a value
+ * validation (anyOf/allOf/oneOf/not) of `v` must also be specified in the
+ * structural schema `s`.
+ */
+function completeness(v: Obj, s: Obj | undefined, sPath: Path, vPath: Path, out: Finding[]): void {
+  const junctors: [string, Obj, Path][] = [];
+  if (isObj(v.not)) junctors.push(['not', v.not, child(vPath, 'not')]);
+  for (const j of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = v[j];
+    if (Array.isArray(list)) list.forEach((x, i) => isObj(x) && junctors.push([j, x, child(vPath, j, i)]));
+  }
+  for (const [, nested, nPath] of junctors) nestedCompleteness(nested, s, sPath, nPath, out);
+}
+
+function nestedCompleteness(v: Obj, s: Obj | undefined, sPath: Path, vPath: Path, out: Finding[]): void {
+  if (!s) {
+    out.push(required('CRD035', sPath, `because it is defined in ${apiserverField(vPath)}`));
+    return;
+  }
+  completeness(v, s, sPath, vPath, out);
+  if (isObj(v.items)) nestedCompleteness(v.items, isObj(s.items) ? s.items : undefined, child(sPath, 'items'), child(vPath, 'items'), out);
+  if (isObj(v.properties)) {
+    const sProps = isObj(s.properties) ? s.properties : {};
+    for (const [k, p] of Object.entries(v.properties)) {
+      if (!isObj(p)) continue;
+      const sp = sProps[k];
+      if (!isObj(sp)) out.push(required('CRD035', child(sPath, 'properties', key(k)), `because it is defined in ${apiserverField(child(vPath, 'properties', key(k)))}`));
+      else nestedCompleteness(p, sp, child(sPath, 'properties', key(k)), child(vPath, 'properties', key(k)), out);
+    }
+  }
 }
 
 const ROOT_ALLOWED_WITH_STATUS = [

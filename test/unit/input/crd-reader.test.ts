@@ -182,3 +182,16 @@ test('bad inputs: binary, empty, tabs, alias bombs, no CRD', () => {
   assert.deepEqual(codes('kind: ConfigMap\n'), ['warning CRD002', 'error CRD001']);
   assert.deepEqual(codes('kind: ConfigMap\n', true), ['warning CRD002', 'warning CRD001']);
 });
+
+test('structural completeness: value validations may only name specified fields', () => {
+  const crd = (schema: unknown) => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' },
+    spec: { group: 'b.io', scope: 'Cluster', names: { kind: 'A', plural: 'as' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+  });
+  const ok = { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['a'] }, { properties: { a: { minLength: 1 } } }] };
+  assert.deepEqual(checkCrdObject(crd(ok)), []);
+  const bad = { type: 'object', properties: { a: { type: 'string' } }, oneOf: [{ properties: { b: { minLength: 1 } } }] };
+  assert.deepEqual(checkCrdObject(crd(bad)).map((d) => `${d.field}: ${d.message}`), [
+    'spec.versions[0].schema.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.versions[0].schema.openAPIV3Schema.oneOf[0].properties[b]',
+  ]);
+});
