@@ -402,7 +402,7 @@ function declWord(d: ts.Declaration): string {
 
 function memberWord(m: ts.TypeElement): string {
   if (ts.isMethodSignature(m)) return 'a method';
-  if (ts.isIndexSignatureDeclaration(m)) return 'an index signature next to properties';
+  if (ts.isIndexSignatureDeclaration(m)) return 'an index signature; a map is Record<string, T> or a { [key: string]: T } type';
   if (ts.isCallSignatureDeclaration(m)) return 'a call signature';
   if (ts.isConstructSignatureDeclaration(m)) return 'a construct signature';
   return 'a ' + ts.SyntaxKind[m.kind];
