@@ -170,9 +170,32 @@ export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache
   if (v === null) return null;
   const hit = cache.get(v as object);
   if (hit !== undefined) return hit;
-  const out: Value = Array.isArray(v) ? v.map((x) => fromJson(n?.items, x, cache)) : new JsonMap(v as Record<string, unknown>, n, cache);
+  let out: Value;
+  if (Array.isArray(v)) {
+    const list = v.map((x) => fromJson(n?.items, x, cache));
+    const lt = n?.s['x-kubernetes-list-type'];
+    if (lt === 'set' || lt === 'map') listKinds.set(list, { kind: lt, keys: n!.s['x-kubernetes-list-map-keys'] ?? [] });
+    out = list;
+  } else out = new JsonMap(v as Record<string, unknown>, n, cache);
   cache.set(v as object, out);
   return out;
+}
+
+/** Lists typed x-kubernetes-list-type set or map: their equality ignores order, as in Kubernetes CEL. */
+const listKinds = new WeakMap<Value[], { kind: 'set' | 'map'; keys: readonly string[] }>();
+
+function unorderedEquals(a: Value[], b: Value[], kind: { kind: 'set' | 'map'; keys: readonly string[] }): boolean {
+  if (a.length !== b.length) return false;
+  if (kind.kind === 'set') return a.every((x) => b.some((y) => celEquals(x, y))) && b.every((y) => a.some((x) => celEquals(x, y)));
+  const keyOf = (x: Value) => (isMap(x) ? kind.keys.map((k) => x.get(k) ?? null) : [x]);
+  return a.every((x) => {
+    const kx = keyOf(x);
+    const match = b.find((y) => {
+      const ky = keyOf(y);
+      return kx.every((k, i) => celEquals(k, ky[i]!));
+    });
+    return match !== undefined && celEquals(x, match);
+  });
 }
 
 /** Strings with format duration/date/date-time/byte are durations, timestamps and bytes in CEL. */
@@ -237,6 +260,8 @@ export function celEquals(a: Value, b: Value): boolean {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
+    const kind = listKinds.get(a) ?? listKinds.get(b);
+    if (kind) return unorderedEquals(a, b, kind);
     for (let i = 0; i < a.length; i++) if (!celEquals(a[i]!, b[i]!)) return false;
     return true;
   }

@@ -89,6 +89,29 @@ describe('CEL rules', () => {
     assert.deepEqual(lines(s, { m: [{ name: 'new', v: 'z' }], a: [{ name: 'x', v: 'changed' }] }, old), [], 'new key and atomic list: no old value');
   });
 
+  it('list-type set and map lists compare without regard to order (self == oldSelf)', () => {
+    const s = {
+      type: 'object',
+      properties: {
+        set: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'set immutable' }] },
+        map: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: { type: 'object', properties: { k: { type: 'string' }, v: { type: 'integer' } } },
+          'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'map immutable' }],
+        },
+        atomic: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'atomic immutable' }] },
+      },
+    };
+    const old = { set: ['a', 'b'], map: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }], atomic: ['a', 'b'] };
+    assert.deepEqual(lines(s, { set: ['b', 'a'], map: [{ k: 'y', v: 2 }, { k: 'x', v: 1 }], atomic: ['b', 'a'] }, old), ['atomic: Invalid value: "array": atomic immutable']);
+    assert.deepEqual(lines(s, { set: ['a', 'c'], map: [{ k: 'x', v: 1 }, { k: 'y', v: 3 }], atomic: ['a', 'b'] }, old), [
+      'set: Invalid value: "array": set immutable',
+      'map: Invalid value: "array": map immutable',
+    ]);
+  });
+
   it('the immutable-field idiom of the corpus (self == oldSelf on a string)', () => {
     const s = { type: 'object', properties: { spec: { type: 'object', properties: { controllerName: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } } } } };
     assert.deepEqual(lines(s, { spec: { controllerName: 'b' } }, { spec: { controllerName: 'a' } }), ['spec.controllerName: Invalid value: "string": Value is immutable']);
