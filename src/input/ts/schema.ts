@@ -10,6 +10,23 @@ import { tsDiag } from './diagnostics.js';
 /** The module whose type names the reader maps to built-in schema nodes. */
 export const TYPES_MODULE = 'crdgen/types';
 
+/** The names of crdgen/types the reader maps to schema nodes (ListMeta is exported but has no schema use). */
+export const BUILTIN_TYPE_NAMES: readonly string[] = [
+  'int32',
+  'int64',
+  'integer',
+  'float',
+  'double',
+  'IntOrString',
+  'Quantity',
+  'Time',
+  'MicroTime',
+  'Duration',
+  'RawExtension',
+  'JSONValue',
+  'ObjectMeta',
+];
+
 /** How to title an anonymous object type: the name of the type it is nested in, plus a suffix. */
 export interface TitleHint {
   /** Title of the enclosing named type. */
