@@ -56,7 +56,7 @@ export function pruneNonNullableNulls(n: Node | undefined, x: unknown): void {
     if (!p) continue;
     const v = x[k];
     if (v === null) {
-      if (!p.s.nullable && p.s.default === undefined && n.props?.has(k)) delete x[k];
+      if (!p.s.nullable && p.s.default === undefined) delete x[k];
     } else pruneNonNullableNulls(p, v);
   }
 }

@@ -105,6 +105,9 @@ describe('defaulting', () => {
     assert.equal(obj.spec.note, null, 'nullable: null is a value');
     assert.ok(!('plain' in obj.spec), 'non-nullable null without default is pruned');
     assert.deepEqual(obj.spec.labels, { a: 'v' }, 'additionalProperties default replaces null');
+    const m: Record<string, unknown> = { m: { a: null, b: 'x' } };
+    compileValidator({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } } }).applyDefaults(m);
+    assert.deepEqual(m, { m: { b: 'x' } }, 'a non-nullable map value without default is pruned too');
   });
 
   it('defaults are copies, never shared between objects', () => {
