@@ -19,7 +19,7 @@ export function applyDefaults(n: Node | undefined, x: unknown): void {
     if (!items) return;
     for (let i = 0; i < x.length; i++) {
       if (nonNullableNull(x[i], items) && items.s.default !== undefined) x[i] = structuredClone(items.s.default);
-      else applyDefaults(items, x[i]);
+      applyDefaults(items, x[i]);
     }
     return;
   }
@@ -35,7 +35,7 @@ export function applyDefaults(n: Node | undefined, x: unknown): void {
     if (p) applyDefaults(p, x[k]);
     else if (n.addl) {
       if (nonNullableNull(x[k], n.addl) && n.addl.s.default !== undefined) x[k] = structuredClone(n.addl.s.default);
-      else applyDefaults(n.addl, x[k]);
+      applyDefaults(n.addl, x[k]);
     }
   }
 }
