@@ -30,25 +30,25 @@ export interface Generated {
   cleanup(): void;
 }
 
-/** Generates the fixture (all default emitters) and imports it. */
-export async function loadGenerated(): Promise<Generated> {
+/** A fixture generated into a temporary folder under the repo: import its files, then clean up. */
+export interface GeneratedTree {
+  /** Imports `<tree>/<path>` (a .ts path) through tsx. */
+  import<T>(path: string): Promise<T>;
+  /** Removes the folder. */
+  cleanup(): void;
+}
+
+/** Generates the CRD files `inputs` (repo-relative) with every default emitter. */
+export function generateTree(inputs: string[]): GeneratedTree {
   const base = join(ROOT, 'test', 'integration', 'fixtures-out');
   mkdirSync(base, { recursive: true });
-  const dir = join(base, `dm-${process.pid}-${Date.now()}`);
-  const r = readCrdInputs([{ file: 'fixtures/databasemanager/crd.yaml', content: readFileSync(DM_CRD) }]);
+  const dir = join(base, `gen-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  const r = readCrdInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
   if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
   const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
   writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport })));
-  const imp = async <T>(p: string): Promise<T> => (await import(pathToFileURL(join(dir, p)).href)) as T;
-  const cs = await imp<{ Clientset: typeof Clientset }>('clientset/clientset.ts');
-  const fake = await imp<{ createFakeClientset: typeof createFakeClientset }>('clientset/fake/clientset.ts');
-  const inf = await imp<{ newSharedInformerFactory: typeof newSharedInformerFactory }>('informers/factory.ts');
-  const ac = await imp<{ databaseManager: typeof databaseManager }>('applyconfigurations/coolops.cn/v1alpha1/databasemanager.ts');
   return {
-    Clientset: cs.Clientset,
-    createFakeClientset: fake.createFakeClientset,
-    newSharedInformerFactory: inf.newSharedInformerFactory,
-    databaseManager: ac.databaseManager,
+    import: async <T>(p: string): Promise<T> => (await import(pathToFileURL(join(dir, p)).href)) as T,
     cleanup: () => {
       rmSync(dir, { recursive: true, force: true });
       try {
@@ -57,5 +57,21 @@ export async function loadGenerated(): Promise<Generated> {
         /* other processes' folders remain */
       }
     },
+  };
+}
+
+/** Generates the DatabaseManager fixture (all default emitters) and imports it. */
+export async function loadGenerated(): Promise<Generated> {
+  const tree = generateTree(['fixtures/databasemanager/crd.yaml']);
+  const cs = await tree.import<{ Clientset: typeof Clientset }>('clientset/clientset.ts');
+  const fake = await tree.import<{ createFakeClientset: typeof createFakeClientset }>('clientset/fake/clientset.ts');
+  const inf = await tree.import<{ newSharedInformerFactory: typeof newSharedInformerFactory }>('informers/factory.ts');
+  const ac = await tree.import<{ databaseManager: typeof databaseManager }>('applyconfigurations/coolops.cn/v1alpha1/databasemanager.ts');
+  return {
+    Clientset: cs.Clientset,
+    createFakeClientset: fake.createFakeClientset,
+    newSharedInformerFactory: inf.newSharedInformerFactory,
+    databaseManager: ac.databaseManager,
+    cleanup: () => tree.cleanup(),
   };
 }
