@@ -56,6 +56,11 @@ class Helpers {
     if (!this.byName.has(name)) this.byName.set(name, code);
   }
 
+  /** True when some copier walks a map (so the file needs `copyMap`). */
+  usesMap(): boolean {
+    return [...this.byName.keys()].some((n) => n.startsWith('copy_map_'));
+  }
+
   /** Helper definitions sorted by name (deterministic output). */
   list(): { code: string }[] {
     return [...this.byName.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, code]) => ({ code }));
@@ -95,7 +100,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string): string {
     typeNames.push(kind.listKind);
   }
   const typeImports = [...new Set(typeNames)].sort(compareStrings).join(', ');
-  return render('deepcopy', 'file', { header, typeImports, helpers: helpers.list(), functions });
+  return render('deepcopy', 'file', { header, typeImports, usesMap: helpers.usesMap(), helpers: helpers.list(), functions });
 }
 
 /** The deepcopy emitter. */

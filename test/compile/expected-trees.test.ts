@@ -16,3 +16,22 @@ for (const mode of ['nodenext', 'bundler'] as const) {
     assert.equal(r.status, 0);
   });
 }
+
+test('apis/** (types, deepcopy, register) also compile under the strictest user settings', () => {
+  const r = tscStrict(dirs, 'nodenext', {
+    include: join('apis', '**', '*.ts'),
+    options: {
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noImplicitReturns: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      noPropertyAccessFromIndexSignature: true,
+      noImplicitOverride: true,
+      verbatimModuleSyntax: true,
+      isolatedModules: true,
+    },
+  });
+  assert.equal(r.output, '');
+  assert.equal(r.status, 0);
+});

@@ -29,7 +29,7 @@ export interface TscResult {
  * Type-checks every `*.ts` under `dirs` as one program. With `nodenext` the
  * folders must be ESM (a `package.json` with `"type": "module"` above them).
  */
-export function tscStrict(dirs: readonly string[], mode: ResolutionMode): TscResult {
+export function tscStrict(dirs: readonly string[], mode: ResolutionMode, extra: { include?: string; options?: Record<string, unknown> } = {}): TscResult {
   const tmp = mkdtempSync(join(tmpdir(), 'crdgen-tsc-'));
   try {
     const moduleOpts = mode === 'nodenext' ? { module: 'nodenext', moduleResolution: 'nodenext' } : { module: 'esnext', moduleResolution: 'bundler' };
@@ -44,8 +44,9 @@ export function tscStrict(dirs: readonly string[], mode: ResolutionMode): TscRes
         types: ['node'],
         typeRoots: [join(ROOT, 'node_modules', '@types')],
         paths: { 'crdgen/runtime': [runtimeEntry()] },
+        ...extra.options,
       },
-      include: dirs.map((d) => join(d, '**', '*.ts')),
+      include: dirs.map((d) => join(d, extra.include ?? join('**', '*.ts'))),
     };
     writeFileSync(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', timeout: 300_000 });
