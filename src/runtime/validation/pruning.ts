@@ -33,12 +33,13 @@ export function prune(n: Node | undefined, x: unknown, isResourceRoot: boolean):
 /** Inside preserve-unknown-fields: unknown fields stay, known ones are pruned by their schema. */
 function skipPrune(n: Node, x: unknown, isResourceRoot: boolean): void {
   if (Array.isArray(x)) {
-    if (n.items) for (const v of x) prune(n.items, v, n.items.s['x-kubernetes-embedded-resource'] === true);
+    // as upstream: items of a preserved list are themselves only skip-pruned
+    if (n.items) for (const v of x) skipPrune(n.items, v, n.items.s['x-kubernetes-embedded-resource'] === true);
     return;
   }
   if (!isObject(x)) return;
   for (const k of Object.keys(x)) {
-    if (isResourceRoot && RESOURCE_FIELDS.has(k)) continue;
+    if ((isResourceRoot || n.s['x-kubernetes-embedded-resource']) && RESOURCE_FIELDS.has(k)) continue;
     const p = n.props?.get(k) ?? n.addl;
     if (p) prune(p, x[k], p.s['x-kubernetes-embedded-resource'] === true);
   }
