@@ -32,6 +32,8 @@ export interface EmitContext {
   sources: string[];
   /** Options of the client generators (verbs per kind, plural exceptions); CLI or config fill it. */
   client?: ClientGenOptions;
+  /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`, issue #6); none by default. */
+  controllers?: string[];
 }
 
 /**
@@ -49,5 +51,6 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     runtimeImport: partial.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
     ...(partial.client ? { client: partial.client } : {}),
+    ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { fake } from './fake.js';
 import { listers } from './listers.js';
 import { informers } from './informers.js';
 import { applyconfig } from './applyconfig.js';
+import { controller } from './controller.js';
 
 /** A named generator. `name` is what `--generators` style selections use. */
 export interface EmitterEntry {
@@ -36,6 +37,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers },
   { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', emit: informers },
   { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', emit: applyconfig },
+  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', emit: controller },
   { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', emit: crd, optIn: true },
 ];
 

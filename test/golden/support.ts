@@ -1,7 +1,7 @@
 // Shared by the golden, compile and property tests: generating a fixture case
 // in-process and reading/writing whole trees.
 
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCrdInputs } from '../../src/input/crd/index.js';
@@ -37,8 +37,19 @@ export function caseInputs(name: string): string[] {
 export function generateCase(name: string): { model: Model; files: GeneratedFile[]; diagnostics: Diagnostic[] } {
   const inputs = caseInputs(name);
   const r = readCrdInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
-  const files = r.diagnostics.some((d) => d.severity === 'error') ? [] : runEmitters(r.model, createEmitContext({ sources: r.model.sources }));
+  const files = r.diagnostics.some((d) => d.severity === 'error') ? [] : runEmitters(r.model, createEmitContext({ sources: r.model.sources, ...caseOptions(name) }));
   return { model: r.model, files, diagnostics: r.diagnostics };
+}
+
+/**
+ * Generator options of a case from `fixtures/<case>/options.json`, if present: what the CLI
+ * flags would give, e.g. `{ "controllers": ["DatabaseManager"] }` for `--controller DatabaseManager`.
+ */
+export function caseOptions(name: string): { controllers?: string[] } {
+  const p = join(FIXTURES, name, 'options.json');
+  if (!existsSync(p)) return {};
+  const o = JSON.parse(readFileSync(p, 'utf8')) as { controllers?: string[] };
+  return o.controllers ? { controllers: o.controllers } : {};
 }
 
 /** Every file under `dir` as POSIX relative path → contents (empty when missing). */

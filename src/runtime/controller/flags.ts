@@ -1,0 +1,143 @@
+// The command line of a generated operator (controller-runtime's and sample-controller's
+// flags), parsed with node:util's parseArgs: no CLI library in the operator's image.
+import { parseArgs } from 'node:util';
+import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from './leader-election.js';
+
+/** The operator's settings. Durations in ms. */
+export interface OperatorFlags {
+  /** Kubeconfig file; default: KUBECONFIG, in-cluster, ~/.kube/config. */
+  kubeconfig?: string;
+  /** Kubeconfig context; default: current-context. */
+  context?: string;
+  /** Watch only this namespace; '' (default) watches all. */
+  namespace: string;
+  /** Parallel reconciles (default 2). */
+  workers: number;
+  /** Informer resync period (default 10 h, controller-runtime's SyncPeriod; 0 disables). */
+  resyncMs: number;
+  /** Run leader election on a Lease before reconciling. */
+  leaderElect: boolean;
+  /** Lease name (default `<controller>-leader`). */
+  leaderElectionId: string;
+  /** Lease namespace (default: the pod's namespace, else `--namespace`, else `default`). */
+  leaderElectionNamespace: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  /** `[host]:port` for `/metrics`; `0` disables (default `:8080`). */
+  metricsBindAddress: string;
+  /** `[host]:port` for `/healthz` and `/readyz`; `0` disables (default `:8081`). */
+  healthProbeBindAddress: string;
+  /** Log level: debug, info, warn, error (default info). */
+  logLevel: string;
+  /** Client-side rate limit to the API server: queries per second and burst (controller-runtime's 20 and 30). */
+  kubeApiQps: number;
+  kubeApiBurst: number;
+}
+
+/** Thrown for bad flags; the message is meant for the user (print it with the usage, exit 2). */
+export class FlagError extends Error {
+  override name = 'FlagError';
+}
+
+/** Parses `500ms`, `2s`, `10m`, `1h`, `1h30m` or a bare number of seconds into ms. */
+export function parseDuration(text: string, flag: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  let total = 0;
+  let end = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    total += Number(m[1]) * units[m[2]!]!;
+    end = re.lastIndex;
+  }
+  if (end === 0 || end !== text.length) throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 500ms, 15s, 10m, 1h)`);
+  return total;
+}
+
+/** The usage text of a generated operator named `name`. */
+export function operatorUsage(name: string): string {
+  return `Usage: ${name} [flags]
+
+  --kubeconfig <path>                  kubeconfig file (default: KUBECONFIG, in-cluster, ~/.kube/config)
+  --context <name>                     kubeconfig context (default: current-context)
+  --namespace <ns>                     watch only this namespace (default: all namespaces)
+  --workers <n>                        parallel reconciles (default 2)
+  --resync <duration>                  informer resync period, 0 disables (default 10h)
+  --leader-elect                       elect a leader on a coordination.k8s.io/v1 Lease before reconciling
+  --leader-election-id <name>          the Lease's name (default ${name}-leader)
+  --leader-election-namespace <ns>     the Lease's namespace (default: the pod's namespace)
+  --leader-elect-lease-duration <d>    default 15s
+  --leader-elect-renew-deadline <d>    default 10s
+  --leader-elect-retry-period <d>      default 2s
+  --metrics-bind-address <addr>        Prometheus /metrics, [host]:port, 0 disables (default :8080)
+  --health-probe-bind-address <addr>   /healthz and /readyz, [host]:port, 0 disables (default :8081)
+  --log-level <level>                  debug, info, warn, error (default info)
+  --kube-api-qps <n>                   client-side requests per second to the API server (default 20)
+  --kube-api-burst <n>                 client-side burst (default 30)
+  -h, --help                           show this help
+`;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a positive integer`);
+  return n;
+}
+
+/**
+ * Parses `argv` (without node and the script). Returns `'help'` for `-h`/`--help`.
+ * Throws {@link FlagError} for unknown flags or bad values. `env` supplies POD_NAMESPACE.
+ */
+export function parseOperatorFlags(argv: readonly string[], name: string, env: NodeJS.ProcessEnv = process.env): OperatorFlags | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        namespace: { type: 'string' },
+        workers: { type: 'string' },
+        resync: { type: 'string' },
+        'leader-elect': { type: 'boolean' },
+        'leader-election-id': { type: 'string' },
+        'leader-election-namespace': { type: 'string' },
+        'leader-elect-lease-duration': { type: 'string' },
+        'leader-elect-renew-deadline': { type: 'string' },
+        'leader-elect-retry-period': { type: 'string' },
+        'metrics-bind-address': { type: 'string' },
+        'health-probe-bind-address': { type: 'string' },
+        'log-level': { type: 'string' },
+        'kube-api-qps': { type: 'string' },
+        'kube-api-burst': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    throw new FlagError((e as Error).message);
+  }
+  if (values.help) return 'help';
+  const namespace = values.namespace ?? '';
+  const flags: OperatorFlags = {
+    namespace,
+    workers: values.workers === undefined ? 2 : positiveInt(values.workers, 'workers'),
+    resyncMs: values.resync === undefined ? 36_000_000 : parseDuration(values.resync, 'resync'),
+    leaderElect: values['leader-elect'] ?? false,
+    leaderElectionId: values['leader-election-id'] ?? `${name}-leader`,
+    leaderElectionNamespace: values['leader-election-namespace'] ?? env['POD_NAMESPACE'] ?? (namespace || 'default'),
+    leaseDurationMs: values['leader-elect-lease-duration'] === undefined ? DEFAULT_LEASE_DURATION_MS : parseDuration(values['leader-elect-lease-duration'], 'leader-elect-lease-duration'),
+    renewDeadlineMs: values['leader-elect-renew-deadline'] === undefined ? DEFAULT_RENEW_DEADLINE_MS : parseDuration(values['leader-elect-renew-deadline'], 'leader-elect-renew-deadline'),
+    retryPeriodMs: values['leader-elect-retry-period'] === undefined ? DEFAULT_RETRY_PERIOD_MS : parseDuration(values['leader-elect-retry-period'], 'leader-elect-retry-period'),
+    metricsBindAddress: values['metrics-bind-address'] ?? ':8080',
+    healthProbeBindAddress: values['health-probe-bind-address'] ?? ':8081',
+    logLevel: values['log-level'] ?? 'info',
+    kubeApiQps: values['kube-api-qps'] === undefined ? 20 : positiveInt(values['kube-api-qps'], 'kube-api-qps'),
+    kubeApiBurst: values['kube-api-burst'] === undefined ? 30 : positiveInt(values['kube-api-burst'], 'kube-api-burst'),
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...(values.context !== undefined ? { context: values.context } : {}),
+  };
+  return flags;
+}

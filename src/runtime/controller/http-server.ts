@@ -1,0 +1,85 @@
+// A tiny HTTP server for the operator's endpoints (metrics, health probes): parses a
+// bind address as controller-runtime takes it and serves a fixed set of GET routes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One route's answer. */
+export interface RouteResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A route handler: GET only; may be async. */
+export type RouteHandler = () => RouteResponse | Promise<RouteResponse>;
+
+/** A listening endpoint server. */
+export interface EndpointServer {
+  /** `http://host:port` actually bound (port 0 resolved). */
+  readonly url: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** A parsed bind address. */
+export interface BindAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Parses `:8080`, `0.0.0.0:8080`, `127.0.0.1:0`, `[::1]:9090` or `8080`. Returns `undefined`
+ * for `"0"` (controller-runtime's "disabled"). Throws a clear error on anything else.
+ */
+export function parseBindAddress(addr: string): BindAddress | undefined {
+  if (addr === '0') return undefined;
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr) ?? (/^(\d+)$/.test(addr) ? [addr, undefined, '', addr] : null);
+  if (!m) throw new Error(`bad bind address ${JSON.stringify(addr)}: expected [host]:port, e.g. :8080 or 127.0.0.1:8081 ("0" disables)`);
+  const port = Number(m[3]);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bad port in bind address ${JSON.stringify(addr)}`);
+  const host = m[1] ?? (m[2] === '' || m[2] === undefined ? '0.0.0.0' : m[2]);
+  return { host, port };
+}
+
+/** Serves `routes` (path → handler) on `bind`; other paths 404, other methods 405. */
+export async function startEndpointServer(bind: BindAddress, routes: Readonly<Record<string, RouteHandler>>): Promise<EndpointServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const handler = Object.hasOwn(routes, path) ? routes[path] : undefined;
+    if (!handler) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: 'GET, HEAD' }).end('method not allowed\n');
+      return;
+    }
+    Promise.resolve()
+      .then(handler)
+      .then(
+        (r) => res.writeHead(r.status, { 'content-type': r.contentType }).end(req.method === 'HEAD' ? undefined : r.body),
+        (e: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
+      );
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(bind.port, bind.host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = bind.host.includes(':') ? `[${bind.host}]` : bind.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}

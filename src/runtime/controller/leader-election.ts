@@ -1,0 +1,220 @@
+// Leader election on coordination.k8s.io/v1 Leases (client-go's tools/leaderelection
+// with the LeaseLock): one holder at a time, renewing its lease every retry period;
+// another candidate takes over only once the lease has not changed for a full lease
+// duration, as it observed it on its own clock. Updates carry the resourceVersion read,
+// so two candidates racing for one lease cannot both win.
+import type { ClientBackend } from '../typed/backend.js';
+import { LeaseResource, type Lease } from '../client/builtin.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
+import { errorMessage, noopLogger, type Logger } from './logger.js';
+import { jitter, sleep } from './sleep.js';
+
+/** client-go's defaults (and controller-runtime's): 15 s lease, 10 s renew deadline, 2 s retry. */
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+/** See {@link DEFAULT_LEASE_DURATION_MS}. */
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+/** See {@link DEFAULT_LEASE_DURATION_MS}. */
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+/** client-go's JitterFactor for the acquire and renew loops. */
+export const LEADER_ELECTION_JITTER = 1.2;
+
+/** Options of a {@link LeaderElector}. Durations in ms. */
+export interface LeaderElectionConfig {
+  /** Client backend (a generated Clientset's `backend`). */
+  backend: ClientBackend;
+  /** Namespace and name of the Lease. */
+  namespace: string;
+  name: string;
+  /** This candidate's identity (unique per process, e.g. `hostname_uuid`). */
+  identity: string;
+  /** How long a lease is valid after its last renewal, as non-leaders see it. */
+  leaseDurationMs?: number;
+  /** How long the leader keeps retrying a failing renewal before giving up leadership. */
+  renewDeadlineMs?: number;
+  /** Time between attempts to acquire or renew. */
+  retryPeriodMs?: number;
+  /** On a clean stop, give the lease up so a successor need not wait for it to expire. Default true. */
+  releaseOnCancel?: boolean;
+  logger?: Logger;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+/** How a {@link LeaderElector.run} ended. */
+export type LeaderElectionOutcome =
+  /** Stopped before ever leading. */
+  | { kind: 'NeverLed' }
+  /** Led, then stopped cleanly (the lease was released unless disabled). */
+  | { kind: 'Released' }
+  /** Led, then could not renew within the renew deadline: leadership lost. */
+  | { kind: 'Lost'; reason: string };
+
+type LeaseSpec = NonNullable<Lease['spec']>;
+
+/** MicroTime: RFC 3339 with microseconds, UTC. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** Runs one candidate. Not reusable: `run` may be called once. */
+export class LeaderElector {
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  /** The lease as last read or written, and when (on our clock) its holder/renewTime last changed. */
+  private observed: { spec: LeaseSpec; resourceVersion?: string } | undefined;
+  private observedAt = 0;
+  private leading = false;
+  private ran = false;
+
+  constructor(private readonly config: LeaderElectionConfig) {
+    this.leaseDurationMs = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+    this.renewDeadlineMs = config.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+    this.retryPeriodMs = config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
+    if (!config.identity) throw new Error('leader election: identity must not be empty');
+    if (!config.name || !config.namespace) throw new Error('leader election: the lease needs a name and a namespace');
+    if (!(this.leaseDurationMs > this.renewDeadlineMs)) throw new Error('leader election: the lease duration must be greater than the renew deadline');
+    if (!(this.renewDeadlineMs > LEADER_ELECTION_JITTER * this.retryPeriodMs)) throw new Error(`leader election: the renew deadline must be greater than retry period × ${LEADER_ELECTION_JITTER}`);
+    if (!(this.retryPeriodMs >= 1)) throw new Error('leader election: the retry period must be at least 1 ms');
+    this.logger = config.logger ?? noopLogger;
+    this.now = config.now ?? Date.now;
+  }
+
+  /** True while this candidate holds the lease. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** The holder last observed ('' when none). */
+  getLeader(): string {
+    return this.observed?.spec.holderIdentity ?? '';
+  }
+
+  /**
+   * Campaigns until `signal` aborts. Once leader, calls `lead(leadSignal)`; `leadSignal`
+   * aborts when `signal` does or when leadership is lost. On a clean stop, waits for
+   * `lead` to finish while still renewing, then releases the lease.
+   */
+  async run(signal: AbortSignal, lead: (leadSignal: AbortSignal) => Promise<void>): Promise<LeaderElectionOutcome> {
+    if (this.ran) throw new Error('leader election: run may be called once');
+    this.ran = true;
+    if (!(await this.acquire(signal))) return { kind: 'NeverLed' };
+    this.leading = true;
+    this.logger.info({ lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity }, 'acquired lease');
+    const leadController = new AbortController();
+    const onAbort = (): void => leadController.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let workDone = false;
+    const work = lead(leadController.signal)
+      .catch((e: unknown) => this.logger.error({ err: errorMessage(e) }, 'leading work failed'))
+      .finally(() => {
+        workDone = true;
+      });
+    let lastRenew = this.now();
+    try {
+      // renew every retry period until the work has finished (after a stop it drains first)
+      for (;;) {
+        const tick = new AbortController();
+        await Promise.race([sleep(this.retryPeriodMs, tick.signal), work]);
+        tick.abort();
+        if (workDone) break;
+        const remaining = this.renewDeadlineMs - (this.now() - lastRenew);
+        if (await this.withTimeout(this.tryAcquireOrRenew(), remaining)) {
+          lastRenew = this.now();
+        } else if (this.now() - lastRenew >= this.renewDeadlineMs) {
+          this.leading = false;
+          const reason = `failed to renew lease ${this.config.namespace}/${this.config.name} within ${this.renewDeadlineMs} ms`;
+          this.logger.error({ identity: this.config.identity }, reason);
+          leadController.abort(new Error(reason));
+          return { kind: 'Lost', reason };
+        }
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+    await work;
+    this.leading = false;
+    if (this.config.releaseOnCancel ?? true) await this.release();
+    return { kind: 'Released' };
+  }
+
+  /** Tries every retry period (jittered) until the lease is ours or `signal` aborts. */
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    this.logger.info({ lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity }, 'attempting to acquire leader lease');
+    while (!signal.aborted) {
+      if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) return true;
+      if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal))) return false;
+    }
+    return false;
+  }
+
+  private async withTimeout(p: Promise<boolean>, ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((done) => {
+      timer = setTimeout(() => done(false), Math.max(1, ms));
+    });
+    try {
+      return await Promise.race([p, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private leases() {
+    return this.config.backend.resource<Lease>(LeaseResource, this.config.namespace);
+  }
+
+  /** One attempt (client-go's tryAcquireOrRenew). Never throws: failures are `false`. */
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const now = this.now();
+    const id = this.config.identity;
+    const mine: LeaseSpec = { holderIdentity: id, leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)), acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
+    try {
+      let current: Lease;
+      try {
+        current = await this.leases().get(this.config.name);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        const created = await this.leases().create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace }, spec: mine });
+        this.observe(created, now);
+        return true;
+      }
+      const spec = current.spec ?? {};
+      this.observe(current, now);
+      const holder = spec.holderIdentity ?? '';
+      const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
+      if (holder !== '' && holder !== id && this.observedAt + durationMs > now) return false; // held by someone else, not expired
+      const next: LeaseSpec = holder === id
+        ? { ...mine, acquireTime: spec.acquireTime ?? mine.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
+        : { ...mine, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
+      const updated = await this.leases().update({ ...current, spec: { ...spec, ...next } });
+      this.observe(updated, now);
+      return true;
+    } catch (e) {
+      if (!isConflict(e) && !isAlreadyExists(e)) this.logger.warn({ err: errorMessage(e) }, 'error retrieving or updating the lease');
+      return false;
+    }
+  }
+
+  private observe(lease: Lease, now: number): void {
+    const spec = lease.spec ?? {};
+    const prev = this.observed?.spec;
+    if (!prev || prev.holderIdentity !== spec.holderIdentity || prev.renewTime !== spec.renewTime) this.observedAt = now;
+    this.observed = { spec, ...(lease.metadata?.resourceVersion !== undefined ? { resourceVersion: lease.metadata.resourceVersion } : {}) };
+  }
+
+  /** Gives the lease up (holder cleared, 1 s duration), as client-go's release; errors are logged. */
+  private async release(): Promise<void> {
+    try {
+      const current = await this.leases().get(this.config.name);
+      if (current.spec?.holderIdentity !== this.config.identity) return;
+      const now = microTime(this.now());
+      await this.leases().update({ ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now } });
+      this.logger.info({ identity: this.config.identity }, 'released lease');
+    } catch (e) {
+      this.logger.warn({ err: errorMessage(e) }, 'could not release the lease');
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// Running a generated operator (controller-runtime's Manager, reduced to what one
+// controller needs): flags → logger → config → metrics and health endpoints → leader
+// election (optional) → the controller, until SIGINT/SIGTERM. The first signal stops
+// intake and drains in-flight work (exit 0); a second exits 1; losing the lease exits 1.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { RestConfig } from '../client/config.js';
+import { loadConfig } from '../client/load-config.js';
+import { restBackend } from '../typed/backend.js';
+import { FlagError, operatorUsage, parseOperatorFlags, type OperatorFlags } from './flags.js';
+import { errorMessage, newLogger, type Logger } from './logger.js';
+import { noopControllerMetrics, newPrometheusMetrics, type ControllerMetrics } from './metrics.js';
+import { parseBindAddress, startEndpointServer, type EndpointServer } from './http-server.js';
+import { setupSignalHandler } from './signals.js';
+import { LeaderElector } from './leader-election.js';
+import { EventBroadcaster } from './events.js';
+
+/** What the operator's main hands to {@link OperatorSpec.newController}. */
+export interface OperatorContext {
+  config: RestConfig;
+  flags: OperatorFlags;
+  logger: Logger;
+  metrics: ControllerMetrics;
+  /** Sends the controller's events (component = the operator's name). */
+  events: EventBroadcaster;
+}
+
+/** A controller as the manager runs it. */
+export interface RunnableController {
+  /** Runs until `signal` aborts, then drains in-flight work and resolves. */
+  run(workers: number, signal: AbortSignal): Promise<void>;
+  /** True once the controller's informer caches have synced. */
+  hasSynced(): boolean;
+}
+
+/** What a generated main.ts passes to {@link runOperator}. */
+export interface OperatorSpec {
+  /** Controller name: logger name, event source, default Lease name prefix. */
+  name: string;
+  /** Builds the controller (informers are registered here, started by `run`). */
+  newController(ctx: OperatorContext): RunnableController;
+}
+
+/** Exit codes of {@link runOperator}. */
+export const OPERATOR_EXIT = { ok: 0, error: 1, usage: 2 } as const;
+
+/**
+ * Runs the operator described by `spec` with the command line `argv`; resolves with the
+ * exit code. Prints usage for `--help` (0) and bad flags (2); start-up failures are
+ * logged as one line and give 1, never a stack trace.
+ */
+export async function runOperator(spec: OperatorSpec, argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  let flags: OperatorFlags | 'help';
+  try {
+    flags = parseOperatorFlags(argv, spec.name);
+  } catch (e) {
+    if (!(e instanceof FlagError)) throw e;
+    process.stderr.write(`${spec.name}: ${e.message}\n\n${operatorUsage(spec.name)}`);
+    return OPERATOR_EXIT.usage;
+  }
+  if (flags === 'help') {
+    process.stdout.write(operatorUsage(spec.name));
+    return OPERATOR_EXIT.ok;
+  }
+  let logger: Logger;
+  try {
+    logger = await newLogger({ name: spec.name, level: flags.logLevel });
+  } catch (e) {
+    process.stderr.write(`${spec.name}: ${errorMessage(e)}\n`);
+    return OPERATOR_EXIT.usage;
+  }
+  const servers: EndpointServer[] = [];
+  const signals = setupSignalHandler({
+    onFirstSignal: (sig) => logger.info({ signal: sig }, 'shutting down: stopping intake, draining in-flight work'),
+    onSecondSignal: (sig) => {
+      logger.warn({ signal: sig }, 'second signal: exiting now');
+      process.exit(OPERATOR_EXIT.error);
+    },
+  });
+  try {
+    const config = await loadConfig({
+      ...(flags.kubeconfig !== undefined ? { path: flags.kubeconfig } : {}),
+      ...(flags.context !== undefined ? { context: flags.context } : {}),
+      overrides: { qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: spec.name },
+    });
+    const metrics = flags.metricsBindAddress === '0' ? noopControllerMetrics : await newPrometheusMetrics();
+    const events = new EventBroadcaster(restBackend(config), { component: spec.name, host: hostname(), logger });
+    const controller = spec.newController({ config, flags, logger, metrics, events });
+    let standby = flags.leaderElect;
+    const metricsBind = parseBindAddress(flags.metricsBindAddress);
+    if (metricsBind && 'scrape' in metrics) {
+      const m = metrics as Awaited<ReturnType<typeof newPrometheusMetrics>>;
+      const s = await startEndpointServer(metricsBind, { '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }) });
+      servers.push(s);
+      logger.info({ url: `${s.url}/metrics` }, 'serving metrics');
+    }
+    const healthBind = parseBindAddress(flags.healthProbeBindAddress);
+    if (healthBind) {
+      const ok = (body: string) => ({ status: 200, contentType: 'text/plain', body });
+      const s = await startEndpointServer(healthBind, {
+        '/healthz': () => ok('ok'),
+        // ready once the caches synced; a standby replica (not the leader) is ready too, so rollouts complete
+        '/readyz': () => (standby || controller.hasSynced() ? ok('ok') : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' }),
+      });
+      servers.push(s);
+      logger.info({ url: s.url }, 'serving health probes');
+    }
+    const run = async (signal: AbortSignal): Promise<void> => {
+      standby = false;
+      logger.info({ workers: flags.workers, namespace: flags.namespace || '(all)' }, 'starting controller');
+      await controller.run(flags.workers, signal);
+      logger.info({}, 'controller stopped');
+    };
+    let code: number = OPERATOR_EXIT.ok;
+    if (flags.leaderElect) {
+      const identity = `${hostname()}_${randomUUID()}`;
+      const elector = new LeaderElector({
+        backend: restBackend(config),
+        namespace: flags.leaderElectionNamespace,
+        name: flags.leaderElectionId,
+        identity,
+        leaseDurationMs: flags.leaseDurationMs,
+        renewDeadlineMs: flags.renewDeadlineMs,
+        retryPeriodMs: flags.retryPeriodMs,
+        logger,
+      });
+      const outcome = await elector.run(signals.signal, run);
+      if (outcome.kind === 'Lost') {
+        logger.error({ reason: outcome.reason }, 'leader election lost');
+        code = OPERATOR_EXIT.error;
+      }
+    } else {
+      await run(signals.signal);
+    }
+    await events.shutdown();
+    return code;
+  } catch (e) {
+    logger.error({ err: errorMessage(e) }, 'operator failed');
+    return OPERATOR_EXIT.error;
+  } finally {
+    signals.dispose();
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
