@@ -50,3 +50,5 @@ export * from './typed/typed-resource-client.js';
 export * from './listers/lister.js';
 export * from './informers/shared-informer-factory.js';
 export * from './fake/index.js';
+// controller layer: events, leader election, metrics, health, signals, logging, manager (generated operators)
+export * from './controller/index.js';
