@@ -14,6 +14,7 @@ import { writeFiles, WriteError } from '../emit/writer.js';
 import { collectInputs } from './inputs.js';
 import { clientOptionsErrors, parseClientOptionFlags, ClientOptionsError, type ClientGenOptions } from '../generate/client-options.js';
 import { NameCollisionError } from '../generate/client-kinds.js';
+import { controllerErrors } from '../generate/controller.js';
 import { CliError, EXIT, type CliContext } from './io.js';
 
 /** Options of the generate command, as commander parses them. */
@@ -29,6 +30,8 @@ export interface GenerateOptions {
   readonly?: string[];
   skipStatus?: string[];
   pluralExceptions?: string[];
+  /** Kinds that get an operator (issue #6): `--controller DatabaseManager` (repeatable; `group/Kind` when ambiguous). */
+  controller?: string[];
 }
 
 /** The client generators' options from the flags; malformed ones are usage errors. */
@@ -93,7 +96,9 @@ export async function runGenerate(inputs: readonly string[], opts: GenerateOptio
   }
   const clientErrors = clientOptionsErrors(read.model, client);
   if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
-  const ctxEmit = createEmitContext({ sources: read.model.sources, runtimeImport: opts.runtimeImport, client });
+  const ctxEmit = createEmitContext({ sources: read.model.sources, runtimeImport: opts.runtimeImport, client, controllers: opts.controller ?? [] });
+  const controllerProblems = controllerErrors(read.model, ctxEmit);
+  if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);
   let files: ReturnType<typeof runEmitters>;
   try {
     files = runEmitters(read.model, ctxEmit, entries);
@@ -134,6 +139,7 @@ export function createGenerateCommand(ctx: CliContext): Command {
     .option('--readonly <Kind>', 'get/list/watch only, like +genclient:readonly (repeatable)', collect)
     .option('--skip-status <Kind>', 'no updateStatus/applyStatus, like +genclient:noStatus (repeatable)', collect)
     .option('--plural-exceptions <Kind:Plural,…>', 'plurals for generated names, as code-generator takes them (repeatable)', collect)
+    .option('--controller <Kind>', 'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)', collect)
     .addHelpText('after', '\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExample:\n  crdgen generate fixtures/databasemanager/crd.yaml --out generated\n')
     .action(async (inputs: string[], opts: GenerateOptions) => {
       ctx.setExitCode(await runGenerate(inputs, opts, ctx));
