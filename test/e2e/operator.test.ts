@@ -1,0 +1,166 @@
+// End to end: the generated DatabaseManager operator, as its own process, against crdgen's
+// test API server with simulated workloads. One server and one operator for the whole file;
+// every wait is bounded; everything is stopped in `after`.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
+import { resourceClient } from '../../src/runtime/client/resource-client.js';
+import { CoreEventResource, DeploymentResource, type CoreEvent, type Deployment } from '../../src/runtime/client/builtin.js';
+import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
+import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
+import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+
+interface DM extends KubeObject {
+  spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
+  status?: { availableReplicas?: number; observedGeneration?: number; conditions?: Condition[] };
+}
+const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const NS = 'default';
+
+let server: TestApiServer;
+let op: OperatorProcess;
+let gen: ReturnType<typeof generateOperator>;
+let dms: ReturnType<typeof resourceClient<DM>>;
+let deployments: ReturnType<typeof resourceClient<Deployment>>;
+let events: ReturnType<typeof resourceClient<CoreEvent>>;
+let metricsUrl = '';
+let healthUrl = '';
+
+function dm(name: string, spec: NonNullable<DM['spec']>): DM {
+  return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name, namespace: NS }, spec };
+}
+
+async function getDeployment(name: string): Promise<Deployment | undefined> {
+  try {
+    return await deployments.namespace(NS).get(name);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+before(async () => {
+  gen = generateOperator();
+  server = await startTestApiServer({ crds: [DM_CRD], simulateWorkloads: 100 });
+  const config = await loadKubeconfig({ path: server.kubeconfigPath });
+  dms = resourceClient<DM>(config, DM_RESOURCE);
+  deployments = resourceClient<Deployment>(config, DeploymentResource);
+  events = resourceClient<CoreEvent>(config, CoreEventResource);
+  op = startOperator(gen.main, ['--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '127.0.0.1:0']);
+  metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 30_000))['url']);
+  healthUrl = String((await op.waitForLog((l) => l.msg === 'serving health probes'))['url']);
+  await op.waitForLog((l) => l.msg === 'caches synced; starting workers');
+});
+
+after(async () => {
+  await op?.kill();
+  await server?.stop();
+  gen?.cleanup();
+});
+
+test('create: a Deployment named spec.deploymentName, right replicas and image, controller ownerReference; status follows the rollout; Ready', async () => {
+  const created = await dms.namespace(NS).create(dm('orders', { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' }));
+  const d = await waitFor(() => getDeployment('orders-db'), 10_000, 'the Deployment');
+  assert.equal(d.spec?.replicas, 2);
+  assert.equal(d.spec?.template.spec?.containers[0]?.image, 'postgres:17');
+  assert.deepEqual(d.metadata?.ownerReferences, [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'orders', uid: created.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
+  const done = await waitFor(async () => {
+    const cur = await dms.namespace(NS).get('orders');
+    return cur.status?.availableReplicas === 2 && cur.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? cur : undefined;
+  }, 10_000, 'availableReplicas 2 and Ready=True');
+  assert.equal(done.status?.observedGeneration, done.metadata?.generation);
+  const ready = done.status!.conditions!.find((c) => c.type === 'Ready')!;
+  assert.equal(ready.observedGeneration, done.metadata?.generation);
+  assert.equal(ready.reason, 'DeploymentAvailable');
+  const evs = await waitFor(async () => (await events.namespace(NS).list()).items.filter((e) => e.involvedObject.name === 'orders' && e.reason === 'Synced'), 5_000, 'a Synced event');
+  assert.equal(evs[0]!.type, 'Normal');
+});
+
+test('spec.replicas changed → Deployment updated; replicas edited on the Deployment → put back', async () => {
+  const cur = await dms.namespace(NS).get('orders');
+  await dms.namespace(NS).update({ ...cur, spec: { ...cur.spec, replicas: 4 } });
+  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas 4');
+  await waitFor(async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4, 10_000, 'availableReplicas 4');
+  const d = (await getDeployment('orders-db'))!;
+  await deployments.namespace(NS).update({ ...d, spec: { ...d.spec!, replicas: 7 } });
+  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas put back to 4');
+});
+
+test('Deployment deleted by hand → recreated; DatabaseManager deleted → Deployment garbage-collected, no error loop', async () => {
+  const before = (await getDeployment('orders-db'))!;
+  await deployments.namespace(NS).delete('orders-db');
+  const again = await waitFor(async () => {
+    const d = await getDeployment('orders-db');
+    return d && d.metadata?.uid !== before.metadata?.uid ? d : undefined;
+  }, 10_000, 'a recreated Deployment');
+  assert.equal(again.spec?.replicas, 4);
+  await dms.namespace(NS).delete('orders');
+  await waitFor(async () => (await getDeployment('orders-db')) === undefined, 10_000, 'the Deployment to be garbage-collected');
+  const errorsBefore = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
+  await new Promise((r) => setTimeout(r, 1500));
+  const errorsAfter = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
+  assert.equal(errorsAfter, errorsBefore, 'no reconcile errors after the delete');
+  assert.equal(await getDeployment('orders-db'), undefined, 'not recreated');
+});
+
+test('an unowned Deployment with the same name → Warning ErrResourceExists, no takeover, retried with backoff', async () => {
+  const labels = { app: 'squatter' };
+  await deployments.namespace(NS).create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken-db', namespace: NS }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'busybox' }] } } } });
+  await dms.namespace(NS).create(dm('taken', { deploymentName: 'taken-db', replicas: 3, dbtype: 'redis' }));
+  const ev = await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists'), 10_000, 'ErrResourceExists event');
+  assert.equal(ev.type, 'Warning');
+  const failures = (): number => op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/taken`).length;
+  const t0 = failures();
+  await new Promise((r) => setTimeout(r, 3000));
+  const retries = failures() - t0;
+  assert.ok(retries >= 1, 'retried');
+  assert.ok(retries <= 12, `backoff, not a hot loop: ${retries} retries in 3 s`);
+  const d = (await getDeployment('taken-db'))!;
+  assert.equal(d.metadata?.ownerReferences, undefined, 'not taken over');
+  assert.equal(d.spec?.replicas, 1);
+  assert.equal(d.spec?.template.spec?.containers[0]?.image, 'busybox');
+  await dms.namespace(NS).delete('taken');
+  await deployments.namespace(NS).delete('taken-db');
+});
+
+test('replicas: 11 is refused by the server (422) and never reaches the controller', async () => {
+  await assert.rejects(dms.namespace(NS).create(dm('toobig', { deploymentName: 'toobig-db', replicas: 11, dbtype: 'mysql' })), (e: unknown) => e instanceof ApiError && e.code === 422 && isInvalid(e));
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(await getDeployment('toobig-db'), undefined);
+  assert.equal(op.logs.some((l) => JSON.stringify(l).includes('toobig')), false);
+});
+
+test('an unknown dbtype: Ready=False with a reason and a Warning event, no Deployment', async () => {
+  await dms.namespace(NS).create(dm('weird', { deploymentName: 'weird-db', replicas: 1, dbtype: 'oracle' }));
+  const cur = await waitFor(async () => {
+    const o = await dms.namespace(NS).get('weird');
+    return o.status?.conditions?.find((c) => c.type === 'Ready' && c.reason === 'UnknownDBType') ? o : undefined;
+  }, 10_000, 'Ready=False UnknownDBType');
+  assert.equal(cur.status!.conditions!.find((c) => c.type === 'Ready')!.status, 'False');
+  await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType' && e.type === 'Warning'), 5_000, 'UnknownDBType event');
+  assert.equal(await getDeployment('weird-db'), undefined);
+  await dms.namespace(NS).delete('weird');
+});
+
+test('metrics and health endpoints answer', async () => {
+  const m = await fetch(`${metricsUrl}`);
+  assert.equal(m.status, 200);
+  const text = await m.text();
+  assert.match(text, /controller_runtime_reconcile_total\{controller="databasemanager-controller",result="success"\} [1-9]/);
+  assert.match(text, /controller_runtime_reconcile_errors_total\{controller="databasemanager-controller"\} [1-9]/);
+  assert.match(text, /controller_runtime_reconcile_time_seconds_bucket/);
+  assert.match(text, /workqueue_adds_total\{name="databasemanager-controller"\} [1-9]/);
+  assert.match(text, /workqueue_retries_total\{name="databasemanager-controller"\} [1-9]/);
+  assert.match(text, /workqueue_depth\{name="databasemanager-controller"\}/);
+  assert.equal((await fetch(`${healthUrl}/healthz`)).status, 200);
+  assert.equal((await fetch(`${healthUrl}/readyz`)).status, 200);
+  assert.equal((await fetch(`${healthUrl}/nope`)).status, 404);
+});
+
+test('SIGTERM: stops intake, drains, exits 0', async () => {
+  op.proc.kill('SIGTERM');
+  const code = await Promise.race([op.exited, new Promise((r) => setTimeout(() => r('timeout'), 10_000))]);
+  assert.equal(code, 0, op.other.join(''));
+  assert.ok(op.logs.some((l) => l.msg === 'controller stopped'));
+});

@@ -1,0 +1,113 @@
+// Runs the generated DatabaseManager operator as a separate process against crdgen's test
+// API server: generate it into a folder under the repo, spawn `node --import tsx main.ts`,
+// read its JSON log lines, poll with bounded waits, and clean everything up.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readCrdInputs } from '../../src/input/crd/index.js';
+import { createEmitContext } from '../../src/generate/emitter.js';
+import { runEmitters } from '../../src/generate/registry.js';
+import { ROOT, writeTree } from '../golden/support.js';
+
+/** The DatabaseManager CRD (with status.conditions and observedGeneration). */
+export const DM_CRD = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
+
+/** Generates the DatabaseManager fixture with its controller into a fresh folder; returns it and a cleanup. */
+export function generateOperator(): { dir: string; main: string; cleanup(): void } {
+  const base = join(ROOT, 'test', 'e2e', 'out');
+  mkdirSync(base, { recursive: true });
+  const dir = join(base, `op-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  const file = 'fixtures/databasemanager/crd.yaml';
+  const r = readCrdInputs([{ file, content: readFileSync(join(ROOT, file)) }]);
+  if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
+  // the runtime by absolute path: no build needed, tsx maps .js to .ts
+  const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
+  writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'] })));
+  return {
+    dir,
+    main: join(dir, 'controllers', 'databasemanager', 'main.ts'),
+    cleanup: () => {
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        rmdirSync(base);
+      } catch {
+        /* other runs' folders remain */
+      }
+    },
+  };
+}
+
+/** One parsed JSON log line of the operator. */
+export type LogLine = Record<string, unknown> & { msg?: string; level?: string };
+
+/** A running operator process. */
+export interface OperatorProcess {
+  proc: ChildProcess;
+  /** Every JSON log line so far. */
+  logs: LogLine[];
+  /** Non-JSON output (stderr and stray stdout). */
+  other: string[];
+  /** Resolves with the exit code (or signal name). */
+  exited: Promise<number | string>;
+  /** Waits (bounded) for a log line matching `pred`. */
+  waitForLog(pred: (l: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+  /** SIGKILL if still running, and waits for the exit. */
+  kill(): Promise<void>;
+}
+
+/** Spawns `main` with `args`. */
+export function startOperator(main: string, args: string[]): OperatorProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+  const logs: LogLine[] = [];
+  const other: string[] = [];
+  let buf = '';
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buf += chunk;
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      try {
+        logs.push(JSON.parse(line) as LogLine);
+      } catch {
+        other.push(line);
+      }
+    }
+  });
+  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => other.push(chunk));
+  const exited = new Promise<number | string>((done) => proc.once('exit', (code, sig) => done(code ?? sig ?? -1)));
+  return {
+    proc,
+    logs,
+    other,
+    exited,
+    waitForLog: async (pred, timeoutMs = 20_000) => {
+      return waitFor(() => logs.find(pred), timeoutMs, 'a log line', () => `logs so far:\n${logs.map((l) => JSON.stringify(l)).join('\n')}\n${other.join('')}`);
+    },
+    kill: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Polls `probe` every `intervalMs` until it returns a value other than undefined/false
+ * (errors count as not yet), at most `timeoutMs`; then fails with `what` and `detail()`.
+ */
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: string, detail: () => string = () => ''): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastErr: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      lastErr = e;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}\n${detail()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
