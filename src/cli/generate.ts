@@ -14,6 +14,7 @@ import { writeFiles, WriteError } from '../emit/writer.js';
 import { collectInputs } from './inputs.js';
 import { clientOptionsErrors, parseClientOptionFlags, ClientOptionsError, type ClientGenOptions } from '../generate/client-options.js';
 import { NameCollisionError } from '../generate/client-kinds.js';
+import { applyTypeScriptPlurals } from '../generate/client-names.js';
 import { controllerErrors } from '../generate/controller.js';
 import { CliError, EXIT, type CliContext } from './io.js';
 
@@ -80,6 +81,7 @@ export async function runGenerate(inputs: readonly string[], opts: GenerateOptio
     // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
     const { readTypeScript } = await import('../input/ts/reader.js');
     read = readTypeScript(inputs, { cwd: io.cwd, ...(opts.tsconfig !== undefined ? { tsconfig: opts.tsconfig } : {}) });
+    read = { ...read, model: applyTypeScriptPlurals(read.model, client) }; // irregular plurals, --plural-exceptions (issue #5)
     diagnostics = read.diagnostics;
     noSources = read.model.sources.length === 0;
   } else {

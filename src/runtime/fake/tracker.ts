@@ -155,7 +155,7 @@ export class ObjectTracker {
   /** Lists objects (one namespace, or all with namespace undefined/''), sorted by key, with selectors and paging. */
   list(d: ResourceDescriptor, namespace: string | undefined, options: ListOptions = {}): KubeList<KubeObject> {
     const r = this.resource(d);
-    const filter = this.filter(r, options);
+    const filter = this.filter(options);
     const keys = [...this.store(r).keys()].sort();
     let items: KubeObject[] = [];
     for (const k of keys) {
@@ -181,7 +181,7 @@ export class ObjectTracker {
     };
   }
 
-  private filter(r: TrackedResource, options: ListOptions): (o: KubeObject) => boolean {
+  private filter(options: ListOptions): (o: KubeObject) => boolean {
     let labels: Selector | undefined;
     try {
       labels = options.labelSelector ? parseSelector(options.labelSelector) : undefined;
@@ -197,7 +197,6 @@ export class ObjectTracker {
       if (!get) throw statusError(400, 'BadRequest', `field label not supported: ${field}`);
       fields.push(op === '!=' ? (o) => get(o) !== value : (o) => get(o) === value);
     }
-    void r;
     return (o) => (!labels || labels.matches(o.metadata?.labels)) && fields.every((f) => f(o));
   }
 
@@ -336,7 +335,7 @@ export class ObjectTracker {
    */
   watch(d: ResourceDescriptor, namespace: string | undefined, options: ListOptions = {}): Watch<KubeObject> {
     const r = this.resource(d);
-    const filter = this.filter(r, options);
+    const filter = this.filter(options);
     const ns = r.namespaced && namespace ? namespace : undefined;
     let watcher: Watcher | undefined;
     const watch = new FakeWatch<KubeObject>({

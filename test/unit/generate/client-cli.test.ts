@@ -88,3 +88,31 @@ export interface Quiet {
   assert.ok(!interfaceMethods(typed('quiet'), 'QuietInterface').some((m) => m.endsWith('Status')));
   assert.match(readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'), /get\(name: string\): Cluster;/);
 });
+
+test('TypeScript input: irregular plurals and --plural-exceptions set the resource plural and the names', async () => {
+  const dir = mkdtempSync(join(tmp, 'ts-plural-'));
+  const kind = (k: string, extra = '') => `
+// +genclient${extra}
+export interface ${k} {
+  apiVersion: 'plural.example.com/v1';
+  kind: '${k}';
+  metadata: ObjectMeta;
+  spec?: { a?: string };
+}
+`;
+  writeFileSync(join(dir, 'types.ts'), `// +groupName=plural.example.com
+// +versionName=v1
+import type { ObjectMeta } from 'crdgen/types';
+${kind('Person')}${kind('Gadget')}${kind('Index', '\n// +kubebuilder:resource:path=indexen')}`);
+  const out = join(tmp, 'ts-plural-out');
+  const r = await cli(['generate', join(dir, 'types.ts'), '--out', out, '--plural-exceptions', 'Gadget:Gizmos']);
+  assert.equal(r.code, 0, r.stderr);
+  const register = readFileSync(join(out, 'apis/plural.example.com/v1/register.ts'), 'utf8');
+  assert.match(register, /PersonGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'people' \}/);
+  assert.match(register, /GadgetGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'gizmos' \}/);
+  assert.match(register, /IndexGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'indexen' \}/, 'an explicit path stays');
+  const client = readFileSync(join(out, 'clientset/typed/plural.example.com/v1/client.ts'), 'utf8');
+  assert.match(client, /people\(namespace: string\): PersonInterface/);
+  assert.match(client, /gizmos\(namespace: string\): GadgetInterface/);
+  assert.match(client, /indexen\(namespace: string\): IndexInterface/);
+});
