@@ -1,0 +1,72 @@
+// End to end: two replicas of the generated operator with --leader-elect on one Lease
+// (short timings: lease 3 s, renew deadline 2 s, retry 0.5 s). Only the leader reconciles;
+// SIGKILLing it hands over to the other within the lease duration (+ the retry period's jitter).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
+import { resourceClient } from '../../src/runtime/client/resource-client.js';
+import { DeploymentResource, LeaseResource, type Deployment, type Lease } from '../../src/runtime/client/builtin.js';
+import type { KubeObject } from '../../src/runtime/meta/types.js';
+import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+
+const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const LEASE_MS = 3000;
+const RETRY_MS = 500;
+
+let server: TestApiServer;
+let gen: ReturnType<typeof generateOperator>;
+const ops: OperatorProcess[] = [];
+
+before(async () => {
+  gen = generateOperator();
+  server = await startTestApiServer({ crds: [DM_CRD], simulateWorkloads: 50 });
+});
+
+after(async () => {
+  await Promise.all(ops.map((o) => o.kill()));
+  await server?.stop();
+  gen?.cleanup();
+});
+
+test('two replicas: only the leader reconciles; SIGKILL hands over within the lease duration', async () => {
+  const args = ['--kubeconfig', server.kubeconfigPath, '--leader-elect', '--leader-election-namespace', 'default', '--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '500ms', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'];
+  ops.push(startOperator(gen.main, args));
+  const first = ops[0]!;
+  await first.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
+  ops.push(startOperator(gen.main, args));
+  const second = ops[1]!;
+  await second.waitForLog((l) => l.msg === 'attempting to acquire leader lease', 30_000);
+  const config = await loadKubeconfig({ path: server.kubeconfigPath });
+  const dms = resourceClient<KubeObject & { spec: Record<string, unknown> }>(config, DM_RESOURCE).namespace('default');
+  const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
+  const leases = resourceClient<Lease>(config, LeaseResource).namespace('default');
+
+  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'a' }, spec: { deploymentName: 'a-db', replicas: 1, dbtype: 'redis' } });
+  await waitFor(async () => (await deployments.get('a-db')).metadata?.name, 10_000, 'Deployment a-db');
+  await new Promise((r) => setTimeout(r, 1000)); // a few renewals: the standby must stay standby
+  assert.ok(first.logs.some((l) => l.msg === 'created Deployment'), 'the leader reconciled');
+  assert.equal(second.logs.some((l) => l.msg === 'acquired lease' || l.msg === 'starting controller' || l.msg === 'created Deployment'), false, 'the standby did nothing');
+  const lease1 = await leases.get('databasemanager-controller-leader');
+  const firstId = lease1.spec?.holderIdentity;
+  assert.ok(firstId);
+
+  const killedAt = Date.now();
+  await first.kill();
+  const acquired = await second.waitForLog((l) => l.msg === 'acquired lease', LEASE_MS + 10_000);
+  const handover = Date.parse(String(acquired['time'])) - killedAt;
+  assert.ok(handover <= LEASE_MS + 2.2 * RETRY_MS + 1000, `handed over after ${handover} ms`);
+  assert.ok(handover >= LEASE_MS - RETRY_MS * 2.2, `not before the lease could expire (${handover} ms)`);
+  const lease2 = await leases.get('databasemanager-controller-leader');
+  assert.notEqual(lease2.spec?.holderIdentity, firstId);
+  assert.equal(lease2.spec?.leaseTransitions, (lease1.spec?.leaseTransitions ?? 0) + 1);
+
+  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'b' }, spec: { deploymentName: 'b-db', replicas: 1, dbtype: 'mysql' } });
+  await waitFor(async () => (await deployments.get('b-db')).metadata?.name, 15_000, 'Deployment b-db from the new leader');
+  assert.ok(second.logs.some((l) => l.msg === 'created Deployment' && l['deployment'] === 'b-db'));
+
+  second.proc.kill('SIGTERM');
+  assert.equal(await second.exited, 0);
+  const released = await leases.get('databasemanager-controller-leader');
+  assert.equal(released.spec?.holderIdentity, '', 'released on a clean stop');
+});
