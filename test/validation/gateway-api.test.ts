@@ -21,16 +21,18 @@ function loadYaml(file: string): Record<string, unknown>[] {
  * `group/version/Kind` → validator, one per served version of each CRD: compiled from the CRD
  * (what crdgen/testing does) or from the precompiled JSON literal (what generated validators embed).
  */
+const crds = readdirSync(CRDS)
+  .sort()
+  .flatMap((f) => loadYaml(join(CRDS, f)));
+
 function loadValidators(precompiled: boolean): Map<string, StructuralValidator> {
   const out = new Map<string, StructuralValidator>();
-  for (const f of readdirSync(CRDS).sort()) {
-    for (const crd of loadYaml(join(CRDS, f))) {
-      const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] };
-      for (const v of spec.versions) {
-        const schema = v.schema.openAPIV3Schema;
-        const validator = precompiled ? lazyValidator(JSON.parse(JSON.stringify(precompileSchema(schema)))) : compileValidator(schema);
-        out.set(`${spec.group}/${v.name}/${spec.names.kind}`, validator);
-      }
+  for (const crd of crds) {
+    const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; schema: { openAPIV3Schema: unknown } }[] };
+    for (const v of spec.versions) {
+      const schema = v.schema.openAPIV3Schema;
+      const validator = precompiled ? lazyValidator(JSON.parse(JSON.stringify(precompileSchema(schema)))) : compileValidator(schema);
+      out.set(`${spec.group}/${v.name}/${spec.names.kind}`, validator);
     }
   }
   return out;
