@@ -4,7 +4,7 @@
 // builds first; declarations are not re-checked, so this stays fast and checks
 // only the generated code), or from src/runtime/index.ts when there is no build.
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ export interface TscResult {
  * Type-checks every `*.ts` under `dirs` as one program. With `nodenext` the
  * folders must be ESM (a `package.json` with `"type": "module"` above them).
  */
-export function tscStrict(dirs: readonly string[], mode: ResolutionMode, extra: { include?: string; options?: Record<string, unknown> } = {}): TscResult {
+export async function tscStrict(dirs: readonly string[], mode: ResolutionMode, extra: { include?: string; options?: Record<string, unknown> } = {}): Promise<TscResult> {
   const tmp = mkdtempSync(join(tmpdir(), 'crdgen-tsc-'));
   try {
     const moduleOpts = mode === 'nodenext' ? { module: 'nodenext', moduleResolution: 'nodenext' } : { module: 'esnext', moduleResolution: 'bundler' };
@@ -49,8 +49,21 @@ export function tscStrict(dirs: readonly string[], mode: ResolutionMode, extra: 
       include: dirs.map((d) => join(d, extra.include ?? join('**', '*.ts'))),
     };
     writeFileSync(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8', timeout: 300_000 });
-    return { status: r.status, output: `${r.stdout}${r.stderr}` };
+    return await new Promise<TscResult>((resolvePromise, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => void (output += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => void (output += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+      child.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        resolvePromise({ status, output });
+      });
+    });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -25,7 +25,7 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
-test('corpus CRDs generate without errors and the output compiles', () => {
+test('corpus CRDs generate without errors and the output compiles', async () => {
   assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS} (CI puts shared/ beside the clone)`);
   const files = yamlFiles(CORPUS);
   assert.ok(files.length >= 30, `found ${files.length} corpus files`);
@@ -52,7 +52,7 @@ test('corpus CRDs generate without errors and the output compiles', () => {
     }
     assert.equal(skipped, 1, 'only example-foo.yaml is not a CRD');
     assert.equal(generated, files.length - 1);
-    const r = tscStrict([out], 'nodenext');
+    const r = await tscStrict([out], 'nodenext');
     assert.equal(r.output, '');
     assert.equal(r.status, 0);
   } finally {
