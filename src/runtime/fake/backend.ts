@@ -259,10 +259,12 @@ export class FakeClientBackend extends Fake implements ClientBackend {
     for (const o of objects) this.tracker.add(o);
   }
 
+  /** A recording, reacting client of `descriptor` over the tracker. */
   resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string): ResourceClient<T, TList> {
     return new FakeResourceClient<T, TList>(this, this.tracker, descriptor, descriptor.namespaced && namespace ? namespace : undefined);
   }
 
+  /** The scale subresource of `descriptor` over the tracker (`spec.replicas` / `status.replicas`). */
   scale(descriptor: ResourceDescriptor, namespace?: string): ScaleClient {
     return new FakeScaleClient(this, this.tracker, descriptor, descriptor.namespaced && namespace ? namespace : undefined);
   }
