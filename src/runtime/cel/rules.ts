@@ -55,19 +55,20 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Compiles every rule now and lists those that cannot be evaluated. */
-function precheck(n: Node, isRoot: boolean, path: string, field: string, out: RuleProblem[], seen: Set<Node>): void {
+function precheck(n: Node, isRoot: boolean, path: string, field: string, out: RuleProblem[], seen: Set<Node>, typeNode: Node = n): void {
   if (!n.hasRules || seen.has(n)) return;
   seen.add(n);
   n.rules.forEach((r, i) => {
     const c = compiled(n, i);
-    let message = 'error' in c ? c.error : checkRuleFields(c.ast, n, isRoot || n.s['x-kubernetes-embedded-resource'] === true);
+    let message = 'error' in c ? c.error : checkRuleFields(c.ast, typeNode, isRoot || typeNode.s['x-kubernetes-embedded-resource'] === true);
     if (message !== undefined && !('error' in c)) {
       slots(n)[i] = { error: message };
     }
     if (message !== undefined) out.push({ schemaPath: path, field: `${field}.x-kubernetes-validations[${i}].rule`, rule: r.rule, message });
     message = undefined;
   });
-  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, out, seen));
+  // rules under allOf are typed by the node they sit on, as upstream
+  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, out, seen, typeNode));
   if (n.items) precheck(n.items, false, `${path}[*]`, `${field}.items`, out, seen);
   if (n.props) for (const [k, c] of n.props) precheck(c, false, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, out, seen);
   if (n.addl) precheck(n.addl, false, `${path}[*]`, `${field}.additionalProperties`, out, seen);
@@ -115,9 +116,9 @@ function withFieldPath(base: string, fp: string): string {
   return out || ROOT_FIELD;
 }
 
-function evalRules(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+function evalRules(n: Node, typeNode: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
   const here = path || ROOT_FIELD;
-  const type = n.s.type ?? '';
+  const type = typeNode.s.type ?? '';
   let self: Value | undefined;
   let oldSelf: Value | undefined;
   for (let i = 0; i < n.rules.length; i++) {
@@ -127,8 +128,8 @@ function evalRules(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: 
       continue;
     }
     if (c.usesOldSelf && (old === undefined || old === null)) continue;
-    self ??= fromJson(n, obj, cache);
-    if (c.usesOldSelf) oldSelf ??= fromJson(n, old, oldCache);
+    self ??= fromJson(typeNode, obj, cache);
+    if (c.usesOldSelf) oldSelf ??= fromJson(typeNode, old, oldCache);
     let result: Value;
     try {
       result = c.program.run(self, c.usesOldSelf ? oldSelf : undefined);
@@ -157,8 +158,9 @@ function evalRules(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: 
 function walk(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
   if (!n.hasRules || obj === null || obj === undefined) return;
   const unchanged = ratchet || (old !== undefined && jsonEqual(obj, old));
-  if (n.rules.length) evalRules(n, obj, old, unchanged, path, errs, cache, oldCache);
-  for (const a of n.allOf) if (a.hasRules) walk(a, obj, old, unchanged, path, errs, cache, oldCache);
+  if (n.rules.length) evalRules(n, n, obj, old, unchanged, path, errs, cache, oldCache);
+  // rules under allOf run on this node's value, typed by this node
+  for (const a of n.allOf) if (a.rules.length) evalRules(a, n, obj, old, unchanged, path, errs, cache, oldCache);
   if (Array.isArray(obj)) {
     const items = n.items;
     if (!items?.hasRules) return;

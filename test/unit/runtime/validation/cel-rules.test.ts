@@ -112,6 +112,17 @@ describe('CEL rules', () => {
     ]);
   });
 
+  it('rules under allOf run on the node value, typed by the node', () => {
+    const s = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      allOf: [{ 'x-kubernetes-validations': [{ rule: 'self.a < self.b && type(self.a) == double', message: 'a < b' }] }],
+    };
+    assert.deepEqual(lines(s, { a: 1, b: 2 }), []);
+    assert.deepEqual(lines(s, { a: 3, b: 2 }), ['<nil>: Invalid value: "object": a < b']);
+    assert.throws(() => compileValidator({ ...s, allOf: [{ 'x-kubernetes-validations': [{ rule: 'self.c == 1' }] }] }), /undefined field 'c'/);
+  });
+
   it('the immutable-field idiom of the corpus (self == oldSelf on a string)', () => {
     const s = { type: 'object', properties: { spec: { type: 'object', properties: { controllerName: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } } } } };
     assert.deepEqual(lines(s, { spec: { controllerName: 'b' } }, { spec: { controllerName: 'a' } }), ['spec.controllerName: Invalid value: "string": Value is immutable']);
