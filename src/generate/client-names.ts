@@ -62,6 +62,9 @@ export function groupNames(model: Model): Map<string, string> {
   return out;
 }
 
+/** Per-version file names the emitters use themselves; a kind of that name gets `<name>-kind.ts`. */
+const RESERVED_FILE_NAMES: ReadonlySet<string> = new Set(['client', 'interface', 'index']);
+
 /** Everything the client emitters name for one kind of one group/version. */
 export interface KindNames {
   /** The group's generated name, e.g. `Coolops`. */
@@ -93,7 +96,9 @@ export function kindNames(model: Model, group: Group, version: GroupVersion, kin
   const groupName = groupNames(model).get(group.name)!;
   const versionName = publicName(version.name);
   const plural = kindPlural(kind, options);
-  const fileName = `${kind.kind.toLowerCase()}.ts`;
+  const lower = kind.kind.toLowerCase();
+  // `client.ts` (typed group client) and `interface.ts` (informer group/version) are taken
+  const fileName = RESERVED_FILE_NAMES.has(lower) ? `${lower}-kind.ts` : `${lower}.ts`;
   if (!isSafePathSegment(fileName)) throw new Error(`unsafe file name ${JSON.stringify(fileName)}`);
   return {
     groupName,

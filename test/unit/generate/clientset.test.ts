@@ -118,3 +118,16 @@ test('clientVerbs drops status verbs without the status subresource even when ma
   const kind = { ...g.versions[0]!.kinds[0]!, verbs: [...ALL] } as Kind;
   assert.deepEqual(clientVerbs(g, kind, undefined), ALL.filter((v) => !v.endsWith('Status')));
 });
+
+test('kinds named like the per-version files (Client, Interface) get their own file names', async () => {
+  const { informers } = await import('../../../src/generate/informers.js');
+  const { runEmitters } = await import('../../../src/generate/registry.js');
+  const a = yamlModel(crdYaml({ group: 'x.example.com', kind: 'Client' }));
+  const b = yamlModel(crdYaml({ group: 'x.example.com', kind: 'Interface', plural: 'interfaces' }));
+  const model: Model = { groups: [{ name: 'x.example.com', versions: [{ name: 'v1', kinds: [...a.groups[0]!.versions[0]!.kinds, ...b.groups[0]!.versions[0]!.kinds] }] }], sources: ['a.yaml'] };
+  const paths = runEmitters(model, ctxWith()).map((f) => f.path);
+  for (const p of ['clientset/typed/x.example.com/v1/client.ts', 'clientset/typed/x.example.com/v1/client-kind.ts', 'clientset/typed/x.example.com/v1/interface-kind.ts', 'informers/x.example.com/v1/interface.ts', 'informers/x.example.com/v1/interface-kind.ts', 'listers/x.example.com/v1/client-kind.ts']) {
+    assert.ok(paths.includes(p), p);
+  }
+  assert.match(file(informers(model, ctxWith()), 'informers/x.example.com/v1/interface.ts'), /from '\.\/interface-kind\.js'/);
+});
