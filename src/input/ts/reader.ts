@@ -15,6 +15,7 @@ import { isKindInterface, readKind, type KindDecl } from './kinds.js';
 import { parseMarker } from './markers.js';
 import { SchemaReader } from './schema.js';
 import { assignTitles } from './titles.js';
+import { checkKindsAsCrds } from './crd-check.js';
 
 /** Options of a TypeScript read. */
 export interface TsReadOptions {
@@ -22,6 +23,12 @@ export interface TsReadOptions {
   tsconfig?: string;
   /** Folder that relative inputs and displayed file names are relative to (default: process.cwd()). */
   cwd?: string;
+  /**
+   * Run the apiserver's CRD checks on the CRD each kind becomes (default true). Off, the model
+   * is the TypeScript as written even where the apiserver would reject it (used by tests of the
+   * TypeScript format itself).
+   */
+  apiserverChecks?: boolean;
 }
 
 /** What a read gives: the model (meaningful only when there are no errors) and every problem found. */
@@ -90,6 +97,10 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
   }
   for (const sf of sfs) if (!broken.has(sf)) reportUnattached(ctx, sf);
   const groups = assemble(ctx, kinds, schemas);
+  // What the apiserver would reject, once the TypeScript itself is sound.
+  if (options.apiserverChecks !== false && !ctx.diags.some((d) => d.severity === 'error')) {
+    ctx.diags.push(...checkKindsAsCrds(groups));
+  }
   if (groups.length === 0 && !ctx.diags.some((d) => d.severity === 'error')) {
     ctx.report(tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined));
   }

@@ -29,14 +29,19 @@ ${extra}`;
 }
 
 /** Writes `files` (relative path → text) to a fresh folder, reads the folder, removes it. */
-export function readSources(files: Record<string, string>, inputs: string[] = ['.'], tsconfig?: string): TsReadResult {
+export function readSources(
+  files: Record<string, string>,
+  inputs: string[] = ['.'],
+  tsconfig?: string,
+  apiserverChecks = true,
+): TsReadResult {
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-ts-'));
   try {
     for (const [name, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), text);
     }
-    return readTypeScript(inputs, tsconfig ? { cwd: dir, tsconfig } : { cwd: dir });
+    return readTypeScript(inputs, { cwd: dir, apiserverChecks, ...(tsconfig ? { tsconfig } : {}) });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

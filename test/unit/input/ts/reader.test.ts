@@ -121,7 +121,8 @@ export type Engine = 'mysql' | 'redis';`),
 });
 
 test('validation markers on fields, types and array items', () => {
-  const r = readSources({
+  const r = readSources(
+    {
     'api.ts': fooKind(`
   // +kubebuilder:validation:MinLength=1
   // +kubebuilder:validation:MaxLength=63
@@ -162,7 +163,11 @@ test('validation markers on fields, types and array items', () => {
   may: string;`,
       `// +kubebuilder:validation:XValidation:rule="has(self.name)"
 export interface Port { name: string; port: int32 }`),
-  });
+    },
+    ['.'],
+    undefined,
+    false, // uniqueItems is the apiserver's to refuse (see the next test)
+  );
   assert.deepEqual(diagLines(r.diagnostics), []);
   assert.deepEqual(specProp(r, 'name'), { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z]+$', format: 'hostname' });
   assert.deepEqual(specProp(r, 'ratio'), { type: 'number', minimum: 0.5, maximum: 2, exclusiveMaximum: true, multipleOf: 0.5 });
@@ -206,6 +211,25 @@ export interface Port { name: string; port: int32 }`),
   const req = Object.fromEntries(specNode.properties.map((p) => [p.name, p.required]));
   assert.equal(req['must'], true);
   assert.equal(req['may'], false);
+});
+
+test('what the apiserver would refuse is reported at the TypeScript declaration, with the CRD field', () => {
+  const r = readSources({
+    'api.ts': fooKind(`
+  // +kubebuilder:validation:UniqueItems=true
+  tags: string[];
+  // +listType=map
+  // +listMapKey=name
+  ports: { name?: string; port: int32 }[];`),
+  });
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.field}`),
+    [
+      'api.ts:15:3 CRD032 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].uniqueItems',
+      'api.ts:18:12 CRD034 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].default',
+    ],
+  );
+  assert.match(r.diagnostics[1]!.message, /x-kubernetes-list-map-keys, so it must have a default or be a required property/);
 });
 
 test('field JSDoc wins over the type JSDoc; inline objects get a derived title; extends flattens', () => {
