@@ -27,7 +27,7 @@ export function applyDefaults(n: Node | undefined, x: unknown): void {
   if (n.props) {
     for (const [k, p] of n.props) {
       if (p.s.default === undefined) continue;
-      if (!(k in x) || nonNullableNull(x[k], p)) x[k] = structuredClone(p.s.default);
+      if (!Object.hasOwn(x, k) || nonNullableNull(x[k], p)) x[k] = structuredClone(p.s.default);
     }
   }
   for (const k of Object.keys(x)) {

@@ -16,15 +16,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function checkTypeMeta(x: Record<string, unknown>, path: string, errs: FieldError[]): void {
   const av = fieldPath.child(path, 'apiVersion');
   const k = fieldPath.child(path, 'kind');
-  if (!('apiVersion' in x)) errs.push(required(av));
-  if (!('kind' in x)) errs.push(required(k));
-  if ('apiVersion' in x) {
+  if (!Object.hasOwn(x, 'apiVersion')) errs.push(required(av));
+  if (!Object.hasOwn(x, 'kind')) errs.push(required(k));
+  if (Object.hasOwn(x, 'apiVersion')) {
     const v = x.apiVersion;
     if (typeof v !== 'string') errs.push(invalid(av, v, 'must be a string'));
     else if (v === '') errs.push(required(av));
     else if (v !== '/' && v.split('/').length > 2) errs.push(invalid(av, v, `unexpected GroupVersion string: ${v}`));
   }
-  if ('kind' in x) {
+  if (Object.hasOwn(x, 'kind')) {
     const v = x.kind;
     if (typeof v !== 'string') errs.push(invalid(k, v, 'must be a string'));
     else if (v === '') errs.push(required(k));

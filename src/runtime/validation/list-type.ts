@@ -54,10 +54,10 @@ export function validateListTypes(n: Node, value: unknown, path: string, errs: F
   }
   if (isObject(value)) {
     if (n.props) {
-      for (const [k, child] of n.props) if (k in value) validateListTypes(child, value[k], fieldPath.child(path, k), errs);
+      for (const [k, child] of n.props) if (Object.hasOwn(value, k)) validateListTypes(child, value[k], fieldPath.child(path, k), errs);
     }
     if (n.addl) {
-      for (const k in value) if (!n.props?.has(k)) validateListTypes(n.addl, value[k], fieldPath.key(path, k), errs);
+      for (const k of Object.keys(value)) if (!n.props?.has(k)) validateListTypes(n.addl, value[k], fieldPath.key(path, k), errs);
     }
   }
 }
@@ -74,7 +74,7 @@ function validateListMap(n: Node, list: unknown[], path: string, errs: FieldErro
   const keyFields = n.s['x-kubernetes-list-map-keys'] ?? [];
   const keys = list.map((x) => {
     const key: Record<string, unknown> = {};
-    if (isObject(x)) for (const f of keyFields) if (f in x) key[f] = x[f];
+    if (isObject(x)) for (const f of keyFields) if (Object.hasOwn(x, f)) key[f] = x[f];
     return key;
   });
   for (const i of nonUnique(keys.map(canon))) errs.push(duplicate(fieldPath.index(path, i), keys[i]));

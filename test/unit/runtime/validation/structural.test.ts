@@ -110,6 +110,12 @@ describe('defaulting', () => {
     assert.deepEqual(m, { m: { b: 'x' } }, 'a non-nullable map value without default is pruned too');
   });
 
+  it('property names that exist on Object.prototype are defaulted like any other', () => {
+    const obj: Record<string, unknown> = {};
+    compileValidator({ type: 'object', properties: { toString: { type: 'string', default: 'x' }, constructor: { type: 'integer', default: 1 } } }).applyDefaults(obj);
+    assert.deepEqual(obj, { toString: 'x', constructor: 1 });
+  });
+
   it('defaults are copies, never shared between objects', () => {
     const a: { spec: { withDefault?: { inner: string } } } = { spec: {} };
     const b: { spec: { withDefault?: { inner: string } } } = { spec: {} };
