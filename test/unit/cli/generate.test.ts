@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, readTree, ROOT } from '../../golden/support.js';
+import { caseOptions, FIXTURES, readTree, ROOT } from '../../golden/support.js';
 import { cli } from './cli-support.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-cli-'));
@@ -13,11 +13,13 @@ let n = 0;
 const fresh = () => join(tmp, `run${n++}`);
 const dmExpected = readTree(join(FIXTURES, 'databasemanager', 'expected'));
 const dmSummary = `generated ${dmExpected.size} files for 1 kind in 1 group\n`;
+/** The CLI flags that give the fixture's expected tree (fixtures/databasemanager/options.json). */
+const dmFlags = (caseOptions('databasemanager').controllers ?? []).flatMap((k) => ['--controller', k]);
 const TWO_KINDS = /^generated \d+ files for 2 kinds in 2 groups\n$/;
 
 test('generate writes the DatabaseManager tree and prints a summary', async () => {
   const out = fresh();
-  const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out]);
+  const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...dmFlags]);
   assert.equal(r.stderr, '');
   assert.equal(r.stdout, dmSummary);
   assert.equal(r.code, 0);
@@ -126,7 +128,7 @@ test('--runtime-import and --generators', async () => {
 test('the bin runs the built CLI (npm test builds first)', () => {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'dist/cli/main.js missing: run `npm run build`');
   const out = fresh();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/databasemanager/crd.yaml', '--out', out], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...dmFlags], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.stderr, '');
   assert.equal(r.stdout, dmSummary);
   assert.equal(r.status, 0);
