@@ -28,7 +28,10 @@ export type TypedDeleteCollectionOptions = Omit<DeleteCollectionOptions, 'labelS
 
 function withSelector<O extends { labelSelector?: string | Selector }>(o: O | undefined): (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined {
   if (!o || o.labelSelector === undefined || typeof o.labelSelector === 'string') return o as (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined;
-  return { ...o, labelSelector: o.labelSelector.toString() };
+  const s = o.labelSelector;
+  // nothing() has no text form; sent as '' it would select everything
+  if (!s.empty() && s.requirements.length === 0) throw new Error('a selector that matches nothing cannot be sent to the server');
+  return { ...o, labelSelector: s.toString() };
 }
 
 /**
@@ -53,15 +56,15 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
   }
 
   /** Creates `obj`; resolves with the stored object. */
-  create(obj: T, options?: CreateOptions): Promise<T> {
+  async create(obj: T, options?: CreateOptions): Promise<T> {
     return this.client.create(this.typed(obj), options);
   }
   /** Replaces `obj` (optimistic concurrency on metadata.resourceVersion). */
-  update(obj: T, options?: UpdateOptions): Promise<T> {
+  async update(obj: T, options?: UpdateOptions): Promise<T> {
     return this.client.update(this.typed(obj), options);
   }
   /** Replaces the status subresource of `obj`. */
-  updateStatus(obj: T, options?: UpdateOptions): Promise<T> {
+  async updateStatus(obj: T, options?: UpdateOptions): Promise<T> {
     return this.client.updateStatus(this.typed(obj), options);
   }
   /** Deletes the object `name`. */
@@ -73,35 +76,35 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
     await this.client.deleteCollection(withSelector(options) as DeleteCollectionOptions | undefined);
   }
   /** Reads the object `name`. */
-  get(name: string, options?: GetOptions): Promise<T> {
+  async get(name: string, options?: GetOptions): Promise<T> {
     return this.client.get(name, options);
   }
   /** Lists objects (one page with `limit`, else all). */
-  list(options?: TypedListOptions): Promise<TList> {
+  async list(options?: TypedListOptions): Promise<TList> {
     return this.client.list(withSelector(options) as ListOptions | undefined);
   }
   /** Opens a watch; iterate the result for events. */
-  watch(options?: TypedListOptions): Promise<Watch<T>> {
+  async watch(options?: TypedListOptions): Promise<Watch<T>> {
     return this.client.watch(withSelector(options) as ListOptions | undefined);
   }
   /** Patches the object `name` with `data` of `patchType`. */
-  patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<T> {
+  async patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<T> {
     return this.client.patch(name, patchType, data, options);
   }
   /** Server-side apply of `config` (identity from its metadata). */
-  apply(config: TApply, options: ApplyOptions): Promise<T> {
+  async apply(config: TApply, options: ApplyOptions): Promise<T> {
     return this.client.apply(config as unknown as ApplyConfiguration<T>, options);
   }
   /** Server-side apply to the status subresource. */
-  applyStatus(config: TApply, options: ApplyOptions): Promise<T> {
+  async applyStatus(config: TApply, options: ApplyOptions): Promise<T> {
     return this.client.applyStatus(config as unknown as ApplyConfiguration<T>, options);
   }
   /** Reads the scale subresource of `name`. */
-  getScale(name: string, options?: GetOptions): Promise<Scale> {
+  async getScale(name: string, options?: GetOptions): Promise<Scale> {
     return this.scale().getScale(name, options);
   }
   /** Replaces the scale subresource of `name`. */
-  updateScale(name: string, scale: Scale, options?: UpdateOptions): Promise<Scale> {
+  async updateScale(name: string, scale: Scale, options?: UpdateOptions): Promise<Scale> {
     return this.scale().updateScale(name, scale, options);
   }
 

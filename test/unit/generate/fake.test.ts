@@ -105,3 +105,12 @@ test('scale subresource on the fake backend reads spec/status replicas and write
   assert.equal((b.tracker.get(DM, 'default', 's') as DatabaseManager).spec?.replicas, 5);
   assert.deepEqual(b.actions().map((a) => `${a.verb} ${a.subresource}`), ['get scale', 'update scale']);
 });
+
+test('list calls take a parsed Selector; nothing() is refused rather than sent as "everything"', async () => {
+  const { nothing, selectorFromSet } = await import('../../../src/runtime/index.js');
+  const cs = g.createFakeClientset({ ...seed('l1'), metadata: { name: 'l1', namespace: 'default', labels: { app: 'db' } } }, seed('l2'));
+  const c = cs.coolopsV1alpha1().databaseManagers('default');
+  assert.deepEqual((await c.list({ labelSelector: selectorFromSet({ app: 'db' }) as never })).items.map((o) => o.metadata?.name), ['l1']);
+  assert.equal(cs.actions().at(-1)?.listOptions?.labelSelector, 'app=db');
+  await assert.rejects(c.list({ labelSelector: nothing() as never }), /matches nothing/);
+});
