@@ -12,6 +12,7 @@ import { EMITTERS, runEmitters } from '../../src/generate/registry.js';
 import { crd } from '../../src/generate/crd.js';
 import type { Model } from '../../src/model/types.js';
 import { comparable } from './compare.js';
+import { caseOptions } from '../golden/support.js';
 
 const YAML = 'fixtures/databasemanager/crd.yaml';
 const TS = 'fixtures/databasemanager-ts/types.ts';
@@ -28,8 +29,9 @@ function readTs(): Model {
   return r.model;
 }
 
+/** Every generator, opt-in ones included, with the YAML case's options (its controller). */
 function generate(model: Model): GeneratedFile[] {
-  return runEmitters(model, createEmitContext({ sources: model.sources }), EMITTERS);
+  return runEmitters(model, createEmitContext({ sources: model.sources, ...caseOptions('databasemanager') }), EMITTERS);
 }
 
 /** Contents without the header's `// Source: …` / `# Source: …` lines. */
@@ -45,6 +47,7 @@ test('every generator writes the same files from either input, apart from the so
   const fromYaml = generate(readYaml());
   const fromTs = generate(readTs());
   assert.ok(fromYaml.length >= 4, `only ${fromYaml.length} files generated`);
+  assert.ok(fromYaml.some((f) => f.path.startsWith('controllers/')), 'the controller is generated too');
   assert.deepEqual(fromTs.map((f) => f.path), fromYaml.map((f) => f.path));
   for (let i = 0; i < fromYaml.length; i++) {
     const y = fromYaml[i]!;
