@@ -1,8 +1,9 @@
 // The CEL library rules run with: CEL's standard functions and strings extension, and the Kubernetes
-// libraries (url, lists, regex, ip/cidr, quantity). Where two libraries define one name (e.g.
+// libraries (url, lists, regex, ip/cidr, quantity, optional). Where two libraries define one name (e.g.
 // `indexOf` on strings and on lists), the implementations are tried in turn on "no such overload".
 import { ipLibrary } from './ip.js';
 import { listsLibrary } from './lists.js';
+import { optionalLibrary } from './optional.js';
 import { quantityLibrary } from './quantity.js';
 import { stdlib } from './stdlib.js';
 import { urlLibrary } from './url.js';
@@ -33,4 +34,4 @@ function merge(libs: readonly CelLibrary[]): CelLibrary {
 }
 
 /** Every function and method a rule may call. */
-export const kubernetesLibrary: CelLibrary = merge([stdlib, urlLibrary, listsLibrary, ipLibrary, quantityLibrary]);
+export const kubernetesLibrary: CelLibrary = merge([stdlib, urlLibrary, listsLibrary, ipLibrary, quantityLibrary, optionalLibrary]);

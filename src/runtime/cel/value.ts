@@ -60,6 +60,12 @@ export class Opaque<T = unknown> {
   ) {}
 }
 
+/** A CEL optional value (`optional.of(x)`); `value` undefined is `optional.none()`. */
+export class Optional {
+  /** @param value the held value, undefined for none */
+  constructor(readonly value: Value | undefined) {}
+}
+
 /** A CEL map: a JSON object typed by a schema node, or a literal map. */
 export interface CelMap {
   readonly isCelMap: true;
@@ -70,7 +76,7 @@ export interface CelMap {
 }
 
 /** Any CEL value. */
-export type Value = null | boolean | bigint | number | string | Uint8Array | Value[] | CelMap | Uint | Duration | Timestamp | TypeValue | Opaque;
+export type Value = null | boolean | bigint | number | string | Uint8Array | Value[] | CelMap | Uint | Duration | Timestamp | TypeValue | Opaque | Optional;
 
 /** Per-evaluation memo of converted JSON objects and arrays. */
 export type ConversionCache = WeakMap<object, Value>;
@@ -231,6 +237,7 @@ export function typeName(v: Value): string {
   if (v instanceof Duration) return 'google.protobuf.Duration';
   if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
   if (v instanceof TypeValue) return 'type';
+  if (v instanceof Optional) return 'optional_type';
   if (v instanceof Opaque) return `kubernetes.${v.kind === 'url' ? 'URL' : v.kind === 'ip' ? 'net.IP' : v.kind === 'cidr' ? 'net.CIDR' : 'Quantity'}`;
   return 'unknown';
 }
@@ -278,6 +285,10 @@ export function celEquals(a: Value, b: Value): boolean {
   if (a instanceof Timestamp) return b instanceof Timestamp && a.ns === b.ns;
   if (a instanceof TypeValue) return b instanceof TypeValue && a.name === b.name;
   if (a instanceof Opaque) return b instanceof Opaque && a.kind === b.kind && a.canonical === b.canonical;
+  if (a instanceof Optional) {
+    if (!(b instanceof Optional)) return false;
+    return a.value === undefined || b.value === undefined ? a.value === b.value : celEquals(a.value, b.value);
+  }
   return false;
 }
 

@@ -240,6 +240,20 @@ describe('quantity library', () => {
   });
 });
 
+describe('optional library', () => {
+  it('optional.of/none/ofNonZeroValue with hasValue, value, orValue, or', () => {
+    assert.equal(run('optional.of(1).hasValue()'), true);
+    assert.equal(run('optional.none().hasValue()'), false);
+    assert.equal(run('optional.of(2).value()'), 2n);
+    fails('optional.none().value()', /optional.none\(\) dereference/);
+    assert.equal(run('optional.none().orValue(3)'), 3n);
+    assert.equal(run("optional.ofNonZeroValue('').orValue('default')"), 'default');
+    assert.equal(run("optional.ofNonZeroValue('x').orValue('default')"), 'x');
+    assert.equal(run('optional.none().or(optional.of(4)).value()'), 4n);
+    assert.equal(run('optional.of(1) == optional.of(1) && optional.none() == optional.none()'), true);
+  });
+});
+
 describe('compilation', () => {
   it('unknown functions and methods are named; the same source compiles once', () => {
     assert.equal(compileExpression('self.foo(1) || bar()'), "undeclared reference to 'bar', 'foo' (not in crdgen's CEL library)");

@@ -1,0 +1,39 @@
+// CEL optional values (the functions of Kubernetes' optional library): optional.of,
+// optional.ofNonZeroValue, optional.none, hasValue, value, orValue, or. The `.?`/`[?]` selection
+// syntax is not parsed by @bufbuild/cel's parser; rules using it are reported at load time.
+import { celSize, CelEvalError, isMap, noOverload, Optional, type CelLibrary, type Value } from './value.js';
+
+const NONE = new Optional(undefined);
+
+function isZero(v: Value): boolean {
+  if (v === null || v === false || v === '' || v === 0n || v === 0) return true;
+  if (Array.isArray(v) || v instanceof Uint8Array || isMap(v)) return celSize(v) === 0n;
+  return false;
+}
+
+const opt = (v: Value | undefined, fn: string): Optional => (v instanceof Optional ? v : noOverload(fn, v ?? null));
+
+/** The optional library. */
+export const optionalLibrary: CelLibrary = {
+  functions: {
+    'optional.of': (_t, a) => new Optional(a[0]!),
+    'optional.ofNonZeroValue': (_t, a) => (isZero(a[0]!) ? NONE : new Optional(a[0]!)),
+    'optional.none': () => NONE,
+  },
+  methods: {
+    hasValue: (t) => opt(t, 'hasValue').value !== undefined,
+    value: (t) => {
+      const o = opt(t, 'value');
+      if (o.value === undefined) throw new CelEvalError('optional.none() dereference');
+      return o.value;
+    },
+    orValue: (t, a) => {
+      const o = opt(t, 'orValue');
+      return o.value === undefined ? a[0]! : o.value;
+    },
+    or: (t, a) => {
+      const o = opt(t, 'or');
+      return o.value === undefined ? opt(a[0], 'or') : o;
+    },
+  },
+};
