@@ -38,7 +38,7 @@ describe('robustness', () => {
         assert.ok(r.status < 500, `${method} ${path} (${type}) → ${r.status} ${JSON.stringify(r.body)}`);
         if (r.status >= 400) assert.equal(r.body.kind, 'Status', `${method} ${path}: ${JSON.stringify(r.body)}`);
       }),
-      { numRuns: 300, seed: 4 },
+      { numRuns: 150, seed: 4 },
     );
     const anchor = await api(env.url, 'GET', `${DMS}/anchor`);
     assert.ok(anchor.status === 200 || anchor.status === 404);
