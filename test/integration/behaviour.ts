@@ -225,6 +225,24 @@ export function clientsetBehaviour(name: string, gen: () => Promise<Generated>, 
       }
     });
 
+    test('a watch with a label selector sees objects enter (ADDED) and leave (DELETED) the selection', async () => {
+      const c = cs.coolopsV1alpha1().databaseManagers(NS);
+      const v1 = await c.create(dm('sel-a', { suite: 'sel', phase: 'out' }));
+      const ac = new AbortController();
+      const w = await c.watch({ labelSelector: 'suite=sel,phase=in', resourceVersion: v1.metadata?.resourceVersion, signal: ac.signal });
+      const it = w[Symbol.asyncIterator]();
+      try {
+        const v2 = await c.update({ ...v1, metadata: { ...v1.metadata, labels: { suite: 'sel', phase: 'in' } } });
+        const v3 = await c.update({ ...v2, spec: { ...v2.spec, replicas: 3 } });
+        await c.update({ ...v3, metadata: { ...v3.metadata, labels: { suite: 'sel', phase: 'out' } } });
+        const events = await take(it, 3);
+        assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+      } finally {
+        w.stop();
+        ac.abort();
+      }
+    });
+
     test('informer syncs, delivers add/update/delete to handlers; lister answers from the cache', async () => {
       const c = cs.coolopsV1alpha1().databaseManagers(NS);
       await c.create(dm('inf-pre', { suite: 'inf' }));

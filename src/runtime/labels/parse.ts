@@ -62,6 +62,17 @@ class Parser {
     return t;
   }
 
+  /** The next token read as a value: `in` and `notin` are plain words there (apimachinery's Values context). */
+  private nextValue(): Token {
+    const t = this.next();
+    return t.kind === 'in' || t.kind === 'notin' ? { ...t, kind: 'ident' } : t;
+  }
+
+  private peekValue(): Token {
+    const t = this.peek();
+    return t.kind === 'in' || t.kind === 'notin' ? { ...t, kind: 'ident' } : t;
+  }
+
   private fail(t: Token, what: string): never {
     const found = t.kind === 'end' ? 'end of string' : JSON.stringify(t.text);
     throw new SelectorError(`unable to parse label selector ${JSON.stringify(this.input)}: ${what}, found ${found} at position ${t.pos}`);
@@ -99,16 +110,16 @@ class Parser {
       case '==':
       case '!=': {
         this.next();
-        const v = this.peek();
+        const v = this.peekValue();
         if (v.kind === ',' || v.kind === 'end') return this.build(key, op.kind, ['']);
-        this.next();
+        this.nextValue();
         if (v.kind !== 'ident') this.fail(v, `expected a value after '${op.text}'`);
         return this.build(key, op.kind, [v.text]);
       }
       case '>':
       case '<': {
         this.next();
-        const v = this.next();
+        const v = this.nextValue();
         if (v.kind !== 'ident') this.fail(v, `expected an integer after '${op.text}'`);
         return this.build(key, op.kind === '>' ? 'gt' : 'lt', [v.text]);
       }
@@ -132,9 +143,9 @@ class Parser {
       return values;
     }
     for (;;) {
-      const t = this.peek();
+      const t = this.peekValue();
       if (t.kind === 'ident') {
-        this.next();
+        this.nextValue();
         values.push(t.text);
       } else if (t.kind === ',' || t.kind === ')') {
         values.push('');

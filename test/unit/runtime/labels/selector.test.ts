@@ -29,12 +29,14 @@ test('parses the grammar and prints it canonically (sorted by key, values sorted
     ['app=db,tier in (a,b),!legacy', 'app=db,!legacy,tier in (a,b)'],
     ['example.com/role = primary', 'example.com/role=primary'],
     ['x in (a,)', 'x in (,a)'],
+    ['phase=in,mode!=notin', 'mode!=notin,phase=in'],
+    ['x in (in,notin)', 'x in (in,notin)'],
   ];
   for (const [input, want] of cases) assert.equal(parseSelector(input).toString(), want, input);
 });
 
 test('rejects malformed selectors with SelectorError naming the position', () => {
-  const bad = ['x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in ()', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
+  const bad = ['in=a', 'x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in ()', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
   for (const s of bad) {
     assert.throws(() => parseSelector(s), (e: unknown) => e instanceof SelectorError && e.message.includes('unable to parse label selector'), s);
   }
