@@ -1,0 +1,94 @@
+// Controller runtime helpers: flags, bind addresses, durations, the semantic Deployment
+// comparison, and the owned-object handler (controller owner only, tombstones, resyncs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FlagError, parseDuration, parseOperatorFlags } from '../../../../src/runtime/controller/flags.js';
+import { parseBindAddress, startEndpointServer } from '../../../../src/runtime/controller/http-server.js';
+import { deploymentUpdate, semanticallyContains } from '../../../../src/runtime/controller/deployment.js';
+import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/controller/handlers.js';
+import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
+import type { Deployment } from '../../../../src/runtime/client/builtin.js';
+
+test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
+  const d = parseOperatorFlags([], 'op', {});
+  assert.ok(d !== 'help');
+  assert.equal(d.workers, 2);
+  assert.equal(d.namespace, '');
+  assert.equal(d.leaderElect, false);
+  assert.deepEqual([d.leaseDurationMs, d.renewDeadlineMs, d.retryPeriodMs], [15_000, 10_000, 2_000]);
+  assert.equal(d.metricsBindAddress, ':8080');
+  assert.equal(d.healthProbeBindAddress, ':8081');
+  assert.equal(d.leaderElectionId, 'op-leader');
+  assert.equal(d.leaderElectionNamespace, 'default');
+  const o = parseOperatorFlags(['--workers', '5', '--namespace', 'prod', '--resync', '30s', '--leader-elect', '--leader-elect-lease-duration', '1m30s'], 'op', { POD_NAMESPACE: 'ops' });
+  assert.ok(o !== 'help');
+  assert.deepEqual([o.workers, o.namespace, o.resyncMs, o.leaderElect, o.leaseDurationMs, o.leaderElectionNamespace], [5, 'prod', 30_000, true, 90_000, 'ops']);
+  assert.equal(parseOperatorFlags(['-h'], 'op'), 'help');
+  assert.throws(() => parseOperatorFlags(['--workers', '0'], 'op'), FlagError);
+  assert.throws(() => parseOperatorFlags(['--bogus'], 'op'), FlagError);
+  assert.throws(() => parseOperatorFlags(['--resync', '5 minutes'], 'op'), /not a duration/);
+  assert.equal(parseDuration('500ms', 'x'), 500);
+  assert.equal(parseDuration('2', 'x'), 2000);
+});
+
+test('bind addresses: kubebuilder forms, "0" disables, junk is a clear error', () => {
+  assert.deepEqual(parseBindAddress(':8080'), { host: '0.0.0.0', port: 8080 });
+  assert.deepEqual(parseBindAddress('127.0.0.1:0'), { host: '127.0.0.1', port: 0 });
+  assert.deepEqual(parseBindAddress('[::1]:9090'), { host: '::1', port: 9090 });
+  assert.equal(parseBindAddress('0'), undefined);
+  assert.throws(() => parseBindAddress('localhost'), /bad bind address/);
+  assert.throws(() => parseBindAddress(':99999'), /bad port/);
+});
+
+test('endpoint server: routes answer, others 404, non-GET 405', async () => {
+  const s = await startEndpointServer({ host: '127.0.0.1', port: 0 }, { '/healthz': () => ({ status: 200, contentType: 'text/plain', body: 'ok' }) });
+  try {
+    const r = await fetch(`${s.url}/healthz`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), 'ok');
+    assert.equal((await fetch(`${s.url}/x`)).status, 404);
+    assert.equal((await fetch(`${s.url}/healthz`, { method: 'POST' })).status, 405);
+  } finally {
+    await s.close();
+  }
+});
+
+function dep(replicas: number, image: string, extra: Record<string, unknown> = {}): Deployment {
+  return {
+    metadata: { name: 'd', resourceVersion: '5' },
+    spec: { replicas, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'db', image, ...extra }] } } },
+  };
+}
+
+test('deploymentUpdate: server defaults are not drift; replicas or template changes are; the cache object is not mutated', () => {
+  const desired = dep(2, 'redis:7.4');
+  const defaulted = dep(2, 'redis:7.4', { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' });
+  assert.equal(deploymentUpdate(defaulted, desired), undefined);
+  const scaled = dep(5, 'redis:7.4', { imagePullPolicy: 'IfNotPresent' });
+  const frozen = structuredClone(scaled);
+  const u = deploymentUpdate(scaled, desired)!;
+  assert.equal(u.spec?.replicas, 2);
+  assert.equal(u.metadata?.resourceVersion, '5');
+  assert.deepEqual(scaled, frozen);
+  assert.equal(deploymentUpdate(dep(2, 'redis:6'), desired)?.spec?.template.spec?.containers[0]?.image, 'redis:7.4');
+  assert.equal(semanticallyContains([1, 2], [1]), false, 'arrays must have the same length');
+  assert.equal(semanticallyContains({ a: 1, b: 2 }, { a: 1 }), true);
+});
+
+test('ownedObjectHandler: controller owner of the right kind only; tombstones unwrapped; same-resourceVersion resyncs skipped', () => {
+  const keys: string[] = [];
+  const h = ownedObjectHandler<Deployment>({ group: 'coolops.cn', kind: 'DatabaseManager' }, (k) => keys.push(k));
+  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({ metadata: { name: 'x', namespace: 'ns', resourceVersion: rv, ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref }] } });
+  h.onAdd!(owned('1', { controller: true }), false);
+  h.onAdd!(owned('1', { controller: false }), false);
+  h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);
+  h.onUpdate!(owned('1', { controller: true }), owned('1', { controller: true }));
+  h.onUpdate!(owned('1', { controller: true }), owned('2', { controller: true }));
+  h.onDelete!(new DeletedFinalStateUnknown('ns/x', owned('3', { controller: true })));
+  assert.deepEqual(keys, ['ns/owner', 'ns/owner', 'ns/owner']);
+  const prim: string[] = [];
+  const e = enqueueHandler<Deployment>((k) => prim.push(k));
+  e.onUpdate!(owned('1', {}), owned('1', {}));
+  e.onDelete!(new DeletedFinalStateUnknown('ns/gone', owned('1', {})));
+  assert.deepEqual(prim, ['ns/x', 'ns/gone'], 'the primary kind enqueues resyncs and tombstone keys');
+});
