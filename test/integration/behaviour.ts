@@ -243,6 +243,47 @@ export function clientsetBehaviour(name: string, gen: () => Promise<Generated>, 
       }
     });
 
+    test('generateName, dryRun, field selectors, paging and delete preconditions', async () => {
+      const c = cs.coolopsV1alpha1().databaseManagers(NS);
+      const gen = await c.create({ ...dm(''), metadata: { generateName: 'gen-', namespace: NS, labels: { suite: 'misc' } } });
+      assert.match(gen.metadata?.name ?? '', /^gen-[a-z0-9]{5}$/);
+      const dry = await c.create(dm('misc-dry', { suite: 'misc' }), { dryRun: true });
+      assert.equal(dry.metadata?.name, 'misc-dry');
+      await rejects(c.get('misc-dry'), isNotFound, 'a dry-run create is not stored');
+      for (const n of ['misc-a', 'misc-b', 'misc-c']) await c.create(dm(n, { suite: 'misc' }));
+      const byName = await c.list({ fieldSelector: 'metadata.name=misc-b' });
+      assert.deepEqual(byName.items.map((o) => o.metadata?.name), ['misc-b']);
+      const notB = await c.list({ labelSelector: 'suite=misc', fieldSelector: 'metadata.name!=misc-b' });
+      assert.ok(!notB.items.some((o) => o.metadata?.name === 'misc-b') && notB.items.length === 3);
+      const page1 = await c.list({ labelSelector: 'suite=misc', limit: 2 });
+      assert.equal(page1.items.length, 2);
+      assert.ok(page1.metadata?.continue, 'a continue token');
+      const page2 = await c.list({ labelSelector: 'suite=misc', limit: 2, continue: page1.metadata!.continue! });
+      const pagedNames = [...page1.items, ...page2.items].map((o) => o.metadata?.name);
+      assert.equal(new Set(pagedNames).size, 4);
+      assert.ok(!page2.metadata?.continue);
+      const a = await c.get('misc-a');
+      await rejects(c.delete('misc-a', { preconditions: { uid: '00000000-0000-0000-0000-000000000000' } }), isConflict, 'uid precondition');
+      await rejects(c.delete('misc-a', { preconditions: { resourceVersion: '1' } }), isConflict, 'resourceVersion precondition');
+      await c.delete('misc-a', { preconditions: { uid: a.metadata!.uid!, resourceVersion: a.metadata!.resourceVersion! } });
+      await rejects(c.get('misc-a'), isNotFound, 'deleted');
+    });
+
+    test('a watch without a resourceVersion starts with the current objects as ADDED', async () => {
+      const c = cs.coolopsV1alpha1().databaseManagers(NS);
+      await c.create(dm('init-a', { suite: 'init' }));
+      await c.create(dm('init-b', { suite: 'init' }));
+      const ac = new AbortController();
+      const w = await c.watch({ labelSelector: 'suite=init', signal: ac.signal });
+      try {
+        const events = await take(w[Symbol.asyncIterator](), 2);
+        assert.deepEqual(events.map((e) => `${e.type} ${(e.object as DatabaseManager).metadata?.name}`).sort(), ['ADDED init-a', 'ADDED init-b']);
+      } finally {
+        w.stop();
+        ac.abort();
+      }
+    });
+
     test('informer syncs, delivers add/update/delete to handlers; lister answers from the cache', async () => {
       const c = cs.coolopsV1alpha1().databaseManagers(NS);
       await c.create(dm('inf-pre', { suite: 'inf' }));
