@@ -4,7 +4,7 @@
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { ObjectSchema, PrinterColumn, ResourceInfo } from './resource.js';
-import { compileCustomResourceSchema, checkCrdWithReader, isSchemaRejection } from './seams.js';
+import { compileCustomResourceSchema, checkCrdWithReader, isSchemaRejection } from './engines.js';
 import type { FieldCause } from './status.js';
 
 type Rec = Record<string, unknown>;

@@ -124,6 +124,13 @@ describe('garbage collection', () => {
     assert.equal(dep.body.metadata.ownerReferences, undefined);
   });
 
+  it('a dependent whose owner does not exist is collected', async () => {
+    const ghost = { metadata: { name: 'ghost', uid: '00000000-0000-0000-0000-000000000000' } };
+    assert.equal((await api(env.url, 'POST', DEPS, owned('orphaned-dep', ghost, false))).status, 201);
+    await env.settle();
+    assert.equal((await api(env.url, 'GET', `${DEPS}/orphaned-dep`)).status, 404);
+  });
+
   it('a dependent with another live owner only loses the dangling reference... and is kept', async () => {
     const a = (await api(env.url, 'POST', DMS, dm('gc4a'))).body;
     const b = (await api(env.url, 'POST', DMS, dm('gc4b'))).body;
