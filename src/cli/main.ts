@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { createGenerateCommand } from './generate.js';
 import { CliError, EXIT, processIo, type CliContext, type CliIo } from './io.js';
 import { createTestenvCommand } from './testenv.js';
+import { createDemoCommand } from './demo.js';
 
 /** Command factories in help order. To add a command: write `src/cli/<name>.ts` exporting a factory, append it here. */
-export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [createGenerateCommand, createTestenvCommand];
+export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [createGenerateCommand, createTestenvCommand, createDemoCommand];
 
 const here = dirname(fileURLToPath(import.meta.url));
 
