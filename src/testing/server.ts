@@ -17,6 +17,7 @@ import { ObjectService } from './objects.js';
 import { Registry } from './registry.js';
 import { ApiError } from './status.js';
 import { MemoryStorage } from './storage/memory.js';
+import type { Storage } from './storage/storage.js';
 import type { WatchConnection } from './watch.js';
 import { WorkloadSimulator } from './workloads.js';
 
@@ -40,6 +41,14 @@ export interface TestApiServerOptions {
   kubeconfigPath?: string;
   /** One line per request (`GET /api/v1/namespaces 200 1ms`) and per controller error. */
   log?: (line: string) => void;
+  /**
+   * Keep objects in etcd instead of memory (needs the npm package `etcd3`): resourceVersions
+   * are etcd revisions, and a server started again on the same etcd and prefix finds
+   * everything (CRDs and objects given in the options that already exist are left as stored).
+   */
+  etcd?: { endpoints: string[]; prefix?: string };
+  /** A storage to use instead (the caller owns it: stop() does not close it). */
+  storage?: Storage;
 }
 
 /** Test-only controls beyond {@link FaultInjector}. */
@@ -72,7 +81,17 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
 
 /** Starts a test API server. */
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
-  const storage = new MemoryStorage({ historyLimit: options.historyLimit });
+  let closeStorage: (() => Promise<void>) | undefined;
+  let storage: Storage;
+  if (options.storage) storage = options.storage;
+  else if (options.etcd) {
+    const { openEtcdStorage } = await import('./storage/etcd.js');
+    const etcd = await openEtcdStorage({ ...options.etcd, historyLimit: options.historyLimit });
+    closeStorage = () => etcd.close();
+    storage = etcd;
+  } else storage = new MemoryStorage({ historyLimit: options.historyLimit });
+  // A persistent store may already hold the defaults, CRDs and objects of an earlier run.
+  const persistent = options.storage !== undefined || options.etcd !== undefined;
   const registry = new Registry();
   const svc = new ObjectService(storage, registry);
   const log = options.log;
@@ -91,9 +110,16 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   };
 
   const nsRes = registry.lookup('', 'v1', 'namespaces')!;
-  for (const ns of DEFAULT_NAMESPACES) await svc.create(nsRes, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  await installAll(svc, registry, await loadCrds(options.crds ?? []));
-  await installAll(svc, registry, options.objects ?? []);
+  if (persistent) {
+    const crdRes = registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    for (const crd of (await storage.list(`${crdRes.storagePrefix}/`)).items) await svc.afterWrite(crdRes, crd, false);
+  }
+  for (const ns of DEFAULT_NAMESPACES) {
+    if (persistent && (await storage.get(svc.key(nsRes, undefined, ns)))) continue;
+    await svc.create(nsRes, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+  await installAll(svc, registry, await loadCrds(options.crds ?? []), persistent);
+  await installAll(svc, registry, options.objects ?? [], persistent);
 
   const controllers = new Controllers(svc, storage, onError);
   await controllers.start();
@@ -201,6 +227,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
       crdWatch.stop();
       simulator?.stop();
       await closeServer();
+      await closeStorage?.();
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
     },
   };
@@ -255,7 +282,7 @@ async function loadCrds(crds: (KubeObject | string)[]): Promise<KubeObject[]> {
 }
 
 /** Creates objects in-process; a clear error (with the apiserver's message) when one is refused. */
-async function installAll(svc: ObjectService, registry: Registry, objects: KubeObject[]): Promise<KubeObject[]> {
+async function installAll(svc: ObjectService, registry: Registry, objects: KubeObject[], keepExisting = false): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const o of objects) {
     const [group, version] = (o.apiVersion ?? '').includes('/') ? (o.apiVersion ?? '').split('/') : ['', o.apiVersion ?? ''];
@@ -264,6 +291,7 @@ async function installAll(svc: ObjectService, registry: Registry, objects: KubeO
     try {
       out.push(await svc.create(res, res.namespaced ? o.metadata?.namespace ?? 'default' : undefined, o, { fieldManager: 'crdgen-testenv' }));
     } catch (e) {
+      if (keepExisting && e instanceof ApiError && e.status.code === 409) continue;
       if (e instanceof ApiError) throw new Error(`cannot create ${o.kind} ${o.metadata?.name ?? ''}: ${e.status.message}`);
       throw e;
     }
