@@ -96,6 +96,13 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
     else schemas.alias(decl);
   }
   for (const sf of sfs) if (!broken.has(sf)) reportUnattached(ctx, sf);
+  // Files reached only through imports: their syntax errors matter where their types are used.
+  const reached = new Set([...schemas.seen].map((d) => d.getSourceFile()).filter((f) => !sfs.includes(f)));
+  for (const sf of reached) {
+    for (const d of program.getSyntacticDiagnostics(sf)) {
+      ctx.report(tsDiag('TS001', ts.flattenDiagnosticMessageText(d.messageText, ' '), posOf(ctx.file(sf), d.start ?? 0)));
+    }
+  }
   const groups = assemble(ctx, kinds, schemas);
   // What the apiserver would reject, once the TypeScript itself is sound.
   if (options.apiserverChecks !== false && !ctx.diags.some((d) => d.severity === 'error')) {

@@ -264,6 +264,8 @@ export class SchemaReader {
 
   private reference(type: ts.TypeReferenceNode, hint: TitleHint): SchemaNode {
     const name = type.typeName;
+    // a type the parser had to invent after a syntax error (reported as TS001)
+    if (ts.isIdentifier(name) && name.text === '') return { type: 'unknown', object: false };
     const builtinName = this.builtinName(name);
     if (builtinName !== undefined) return this.builtin(type, builtinName);
     const target = this.resolve(ts.isIdentifier(name) ? name : name.right);

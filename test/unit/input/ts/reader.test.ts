@@ -296,6 +296,14 @@ export interface Foo { apiVersion: 'example.com/v1beta1'; kind: 'Foo'; metadata:
   assert.equal(shared.title, 'Shared');
 });
 
+test('a syntax error in a file reached only through an import is reported', () => {
+  const r = readSources(
+    { 'api/foo.ts': fooKind('  shared: Shared;').replace("from 'crdgen/types';", "from 'crdgen/types';\nimport type { Shared } from '../lib/shared.js';"), 'lib/shared.ts': 'export interface Shared {\n  n: number\n  m: \n}\n' },
+    ['api'],
+  );
+  assert.deepEqual(diagLines(r.diagnostics), ['lib/shared.ts:4:1 TS001 Type expected.']);
+});
+
 test('tsconfig paths resolve imports', () => {
   const r = readSources(
     {
