@@ -339,7 +339,13 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
       if (t.exprKind.case === 'identExpr') {
         const ns = (t.exprKind.value as { name: string }).name;
         const g = lib.functions[`${ns}.${fn}`];
-        if (!scope.names.has(ns) && g) return (f) => g(undefined, args.map((a) => a(f)));
+        if (!scope.names.has(ns) && !typeIdents.has(ns)) {
+          if (g) return (f) => g(undefined, args.map((a) => a(f)));
+          unknown.add(`${ns}.${fn}`);
+          return () => {
+            throw new CelEvalError(`undeclared reference to '${ns}.${fn}'`);
+          };
+        }
       }
       const m: CelFn | undefined = lib.methods[fn];
       if (!m) {

@@ -1,5 +1,5 @@
-// The Kubernetes CEL lists and regex libraries: isSorted, sum, min, max, indexOf, lastIndexOf on
-// lists; find and findAll on strings.
+// The Kubernetes CEL lists, sets and regex libraries: isSorted, sum, min, max, indexOf, lastIndexOf
+// on lists; sets.contains/equivalent/intersects; find and findAll on strings.
 import { compileRegex } from './regex-cache.js';
 import { CelEvalError, celCompare, celEquals, checkInt, noOverload, type CelLibrary, type Value } from './value.js';
 
@@ -18,9 +18,16 @@ function findAll(s: string, re: string, limit: number): string[] {
   return out;
 }
 
-/** The lists and regex libraries. */
+/** The lists, sets and regex libraries. */
 export const listsLibrary: CelLibrary = {
-  functions: {},
+  functions: {
+    'sets.contains': (_t, a) => list(a[1], 'sets.contains').every((y) => list(a[0], 'sets.contains').some((x) => celEquals(x, y))),
+    'sets.equivalent': (_t, a) => {
+      const [x, y] = [list(a[0], 'sets.equivalent'), list(a[1], 'sets.equivalent')];
+      return x.every((v) => y.some((w) => celEquals(v, w))) && y.every((w) => x.some((v) => celEquals(v, w)));
+    },
+    'sets.intersects': (_t, a) => list(a[0], 'sets.intersects').some((x) => list(a[1], 'sets.intersects').some((y) => celEquals(x, y))),
+  },
   methods: {
     isSorted: (t) => {
       const xs = list(t, 'isSorted');

@@ -128,6 +128,7 @@ export const stdlib: CelLibrary = {
       return parseTimestamp(str(v, 'timestamp'));
     },
     dyn: (_t, a) => a[0]!,
+    'strings.quote': (_t, a) => quote(str(a[0], 'strings.quote')),
     type: (_t, a) => new TypeValue(typeName(a[0]!)),
   },
   methods: {
@@ -199,6 +200,7 @@ export const stdlib: CelLibrary = {
       return t.map((x) => str(x, 'join')).join(sep);
     },
     reverse: (t) => cps(str(t, 'reverse')).reverse().join(''),
+    format: (t, a) => format(str(t, 'format'), Array.isArray(a[0]) ? a[0] : noOverload('format', a[0] ?? null)),
     getHours: (t, a) => timeField('getHours', t, a),
     getMinutes: (t, a) => timeField('getMinutes', t, a),
     getSeconds: (t, a) => timeField('getSeconds', t, a),
@@ -211,6 +213,47 @@ export const stdlib: CelLibrary = {
     getDayOfYear: (t, a) => timeField('getDayOfYear', t, a),
   },
 };
+
+/** strings.quote: a double-quoted CEL string literal. */
+function quote(s: string): string {
+  const esc: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
+  return `"${s.replace(/[\\"\n\r\t\x07\b\f\v]/g, (c) => esc[c]!)}"`;
+}
+
+/** The strings extension's format: %s %d %f %e %x %X %o %b and %%, with an optional .N precision. */
+function format(fmt: string, args: Value[]): string {
+  let i = 0;
+  return fmt.replace(/%(\.(\d+))?([sdfeExXob%])/g, (_m, _p, prec: string | undefined, verb: string) => {
+    if (verb === '%') return '%';
+    if (i >= args.length) throw new CelEvalError(`index ${i} out of range`);
+    const v = args[i++]!;
+    const p = prec === undefined ? undefined : Number(prec);
+    switch (verb) {
+      case 's':
+        return toStr(v);
+      case 'd':
+        if (typeof v === 'bigint' || v instanceof Uint) return toStr(v);
+        return noOverload('format %d', v);
+      case 'f':
+        return toDouble(v).toFixed(p ?? 6);
+      case 'e':
+      case 'E': {
+        const [m, e] = toDouble(v).toExponential(p ?? 6).split('e') as [string, string];
+        const out = `${m}e${e[0]}${e.slice(1).padStart(2, '0')}`;
+        return verb === 'E' ? out.toUpperCase() : out;
+      }
+      case 'x':
+      case 'X': {
+        const out = typeof v === 'string' ? Array.from(new TextEncoder().encode(v), (b) => b.toString(16).padStart(2, '0')).join('') : toInt(v).toString(16);
+        return verb === 'X' ? out.toUpperCase() : out;
+      }
+      case 'o':
+        return toInt(v).toString(8);
+      default:
+        return toInt(v).toString(2);
+    }
+  });
+}
 
 function timeField(name: string, t: Value | undefined, a: Value[]): Value {
   if (t instanceof Timestamp) return timestampField(name, t, a.length ? str(a[0], name) : undefined)!;

@@ -240,6 +240,24 @@ describe('quantity library', () => {
   });
 });
 
+describe('sets and string formatting', () => {
+  it('sets.contains, sets.equivalent, sets.intersects', () => {
+    assert.equal(run('sets.contains([1, 2, 3], [3, 1])'), true);
+    assert.equal(run('sets.contains([1, 2], [4])'), false);
+    assert.equal(run('sets.equivalent([1, 2, 2], [2, 1])'), true);
+    assert.equal(run('sets.equivalent([1], [1, 3])'), false);
+    assert.equal(run('sets.intersects([1, 2], [2, 5])'), true);
+    assert.equal(run('sets.intersects([1], [5])'), false);
+  });
+
+  it('strings.quote and format', () => {
+    assert.equal(run("strings.quote('a\"b\\n')"), '"a\\"b\\n"');
+    assert.equal(run("'%s has %d replicas (%.2f%%)'.format(['db', 3, 12.345])"), 'db has 3 replicas (12.35%)');
+    assert.equal(run("'%x %o %b'.format([255, 8, 5])"), 'ff 10 101');
+    fails("'%d'.format(['x'])", /no such overload/);
+  });
+});
+
 describe('optional library', () => {
   it('optional.of/none/ofNonZeroValue with hasValue, value, orValue, or', () => {
     assert.equal(run('optional.of(1).hasValue()'), true);
@@ -263,6 +281,6 @@ describe('compilation', () => {
   });
 
   it('every rule in the corpus compiles (see corpus.test.ts); namespaced unknowns are reported', () => {
-    assert.equal(compileExpression('sets.contains([1], [1])'), "undeclared reference to 'sets' (not in crdgen's CEL library)");
+    assert.equal(compileExpression('math.greatest(1, 2)'), "undeclared reference to 'math.greatest' (not in crdgen's CEL library)");
   });
 });
