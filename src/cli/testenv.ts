@@ -18,6 +18,15 @@ function parsePort(v: string): number {
   return n;
 }
 
+function parseEndpoints(v: string): string[] {
+  const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const e of list) {
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(e)) throw new InvalidArgumentError(`"${e}" is not an etcd endpoint (e.g. http://127.0.0.1:2379)`);
+  }
+  if (!list.length) throw new InvalidArgumentError('give at least one etcd endpoint');
+  return list;
+}
+
 /** Options of `crdgen testenv`. */
 export interface TestenvOptions {
   kubeconfig: string;
@@ -26,6 +35,8 @@ export interface TestenvOptions {
   https?: boolean;
   simulateWorkloads?: number | true;
   verbose?: boolean;
+  etcd?: string[];
+  etcdPrefix: string;
 }
 
 const defaultContext = (): CliContext => ({ io: processIo(), setExitCode: (c) => void (process.exitCode = c) });
@@ -40,6 +51,8 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
     .option('--port <port>', 'port on 127.0.0.1 (0: a free port)', parsePort, 0)
     .option('--https', 'serve HTTPS with a generated self-signed certificate')
     .option('--simulate-workloads [delay]', 'make Deployments become available after a delay (default 100ms)', parseDelay)
+    .option('--etcd <endpoints>', 'keep objects in etcd (comma-separated client URLs; needs the npm package etcd3)', parseEndpoints)
+    .option('--etcd-prefix <prefix>', 'key prefix in etcd', '/registry')
     .option('-v, --verbose', 'log every request')
     .action(async (opts: TestenvOptions) => {
       const { startTestApiServer } = await import('../testing/index.js');
@@ -53,6 +66,7 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
           simulateWorkloads: opts.simulateWorkloads === undefined ? false : opts.simulateWorkloads,
           kubeconfigPath,
           log: opts.verbose ? (line) => io.stderr(`${line}\n`) : undefined,
+          ...(opts.etcd ? { etcd: { endpoints: opts.etcd, prefix: opts.etcdPrefix } } : {}),
         });
       } catch (e) {
         io.stderr(`crdgen testenv: ${(e as Error).message}\n`);
@@ -60,7 +74,7 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
         return;
       }
       io.stdout(
-        `crdgen testenv: API server listening on ${env.url}\n` +
+        `crdgen testenv: API server listening on ${env.url}${opts.etcd ? ` (storage: etcd ${opts.etcd.join(',')})` : ''}\n` +
           `kubeconfig written to ${kubeconfigPath}\n\n` +
           `  export KUBECONFIG=${kubeconfigPath}\n` +
           `  kubectl get crd\n\n` +
