@@ -36,7 +36,13 @@ export function expandTsInputs(inputs: readonly string[], cwd: string): { files:
       continue;
     }
     if (st.isDirectory()) {
-      const found = walk(resolve(cwd, input), input);
+      let found: string[];
+      try {
+        found = walk(resolve(cwd, input), input);
+      } catch (e) {
+        diagnostics.push(inFile(tsDiag('TS001', `cannot read folder "${input}": ${(e as NodeJS.ErrnoException).code ?? String(e)}`, undefined), input));
+        continue;
+      }
       if (found.length === 0) diagnostics.push(inFile(tsDiag('TS013', `no .ts file in folder "${input}"`, undefined), input));
       found.forEach(add);
     } else if (isTsSource(input)) {
