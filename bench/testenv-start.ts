@@ -1,8 +1,9 @@
 // Benchmark: how long startTestApiServer() takes with the DatabaseManager CRD installed,
 // cold (first call in a fresh process: module loading included) and warm (later calls).
-// Run: npm run build && node --import tsx bench/testenv-start.ts  (uses dist/, like a user's suite)
+// Run: npm run bench -- testenv  (or: npm run build && node --import tsx bench/testenv-start.ts; uses dist/, like a user's suite)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { fmt, machine, median, table } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const crd = `${root}test/testing/fixtures/databasemanager-crd.yaml`;

@@ -1,0 +1,212 @@
+// Benchmark: crdgen's generated deepCopy<Kind> against structuredClone, JSON round trip,
+// rfdc, klona/json, fast-copy, lodash.clonedeep and two hand-written copies of the same
+// shape, on a DatabaseManager, a Deployment-sized CR and a ~100 KB Prometheus.
+//   npm run bench -- deepcopy      (or: node --expose-gc --import tsx bench/deepcopy.ts [rounds=7])
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
+import { compileCopy } from './lib/exact-copy.js';
+import { CORPUS, CRDGEN_BIN, DM_CRD, importPeer, requireBuild } from './lib/env.js';
+import { databaseManager, deploymentSized, prometheus, type Json } from './lib/samples.js';
+import { bytes, fmt, gc, machine, median, pairedRatio, range, table, times } from './lib/stats.js';
+
+const ROUNDS = Math.max(7, Number(process.argv[2] ?? 7));
+const ROUND_MS = 100;
+
+type Copy = (o: Json) => Json;
+interface Candidate {
+  name: string;
+  copy: Copy;
+}
+interface Sample {
+  name: string;
+  obj: Json;
+  /** The same object with fields no schema names (root, spec, deep inside). */
+  withUnknown: Json;
+  candidates: Candidate[];
+}
+
+/** Generates deepcopy for the three CRDs with the built CLI into a temp folder and imports it. */
+async function generatedCopies(): Promise<{ dm: Copy; conf: Copy; prom: Copy; dir: string }> {
+  requireBuild();
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-bench-deepcopy-'));
+  const crds = [DM_CRD, join(CORPUS, 'knative-serving/configuration.yaml'), join(CORPUS, 'prometheus-operator/monitoring.coreos.com_prometheuses.yaml')];
+  execFileSync(process.execPath, [CRDGEN_BIN, 'generate', ...crds, '--generators', 'types,deepcopy', '--out', dir], { stdio: 'pipe' });
+  const load = async (p: string, fn: string): Promise<Copy> => {
+    const m = (await import(pathToFileURL(join(dir, 'apis', p, 'deepcopy.ts')).href)) as Record<string, Copy>;
+    const f = m[fn];
+    if (typeof f !== 'function') throw new Error(`${p}/deepcopy.ts has no ${fn}`);
+    return f;
+  };
+  return {
+    dm: await load('coolops.cn/v1alpha1', 'deepCopyDatabaseManager'),
+    conf: await load('serving.knative.dev/v1', 'deepCopyConfiguration'),
+    prom: await load('monitoring.coreos.com/v1', 'deepCopyPrometheus'),
+    dir,
+  };
+}
+
+/** Adds fields no schema names: at the root, in spec, and in the deepest first object. */
+function withUnknownFields(o: Json): Json {
+  const c = structuredClone(o);
+  c.extraRoot = { note: 'kept', list: [1, { deep: true }] };
+  (c.spec as Json).xUnknown = { a: [{ b: 'c' }] };
+  let at: Json = c.spec as Json;
+  for (;;) {
+    const next = Object.values(at).find((v) => typeof v === 'object' && v !== null);
+    if (!next) break;
+    at = (Array.isArray(next) ? next[0] : next) as Json;
+    if (typeof at !== 'object' || at === null) break;
+  }
+  if (typeof at === 'object' && at !== null) at.xDeep = { kept: [1, 2] };
+  return c;
+}
+
+/** True when `copy` equals `src` and shares no object or array with it. */
+function lossless(copy: Copy, src: Json): boolean {
+  const out = copy(src);
+  try {
+    assert.deepStrictEqual(out, src);
+  } catch {
+    return false;
+  }
+  const seen = new Set<unknown>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'object' && v !== null) {
+      seen.add(v);
+      for (const x of Object.values(v)) walk(x);
+    }
+  };
+  walk(src);
+  let shared = false;
+  const check = (v: unknown): void => {
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) shared = true;
+      for (const x of Object.values(v)) check(x);
+    }
+  };
+  check(out);
+  return !shared;
+}
+
+let sink: unknown;
+
+/** Copies per second of `copy` on `obj`, over about ROUND_MS. */
+function opsPerSecond(copy: Copy, obj: Json): number {
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  do {
+    for (let i = 0; i < 32; i++) sink = copy(obj);
+    n += 32;
+    t = performance.now();
+  } while (t - t0 < ROUND_MS);
+  return (n / (t - t0)) * 1000;
+}
+
+/** Bytes allocated by one copy (heap growth with no GC in between; median of 7 tries). */
+function allocatedPerCopy(copy: Copy, obj: Json): number {
+  const k = Math.max(1, Math.floor(256 * 1024 / (JSON.stringify(obj).length * 4)));
+  const keep: unknown[] = new Array(k);
+  const tries: number[] = [];
+  for (let t = 0; t < 7; t++) {
+    gc();
+    const h0 = getHeapStatistics().used_heap_size;
+    for (let i = 0; i < k; i++) keep[i] = copy(obj);
+    const h1 = getHeapStatistics().used_heap_size;
+    if (h1 > h0) tries.push((h1 - h0) / k);
+  }
+  return median(tries);
+}
+
+/** Bytes the copy keeps (heap growth after GC with 200 copies alive). */
+function retainedPerCopy(copy: Copy, obj: Json): number {
+  const keep: unknown[] = new Array(200);
+  gc();
+  const h0 = getHeapStatistics().used_heap_size;
+  for (let i = 0; i < keep.length; i++) keep[i] = copy(obj);
+  gc();
+  const h1 = getHeapStatistics().used_heap_size;
+  sink = keep;
+  return (h1 - h0) / keep.length;
+}
+
+async function main(): Promise<void> {
+  const gen = await generatedCopies();
+  try {
+    const rfdc = (await importPeer<{ default: (o?: { proto?: boolean; circles?: boolean }) => Copy }>('rfdc')).default();
+    const klona = (await importPeer<{ klona: Copy }>('klona/json')).klona;
+    const fastCopy = (await importPeer<{ copy: Copy }>('fast-copy')).copy;
+    const cloneDeep = (await importPeer<{ default: Copy }>('lodash.clonedeep')).default;
+    const build = (name: string, obj: Json, generated: Copy): Sample => ({
+      name: `${name} (${bytes(JSON.stringify(obj).length)} JSON)`,
+      obj,
+      withUnknown: withUnknownFields(obj),
+      candidates: [
+        { name: 'crdgen deepCopy (generated)', copy: generated },
+        { name: 'hand-written exact copy', copy: compileCopy(obj, 'exact') },
+        { name: 'hand-written spread copy', copy: compileCopy(obj, 'spread') },
+        { name: 'structuredClone', copy: (o) => structuredClone(o) },
+        { name: 'JSON.parse(JSON.stringify())', copy: (o) => JSON.parse(JSON.stringify(o)) as Json },
+        { name: 'rfdc', copy: rfdc },
+        { name: 'klona/json', copy: klona },
+        { name: 'fast-copy', copy: fastCopy },
+        { name: 'lodash.clonedeep', copy: cloneDeep },
+      ],
+    });
+    const samples = [
+      build('DatabaseManager', databaseManager(), gen.dm),
+      build('Deployment-sized Configuration', deploymentSized(), gen.conf),
+      build('Prometheus', prometheus(), gen.prom),
+    ];
+    console.log(`## deepcopy — ${ROUNDS} rounds of ${ROUND_MS} ms per copy function and object, order rotated each round`);
+    console.log(`machine: ${machine()}\n`);
+    const verdicts: string[] = [];
+    for (const s of samples) {
+      for (const c of s.candidates) assert.deepStrictEqual(c.copy(s.obj), s.obj, `${c.name} does not copy ${s.name}`);
+      const ops = s.candidates.map(() => [] as number[]);
+      for (let r = -1; r < ROUNDS; r++) {
+        // Round -1 warms up (JIT) and is not recorded.
+        for (let j = 0; j < s.candidates.length; j++) {
+          const i = (j + Math.max(r, 0)) % s.candidates.length;
+          const v = opsPerSecond(s.candidates[i]!.copy, s.obj);
+          if (r >= 0) ops[i]!.push(v);
+        }
+      }
+      const exact = ops[1]!;
+      const structured = ops[3]!;
+      const alloc = s.candidates.map((c) => allocatedPerCopy(c.copy, s.obj));
+      const retained = s.candidates.map((c) => retainedPerCopy(c.copy, s.obj));
+      const rows = s.candidates.map((c, i) => {
+        const { min, max } = range(ops[i]!);
+        return [
+          c.name,
+          fmt(median(ops[i]!)),
+          `${fmt(min)}–${fmt(max)}`,
+          times(pairedRatio(ops[i]!, exact)),
+          times(pairedRatio(ops[i]!, structured)),
+          bytes(alloc[i]!),
+          bytes(retained[i]!),
+          lossless(c.copy, s.withUnknown) ? 'yes' : 'no',
+        ];
+      });
+      console.log(`### ${s.name}\n`);
+      console.log(table(['copy', 'ops/s (median)', 'min–max', 'vs exact', 'vs structuredClone', 'allocated/copy', 'retained/copy', 'lossless'], rows));
+      console.log('');
+      const ratio = pairedRatio(ops[0]!, exact);
+      const ok = ratio >= 1 && alloc[0]! <= alloc[1]! && lossless(s.candidates[0]!.copy, s.withUnknown);
+      verdicts.push(`${s.name}: crdgen ${times(ratio)} the exact copy, allocates ${bytes(alloc[0]!)} vs ${bytes(alloc[1]!)} — target ${ok ? 'MET' : 'MISSED'}`);
+    }
+    console.log('Target ≥ 1.0× the exact copy, lossless, allocation ≤ the exact copy\'s:');
+    for (const v of verdicts) console.log(`- ${v}`);
+    if (sink === undefined) throw new Error('no copy ran');
+  } finally {
+    rmSync(gen.dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,124 @@
+// Benchmark: crdgen's shared informer against @kubernetes/client-node's makeInformer on the
+// same crdgen/testing API server (its own process), in the same run: list-and-sync of 1k, 10k
+// and 50k DatabaseManagers, heap per cached object after GC, and a stream of 50k watch events
+// (events/s delivered to a handler, CPU per event): the creation of the 50k objects, replayed
+// from the resourceVersion before it (the server makes them in-process once; making 50k
+// updates over HTTP would cost the server ~1.5 ms of CPU each, minutes per run). Each client runs in a fresh process per
+// round; rounds alternate which client goes first.
+//   npm run bench -- informer      (or: node --import tsx bench/informer.ts [rounds=7])
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { BENCH, REPO, requireBuild } from './lib/env.js';
+import type { ClientJob, ClientReport } from './lib/informer-client.js';
+import { bytes, fmt, machine, median, pairedRatio, table, times } from './lib/stats.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+/** Scales every count down for a quick trial (BENCH_INFORMER_SCALE=0.1); 1 for the real figures. */
+const SCALE = Number(process.env.BENCH_INFORMER_SCALE ?? 1);
+const n = (x: number): number => Math.max(1, Math.round(x * SCALE));
+const SIZES = [
+  { namespace: 'n1k', count: n(1_000) },
+  { namespace: 'n10k', count: n(10_000) },
+  { namespace: 'n50k', count: n(50_000) },
+];
+const STREAM = SIZES[2]!;
+const CLIENTS = ['crdgen', 'client-node'] as const;
+type Client = (typeof CLIENTS)[number];
+const run = promisify(execFile);
+
+/** Starts the server process; resolves with its URL and kubeconfig once the objects are seeded. */
+async function startServer(): Promise<{ url: string; kubeconfigPath: string; seconds: number; before: Record<string, string>; stop: () => Promise<void> }> {
+  const spec = SIZES.map((s) => `${s.namespace}=${s.count}`).join(',');
+  const child = spawn(process.execPath, [join(BENCH, 'lib', 'informer-server.mjs'), REPO, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`informer server exited (${code}) before it was ready`)));
+  });
+  const info = JSON.parse(line) as { url: string; kubeconfigPath: string; seconds: number; before: Record<string, string> };
+  return { ...info, stop: async () => void (child.stdin.end(), await exited) };
+}
+
+/** Writes the empty list the stream clients start from; returns the mean JSON size of a listed object. */
+async function prepareStream(url: string, before: string, listFile: string): Promise<number> {
+  writeFileSync(listFile, JSON.stringify({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManagerList', metadata: { resourceVersion: before }, items: [] }));
+  const list = (await (await fetch(`${url}/apis/coolops.cn/v1alpha1/namespaces/${SIZES[0]!.namespace}/databasemanagers`)).json()) as { items: unknown[] };
+  return list.items.reduce<number>((n, o) => n + JSON.stringify(o).length, 0) / list.items.length;
+}
+
+async function runClient(job: ClientJob): Promise<ClientReport> {
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, 'lib', 'informer-client.ts'), JSON.stringify(job)], {
+    cwd: REPO,
+    maxBuffer: 1024 * 1024,
+    timeout: 600_000,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ClientReport;
+}
+
+async function main(): Promise<void> {
+  requireBuild();
+  const scratch = mkdtempSync(join(tmpdir(), 'crdgen-bench-informer-'));
+  const server = await startServer();
+  try {
+    const listFile = join(scratch, 'stream-list.json');
+    const objectJsonBytes = await prepareStream(server.url, server.before[STREAM.namespace]!, listFile);
+    process.stderr.write(`  informer: server started and seeded in ${fmt(server.seconds)} s\n`);
+    // crdgen lists in one request (pageSize 0, as client-node does), and also with its default
+    // pages of 500 for the two smaller sizes: crdgen/testing's paged list copies the whole
+    // collection for every page, so paging 50k objects costs the server minutes.
+    const jobs: Record<Client, ClientJob['sync']> = {
+      crdgen: [...SIZES.map((x) => ({ ...x, pageSize: 0 })), ...SIZES.slice(0, 2)],
+      'client-node': SIZES,
+    };
+    const reports: Record<Client, ClientReport[]> = { crdgen: [], 'client-node': [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
+      for (const client of order) {
+        reports[client].push(await runClient({ client, kubeconfigPath: server.kubeconfigPath, sync: jobs[client], stream: { namespace: STREAM.namespace, events: STREAM.count, listFile } }));
+      }
+      process.stderr.write(`  informer: round ${r + 1}/${ROUNDS}\n`);
+    }
+    console.log(`## informer — crdgen newSharedIndexInformer vs client-node makeInformer, same server, ${ROUNDS} rounds, one fresh process per client per round`);
+    console.log(`machine: ${machine()}`);
+    console.log(`server: crdgen/testing in its own process; a DatabaseManager is ${bytes(objectJsonBytes)} of JSON as listed (with managedFields)\n`);
+    const series = (c: Client, i: number): { ms: number[]; heap: number } => ({
+      ms: reports[c].map((x) => x.sync[i]!.ms),
+      heap: median(reports[c].map((x) => x.sync[i]!.heapPerObject)),
+    });
+    const rows: string[][] = [];
+    const verdicts: string[] = [];
+    SIZES.forEach((s, i) => {
+      const base = series('crdgen', i);
+      const lines: [string, { ms: number[]; heap: number }][] = [['crdgen (one list request)', base]];
+      if (i < 2) lines.push(['crdgen (default: pages of 500)', series('crdgen', SIZES.length + i)]);
+      lines.push(['client-node makeInformer', series('client-node', i)]);
+      for (const [name, x] of lines) {
+        rows.push([fmt(s.count), name, fmt(median(x.ms)), fmt((median(x.ms) * 1000) / s.count), times(pairedRatio(x.ms, base.ms)), bytes(x.heap), times(x.heap / objectJsonBytes)]);
+      }
+      const slower = pairedRatio(series('client-node', i).ms, base.ms);
+      verdicts.push(`sync ${fmt(s.count)}: client-node takes ${times(slower)} crdgen's time — ${slower > 1 ? 'MET' : 'MISSED'}; crdgen heap per object ${times(base.heap / objectJsonBytes)} its JSON — ${base.heap <= 1.5 * objectJsonBytes ? 'MET' : 'MISSED'}`);
+    });
+    console.log('### list and sync (time until the handler has seen every object), heap per cached object after GC\n');
+    console.log(table(['objects', 'client', 'sync ms (median)', 'µs per object', 'time vs crdgen', 'heap per object', 'heap / JSON size'], rows));
+    const eps = (c: Client): number[] => reports[c].map((x) => x.stream.eventsPerSecond);
+    const cpu = (c: Client): number[] => reports[c].map((x) => x.stream.cpuMicrosPerEvent);
+    console.log(`\n### a stream of ${fmt(STREAM.count)} watch events (ADDED), replayed from the resourceVersion before the objects were created\n`);
+    console.log(table(['client', 'events/s (median)', 'vs crdgen', 'client CPU µs per event'], CLIENTS.map((c) => [c, fmt(median(eps(c))), times(pairedRatio(eps(c), eps('crdgen'))), fmt(median(cpu(c)))])));
+    const ratio = pairedRatio(eps('crdgen'), eps('client-node'));
+    verdicts.push(`event throughput: crdgen ${times(ratio)} client-node's — ${ratio > 1 ? 'MET' : 'MISSED'}`);
+    console.log('\nTargets (faster sync and higher throughput than client-node; heap per object ≤ 1.5× its JSON):');
+    for (const v of verdicts) console.log(`- ${v}`);
+    console.log('\n### scaling: sync cost per object as the count grows\n');
+    const perObject = (c: Client, i: number): string => fmt((median(reports[c].map((x) => x.sync[i]!.ms)) * 1000) / SIZES[i]!.count);
+    console.log(table(['objects', 'crdgen µs per object', 'crdgen, pages of 500', 'client-node µs per object'], SIZES.map((s, i) => [fmt(s.count), perObject('crdgen', i), i < 2 ? perObject('crdgen', SIZES.length + i) : 'not run', perObject('client-node', i)])));
+  } finally {
+    await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,82 @@
+// Builds the "hand-written" reference copies for the deepcopy benchmark from a sample
+// object's shape: straight-line, field-by-field code such as a person writes for one type
+// (the practical limit of a copy). Two styles:
+// - exact: an object literal of the known fields (unknown fields are dropped: lossy);
+// - spread: `{ ...src }`, then only the non-scalar fields replaced (keeps unknown fields).
+// Array elements are merged into one shape; a field missing from some elements is optional.
+
+type Shape =
+  | { kind: 'scalar' }
+  | { kind: 'array'; item: Shape | undefined }
+  | { kind: 'object'; fields: Map<string, { shape: Shape; count: number }>; count: number };
+
+function shapeOf(v: unknown): Shape {
+  if (typeof v !== 'object' || v === null) return { kind: 'scalar' };
+  if (Array.isArray(v)) return { kind: 'array', item: v.map(shapeOf).reduce<Shape | undefined>((a, b) => (a ? merge(a, b) : b), undefined) };
+  const fields = new Map<string, { shape: Shape; count: number }>();
+  for (const [k, x] of Object.entries(v)) fields.set(k, { shape: shapeOf(x), count: 1 });
+  return { kind: 'object', fields, count: 1 };
+}
+
+function merge(a: Shape, b: Shape): Shape {
+  if (a.kind !== b.kind) throw new Error(`sample mixes a ${a.kind} and a ${b.kind} at one place`);
+  if (a.kind === 'scalar') return a;
+  if (a.kind === 'array' && b.kind === 'array') {
+    return { kind: 'array', item: a.item && b.item ? merge(a.item, b.item) : (a.item ?? b.item) };
+  }
+  if (a.kind === 'object' && b.kind === 'object') {
+    const fields = new Map(a.fields);
+    for (const [k, f] of b.fields) {
+      const g = fields.get(k);
+      fields.set(k, g ? { shape: merge(g.shape, f.shape), count: g.count + f.count } : f);
+    }
+    return { kind: 'object', fields, count: a.count + b.count };
+  }
+  throw new Error('unreachable');
+}
+
+/** The copy style: `exact` (literal of known fields) or `spread` (`{...src}` + non-scalars). */
+export type CopyStyle = 'exact' | 'spread';
+
+/** Emits JavaScript source of `function copy(src)` for `sample`'s shape in `style`. */
+export function copySource(sample: unknown, style: CopyStyle): string {
+  const fns: string[] = [];
+  const prop = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+  const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+
+  /** Returns an expression copying `expr` of shape `s`. */
+  function expr(s: Shape, e: string): string {
+    if (s.kind === 'scalar') return e;
+    const name = `c${fns.length}`;
+    fns.push('');
+    const at = fns.length - 1;
+    if (s.kind === 'array') {
+      const item = s.item && s.item.kind !== 'scalar' ? expr(s.item, 's[i]') : 's[i]';
+      fns[at] = item === 's[i]'
+        ? `function ${name}(s) { return s.slice(); }`
+        : `function ${name}(s) { const n = s.length, o = []; for (let i = 0; i < n; i++) o.push(${item}); return o; }`;
+      return `${name}(${e})`;
+    }
+    const required: string[] = [];
+    const optional: string[] = [];
+    for (const [k, f] of s.fields) {
+      const always = f.count === s.count;
+      if (style === 'spread' && f.shape.kind === 'scalar') continue;
+      const value = expr(f.shape, `s${prop(k)}`);
+      if (style === 'exact' && always) required.push(`${key(k)}: ${value}`);
+      else if (always) required.push(`o${prop(k)} = ${value};`);
+      else optional.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value};`);
+    }
+    const init = style === 'exact' ? `const o = { ${required.join(', ')} };` : `const o = { ...s }; ${required.join(' ')}`;
+    fns[at] = `function ${name}(s) { ${init} ${optional.join(' ')} return o; }`;
+    return `${name}(${e})`;
+  }
+
+  const root = expr(shapeOf(sample), 'src');
+  return `${fns.join('\n')}\nreturn function copy(src) { return ${root}; };`;
+}
+
+/** Compiles the copy function for `sample`'s shape (see {@link copySource}). */
+export function compileCopy<T>(sample: T, style: CopyStyle): (src: T) => T {
+  return new Function(copySource(sample, style))() as (src: T) => T;
+}

@@ -1,0 +1,125 @@
+// One informer client of the informer benchmark, in its own process (so heap figures are its
+// own): crdgen's newSharedIndexInformer or @kubernetes/client-node's makeInformer, each with
+// its defaults. For each namespace: time until the handler has seen every object (list and
+// sync), then heap per cached object after GC. Then the event stream: an informer whose list
+// is an empty snapshot taken before a namespace's objects were created, so its watch replays
+// every creation from that resourceVersion; events/s and CPU per event until the handler has
+// seen them all.
+//   node --expose-gc --import tsx bench/lib/informer-client.ts '<json of ClientJob>'
+import { readFileSync } from 'node:fs';
+import { importDist } from './env.js';
+import { gc } from './stats.js';
+import type * as Runtime from '../../src/runtime/index.js';
+import type * as ClientNode from '@kubernetes/client-node';
+
+/** What the orchestrator asks of one client process. */
+export interface ClientJob {
+  client: 'crdgen' | 'client-node';
+  kubeconfigPath: string;
+  /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
+  sync: { namespace: string; count: number; pageSize?: number }[];
+  stream: { namespace: string; events: number; listFile: string };
+}
+
+/** What one client process reports. */
+export interface ClientReport {
+  sync: { namespace: string; count: number; pageSize?: number; ms: number; heapPerObject: number }[];
+  stream: { eventsPerSecond: number; cpuMicrosPerEvent: number };
+}
+
+const GROUP = 'coolops.cn';
+const VERSION = 'v1alpha1';
+const PLURAL = 'databasemanagers';
+
+type KubeObj = { metadata?: { name?: string; namespace?: string; resourceVersion?: string } };
+type KubeList = { metadata?: { resourceVersion?: string }; items: KubeObj[] };
+
+/** Runs one informer until `until` resolves; `list` replaces the informer's list call when given. */
+interface Harness {
+  /** Starts an informer on `namespace`; calls `onAdd`/`onUpdate` per event; returns a stop function. */
+  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number }): Promise<() => Promise<void>>;
+}
+
+async function crdgenHarness(kubeconfigPath: string): Promise<Harness> {
+  const rt = await importDist<typeof Runtime>('runtime/index.js');
+  const config = await rt.loadConfig({ path: kubeconfigPath });
+  const descriptor = { group: GROUP, version: VERSION, resource: PLURAL, kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+  return {
+    async start(namespace, onAdd, onUpdate, { list, pageSize } = {}) {
+      const client = rt.resourceClient<Runtime.KubeObject>(config, descriptor, { namespace });
+      const lw: Runtime.ListerWatcher<Runtime.KubeObject> = list
+        ? { list: async () => (await list()) as Runtime.KubeList<Runtime.KubeObject>, watch: (o) => client.watch(o) }
+        : client;
+      const informer = rt.newSharedIndexInformer(lw, pageSize === undefined ? {} : { pageSize });
+      informer.addEventHandler({ onAdd, onUpdate });
+      const ac = new AbortController();
+      const running = informer.run(ac.signal);
+      return async () => {
+        ac.abort();
+        await running;
+      };
+    },
+  };
+}
+
+async function clientNodeHarness(kubeconfigPath: string): Promise<Harness> {
+  const k8s = await import('@kubernetes/client-node');
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(kubeconfigPath);
+  const api = kc.makeApiClient(k8s.CustomObjectsApi);
+  return {
+    async start(namespace, onAdd, onUpdate, { list } = {}) {
+      const path = `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`;
+      const listFn = list ?? (() => api.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL }) as Promise<KubeList>);
+      const informer: ClientNode.Informer<KubeObj> = k8s.makeInformer<KubeObj>(kc, path, listFn as () => Promise<ClientNode.KubernetesListObject<KubeObj>>);
+      informer.on('add', onAdd);
+      informer.on('update', onUpdate);
+      informer.on('error', (e: unknown) => process.stderr.write(`client-node informer error: ${String(e)}\n`));
+      await informer.start();
+      return async () => void (await informer.stop());
+    },
+  };
+}
+
+/** Resolves when `count()` reaches `n`, checking on every event via `tick`. */
+function counter(n: number): { tick: () => void; reached: Promise<void>; value: () => number } {
+  let c = 0;
+  let done!: () => void;
+  const reached = new Promise<void>((r) => (done = r));
+  return { tick: () => void (++c === n && done()), reached, value: () => c };
+}
+
+async function main(): Promise<void> {
+  const job = JSON.parse(process.argv[2]!) as ClientJob;
+  const h = job.client === 'crdgen' ? await crdgenHarness(job.kubeconfigPath) : await clientNodeHarness(job.kubeconfigPath);
+  const report: ClientReport = { sync: [], stream: { eventsPerSecond: Number.NaN, cpuMicrosPerEvent: Number.NaN } };
+  let keep: unknown;
+  for (const s of job.sync) {
+    gc();
+    const heap0 = process.memoryUsage().heapUsed;
+    const adds = counter(s.count);
+    const t0 = performance.now();
+    const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize });
+    await adds.reached;
+    const ms = performance.now() - t0;
+    gc();
+    const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
+    await stop();
+    keep = stop;
+    report.sync.push({ ...s, ms, heapPerObject });
+  }
+  const snapshot = readFileSync(job.stream.listFile, 'utf8');
+  const events = counter(job.stream.events);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const stop = await h.start(job.stream.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
+  await events.reached;
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  await stop();
+  report.stream = { eventsPerSecond: (job.stream.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / job.stream.events };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  if (keep === undefined) throw new Error('no sync ran');
+}
+
+await main();

@@ -1,0 +1,64 @@
+// `npm run bench [-- <name>...]`: runs the benchmarks, each in its own process, and prints
+// their tables (Markdown). With no name, runs the issue's set: deepcopy, workqueue, generate,
+// informer, testenv. Installs bench/'s own peer tools first when they are missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH, REPO, requireBuild } from './lib/env.js';
+import { machine } from './lib/stats.js';
+
+/** Every benchmark: its file and what it measures. */
+const SUITES: Record<string, { file: string; about: string; inDefault: boolean }> = {
+  deepcopy: { file: 'deepcopy.ts', about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written', inDefault: true },
+  workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
+  generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
+  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer', inDefault: true },
+  testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
+  'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
+  'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
+};
+
+function usage(): string {
+  return `usage: npm run bench [-- <name>...]\n${Object.entries(SUITES)
+    .map(([n, s]) => `  ${n.padEnd(14)} ${s.about}${s.inDefault ? '' : ' (only when named)'}`)
+    .join('\n')}`;
+}
+
+function main(): number {
+  const args = process.argv.slice(2);
+  if (args.includes('-h') || args.includes('--help')) {
+    console.log(usage());
+    return 0;
+  }
+  const unknown = args.filter((a) => !(a in SUITES));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark ${unknown.map((u) => JSON.stringify(u)).join(', ')}\n${usage()}`);
+    return 2;
+  }
+  const names = args.length > 0 ? args : Object.keys(SUITES).filter((n) => SUITES[n]!.inDefault);
+  requireBuild();
+  if (!existsSync(join(BENCH, 'node_modules', '.package-lock.json'))) {
+    console.error('installing the peer tools of bench/package.json (npm ci, once)…');
+    const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BENCH, stdio: 'inherit' });
+    if (r.status !== 0) return 1;
+  }
+  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\n`);
+  const t0 = performance.now();
+  let failed = 0;
+  for (const name of names) {
+    const s = SUITES[name]!;
+    const t = performance.now();
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], { cwd: REPO, stdio: 'inherit' });
+    const secs = ((performance.now() - t) / 1000).toFixed(0);
+    if (r.status !== 0) {
+      failed++;
+      console.log(`\n(${name} FAILED with exit ${r.status ?? r.signal} after ${secs} s)\n`);
+    } else {
+      console.log(`\n(${name}: ${secs} s)\n`);
+    }
+  }
+  console.log(`total ${((performance.now() - t0) / 60_000).toFixed(1)} min, load average at the end: ${machine().split('load average ')[1]}`);
+  return failed > 0 ? 1 : 0;
+}
+
+process.exitCode = main();
