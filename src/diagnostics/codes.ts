@@ -2,6 +2,7 @@
 // Codes are stable; tests and users grep for them.
 
 import { TS_CODES } from '../input/ts/diagnostics.js';
+import { CONFIG_CODES } from '../config/codes.js';
 
 /** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
  * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `TS`: TypeScript
@@ -37,6 +38,7 @@ export const DIAGNOSTIC_CODES = {
   CLI001: 'no input files',
   CLI002: 'unsupported input type',
   ...TS_CODES,
+  ...CONFIG_CODES,
 } as const;
 
 /** A code from {@link DIAGNOSTIC_CODES}. */

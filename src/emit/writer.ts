@@ -1,8 +1,11 @@
 // The writer: the only code that touches the output folder. It plans first
 // (what to create, update, keep, remove, and what it refuses to touch), then
-// applies the plan atomically per file (temp file + rename), only under --out.
+// applies the plan as one transaction: every new content is staged in a temp
+// file next to its target, then renamed into place (atomic per file); stale
+// generated files go last. Any failure rolls back what was already applied, so
+// a failed run leaves the previous output exactly as it was. Only under --out.
 
-import { mkdir, readdir, readFile, realpath, rename, rm, writeFile, lstat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, rm, rmdir, writeFile, lstat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GeneratedFile } from '../generate/emitter.js';
@@ -29,13 +32,29 @@ export type PlanAction =
 export interface PlanEntry {
   path: string;
   action: PlanAction;
+  /** The new contents (every action but `remove`). */
   contents?: string;
+  /** What is on disk now (`update`, `unchanged`, `keep`, `remove`, `conflict`). */
+  existing?: string;
+  /** The generated file is meant for the user to edit (written once, never overwritten). */
+  userOwned?: boolean;
 }
 
 /** Options for {@link planWrite}. */
 export interface PlanOptions {
   /** Remove generated files (with our header) that no emitter produced. Default true. */
   removeStale?: boolean;
+}
+
+/** Options for {@link writeFiles}. */
+export interface WriteOptions extends PlanOptions {
+  /**
+   * Called before each file-system step (`stage`: writing a temp file, `commit`:
+   * renaming it into place, `remove`: deleting a stale file). A throw is handled as
+   * a failure at that point (rollback, then the error is rethrown); tests use it to
+   * inject failures mid-write.
+   */
+  beforeStep?: (step: 'stage' | 'commit' | 'remove', path: string) => void | Promise<void>;
 }
 
 /** Thrown for unsafe paths or conflicts; the message is meant for the user. */
@@ -50,7 +69,7 @@ async function readIfFile(p: string): Promise<string | undefined> {
     if (!st.isFile()) throw new WriteError(`${p} exists and is not a regular file`);
     return await readFile(p, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw e;
   }
 }
@@ -64,23 +83,28 @@ export function resolveUnder(outDir: string, rel: string): string {
   return target;
 }
 
-async function listGenerated(root: string): Promise<string[]> {
-  const out: string[] = [];
+/** Names of files the stale scan reads (text formats crdgen emits). */
+const SCANNED_FILE = /\.(ts|mts|cts|js|mjs|cjs|json|ya?ml|md)$|^Dockerfile$/;
+
+/** Every file under `root` that carries our header, as relative POSIX path → contents. Symlinks are not followed. */
+async function listGenerated(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
   const walk = async (dir: string): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return;
       throw e;
     }
+    entries.sort((a, b) => compareStrings(a.name, b.name));
     for (const e of entries) {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
       const p = join(dir, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && /\.(ts|js|json|ya?ml|md)$/.test(e.name)) {
+      else if (e.isFile() && SCANNED_FILE.test(e.name)) {
         const text = await readFile(p, 'utf8');
-        if (isGeneratedContents(text)) out.push(relative(root, p).split(sep).join('/'));
+        if (isGeneratedContents(text)) out.set(relative(root, p).split(sep).join('/'), text);
       }
     }
   };
@@ -88,7 +112,7 @@ async function listGenerated(root: string): Promise<string[]> {
   return out;
 }
 
-/** Computes what writing `files` to `outDir` would do, without changing anything. */
+/** Computes what writing `files` to `outDir` would do, without changing anything. Sorted by path. */
 export async function planWrite(outDir: string, files: readonly GeneratedFile[], opts: PlanOptions = {}): Promise<PlanEntry[]> {
   const plan: PlanEntry[] = [];
   const wanted = new Set<string>();
@@ -102,51 +126,119 @@ export async function planWrite(outDir: string, files: readonly GeneratedFile[],
     else if (existing === f.contents) action = 'unchanged';
     else if (isGeneratedContents(existing)) action = 'update';
     else action = 'conflict';
-    plan.push({ path: f.path, action, contents: f.contents });
+    const entry: PlanEntry = { path: f.path, action, contents: f.contents };
+    if (existing !== undefined) entry.existing = existing;
+    if (f.userOwned) entry.userOwned = true;
+    plan.push(entry);
   }
   if (opts.removeStale ?? true) {
-    for (const p of await listGenerated(resolve(outDir))) if (!wanted.has(p)) plan.push({ path: p, action: 'remove' });
+    for (const [p, text] of await listGenerated(resolve(outDir))) if (!wanted.has(p)) plan.push({ path: p, action: 'remove', existing: text });
   }
   return plan.sort((a, b) => compareStrings(a.path, b.path));
 }
 
-/** Result of {@link writeFiles}: paths per action. */
+/** Result of {@link writeFiles}: the plan that was applied. */
 export interface WriteResult {
   plan: PlanEntry[];
 }
 
+function tempNameFor(target: string): string {
+  return join(dirname(target), `.${randomBytes(6).toString('hex')}.crdgen.tmp`);
+}
+
+/** Writes `text` to `target` atomically (temp file in the same folder, then rename). */
+async function atomicWrite(target: string, text: string): Promise<void> {
+  const tmp = tempNameFor(target);
+  try {
+    await writeFile(tmp, text, { flag: 'wx' });
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Removes `dir` and its parents up to (not including) `root` while they are empty. */
+async function pruneEmptyDirs(dir: string, root: string): Promise<void> {
+  let d = dir;
+  while (d !== root && d.startsWith(root + sep)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return;
+    }
+    d = dirname(d);
+  }
+}
+
 /**
  * Writes `files` under `outDir`: plans, refuses the whole write when any path
- * conflicts with a file crdgen did not generate, then creates/updates each file
- * atomically (temp file in the same folder, then rename) and removes stale
- * generated files. Unchanged files are not touched.
+ * conflicts with a file crdgen did not generate, stages every new content in a
+ * temp file beside its target, renames them into place, then removes stale
+ * generated files (and folders that became empty). Unchanged and user-owned
+ * files are not touched. When any step fails, everything already done is undone
+ * (old contents restored, new files and folders removed, temp files deleted) and
+ * the error is rethrown: the folder is left exactly as it was.
  */
-export async function writeFiles(outDir: string, files: readonly GeneratedFile[], opts: PlanOptions = {}): Promise<WriteResult> {
+export async function writeFiles(outDir: string, files: readonly GeneratedFile[], opts: WriteOptions = {}): Promise<WriteResult> {
   const plan = await planWrite(outDir, files, opts);
   const conflicts = plan.filter((p) => p.action === 'conflict');
   if (conflicts.length > 0) {
     throw new WriteError(`refusing to overwrite files crdgen did not generate: ${conflicts.map((c) => c.path).join(', ')}`);
   }
   const root = resolve(outDir);
-  await mkdir(root, { recursive: true });
-  const realRoot = await realpath(root);
-  for (const step of plan) {
-    const target = resolveUnder(root, step.path);
-    if (step.action === 'create' || step.action === 'update') {
-      await mkdir(dirname(target), { recursive: true });
+  const writes = plan.filter((p) => p.action === 'create' || p.action === 'update');
+  const removes = plan.filter((p) => p.action === 'remove');
+  if (writes.length === 0 && removes.length === 0) return { plan };
+  const hook = opts.beforeStep ?? (() => undefined);
+  const createdDirs: string[] = [];
+  const staged = new Map<string, string>(); // path → temp file
+  const committed: PlanEntry[] = [];
+  const removed: PlanEntry[] = [];
+  const mkdirTracked = async (dir: string): Promise<void> => {
+    const first = await mkdir(dir, { recursive: true });
+    if (first !== undefined) createdDirs.push(first);
+  };
+  try {
+    await mkdirTracked(root);
+    const realRoot = await realpath(root);
+    for (const step of writes) {
+      const target = resolveUnder(root, step.path);
+      await mkdirTracked(dirname(target));
       const realDir = await realpath(dirname(target));
       if (realDir !== realRoot && !realDir.startsWith(realRoot + sep)) throw new WriteError(`output folder for ${step.path} resolves outside ${root}`);
-      const tmp = join(dirname(target), `.${randomBytes(6).toString('hex')}.crdgen.tmp`);
-      try {
-        await writeFile(tmp, step.contents ?? '', { flag: 'wx' });
-        await rename(tmp, target);
-      } catch (e) {
-        await rm(tmp, { force: true });
-        throw e;
-      }
-    } else if (step.action === 'remove') {
-      await rm(target, { force: true });
+      await hook('stage', step.path);
+      const tmp = tempNameFor(target);
+      staged.set(step.path, tmp);
+      await writeFile(tmp, step.contents ?? '', { flag: 'wx' });
     }
+    for (const step of writes) {
+      await hook('commit', step.path);
+      await rename(staged.get(step.path)!, resolveUnder(root, step.path));
+      staged.delete(step.path);
+      committed.push(step);
+    }
+    for (const step of removes) {
+      await hook('remove', step.path);
+      await rm(resolveUnder(root, step.path));
+      removed.push(step);
+    }
+  } catch (e) {
+    await rollback(root, staged, committed, removed, createdDirs);
+    throw e;
   }
+  for (const step of removes) await pruneEmptyDirs(dirname(resolveUnder(root, step.path)), root);
   return { plan };
+}
+
+/** Undoes a partly applied plan; best effort, in reverse order. */
+async function rollback(root: string, staged: Map<string, string>, committed: PlanEntry[], removed: PlanEntry[], createdDirs: string[]): Promise<void> {
+  for (const tmp of staged.values()) await rm(tmp, { force: true }).catch(() => undefined);
+  for (const step of [...removed].reverse()) await atomicWrite(resolveUnder(root, step.path), step.existing ?? '').catch(() => undefined);
+  for (const step of [...committed].reverse()) {
+    const target = resolveUnder(root, step.path);
+    if (step.action === 'update') await atomicWrite(target, step.existing ?? '').catch(() => undefined);
+    else await rm(target, { force: true }).catch(() => undefined);
+  }
+  for (const dir of [...createdDirs].reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
