@@ -35,10 +35,14 @@ export function literalProperty(decl: ts.InterfaceDeclaration, name: string): st
 
 /** True when the interface is a kind: it declares `kind` as a string literal (and is not a List). */
 export function isKindInterface(decl: ts.InterfaceDeclaration): boolean {
+  return literalProperty(decl, 'kind') !== undefined && !isListInterface(decl);
+}
+
+/** True for a hand-written list type (`kind: 'FooList'` and `items`): lists are generated, so it is skipped. */
+export function isListInterface(decl: ts.InterfaceDeclaration): boolean {
   const kind = literalProperty(decl, 'kind');
-  if (kind === undefined) return false;
   const hasItems = decl.members.some((m) => ts.isPropertySignature(m) && propName(m.name) === 'items');
-  return !(kind.endsWith('List') && hasItems);
+  return kind !== undefined && kind.endsWith('List') && hasItems;
 }
 
 /** Reads one kind interface; `gv` is the group/version its file's markers give, if any. */

@@ -11,7 +11,7 @@ import { allMarkerComments, attachedAndDetached, leadingBlocks, markerOf, posOf,
 import { ReadCtx, describeTargets } from './context.js';
 import { dedupeDiagnostics, tsDiag } from './diagnostics.js';
 import { expandTsInputs, type InputFile } from './files.js';
-import { isKindInterface, readKind, type KindDecl } from './kinds.js';
+import { isKindInterface, isListInterface, readKind, type KindDecl } from './kinds.js';
 import { parseMarker } from './markers.js';
 import { SchemaReader } from './schema.js';
 import { assignTitles } from './titles.js';
@@ -214,6 +214,10 @@ function readStatement(
   others: (ts.InterfaceDeclaration | ts.TypeAliasDeclaration)[],
 ): void {
   if (ts.isInterfaceDeclaration(stmt)) {
+    if (isListInterface(stmt)) {
+      ctx.doc(stmt, ['type']);
+      return;
+    }
     if (isKindInterface(stmt)) {
       const k = readKind(ctx, schemas, stmt, gv);
       if (k) kinds.push(k);

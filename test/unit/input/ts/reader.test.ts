@@ -304,6 +304,14 @@ test('a syntax error in a file reached only through an import is reported', () =
   assert.deepEqual(diagLines(r.diagnostics), ['lib/shared.ts:4:1 TS001 Type expected.']);
 });
 
+test('a hand-written list type is skipped (lists are generated)', () => {
+  const r = readSources({
+    'a.ts': fooKind('  a: string;', "import type { ListMeta } from 'crdgen/types';\nexport interface FooList { apiVersion: 'example.com/v1'; kind: 'FooList'; metadata: ListMeta; items: Foo[] }"),
+  });
+  assert.deepEqual(diagLines(r.diagnostics), []);
+  assert.equal(onlyKind(r.model).kind, 'Foo');
+});
+
 test('tsconfig paths resolve imports', () => {
   const r = readSources(
     {
