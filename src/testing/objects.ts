@@ -32,6 +32,8 @@ export interface WriteOptions {
   subresource?: 'status';
   /** Warnings for the `Warning` response header (appended to). */
   warnings?: string[];
+  /** Ownership computed by server-side apply for a create (internal). */
+  appliedManagedFields?: ManagedFieldsEntry[];
 }
 
 /** The patch types the server accepts. */
@@ -111,8 +113,9 @@ export class ObjectService {
     else delete meta.generation;
     if (res.statusSubresource) delete (obj as Rec).status;
     await this.admit(res, obj, undefined, opts);
-    obj.metadata!.managedFields = opts.fieldManager === undefined && !obj.metadata?.managedFields ? undefined : recordUpdate(undefined, obj, opts.fieldManager ?? 'unknown', groupVersion(res), 'all');
-    if (!obj.metadata!.managedFields) delete obj.metadata!.managedFields;
+    if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
+    else obj.metadata!.managedFields = recordUpdate(undefined, obj, opts.fieldManager ?? 'unknown', groupVersion(res), 'all');
+    if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
     if (opts.dryRun) return this.present(res, obj);
     try {
       const stored = await this.storage.create(this.key(res, ns, meta.name), obj);
@@ -170,16 +173,8 @@ export class ObjectService {
         }
         applied.metadata!.name = name;
         const created = serverSideApply(undefined, applied, opts.fieldManager!, groupVersion(res), 'all', true);
-        const mf = created.metadata!.managedFields;
         try {
-          const obj = await this.create(res, ns, created, { ...opts, fieldManager: undefined });
-          if (!opts.dryRun && mf) {
-            // Record the applier as owner (create() recorded no manager).
-            const cur = (await this.storage.get(this.key(res, ns, name)))!;
-            cur.metadata!.managedFields = mf;
-            const s = await this.storage.update(this.key(res, ns, name), cur, Number(cur.metadata!.resourceVersion));
-            return { object: this.present(res, s), created: true };
-          }
+          const obj = await this.create(res, ns, created, { ...opts, appliedManagedFields: created.metadata!.managedFields ?? [] });
           return { object: obj, created: true };
         } catch (e) {
           if (e instanceof ApiError && e.status.reason === 'AlreadyExists' && attempt < MAX_UPDATE_RETRIES) continue;

@@ -60,8 +60,10 @@ describe('patch and apply over HTTP', () => {
 
   it('server-side apply creates, records the manager, and removes fields the manager stops applying', async () => {
     const body = JSON.stringify({ ...dm('ssa'), spec: { replicas: 2, dbtype: 'mysql' } });
+    const before = (await api(env.url, 'GET', DMS)).body.metadata.resourceVersion;
     const c = await api(env.url, 'PATCH', `${DMS}/ssa?fieldManager=alice`, body, APPLY);
     assert.equal(c.status, 201);
+    assert.equal(Number(c.body.metadata.resourceVersion), Number(before) + 1, 'one write: created with its owner');
     const mf = c.body.metadata.managedFields;
     assert.equal(mf.length, 1);
     assert.equal(mf[0].manager, 'alice');
