@@ -131,3 +131,13 @@ test('kinds named like the per-version files (Client, Interface) get their own f
   }
   assert.match(file(informers(model, ctxWith()), 'informers/x.example.com/v1/interface.ts'), /from '\.\/interface-kind\.js'/);
 });
+
+test('apply configurations: a deep-partial type per kind and a constructor with its identity', async () => {
+  const { applyconfig } = await import('../../../src/generate/applyconfig.js');
+  const dm = file(applyconfig(fixtureModel(DM), ctxWith()), 'applyconfigurations/coolops.cn/v1alpha1/databasemanager.ts');
+  assert.match(dm, /export type DatabaseManagerApplyConfiguration = ApplyConfigurationFor<DatabaseManager>;/);
+  assert.match(dm, /export function databaseManager\(name: string, namespace: string\): DatabaseManagerApplyConfiguration \{\n {2}return \{ apiVersion: 'coolops\.cn\/v1alpha1', kind: 'DatabaseManager', metadata: \{ name, namespace \} \};/);
+  const gc = applyconfig(fixtureModel('fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml'), ctxWith());
+  assert.match(file(gc, 'applyconfigurations/gateway.networking.k8s.io/v1beta1/gatewayclass.ts'), /export function gatewayClass\(name: string\): GatewayClassApplyConfiguration \{\n {2}return \{ apiVersion: 'gateway\.networking\.k8s\.io\/v1beta1', kind: 'GatewayClass', metadata: \{ name \} \};/);
+  assert.deepEqual(applyconfig(fixtureModel(DM), ctxWith({ kinds: { DatabaseManager: { skipVerbs: ['apply', 'applyStatus'] } } })), []);
+});
