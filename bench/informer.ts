@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     // pages of 500 for the two smaller sizes: crdgen/testing's paged list copies the whole
     // collection for every page, so paging 50k objects costs the server minutes.
     const jobs: Record<Client, ClientJob['sync']> = {
-      crdgen: [...SIZES.map((x) => ({ ...x, pageSize: 0 })), ...SIZES.slice(0, 2)],
+      crdgen: [...SIZES.map((x) => ({ ...x, pageSize: 0 })), ...SIZES.slice(0, 2), { ...SIZES[1]!, pageSize: 0, dropManagedFields: true }],
       'client-node': SIZES,
     };
     const reports: Record<Client, ClientReport[]> = { crdgen: [], 'client-node': [] };
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
       const base = series('crdgen', i);
       const lines: [string, { ms: number[]; heap: number }][] = [['crdgen (one list request)', base]];
       if (i < 2) lines.push(['crdgen (default: pages of 500)', series('crdgen', SIZES.length + i)]);
+      if (i === 1) lines.push(['crdgen, one list, transform dropping managedFields', series('crdgen', SIZES.length + 2)]);
       lines.push(['client-node makeInformer', series('client-node', i)]);
       for (const [name, x] of lines) {
         rows.push([fmt(s.count), name, fmt(median(x.ms)), fmt((median(x.ms) * 1000) / s.count), times(pairedRatio(x.ms, base.ms)), bytes(x.heap), times(x.heap / objectJsonBytes)]);
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     console.log('\nTargets (faster sync and higher throughput than client-node; heap per object ≤ 1.5× its JSON):');
     for (const v of verdicts) console.log(`- ${v}`);
     console.log('\n### scaling: sync cost per object as the count grows\n');
-    const perObject = (c: Client, i: number): string => fmt((median(reports[c].map((x) => x.sync[i]!.ms)) * 1000) / SIZES[i]!.count);
+    const perObject = (c: Client, i: number): string => fmt(median(reports[c].map((x) => (x.sync[i]!.ms * 1000) / x.sync[i]!.count)));
     console.log(table(['objects', 'crdgen µs per object', 'crdgen, pages of 500', 'client-node µs per object'], SIZES.map((s, i) => [fmt(s.count), perObject('crdgen', i), i < 2 ? perObject('crdgen', SIZES.length + i) : 'not run', perObject('client-node', i)])));
   } finally {
     await server.stop();

@@ -1,6 +1,6 @@
 // `npm run bench [-- <name>...]`: runs the benchmarks, each in its own process, and prints
-// their tables (Markdown). With no name, runs the issue's set: deepcopy, workqueue, generate,
-// informer, testenv. Installs bench/'s own peer tools first when they are missing.
+// their tables (Markdown). With no name, runs the issue's set: deepcopy, workqueue, testenv,
+// informer, generate (the longest last). Installs bench/'s own peer tools first when they are missing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +11,9 @@ import { machine } from './lib/stats.js';
 const SUITES: Record<string, { file: string; about: string; inDefault: boolean }> = {
   deepcopy: { file: 'deepcopy.ts', about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written', inDefault: true },
   workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
-  generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
-  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer', inDefault: true },
   testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
+  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer', inDefault: true },
+  generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
   'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
   'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
 };

@@ -17,13 +17,13 @@ export interface ClientJob {
   client: 'crdgen' | 'client-node';
   kubeconfigPath: string;
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
-  sync: { namespace: string; count: number; pageSize?: number }[];
+  sync: { namespace: string; count: number; pageSize?: number; dropManagedFields?: boolean }[];
   stream: { namespace: string; events: number; listFile: string };
 }
 
 /** What one client process reports. */
 export interface ClientReport {
-  sync: { namespace: string; count: number; pageSize?: number; ms: number; heapPerObject: number }[];
+  sync: { namespace: string; count: number; pageSize?: number; dropManagedFields?: boolean; ms: number; heapPerObject: number }[];
   stream: { eventsPerSecond: number; cpuMicrosPerEvent: number };
 }
 
@@ -37,7 +37,7 @@ type KubeList = { metadata?: { resourceVersion?: string }; items: KubeObj[] };
 /** Runs one informer until `until` resolves; `list` replaces the informer's list call when given. */
 interface Harness {
   /** Starts an informer on `namespace`; calls `onAdd`/`onUpdate` per event; returns a stop function. */
-  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number }): Promise<() => Promise<void>>;
+  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number; dropManagedFields?: boolean }): Promise<() => Promise<void>>;
 }
 
 async function crdgenHarness(kubeconfigPath: string): Promise<Harness> {
@@ -45,12 +45,18 @@ async function crdgenHarness(kubeconfigPath: string): Promise<Harness> {
   const config = await rt.loadConfig({ path: kubeconfigPath });
   const descriptor = { group: GROUP, version: VERSION, resource: PLURAL, kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
   return {
-    async start(namespace, onAdd, onUpdate, { list, pageSize } = {}) {
+    async start(namespace, onAdd, onUpdate, { list, pageSize, dropManagedFields } = {}) {
       const client = rt.resourceClient<Runtime.KubeObject>(config, descriptor, { namespace });
       const lw: Runtime.ListerWatcher<Runtime.KubeObject> = list
         ? { list: async () => (await list()) as Runtime.KubeList<Runtime.KubeObject>, watch: (o) => client.watch(o) }
         : client;
       const informer = rt.newSharedIndexInformer(lw, pageSize === undefined ? {} : { pageSize });
+      if (dropManagedFields) {
+        informer.setTransform((o) => {
+          if (o.metadata?.managedFields) delete o.metadata.managedFields;
+          return o;
+        });
+      }
       informer.addEventHandler({ onAdd, onUpdate });
       const ac = new AbortController();
       const running = informer.run(ac.signal);
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
     const heap0 = process.memoryUsage().heapUsed;
     const adds = counter(s.count);
     const t0 = performance.now();
-    const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize });
+    const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize, dropManagedFields: s.dropManagedFields });
     await adds.reached;
     const ms = performance.now() - t0;
     gc();
