@@ -11,12 +11,11 @@ export {
 } from './field-error.js';
 export {
   isPrecompiled,
-  precompileSchema,
   reduceSchema,
   SchemaError,
   type PrecompiledSchema,
   type SchemaNode,
   type ValidationRule,
 } from './schema.js';
-export { compileValidator, lazyValidator, RuleCompileError, type CompileOptions, type StructuralValidator } from './validator.js';
+export { compileValidator, lazyValidator, precompileSchema, RuleCompileError, type CompileOptions, type StructuralValidator } from './validator.js';
 export type { RuleProblem } from '../cel/rules.js';

@@ -214,11 +214,6 @@ function reduceRule(raw: unknown, path: string): ValidationRule {
   return out;
 }
 
-/** Reduces a CRD version's `openAPIV3Schema` to the precompiled form generated code embeds. */
-export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
-  return { crdgenValidation: 1, schema: reduceSchema(openAPIV3Schema) };
-}
-
 /** True when `x` is a {@link PrecompiledSchema} (as opposed to a raw `openAPIV3Schema`). */
 export function isPrecompiled(x: unknown): x is PrecompiledSchema {
   return isRecord(x) && x.crdgenValidation === 1 && isRecord(x.schema);

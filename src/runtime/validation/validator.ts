@@ -104,6 +104,18 @@ class Validator implements StructuralValidator {
 export { SchemaError };
 
 /**
+ * Reduces a CRD version's `openAPIV3Schema` to the precompiled form generated code embeds (plain
+ * JSON). Every CEL rule is compiled and checked against the schema here, at generation time, so the
+ * embedded form holds only rules the runtime can evaluate: throws {@link SchemaError} or
+ * {@link RuleCompileError} otherwise.
+ */
+export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
+  const schema = reduceSchema(openAPIV3Schema);
+  compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
+  return { crdgenValidation: 1, schema };
+}
+
+/**
  * A validator compiled on first use from the precompiled form — what generated `validate<Kind>` and
  * `default<Kind>` hold at module level, so importing them costs nothing until they are called.
  */

@@ -210,7 +210,8 @@ describe('CEL rules', () => {
     assert.ok(!('description' in pre.schema));
     const v = compileValidator(pre);
     assert.deepEqual(v.validate({ spec: { a: 2, b: 1 } }).map(formatFieldError), ['spec: Invalid value: "object": a < b']);
-    const broken = precompileSchema(withRules([{ rule: 'nope(' }]));
+    assert.throws(() => precompileSchema(withRules([{ rule: 'nope(' }])), RuleCompileError, 'generation refuses rules it cannot evaluate');
+    const broken = { crdgenValidation: 1 as const, schema: withRules([{ rule: 'nope(' }]) };
     const lazy = compileValidator(broken);
     assert.deepEqual(lazy.problems, [], 'precompiled: not compiled at load');
     assert.match(lazy.validate({ spec: {} }).map(formatFieldError)[0]!, /rule compile error: syntax error/);
