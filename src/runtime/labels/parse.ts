@@ -133,14 +133,14 @@ class Parser {
     }
   }
 
-  /** `( v1, v2, … )`; an empty slot is the empty value. */
+  /** `( v1, v2, … )`; an empty slot (and `()`) is the empty value. */
   private valueSet(): string[] {
     const open = this.next();
     if (open.kind !== '(') this.fail(open, "expected '('");
     const values: string[] = [];
     if (this.peek().kind === ')') {
       this.next();
-      return values;
+      return ['']; // `()` is the set of the empty value, as apimachinery reads it
     }
     for (;;) {
       const t = this.peekValue();

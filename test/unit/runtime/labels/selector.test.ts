@@ -36,12 +36,14 @@ test('parses the grammar and prints it canonically (sorted by key, values sorted
 });
 
 test('rejects malformed selectors with SelectorError naming the position', () => {
-  const bad = ['in=a', 'x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in ()', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
+  const bad = ['in=a', 'x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
   for (const s of bad) {
     assert.throws(() => parseSelector(s), (e: unknown) => e instanceof SelectorError && e.message.includes('unable to parse label selector'), s);
   }
   assert.throws(() => parseSelector('x==a==b'), /found "==" at position 4/);
-  assert.throws(() => parseSelector('x in ()'), /values set can't be empty/);
+  assert.equal(parseSelector('x in ()').toString(), 'x in ()', '() is the empty value, as in apimachinery');
+  assert.equal(parseSelector('x in ()').matches({ x: '' }), true);
+  assert.equal(parseSelector('x in ()').matches({ x: 'a' }), false);
 });
 
 test('matching follows apimachinery (absent labels satisfy != and notin, gt/lt need integers)', () => {
