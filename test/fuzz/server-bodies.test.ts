@@ -16,7 +16,7 @@ const DMS = '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers';
 const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 const body = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('a', 'b', 'c', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'), fc.integer({ min: 1, max: 10 }), fc.oneof(fc.constant([]), fc.array(fc.tuple(fc.nat(), junk, fc.boolean()), { minLength: 1, maxLength: 2 }))).map(([n, r, m]) => JSON.stringify(mutateTree(dm(n, r), m))) },
+  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('a', 'b', 'c', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'), fc.integer({ min: 1, max: 10 }), fc.oneof(fc.constant([] as [number, unknown, boolean][]), fc.array(fc.tuple(fc.nat(), junk as fc.Arbitrary<unknown>, fc.boolean()), { minLength: 1, maxLength: 2 }))).map(([n, r, m]) => JSON.stringify(mutateTree(dm(n, r), m))) },
   { weight: 1, arbitrary: fc.json({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
   {
