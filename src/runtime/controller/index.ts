@@ -11,3 +11,4 @@ export * from './deployment.js';
 export * from './flags.js';
 export * from './manager.js';
 export { sleep } from './sleep.js';
+export * from './transform.js';
