@@ -140,6 +140,17 @@ function inOp(x: Value, c: Value): boolean {
   return noOverload('@in', x, c);
 }
 
+/** The operands of a chain of the same logical operator: `a && (b && c)` → [a, b, c]. */
+function flatten(call: { function: string; args: Expr[] }, fn: string): Expr[] {
+  const out: Expr[] = [];
+  for (const a of call.args) {
+    const k = a.exprKind;
+    if (k.case === 'callExpr' && (k.value as { function: string }).function === fn) out.push(...flatten(k.value as { function: string; args: Expr[] }, fn));
+    else out.push(a);
+  }
+  return out;
+}
+
 function asBool(v: Value, op: string): boolean {
   return typeof v === 'boolean' ? v : noOverload(op, v);
 }
@@ -230,6 +241,35 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
     throw new CelEvalError(`unsupported expression ${k.case ?? '(empty)'}`);
   };
 
+  const compileLogic = (call: { function: string; args: Expr[] }, scope: Scope): Eval => {
+    const fn = call.function;
+    switch (fn) {
+        case '_&&_':
+        case '_||_': {
+          // n-ary and/or over the flattened chain: the deciding value wins, else the first error
+          const decide = fn === '_||_';
+          const ops = flatten(call, fn).map((e) => compile(e, scope));
+          return (f) => {
+            let err: unknown;
+            for (const op of ops) {
+              let v: Value;
+              try {
+                v = op(f);
+              } catch (e) {
+                err ??= e;
+                continue;
+              }
+              if (v === decide) return decide;
+              if (v !== !decide) err ??= new CelEvalError(`no such overload: ${fn}`);
+            }
+            if (err !== undefined) throw err;
+            return !decide;
+          };
+        }
+    }
+    throw new CelEvalError(`not a logical operator: ${fn}`);
+  };
+
   const compileComprehension = (c: Record<string, unknown>, scope: Scope): Eval => {
     const range = compile(c.iterRange as Expr, scope);
     const init = compile(c.accuInit as Expr, scope);
@@ -278,32 +318,11 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
 
   const compileCall = (call: { function: string; target?: Expr; args: Expr[] }, scope: Scope): Eval => {
     const fn = call.function;
+    if (fn === '_&&_' || fn === '_||_') return compileLogic(call, scope);
     const args = call.args.map((a) => compile(a, scope));
     const [a0, a1, a2] = args as [Eval, Eval, Eval];
     if (OPERATORS.has(fn)) {
       switch (fn) {
-        case '_&&_':
-          return (f) => {
-            const l = tryEval(a0, f);
-            if (l === false) return false;
-            const r = tryEval(a1, f);
-            if (r === false) return false;
-            if (l instanceof ErrVal) throw l.err;
-            if (r instanceof ErrVal) throw r.err;
-            if (l !== true || r !== true) return noOverload('_&&_', l, r);
-            return true;
-          };
-        case '_||_':
-          return (f) => {
-            const l = tryEval(a0, f);
-            if (l === true) return true;
-            const r = tryEval(a1, f);
-            if (r === true) return true;
-            if (l instanceof ErrVal) throw l.err;
-            if (r instanceof ErrVal) throw r.err;
-            if (l !== false || r !== false) return noOverload('_||_', l, r);
-            return false;
-          };
         case '@not_strictly_false':
           return (f) => tryEval(a0, f) !== false;
         case '_?_:_':
