@@ -241,33 +241,27 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
     throw new CelEvalError(`unsupported expression ${k.case ?? '(empty)'}`);
   };
 
+  /** n-ary `&&` / `||` over the flattened chain: the deciding value wins, else the first error. */
   const compileLogic = (call: { function: string; args: Expr[] }, scope: Scope): Eval => {
     const fn = call.function;
-    switch (fn) {
-        case '_&&_':
-        case '_||_': {
-          // n-ary and/or over the flattened chain: the deciding value wins, else the first error
-          const decide = fn === '_||_';
-          const ops = flatten(call, fn).map((e) => compile(e, scope));
-          return (f) => {
-            let err: unknown;
-            for (const op of ops) {
-              let v: Value;
-              try {
-                v = op(f);
-              } catch (e) {
-                err ??= e;
-                continue;
-              }
-              if (v === decide) return decide;
-              if (v !== !decide) err ??= new CelEvalError(`no such overload: ${fn}`);
-            }
-            if (err !== undefined) throw err;
-            return !decide;
-          };
+    const decide = fn === '_||_';
+    const ops = flatten(call, fn).map((e) => compile(e, scope));
+    return (f) => {
+      let err: unknown;
+      for (const op of ops) {
+        let v: Value;
+        try {
+          v = op(f);
+        } catch (e) {
+          err ??= e;
+          continue;
         }
-    }
-    throw new CelEvalError(`not a logical operator: ${fn}`);
+        if (v === decide) return decide;
+        if (v !== !decide) err ??= new CelEvalError(`no such overload: ${fn}`);
+      }
+      if (err !== undefined) throw err;
+      return !decide;
+    };
   };
 
   const compileComprehension = (c: Record<string, unknown>, scope: Scope): Eval => {
