@@ -91,6 +91,11 @@ export interface KindNames {
   fileName: string;
 }
 
+/** A method name that is safe in a class body: `constructor` gets a `_` suffix. */
+function classMember(name: string): string {
+  return name === 'constructor' ? `${name}_` : name;
+}
+
 /** Names of `kind` in `group`/`version`. File names are checked as path segments. */
 export function kindNames(model: Model, group: Group, version: GroupVersion, kind: Kind, options?: ClientGenOptions): KindNames {
   const groupName = groupNames(model).get(group.name)!;
@@ -108,7 +113,8 @@ export function kindNames(model: Model, group: Group, version: GroupVersion, kin
     type: publicName(kind.kind),
     listType: publicName(kind.listKind),
     plural,
-    pluralAccessor: privateName(plural),
+    // A class method named `constructor` would be the class constructor (plural `constructor` is a legal resource name).
+    pluralAccessor: classMember(privateName(plural)),
     singularAccessor: privateName(kind.kind),
     descriptorConst: `${privateName(kind.kind)}Resource`,
     fileName,
