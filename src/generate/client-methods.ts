@@ -16,29 +16,33 @@ export interface ClientMethod {
   runtimeTypes: string[];
 }
 
-/** The methods for `verbs` of a kind whose type is `t` and list type `list`, in client-gen order. */
-export function clientMethods(kind: Kind, verbs: readonly Verb[], t: string, list: string): ClientMethod[] {
-  const apply = `ApplyConfigurationFor<${t}>`;
+/**
+ * The methods for `verbs` of a kind whose type is `t` and list type `list`, in client-gen order.
+ * `rt` maps a runtime type name to the name it is imported as (aliased when a kind takes it).
+ */
+export function clientMethods(kind: Kind, verbs: readonly Verb[], t: string, list: string, rt: (name: string) => string = (n) => n): ClientMethod[] {
+  const apply = `${rt('ApplyConfigurationFor')}<${t}>`;
+  const r = rt;
   const table: Record<Verb, Omit<ClientMethod, 'name'>> = {
-    create: { doc: `Creates a ${t}; resolves with the object as stored (uid, resourceVersion, defaults).`, params: `obj: ${t}, options?: CreateOptions`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['CreateOptions'] },
-    update: { doc: `Replaces a ${t}; rejects with a Conflict when metadata.resourceVersion is stale.`, params: `obj: ${t}, options?: UpdateOptions`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['UpdateOptions'] },
-    updateStatus: { doc: `Replaces the status subresource of a ${t} (changes outside status are ignored).`, params: `obj: ${t}, options?: UpdateOptions`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['UpdateOptions'] },
-    delete: { doc: `Deletes the ${t} \`name\`.`, params: 'name: string, options?: DeleteOptions', returns: 'Promise<void>', args: 'name, options', runtimeTypes: ['DeleteOptions'] },
-    deleteCollection: { doc: `Deletes every ${t} matching the options' selectors.`, params: 'options?: TypedDeleteCollectionOptions', returns: 'Promise<void>', args: 'options', runtimeTypes: ['TypedDeleteCollectionOptions'] },
-    get: { doc: `Reads the ${t} \`name\`; rejects with NotFound when it does not exist.`, params: 'name: string, options?: GetOptions', returns: `Promise<${t}>`, args: 'name, options', runtimeTypes: ['GetOptions'] },
-    list: { doc: `Lists ${t} objects (labelSelector may be text or a Selector).`, params: 'options?: TypedListOptions', returns: `Promise<${list}>`, args: 'options', runtimeTypes: ['TypedListOptions'] },
-    watch: { doc: `Watches ${t} objects; iterate the result for events, \`stop()\` it when done.`, params: 'options?: TypedListOptions', returns: `Promise<Watch<${t}>>`, args: 'options', runtimeTypes: ['TypedListOptions', 'Watch'] },
-    patch: { doc: `Patches the ${t} \`name\` (PatchType.Merge, JSON or Apply).`, params: 'name: string, patchType: PatchType, data: unknown, options?: PatchOptions', returns: `Promise<${t}>`, args: 'name, patchType, data, options', runtimeTypes: ['PatchType', 'PatchOptions'] },
-    apply: { doc: `Server-side apply of a ${t} apply configuration (options.fieldManager is required).`, params: `config: ${apply}, options: ApplyOptions`, returns: `Promise<${t}>`, args: 'config, options', runtimeTypes: ['ApplyOptions'] },
-    applyStatus: { doc: `Server-side apply to the status subresource of a ${t}.`, params: `config: ${apply}, options: ApplyOptions`, returns: `Promise<${t}>`, args: 'config, options', runtimeTypes: ['ApplyOptions'] },
+    create: { doc: `Creates a ${t}; resolves with the object as stored (uid, resourceVersion, defaults).`, params: `obj: ${t}, options?: ${r('CreateOptions')}`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['CreateOptions'] },
+    update: { doc: `Replaces a ${t}; rejects with a Conflict when metadata.resourceVersion is stale.`, params: `obj: ${t}, options?: ${r('UpdateOptions')}`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['UpdateOptions'] },
+    updateStatus: { doc: `Replaces the status subresource of a ${t} (changes outside status are ignored).`, params: `obj: ${t}, options?: ${r('UpdateOptions')}`, returns: `Promise<${t}>`, args: 'obj, options', runtimeTypes: ['UpdateOptions'] },
+    delete: { doc: `Deletes the ${t} \`name\`.`, params: `name: string, options?: ${r('DeleteOptions')}`, returns: 'Promise<void>', args: 'name, options', runtimeTypes: ['DeleteOptions'] },
+    deleteCollection: { doc: `Deletes every ${t} matching the options' selectors.`, params: `options?: ${r('TypedDeleteCollectionOptions')}`, returns: 'Promise<void>', args: 'options', runtimeTypes: ['TypedDeleteCollectionOptions'] },
+    get: { doc: `Reads the ${t} \`name\`; rejects with NotFound when it does not exist.`, params: `name: string, options?: ${r('GetOptions')}`, returns: `Promise<${t}>`, args: 'name, options', runtimeTypes: ['GetOptions'] },
+    list: { doc: `Lists ${t} objects (labelSelector may be text or a Selector).`, params: `options?: ${r('TypedListOptions')}`, returns: `Promise<${list}>`, args: 'options', runtimeTypes: ['TypedListOptions'] },
+    watch: { doc: `Watches ${t} objects; iterate the result for events, \`stop()\` it when done.`, params: `options?: ${r('TypedListOptions')}`, returns: `Promise<${r('Watch')}<${t}>>`, args: 'options', runtimeTypes: ['TypedListOptions', 'Watch'] },
+    patch: { doc: `Patches the ${t} \`name\` (PatchType.Merge, JSON or Apply).`, params: `name: string, patchType: ${r('PatchType')}, data: unknown, options?: ${r('PatchOptions')}`, returns: `Promise<${t}>`, args: 'name, patchType, data, options', runtimeTypes: ['PatchType', 'PatchOptions'] },
+    apply: { doc: `Server-side apply of a ${t} apply configuration (options.fieldManager is required).`, params: `config: ${apply}, options: ${r('ApplyOptions')}`, returns: `Promise<${t}>`, args: 'config, options', runtimeTypes: ['ApplyOptions'] },
+    applyStatus: { doc: `Server-side apply to the status subresource of a ${t}.`, params: `config: ${apply}, options: ${r('ApplyOptions')}`, returns: `Promise<${t}>`, args: 'config, options', runtimeTypes: ['ApplyOptions'] },
   };
   const out: ClientMethod[] = verbs.map((v) => ({ name: v, ...table[v] }));
   if (kind.subresources.scale) {
     if (verbs.includes('get')) {
-      out.push({ name: 'getScale', doc: `Reads the scale subresource (autoscaling/v1 Scale) of the ${t} \`name\`.`, params: 'name: string, options?: GetOptions', returns: 'Promise<Scale>', args: 'name, options', runtimeTypes: ['GetOptions', 'Scale'] });
+      out.push({ name: 'getScale', doc: `Reads the scale subresource (autoscaling/v1 Scale) of the ${t} \`name\`.`, params: `name: string, options?: ${r('GetOptions')}`, returns: `Promise<${r('Scale')}>`, args: 'name, options', runtimeTypes: ['GetOptions', 'Scale'] });
     }
     if (verbs.includes('update')) {
-      out.push({ name: 'updateScale', doc: `Replaces the scale subresource of the ${t} \`name\`.`, params: 'name: string, scale: Scale, options?: UpdateOptions', returns: 'Promise<Scale>', args: 'name, scale, options', runtimeTypes: ['UpdateOptions', 'Scale'] });
+      out.push({ name: 'updateScale', doc: `Replaces the scale subresource of the ${t} \`name\`.`, params: `name: string, scale: ${r('Scale')}, options?: ${r('UpdateOptions')}`, returns: `Promise<${r('Scale')}>`, args: 'name, scale, options', runtimeTypes: ['UpdateOptions', 'Scale'] });
     }
   }
   return out;

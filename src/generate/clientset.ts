@@ -22,17 +22,34 @@ function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
+/**
+ * How runtime names are imported into a file that also holds `taken` (kind-derived) names:
+ * `Watch`, or `Watch as RuntimeWatch` when a kind is called `Watch`. Deterministic.
+ */
+export function runtimeAliases(names: readonly string[], taken: readonly string[]): { alias: (n: string) => string; specifiers: (ns: readonly string[]) => string } {
+  const clash = new Set(names.filter((n) => taken.includes(n)));
+  const alias = (n: string): string => (clash.has(n) ? `Runtime${n}` : n);
+  return { alias, specifiers: (ns) => [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n)).join(', ') };
+}
+
 function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): string {
   const { group, version, kind, names: n } = ck;
-  const methods = clientMethods(kind, ck.verbs, n.type, n.listType);
+  const own = [n.type, n.listType, `${n.type}Resource`, `${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`];
+  const runtimeNames = ['ApplyConfigurationFor', 'ClientBackend', 'TypedResourceClient', 'CreateOptions', 'UpdateOptions', 'DeleteOptions', 'TypedDeleteCollectionOptions', 'GetOptions', 'TypedListOptions', 'Watch', 'PatchType', 'PatchOptions', 'ApplyOptions', 'Scale'];
+  const rt = runtimeAliases(runtimeNames, own);
+  const methods = clientMethods(kind, ck.verbs, n.type, n.listType, rt.alias);
   const runtimeTypes = new Set<string>(['ApplyConfigurationFor', 'ClientBackend']);
   for (const m of methods) for (const t of m.runtimeTypes) runtimeTypes.add(t);
   const namespaced = kind.scope === 'Namespaced';
-  assertUniqueNames(path, [n.type, n.listType, `${n.type}Resource`, `${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`, 'TypedResourceClient', ...runtimeTypes]);
+  assertUniqueNames(path, [...own, ...[...runtimeTypes, 'TypedResourceClient'].map(rt.alias)]);
   return render('clientset', 'typed-resource', {
     header: generatedHeader(ctx.sources),
     runtimeImport: ctx.runtimeImport,
-    runtimeTypes: [...runtimeTypes].sort(compareStrings).join(', '),
+    runtimeTypes: rt.specifiers([...runtimeTypes]),
+    runtimeValues: rt.specifiers(['TypedResourceClient']),
+    rtClient: rt.alias('TypedResourceClient'),
+    rtApply: rt.alias('ApplyConfigurationFor'),
+    rtBackend: rt.alias('ClientBackend'),
     typesImport: tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))),
     registerImport: tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts'))),
     type: n.type,

@@ -9,6 +9,7 @@ import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
+import { runtimeAliases } from './clientset.js';
 
 /** `listers/<group>/<version>/<file>`. */
 export function listerPath(group: string, version: string, file: string): string {
@@ -24,12 +25,18 @@ export const listers: Emitter = (model: Model, ctx) => {
       const n = ck.names;
       const path = listerPath(gv.group.name, gv.version.name, n.fileName);
       const namespaced = ck.kind.scope === 'Namespaced';
-      assertUniqueNames(path, ['ResourceLister', 'IndexerReader', 'Selector', n.type, `${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])]);
+      const own = [n.type, `${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
+      const rt = runtimeAliases(['ResourceLister', 'IndexerReader', 'Selector'], own);
+      assertUniqueNames(path, [...own, ...['ResourceLister', 'IndexerReader', 'Selector'].map(rt.alias)]);
       files.push({
         path,
         contents: render('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
           runtimeImport: ctx.runtimeImport,
+          runtimeImports: [rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector'].map((x) => `type ${rt.specifiers([x])}`)].join(', '),
+          rtSelector: rt.alias('Selector'),
+          rtIndexerReader: rt.alias('IndexerReader'),
+          rtResourceLister: rt.alias('ResourceLister'),
           typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
           type: n.type,
           pluralType: n.plural,

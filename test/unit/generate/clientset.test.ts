@@ -141,3 +141,28 @@ test('apply configurations: a deep-partial type per kind and a constructor with 
   assert.match(file(gc, 'applyconfigurations/gateway.networking.k8s.io/v1beta1/gatewayclass.ts'), /export function gatewayClass\(name: string\): GatewayClassApplyConfiguration \{\n {2}return \{ apiVersion: 'gateway\.networking\.k8s\.io\/v1beta1', kind: 'GatewayClass', metadata: \{ name \} \};/);
   assert.deepEqual(applyconfig(fixtureModel(DM), ctxWith({ kinds: { DatabaseManager: { skipVerbs: ['apply', 'applyStatus'] } } })), []);
 });
+
+test('kinds named like runtime types (Watch, Selector, Scale) get aliased runtime imports, and the tree compiles', async () => {
+  const { runEmitters } = await import('../../../src/generate/registry.js');
+  const { writeTree } = await import('../../golden/support.js');
+  const { tscStrict } = await import('../../compile/tsc.js');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const kinds = ['Watch', 'Selector', 'Scale'].flatMap((k) => yamlModel(crdYaml({ group: 'x.example.com', kind: k, status: true })).groups[0]!.versions[0]!.kinds);
+  const model: Model = { groups: [{ name: 'x.example.com', versions: [{ name: 'v1', kinds }] }], sources: ['a.yaml'] };
+  const files = runEmitters(model, ctxWith());
+  const watch = file(files, 'clientset/typed/x.example.com/v1/watch.ts');
+  assert.match(watch, /Watch as RuntimeWatch/);
+  assert.match(watch, /watch\(options\?: TypedListOptions\): Promise<RuntimeWatch<Watch>>;/);
+  assert.match(file(files, 'listers/x.example.com/v1/selector.ts'), /type Selector as RuntimeSelector/);
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-alias-'));
+  try {
+    writeTree(join(dir, 'out'), files);
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+    const r = await tscStrict([join(dir, 'out')], 'nodenext');
+    assert.equal(r.status, 0, r.output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
