@@ -34,12 +34,22 @@ console.log(JSON.stringify({ importMs: t1 - t0, importCpuMs: c1 - c0, firstStart
 `;
 
 type Run = { importMs: number; importCpuMs: number; firstStartMs: number; firstStartCpuMs: number; warmMedianMs: number; warmMaxMs: number; warmCpuMedianMs: number };
+const PROCESSES = 7;
 const runs: Run[] = [];
-for (let i = 0; i < 5; i++) {
+for (let i = 0; i < PROCESSES; i++) {
   runs.push(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })));
 }
-const med = (k: keyof Run): string => runs.map((r) => r[k]).sort((a, b) => a - b)[2]!.toFixed(1);
-console.log(`startTestApiServer with the DatabaseManager CRD (median of 5 fresh processes; wall / CPU ms):`);
-console.log(`  import crdgen/testing:            ${med('importMs')} / ${med('importCpuMs')}`);
-console.log(`  first start (loads CRD checks and validation engine): ${med('firstStartMs')} / ${med('firstStartCpuMs')}`);
-console.log(`  later starts, median of 20:       ${med('warmMedianMs')} / ${med('warmCpuMedianMs')} (max wall ${med('warmMaxMs')})`);
+const med = (k: keyof Run): string => fmt(median(runs.map((r) => r[k])));
+console.log(`## startTestApiServer() with the DatabaseManager CRD — median of ${PROCESSES} fresh processes`);
+console.log(`machine: ${machine()}\n`);
+console.log(
+  table(
+    ['measure', 'wall ms (median)', 'CPU ms (median)'],
+    [
+      ['import crdgen/testing', med('importMs'), med('importCpuMs')],
+      ['first start in a process (loads the CRD checks and the validation engine)', med('firstStartMs'), med('firstStartCpuMs')],
+      ['later starts, median of 20', med('warmMedianMs'), med('warmCpuMedianMs')],
+      ['later starts, max of 20', med('warmMaxMs'), '—'],
+    ],
+  ),
+);

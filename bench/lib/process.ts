@@ -15,7 +15,7 @@ export interface RunResult {
   rssBytes: number;
   /** Exit status (null when killed by a signal). */
   status: number | null;
-  /** The last lines of stderr, for failure notes. */
+  /** The first error line of stderr (else its last lines), for failure notes. */
   stderrTail: string;
 }
 
@@ -42,6 +42,8 @@ export function measure(argv: readonly string[], cwd: string, timeoutMs = 600_00
     // killed before GNU time wrote its line (timeout): figures stay NaN
   }
   const [user = Number.NaN, sys = Number.NaN, rssKb = Number.NaN] = fields;
-  const stderrTail = (r.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);
+  const lines = (r.stderr ?? '').trim().split('\n');
+  const error = lines.find((l) => /\b\w*Error\b|error:/i.test(l) && !/^\s+at /.test(l));
+  const stderrTail = (error ?? lines.slice(-3).join(' / ')).trim().slice(0, 200);
   return { wallMs, cpuMs: (user + sys) * 1000, rssBytes: rssKb * 1024, status: r.status, stderrTail };
 }
