@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,4 +64,36 @@ mark('kubeconfig');
   assert.ok(!before('requested').includes('yaml'), `yaml loaded before a kubeconfig was read: ${loaded.join(', ')}`);
   assert.ok(before('kubeconfig').includes('yaml'), 'yaml is loaded to read a kubeconfig');
   assert.ok(!loaded.includes('@kubernetes/client-node'), `client-node loaded eagerly: ${loaded.join(', ')}`);
+});
+
+/** Packages resolved from node_modules when a plain node (no tsx) runs `code`, an ES module, from the repository root. */
+async function packagesLoadedByDist(code: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-lazy-dist-'));
+  try {
+    const log = join(dir, 'log');
+    writeFileSync(log, '');
+    const hooks = join(dir, 'hooks.mjs');
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+export async function resolve(spec, ctx, next) {
+  const r = await next(spec, ctx);
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
+  if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
+  return r;
+}\n`);
+    const register = join(dir, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    await execFileP(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code], { cwd: root });
+    return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('crdgen/runtime (dist) does not load the CEL layer; crdgen/runtime/validation does', async () => {
+  assert.ok(existsSync(join(root, 'dist', 'runtime', 'validation', 'index.js')), 'dist/ is not built: run `npm run build` (npm test builds first)');
+  const runtime = await packagesLoadedByDist(`const rt = await import('crdgen/runtime'); if (typeof rt.RestClient !== 'function' || 'compileValidator' in rt) throw new Error('unexpected runtime exports');`);
+  for (const dep of ['@bufbuild/cel', '@bufbuild/protobuf', ...GENERATOR_DEPS]) assert.ok(!runtime.includes(dep), `${dep} loaded by crdgen/runtime: ${runtime.join(', ')}`);
+  const validation = await packagesLoadedByDist(`const v = await import('crdgen/runtime/validation'); if (typeof v.lazyValidator !== 'function') throw new Error('no lazyValidator');`);
+  assert.ok(validation.includes('@bufbuild/cel'), `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`);
+  for (const dep of GENERATOR_DEPS) assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
 });
