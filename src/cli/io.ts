@@ -10,6 +10,10 @@ export interface CliIo {
   readStdin(): Promise<Uint8Array>;
   /** Folder relative inputs and outputs resolve against. */
   cwd: string;
+  /** Standard error is a terminal (colour, progress line). Default false. */
+  stderrIsTTY?: boolean;
+  /** Environment (`NO_COLOR`); default none. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Shared state a command factory receives. */
@@ -33,6 +37,8 @@ export function processIo(): CliIo {
       return Buffer.concat(chunks);
     },
     cwd: process.cwd(),
+    stderrIsTTY: process.stderr.isTTY === true,
+    env: process.env,
   };
 }
 

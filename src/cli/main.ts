@@ -11,9 +11,12 @@ import { createGenerateCommand } from './generate.js';
 import { CliError, EXIT, processIo, type CliContext, type CliIo } from './io.js';
 import { createTestenvCommand } from './testenv.js';
 import { createDemoCommand } from './demo.js';
+import { createVerifyCommand } from './verify.js';
+import { createValidateCommand } from './validate.js';
+import { createInitCommand } from './init.js';
 
 /** Command factories in help order. To add a command: write `src/cli/<name>.ts` exporting a factory, append it here. */
-export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [createGenerateCommand, createTestenvCommand, createDemoCommand];
+export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [createGenerateCommand, createVerifyCommand, createValidateCommand, createInitCommand, createTestenvCommand, createDemoCommand];
 
 const here = dirname(fileURLToPath(import.meta.url));
 

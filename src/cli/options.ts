@@ -1,0 +1,184 @@
+// One place where command-line flags and the config file become the options of a
+// run: a list of targets (inputs → out, with generators, client options,
+// controllers, header file, runtime import). Flags override the config; the config
+// overrides the defaults. Paths in a config resolve against its folder.
+
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { findConfigFile } from '../config/discover.js';
+import { loadConfig } from '../config/load.js';
+import type { ConfigTarget, KindConfig } from '../config/types.js';
+import { DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
+import { DEFAULT_EMITTERS, selectEmitters, type EmitterEntry } from '../generate/registry.js';
+import { ClientOptionsError, parseClientOptionFlags, type ClientGenOptions, type KindClientOptions } from '../generate/client-options.js';
+import { displayPath } from './inputs.js';
+import { CliError, EXIT, type CliIo } from './io.js';
+import type { OutputFlags } from './report.js';
+
+/** Options of generate/verify/validate as commander parses them. */
+export interface GenerateFlags extends OutputFlags {
+  out?: string;
+  runtimeImport?: string;
+  generators?: string;
+  clean?: boolean;
+  tsconfig?: string;
+  /** Client generator flags (issue #5): `--verbs Kind=get,list`, `--skip-verbs`, `--readonly`, `--skip-status`, `--plural-exceptions`. */
+  verbs?: string[];
+  skipVerbs?: string[];
+  readonly?: string[];
+  skipStatus?: string[];
+  pluralExceptions?: string[];
+  /** Kinds that get an operator (issue #6): `--controller DatabaseManager` (repeatable; `group/Kind` when ambiguous). */
+  controller?: string[];
+  /** `--config <file>`: the config to use (else found by walking up, when no inputs are given). */
+  config?: string;
+  /** `--header-file <file>`: boilerplate above the generated header. */
+  headerFile?: string;
+  /** `--format`: run the project's prettier over generated TypeScript. */
+  format?: boolean;
+}
+
+/** Everything one target of a run needs; paths absolute except `inputs`, which resolve against `cwd`. */
+export interface ResolvedTarget {
+  /** For messages: the config target's name, or the out folder as shown to the user. */
+  name: string;
+  /** Folder inputs resolve against and input paths are shown relative to (in `// Source:` lines). */
+  cwd: string;
+  inputs: string[];
+  /** Absolute output folder (absent for validate without one). */
+  out?: string;
+  emitters: readonly EmitterEntry[];
+  client: ClientGenOptions;
+  controllers: string[];
+  runtimeImport: string;
+  clean: boolean;
+  tsconfig?: string;
+  headerFile?: string;
+  format: boolean;
+}
+
+/** Result of {@link resolveTargets}: targets, or config diagnostics (then no targets). */
+export interface Resolution {
+  targets: ResolvedTarget[];
+  diagnostics: Diagnostic[];
+  /** The config file used, absolute. */
+  configFile?: string;
+}
+
+/** Which flags were given on the command line (not defaults). */
+export type FlagGiven = (name: keyof GenerateFlags) => boolean;
+
+function usage(message: string): never {
+  throw new CliError(message, EXIT.usage);
+}
+
+function kindOptions(k: KindConfig): KindClientOptions {
+  const o: KindClientOptions = {};
+  if (k.verbs) o.onlyVerbs = [...k.verbs];
+  if (k.skipVerbs) o.skipVerbs = [...k.skipVerbs];
+  if (k.readonly !== undefined) o.readonly = k.readonly;
+  if (k.noStatus !== undefined) o.noStatus = k.noStatus;
+  return o;
+}
+
+/** Config client options overlaid with the flags' (a flag wins per kind and field). */
+function clientOptions(cfg: ConfigTarget | undefined, flags: GenerateFlags): ClientGenOptions {
+  let fromFlags: ClientGenOptions;
+  try {
+    fromFlags = parseClientOptionFlags({ verbs: flags.verbs ?? [], skipVerbs: flags.skipVerbs ?? [], readonly: flags.readonly ?? [], noStatus: flags.skipStatus ?? [], pluralExceptions: flags.pluralExceptions ?? [] });
+  } catch (e) {
+    if (e instanceof ClientOptionsError) usage(e.message);
+    throw e;
+  }
+  const kinds: Record<string, KindClientOptions> = {};
+  for (const [k, v] of Object.entries(cfg?.kinds ?? {})) kinds[k] = kindOptions(v);
+  for (const [k, v] of Object.entries(fromFlags.kinds ?? {})) kinds[k] = { ...kinds[k], ...v };
+  const plurals = { ...(cfg?.pluralExceptions ?? {}), ...(fromFlags.pluralExceptions ?? {}) };
+  const out: ClientGenOptions = {};
+  if (Object.keys(kinds).length > 0) out.kinds = kinds;
+  if (Object.keys(plurals).length > 0) out.pluralExceptions = plurals;
+  return out;
+}
+
+function emitters(list: readonly string[] | undefined): readonly EmitterEntry[] {
+  if (list === undefined) return DEFAULT_EMITTERS;
+  try {
+    return selectEmitters(list);
+  } catch (e) {
+    usage((e as Error).message);
+  }
+}
+
+function splitGenerators(s: string): string[] {
+  return s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+}
+
+/** Refuses two targets whose out folders are the same or nested (stale removal would fight). */
+function checkOutsDisjoint(targets: readonly ResolvedTarget[]): void {
+  for (let i = 0; i < targets.length; i++) {
+    for (let j = i + 1; j < targets.length; j++) {
+      const a = targets[i]!.out;
+      const b = targets[j]!.out;
+      if (a === undefined || b === undefined) continue;
+      const ab = relative(a, b);
+      const ba = relative(b, a);
+      if (ab === '' || (!ab.startsWith('..') && !isAbsolute(ab)) || (!ba.startsWith('..') && !isAbsolute(ba))) {
+        usage(`targets ${JSON.stringify(targets[i]!.name)} and ${JSON.stringify(targets[j]!.name)} write to the same or nested folders; give each its own out`);
+      }
+    }
+  }
+}
+
+/**
+ * Resolves the targets of a run. A config is used when `--config` names one, or,
+ * when no inputs are given, the first crdgen.config.* (or package.json "crdgen")
+ * found walking up from the current folder. Inputs on the command line make one
+ * target run from the current folder (a config's single target still gives the
+ * other settings); without them every config target runs from the config's folder.
+ * `needOut`: the command writes or compares (generate, verify), so `out` is required.
+ */
+export function resolveTargets(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, io: CliIo, needOut: boolean): Resolution {
+  const configFile = flags.config !== undefined ? resolve(io.cwd, flags.config) : inputs.length === 0 ? findConfigFile(io.cwd) : undefined;
+  let cfgTargets: ConfigTarget[] | undefined;
+  let cfgDir = io.cwd;
+  if (configFile !== undefined) {
+    const loaded = loadConfig(configFile, displayPath(io.cwd, configFile));
+    if (!loaded.config) return { targets: [], diagnostics: loaded.diagnostics, configFile };
+    cfgTargets = loaded.config.targets;
+    cfgDir = loaded.config.dir;
+  }
+  if (inputs.length === 0 && cfgTargets === undefined) {
+    usage('no inputs: give CRD files (or annotated .ts files) and --out, or write a crdgen.config.yaml (crdgen init)');
+  }
+  const fromCli = inputs.length > 0;
+  if (fromCli && cfgTargets !== undefined && cfgTargets.length > 1) {
+    usage(`inputs on the command line cannot be combined with a config of ${cfgTargets.length} targets; run without inputs, or use a config with one target`);
+  }
+  const list: Array<ConfigTarget | undefined> = fromCli ? [cfgTargets?.[0]] : cfgTargets!;
+  if (given('out') && list.length > 1) usage(`--out cannot apply to ${list.length} config targets; set out per target in the config`);
+  const targets: ResolvedTarget[] = list.map((cfg) => {
+    const cfgPath = (p: string | undefined) => (p === undefined ? undefined : resolve(cfgDir, p));
+    const flagPath = (p: string | undefined) => (p === undefined ? undefined : resolve(io.cwd, p));
+    const out = given('out') ? flagPath(flags.out) : cfgPath(cfg?.out);
+    if (needOut && out === undefined) usage("required option '-o, --out <dir>' not specified (or set out in crdgen.config.yaml)");
+    const tsconfig = given('tsconfig') ? flagPath(flags.tsconfig) : cfgPath(cfg?.tsconfig);
+    const headerFile = given('headerFile') ? flagPath(flags.headerFile) : cfgPath(cfg?.headerFile);
+    const t: ResolvedTarget = {
+      name: cfg && !fromCli ? cfg.name : out !== undefined ? displayPath(io.cwd, out) : inputs.join(' '),
+      cwd: fromCli ? io.cwd : cfgDir,
+      inputs: fromCli ? [...inputs] : cfg!.inputs,
+      emitters: emitters(given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : cfg?.generators),
+      client: clientOptions(cfg, flags),
+      controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
+      runtimeImport: (given('runtimeImport') ? flags.runtimeImport : cfg?.runtimeImport) ?? DEFAULT_RUNTIME_IMPORT,
+      clean: given('clean') ? flags.clean !== false : (cfg?.clean ?? true),
+      format: given('format') ? flags.format === true : (cfg?.format ?? false),
+    };
+    if (out !== undefined) t.out = out;
+    if (tsconfig !== undefined) t.tsconfig = tsconfig;
+    if (headerFile !== undefined) t.headerFile = headerFile;
+    return t;
+  });
+  checkOutsDisjoint(targets);
+  return { targets, diagnostics: [], ...(configFile !== undefined ? { configFile } : {}) };
+}

@@ -1,0 +1,110 @@
+// The in-memory half of generate/verify/validate for one target: read the inputs,
+// check them, check the options against the model, run the emitters, apply the
+// header file and --format. Nothing here writes; diagnostics go to the reporter.
+
+import { readFile } from 'node:fs/promises';
+import { hasErrors } from '../diagnostics/format.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { readCrdInputs } from '../input/crd/index.js';
+import type { Model } from '../model/types.js';
+import { createEmitContext, type GeneratedFile } from '../generate/emitter.js';
+import { runEmitters } from '../generate/registry.js';
+import { classifyInputs } from '../input/ts/files.js';
+import { clientOptionsErrors } from '../generate/client-options.js';
+import { NameCollisionError } from '../generate/client-kinds.js';
+import { applyTypeScriptPlurals } from '../generate/client-names.js';
+import { controllerErrors } from '../generate/controller.js';
+import { applyBoilerplate, BoilerplateError } from '../emit/boilerplate.js';
+import { formatFiles, FormatterMissingError } from '../emit/format.js';
+import { collectInputs } from './inputs.js';
+import { CliError, EXIT, type CliIo } from './io.js';
+import type { ResolvedTarget } from './options.js';
+import type { Reporter } from './report.js';
+
+/** What one target produced in memory. */
+export interface TargetOutput {
+  target: ResolvedTarget;
+  model: Model;
+  files: GeneratedFile[];
+  /** Input files read (YAML: each file; TypeScript: the model's sources). */
+  inputCount: number;
+}
+
+/** Picks the reader by the inputs' extension; mixing TypeScript and YAML is a usage error. */
+function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
+  const kind = classifyInputs(target.inputs, target.cwd);
+  if (kind === 'mixed') throw new CliError('TypeScript and CRD YAML inputs cannot be mixed in one run', EXIT.usage);
+  if (target.tsconfig !== undefined && kind !== 'ts') throw new CliError('--tsconfig applies to TypeScript inputs only', EXIT.usage);
+  return kind;
+}
+
+/**
+ * Reads and checks `target`'s inputs and, unless `checkOnly` stops after the
+ * checks, generates its files in memory. Returns undefined when an input has
+ * errors (they are reported); options that do not fit the model are usage errors.
+ */
+export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: Reporter): Promise<TargetOutput | undefined> {
+  const tio: CliIo = { ...io, cwd: target.cwd };
+  const kind = inputKind(target);
+  let model: Model;
+  let diagnostics: Diagnostic[];
+  let noSources: boolean;
+  let inputCount: number;
+  if (kind === 'ts') {
+    // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
+    const { readTypeScript } = await import('../input/ts/reader.js');
+    reporter.progress(`reading TypeScript inputs of ${target.name}…`);
+    const read = readTypeScript(target.inputs, { cwd: target.cwd, ...(target.tsconfig !== undefined ? { tsconfig: target.tsconfig } : {}) });
+    model = applyTypeScriptPlurals(read.model, target.client); // irregular plurals, --plural-exceptions (issue #5)
+    diagnostics = read.diagnostics;
+    noSources = read.model.sources.length === 0;
+    inputCount = read.model.sources.length;
+  } else {
+    const collected = await collectInputs(target.inputs, tio);
+    reporter.startProgress(collected.sources.length);
+    reporter.progress(`checking ${collected.sources.length} inputs of ${target.name}…`);
+    const read = readCrdInputs(collected.sources);
+    model = read.model;
+    diagnostics = [...collected.diagnostics, ...read.diagnostics];
+    noSources = collected.sources.length === 0;
+    inputCount = collected.sources.length;
+  }
+  reporter.report(diagnostics);
+  if (hasErrors(diagnostics) || noSources) return undefined;
+  const clientErrors = clientOptionsErrors(model, target.client);
+  if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
+  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers });
+  const controllerProblems = controllerErrors(model, ctxEmit);
+  if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);
+  reporter.progress(`generating ${target.name}…`);
+  let files: GeneratedFile[];
+  try {
+    files = runEmitters(model, ctxEmit, target.emitters);
+  } catch (e) {
+    if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
+    throw e;
+  }
+  if (target.headerFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(target.headerFile, 'utf8');
+    } catch (e) {
+      throw new CliError(`cannot read header file ${target.headerFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.usage);
+    }
+    try {
+      files = applyBoilerplate(files, text);
+    } catch (e) {
+      if (e instanceof BoilerplateError) throw new CliError(`${target.headerFile}: ${e.message}`, EXIT.usage);
+      throw e;
+    }
+  }
+  if (target.format && target.out !== undefined) {
+    try {
+      files = await formatFiles(files, target.cwd, target.out);
+    } catch (e) {
+      if (e instanceof FormatterMissingError) throw new CliError(e.message, EXIT.usage);
+      throw new CliError(`prettier failed: ${(e as Error).message}`, EXIT.invalidInput);
+    }
+  }
+  return { target, model, files, inputCount };
+}
