@@ -3,7 +3,7 @@
 // atomic (owned as a whole), which is what kubectl and our runtime need.
 import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
 import { ApiError, failure } from './status.js';
-import { isObject, jsonEqual, nowRfc3339 } from './meta.js';
+import { isObject, jsonEqual, nowRfc3339, setOwn } from './meta.js';
 
 type Rec = Record<string, unknown>;
 type Path = string[];
@@ -102,7 +102,7 @@ function deletePath(obj: Rec, path: string): void {
 function deepMerge(target: unknown, src: unknown): unknown {
   if (!isObject(src) || !isObject(target)) return structuredClone(src);
   const out: Rec = { ...target };
-  for (const [k, v] of Object.entries(src)) out[k] = k in out ? deepMerge(out[k], v) : structuredClone(v);
+  for (const [k, v] of Object.entries(src)) setOwn(out, k, Object.prototype.hasOwnProperty.call(out, k) ? deepMerge(out[k], v) : structuredClone(v));
   return out;
 }
 
@@ -234,7 +234,7 @@ function csaTakeover(live: KubeObject | undefined, conflicts: Map<string, string
 function stripUntracked(applied: KubeObject, scope: FieldScope): Rec {
   const out: Rec = {};
   for (const [k, v] of Object.entries(applied as Rec)) {
-    if (k === 'metadata' || k === 'apiVersion' || k === 'kind' || inScope(k, scope)) out[k] = v;
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind' || inScope(k, scope)) setOwn(out, k, v);
   }
   if (isObject(out.metadata)) {
     const m = { ...(out.metadata as Rec) };

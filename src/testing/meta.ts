@@ -135,6 +135,17 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** `o[k]` when `k` is an own key of `o`, else undefined (never `Object.prototype` for `__proto__`). */
+export function ownValue(o: Record<string, unknown>, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
+/** Sets `o[k] = v` as an own data property, also for `__proto__` (which would change the prototype). */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** Reads a CRD-style JSONPath (`.spec.replicas`, `.status.conditions[0].type`). */
 export function readJsonPath(obj: unknown, path: string): unknown {
   const parts = path.replace(/^\./, '').split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');

@@ -2,7 +2,7 @@
 // (RFC 7386) and strategic merge patch for built-in kinds (merge keys per field name,
 // `$patch` directives, `$deleteFromPrimitiveList`, `$setElementOrder` and `$retainKeys`).
 import { badRequest, ApiError, failure } from './status.js';
-import { isObject, jsonEqual } from './meta.js';
+import { isObject, jsonEqual, ownValue, setOwn } from './meta.js';
 
 type Json = unknown;
 type Rec = Record<string, unknown>;
@@ -13,7 +13,7 @@ export function mergePatch(target: Json, patch: Json): Json {
   const out: Rec = isObject(target) ? structuredClone(target) : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
+    else setOwn(out, k, mergePatch(ownValue(out, k), v));
   }
   return out;
 }
@@ -37,7 +37,7 @@ function getAt(doc: Json, path: string[]): Json {
   let cur = doc;
   for (const seg of path) {
     if (Array.isArray(cur)) cur = cur[Number(seg)];
-    else if (isObject(cur)) cur = cur[seg];
+    else if (isObject(cur)) cur = ownValue(cur, seg);
     else return undefined;
   }
   return cur;
@@ -58,7 +58,7 @@ function add(doc: Json, path: string[], value: Json, raw: string): Json {
     const i = last === '-' ? parent.length : Number(last);
     if (!Number.isInteger(i) || i < 0 || i > parent.length) throw patchFailed(`add operation does not apply: doc is missing path: "${raw}": missing value`);
     parent.splice(i, 0, structuredClone(value));
-  } else parent[last] = structuredClone(value);
+  } else setOwn(parent, last, structuredClone(value));
   return doc;
 }
 
@@ -69,7 +69,7 @@ function remove(doc: Json, path: string[], raw: string): Json {
     if (!Number.isInteger(i) || i < 0 || i >= parent.length) throw patchFailed(`remove operation does not apply: doc is missing path: "${raw}": missing value`);
     parent.splice(i, 1);
   } else {
-    if (!(last in parent)) throw patchFailed(`remove operation does not apply: doc is missing path: "${raw}": missing value`);
+    if (!Object.prototype.hasOwnProperty.call(parent, last)) throw patchFailed(`remove operation does not apply: doc is missing path: "${raw}": missing value`);
     delete parent[last];
   }
   return doc;
@@ -164,12 +164,13 @@ function smpObject(target: Rec, patch: Rec): Rec {
       delete out[k];
       continue;
     }
+    const cur = ownValue(out, k);
     if (isObject(v)) {
-      out[k] = smpObject(isObject(out[k]) ? (out[k] as Rec) : {}, v);
+      setOwn(out, k, smpObject(isObject(cur) ? cur : {}, v));
       if (v.$patch === 'delete') delete out[k];
     } else if (Array.isArray(v)) {
-      out[k] = smpList(k, Array.isArray(out[k]) ? (out[k] as Json[]) : [], v);
-    } else out[k] = v;
+      setOwn(out, k, smpList(k, Array.isArray(cur) ? (cur as Json[]) : [], v));
+    } else setOwn(out, k, v);
   }
   if (retain) for (const k of Object.keys(out)) if (!retain.has(k)) delete out[k];
   return out;
