@@ -64,6 +64,10 @@ describe('__proto__ keys are data', () => {
         assertOwnProto(got.metadata.annotations, 'annotations after get');
         await dms.patch('a', 'application/merge-patch+json', JSON.parse(`{"metadata":{"labels":${POLLUTE}}}`));
         await dms.patch('a', 'application/json-patch+json', [{ op: 'add', path: '/metadata/annotations/__proto__', value: { polluted: 'yes' } }]).catch(() => undefined);
+        for (const path of ['/spec/__proto__/polluted', '/__proto__/polluted', '/metadata/labels/__proto__/polluted']) {
+          await dms.patch('a', 'application/json-patch+json', [{ op: 'add', path, value: 'yes' }]).catch(() => undefined);
+          assertClean();
+        }
         const after = (await dms.get('a')) as unknown as Rec;
         assertOwnProto(after.metadata.annotations, 'annotations after patches');
         assertClean();
