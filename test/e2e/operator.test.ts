@@ -164,3 +164,24 @@ test('SIGTERM: stops intake, drains, exits 0', async () => {
   assert.equal(code, 0, op.other.join(''));
   assert.ok(op.logs.some((l) => l.msg === 'controller stopped'));
 });
+
+test('command line: --help exits 0 with the flags; a bad flag exits 2 with usage; a missing kubeconfig exits 1 with one log line, no stack trace', async () => {
+  const [help, bad, noConfig] = [
+    startOperator(gen.main, ['--help']),
+    startOperator(gen.main, ['--workers', '0']),
+    startOperator(gen.main, ['--kubeconfig', '/nonexistent/kubeconfig', '--metrics-bind-address', '0', '--health-probe-bind-address', '0']),
+  ];
+  try {
+    assert.equal(await help.exited, 0);
+    assert.match(help.other.join('\n'), /--leader-elect-lease-duration <d> +default 15s/);
+    assert.equal(await bad.exited, 2);
+    assert.match(bad.other.join(''), /--workers: "0" is not a positive integer[\s\S]*Usage:/);
+    assert.equal(await noConfig.exited, 1);
+    const failed = noConfig.logs.find((l) => l.msg === 'operator failed');
+    assert.ok(failed, JSON.stringify(noConfig.logs));
+    assert.match(String(failed['err']), /nonexistent/);
+    assert.doesNotMatch(noConfig.other.join(''), /\n\s+at /, 'no stack trace');
+  } finally {
+    await Promise.all([help.kill(), bad.kill(), noConfig.kill()]);
+  }
+});
