@@ -34,7 +34,7 @@ async function buildOperator(): Promise<string> {
 }
 
 function startOperator(main: string, kubeconfig: string, onLine: (l: Record<string, unknown>) => void): ChildProcess {
-  const p = spawn(process.execPath, [main, '--kubeconfig', kubeconfig, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--workers', '4', '--kube-api-qps', '200', '--kube-api-burst', '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = spawn(process.execPath, [main, '--kubeconfig', kubeconfig, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--workers', '4', '--kube-api-qps', '200', '--kube-api-burst', '400'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=80' } }); // as config/manager.yaml runs it
   let buf = '';
   p.stdout!.setEncoding('utf8').on('data', (c: string) => {
     buf += c;
