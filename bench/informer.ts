@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { BENCH, REPO, requireBuild } from './lib/env.js';
+import { BENCH, PKG, REPO, requireBuild } from './lib/env.js';
 import type { ClientJob, ClientReport } from './lib/informer-client.js';
 import { bytes, fmt, machine, median, pairedRatio, table, times } from './lib/stats.js';
 
@@ -33,7 +33,7 @@ const run = promisify(execFile);
 /** Starts the server process; resolves with its URL and kubeconfig once the objects are seeded. */
 async function startServer(): Promise<{ url: string; kubeconfigPath: string; seconds: number; before: Record<string, string>; stop: () => Promise<void> }> {
   const spec = SIZES.map((s) => `${s.namespace}=${s.count}`).join(',');
-  const child = spawn(process.execPath, [join(BENCH, 'lib', 'informer-server.mjs'), REPO, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(BENCH, 'lib', 'informer-server.mjs'), PKG, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);

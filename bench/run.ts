@@ -2,9 +2,9 @@
 // their tables (Markdown). With no name, runs the issue's set: deepcopy, workqueue, testenv,
 // informer, generate (the longest last). Installs bench/'s own peer tools first when they are missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH, REPO, requireBuild } from './lib/env.js';
+import { BENCH, REPO, requireBuild, snapshotPackage } from './lib/env.js';
 import { machine } from './lib/stats.js';
 
 /** Every benchmark: its file and what it measures. */
@@ -44,11 +44,22 @@ function main(): number {
   }
   console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\n`);
   const t0 = performance.now();
+  const pkg = snapshotPackage();
+  const check = spawnSync(process.execPath, [join(pkg, 'bin', 'crdgen.js'), '--version'], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    console.error(`the built package does not start (a build in progress?): ${check.stderr}`);
+    rmSync(pkg, { recursive: true, force: true });
+    return 1;
+  }
   let failed = 0;
   for (const name of names) {
     const s = SUITES[name]!;
     const t = performance.now();
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], { cwd: REPO, stdio: 'inherit' });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], {
+      cwd: REPO,
+      stdio: 'inherit',
+      env: { ...process.env, CRDGEN_BENCH_PKG: pkg },
+    });
     const secs = ((performance.now() - t) / 1000).toFixed(0);
     if (r.status !== 0) {
       failed++;
@@ -57,6 +68,7 @@ function main(): number {
       console.log(`\n(${name}: ${secs} s)\n`);
     }
   }
+  rmSync(pkg, { recursive: true, force: true });
   console.log(`total ${((performance.now() - t0) / 60_000).toFixed(1)} min, load average at the end: ${machine().split('load average ')[1]}`);
   return failed > 0 ? 1 : 0;
 }

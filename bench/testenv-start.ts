@@ -3,6 +3,7 @@
 // Run: npm run bench -- testenv  (or: npm run build && node --import tsx bench/testenv-start.ts; uses dist/, like a user's suite)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PKG } from './lib/env.js';
 import { fmt, machine, median, table } from './lib/stats.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -11,7 +12,7 @@ const script = `
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const c0 = cpu();
 const t0 = performance.now();
-const { startTestApiServer } = await import(${JSON.stringify(`${root}dist/testing/index.js`)});
+const { startTestApiServer } = await import(${JSON.stringify(`${PKG}/dist/testing/index.js`)});
 const t1 = performance.now();
 const c1 = cpu();
 let env = await startTestApiServer({ crds: [${JSON.stringify(crd)}] });

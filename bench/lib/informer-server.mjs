@@ -3,14 +3,15 @@
 // created in-process. Prints one JSON line {kubeconfigPath, url, seconds, before} once ready,
 // where before[ns] is the resourceVersion just before that namespace's objects were created (a
 // watch from there replays their creation); stops when its standard input closes.
-//   node bench/lib/informer-server.mjs <repo> <n1k=1000,n10k=10000,...>
+//   node bench/lib/informer-server.mjs <package root> <n1k=1000,n10k=10000,...>
 import { join } from 'node:path';
 
-const [repo, spec] = process.argv.slice(2);
-const { startTestApiServer } = await import(join(repo, 'dist', 'testing', 'index.js'));
+const [pkg, spec] = process.argv.slice(2);
+const { startTestApiServer } = await import(join(pkg, 'dist', 'testing', 'index.js'));
+const crd = join(import.meta.dirname, '..', '..', 'fixtures', 'databasemanager', 'crd.yaml');
 const t0 = performance.now();
 const env = await startTestApiServer({
-  crds: [join(repo, 'fixtures', 'databasemanager', 'crd.yaml')],
+  crds: [crd],
   historyLimit: 1_000_000,
   bookmarkIntervalMs: 600_000,
 });
