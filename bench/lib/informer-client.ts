@@ -99,7 +99,6 @@ async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]!) as ClientJob;
   const h = job.client === 'crdgen' ? await crdgenHarness(job.kubeconfigPath) : await clientNodeHarness(job.kubeconfigPath);
   const report: ClientReport = { sync: [], stream: { eventsPerSecond: Number.NaN, cpuMicrosPerEvent: Number.NaN } };
-  let keep: unknown;
   for (const s of job.sync) {
     gc();
     const heap0 = process.memoryUsage().heapUsed;
@@ -111,7 +110,6 @@ async function main(): Promise<void> {
     gc();
     const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
     await stop();
-    keep = stop;
     report.sync.push({ ...s, ms, heapPerObject });
   }
   const snapshot = readFileSync(job.stream.listFile, 'utf8');
@@ -125,7 +123,6 @@ async function main(): Promise<void> {
   await stop();
   report.stream = { eventsPerSecond: (job.stream.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / job.stream.events };
   process.stdout.write(`${JSON.stringify(report)}\n`);
-  if (keep === undefined) throw new Error('no sync ran');
 }
 
 await main();
