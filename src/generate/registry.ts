@@ -9,6 +9,7 @@ import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { types } from './types.js';
 import { deepcopy } from './deepcopy.js';
 import { register } from './register.js';
+import { validators } from './validators.js';
 import { crd } from './crd.js';
 import { clientset } from './clientset.js';
 import { fake } from './fake.js';
@@ -32,6 +33,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
   { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy },
   { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register },
+  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', emit: validators },
   { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', emit: clientset },
   { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', emit: fake },
   { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers },
