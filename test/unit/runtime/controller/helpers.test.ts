@@ -8,6 +8,8 @@ import { deploymentUpdate, semanticallyContains } from '../../../../src/runtime/
 import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/controller/handlers.js';
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import type { Deployment } from '../../../../src/runtime/client/builtin.js';
+import { setupSignalHandler } from '../../../../src/runtime/controller/signals.js';
+import { stripManagedFields } from '../../../../src/runtime/controller/transform.js';
 
 test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
   const d = parseOperatorFlags([], 'op', {});
@@ -91,4 +93,31 @@ test('ownedObjectHandler: controller owner of the right kind only; tombstones un
   e.onUpdate!(owned('1', {}), owned('1', {}));
   e.onDelete!(new DeletedFinalStateUnknown('ns/gone', owned('1', {})));
   assert.deepEqual(prim, ['ns/x', 'ns/gone'], 'the primary kind enqueues resyncs and tombstone keys');
+});
+
+test('signals: the first SIGTERM aborts (reason = the signal), the second calls onSecondSignal; dispose removes the listeners', () => {
+  const before = process.listenerCount('SIGTERM');
+  const seconds: string[] = [];
+  const h = setupSignalHandler({ signals: ['SIGTERM'], onSecondSignal: (s) => void seconds.push(s) });
+  try {
+    assert.equal(h.signal.aborted, false);
+    process.emit('SIGTERM', 'SIGTERM');
+    assert.equal(h.signal.aborted, true);
+    assert.equal(h.signal.reason, 'SIGTERM');
+    assert.deepEqual(seconds, []);
+    process.emit('SIGTERM', 'SIGTERM');
+    assert.deepEqual(seconds, ['SIGTERM']);
+  } finally {
+    h.dispose();
+  }
+  assert.equal(process.listenerCount('SIGTERM'), before);
+});
+
+test('stripManagedFields drops managedFields only, without touching the input', () => {
+  const obj = { metadata: { name: 'a', managedFields: [{ manager: 'kubectl' }], labels: { x: 'y' } }, spec: { n: 1 } };
+  const out = stripManagedFields(obj);
+  assert.deepEqual(out, { metadata: { name: 'a', labels: { x: 'y' } }, spec: { n: 1 } });
+  assert.equal(obj.metadata.managedFields.length, 1);
+  const plain = { metadata: { name: 'b' } };
+  assert.equal(stripManagedFields(plain), plain);
 });
