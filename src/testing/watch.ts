@@ -105,6 +105,10 @@ export async function serveWatch(
       } else if (cur && prev) send('MODIFIED', svc.present(r, e.object));
       else if (cur) send('ADDED', svc.present(r, e.object));
       else if (prev) send('DELETED', svc.present(r, e.object));
+    }, (e) => {
+      // The store lost changes (etcd): the client must list again, as after a 410.
+      send('ERROR', expired(from, e.oldestRevision + 1).status);
+      conn.close();
     });
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {

@@ -114,6 +114,27 @@ describe('EtcdStorage on a real etcd', { skip: etcdSkipReason() }, () => {
     assert.throws(() => later.watch('/', rv(a) - 1, () => undefined), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
   });
 
+  it('when the watch cache loses changes, open watches end with Expired (clients relist) instead of going quiet', async () => {
+    const s = await openStorage('/gap');
+    const a = await s.create('/core/configmaps/ns/a', cm('a'));
+    const seen: string[] = [];
+    const expired: StorageError[] = [];
+    s.watch('/', rv(a), (e) => seen.push(e.key), (e) => expired.push(e));
+    await s.create('/core/configmaps/ns/x', cm('x'));
+    const now = await s.currentRevision();
+    s.onGap(now);
+    assert.equal(expired.length, 1);
+    assert.equal(expired[0]!.code, 'Expired');
+    await s.create('/core/configmaps/ns/b', cm('b'));
+    assert.deepEqual(seen, ['/core/configmaps/ns/x'], 'an ended watch gets nothing more');
+    assert.throws(() => s.watch('/', rv(a), () => undefined), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+    const fresh: string[] = [];
+    const w = s.watch('/', now, (e) => fresh.push(e.key));
+    await s.create('/core/configmaps/ns/c', cm('c'));
+    w.stop();
+    assert.deepEqual(fresh, ['/core/configmaps/ns/b', '/core/configmaps/ns/c']);
+  });
+
   it('refuses bad endpoints with a clear message', async () => {
     await assert.rejects(openEtcdStorage({ endpoints: ['not a url'] }), /"not a url" is not an etcd endpoint/);
     await assert.rejects(openEtcdStorage({ endpoints: [] }), /at least one endpoint/);

@@ -25,6 +25,7 @@ interface CacheWatcher {
   prefix: string;
   from: number;
   listener: (e: StorageEvent) => void;
+  onExpired: ((e: StorageError) => void) | undefined;
   active: boolean;
 }
 
@@ -223,10 +224,10 @@ export class EtcdStorage implements Storage {
     return this.written(last, Number(res.header.revision));
   }
 
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void): StorageWatch {
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
     const oldest = Math.max(this.compacted, this.floor);
     if (fromRevision < oldest) throw new StorageError('Expired', 'too old resource version', oldest);
-    const w: CacheWatcher = { prefix, from: fromRevision, listener, active: true };
+    const w: CacheWatcher = { prefix, from: fromRevision, listener, onExpired, active: true };
     for (const e of this.history) if (e.revision > fromRevision && e.key.startsWith(prefix)) listener(structuredClone(e));
     this.watchers.add(w);
     return {
@@ -389,13 +390,27 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  /** The feed lost revisions (compacted while etcd was unreachable): older watches cannot resume. */
-  private onGap(restartFrom: number): void {
+  /**
+   * The feed lost revisions (compacted while etcd was unreachable): every open watch ends
+   * with `onExpired`, and watches from before `restartFrom` get `Expired`. Called by the
+   * feed; public so tests can drive it.
+   */
+  onGap(restartFrom: number): void {
     this.history.length = 0;
     this.floor = Math.max(this.floor, restartFrom);
     this.compacted = Math.max(this.compacted, restartFrom);
-    // Watchers may have missed changes; stop them so their clients relist.
+    // Watchers may have missed changes: end them so their clients relist.
+    const ended = [...this.watchers];
     this.watchers.clear();
+    const err = new StorageError('Expired', 'the watch cache lost changes to an etcd compaction; list again', restartFrom);
+    for (const w of ended) {
+      w.active = false;
+      try {
+        w.onExpired?.(err);
+      } catch {
+        // A failing callback must not stop the others.
+      }
+    }
   }
 
   private emit(e: StorageEvent): void {

@@ -71,9 +71,11 @@ export interface Storage {
   /**
    * Delivers every change with revision > `fromRevision` under `prefix`, in order: first
    * the ones still in the history, then new ones as they happen. Throws `Expired` when
-   * changes after `fromRevision` were already compacted away.
+   * changes after `fromRevision` were already compacted away. When the store can no longer
+   * deliver every change (etcd: its watch lost revisions to a compaction while disconnected)
+   * the watch ends and `onExpired` is called once, so the client lists again.
    */
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void): StorageWatch;
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch;
   /** Forgets history up to and including `revision`: watches and exact lists from older revisions get `Expired`. */
   compact(revision: number): void;
   /** The oldest revision a watch may start from (the compacted revision). */
