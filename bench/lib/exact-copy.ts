@@ -4,6 +4,9 @@
 // - exact: an object literal of the known fields (unknown fields are dropped: lossy);
 // - spread: `{ ...src }`, then only the non-scalar fields replaced (keeps unknown fields).
 // Array elements are merged into one shape; a field missing from some elements is optional.
+// An object with a key that is not an identifier (labels, annotations, managedFields' fieldsV1)
+// is a map, as a person would treat it: `{ ...map }` when its values are scalars, else a plain
+// recursive JSON copy.
 
 type Shape =
   | { kind: 'scalar' }
@@ -44,9 +47,15 @@ export function copySource(sample: unknown, style: CopyStyle): string {
   const prop = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
   const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
 
+  const isMap = (s: Shape): boolean => s.kind === 'object' && [...s.fields.keys()].some((k) => !/^[A-Za-z_$][\w$]*$/.test(k));
+
   /** Returns an expression copying `expr` of shape `s`. */
   function expr(s: Shape, e: string): string {
     if (s.kind === 'scalar') return e;
+    if (isMap(s) && s.kind === 'object') {
+      const flat = [...s.fields.values()].every((f) => f.shape.kind === 'scalar');
+      return flat ? `{ ...${e} }` : `copyJson(${e})`;
+    }
     const name = `c${fns.length}`;
     fns.push('');
     const at = fns.length - 1;
@@ -73,7 +82,8 @@ export function copySource(sample: unknown, style: CopyStyle): string {
   }
 
   const root = expr(shapeOf(sample), 'src');
-  return `${fns.join('\n')}\nreturn function copy(src) { return ${root}; };`;
+  const copyJson = `function copyJson(v) { if (typeof v !== 'object' || v === null) return v; if (Array.isArray(v)) return v.map(copyJson); const o = {}; for (const k in v) o[k] = copyJson(v[k]); return o; }`;
+  return `${copyJson}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}; };`;
 }
 
 /** Compiles the copy function for `sample`'s shape (see {@link copySource}). */
