@@ -3,19 +3,10 @@
 // EXPECTED.md names (read from the table, not copied here).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { compileValidator, formatFieldError, lazyValidator, precompileSchema, type StructuralValidator } from '../../src/runtime/validation/index.js';
-
-const CRDS = '/work/shared/corpus/crds/gateway-api';
-const SUITE = '/work/shared/corpus/validation/gateway-api';
-
-function loadYaml(file: string): Record<string, unknown>[] {
-  return parseAllDocuments(readFileSync(file, 'utf8'))
-    .map((d) => d.toJS() as Record<string, unknown> | null)
-    .filter((x): x is Record<string, unknown> => x !== null);
-}
+import { CRDS, expectations, loadYaml, SUITE, yamlFiles } from './gateway-suite.js';
 
 /**
  * `group/version/Kind` → validator, one per served version of each CRD: compiled from the CRD
@@ -34,44 +25,6 @@ function loadValidators(precompiled: boolean): Map<string, StructuralValidator> 
       const validator = precompiled ? lazyValidator(JSON.parse(JSON.stringify(precompileSchema(schema)))) : compileValidator(schema);
       out.set(`${spec.group}/${v.name}/${spec.names.kind}`, validator);
     }
-  }
-  return out;
-}
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : []))
-    .sort();
-}
-
-/** The backticked spans of a cell that are not inside a `[test: …]`/`[form: …]` source tag. */
-function expectedSpans(cell: string): string[] {
-  const out: string[] = [];
-  let tagDepth = 0;
-  for (let i = 0; i < cell.length; i++) {
-    const ch = cell[i]!;
-    if (ch === '`') {
-      const end = cell.indexOf('`', i + 1);
-      if (tagDepth === 0) out.push(cell.slice(i + 1, end).replace(/\\\|/g, '|'));
-      i = end;
-    } else if (ch === '[') tagDepth++;
-    else if (ch === ']') tagDepth--;
-  }
-  return out;
-}
-
-/** EXPECTED.md's table: file → the expected substrings of its last column. */
-function expectations(): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let previous: string[] = [];
-  for (const line of readFileSync(join(SUITE, 'EXPECTED.md'), 'utf8').split('\n')) {
-    if (!line.startsWith('| invalid/')) continue;
-    const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
-    const last = cells[cells.length - 2]!;
-    let subs = expectedSpans(last);
-    if (subs.length === 0 && last.includes('same message as the row above')) subs = previous;
-    out.set(cells[1]!, subs);
-    previous = subs;
   }
   return out;
 }
