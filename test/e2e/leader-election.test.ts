@@ -1,26 +1,26 @@
-// End to end: two replicas of the generated operator with --leader-elect on one Lease
+// End to end: two replicas of the generated operator with --leader-elect on one Lease, against
+// `crdgen testenv --simulate-workloads` running as its own process
 // (short timings: lease 3 s, renew deadline 2 s, retry 0.5 s). Only the leader reconciles;
 // SIGKILLing it hands over to the other within the lease duration (+ the retry period's jitter).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { DeploymentResource, LeaseResource, type Deployment, type Lease } from '../../src/runtime/client/builtin.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
-import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+import { DM_CRD, generateOperator, startOperator, startTestenvProcess, waitFor, type OperatorProcess, type TestenvProcess } from './support.js';
 
 const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
 const LEASE_MS = 3000;
 const RETRY_MS = 500;
 
-let server: TestApiServer;
+let server: TestenvProcess;
 let gen: ReturnType<typeof generateOperator>;
 const ops: OperatorProcess[] = [];
 
 before(async () => {
   gen = generateOperator();
-  server = await startTestApiServer({ crds: [DM_CRD], simulateWorkloads: 50 });
+  server = await startTestenvProcess(DM_CRD);
 });
 
 after(async () => {

@@ -2,7 +2,8 @@
 // API server: generate it into a folder under the repo, spawn `node --import tsx main.ts`,
 // read its JSON log lines, poll with bounded waits, and clean everything up.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
@@ -110,4 +111,38 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A `crdgen testenv` process (the CLI, run from source as bin/crdgen.js runs the build). */
+export interface TestenvProcess {
+  kubeconfigPath: string;
+  /** SIGTERM, then SIGKILL after 5 s; waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts `crdgen testenv --simulate-workloads <delay> --crd <crd> --kubeconfig <tmp>` and waits until it serves. */
+export async function startTestenvProcess(crd: string, simulateDelay = '50ms'): Promise<TestenvProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-e2e-testenv-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', '--simulate-workloads', simulateDelay, '--crd', crd, '--kubeconfig', kubeconfigPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+  proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+  const exited = new Promise<void>((done) => proc.once('exit', () => done()));
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(() => out.includes('kubeconfig written to') || (proc.exitCode !== null ? Promise.reject(new Error(`testenv exited: ${out}`)) : false), 30_000, 'crdgen testenv to serve', () => out);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { kubeconfigPath, stop };
 }
