@@ -57,7 +57,10 @@ export async function runDemo(ctx: CliContext): Promise<number> {
     await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
     const d = await until(() => deps.get('orders-db'), 30_000, 'the Deployment');
     say(`   Deployment orders-db appeared: replicas ${d.spec?.replicas}, image ${d.spec?.template.spec?.containers[0]?.image}, owned by DatabaseManager ${d.metadata?.ownerReferences?.[0]?.name}`);
-    await until(async () => ((await dms.get('orders')).status?.['availableReplicas'] === 2 ? true : undefined), 30_000, 'availableReplicas 2');
+    await until(async () => {
+      const st = (await dms.get('orders')).status as { availableReplicas?: number; conditions?: { type: string; status: string }[] } | undefined;
+      return st?.availableReplicas === 2 && st.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
+    }, 30_000, 'availableReplicas 2 and Ready=True');
     say('   status.availableReplicas reached 2; condition Ready=True');
     say('5. scaling to 4 (kubectl patch dm orders --type merge -p \'{"spec":{"replicas":4}}\')');
     await dms.patch('orders', rt.PatchType.Merge, { spec: { replicas: 4 } });
