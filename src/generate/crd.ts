@@ -140,7 +140,12 @@ export function schemaToJson(node: SchemaNode): Record<string, unknown> {
       o['type'] = 'object';
       if (node.properties.length > 0) {
         const props: Record<string, unknown> = {};
-        for (const p of node.properties) props[p.name] = schemaToJson(p.schema);
+        for (const p of node.properties) {
+          const v = schemaToJson(p.schema);
+          // `__proto__` is a legal property name: an own key, never the map's prototype.
+          if (p.name === '__proto__') Object.defineProperty(props, p.name, { value: v, enumerable: true, writable: true, configurable: true });
+          else props[p.name] = v;
+        }
         o['properties'] = props;
         const required = node.properties.filter((p) => p.required).map((p) => p.name);
         if (required.length > 0) o['required'] = required;
