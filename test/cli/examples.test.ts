@@ -16,7 +16,7 @@ test('there are examples to verify', () => {
 });
 
 for (const name of cases) {
-  test(`crdgen verify: examples/${name} is up to date (else run \`crdgen generate\` in that folder)`, async () => {
+  test(`crdgen verify: examples/${name} is up to date (else: npm run examples:update, review, commit)`, async () => {
     const r = await run(['verify'], join(EXAMPLES, name));
     assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
     assert.match(r.stdout, /^verified \d+ generated files: up to date\n$/);
