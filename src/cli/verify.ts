@@ -6,10 +6,10 @@
 
 import { Command } from 'commander';
 import { join } from 'node:path';
-import { planWrite } from '../emit/writer.js';
+import { planWrite, WriteError } from '../emit/writer.js';
 import { unifiedDiff } from '../emit/diff.js';
 import { displayPath } from './inputs.js';
-import { EXIT, type CliContext } from './io.js';
+import { CliError, EXIT, type CliContext } from './io.js';
 import { addGeneratorOptions, buildAll, givenOn, plural } from './generate.js';
 import type { GenerateFlags } from './options.js';
 import { Reporter, runReported } from './report.js';
@@ -50,7 +50,13 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
   let checked = 0;
   for (const o of outputs) {
     const out = o.target.out!;
-    const plan = await planWrite(out, o.files, { removeStale: o.target.clean });
+    let plan;
+    try {
+      plan = await planWrite(out, o.files, { removeStale: o.target.clean });
+    } catch (e) {
+      if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
+      throw new CliError(`cannot read output: ${(e as Error).message}`, EXIT.invalidInput);
+    }
     for (const step of plan) {
       const shown = displayPath(ctx.io.cwd, join(out, step.path));
       if (step.action !== 'remove') checked++;

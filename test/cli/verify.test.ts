@@ -2,7 +2,7 @@
 // stale, user files, conflicts; and generate's promise to leave user files alone.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, readTree } from '../golden/support.js';
@@ -122,4 +122,18 @@ test('verify --json: findings, diffs and the fix command as one JSON document', 
   assert.match(doc.findings[0]!.diff!, /^--- a\/gen\/apis/);
   assert.equal(doc.fix, 'crdgen generate crd.yaml --out gen --controller DatabaseManager');
   assert.equal(doc.files.length, total); // every generated path once
+});
+
+test('a generated path that is a symbolic link: verify and generate refuse it (exit 1, no stack trace)', async () => {
+  const dir = await project();
+  const outside = join(tmp, `outside${n++}.ts`);
+  writeFileSync(outside, 'outside\n');
+  unlinkSync(join(dir, TYPES));
+  symlinkSync(outside, join(dir, TYPES));
+  for (const cmd of ['verify', 'generate']) {
+    const r = await cli([cmd, 'crd.yaml', '--out', 'gen', '--controller', 'DatabaseManager'], { cwd: dir });
+    assert.equal(r.code, 1, cmd);
+    assert.match(r.stderr, /^crdgen: refusing to write through symbolic link .*types\.ts\n$/, cmd);
+  }
+  assert.equal(readFileSync(outside, 'utf8'), 'outside\n');
 });
