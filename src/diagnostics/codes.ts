@@ -32,6 +32,7 @@ export const DIAGNOSTIC_CODES = {
   CRD034: 'invalid x-kubernetes extension use',
   CRD035: 'schema not structural',
   CRD036: 'invalid x-kubernetes-validations rule',
+  CRD037: 'pattern is not a valid regular expression',
   GEN001: 'kind is not an UpperCamelCase identifier',
   GEN002: 'name cannot be used as an output path segment',
   GEN003: 'kind defined twice',

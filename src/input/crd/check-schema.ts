@@ -4,6 +4,7 @@
 
 import { apiserverField, child, type Path, type Seg } from './field-path.js';
 import { didYouMean, forbidden, invalid, notSupported, required, type Finding } from './field-errors.js';
+import { compileRe2 } from '../../runtime/validation/re2.js';
 
 /** The OpenAPI types a CRD schema may use, sorted as the apiserver lists them. */
 export const OPENAPI_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'] as const;
@@ -127,6 +128,13 @@ function checkProps(s: Obj, path: Path, ctx: Ctx, isRoot: boolean, out: Finding[
     out.push(forbidden('CRD034', child(path, 'x-kubernetes-embedded-resource'), 'must not be used inside of resource meta'));
   }
   if (s.uniqueItems === true) out.push(forbidden('CRD032', child(path, 'uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  if (typeof s.pattern === 'string') {
+    try {
+      compileRe2(s.pattern);
+    } catch (e) {
+      out.push(invalid('CRD037', child(path, 'pattern'), s.pattern, `must be a valid regular expression, but isn't: ${(e as Error).message}`));
+    }
+  }
 
   const properties = isObj(s.properties) ? s.properties : {};
   const hasProps = Object.keys(properties).length > 0;
