@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { parseAllDocuments } from 'yaml';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
@@ -47,7 +47,7 @@ export function crdBases(maxBytes = 60_000): { name: string; doc: unknown }[] {
   for (const f of files.sort()) {
     for (const d of parseAllDocuments(readFileSync(f, 'utf8'))) {
       const v = d.toJSON() as { kind?: string } | null;
-      if (v && v.kind === 'CustomResourceDefinition') out.push({ name: f.slice(ROOT.length), doc: v });
+      if (v && v.kind === 'CustomResourceDefinition') out.push({ name: relative(ROOT, f), doc: v });
     }
   }
   return out;
