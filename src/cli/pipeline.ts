@@ -12,6 +12,7 @@ import { runEmitters } from '../generate/registry.js';
 import { classifyInputs } from '../input/ts/files.js';
 import { clientOptionsErrors } from '../generate/client-options.js';
 import { NameCollisionError } from '../generate/client-kinds.js';
+import { ValidatorGenerationError } from '../generate/validators.js';
 import { applyTypeScriptPlurals } from '../generate/client-names.js';
 import { controllerErrors } from '../generate/controller.js';
 import { applyBoilerplate, BoilerplateError } from '../emit/boilerplate.js';
@@ -82,6 +83,7 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
     files = runEmitters(model, ctxEmit, target.emitters);
   } catch (e) {
     if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
+    if (e instanceof ValidatorGenerationError) throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);
     throw e;
   }
   if (target.headerFile !== undefined) {

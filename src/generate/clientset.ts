@@ -5,7 +5,7 @@ import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
-import { tsString } from '../model/naming.js';
+import { safeIdentifier, tsString } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
@@ -108,7 +108,7 @@ export const clientset: Emitter = (model: Model, ctx) => {
   }
   if (gvs.length > 0) {
     const path = 'clientset/clientset.ts';
-    assertUniqueNames(path, ['Clientset', 'ClientsetInterface', 'loadConfig', 'restBackend', 'isClientBackend', 'ClientBackend', 'LoadConfigOptions', 'RestConfig', ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`])]);
+    assertUniqueNames(path, ['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'ClientBackend', 'KindValidator', 'LoadConfigOptions', 'RestConfig', ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`])]);
     assertUniqueNames(`${path} (accessors)`, ['backend', 'fromKubeConfig', ...gvs.map((g) => g.accessor)]);
     files.push({
       path,
@@ -116,6 +116,14 @@ export const clientset: Emitter = (model: Model, ctx) => {
         header: generatedHeader(ctx.sources),
         runtimeImport: ctx.runtimeImport,
         groupVersions: gvs.map((g) => ({ ...g, import: tsString(importPath(path, g.path)) })),
+        validators: byGv.flatMap((gv) =>
+          gv.kinds.map((ck) => ({
+            key: `${gv.group.name}/${gv.version.name}/${ck.kind.kind}`,
+            import: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
+            validate: safeIdentifier(`validate${ck.kind.kind}`),
+            default: safeIdentifier(`default${ck.kind.kind}`),
+          })),
+        ),
       }),
     });
   }

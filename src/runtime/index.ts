@@ -41,6 +41,8 @@ export * from './metrics/workqueue.js';
 export * from './metrics/reflector.js';
 // validation (OpenAPI + CEL rules, defaulting, pruning) is its own entry point, `crdgen/runtime/validation`,
 // so an operator that does not validate never loads the CEL layer (~250 ms CPU, ~18 MB at start-up).
+// validatingBackend (the clientset's `validate: true`) loads generated validators on first use.
+export * from './validation/validating-backend.js';
 // label selectors, typed clients, listers, informer factory, fake backend (what generated clientsets, listers and informers stand on)
 export * from './labels/index.js';
 export * from './typed/backend.js';

@@ -125,3 +125,35 @@ test('schemaLiteral lays out JSON one property per line and quotes every key and
   assert.equal(schemaLiteral({ a: [1, 'x'], 'b-c': JSON.parse('{"__proto__":null}') as unknown }), "{\n  a: [1, 'x'],\n  'b-c': {\n    ['__proto__']: null,\n  },\n}");
   assert.equal(schemaLiteral([{ x: "it's" }]), "[\n  {\n    x: 'it\\'s',\n  },\n]");
 });
+
+test('generated Clientset with validate: true refuses an invalid object before sending it, as the server words it', async (t) => {
+  const { runEmitters } = await import('../../../src/generate/registry.js');
+  const { startTestApiServer } = await import('../../../src/testing/index.js');
+  const { isInvalid, isNotFound } = await import('../../../src/runtime/index.js');
+  const crdFile = join(ROOT, 'fixtures/databasemanager/crd.yaml');
+  const m = model('fixtures/databasemanager/crd.yaml', readFileSync(crdFile, 'utf8'));
+  const files = runEmitters(m, createEmitContext({ sources: m.sources, runtimeImport: RUNTIME }));
+  type Dm = { apiVersion: string; kind: string; metadata: { name: string }; spec: { deploymentName: string; replicas: number; dbtype: string } };
+  type Client = { create(o: Dm): Promise<Dm>; get(n: string): Promise<Dm> };
+  type Cs = { fromKubeConfig(k: string, o?: { validate?: boolean }): Promise<{ coolopsV1alpha1(): { databaseManagers(ns: string): Client } }> };
+  const mod = (await importGenerated(t, files, 'clientset/clientset.ts')) as unknown as { Clientset: Cs };
+  const server = await startTestApiServer({ crds: [crdFile] });
+  t.after(() => server.stop());
+  let requests = 0;
+  const counting = await startTestApiServer({ crds: [crdFile], log: (line) => void (/^POST /.test(line) && requests++) });
+  t.after(() => counting.stop());
+  const dm = (name: string, replicas: number): Dm => ({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name }, spec: { deploymentName: name, replicas, dbtype: 'mysql' } });
+
+  const plain = (await mod.Clientset.fromKubeConfig(server.kubeconfigPath)).coolopsV1alpha1().databaseManagers('default');
+  const serverErr = await plain.create(dm('big', 11)).then(() => undefined, (e: unknown) => e);
+  assert.ok(isInvalid(serverErr), String(serverErr));
+
+  const checked = (await mod.Clientset.fromKubeConfig(counting.kubeconfigPath, { validate: true })).coolopsV1alpha1().databaseManagers('default');
+  const clientErr = await checked.create(dm('big', 11)).then(() => undefined, (e: unknown) => e);
+  assert.ok(isInvalid(clientErr), String(clientErr));
+  assert.equal((clientErr as { status: { message: string } }).status.message, (serverErr as { status: { message: string } }).status.message);
+  assert.equal(requests, 0, 'the invalid object was not sent');
+  assert.ok(isNotFound(await checked.get('big').then(() => undefined, (e: unknown) => e)));
+  assert.equal((await checked.create(dm('ok', 3))).metadata.name, 'ok');
+  assert.equal(requests, 1, 'a valid object is sent');
+});
