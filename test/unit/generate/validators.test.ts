@@ -157,3 +157,46 @@ test('generated Clientset with validate: true refuses an invalid object before s
   assert.equal((await checked.create(dm('ok', 3))).metadata.name, 'ok');
   assert.equal(requests, 1, 'a valid object is sent');
 });
+
+test('crdgen generate refuses a CRD whose CEL rule does not compile: a clear input error, nothing written', async (t) => {
+  const { runCli } = await import('../../../src/cli/main.js');
+  const { mkdtempSync: mk, writeFileSync, existsSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mk(join(tmpdir(), 'crdgen-validators-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'crd.yaml'), HOSTILE.replace('rule: "self.min <= self.max"', 'rule: "self.min <= "'));
+  let stderr = '';
+  const code = await runCli(['generate', join(dir, 'crd.yaml'), '--out', join(dir, 'out')], {
+    stdout: () => undefined,
+    stderr: (s) => void (stderr += s),
+    readStdin: async () => new Uint8Array(),
+    cwd: dir,
+  });
+  assert.notEqual(code, 0);
+  assert.match(stderr, /cannot generate the validator of Widget \(example\.com\/v1\): 1 validation rule cannot be compiled/);
+  assert.doesNotMatch(stderr, /internal error|    at /);
+  assert.ok(!existsSync(join(dir, 'out')), 'nothing written');
+});
+
+test('validatingBackend: namespace() clients are checked too; patches pass through unchecked', async () => {
+  const { validatingBackend } = await import('../../../src/runtime/validation/validating-backend.js');
+  const sent: string[] = [];
+  const client = (ns: string): Record<string, unknown> => ({
+    create: async (o: { metadata: { name: string } }) => (sent.push(`create ${ns}/${o.metadata.name}`), o),
+    patch: async (name: string) => (sent.push(`patch ${ns}/${name}`), {}),
+    namespace: (n: string) => client(n),
+  });
+  const backend = { resource: () => client(''), scale: () => ({}) } as unknown as Parameters<typeof validatingBackend>[0];
+  let loads = 0;
+  const wrapped = validatingBackend(backend, async () => {
+    loads++;
+    return { validate: (o: unknown) => ((o as { spec?: { ok?: boolean } }).spec?.ok ? [] : [{ reason: 'FieldValueRequired', field: 'spec.ok', message: 'Required value' }]) as FieldError[] };
+  });
+  const d = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', listKind: 'WidgetList', namespaced: true };
+  const rc = wrapped.resource(d, '') as unknown as { namespace(n: string): { create(o: unknown): Promise<unknown>; patch(n: string): Promise<unknown> } };
+  await assert.rejects(rc.namespace('a').create({ metadata: { name: 'w' }, spec: {} }), (e: unknown) => (e as { code: number }).code === 422 && /Widget\.example\.com "w" is invalid: spec\.ok: Required value/.test(String((e as Error).message)));
+  await rc.namespace('a').create({ metadata: { name: 'w' }, spec: { ok: true } });
+  await rc.namespace('a').patch('w');
+  assert.deepEqual(sent, ['create a/w', 'patch a/w']);
+  assert.equal(loads, 1, 'the validator is loaded once per kind');
+});
