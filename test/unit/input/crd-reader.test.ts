@@ -117,7 +117,7 @@ test('DatabaseManager model: resource facts, schema nodes, titles and positions'
   assert.equal(replicas.type, 'integer');
   assert.equal(replicas.minimum, 1);
   assert.equal(replicas.maximum, 10);
-  assert.deepEqual(replicas.source, { file: 'crd.yaml', line: 22, col: 17, path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas' });
+  assert.deepEqual(replicas.source, { file: 'crd.yaml', line: 25, col: 17, path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas' });
   assert.equal(prop(spec, 'deploymentName').type, 'string');
 });
 

@@ -52,12 +52,17 @@ test('databasemanager-ts fixture reads to the DatabaseManager model', () => {
   assert.deepEqual(root.properties[0]!.schema, {
     type: 'object',
     title: 'DatabaseManagerSpec',
+    description: 'DatabaseManagerSpec is the desired state of a DatabaseManager.',
     preserveUnknownFields: false,
     embeddedResource: false,
     properties: [
-      { name: 'deploymentName', required: false, schema: { type: 'string' } },
-      { name: 'replicas', required: false, schema: { type: 'integer', minimum: 1, maximum: 10 } },
-      { name: 'dbtype', required: false, schema: { type: 'string' } },
+      { name: 'deploymentName', required: false, schema: { type: 'string', description: 'Name of the Deployment to manage.' } },
+      {
+        name: 'replicas',
+        required: false,
+        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10, description: 'Number of database replicas, 1 to 10.' },
+      },
+      { name: 'dbtype', required: false, schema: { type: 'string', description: 'Database engine: mysql, postgres, redis or mongodb.' } },
     ],
   });
 });

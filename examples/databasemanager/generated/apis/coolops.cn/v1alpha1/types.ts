@@ -3,25 +3,54 @@
 
 import type { ListMeta, ObjectMeta } from 'crdgen/runtime';
 
+/**
+ * DatabaseManager runs a database as a Deployment.
+ */
 export interface DatabaseManager {
   apiVersion?: string;
   kind?: string;
   metadata?: ObjectMeta;
+  /**
+   * DatabaseManagerSpec is the desired state of a DatabaseManager.
+   */
   spec?: DatabaseManagerSpec;
+  /**
+   * DatabaseManagerStatus is the observed state of a DatabaseManager.
+   */
   status?: DatabaseManagerStatus;
 }
 
+/**
+ * DatabaseManagerSpec is the desired state of a DatabaseManager.
+ */
 export interface DatabaseManagerSpec {
+  /**
+   * Name of the Deployment to manage.
+   */
   deploymentName?: string;
   /**
+   * Number of database replicas, 1 to 10.
+   *
+   * @format int32
    * @minimum 1
    * @maximum 10
    */
   replicas?: number;
+  /**
+   * Database engine: mysql, postgres, redis or mongodb.
+   */
   dbtype?: string;
 }
 
+/**
+ * DatabaseManagerStatus is the observed state of a DatabaseManager.
+ */
 export interface DatabaseManagerStatus {
+  /**
+   * Replicas of the managed Deployment that are available.
+   *
+   * @format int32
+   */
   availableReplicas?: number;
   /**
    * @format int64

@@ -20,6 +20,7 @@ const schemaOfDatabaseManager: PrecompiledSchema = {
           },
           replicas: {
             type: 'integer',
+            format: 'int32',
             maximum: 10,
             minimum: 1,
           },
@@ -33,6 +34,7 @@ const schemaOfDatabaseManager: PrecompiledSchema = {
         properties: {
           availableReplicas: {
             type: 'integer',
+            format: 'int32',
           },
           observedGeneration: {
             type: 'integer',
