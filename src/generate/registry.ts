@@ -26,20 +26,22 @@ export interface EmitterEntry {
   emit: Emitter;
   /** Not run by default; only when selected by name (`--generators …,crd`). */
   optIn?: boolean;
+  /** Generators whose files this one's output imports; selecting it selects them too. */
+  requires?: readonly string[];
 }
 
 /** All generators in their fixed run order. */
 export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
-  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy },
-  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register },
-  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', emit: validators },
-  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', emit: clientset },
-  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', emit: fake },
-  { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers },
-  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', emit: informers },
-  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', emit: applyconfig },
-  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', emit: controller },
+  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy, requires: ['types'] },
+  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register, requires: ['types'] },
+  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', emit: validators, requires: ['types'] },
+  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', emit: clientset, requires: ['types', 'register', 'validators'] },
+  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', emit: fake, requires: ['clientset'] },
+  { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers, requires: ['types'] },
+  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', emit: informers, requires: ['clientset', 'listers', 'register'] },
+  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', emit: applyconfig, requires: ['types'] },
+  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', emit: controller, requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
   { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', emit: crd, optIn: true },
 ];
 
@@ -80,10 +82,21 @@ export function runEmitters(model: Model, ctx: EmitContext, entries: readonly Em
   return out;
 }
 
-/** Selects registry entries by name, in registry order; unknown names throw with the valid list. */
+/**
+ * Selects registry entries by name, in registry order, together with every generator they
+ * require (so `--generators clientset` still yields a tree that compiles); unknown names throw
+ * with the valid list.
+ */
 export function selectEmitters(names: readonly string[]): EmitterEntry[] {
-  const known = new Set(EMITTERS.map((e) => e.name));
-  const bad = names.filter((n) => !known.has(n));
-  if (bad.length > 0) throw new Error(`unknown generator(s) ${bad.join(', ')}; known: ${[...known].join(', ')}`);
-  return EMITTERS.filter((e) => names.includes(e.name));
+  const byName = new Map(EMITTERS.map((e) => [e.name, e]));
+  const bad = names.filter((n) => !byName.has(n));
+  if (bad.length > 0) throw new Error(`unknown generator(s) ${bad.join(', ')}; known: ${[...byName.keys()].join(', ')}`);
+  const chosen = new Set<string>();
+  const add = (n: string): void => {
+    if (chosen.has(n)) return;
+    chosen.add(n);
+    for (const r of byName.get(n)?.requires ?? []) add(r);
+  };
+  names.forEach(add);
+  return EMITTERS.filter((e) => chosen.has(e.name));
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EmitterConflictError, isSafeOutputPath, runEmitters, type EmitterEntry } from '../../../src/generate/registry.js';
+import { EMITTERS, EmitterConflictError, isSafeOutputPath, runEmitters, type EmitterEntry } from '../../../src/generate/registry.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import type { Model } from '../../../src/model/types.js';
 
@@ -27,4 +27,26 @@ test('createEmitContext sorts sources and keeps runtimeImport override', () => {
   const ctx = createEmitContext({ sources: ['b.yaml', 'a\\c.yaml'], runtimeImport: '../rt/index.js' });
   assert.deepEqual(ctx.sources, ['a/c.yaml', 'b.yaml']);
   assert.equal(ctx.runtimeImport, '../rt/index.js');
+});
+
+test('selectEmitters adds what a generator imports, so any selection yields a self-contained tree', async () => {
+  const { selectEmitters } = await import('../../../src/generate/registry.js');
+  const { readCrdInputs } = await import('../../../src/input/crd/index.js');
+  const { readFileSync } = await import('node:fs');
+  const { posix } = await import('node:path');
+  assert.deepEqual(selectEmitters(['clientset']).map((e) => e.name), ['types', 'register', 'validators', 'clientset']);
+  assert.throws(() => selectEmitters(['nope']), /unknown generator\(s\) nope/);
+  const { model } = readCrdInputs([{ file: 'crd.yaml', content: readFileSync('fixtures/databasemanager/crd.yaml', 'utf8') }]);
+  const ctx = createEmitContext({ sources: ['crd.yaml'], controllers: ['DatabaseManager'] });
+  for (const e of EMITTERS) {
+    const files = runEmitters(model, ctx, selectEmitters([e.name]));
+    const paths = new Set(files.map((f) => f.path));
+    for (const f of files) {
+      if (!f.path.endsWith('.ts')) continue;
+      for (const m of f.contents.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+        const target = posix.normalize(posix.join(posix.dirname(f.path), `${m[1]}.ts`));
+        assert.ok(paths.has(target), `--generators ${e.name}: ${f.path} imports ${target}, which is not generated`);
+      }
+    }
+  }
 });
