@@ -4,7 +4,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Group, GroupVersion, Kind, Model, Verb } from '../../model/types.js';
 import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
-import { RESERVED_TYPE_NAMES } from './titles.js';
+import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../emit/sorted.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { isObj } from './check-schema.js';

@@ -4,11 +4,9 @@
 // traversal order (kinds sorted, properties in source order), so names are
 // deterministic.
 
-import type { Kind, SchemaNode } from '../../model/types.js';
+import type { Kind } from '../../model/types.js';
 import { publicName, RESERVED_WORDS } from '../../model/naming.js';
-
-/** Names generated code imports or defines in every version: never used as titles. */
-export const RESERVED_TYPE_NAMES = ['ObjectMeta', 'ListMeta', 'JsonObject'];
+import { RESERVED_TYPE_NAMES, titleClaimer, visitPathTitles, type PathTitleHooks } from '../../model/titles.js';
 
 /**
  * Sets `title` on every object node of `kinds` (one group/version, sorted by kind).
@@ -21,32 +19,9 @@ export function assignTitles(kinds: readonly Kind[]): void {
     used.add(k.kind);
     used.add(k.listKind);
   }
-  const claim = (candidate: string): string => {
-    let name = candidate;
-    for (let i = 2; used.has(name); i++) name = `${candidate}${i}`;
-    used.add(name);
-    return name;
-  };
-  const visit = (node: SchemaNode, candidate: string): void => {
-    switch (node.type) {
-      case 'object':
-        node.title = claim(candidate);
-        for (const p of node.properties) {
-          // an embedded resource's metadata is typed as ObjectMeta, not a generated interface
-          if (node.embeddedResource && p.name === 'metadata') continue;
-          visit(p.schema, node.title + publicName(p.name));
-        }
-        break;
-      case 'array':
-        visit(node.items, node.items.type === 'array' ? `${candidate}Item` : candidate);
-        break;
-      case 'map':
-        visit(node.values, node.values.type === 'map' ? `${candidate}Value` : candidate);
-        break;
-      default:
-        break;
-    }
-  };
+  const claim = titleClaimer(used);
+  // an embedded resource's metadata is skipped by the walk: it is typed as ObjectMeta
+  const hooks: PathTitleHooks = { object: (node, candidate) => (node.title = claim(candidate)) };
   for (const k of kinds) {
     const root = k.schema;
     if (!root) continue;
@@ -54,7 +29,7 @@ export function assignTitles(kinds: readonly Kind[]): void {
       root.title = k.kind; // reserved above for this kind
       for (const p of root.properties) {
         if (p.name === 'metadata' || p.name === 'apiVersion' || p.name === 'kind') continue;
-        visit(p.schema, root.title + publicName(p.name));
+        visitPathTitles(p.schema, root.title + publicName(p.name), hooks);
       }
     }
   }

@@ -8,7 +8,7 @@ import { isReservedWord } from '../../model/naming.js';
 import type { Group, Kind, SchemaNode, SourcePos } from '../../model/types.js';
 import { checkCrd } from '../crd/check.js';
 import type { Path } from '../crd/field-path.js';
-import { RESERVED_TYPE_NAMES } from '../crd/titles.js';
+import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 
 /** Checks the CRD of every kind of the model; returns diagnostics positioned in the TS sources. */
 export function checkKindsAsCrds(groups: readonly Group[]): Diagnostic[] {

@@ -6,7 +6,7 @@
 import type { ts } from 'ts-morph';
 import { publicName, RESERVED_WORDS } from '../../model/naming.js';
 import type { Kind, ObjectNode, SchemaNode, SourcePos } from '../../model/types.js';
-import { RESERVED_TYPE_NAMES } from '../crd/titles.js';
+import { RESERVED_TYPE_NAMES, titleClaimer, visitPathTitles, type PathTitleHooks } from '../../model/titles.js';
 import type { ReadCtx } from './context.js';
 import { tsDiag } from './diagnostics.js';
 
@@ -63,34 +63,16 @@ export function assignTitles(
     }
   }
 
-  const claim = (candidate: string): string => {
-    let name = candidate;
-    for (let i = 2; used.has(name); i++) name = `${candidate}${i}`;
-    used.add(name);
-    return name;
+  const claim = titleClaimer(used);
+  const hooks: PathTitleHooks = {
+    object: (node, candidate) => {
+      if (!origin.has(node)) node.title = claim(candidate);
+      return node.title!;
+    },
+    // typed as ObjectMeta by the types emitter, like the CRD reader leaves it untitled
+    embeddedMetadata: (schema) => {
+      if (schema.type === 'object' && !origin.has(schema)) delete schema.title;
+    },
   };
-  const visit = (node: SchemaNode, candidate: string): void => {
-    switch (node.type) {
-      case 'object':
-        if (!origin.has(node)) node.title = claim(candidate);
-        for (const p of node.properties) {
-          if (node.embeddedResource && p.name === 'metadata') {
-            // typed as ObjectMeta by the types emitter, like the CRD reader leaves it untitled
-            if (p.schema.type === 'object' && !origin.has(p.schema)) delete p.schema.title;
-            continue;
-          }
-          visit(p.schema, node.title + publicName(p.name));
-        }
-        break;
-      case 'array':
-        visit(node.items, node.items.type === 'array' ? `${candidate}Item` : candidate);
-        break;
-      case 'map':
-        visit(node.values, node.values.type === 'map' ? `${candidate}Value` : candidate);
-        break;
-      default:
-        break;
-    }
-  };
-  for (const k of kinds) for (const p of props(k)) visit(p.schema, k.kind + publicName(p.name));
+  for (const k of kinds) for (const p of props(k)) visitPathTitles(p.schema, k.kind + publicName(p.name), hooks);
 }
