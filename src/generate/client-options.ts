@@ -1,15 +1,7 @@
 // Options of the client generators (clientset, fake, listers, informers, applyconfig):
 // client-gen's +genclient markers for CRD input, and plural exceptions. They live on
 // the EmitContext (`ctx.client`) so the CLI and a config file fill the same object.
-import type { Group, Kind, Model, Verb } from '../model/types.js';
-
-/** Every client-gen verb, in client-gen's order. */
-export const CLIENT_VERBS: readonly Verb[] = [
-  'create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus',
-];
-
-const READONLY_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
-const STATUS_VERBS: readonly Verb[] = ['updateStatus', 'applyStatus'];
+import { ALL_VERBS as CLIENT_VERBS, READONLY_VERBS, STATUS_VERBS, type Group, type Kind, type Model, type Verb } from '../model/types.js';
 
 /** client-gen markers for one kind (`+genclient:onlyVerbs=…` and friends). */
 export interface KindClientOptions {

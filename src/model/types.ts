@@ -50,6 +50,17 @@ export type Verb =
   | 'apply'
   | 'applyStatus';
 
+/** Every client-gen verb, in client-gen's order. */
+export const ALL_VERBS: readonly Verb[] = [
+  'create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus',
+];
+
+/** The verbs of `+genclient:readonly`. */
+export const READONLY_VERBS: readonly Verb[] = ['get', 'list', 'watch'];
+
+/** The verbs that need the status subresource. */
+export const STATUS_VERBS: readonly Verb[] = ['updateStatus', 'applyStatus'];
+
 export interface PrinterColumn {
   name: string;
   type: string;

@@ -3,7 +3,8 @@
 // holds something the TypeScript format cannot express.
 import type { Kind, Model, ObjectNode, SchemaNode } from '../../src/model/types.js';
 import { isIdentifierName, propertyKey, tsString } from '../../src/model/naming.js';
-import { ALL_VERBS, verbsOf } from '../../src/input/ts/verbs.js';
+import { verbsOf } from '../../src/input/ts/verbs.js';
+import { ALL_VERBS } from '../../src/model/types.js';
 import { IMPLIED_PROPERTIES } from '../../src/input/ts/kinds.js';
 
 /** Printed files (relative path → text), or why the model cannot be printed. */

@@ -2,7 +2,7 @@
 // reported as a positioned diagnostic. Nothing is built from an invalid CRD.
 
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Group, GroupVersion, Kind, Model, Verb } from '../../model/types.js';
+import { ALL_VERBS, STATUS_VERBS, type Group, type GroupVersion, type Kind, type Model } from '../../model/types.js';
 import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../emit/sorted.js';
@@ -142,7 +142,6 @@ function generatorChecks(crd: Record<string, unknown>): Finding[] {
   return out;
 }
 
-const ALL_VERBS: Verb[] = ['create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus'];
 
 interface BuiltKind {
   group: string;
@@ -182,7 +181,7 @@ function buildKinds(c: CheckedCrd): BuiltKind[] {
         if (typeof col.priority === 'number') pc.priority = col.priority;
         return pc;
       }),
-      verbs: ALL_VERBS.filter((verb) => status || (verb !== 'updateStatus' && verb !== 'applyStatus')),
+      verbs: ALL_VERBS.filter((verb) => status || !STATUS_VERBS.includes(verb)),
       source: locate(['spec', 'names', 'kind']),
     };
     if (v.deprecationWarning !== undefined) kind.deprecationWarning = v.deprecationWarning;

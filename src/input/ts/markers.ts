@@ -1,7 +1,7 @@
 // The marker catalogue: every `// +marker` the TypeScript reader knows, where it may stand,
 // and how its value parses. Parsing a marker comment gives a ParsedMarker or a diagnostic.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { SourcePos } from '../../model/types.js';
+import { ALL_VERBS, type SourcePos } from '../../model/types.js';
 import { tsDiag } from './diagnostics.js';
 import {
   MarkerSyntaxError,
@@ -253,19 +253,7 @@ function parseValue(def: MarkerDef, rest: string): unknown {
   return out;
 }
 
-const VERBS = new Set([
-  'create',
-  'update',
-  'updateStatus',
-  'delete',
-  'deleteCollection',
-  'get',
-  'list',
-  'watch',
-  'patch',
-  'apply',
-  'applyStatus',
-]);
+const VERBS = new Set<string>(ALL_VERBS);
 
 function parseTyped(type: ValueType, raw: string): unknown {
   switch (type) {

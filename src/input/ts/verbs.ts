@@ -4,25 +4,7 @@
 // in both onlyVerbs and skipVerbs is an error; noVerbs leaves none. One difference, shared with
 // the CRD reader: the status verbs need the status subresource (+kubebuilder:subresource:status)
 // rather than a Go `Status` field, since against a CRD without it `/status` does not exist.
-import type { Verb } from '../../model/types.js';
-
-/** Every verb client-gen knows, in its order. */
-export const ALL_VERBS: readonly Verb[] = [
-  'create',
-  'update',
-  'updateStatus',
-  'delete',
-  'deleteCollection',
-  'get',
-  'list',
-  'watch',
-  'patch',
-  'apply',
-  'applyStatus',
-];
-
-const READONLY: readonly Verb[] = ['get', 'list', 'watch'];
-const STATUS: readonly Verb[] = ['updateStatus', 'applyStatus'];
+import { ALL_VERBS, READONLY_VERBS, STATUS_VERBS, type Verb } from '../../model/types.js';
 
 /** The genclient markers on one kind. */
 export interface GenclientTags {
@@ -41,13 +23,13 @@ export function verbsOf(tags: GenclientTags): { verbs: Verb[] } | { error: strin
   if (!tags.genclient || tags.noVerbs) return { verbs: [] };
   let allowed = new Set<Verb>(ALL_VERBS);
   if (tags.readonly || tags.onlyVerbs) {
-    const only = new Set<Verb>([...(tags.readonly ? READONLY : []), ...(tags.onlyVerbs ?? [])]);
+    const only = new Set<Verb>([...(tags.readonly ? READONLY_VERBS : []), ...(tags.onlyVerbs ?? [])]);
     for (const v of tags.skipVerbs ?? []) {
       if (only.has(v)) return { error: `verb "${v}" is in both genclient:onlyVerbs (or readonly) and genclient:skipVerbs` };
     }
     allowed = only;
   }
   for (const v of tags.skipVerbs ?? []) allowed.delete(v);
-  if (tags.noStatus || !tags.hasStatus) for (const v of STATUS) allowed.delete(v);
+  if (tags.noStatus || !tags.hasStatus) for (const v of STATUS_VERBS) allowed.delete(v);
   return { verbs: ALL_VERBS.filter((v) => allowed.has(v)) };
 }
