@@ -39,7 +39,7 @@ export interface TestApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
   kubeconfigPath?: string;
-  /** One line per request (`GET /api/v1/namespaces 200 1ms`) and per controller error. */
+  /** One line per request (`GET /api/v1/namespaces 200 1ms "user-agent"`) and per controller error. */
   log?: (line: string) => void;
   /**
    * Keep objects in etcd instead of memory (needs the npm package `etcd3`): resourceVersions
@@ -145,7 +145,8 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const pending = new Set<NodeJS.Timeout>();
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = Date.now();
-    if (log) res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
+    // the user agent last (quoted), so a test can tell an operator's requests from its own
+    if (log) res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms ${JSON.stringify(req.headers['user-agent'] ?? '')}`));
     const go = (): void => {
       const fault = faults.check(req.url ?? '/');
       if (fault) {
