@@ -1,7 +1,8 @@
 // Options of the client generators (clientset, fake, listers, informers, applyconfig):
 // client-gen's +genclient markers for CRD input, and plural exceptions. They live on
 // the EmitContext (`ctx.client`) so the CLI and a config file fill the same object.
-import { ALL_VERBS as CLIENT_VERBS, READONLY_VERBS, STATUS_VERBS, type Group, type Kind, type Model, type Verb } from '../model/types.js';
+import { ALL_VERBS as CLIENT_VERBS, type Group, type Kind, type Model, type Verb } from '../model/types.js';
+import { contradictoryVerb, narrowVerbs } from '../model/verbs.js';
 
 /** client-gen markers for one kind (`+genclient:onlyVerbs=…` and friends). */
 export interface KindClientOptions {
@@ -51,11 +52,8 @@ export function clientOptionsErrors(model: Model, options: ClientGenOptions | un
     for (const v of [...(o.onlyVerbs ?? []), ...(o.skipVerbs ?? [])]) {
       if (!isVerb(v)) errs.push(`client options for ${key}: unknown verb ${JSON.stringify(v)} (verbs: ${CLIENT_VERBS.join(', ')})`);
     }
-    for (const v of o.skipVerbs ?? []) {
-      if ((o.onlyVerbs ?? []).includes(v) || (o.readonly && READONLY_VERBS.includes(v))) {
-        errs.push(`client options for ${key}: verb "${v}" is both allowed (onlyVerbs/readonly) and skipped`);
-      }
-    }
+    const both = contradictoryVerb(o);
+    if (both !== undefined) errs.push(`client options for ${key}: verb "${both}" is both allowed (onlyVerbs/readonly) and skipped`);
   }
   for (const key of Object.keys(options.pluralExceptions ?? {})) {
     if (!names.has(key)) errs.push(`plural exception names kind ${JSON.stringify(key)}, which is not in the input (kinds: ${known})`);
@@ -77,17 +75,7 @@ export function checkClientOptions(model: Model, options: ClientGenOptions | und
  */
 export function clientVerbs(group: Group, kind: Kind, options: ClientGenOptions | undefined): Verb[] {
   const o = options?.kinds?.[`${group.name}/${kind.kind}`] ?? options?.kinds?.[kind.kind];
-  let allowed = new Set<Verb>(kind.verbs);
-  if (o) {
-    if (o.readonly || o.onlyVerbs) {
-      const only = new Set<Verb>([...(o.readonly ? READONLY_VERBS : []), ...(o.onlyVerbs ?? [])]);
-      allowed = new Set([...allowed].filter((v) => only.has(v)));
-    }
-    for (const v of o.skipVerbs ?? []) allowed.delete(v);
-    if (o.noStatus) for (const v of STATUS_VERBS) allowed.delete(v);
-  }
-  if (!kind.subresources.status) for (const v of STATUS_VERBS) allowed.delete(v);
-  return CLIENT_VERBS.filter((v) => allowed.has(v));
+  return narrowVerbs(kind.verbs, o ?? {}, kind.subresources.status);
 }
 
 /** True when `kind` has a scale subresource and its client may write (getScale/updateScale). */
