@@ -12,3 +12,4 @@ export * from './flags.js';
 export * from './manager.js';
 export { sleep } from './sleep.js';
 export * from './transform.js';
+export * from './in-flight.js';

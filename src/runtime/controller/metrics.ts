@@ -13,10 +13,29 @@ export interface ReconcileMetrics {
   observeReconcile(controller: string, result: ReconcileResult, seconds: number): void;
   /** The number of workers of `controller` (gauge). */
   setWorkers(controller: string, workers: number): void;
+  /**
+   * The counter of overlapping reconciles of one key in `controller` (see `InFlightKeys`),
+   * exposed as {@link overlapsMetricName}(controller). Called once per controller.
+   */
+  newOverlapsMetric(controller: string): CounterMetric;
 }
 
 /** Records nothing. */
-export const noopReconcileMetrics: ReconcileMetrics = { observeReconcile: () => undefined, setWorkers: () => undefined };
+export const noopReconcileMetrics: ReconcileMetrics = {
+  observeReconcile: () => undefined,
+  setWorkers: () => undefined,
+  newOverlapsMetric: () => ({ inc: () => undefined }),
+};
+
+/**
+ * The Prometheus name of a controller's overlap counter: the controller name with every
+ * character outside `[a-zA-Z0-9_]` as `_`, then `_reconcile_overlaps_total`
+ * (`databasemanager-controller` → `databasemanager_controller_reconcile_overlaps_total`).
+ */
+export function overlapsMetricName(controller: string): string {
+  const base = controller.replace(/[^a-zA-Z0-9_]/g, '_');
+  return `${/^[0-9]/.test(base) ? `_${base}` : base}_reconcile_overlaps_total`;
+}
 
 /** The metrics a generated controller takes: reconcile metrics and a workqueue metrics provider. */
 export interface ControllerMetrics {
@@ -46,7 +65,8 @@ export interface PrometheusMetricsOptions {
  * `controller_runtime_reconcile_total{controller,result}`,
  * `controller_runtime_reconcile_errors_total{controller}`,
  * `controller_runtime_reconcile_time_seconds{controller}` (histogram),
- * `controller_runtime_active_workers{controller}`, and the workqueue family
+ * `controller_runtime_active_workers{controller}`, `<controller>_reconcile_overlaps_total`
+ * (one per controller that asks, see {@link overlapsMetricName}), and the workqueue family
  * `workqueue_depth`, `workqueue_adds_total`, `workqueue_retries_total`,
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
  * `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds` (label `name`).
@@ -96,6 +116,12 @@ export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {
         duration.labels(controller).observe(seconds);
       },
       setWorkers: (controller, n) => workers.labels(controller).set(n),
+      newOverlapsMetric: (controller) => {
+        const name = overlapsMetricName(controller);
+        const existing = registry.getSingleMetric(name) as InstanceType<typeof prom.Counter> | undefined;
+        const c = existing ?? new prom.Counter({ name, help: `Reconciles of a key that began while another reconcile of the same key was running in this process (${controller}); 0 unless the workqueue's guarantee breaks`, registers });
+        return { inc: () => c.inc() };
+      },
     },
     workqueue: {
       newDepthMetric: (name) => gauge(wq.depth, name),

@@ -2,9 +2,9 @@
 // Source: crd.yaml
 
 import {
-  DeploymentResource, ResourceLister, deploymentUpdate, enqueueHandler, isConflict, isControlledBy, isNotFound, newControllerRef,
+  DeploymentResource, InFlightKeys, ResourceLister, deploymentUpdate, enqueueHandler, isConflict, isControlledBy, isNotFound, newControllerRef,
   newRateLimitingQueue, noopControllerMetrics, noopLogger, ownedObjectHandler, splitMetaNamespaceKey,
-  type ControllerMetrics, type Deployment, type EventRecorder, type Logger, type RateLimitingQueue, type RunnableController,
+  type ControllerMetrics, type Deployment, type EventRecorder, type Logger, type RateLimitingQueue, type ReconcileResult, type RunnableController,
 } from 'crdgen/runtime';
 import type { DatabaseManager } from '../../apis/coolops.cn/v1alpha1/types.js';
 import { DatabaseManagerGVK } from '../../apis/coolops.cn/v1alpha1/register.js';
@@ -41,11 +41,14 @@ export class DatabaseManagerController implements RunnableController {
   private readonly synced: Array<() => boolean>;
   private readonly logger: Logger;
   private readonly metrics: ControllerMetrics;
+  /** Keys being reconciled now; counts overlapping reconciles of one key (always 0 unless the workqueue breaks its guarantee). */
+  readonly inFlight: InFlightKeys;
 
   constructor(private readonly options: DatabaseManagerControllerOptions) {
     this.logger = options.logger ?? noopLogger;
     this.metrics = options.metrics ?? noopControllerMetrics;
     this.workqueue = newRateLimitingQueue<string>(undefined, { name: controllerName, metricsProvider: this.metrics.workqueue });
+    this.inFlight = new InFlightKeys(this.metrics.reconcile.newOverlapsMetric(controllerName));
     const informer = options.informerFactory.coolops().v1alpha1().databaseManagers();
     const deployments = options.informerFactory.informerFor<Deployment>(DeploymentResource);
     this.lister = informer.lister();
@@ -87,30 +90,40 @@ export class DatabaseManagerController implements RunnableController {
     while (await this.processNextWorkItem());
   }
 
-  /** Reconciles one key: `forget` on success, `addRateLimited` on error. False once the queue shut down. */
+  /**
+   * Reconciles one key: `forget` on success, `addRateLimited` on error. False once the queue
+   * shut down. Logs one `reconciled` line per reconcile (key, result, start time, duration).
+   */
   async processNextWorkItem(): Promise<boolean> {
     const next = await this.workqueue.get();
     if (next.shutdown) return false;
     const key = next.item;
+    const startedAt = new Date().toISOString();
     const started = performance.now();
+    if (this.inFlight.begin(key)) {
+      this.logger.warn({ key, overlaps: this.inFlight.overlaps }, 'overlapping reconcile of one key');
+    }
+    let result: ReconcileResult = 'success';
     try {
       await this.syncHandler(key);
       this.workqueue.forget(key);
-      this.metrics.reconcile.observeReconcile(controllerName, 'success', (performance.now() - started) / 1000);
     } catch (err) {
-      const seconds = (performance.now() - started) / 1000;
       if (isConflict(err)) {
         // the cache was behind a write (often our own status update): not a failure, just retry
-        this.metrics.reconcile.observeReconcile(controllerName, 'requeue', seconds);
+        result = 'requeue';
         this.logger.debug({ key }, 'object changed while reconciling; requeued');
       } else {
-        this.metrics.reconcile.observeReconcile(controllerName, 'error', seconds);
+        result = 'error';
         this.logger.error({ key, err: err instanceof Error ? err.message : String(err), retries: this.workqueue.numRequeues(key) }, 'reconcile failed; requeued with backoff');
       }
       this.workqueue.addRateLimited(key);
     } finally {
+      this.inFlight.end(key);
       this.workqueue.done(key);
     }
+    const ms = performance.now() - started;
+    this.metrics.reconcile.observeReconcile(controllerName, result, ms / 1000);
+    this.logger.info({ key, result, startedAt, durationMs: Math.round(ms * 1000) / 1000 }, 'reconciled');
     return true;
   }
 
