@@ -3,16 +3,16 @@
 // (crdgen.config.yaml, found walking up) gives the targets; flags override it.
 // Nothing is written when any input of any target is invalid.
 
+// This file only declares the command: the reader, emitters and writer are loaded when it runs
+// (`crdgen --version` or `--help` load none of them).
+
 import { Command, Option } from 'commander';
 import type { Model } from '../model/types.js';
 import { DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
-import { EMITTERS } from '../generate/registry.js';
-import { writeFiles, WriteError } from '../emit/writer.js';
-import { countDiagnostics } from '../diagnostics/format.js';
+import { GENERATORS } from '../generate/generators.js';
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliContext } from './io.js';
-import { resolveTargets, type FlagGiven, type GenerateFlags } from './options.js';
-import { buildTarget, type TargetOutput } from './pipeline.js';
+import type { FlagGiven, GenerateFlags } from './options.js';
 import { addOutputOptions, Reporter, runReported } from './report.js';
 
 /** Options of the generate command, as commander parses them. */
@@ -34,33 +34,15 @@ export function summary(files: number, model: Model): string {
   return `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
 }
 
-/** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
-export async function buildAll(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter, needOut: boolean): Promise<TargetOutput[] | undefined> {
-  const resolution = resolveTargets(inputs, flags, given, ctx.io, needOut);
-  reporter.report(resolution.diagnostics);
-  if (resolution.targets.length === 0) return failed(reporter);
-  const outputs: TargetOutput[] = [];
-  let ok = true;
-  for (const t of resolution.targets) {
-    const built = await buildTarget(t, ctx.io, reporter);
-    if (built) outputs.push(built);
-    else ok = false;
-  }
-  return ok ? outputs : failed(reporter);
-}
-
-function failed(reporter: Reporter): undefined {
-  reporter.errorLine(`crdgen: ${plural(countDiagnostics(reporter.diagnostics).errors, 'error')}; nothing was written`);
-  return undefined;
-}
-
 /** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
 export async function runGenerate(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter): Promise<number> {
+  const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, given, ctx, reporter, true);
   if (!outputs) {
     reporter.finish(EXIT.invalidInput);
     return EXIT.invalidInput;
   }
+  const { writeFiles, WriteError } = await import('../emit/writer.js');
   for (const o of outputs) {
     const out = o.target.out!;
     reporter.progress(`writing ${o.target.name}…`);
@@ -84,7 +66,7 @@ export function addGeneratorOptions(cmd: Command): Command {
   cmd
     .option('-c, --config <file>', 'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)')
     .addOption(new Option('--runtime-import <specifier>', `module generated code imports the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`))
-    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all but opt-in ${EMITTERS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${EMITTERS.map((e) => e.name).join(', ')})`))
+    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all but opt-in ${GENERATORS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${GENERATORS.map((e) => e.name).join(', ')})`))
     .addOption(new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'))
     .option('--header-file <file>', 'boilerplate (comments, e.g. a licence) placed above the generated header of every TypeScript file')
     .option('--format', "format generated TypeScript with the project's own prettier (must be installed)")

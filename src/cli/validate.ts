@@ -5,12 +5,13 @@
 import { Command } from 'commander';
 import { countDiagnostics } from '../diagnostics/format.js';
 import { EXIT, type CliContext } from './io.js';
-import { addGeneratorOptions, buildAll, givenOn, plural } from './generate.js';
+import { addGeneratorOptions, givenOn, plural } from './generate.js';
 import type { GenerateFlags } from './options.js';
 import { Reporter, runReported } from './report.js';
 
 /** Runs validate; 0 when every input is valid (warnings allowed), 1 otherwise. */
 export async function runValidate(inputs: readonly string[], flags: GenerateFlags, command: Command, ctx: CliContext, reporter: Reporter): Promise<number> {
+  const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, givenOn(command), ctx, reporter, false);
   if (!outputs) {
     reporter.finish(EXIT.invalidInput);

@@ -6,11 +6,9 @@
 
 import { Command } from 'commander';
 import { join } from 'node:path';
-import { planWrite, WriteError } from '../emit/writer.js';
-import { unifiedDiff } from '../emit/diff.js';
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliContext } from './io.js';
-import { addGeneratorOptions, buildAll, givenOn, plural } from './generate.js';
+import { addGeneratorOptions, givenOn, plural } from './generate.js';
 import type { GenerateFlags } from './options.js';
 import { Reporter, runReported } from './report.js';
 
@@ -41,11 +39,14 @@ export function fixCommand(rawArgs: readonly string[]): string {
 
 /** Runs verify; returns 0 when the output on disk is what generate would write, else 1. */
 export async function runVerify(inputs: readonly string[], flags: GenerateFlags, command: Command, ctx: CliContext, reporter: Reporter): Promise<number> {
+  const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, givenOn(command), ctx, reporter, true);
   if (!outputs) {
     reporter.finish(EXIT.invalidInput);
     return EXIT.invalidInput;
   }
+  const { planWrite, WriteError } = await import('../emit/writer.js');
+  const { unifiedDiff } = await import('../emit/diff.js');
   const findings: VerifyFinding[] = [];
   let checked = 0;
   for (const o of outputs) {

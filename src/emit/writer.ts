@@ -9,7 +9,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, rmdir, writeFile, lstat
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GeneratedFile } from '../generate/emitter.js';
-import { isSafeOutputPath } from '../generate/registry.js';
+import { isSafeOutputPath } from '../generate/generators.js';
 import { isGeneratedContents } from './header.js';
 import { compareStrings } from './sorted.js';
 

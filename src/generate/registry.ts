@@ -1,11 +1,12 @@
 // The emitter registry: every generator, in a fixed order. `runEmitters` runs
 // them, checks each output path and refuses two emitters writing one path.
 // To add a generator: write `src/generate/<name>.ts` exporting an `Emitter`,
-// import it here and append one entry to EMITTERS (order = output order).
+// append its facts to GENERATORS (generators.ts; order = output order) and
+// its emitter to EMIT here.
 
 import type { Model } from '../model/types.js';
-import { isSafePathSegment } from '../model/naming.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { GENERATORS, isSafeOutputPath, type GeneratorInfo } from './generators.js';
 import { types } from './types.js';
 import { deepcopy } from './deepcopy.js';
 import { register } from './register.js';
@@ -18,32 +19,21 @@ import { informers } from './informers.js';
 import { applyconfig } from './applyconfig.js';
 import { controller } from './controller.js';
 
-/** A named generator. `name` is what `--generators` style selections use. */
-export interface EmitterEntry {
-  name: string;
-  /** One line for `--help` listings. */
-  description: string;
+export { isSafeOutputPath } from './generators.js';
+
+/** A named generator: its facts (generators.ts) and its emitter. */
+export interface EmitterEntry extends GeneratorInfo {
   emit: Emitter;
-  /** Not run by default; only when selected by name (`--generators …,crd`). */
-  optIn?: boolean;
-  /** Generators whose files this one's output imports; selecting it selects them too. */
-  requires?: readonly string[];
 }
 
-/** All generators in their fixed run order. */
-export const EMITTERS: readonly EmitterEntry[] = [
-  { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)', emit: types },
-  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', emit: deepcopy, requires: ['types'] },
-  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', emit: register, requires: ['types'] },
-  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', emit: validators, requires: ['types'] },
-  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', emit: clientset, requires: ['types', 'register', 'validators'] },
-  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', emit: fake, requires: ['clientset'] },
-  { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', emit: listers, requires: ['types'] },
-  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', emit: informers, requires: ['clientset', 'listers', 'register'] },
-  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', emit: applyconfig, requires: ['types'] },
-  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', emit: controller, requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
-  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', emit: crd, optIn: true },
-];
+const EMIT: Readonly<Record<string, Emitter>> = { types, deepcopy, register, validators, clientset, fake, listers, informers, applyconfig, controller, crd };
+
+/** All generators in their fixed run order (the order of {@link GENERATORS}). */
+export const EMITTERS: readonly EmitterEntry[] = GENERATORS.map((g) => {
+  const emit = EMIT[g.name];
+  if (!emit) throw new Error(`generator ${g.name} has no emitter`);
+  return { ...g, emit };
+});
 
 /** The generators run when none are selected: all but the opt-in ones. */
 export const DEFAULT_EMITTERS: readonly EmitterEntry[] = EMITTERS.filter((e) => !e.optIn);
@@ -51,15 +41,6 @@ export const DEFAULT_EMITTERS: readonly EmitterEntry[] = EMITTERS.filter((e) => 
 /** Thrown when an emitter produces a bad path or two emitters write the same path (a bug, not bad input). */
 export class EmitterConflictError extends Error {
   override name = 'EmitterConflictError';
-}
-
-/**
- * True for a clean relative POSIX output path: segments all pass
- * {@link isSafePathSegment}, no leading `/`, no empty segments.
- */
-export function isSafeOutputPath(p: string): boolean {
-  if (p.length === 0 || p.startsWith('/')) return false;
-  return p.split('/').every(isSafePathSegment);
 }
 
 /**

@@ -1,0 +1,30 @@
+// Builds every target of generate, verify and validate in memory: resolves the targets
+// (flags, config), then reads, checks and generates each (pipeline.ts). Loaded by those
+// commands when they run, not when the CLI starts.
+
+import { countDiagnostics } from '../diagnostics/format.js';
+import type { CliContext } from './io.js';
+import { resolveTargets, type FlagGiven, type GenerateFlags } from './options.js';
+import { buildTarget, type TargetOutput } from './pipeline.js';
+import type { Reporter } from './report.js';
+import { plural } from './generate.js';
+
+/** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
+export async function buildAll(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter, needOut: boolean): Promise<TargetOutput[] | undefined> {
+  const resolution = resolveTargets(inputs, flags, given, ctx.io, needOut);
+  reporter.report(resolution.diagnostics);
+  if (resolution.targets.length === 0) return failed(reporter);
+  const outputs: TargetOutput[] = [];
+  let ok = true;
+  for (const t of resolution.targets) {
+    const built = await buildTarget(t, ctx.io, reporter);
+    if (built) outputs.push(built);
+    else ok = false;
+  }
+  return ok ? outputs : failed(reporter);
+}
+
+function failed(reporter: Reporter): undefined {
+  reporter.errorLine(`crdgen: ${plural(countDiagnostics(reporter.diagnostics).errors, 'error')}; nothing was written`);
+  return undefined;
+}

@@ -1,0 +1,40 @@
+// The generators' names and facts, without their code: what `--help`, `--generators` and the
+// config check need, so that those load no emitter, template or schema compiler. The emitters
+// themselves are joined to these entries in registry.ts (same order).
+
+import { isSafePathSegment } from '../model/naming.js';
+
+/** A generator as the CLI lists and selects it. `name` is what `--generators` style selections use. */
+export interface GeneratorInfo {
+  name: string;
+  /** One line for `--help` listings. */
+  description: string;
+  /** Not run by default; only when selected by name (`--generators …,crd`). */
+  optIn?: boolean;
+  /** Generators whose files this one's output imports; selecting it selects them too. */
+  requires?: readonly string[];
+}
+
+/** All generators in their fixed run order. */
+export const GENERATORS: readonly GeneratorInfo[] = [
+  { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)' },
+  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', requires: ['types'] },
+  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', requires: ['types'] },
+  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', requires: ['types'] },
+  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', requires: ['types', 'register', 'validators'] },
+  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', requires: ['clientset'] },
+  { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', requires: ['types'] },
+  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', requires: ['clientset', 'listers', 'register'] },
+  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', requires: ['types'] },
+  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
+  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', optIn: true },
+];
+
+/**
+ * True for a clean relative POSIX output path: segments all pass
+ * {@link isSafePathSegment}, no leading `/`, no empty segments.
+ */
+export function isSafeOutputPath(p: string): boolean {
+  if (p.length === 0 || p.startsWith('/')) return false;
+  return p.split('/').every(isSafePathSegment);
+}
