@@ -3,8 +3,8 @@
 // (NamesAccepted, Established), and the resources a CRD serves.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
-import type { ObjectSchema, PrinterColumn, ResourceInfo } from './resource.js';
-import { compileCustomResourceSchema, checkCrdWithReader, isSchemaRejection } from './engines.js';
+import type { PrinterColumn, ResourceInfo } from './resource.js';
+import { checkCrdWithReader, lazyCustomResourceSchema, schemaRejection } from './engines.js';
 import type { FieldCause } from './status.js';
 
 type Rec = Record<string, unknown>;
@@ -65,17 +65,15 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
   }
   if (errs.length) return errs;
-  // A schema the validation engine cannot compile (e.g. a CEL rule) is refused too.
+  // A schema the validation engine refuses (e.g. a CEL rule that does not compile) is refused
+  // too. Only rules need the engine itself: the validators are compiled on first use.
   const vs = arr(spec.versions).map(rec);
   for (let i = 0; i < vs.length; i++) {
     const schema = rec(vs[i]!.schema).openAPIV3Schema;
     if (!isObject(schema)) continue;
-    try {
-      await compileCustomResourceSchema(schema);
-    } catch (e) {
-      // Only a schema the engine refuses is the client's fault; anything else is a server error.
-      if (!(await isSchemaRejection(e))) throw e;
-      errs.push({ reason: 'FieldValueInvalid', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: `Invalid value: "": ${(e as Error).message}` });
+    const why = await schemaRejection(schema);
+    if (why !== undefined) {
+      errs.push({ reason: 'FieldValueInvalid', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: `Invalid value: "": ${why}` });
     }
   }
   return errs;
@@ -119,8 +117,8 @@ export function terminatingCondition(): Rec {
   };
 }
 
-/** The resources (one per served version) a valid CRD serves. */
-export async function crdResources(crd: KubeObject): Promise<ResourceInfo[]> {
+/** The resources (one per served version) a valid CRD serves; their validators compile on first use. */
+export function crdResources(crd: KubeObject): ResourceInfo[] {
   const spec = rec((crd as { spec?: unknown }).spec);
   const names = rec(spec.names);
   const group = String(spec.group);
@@ -132,8 +130,6 @@ export async function crdResources(crd: KubeObject): Promise<ResourceInfo[]> {
     const sub = rec(v.subresources);
     const scale = isObject(sub.scale) ? sub.scale : undefined;
     const openAPIV3Schema = rec(v.schema).openAPIV3Schema;
-    let schema: ObjectSchema | undefined;
-    if (isObject(openAPIV3Schema)) schema = await compileCustomResourceSchema(openAPIV3Schema);
     const info: ResourceInfo = {
       group,
       version: String(v.name),
@@ -159,7 +155,7 @@ export async function crdResources(crd: KubeObject): Promise<ResourceInfo[]> {
       };
       if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
     }
-    if (schema) info.schema = schema;
+    if (isObject(openAPIV3Schema)) info.schema = lazyCustomResourceSchema(openAPIV3Schema);
     out.push(info);
   }
   return out;

@@ -1,17 +1,22 @@
-// The two engines this server reuses instead of duplicating them, loaded on first use
-// (so a server without CRDs starts without them):
-//  - the foundation's CRD reader checks, `checkCrdObject(crd): Diagnostic[]` (src/input/crd), and
-//  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation).
+// The two engines this server reuses instead of duplicating them, each loaded on first use
+// so that starting a server loads neither more than it needs:
+//  - the foundation's CRD reader checks, `checkCrdObject(crd): Diagnostic[]` (src/input/crd),
+//    loaded when the first CRD is created, and
+//  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation,
+//    which brings CEL), loaded when the first custom resource is written — or when a CRD with
+//    `x-kubernetes-validations` is created, since the apiserver refuses rules that do not compile.
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ObjectSchema } from './resource.js';
 import type { FieldCause } from './status.js';
 
-let readerModule: Promise<typeof import('../input/crd/index.js')> | undefined;
+let readerModule: Promise<typeof import('../input/crd/check.js')> | undefined;
+let schemaModule: Promise<typeof import('../runtime/validation/schema.js')> | undefined;
 let validationModule: Promise<typeof import('../runtime/validation/index.js')> | undefined;
 
 /** The CRD reader's checks, as field errors (errors only; warnings are dropped). */
 export async function checkCrdWithReader(crd: KubeObject): Promise<FieldCause[]> {
-  readerModule ??= import('../input/crd/index.js');
+  // check.js rather than the reader's index: the index also loads the YAML reader.
+  readerModule ??= import('../input/crd/check.js');
   const mod = await readerModule;
   return mod
     .checkCrdObject(crd)
@@ -36,13 +41,58 @@ export function reasonOf(message: string): string {
   return 'FieldValueInvalid';
 }
 
+/**
+ * Why the engine would refuse a CRD version's `openAPIV3Schema`, or undefined when it accepts it.
+ * Checks the structural reduction (cheap, no CEL); compiles the whole validator only when the
+ * schema has CEL rules, whose compilation errors the apiserver reports on the CRD. Throws when
+ * the engine itself fails (a server error, not the client's).
+ */
+export async function schemaRejection(openAPIV3Schema: Record<string, unknown>): Promise<string | undefined> {
+  schemaModule ??= import('../runtime/validation/schema.js');
+  const { reduceSchema, SchemaError } = await schemaModule;
+  try {
+    reduceSchema(openAPIV3Schema);
+  } catch (e) {
+    if (e instanceof SchemaError) return e.message;
+    throw e;
+  }
+  if (!hasRules(openAPIV3Schema)) return undefined;
+  try {
+    await compileCustomResourceSchema(openAPIV3Schema);
+    return undefined;
+  } catch (e) {
+    const mod = await loadValidation();
+    if (e instanceof mod.SchemaError || e instanceof mod.RuleCompileError) return e.message;
+    throw e;
+  }
+}
+
+/** Whether a schema has `x-kubernetes-validations` anywhere (rules the apiserver compiles on CRD create). */
+export function hasRules(schema: unknown): boolean {
+  if (!isRec(schema)) return false;
+  const rules = schema['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length > 0) return true;
+  // Only the keywords that hold schemas (`default`, `enum` and `example` hold data).
+  if (isRec(schema.properties) && Object.values(schema.properties).some(hasRules)) return true;
+  if (hasRules(schema.additionalProperties) || hasRules(schema.items) || hasRules(schema.not)) return true;
+  for (const k of ['allOf', 'anyOf', 'oneOf']) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.some(hasRules)) return true;
+  }
+  return false;
+}
+
+function loadValidation(): Promise<typeof import('../runtime/validation/index.js')> {
+  validationModule ??= import('../runtime/validation/index.js');
+  return validationModule;
+}
+
 /** Compiles a CRD version's openAPIV3Schema with the runtime's engine (throws on a schema it cannot compile). */
 export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>): Promise<ObjectSchema> {
   const key = JSON.stringify(openAPIV3Schema);
   const hit = compiled.get(key);
   if (hit) return hit;
-  validationModule ??= import('../runtime/validation/index.js');
-  const mod = await validationModule;
+  const mod = await loadValidation();
   const v = mod.compileValidator(openAPIV3Schema);
   const schema: ObjectSchema = {
     validate: (obj, old) => v.validate(obj, old).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
@@ -58,15 +108,18 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
   return schema;
 }
 
-/** Compiled schemas by their JSON text (CRDs are compiled on check and again when served). */
-const compiled = new Map<string, ObjectSchema>();
-
-/** Whether `e` is the engine refusing a schema (as opposed to a failure of the engine itself). */
-export async function isSchemaRejection(e: unknown): Promise<boolean> {
-  validationModule ??= import('../runtime/validation/index.js');
-  const mod = await validationModule;
-  return e instanceof mod.SchemaError || e instanceof mod.RuleCompileError;
+/**
+ * A schema compiled on the first call (the first write of a custom resource of that version),
+ * then kept; concurrent first calls share one compilation. A schema the engine refuses (which
+ * the CRD checks should have caught) is a clear server error on every write, not a crash.
+ */
+export function lazyCustomResourceSchema(openAPIV3Schema: Record<string, unknown>): () => Promise<ObjectSchema> {
+  let pending: Promise<ObjectSchema> | undefined;
+  return () => (pending ??= compileCustomResourceSchema(openAPIV3Schema));
 }
+
+/** Compiled schemas by their JSON text (shared by every server in the process). */
+const compiled = new Map<string, ObjectSchema>();
 
 /** Paths present in `before` and gone from `after` (what pruning dropped), e.g. `spec.foo`. */
 export function removedPaths(before: unknown, after: unknown, path: string): string[] {

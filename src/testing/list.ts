@@ -31,11 +31,15 @@ export interface ListResult {
   remainingItemCount?: number;
 }
 
+/** What a continue token carries: the list's revision (-1: continue at the latest) and the next key. */
 interface ContinueToken {
   v: string;
   rv: number;
   start: string;
 }
+
+const INCONSISTENT_CONTINUE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 function encodeContinue(t: ContinueToken): string {
   return Buffer.from(JSON.stringify(t)).toString('base64url');
@@ -44,7 +48,7 @@ function encodeContinue(t: ContinueToken): string {
 function decodeContinue(s: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
-    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad');
+    if (t.v !== 'meta.k8s.io/v1' || !Number.isInteger(t.rv) || t.rv === 0 || typeof t.start !== 'string' || t.start === '') throw new Error('bad');
     return t;
   } catch {
     throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
@@ -63,7 +67,8 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
       throw badRequest('specifying resource version is not allowed when using continue');
     }
     const t = decodeContinue(req.continueToken);
-    atRevision = t.rv;
+    // As the apiserver: a negative revision continues at the latest one.
+    if (t.rv > 0) atRevision = t.rv;
     start = t.start;
   } else if (req.resourceVersion && req.resourceVersion !== '0') {
     const rv = Number(req.resourceVersion);
@@ -73,27 +78,30 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
   } else if (req.resourceVersionMatch === 'Exact') {
     throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion ""');
   }
+  const limit = req.limit && req.limit > 0 ? req.limit : undefined;
   let listed;
   try {
-    listed = await storage.list(prefix, atRevision);
+    listed = await storage.list(prefix, atRevision, {
+      start: start || undefined,
+      limit,
+      predicate: (o) => req.labels(o) && req.fields(o),
+    });
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {
-      const msg = req.continueToken
-        ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
-        : `The resourceVersion for the provided list is too old.`;
-      throw new ApiError(failure(410, 'Expired', msg));
+      if (!req.continueToken) throw new ApiError(failure(410, 'Expired', 'The resourceVersion for the provided list is too old.'));
+      // As the apiserver: the Status carries a token that continues from the same key at the latest revision.
+      const status = failure(410, 'Expired', INCONSISTENT_CONTINUE);
+      status.metadata = { continue: encodeContinue({ v: 'meta.k8s.io/v1', rv: -1, start }) };
+      throw new ApiError(status);
     }
     throw e;
   }
-  const keyOf = (o: KubeObject): string => svc.key(r, o.metadata?.namespace, o.metadata?.name ?? '');
-  const candidates = listed.items.filter((o) => keyOf(o) >= start && req.labels(o) && req.fields(o));
-  const limit = req.limit && req.limit > 0 ? req.limit : undefined;
-  const page = limit ? candidates.slice(0, limit) : candidates;
-  const result: ListResult = { items: page.map((o) => svc.present(r, o)), resourceVersion: String(listed.revision) };
-  if (limit && candidates.length > limit) {
-    const last = page[page.length - 1]!;
-    result.continue = encodeContinue({ v: 'meta.k8s.io/v1', rv: listed.revision, start: `${keyOf(last)}\u0000` });
-    if (!req.filtered) result.remainingItemCount = candidates.length - limit;
+  const result: ListResult = { items: listed.items.map((o) => svc.present(r, o)), resourceVersion: String(listed.revision) };
+  // As the apiserver's etcd3 store: a continue token when keys follow the page's last item,
+  // and remainingItemCount (how many) only when no selector filtered the list.
+  if (limit && listed.more && listed.keys.length > 0) {
+    result.continue = encodeContinue({ v: 'meta.k8s.io/v1', rv: listed.revision, start: `${listed.keys[listed.keys.length - 1]}\u0000` });
+    if (!req.filtered && listed.remaining !== undefined) result.remainingItemCount = listed.remaining;
   }
   return result;
 }

@@ -363,14 +363,15 @@ export class ObjectService {
       errs.push({ reason: 'FieldValueInvalid', field: 'metadata.annotations', message: 'Invalid value: annotations must be a map of strings' });
     }
     if (res.schema) {
-      const dropped = res.schema.prune(obj);
+      const schema = await res.schema();
+      const dropped = schema.prune(obj);
       const unknown = dropped.filter((p) => !p.startsWith('metadata.'));
       if (unknown.length && opts.fieldValidation === 'Strict') {
         throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(', ')}`);
       }
       if (unknown.length && opts.fieldValidation === 'Warn') for (const p of unknown) opts.warnings?.push(`unknown field "${p}"`);
-      res.schema.applyDefaults(obj);
-      errs.push(...res.schema.validate(obj, old));
+      schema.applyDefaults(obj);
+      errs.push(...schema.validate(obj, old));
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
     if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
@@ -407,7 +408,7 @@ export class ObjectService {
     if (res.group !== 'apiextensions.k8s.io' || res.resource !== 'customresourcedefinitions') return;
     const name = obj.metadata!.name!;
     if (deleted) this.registry.removeCrd(name);
-    else this.registry.setCrd(name, await crdResources(obj));
+    else this.registry.setCrd(name, crdResources(obj));
   }
 }
 

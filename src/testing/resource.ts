@@ -56,8 +56,8 @@ export interface ResourceInfo {
   custom: boolean;
   /** Columns for Table output (Name is implicit). */
   columns: PrinterColumn[];
-  /** Validation/defaulting/pruning; absent when none. */
-  schema?: ObjectSchema;
+  /** Validation/defaulting/pruning, compiled on the first call (the first write); absent when none. */
+  schema?: () => Promise<ObjectSchema>;
   /** Defaults and checks specific to a built-in kind, run on create and update. */
   prepare?: (obj: KubeObject, old: KubeObject | undefined) => FieldCause[];
   /** Keys added to every stored object's storage path: `/<group>/<resource>`. */

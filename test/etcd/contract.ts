@@ -105,6 +105,58 @@ export function storageContract(backend: BackendFactory): void {
       assert.equal(rv(past.items[1]!), rv(b));
     });
 
+    it('list pages: start, limit and predicate; more and remaining count the keys after the page', async () => {
+      const p = prefix();
+      for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) await storage.create(`${p}${n}`, cm(n, { odd: String('aceg'.includes(n)) }));
+      await storage.create(`${p.slice(0, -1)}z/after`, cm('after'));
+      const names = (l: { items: KubeObject[] }): (string | undefined)[] => l.items.map((o) => o.metadata?.name);
+      const p1 = await storage.list(p, undefined, { limit: 3 });
+      assert.deepEqual(names(p1), ['a', 'b', 'c']);
+      assert.deepEqual(p1.keys, [`${p}a`, `${p}b`, `${p}c`]);
+      assert.equal(p1.more, true);
+      assert.equal(p1.remaining, 4);
+      const p2 = await storage.list(p, p1.revision, { limit: 3, start: `${p}c\u0000` });
+      assert.deepEqual(names(p2), ['d', 'e', 'f']);
+      assert.equal(p2.revision, p1.revision);
+      assert.equal(p2.remaining, 1);
+      const p3 = await storage.list(p, p1.revision, { limit: 3, start: `${p}f\u0000` });
+      assert.deepEqual(names(p3), ['g']);
+      assert.equal(p3.more, false);
+      assert.equal(p3.remaining, undefined);
+      // A predicate fills the page with matching objects; skipped keys still make `more`.
+      const odd = (o: KubeObject): boolean => (o as { data?: Record<string, string> }).data?.odd === 'true';
+      const q1 = await storage.list(p, undefined, { limit: 2, predicate: odd });
+      assert.deepEqual(names(q1), ['a', 'c']);
+      assert.equal(q1.more, true);
+      const q2 = await storage.list(p, q1.revision, { limit: 2, predicate: odd, start: `${p}c\u0000` });
+      assert.deepEqual(names(q2), ['e', 'g']);
+      assert.equal(q2.more, false);
+      const all = await storage.list(p, undefined, { predicate: odd });
+      assert.deepEqual(names(all), ['a', 'c', 'e', 'g']);
+      assert.equal(all.more, undefined);
+    });
+
+    it('pages at a past revision show that revision while keys are created, changed and deleted', async () => {
+      const p = prefix();
+      for (const n of ['a', 'b', 'c', 'd', 'e', 'f']) await storage.create(`${p}${n}`, cm(n, { v: '1' }));
+      const first = await storage.list(p, undefined, { limit: 2 });
+      await storage.delete(`${p}b`);
+      await storage.delete(`${p}c`);
+      await storage.create(`${p}bb`, cm('bb'));
+      const e = (await storage.get(`${p}e`))!;
+      await storage.update(`${p}e`, { ...e, data: { v: '2' } } as KubeObject);
+      await storage.create(`${p}z`, cm('z'));
+      const second = await storage.list(p, first.revision, { limit: 2, start: `${first.keys[1]}\u0000` });
+      assert.deepEqual(second.items.map((o) => o.metadata?.name), ['c', 'd']);
+      assert.equal(second.remaining, 2, 'e and f existed at that revision; z did not');
+      const third = await storage.list(p, first.revision, { limit: 2, start: `${second.keys[1]}\u0000` });
+      assert.deepEqual(third.items.map((o) => [o.metadata?.name, (o as { data?: Record<string, string> }).data?.v]), [['e', '1'], ['f', '1']]);
+      assert.equal(third.more, false);
+      const now = await storage.list(p, undefined, { limit: 10 });
+      assert.deepEqual(now.items.map((o) => o.metadata?.name), ['a', 'bb', 'd', 'e', 'f', 'z']);
+      assert.equal(now.more, false);
+    });
+
     it('watch replays history after the revision, then live changes, in order, with prevObject', async () => {
       const p = prefix();
       const a = await storage.create(`${p}a`, cm('a'));

@@ -7,7 +7,8 @@ import type { KubeObject } from '../../runtime/meta/types.js';
 import { EtcdFeed } from './etcd-feed.js';
 import type { EtcdChange } from './etcd-feed.js';
 import { StorageError } from './storage.js';
-import type { Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
+import type { ListPage, Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
+import { WatchHistory } from './watch-history.js';
 
 /** Options of {@link openEtcdStorage}. */
 export interface EtcdStorageOptions {
@@ -19,14 +20,6 @@ export interface EtcdStorageOptions {
   historyLimit?: number;
   /** How long a call retries while etcd is unavailable (default 10000 ms). */
   unavailableTimeoutMs?: number;
-}
-
-interface CacheWatcher {
-  prefix: string;
-  from: number;
-  listener: (e: StorageEvent) => void;
-  onExpired: ((e: StorageError) => void) | undefined;
-  active: boolean;
 }
 
 const NO_RETRY = {
@@ -117,13 +110,11 @@ export class EtcdStorage implements Storage {
   private readonly rootBuf: Buffer;
   private readonly historyLimit: number;
   private readonly timeoutMs: number;
-  private readonly history: StorageEvent[] = [];
-  private readonly watchers = new Set<CacheWatcher>();
+  /** The watch cache; its floor (>= `compacted`): every event after it is kept or still to come from the feed. */
+  private readonly history: WatchHistory;
   private readonly waiting: { revision: number; resolve: () => void }[] = [];
   /** Watches and exact lists from revisions older than this get `Expired`. */
   private compacted = 0;
-  /** Every event after this revision is in `history` or still to come from the feed. */
-  private floor = 0;
   private highest = 0;
   private pendingCompaction: Promise<unknown> = Promise.resolve();
   private feed: EtcdFeed | undefined;
@@ -138,6 +129,7 @@ export class EtcdStorage implements Storage {
     this.rootBuf = Buffer.from(this.root);
     this.historyLimit = Math.max(1, options.historyLimit ?? 10000);
     this.timeoutMs = options.unavailableTimeoutMs ?? 10000;
+    this.history = new WatchHistory(this.historyLimit);
   }
 
   /** Connects and fills the watch cache from etcd's history (bounded by the history limit). */
@@ -146,9 +138,9 @@ export class EtcdStorage implements Storage {
     const etcdCompacted = await this.findCompactedRevision(current);
     // etcd keeps the compact revision itself: a watch may start there.
     this.compacted = Math.max(0, etcdCompacted - 1);
-    this.floor = Math.max(this.compacted, current - this.historyLimit);
+    this.history.compact(Math.max(this.compacted, current - this.historyLimit));
     this.highest = current;
-    this.feed = new EtcdFeed(this.client, this.floor, {
+    this.feed = new EtcdFeed(this.client, this.history.floor, {
       onChanges: (changes, revision) => this.onChanges(changes, revision),
       onGap: (_last, restartFrom) => this.onGap(restartFrom),
     }, () => this.currentRevision());
@@ -161,7 +153,7 @@ export class EtcdStorage implements Storage {
     if (this.closed) return;
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.resolve();
-    this.watchers.clear();
+    this.history.stopAll();
     await this.feed?.stop();
     await this.pendingCompaction.catch(() => undefined);
     this.client.close();
@@ -181,24 +173,62 @@ export class EtcdStorage implements Storage {
     return kv ? this.decode(kv) : undefined;
   }
 
-  async list(prefix: string, atRevision?: number): Promise<StorageList> {
+  async list(prefix: string, atRevision?: number, page: ListPage = {}): Promise<StorageList> {
     if (atRevision !== undefined && atRevision < this.compacted) {
       throw new StorageError('Expired', 'too old resource version', this.compacted);
     }
     const start = this.full(prefix);
-    let res: IRangeResponse;
-    try {
-      res = await this.call(() => this.client.kv.range({ key: start, range_end: prefixEnd(start), revision: atRevision ?? 0 }));
-    } catch (e) {
-      if (isCompacted(e)) throw new StorageError('Expired', 'too old resource version', Math.max(this.compacted, atRevision ?? 0));
-      if (!isFutureRevision(e)) throw e;
-      res = await this.call(() => this.client.kv.range({ key: start, range_end: prefixEnd(start) }));
-      atRevision = undefined;
+    const end = prefixEnd(start);
+    const limit = page.limit && page.limit > 0 ? page.limit : undefined;
+    let from = page.start !== undefined && page.start > prefix ? this.full(page.start) : start;
+    let rev = atRevision ?? 0;
+    let revision: number | undefined;
+    const out: StorageList = { items: [], keys: [], revision: 0 };
+    // One range without a limit. With one: ranges from the key after the last one read, all
+    // at the revision of the first (one consistent list), twice as large each time while the
+    // predicate skips keys (as the apiserver), until the page is full or the keys run out.
+    let batch = limit ?? 0;
+    for (;;) {
+      let res: IRangeResponse;
+      try {
+        res = await this.call(() => this.client.kv.range({ key: from, range_end: end, revision: rev, limit: batch }));
+      } catch (e) {
+        if (isCompacted(e)) throw new StorageError('Expired', 'too old resource version', Math.max(this.compacted, atRevision ?? 0));
+        if (!isFutureRevision(e) || revision !== undefined) throw e;
+        // A revision etcd has not reached: list the current state.
+        atRevision = undefined;
+        rev = 0;
+        continue;
+      }
+      if (revision === undefined) {
+        const current = Number(res.header.revision);
+        revision = atRevision !== undefined && atRevision < current ? atRevision : current;
+        rev = revision;
+      }
+      let read = 0;
+      for (const kv of res.kvs) {
+        if (limit !== undefined && out.items.length >= limit) break;
+        read++;
+        const obj = this.decode(kv);
+        if (page.predicate && !page.predicate(obj)) continue;
+        out.items.push(obj);
+        out.keys.push(this.keyOf(kv));
+      }
+      if (limit === undefined) break;
+      if (read < res.kvs.length || (out.items.length >= limit && res.more)) {
+        // etcd's count is of the keys from `from` on: those after the last one read remain.
+        out.more = true;
+        out.remaining = Number(res.count) - read;
+        break;
+      }
+      const last = res.kvs[res.kvs.length - 1];
+      if (!res.more || !last) break;
+      from = Buffer.concat([last.key, Buffer.from([0])]);
+      batch = Math.min(batch * 2, 10000);
     }
-    const current = Number(res.header.revision);
-    const items = res.kvs.map((kv) => this.decode(kv));
-    const keys = res.kvs.map((kv) => this.keyOf(kv));
-    return { items, keys, revision: atRevision !== undefined && atRevision < current ? atRevision : current };
+    if (limit !== undefined && !out.more) out.more = false;
+    out.revision = revision ?? 0;
+    return out;
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
@@ -225,25 +255,16 @@ export class EtcdStorage implements Storage {
   }
 
   watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
-    const oldest = Math.max(this.compacted, this.floor);
+    const oldest = Math.max(this.compacted, this.history.floor);
     if (fromRevision < oldest) throw new StorageError('Expired', 'too old resource version', oldest);
-    const w: CacheWatcher = { prefix, from: fromRevision, listener, onExpired, active: true };
-    for (const e of this.history) if (e.revision > fromRevision && e.key.startsWith(prefix)) listener(structuredClone(e));
-    this.watchers.add(w);
-    return {
-      stop: () => {
-        w.active = false;
-        this.watchers.delete(w);
-      },
-    };
+    return this.history.watch(prefix, fromRevision, listener, onExpired);
   }
 
   compact(revision: number): void {
     const upTo = Math.min(revision, this.highest);
     if (upTo <= this.compacted) return;
     this.compacted = upTo;
-    while (this.history.length && this.history[0]!.revision <= upTo) this.history.shift();
-    this.floor = Math.max(this.floor, upTo);
+    this.history.compact(upTo);
     // etcd compacts in the background of this call; a list at an older revision is refused
     // here first (this.compacted), then by etcd itself.
     this.pendingCompaction = this.pendingCompaction
@@ -382,7 +403,7 @@ export class EtcdStorage implements Storage {
         e = { type: c.kv.version === '1' || !prev ? 'ADDED' : 'MODIFIED', key: this.keyOf(c.kv), revision: rev, object: this.decode(c.kv) };
       }
       if (prev) e.prevObject = prev;
-      this.emit(e);
+      this.history.append(e);
     }
     this.highest = Math.max(this.highest, revision);
     for (let i = this.waiting.length - 1; i >= 0; i--) {
@@ -396,36 +417,8 @@ export class EtcdStorage implements Storage {
    * feed; public so tests can drive it.
    */
   onGap(restartFrom: number): void {
-    this.history.length = 0;
-    this.floor = Math.max(this.floor, restartFrom);
     this.compacted = Math.max(this.compacted, restartFrom);
     // Watchers may have missed changes: end them so their clients relist.
-    const ended = [...this.watchers];
-    this.watchers.clear();
-    const err = new StorageError('Expired', 'the watch cache lost changes to an etcd compaction; list again', restartFrom);
-    for (const w of ended) {
-      w.active = false;
-      try {
-        w.onExpired?.(err);
-      } catch {
-        // A failing callback must not stop the others.
-      }
-    }
-  }
-
-  private emit(e: StorageEvent): void {
-    this.history.push(e);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.floor = Math.max(this.floor, dropped[dropped.length - 1]!.revision);
-    }
-    for (const w of [...this.watchers]) {
-      if (!w.active || e.revision <= w.from || !e.key.startsWith(w.prefix)) continue;
-      try {
-        w.listener(structuredClone(e));
-      } catch {
-        // A failing listener must not break the feed or the other watchers.
-      }
-    }
+    this.history.expireAll(restartFrom, new StorageError('Expired', 'the watch cache lost changes to an etcd compaction; list again', restartFrom));
   }
 }

@@ -1,19 +1,16 @@
-// In-memory Storage: a sorted map of objects, one global revision counter, and a
-// bounded history of changes that serves watches from a past revision and exact lists.
+// In-memory Storage: objects by key with their keys kept sorted, one global revision
+// counter, and a bounded history of changes (WatchHistory) that serves watches from a past
+// revision and lists at a past revision (the changes since are undone for the keys listed).
 import type { KubeObject } from '../../runtime/meta/types.js';
+import { SortedKeys, lowerBound, prefixEnd } from './sorted-keys.js';
 import { StorageError } from './storage.js';
-import type { Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
+import type { ListPage, Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
+import { WatchHistory } from './watch-history.js';
 
 /** Options of the in-memory store. */
 export interface MemoryStorageOptions {
   /** How many changes are kept for watches from a past revision (default 10000). */
   historyLimit?: number;
-}
-
-interface Watcher {
-  prefix: string;
-  listener: (e: StorageEvent) => void;
-  active: boolean;
 }
 
 function clone<T>(v: T): T {
@@ -30,17 +27,19 @@ function revisionOf(obj: KubeObject): number {
   return Number(obj.metadata?.resourceVersion ?? 0);
 }
 
-/** The in-memory implementation of {@link Storage}. Synchronous inside; async at the interface. */
+/**
+ * The in-memory implementation of {@link Storage}. Synchronous inside; async at the interface.
+ * Stored objects are never modified in place (a write stores a new object), so the history
+ * can keep references to past states.
+ */
 export class MemoryStorage implements Storage {
   private readonly objects = new Map<string, KubeObject>();
-  private readonly history: StorageEvent[] = [];
-  private readonly watchers = new Set<Watcher>();
-  private readonly historyLimit: number;
+  private readonly keys = new SortedKeys();
+  private readonly history: WatchHistory;
   private revision = 0;
-  private compacted = 0;
 
   constructor(options: MemoryStorageOptions = {}) {
-    this.historyLimit = Math.max(1, options.historyLimit ?? 10000);
+    this.history = new WatchHistory(options.historyLimit ?? 10000);
   }
 
   async currentRevision(): Promise<number> {
@@ -52,31 +51,57 @@ export class MemoryStorage implements Storage {
     return o ? clone(o) : undefined;
   }
 
-  async list(prefix: string, atRevision?: number): Promise<StorageList> {
-    const state = new Map<string, KubeObject>();
-    for (const [k, v] of this.objects) if (k.startsWith(prefix)) state.set(k, v);
+  async list(prefix: string, atRevision?: number, page: ListPage = {}): Promise<StorageList> {
     let revision = this.revision;
+    // The state at atRevision of the keys changed since: undefined = absent then.
+    const past = new Map<string, KubeObject | undefined>();
     if (atRevision !== undefined && atRevision < this.revision) {
-      if (atRevision < this.compacted) throw new StorageError('Expired', 'too old resource version', this.compacted);
-      // Undo the changes newer than atRevision, newest first.
-      for (let i = this.history.length - 1; i >= 0; i--) {
-        const e = this.history[i]!;
-        if (e.revision <= atRevision) break;
-        if (!e.key.startsWith(prefix)) continue;
-        if (e.type === 'ADDED') state.delete(e.key);
-        else if (e.prevObject) state.set(e.key, e.prevObject);
+      if (atRevision < this.history.floor) throw new StorageError('Expired', 'too old resource version', this.history.floor);
+      // Newest first, so the oldest change since atRevision sets the key's state last.
+      for (const e of this.history.newestFirst(atRevision)) {
+        if (e.key.startsWith(prefix)) past.set(e.key, e.type === 'ADDED' ? undefined : e.prevObject);
       }
       revision = atRevision;
     }
-    const keys = [...state.keys()].sort();
-    return { items: keys.map((k) => clone(state.get(k)!)), keys, revision };
+    const from = page.start !== undefined && page.start > prefix ? page.start : prefix;
+    const end = prefixEnd(prefix);
+    const current = this.keys.view();
+    const stop = end === undefined ? current.length : lowerBound(current, end);
+    const changed = [...past.keys()].filter((k) => k >= from).sort();
+    const stateOf = (k: string): KubeObject | undefined => (past.has(k) ? past.get(k) : this.objects.get(k));
+    const limit = page.limit && page.limit > 0 ? page.limit : undefined;
+    const out: StorageList = { items: [], keys: [], revision };
+    // Walk the current keys and the changed ones in order (a key in both is taken once).
+    let i = lowerBound(current, from);
+    let j = 0;
+    while (i < stop || j < changed.length) {
+      let k: string;
+      if (j >= changed.length || (i < stop && current[i]! < changed[j]!)) k = current[i++]!;
+      else {
+        k = changed[j++]!;
+        if (i < stop && current[i] === k) i++;
+      }
+      const obj = stateOf(k);
+      if (!obj) continue;
+      if (limit !== undefined && out.items.length >= limit) {
+        out.more = true;
+        out.remaining = this.countFrom(k, current, stop, changed, past);
+        break;
+      }
+      if (page.predicate && !page.predicate(obj)) continue;
+      out.items.push(clone(obj));
+      out.keys.push(k);
+    }
+    if (limit !== undefined && !out.more) out.more = false;
+    return out;
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     if (this.objects.has(key)) throw new StorageError('AlreadyExists', `${key} already exists`);
     const stored = withRevision(obj, ++this.revision);
     this.objects.set(key, stored);
-    this.emit({ type: 'ADDED', key, revision: this.revision, object: stored });
+    this.keys.add(key);
+    this.history.append({ type: 'ADDED', key, revision: this.revision, object: stored });
     return clone(stored);
   }
 
@@ -88,7 +113,7 @@ export class MemoryStorage implements Storage {
     }
     const stored = withRevision(obj, ++this.revision);
     this.objects.set(key, stored);
-    this.emit({ type: 'MODIFIED', key, revision: this.revision, object: stored, prevObject: prev });
+    this.history.append({ type: 'MODIFIED', key, revision: this.revision, object: stored, prevObject: prev });
     return clone(stored);
   }
 
@@ -99,53 +124,35 @@ export class MemoryStorage implements Storage {
       throw new StorageError('Conflict', `${key} was modified`);
     }
     this.objects.delete(key);
+    this.keys.delete(key);
     // As etcd: the deleted object is reported at the revision of the delete.
     const last = withRevision(prev, ++this.revision);
-    this.emit({ type: 'DELETED', key, revision: this.revision, object: last, prevObject: prev });
+    this.history.append({ type: 'DELETED', key, revision: this.revision, object: last, prevObject: prev });
     return clone(last);
   }
 
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void): StorageWatch {
-    if (fromRevision < this.compacted) {
-      throw new StorageError('Expired', 'too old resource version', this.compacted);
-    }
-    const w: Watcher = { prefix, listener, active: true };
-    for (const e of this.history) {
-      if (e.revision > fromRevision && e.key.startsWith(prefix)) listener(clone(e));
-    }
-    this.watchers.add(w);
-    return {
-      stop: () => {
-        w.active = false;
-        this.watchers.delete(w);
-      },
-    };
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+    return this.history.watch(prefix, fromRevision, listener, onExpired);
   }
 
   compact(revision: number): void {
-    const upTo = Math.min(revision, this.revision);
-    if (upTo <= this.compacted) return;
-    this.compacted = upTo;
-    while (this.history.length && this.history[0]!.revision <= upTo) this.history.shift();
+    this.history.compact(Math.min(revision, this.revision));
   }
 
   compactedRevision(): number {
-    return this.compacted;
+    return this.history.floor;
   }
 
-  private emit(e: StorageEvent): void {
-    this.history.push(e);
-    if (this.history.length > this.historyLimit) {
-      const dropped = this.history.splice(0, this.history.length - this.historyLimit);
-      this.compacted = Math.max(this.compacted, dropped[dropped.length - 1]!.revision);
+  /**
+   * How many keys at or after `k` existed at the list's revision: the current ones in range,
+   * corrected by the changed ones (present then and gone now, or the reverse).
+   */
+  private countFrom(k: string, current: readonly string[], stop: number, changed: string[], past: Map<string, KubeObject | undefined>): number {
+    let n = Math.max(0, stop - lowerBound(current, k));
+    for (let c = lowerBound(changed, k); c < changed.length; c++) {
+      const key = changed[c]!;
+      n += (past.get(key) ? 1 : 0) - (this.objects.has(key) ? 1 : 0);
     }
-    for (const w of [...this.watchers]) {
-      if (!w.active || !e.key.startsWith(w.prefix)) continue;
-      try {
-        w.listener(clone(e));
-      } catch {
-        // A failing listener must not break the write or the other watchers.
-      }
-    }
+    return n;
   }
 }

@@ -41,6 +41,23 @@ export interface StorageList {
   items: KubeObject[];
   keys: string[];
   revision: number;
+  /** With a `limit`: whether keys under the prefix follow the last item (matching the predicate or not). */
+  more?: boolean;
+  /** When `more`: how many keys follow the last item (as etcd's range count). */
+  remaining?: number;
+}
+
+/** Which page of a list to return (as the apiserver reads a page from etcd). */
+export interface ListPage {
+  /** Only keys at or after this one (a continue token's position). */
+  start?: string;
+  /** At most this many items (0 or absent: all). */
+  limit?: number;
+  /**
+   * Only objects it accepts are returned; skipped ones still count as keys for `more` and
+   * `remaining`. It gets the stored object: it must not modify it.
+   */
+  predicate?: (obj: KubeObject) => boolean;
 }
 
 /**
@@ -56,9 +73,10 @@ export interface Storage {
   get(key: string): Promise<KubeObject | undefined>;
   /**
    * Objects whose key starts with `prefix`, at the current revision, or at `atRevision`
-   * (throws `Expired` when that revision is no longer in the history).
+   * (throws `Expired` when that revision is no longer in the history); `page` narrows it
+   * to one page, at a cost proportional to the page (and to the keys its predicate skips).
    */
-  list(prefix: string, atRevision?: number): Promise<StorageList>;
+  list(prefix: string, atRevision?: number, page?: ListPage): Promise<StorageList>;
   /** Stores a new object; throws `AlreadyExists`. */
   create(key: string, obj: KubeObject): Promise<KubeObject>;
   /**
