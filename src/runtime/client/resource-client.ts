@@ -141,17 +141,17 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Creates an object. */
   async create(obj: T, options: CreateOptions = {}): Promise<T> {
-    return this.call<T>('POST', this.collectionPath(obj), writeQuery(options), obj, options);
+    return this.call<T>('POST', this.collectionPath(obj), writeQuery(options), this.withTypeMeta(obj), options);
   }
 
   /** Replaces an object. */
   async update(obj: T, options: UpdateOptions = {}): Promise<T> {
-    return this.call<T>('PUT', this.objectPath('update', obj), writeQuery(options), obj, options);
+    return this.call<T>('PUT', this.objectPath('update', obj), writeQuery(options), this.withTypeMeta(obj), options);
   }
 
   /** Replaces the status subresource. */
   async updateStatus(obj: T, options: UpdateOptions = {}): Promise<T> {
-    return this.call<T>('PUT', `${this.objectPath('updateStatus', obj)}/status`, writeQuery(options), obj, options);
+    return this.call<T>('PUT', `${this.objectPath('updateStatus', obj)}/status`, writeQuery(options), this.withTypeMeta(obj), options);
   }
 
   /** Patches an object. */
@@ -205,6 +205,16 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
   private doApply(path: string, obj: unknown, options: ApplyOptions): Promise<T> {
     if (!options || !options.fieldManager) throw new Error(`apply ${this.descriptor.resource}: options.fieldManager is required`);
     return this.call<T>('PATCH', path, writeQuery(options), obj, options, PatchType.Apply);
+  }
+
+  /**
+   * `obj` with apiVersion and kind filled in from the descriptor when missing, as client-go's
+   * typed encoder always writes them: items of a built-in list carry none, so an object from an
+   * informer's cache (filled by a list) would otherwise be refused ("Object 'Kind' is missing").
+   */
+  private withTypeMeta(obj: T): T {
+    if (obj.apiVersion && obj.kind) return obj;
+    return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(this.descriptor), kind: obj.kind || this.descriptor.kind };
   }
 
   private call<R>(
