@@ -1,5 +1,13 @@
 // Output: apis/<group>/<version>/deepcopy.ts — `export function deepCopyDatabaseManager(src: DatabaseManager): DatabaseManager`
 // for every named type and list: lossless (unknown fields, null vs absent), alias-free, specialised per field.
+//
+// Shape of each copy: `{ ...src }` keeps every scalar (and unknown fields), then one pass over
+// the keys replaces the values that are objects or arrays: the schema's object, array-of-object
+// and map-of-object fields through typed copiers, metadata through the runtime's
+// `deepCopyObjectMeta`/`deepCopyListMeta`, everything else (preserve-unknown-fields, unknown
+// fields, scalar arrays and maps, wrong-typed values) through the runtime's `copyJson`. The
+// shared helpers live in `crdgen/runtime` (src/runtime/deepcopy.ts). Output is prettier-stable:
+// the few statements whose length depends on names are laid out as prettier lays them out.
 
 import type { GroupVersion, Kind, Model, ObjectNode, SchemaNode } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
@@ -14,37 +22,126 @@ export function deepCopyName(typeName: string): string {
   return `deepCopy${typeName}`;
 }
 
-interface FnView {
-  name: string;
-  type: string;
-  cases: { name: string; copier: string }[];
+const WIDTH = 80;
+
+/**
+ * A string literal as prettier prints it: double quotes unless the text holds more double
+ * than single quotes; backslash, the quote, line terminators, other control characters and
+ * lone surrogates escaped.
+ */
+export function prettierString(s: string): string {
+  let doubles = 0;
+  let singles = 0;
+  for (const ch of s) {
+    if (ch === '"') doubles++;
+    else if (ch === "'") singles++;
+  }
+  const q = doubles > singles ? "'" : '"';
+  let out = q;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i]!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === q) out += `\\${q}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += ch + s[i + 1]!;
+        i++;
+      } else out += `\\u${c.toString(16)}`;
+    } else if (c >= 0xdc00 && c <= 0xdfff) out += `\\u${c.toString(16)}`;
+    else out += ch;
+  }
+  return out + q;
 }
 
-/** Collects the internal copier helpers of one file (deduplicated by name, in first-use order). */
-class Helpers {
-  private readonly byName = new Map<string, string>();
+/** `import { a, b } from "x";` on one line, or one name a line when it does not fit (prettier's layout). */
+export function importLine(keyword: string, names: readonly string[], from: string): string {
+  const one = `${keyword} { ${names.join(', ')} } from ${prettierString(from)};`;
+  if (one.length <= WIDTH || names.length === 1) return one;
+  return `${keyword} {\n${names.map((n) => `  ${n},\n`).join('')}} from ${prettierString(from)};`;
+}
 
-  /** Name of a `(v: object) => unknown` copier for `node`, or undefined when `copyJson` is exact. */
+/** `function name(param): result {` on one line, or with the parameter on its own line. */
+export function signatureLine(prefix: string, name: string, param: string, result: string): string {
+  const one = `${prefix}${name}(${param}): ${result} {`;
+  if (one.length <= WIDTH) return one;
+  return `${prefix}${name}(\n  ${param},\n): ${result} {`;
+}
+
+/** `lhs = fn(arg);` at `indent` spaces, broken after `=` and then inside the call as prettier does. */
+export function assignCallLines(indent: number, lhs: string, fn: string, arg: string): string {
+  const pad = ' '.repeat(indent);
+  const one = `${pad}${lhs} = ${fn}(${arg});`;
+  if (one.length <= WIDTH) return one;
+  const pad2 = ' '.repeat(indent + 2);
+  const second = `${pad2}${fn}(${arg});`;
+  if (second.length <= WIDTH) return `${pad}${lhs} =\n${second}`;
+  return `${pad}${lhs} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
+}
+
+/** `return fn(arg) as T;` at two spaces, with the argument on its own line when it does not fit. */
+export function returnCastLines(fn: string, arg: string, type: string): string {
+  const one = `  return ${fn}(${arg}) as ${type};`;
+  if (one.length <= WIDTH) return one;
+  return `  return ${fn}(\n    ${arg},\n  ) as ${type};`;
+}
+
+/** Properties of `Object.prototype` (and `__proto__`): their keys take the generic path. */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', ...Object.getOwnPropertyNames(Object.prototype)]);
+
+/**
+ * Property access on the copy for a key the switch matched: always bracketed (`out["spec"]`,
+ * a named store for V8), as `noPropertyAccessFromIndexSignature` requires on a JsonObject.
+ */
+function outAccess(name: string): string {
+  return `out[${prettierString(name)}]`;
+}
+
+interface CopierView {
+  /** Lines of the internal copier function (signature to closing brace, no trailing newline). */
+  code: string;
+}
+
+interface TypeView {
+  jsdocType: string;
+  signature: string;
+  body: string;
+}
+
+/**
+ * The internal copiers of one file, `(v: object) => unknown`, deduplicated by name: `copy_X`
+ * for a named object type, `copy_array_…` and `copy_map_…` for arrays and maps of them. Each
+ * copies a value of the wrong kind (an array where an object belongs, or the reverse) as JSON.
+ */
+class Copiers {
+  private readonly byName = new Map<string, string>();
+  /** Named object types whose `copy_X` is still to be written (filled by the caller). */
+  readonly objectTypes = new Map<string, ObjectNode>();
+
+  /** Name of the copier for `node`, or undefined when the generic `copyJson` is exact for it. */
   copierFor(node: SchemaNode): string | undefined {
     switch (node.type) {
       case 'object': {
         if (!node.title) return undefined;
-        const name = `copy_${node.title}`;
-        this.define(name, `function ${name}(v: object): unknown {\n  return Array.isArray(v) ? copyJson(v) : ${deepCopyName(node.title)}(v as ${node.title});\n}`);
-        return name;
+        return `copy_${node.title}`;
       }
       case 'array': {
         const inner = this.copierFor(node.items);
         if (!inner) return undefined;
         const name = `copy_array_${inner.slice('copy_'.length)}`;
-        this.define(name, `function ${name}(v: object): unknown {\n  return Array.isArray(v) ? copyArray(v, ${inner}) : copyJson(v);\n}`);
+        this.define(name, arrayCopier(name, inner));
         return name;
       }
       case 'map': {
         const inner = this.copierFor(node.values);
         if (!inner) return undefined;
         const name = `copy_map_${inner.slice('copy_'.length)}`;
-        this.define(name, `function ${name}(v: object): unknown {\n  return Array.isArray(v) ? copyJson(v) : copyMap(v as JsonObject, ${inner});\n}`);
+        this.define(name, mapCopier(name, inner));
         return name;
       }
       default:
@@ -52,55 +149,166 @@ class Helpers {
     }
   }
 
-  private define(name: string, code: string): void {
+  define(name: string, code: string): void {
     if (!this.byName.has(name)) this.byName.set(name, code);
   }
 
-  /** True when some copier walks a map (so the file needs `copyMap`). */
-  usesMap(): boolean {
-    return [...this.byName.keys()].some((n) => n.startsWith('copy_map_'));
-  }
-
-  /** Helper definitions sorted by name (deterministic output). */
-  list(): { code: string }[] {
+  /** Copier definitions sorted by name (deterministic output). */
+  list(): CopierView[] {
     return [...this.byName.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, code]) => ({ code }));
   }
 }
 
-function objectFn(node: ObjectNode, isRoot: boolean, helpers: Helpers): FnView {
-  const cases: FnView['cases'] = [];
+function arrayCopier(name: string, inner: string): string {
+  return [
+    signatureLine('function ', name, 'v: object', 'unknown'),
+    '  if (!Array.isArray(v)) return copyJson(v);',
+    '  const a: unknown[] = v.slice();',
+    '  for (let i = 0; i < a.length; i++) {',
+    '    const x = a[i];',
+    '    if (typeof x === "object" && x !== null) {',
+    assignCallLines(6, 'a[i]', inner, 'x'),
+    '    }',
+    '  }',
+    '  return a;',
+    '}',
+  ].join('\n');
+}
+
+function mapCopier(name: string, inner: string): string {
+  return [
+    signatureLine('function ', name, 'v: object', 'unknown'),
+    '  if (Array.isArray(v)) return copyJsonArray(v);',
+    '  // The spread makes every key (`__proto__` too) an own data property,',
+    '  // so assigning `o[k]` below replaces a value and never a prototype.',
+    '  const o: JsonObject = { ...v };',
+    '  for (const k in o) {',
+    '    const x = o[k];',
+    '    if (typeof x === "object" && x !== null) {',
+    assignCallLines(6, 'o[k]', inner, 'x'),
+    '    }',
+    '  }',
+    '  return o;',
+    '}',
+  ].join('\n');
+}
+
+interface Case {
+  name: string;
+  /** Runtime or generated function copying the value (`(v: object) => unknown`). */
+  copier: string;
+}
+
+/** The body of `copy_X`: spread, then the one pass over keys with a case per typed non-scalar field. */
+function objectCopier(name: string, cases: readonly Case[]): string {
+  const lines = [
+    signatureLine('function ', name, 'src: object', 'unknown'),
+    '  if (Array.isArray(src)) return copyJsonArray(src);',
+    '  const out: JsonObject = { ...src };',
+    '  for (const k in out) {',
+    '    const v = out[k];',
+    '    if (typeof v !== "object" || v === null) continue;',
+  ];
+  if (cases.length > 0) {
+    lines.push('    switch (k) {');
+    for (const c of cases) {
+      lines.push(`      case ${prettierString(c.name)}:`);
+      lines.push(assignCallLines(8, outAccess(c.name), c.copier, 'v'));
+      lines.push('        continue;');
+    }
+    lines.push('    }');
+  }
+  lines.push('    setOwn(out, k, copyJson(v));', '  }', '  return out;', '}');
+  return lines.join('\n');
+}
+
+/** The copier of a root or embedded `metadata` field, from the runtime. */
+const OBJECT_META_COPIER = 'copyObjectMeta';
+
+function casesOf(node: ObjectNode, isRoot: boolean, copiers: Copiers): Case[] {
+  const cases: Case[] = [];
   for (const p of node.properties) {
-    if (p.name === '__proto__') continue; // copied by the generic path, which guards the key
+    if (PROTOTYPE_KEYS.has(p.name)) continue; // copied by the generic path, which guards the key
     if (isRoot && ROOT_META_PROPERTIES.has(p.name)) continue;
-    if (isMetaProperty(node, p.name, isRoot)) continue;
-    const copier = helpers.copierFor(p.schema);
+    if (isMetaProperty(node, p.name, isRoot)) {
+      cases.push({ name: p.name, copier: OBJECT_META_COPIER });
+      continue;
+    }
+    const copier = copiers.copierFor(p.schema);
     if (copier) cases.push({ name: p.name, copier });
   }
-  return { name: deepCopyName(node.title!), type: node.title!, cases };
+  if (isRoot) cases.unshift({ name: 'metadata', copier: OBJECT_META_COPIER });
+  return cases;
 }
 
-function listFn(kind: Kind, root: ObjectNode, helpers: Helpers): FnView {
-  const items = helpers.copierFor({ type: 'array', items: root })!;
-  return { name: deepCopyName(kind.listKind), type: kind.listKind, cases: [{ name: 'items', copier: items }] };
+function typeView(type: string, copier: string): TypeView {
+  return {
+    jsdocType: type,
+    signature: signatureLine('export function ', deepCopyName(type), `src: ${type}`, type),
+    body: returnCastLines(copier, 'src', type),
+  };
 }
 
-/** Renders deepcopy.ts for one group/version. */
-export function renderDeepCopy(gv: GroupVersion, header: string): string {
-  const helpers = new Helpers();
-  const functions: FnView[] = [];
+/** Renders deepcopy.ts for one group/version; `runtimeImport` is where the shared helpers come from. */
+export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: string): string {
+  const copiers = new Copiers();
+  const types: TypeView[] = [];
   const typeNames: string[] = [];
+  let usesObjectMeta = false;
   for (const kind of gv.kinds) {
     if (kind.noDeepCopy) continue;
     const root = kindRoot(kind);
     for (const node of namedObjects(kind)) {
-      functions.push(objectFn(node, node === root, helpers));
+      const name = `copy_${node.title!}`;
+      const cases = casesOf(node, node === root, copiers);
+      if (cases.some((c) => c.copier === OBJECT_META_COPIER)) usesObjectMeta = true;
+      copiers.define(name, objectCopier(name, cases));
+      types.push(typeView(node.title!, name));
       typeNames.push(node.title!);
     }
-    functions.push(listFn(kind, root, helpers));
+    types.push(listView(kind, root, copiers));
     typeNames.push(kind.listKind);
   }
-  const typeImports = [...new Set(typeNames)].sort(compareStrings).join(', ');
-  return render('deepcopy', 'file', { header, typeImports, usesMap: helpers.usesMap(), helpers: helpers.list(), functions });
+  const values = ['copyJson', 'copyJsonArray', 'deepCopyListMeta', ...(usesObjectMeta ? ['deepCopyObjectMeta'] : []), 'setOwn'];
+  const runtimeTypes = ['JsonObject', 'ListMeta', ...(usesObjectMeta ? ['ObjectMeta'] : [])];
+  return render('deepcopy', 'file', {
+    header,
+    imports: [
+      importLine('import', values, runtimeImport),
+      importLine('import type', runtimeTypes, runtimeImport),
+      importLine('import type', [...new Set(typeNames)].sort(compareStrings), './types.js'),
+    ].join('\n'),
+    usesObjectMeta,
+    copiers: copiers.list(),
+    types,
+  });
+}
+
+function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
+  const items = copiers.copierFor({ type: 'array', items: root })!;
+  const name = `copy_${kind.listKind}`;
+  const code = [
+    signatureLine('function ', name, 'src: object', 'unknown'),
+    '  if (Array.isArray(src)) return copyJsonArray(src);',
+    '  const out: JsonObject = { ...src };',
+    '  for (const k in out) {',
+    '    const v = out[k];',
+    '    if (typeof v !== "object" || v === null) continue;',
+    '    switch (k) {',
+    '      case "metadata":',
+    '        out["metadata"] = copyListMeta(v);',
+    '        continue;',
+    '      case "items":',
+    assignCallLines(8, 'out["items"]', items, 'v'),
+    '        continue;',
+    '    }',
+    '    setOwn(out, k, copyJson(v));',
+    '  }',
+    '  return out;',
+    '}',
+  ].join('\n');
+  copiers.define(name, code);
+  return typeView(kind.listKind, name);
 }
 
 /** The deepcopy emitter. */
@@ -109,7 +317,10 @@ export const deepcopy: Emitter = (model: Model, ctx) => {
   for (const g of model.groups) {
     for (const v of g.versions) {
       if (v.kinds.every((k) => k.noDeepCopy)) continue;
-      files.push({ path: apiFilePath(g.name, v.name, 'deepcopy.ts'), contents: renderDeepCopy(v, generatedHeader(versionSources(v, ctx.sources))) });
+      files.push({
+        path: apiFilePath(g.name, v.name, 'deepcopy.ts'),
+        contents: renderDeepCopy(v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport),
+      });
     }
   }
   return files;

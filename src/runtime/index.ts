@@ -18,6 +18,8 @@ export * from './meta/owner.js';
 export * from './meta/conditions.js';
 export * from './meta/keys.js';
 export * from './meta/finalizers.js';
+// deep copies: the helpers generated deepcopy.ts files import, typed ObjectMeta/ListMeta copies
+export * from './deepcopy.js';
 // cache: store/indexer, DeltaFIFO, reflector, shared informer (client-go tools/cache)
 export * from './cache/deleted-final-state-unknown.js';
 export * from './cache/store.js';

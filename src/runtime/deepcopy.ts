@@ -1,0 +1,133 @@
+// Deep-copy helpers that generated `deepcopy.ts` files import: a lossless copy of
+// any JSON value, and typed copies of ObjectMeta and ListMeta (client-go's
+// `ObjectMeta.DeepCopyInto`). Every copy keeps fields the type does not name,
+// keeps null apart from absent, shares no object or array with its source, and
+// keeps a `__proto__` key as an own data property (never a prototype change).
+//
+// Shape of every object copy: `{ ...src }` (own enumerable properties, created
+// with CreateDataProperty, so an own `__proto__` key stays data), then one pass
+// over the keys replacing only the values that are objects or arrays.
+
+import type { ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './meta/types.js';
+
+/** A JSON object as generated copies handle it. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * Sets `o[k] = v` as an own data property, even when `k` is `__proto__` (plain
+ * assignment would change the prototype of an object without that own key).
+ */
+export function setOwn(o: JsonObject, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Deep copy of any JSON value: objects and arrays are new, scalars and null are kept. */
+export function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return copyJsonArray(v);
+  const o: JsonObject = { ...v };
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+  }
+  return o;
+}
+
+/** Deep copy of an array of JSON values (elements copied with {@link copyJson}). */
+export function copyJsonArray(v: readonly unknown[]): unknown[] {
+  const a = v.slice();
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (typeof x === 'object' && x !== null) a[i] = copyJson(x);
+  }
+  return a;
+}
+
+/** Copy of a string map (labels, annotations): a spread, plus a deep copy of any non-string value. */
+function copyStringMap(v: object): unknown {
+  if (Array.isArray(v)) return copyJsonArray(v);
+  const o: JsonObject = { ...v };
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+  }
+  return o;
+}
+
+function copyOwnerReference(v: object): unknown {
+  if (Array.isArray(v)) return copyJsonArray(v);
+  const o: JsonObject = { ...v };
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+  }
+  return o;
+}
+
+function copyManagedFieldsEntry(v: object): unknown {
+  if (Array.isArray(v)) return copyJsonArray(v);
+  const o: JsonObject = { ...v };
+  for (const k in o) {
+    const x = o[k];
+    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+  }
+  return o;
+}
+
+/** Copies an array whose object elements `item` copies (other elements as JSON). */
+function copyArrayOf(v: readonly unknown[], item: (x: object) => unknown): unknown[] {
+  const a = v.slice();
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (typeof x === 'object' && x !== null) a[i] = item(x);
+  }
+  return a;
+}
+
+/**
+ * Deep copy of an ObjectMeta (metav1.ObjectMeta): labels and annotations, ownerReferences,
+ * managedFields and finalizers are copied by type; fields ObjectMeta does not name and
+ * wrong-typed values are copied as JSON. Lossless and alias-free.
+ */
+export function deepCopyObjectMeta(src: ObjectMeta): ObjectMeta {
+  const out: JsonObject = { ...src };
+  for (const k in out) {
+    const v = out[k];
+    if (typeof v !== 'object' || v === null) continue;
+    switch (k) {
+      case 'labels':
+        out.labels = copyStringMap(v);
+        continue;
+      case 'annotations':
+        out.annotations = copyStringMap(v);
+        continue;
+      case 'ownerReferences':
+        out.ownerReferences = Array.isArray(v) ? copyArrayOf(v, copyOwnerReference) : copyJson(v);
+        continue;
+      case 'managedFields':
+        out.managedFields = Array.isArray(v) ? copyArrayOf(v, copyManagedFieldsEntry) : copyJson(v);
+        continue;
+      case 'finalizers':
+        out.finalizers = Array.isArray(v) ? copyJsonArray(v) : copyJson(v);
+        continue;
+    }
+    setOwn(out, k, copyJson(v));
+  }
+  return out as ObjectMeta;
+}
+
+/** Deep copy of a ListMeta (metav1.ListMeta; all its fields are scalars). Lossless and alias-free. */
+export function deepCopyListMeta(src: ListMeta): ListMeta {
+  return copyJson(src) as ListMeta;
+}
+
+/** Deep copy of an OwnerReference (lossless, alias-free). */
+export function deepCopyOwnerReference(src: OwnerReference): OwnerReference {
+  return copyOwnerReference(src) as OwnerReference;
+}
+
+/** Deep copy of a ManagedFieldsEntry, `fieldsV1` included (lossless, alias-free). */
+export function deepCopyManagedFieldsEntry(src: ManagedFieldsEntry): ManagedFieldsEntry {
+  return copyManagedFieldsEntry(src) as ManagedFieldsEntry;
+}
