@@ -93,16 +93,7 @@ export function checkLabels(labels: unknown, field = 'metadata.labels'): FieldCa
   }
   const errs: FieldCause[] = [];
   for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
-    const slash = k.lastIndexOf('/');
-    const namePart = slash >= 0 ? k.slice(slash + 1) : k;
-    const prefix = slash >= 0 ? k.slice(0, slash) : '';
-    if (namePart.length > 63 || !LABEL_KEY_NAME.test(namePart) || (prefix && !DNS1123_SUBDOMAIN.test(prefix))) {
-      errs.push({
-        reason: 'FieldValueInvalid',
-        field,
-        message: `Invalid value: "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
-      });
-    }
+    if (!isQualifiedName(k)) errs.push(badKey(field, k));
     if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) {
       errs.push({
         reason: 'FieldValueInvalid',
@@ -110,6 +101,46 @@ export function checkLabels(labels: unknown, field = 'metadata.labels'): FieldCa
         message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
       });
     }
+  }
+  return errs;
+}
+
+/** Whether `k` is a qualified name (`[prefix/]name`: a DNS-1123 subdomain prefix, a name of up to 63 characters). */
+function isQualifiedName(k: string): boolean {
+  const slash = k.lastIndexOf('/');
+  const namePart = slash >= 0 ? k.slice(slash + 1) : k;
+  const prefix = slash >= 0 ? k.slice(0, slash) : '';
+  return namePart.length <= 63 && LABEL_KEY_NAME.test(namePart) && (slash < 0 || (prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix)));
+}
+
+function badKey(field: string, k: string): FieldCause {
+  return {
+    reason: 'FieldValueInvalid',
+    field,
+    message: `Invalid value: "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+  };
+}
+
+/** The apiserver's limit on the total size of an object's annotations: keys and values, in bytes (256 KiB). */
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/**
+ * Checks metadata.annotations as the apiserver's ValidateAnnotations: keys are qualified
+ * names (case ignored), and keys and values together hold at most 256 KiB (UTF-8 bytes).
+ */
+export function checkAnnotations(annotations: unknown, field = 'metadata.annotations'): FieldCause[] {
+  if (annotations === undefined || annotations === null) return [];
+  if (!isObject(annotations) || !Object.values(annotations).every((v) => typeof v === 'string')) {
+    return [{ reason: 'FieldValueInvalid', field, message: 'Invalid value: annotations must be a map of strings' }];
+  }
+  const errs: FieldCause[] = [];
+  let size = 0;
+  for (const [k, v] of Object.entries(annotations as Record<string, string>)) {
+    if (!isQualifiedName(k.toLowerCase())) errs.push(badKey(field, k));
+    size += Buffer.byteLength(k) + Buffer.byteLength(v);
+  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
+    errs.push({ reason: 'FieldValueTooLong', field, message: `Too long: must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
   }
   return errs;
 }

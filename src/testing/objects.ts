@@ -7,7 +7,7 @@ import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
 import { checkCrd, crdResources, defaultCrd, establishedStatus } from './crd.js';
 import { recordUpdate, serverSideApply } from './managed-fields.js';
 import type { FieldScope } from './managed-fields.js';
-import { checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
+import { checkAnnotations, checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
 import { groupVersion, storageKey } from './resource.js';
@@ -359,9 +359,7 @@ export class ObjectService {
     const errs: FieldCause[] = [];
     errs.push(...(res.resource === 'namespaces' && !res.group ? checkLabelName(name) : checkName(name)));
     errs.push(...checkLabels(obj.metadata?.labels));
-    if (obj.metadata?.annotations !== undefined && !isStringMap(obj.metadata.annotations)) {
-      errs.push({ reason: 'FieldValueInvalid', field: 'metadata.annotations', message: 'Invalid value: annotations must be a map of strings' });
-    }
+    errs.push(...checkAnnotations(obj.metadata?.annotations));
     if (res.schema) {
       const schema = await res.schema();
       const dropped = schema.prune(obj);
@@ -410,10 +408,6 @@ export class ObjectService {
     if (deleted) this.registry.removeCrd(name);
     else this.registry.setCrd(name, crdResources(obj));
   }
-}
-
-function isStringMap(v: unknown): boolean {
-  return isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
 function specChanged(a: KubeObject, b: KubeObject): boolean {
