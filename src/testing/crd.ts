@@ -71,10 +71,7 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   for (let i = 0; i < vs.length; i++) {
     const schema = rec(vs[i]!.schema).openAPIV3Schema;
     if (!isObject(schema)) continue;
-    const why = await schemaRejection(schema);
-    if (why !== undefined) {
-      errs.push({ reason: 'FieldValueInvalid', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: `Invalid value: "": ${why}` });
-    }
+    errs.push(...(await schemaRejection(schema, `spec.versions[${i}].schema`)));
   }
   return errs;
 }

@@ -42,27 +42,35 @@ export function reasonOf(message: string): string {
 }
 
 /**
- * Why the engine would refuse a CRD version's `openAPIV3Schema`, or undefined when it accepts it.
- * Checks the structural reduction (cheap, no CEL); compiles the whole validator only when the
- * schema has CEL rules, whose compilation errors the apiserver reports on the CRD. Throws when
+ * Why the engine would refuse a CRD version's `openAPIV3Schema` (`field` is where, under
+ * `spec.versions[i].schema`), as field errors; none when it accepts it. Checks the structural
+ * reduction (cheap, no CEL); compiles the validator only when the schema has CEL rules, which
+ * the apiserver compiles on CRD create (one error per rule that does not compile). Throws when
  * the engine itself fails (a server error, not the client's).
  */
-export async function schemaRejection(openAPIV3Schema: Record<string, unknown>): Promise<string | undefined> {
+export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, field: string): Promise<FieldCause[]> {
   schemaModule ??= import('../runtime/validation/schema.js');
   const { reduceSchema, SchemaError } = await schemaModule;
   try {
     reduceSchema(openAPIV3Schema);
   } catch (e) {
-    if (e instanceof SchemaError) return e.message;
+    if (e instanceof SchemaError) return [{ reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` }];
     throw e;
   }
-  if (!hasRules(openAPIV3Schema)) return undefined;
+  if (!hasRules(openAPIV3Schema)) return [];
   try {
     await compileCustomResourceSchema(openAPIV3Schema);
-    return undefined;
+    return [];
   } catch (e) {
     const mod = await loadValidation();
-    if (e instanceof mod.SchemaError || e instanceof mod.RuleCompileError) return e.message;
+    if (e instanceof mod.RuleCompileError) {
+      return e.problems.map((p) => ({
+        reason: 'FieldValueInvalid',
+        field: `${field}.${p.field}`,
+        message: `Invalid value: ${JSON.stringify(p.rule)}: compilation failed: ${p.message}`,
+      }));
+    }
+    if (e instanceof mod.SchemaError) return [{ reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` }];
     throw e;
   }
 }
