@@ -24,6 +24,7 @@ export class Chaos {
   readonly windows: Array<Omit<FailureWindow, 'processes'>> = [];
   /** A fault that could not be applied (no leader to kill, the Deployment already gone, …). */
   notApplied = 0;
+  private nextAt: number | undefined;
   private active: { kind: FaultKind; until: number; failure?: Omit<FailureWindow, 'end' | 'processes'> } | undefined;
 
   constructor(
@@ -35,10 +36,16 @@ export class Chaos {
     private readonly progress: (s: string) => void,
   ) {}
 
-  /** Called once per driver step: ends a finished window, and with probability `p` injects a fault. */
-  async step(p: number): Promise<void> {
-    if (this.active && Date.now() >= this.active.until) this.endWindow();
-    if (!this.prng.chance(p)) return;
+  /**
+   * Called once per driver step: ends a finished window and, once the time drawn for the next
+   * fault has come, injects one and draws the next gap (uniform in [0.5, 1.5] × `meanSeconds`).
+   */
+  async step(meanSeconds: number): Promise<void> {
+    const now = Date.now();
+    if (this.active && now >= this.active.until) this.endWindow();
+    if (this.nextAt === undefined) this.nextAt = now + this.gap(meanSeconds);
+    if (now < this.nextAt) return;
+    this.nextAt = now + this.gap(meanSeconds);
     let kind = this.prng.pick(FAULT_KINDS);
     // one window at a time: while one is on, a window fault becomes a watch drop
     if (this.active && WINDOW_KINDS.has(kind)) kind = 'dropWatches';
@@ -119,6 +126,10 @@ export class Chaos {
         break;
       }
     }
+  }
+
+  private gap(meanSeconds: number): number {
+    return (0.5 + this.prng.next()) * meanSeconds * 1000;
   }
 
   private endWindow(): void {

@@ -34,6 +34,9 @@ export interface SoakResult {
   /** Failure windows checked for the request-rate bound, and the highest sent/bound ratio. */
   rateWindows: number;
   worstRateRatio: number;
+  /** Reconciles the operator logged, and its requests the server saw. */
+  reconciles: number;
+  operatorRequests: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -69,12 +72,11 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
 
     const workload = new Workload(dms, opts.objects, prng);
     const chaos = new Chaos(env, replicas, workload, deployments, prng, progress);
-    const faultP = Math.min(1, opts.stepMs / 1000 / opts.faultEverySeconds);
     const end = Date.now() + opts.minutes * 60_000;
     let nextScrape = Date.now() + 5000;
     let nextProgress = Date.now() + 30_000;
     while (Date.now() < end) {
-      await chaos.step(faultP);
+      await chaos.step(opts.faultEverySeconds);
       await workload.step();
       if (Date.now() >= nextScrape) {
         await replicas.scrapeAll();
@@ -153,7 +155,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
       `overlaps=${overlaps === undefined ? 'counter-not-exposed' : overlaps}${missing && overlaps !== undefined ? '(some scrapes lacked it)' : ''} scrapes=${replicas.scrapes}/${replicas.scrapeFailures}failed reconciles=${replicas.reconciles} span-clashes=${replicas.clashes.length} ` +
       `rate-windows=${verdicts.length} worst=${(worst * 100).toFixed(0)}%-of-bound operator-requests=${requests.operatorRequests} peak=${requests.maxPerSecond()}/s ` +
       `violations=${violations.length}`;
-    return { summary, violations, ...(convergedSeconds !== undefined ? { convergedSeconds } : {}), faults, ...(overlaps !== undefined ? { overlaps } : {}), rateWindows: verdicts.length, worstRateRatio: worst };
+    return { summary, violations, ...(convergedSeconds !== undefined ? { convergedSeconds } : {}), faults, ...(overlaps !== undefined ? { overlaps } : {}), rateWindows: verdicts.length, worstRateRatio: worst, reconciles: replicas.reconciles, operatorRequests: requests.operatorRequests };
   } finally {
     await replicas?.stop();
     await env?.stop();
