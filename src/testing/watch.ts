@@ -76,8 +76,9 @@ export async function serveWatch(
   let from: number;
   if (!rvParam || rvParam === '0') {
     // A list, then a watch from its revision: the store replays what happened in between.
-    const snap = await storage.list(prefix);
-    for (const o of snap.items) if (matches(o)) send('ADDED', svc.present(r, o));
+    // Only matching objects are copied out of the store (kubectl delete watches one name).
+    const snap = await storage.list(prefix, undefined, { predicate: matches });
+    for (const o of snap.items) send('ADDED', svc.present(r, o));
     from = snap.revision;
     if (req.sendInitialEvents && req.bookmarks) {
       send('BOOKMARK', {
