@@ -123,8 +123,14 @@ class Copiers {
   /** Named object types whose `copy_X` is still to be written (filled by the caller). */
   readonly objectTypes = new Map<string, ObjectNode>();
 
-  /** Name of the copier for `node`, or undefined when the generic `copyJson` is exact for it. */
+  /**
+   * Name of the copier for `node`: a generated one for objects and arrays or maps of them, the
+   * runtime's `copyScalarArray`/`copyScalarMap` for arrays and maps of scalars; undefined when
+   * the generic `copyJson` is the copy (scalars, preserve-unknown-fields, untitled objects).
+   */
   copierFor(node: SchemaNode): string | undefined {
+    if (node.type === 'array' && isScalar(node.items)) return this.runtime('copyScalarArray');
+    if (node.type === 'map' && isScalar(node.values)) return this.runtime('copyScalarMap');
     switch (node.type) {
       case 'object': {
         if (!node.title) return undefined;
@@ -133,20 +139,28 @@ class Copiers {
       case 'array': {
         const inner = this.copierFor(node.items);
         if (!inner) return undefined;
-        const name = `copy_array_${inner.slice('copy_'.length)}`;
+        const name = `copy_array_${copierSuffix(inner)}`;
         this.define(name, arrayCopier(name, inner));
         return name;
       }
       case 'map': {
         const inner = this.copierFor(node.values);
         if (!inner) return undefined;
-        const name = `copy_map_${inner.slice('copy_'.length)}`;
+        const name = `copy_map_${copierSuffix(inner)}`;
         this.define(name, mapCopier(name, inner));
         return name;
       }
       default:
         return undefined;
     }
+  }
+
+  /** Runtime copiers the file uses. */
+  readonly runtimeNames = new Set<string>();
+
+  private runtime(name: string): string {
+    this.runtimeNames.add(name);
+    return name;
   }
 
   define(name: string, code: string): void {
@@ -157,6 +171,17 @@ class Copiers {
   list(): CopierView[] {
     return [...this.byName.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, code]) => ({ code }));
   }
+}
+
+/** `copy_array_X` → `array_X`; the runtime's `copyScalarArray` → `scalar_array`. */
+function copierSuffix(copier: string): string {
+  if (copier === 'copyScalarArray') return 'scalar_array';
+  if (copier === 'copyScalarMap') return 'scalar_map';
+  return copier.slice('copy_'.length);
+}
+
+function isScalar(node: SchemaNode): boolean {
+  return node.type === 'string' || node.type === 'integer' || node.type === 'number' || node.type === 'boolean' || node.type === 'int-or-string';
 }
 
 function arrayCopier(name: string, inner: string): string {
@@ -179,8 +204,6 @@ function mapCopier(name: string, inner: string): string {
   return [
     signatureLine('function ', name, 'v: object', 'unknown'),
     '  if (Array.isArray(v)) return copyJsonArray(v);',
-    '  // The spread makes every key (`__proto__` too) an own data property,',
-    '  // so assigning `o[k]` below replaces a value and never a prototype.',
     '  const o: JsonObject = { ...v };',
     '  for (const k in o) {',
     '    const x = o[k];',
@@ -218,7 +241,7 @@ function objectCopier(name: string, cases: readonly Case[]): string {
     }
     lines.push('    }');
   }
-  lines.push('    setOwn(out, k, copyJson(v));', '  }', '  return out;', '}');
+  lines.push('    out[k] = copyJson(v);', '  }', '  return out;', '}');
   return lines.join('\n');
 }
 
@@ -269,7 +292,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
     types.push(listView(kind, root, copiers));
     typeNames.push(kind.listKind);
   }
-  const values = ['copyJson', 'copyJsonArray', 'deepCopyListMeta', ...(usesObjectMeta ? ['deepCopyObjectMeta'] : []), 'setOwn'];
+  const values = ['copyJson', 'copyJsonArray', ...copiers.runtimeNames, 'deepCopyListMeta', ...(usesObjectMeta ? ['deepCopyObjectMeta'] : [])].sort(compareStrings);
   const runtimeTypes = ['JsonObject', 'ListMeta', ...(usesObjectMeta ? ['ObjectMeta'] : [])];
   return render('deepcopy', 'file', {
     header,
@@ -302,7 +325,7 @@ function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
     assignCallLines(8, 'out["items"]', items, 'v'),
     '        continue;',
     '    }',
-    '    setOwn(out, k, copyJson(v));',
+    '    out[k] = copyJson(v);',
     '  }',
     '  return out;',
     '}',

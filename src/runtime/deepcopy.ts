@@ -6,7 +6,10 @@
 //
 // Shape of every object copy: `{ ...src }` (own enumerable properties, created
 // with CreateDataProperty, so an own `__proto__` key stays data), then one pass
-// over the keys replacing only the values that are objects or arrays.
+// over the copy's keys replacing only the values that are objects or arrays.
+// That pass assigns `out[k]` for keys `out` already owns as data properties, which
+// replaces the value (an own `__proto__` data property shadows the inherited
+// accessor), so it never changes a prototype; `setOwn` is for any other target.
 
 import type { ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './meta/types.js';
 
@@ -29,7 +32,7 @@ export function copyJson(v: unknown): unknown {
   const o: JsonObject = { ...v };
   for (const k in o) {
     const x = o[k];
-    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+    if (typeof x === 'object' && x !== null) o[k] = copyJson(x);
   }
   return o;
 }
@@ -44,13 +47,16 @@ export function copyJsonArray(v: readonly unknown[]): unknown[] {
   return a;
 }
 
-/** Copy of a string map (labels, annotations): a spread, plus a deep copy of any non-string value. */
-function copyStringMap(v: object): unknown {
+/**
+ * Copy of a value typed as a map of scalars (labels, annotations, resource limits): a
+ * spread, plus a deep copy of any value that is not a scalar; an array is copied as JSON.
+ */
+export function copyScalarMap(v: object): unknown {
   if (Array.isArray(v)) return copyJsonArray(v);
   const o: JsonObject = { ...v };
   for (const k in o) {
     const x = o[k];
-    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+    if (typeof x === 'object' && x !== null) o[k] = copyJson(x);
   }
   return o;
 }
@@ -60,7 +66,7 @@ function copyOwnerReference(v: object): unknown {
   const o: JsonObject = { ...v };
   for (const k in o) {
     const x = o[k];
-    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+    if (typeof x === 'object' && x !== null) o[k] = copyJson(x);
   }
   return o;
 }
@@ -70,9 +76,20 @@ function copyManagedFieldsEntry(v: object): unknown {
   const o: JsonObject = { ...v };
   for (const k in o) {
     const x = o[k];
-    if (typeof x === 'object' && x !== null) setOwn(o, k, copyJson(x));
+    if (typeof x === 'object' && x !== null) o[k] = copyJson(x);
   }
   return o;
+}
+
+/** Copy of a value typed as an array of scalars (finalizers, args); a non-array is copied as JSON. */
+export function copyScalarArray(v: object): unknown {
+  if (!Array.isArray(v)) return copyJson(v);
+  const a = v.slice();
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (typeof x === 'object' && x !== null) a[i] = copyJson(x);
+  }
+  return a;
 }
 
 /** Copies an array whose object elements `item` copies (other elements as JSON). */
@@ -97,10 +114,10 @@ export function deepCopyObjectMeta(src: ObjectMeta): ObjectMeta {
     if (typeof v !== 'object' || v === null) continue;
     switch (k) {
       case 'labels':
-        out.labels = copyStringMap(v);
+        out.labels = copyScalarMap(v);
         continue;
       case 'annotations':
-        out.annotations = copyStringMap(v);
+        out.annotations = copyScalarMap(v);
         continue;
       case 'ownerReferences':
         out.ownerReferences = Array.isArray(v) ? copyArrayOf(v, copyOwnerReference) : copyJson(v);
@@ -109,10 +126,10 @@ export function deepCopyObjectMeta(src: ObjectMeta): ObjectMeta {
         out.managedFields = Array.isArray(v) ? copyArrayOf(v, copyManagedFieldsEntry) : copyJson(v);
         continue;
       case 'finalizers':
-        out.finalizers = Array.isArray(v) ? copyJsonArray(v) : copyJson(v);
+        out.finalizers = copyScalarArray(v);
         continue;
     }
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out as ObjectMeta;
 }

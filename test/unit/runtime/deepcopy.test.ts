@@ -3,7 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyJson, copyJsonArray, deepCopyListMeta, deepCopyManagedFieldsEntry, deepCopyObjectMeta, deepCopyOwnerReference, setOwn } from '../../../src/runtime/index.js';
+import { copyJson, copyJsonArray, copyScalarArray, copyScalarMap, deepCopyListMeta, deepCopyManagedFieldsEntry, deepCopyObjectMeta, deepCopyOwnerReference, setOwn } from '../../../src/runtime/index.js';
 import type { ObjectMeta } from '../../../src/runtime/index.js';
 
 function objectsOf(v: unknown, into = new Set<object>()): Set<object> {
@@ -57,6 +57,23 @@ describe('runtime deepcopy', () => {
     const ca = copyJsonArray(arr);
     assert.deepStrictEqual(ca, arr);
     assertAliasFree(ca, arr);
+  });
+
+  it('copyScalarMap and copyScalarArray copy the expected shape, and anything else as JSON', () => {
+    const map = JSON.parse(`{"a":"x","n":1,"odd":{"deep":[1]},"p":${POLLUTE}}`) as object;
+    const cm = copyScalarMap(map);
+    assert.deepStrictEqual(cm, map);
+    assertAliasFree(cm, map);
+    const arr = ['a', 1, null, { odd: [1] }, [2]];
+    const ca = copyScalarArray(arr);
+    assert.deepStrictEqual(ca, arr);
+    assertAliasFree(ca, arr);
+    for (const wrong of [[{ a: 1 }], { not: ['an array'] }]) {
+      for (const c of [copyScalarMap(wrong), copyScalarArray(wrong)]) {
+        assert.deepStrictEqual(c, wrong);
+        assertAliasFree(c, wrong);
+      }
+    }
   });
 
   it('deepCopyObjectMeta copies the typed fields and unknown ones, lossless and alias-free', () => {

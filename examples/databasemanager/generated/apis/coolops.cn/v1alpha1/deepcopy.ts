@@ -6,7 +6,6 @@ import {
   copyJsonArray,
   deepCopyListMeta,
   deepCopyObjectMeta,
-  setOwn,
 } from "crdgen/runtime";
 import type { JsonObject, ListMeta, ObjectMeta } from "crdgen/runtime";
 import type {
@@ -16,6 +15,10 @@ import type {
   DatabaseManagerStatus,
   DatabaseManagerStatusConditions,
 } from "./types.js";
+
+// Every copy below starts from a spread of its source, which makes each key
+// an own data property of the copy: assigning `out[k]` then replaces a value
+// (`__proto__` included) and never changes a prototype.
 
 function copyObjectMeta(v: object): unknown {
   if (Array.isArray(v)) return copyJsonArray(v);
@@ -44,7 +47,7 @@ function copy_DatabaseManager(src: object): unknown {
         out["status"] = copy_DatabaseManagerStatus(v);
         continue;
     }
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out;
 }
@@ -63,7 +66,7 @@ function copy_DatabaseManagerList(src: object): unknown {
         out["items"] = copy_array_DatabaseManager(v);
         continue;
     }
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out;
 }
@@ -74,7 +77,7 @@ function copy_DatabaseManagerSpec(src: object): unknown {
   for (const k in out) {
     const v = out[k];
     if (typeof v !== "object" || v === null) continue;
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out;
 }
@@ -90,7 +93,7 @@ function copy_DatabaseManagerStatus(src: object): unknown {
         out["conditions"] = copy_array_DatabaseManagerStatusConditions(v);
         continue;
     }
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out;
 }
@@ -101,7 +104,7 @@ function copy_DatabaseManagerStatusConditions(src: object): unknown {
   for (const k in out) {
     const v = out[k];
     if (typeof v !== "object" || v === null) continue;
-    setOwn(out, k, copyJson(v));
+    out[k] = copyJson(v);
   }
   return out;
 }
