@@ -11,7 +11,7 @@ import { plural } from './generate.js';
 
 /** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
 export async function buildAll(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter, needOut: boolean): Promise<TargetOutput[] | undefined> {
-  const resolution = resolveTargets(inputs, flags, given, ctx.io, needOut);
+  const resolution = await resolveTargets(inputs, flags, given, ctx.io, needOut);
   reporter.report(resolution.diagnostics);
   if (resolution.targets.length === 0) return failed(reporter);
   const outputs: TargetOutput[] = [];

@@ -6,7 +6,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { findConfigFile } from '../config/discover.js';
-import { loadConfig } from '../config/load.js';
 import type { ConfigTarget, KindConfig } from '../config/types.js';
 import { DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
 import { DEFAULT_EMITTERS, selectEmitters, type EmitterEntry } from '../generate/registry.js';
@@ -137,11 +136,12 @@ function checkOutsDisjoint(targets: readonly ResolvedTarget[]): void {
  * other settings); without them every config target runs from the config's folder.
  * `needOut`: the command writes or compares (generate, verify), so `out` is required.
  */
-export function resolveTargets(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, io: CliIo, needOut: boolean): Resolution {
+export async function resolveTargets(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, io: CliIo, needOut: boolean): Promise<Resolution> {
   const configFile = flags.config !== undefined ? resolve(io.cwd, flags.config) : inputs.length === 0 ? findConfigFile(io.cwd) : undefined;
   let cfgTargets: ConfigTarget[] | undefined;
   let cfgDir = io.cwd;
   if (configFile !== undefined) {
+    const { loadConfig } = await import('../config/load.js'); // ajv and yaml: only when there is a config
     const loaded = loadConfig(configFile, displayPath(io.cwd, configFile));
     if (!loaded.config) return { targets: [], diagnostics: loaded.diagnostics, configFile };
     cfgTargets = loaded.config.targets;

@@ -10,7 +10,7 @@ import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { isObj } from './check-schema.js';
 import { dottedPath, type Path } from './field-path.js';
 import { genError, type Finding } from './field-errors.js';
-import { toSchemaNode, withPath } from './schema-node.js';
+import { lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
 import { loadYaml, type YamlDoc } from './yaml-source.js';
 
@@ -156,7 +156,7 @@ function buildKinds(c: CheckedCrd): BuiltKind[] {
   const group = spec.group as string;
   const kindName = names.kind as string;
   const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  const locate = (path: Path) => withPath(c.doc.locate(path), c.file, path);
+  const locate = (path: Path) => (c.doc.positioned ? withPath(c.doc.locate(path), c.file, path) : lazySourcePos(c.file, path, () => c.doc.locate(path)));
   const out: BuiltKind[] = [];
   for (const v of normalizeVersions(c.crd)) {
     if (!v.served) continue;

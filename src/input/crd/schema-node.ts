@@ -115,3 +115,36 @@ export function toSchemaNode(raw: unknown, path: Path, locate: Locator): SchemaN
 export function withPath(pos: { line: number; col: number }, file: string, path: Path): SourcePos {
   return { file, line: pos.line, col: pos.col, path: dottedPath(path) };
 }
+
+/**
+ * A source position whose line and col are found only when first read (`at` runs the
+ * position-keeping parse of the file, once per file): a run whose inputs are all valid never
+ * pays for positions. It reads as plain data: own enumerable `file`, `line`, `col`, `path`.
+ */
+export function lazySourcePos(file: string, path: Path, at: () => { line: number; col: number }): SourcePos {
+  let pos: { line: number; col: number } | undefined;
+  let dotted: string | undefined;
+  const get = () => (pos ??= at());
+  return {
+    file,
+    get line() {
+      return get().line;
+    },
+    set line(line: number) {
+      pos = { line, col: get().col };
+    },
+    get col() {
+      return get().col;
+    },
+    set col(col: number) {
+      pos = { line: get().line, col };
+    },
+    get path() {
+      return (dotted ??= dottedPath(path));
+    },
+    set path(p: string | undefined) {
+      dotted = p;
+    },
+  };
+}
+

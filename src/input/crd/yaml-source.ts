@@ -1,9 +1,15 @@
 // Multi-document YAML with source positions: parse, convert to plain JSON values
 // with a bounded alias expansion, and map a path back to file:line:col.
+// Two paths give the same values: the fast one (yaml-fast.ts, no syntax tree) for
+// plain documents, whose positions come from a position-keeping parse of the file
+// run only when the first position is read; and that full parse (`yaml`'s documents
+// and LineCounter) for everything else, which also words every syntax diagnostic.
 
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { segValue, type Path } from './field-path.js';
+import { fastLoadAll } from './yaml-fast.js';
 
 /**
  * Upper bound for alias expansion while converting YAML to values (the yaml
@@ -24,8 +30,10 @@ export interface YamlDoc {
   index: number;
   /** The document as plain JSON-like data. */
   value: unknown;
-  /** Where the document starts. */
-  start: LineCol;
+  /** Where the document starts (computed on first read for the fast path). */
+  readonly start: LineCol;
+  /** True when positions are already known (reading them costs nothing). */
+  readonly positioned: boolean;
   /**
    * Position of the node at `path`: a scalar value's own position, a
    * collection's key; for a path that does not exist, the deepest existing
@@ -34,14 +42,64 @@ export interface YamlDoc {
   locate(path: Path): LineCol;
 }
 
+let yamlLib: typeof import('yaml') | undefined;
+
+/** The `yaml` package, loaded on first use (a run whose inputs all take the fast path never loads it). */
+function yaml(): typeof import('yaml') {
+  return (yamlLib ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+}
+
 /** Parses `text` into documents; syntax errors and alias bombs become diagnostics (file positions included). */
 export function loadYaml(text: string, file: string): { docs: YamlDoc[]; diagnostics: Diagnostic[] } {
-  const lineCounter = new LineCounter();
+  const values = fastLoadAll(text);
+  if (values) {
+    const at = positionsOf(text); // one full parse per text, shared by its documents
+    return { docs: values.map((value, index) => lazyDoc(at, index, value)), diagnostics: [] };
+  }
+  return loadPositioned(text, file);
+}
+
+/** The position-keeping parse of one text, run at most once (on the first position read). */
+function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCounter: LineCounter } {
+  let done: { parsed: Document.Parsed[]; lineCounter: LineCounter } | undefined;
+  return () => {
+    if (!done) {
+      const lineCounter = new (yaml().LineCounter)();
+      const parsed = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+      done = { parsed: Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [parsed as Document.Parsed], lineCounter };
+    }
+    return done;
+  };
+}
+
+/** A fast-path document: the value now, positions from the full parse (`at`) when first asked. */
+function lazyDoc(at: ReturnType<typeof positionsOf>, index: number, value: unknown): YamlDoc {
+  const locate = (path: Path): LineCol => {
+    const { parsed, lineCounter } = at();
+    const doc = parsed[index];
+    if (!doc) return { line: 1, col: 1 };
+    const lp = lineCounter.linePos(locateOffset(doc, path));
+    return { line: lp.line, col: lp.col };
+  };
+  return {
+    index,
+    value,
+    positioned: false,
+    get start() {
+      return locate([]);
+    },
+    locate,
+  };
+}
+
+/** The full parse: `yaml`'s documents with a LineCounter; every syntax problem becomes a diagnostic. */
+function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnostics: Diagnostic[] } {
+  const lineCounter = new (yaml().LineCounter)();
   const diagnostics: Diagnostic[] = [];
   const docs: YamlDoc[] = [];
   let parsed: Document.Parsed[];
   try {
-    parsed = parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    parsed = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
   } catch (e) {
     diagnostics.push({ severity: 'error', code: 'YAML001', file, line: 1, col: 1, message: `cannot parse YAML: ${(e as Error).message}` });
     return { docs, diagnostics };
@@ -76,7 +134,7 @@ export function loadYaml(text: string, file: string): { docs: YamlDoc[]; diagnos
       return;
     }
     const start = pos(doc.contents.range?.[0] ?? 0);
-    docs.push({ index, value, start, locate: (path) => pos(locateOffset(doc, path)) });
+    docs.push({ index, value, start, positioned: true, locate: (path) => pos(locateOffset(doc, path)) });
   });
   return { docs, diagnostics };
 }
@@ -86,6 +144,7 @@ function firstLine(s: string): string {
 }
 
 function locateOffset(doc: Document.Parsed, path: Path): number {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let best = (doc.contents as Node | null)?.range?.[0] ?? 0;
   for (const seg of path) {
