@@ -5,13 +5,13 @@
 // twice at once, and the operator's request rate against failing paths must stay within the
 // backoffs' bound. One seeded PRNG makes every choice (see prng.ts).
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { startEtcd, type EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
-import { DM_CRD, generateOperator } from '../e2e/support.js';
+import { DM_CRD } from '../e2e/support.js';
+import { buildOperator } from './build.js';
 import { Chaos, FAULT_KINDS } from './chaos.js';
 import { endStateViolations, type Images } from './checks.js';
 import type { SoakOptions } from './options.js';
@@ -48,7 +48,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
   let etcd: EtcdProcess | undefined;
   let env: TestApiServer | undefined;
   let replicas: Replicas | undefined;
-  const gen = generateOperator();
+  const gen = buildOperator();
   try {
     etcd = await startEtcd();
     env = await startTestApiServer({
@@ -63,7 +63,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
     const config = { ...base, qps: 0, maxRetries: 0, timeoutMs: 15_000, userAgent: 'crdgen-soak-driver' };
     const dms = resourceClient<DM>(config, DM_RESOURCE);
     const deployments = resourceClient<Deployment>(config, DeploymentResource);
-    const images = ((await import(pathToFileURL(join(gen.dir, 'controllers', 'databasemanager', 'reconcile.ts')).href)) as { DATABASES: Images }).DATABASES;
+    const images = ((await import(pathToFileURL(gen.reconcile).href)) as { DATABASES: Images }).DATABASES;
 
     replicas = new Replicas(gen.main, env.kubeconfigPath, progress);
     replicas.start();

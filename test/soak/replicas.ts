@@ -153,7 +153,7 @@ export class Replicas {
 
   private spawnSlot(slot: number): void {
     const args = [
-      '--import', 'tsx', this.main,
+      ...(this.main.endsWith('.ts') ? ['--import', 'tsx'] : []), this.main,
       '--kubeconfig', this.kubeconfigPath,
       '--leader-elect', '--leader-election-namespace', 'default',
       '--leader-elect-lease-duration', LEASE.duration, '--leader-elect-renew-deadline', LEASE.renewDeadline, '--leader-elect-retry-period', LEASE.retryPeriod,
