@@ -2,7 +2,7 @@
 // relative import paths. Templates reach these through the handlebars helpers.
 
 import { posix } from 'node:path';
-import { propertyKey, tsString } from '../model/naming.js';
+import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
 
 /**
  * A JSDoc block for `text`, indented by `indent`, or `''` when the text is empty.
@@ -40,7 +40,7 @@ export function literal(value: unknown): string {
       return String(value);
     case 'number':
       if (!Number.isFinite(value)) throw new Error(`literal: non-finite number ${value}`);
-      return Object.is(value, -0) ? '-0' : String(value);
+      return numberLiteral(value);
     case 'object': {
       if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
       const entries = Object.entries(value as Record<string, unknown>);

@@ -9,6 +9,7 @@ import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
+import { assignLine, callLine, importDecl, propertyLine } from './layout.js';
 
 /** `applyconfigurations/<group>/<version>/<file>`. */
 export function applyConfigPath(group: string, version: string, file: string): string {
@@ -26,19 +27,23 @@ export const applyconfig: Emitter = (model: Model, ctx) => {
       const path = applyConfigPath(gv.group.name, gv.version.name, n.fileName);
       const namespaced = ck.kind.scope === 'Namespaced';
       const ctor = n.singularAccessor;
+      const apiVersion = gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`;
       assertUniqueNames(path, ['ApplyConfigurationFor', n.type, `${n.type}ApplyConfiguration`, ctor]);
       files.push({
         path,
         contents: render('applyconfig', 'applyconfig', {
           header: generatedHeader(ctx.sources),
-          runtimeImport: ctx.runtimeImport,
-          typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
+          imports: [
+            importDecl(['ApplyConfigurationFor'], tsString(ctx.runtimeImport), true),
+            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
+          ].join('\n'),
+          typeLine: assignLine(0, `export type ${n.type}ApplyConfiguration`, `ApplyConfigurationFor<${n.type}>`),
+          head: callLine(0, `export function ${ctor}`, namespaced ? ['name: string', 'namespace: string'] : ['name: string'], `: ${n.type}ApplyConfiguration {`),
+          apiVersionLine: propertyLine(4, 'apiVersion', tsString(apiVersion)),
+          kindLine: propertyLine(4, 'kind', tsString(ck.kind.kind)),
           type: n.type,
-          kind: ck.kind.kind,
-          constructorName: ctor,
-          apiVersion: gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`,
+          apiVersion,
           scope: namespaced ? 'namespaced' : 'cluster-scoped',
-          params: namespaced ? 'name: string, namespace: string' : 'name: string',
           metadata: namespaced ? '{ name, namespace }' : '{ name }',
         }),
       });

@@ -7,6 +7,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { safeIdentifier, tsString } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
+import { assignLine, callLine, importDecl, interfaceExtends, typeArgsLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions, clientVerbs } from './client-options.js';
@@ -26,10 +27,14 @@ function apiVersionOf(group: string, version: string): string {
  * How runtime names are imported into a file that also holds `taken` (kind-derived) names:
  * `Watch`, or `Watch as RuntimeWatch` when a kind is called `Watch`. Deterministic.
  */
-export function runtimeAliases(names: readonly string[], taken: readonly string[]): { alias: (n: string) => string; specifiers: (ns: readonly string[]) => string } {
+export function runtimeAliases(
+  names: readonly string[],
+  taken: readonly string[],
+): { alias: (n: string) => string; specifiers: (ns: readonly string[]) => string; specifierList: (ns: readonly string[]) => string[] } {
   const clash = new Set(names.filter((n) => taken.includes(n)));
   const alias = (n: string): string => (clash.has(n) ? `Runtime${n}` : n);
-  return { alias, specifiers: (ns) => [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n)).join(', ') };
+  const specifierList = (ns: readonly string[]): string[] => [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n));
+  return { alias, specifiers: (ns) => specifierList(ns).join(', '), specifierList };
 }
 
 function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): string {
@@ -42,25 +47,38 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   for (const m of methods) for (const t of m.runtimeTypes) runtimeTypes.add(t);
   const namespaced = kind.scope === 'Namespaced';
   assertUniqueNames(path, [...own, ...[...runtimeTypes, 'TypedResourceClient'].map(rt.alias)]);
+  const runtime = tsString(ctx.runtimeImport);
+  const imports = [
+    importDecl(rt.specifierList([...runtimeTypes]), runtime, true),
+    importDecl(rt.specifierList(['TypedResourceClient']), runtime),
+    importDecl([n.type, n.listType], tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))), true),
+    importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts')))),
+  ].join('\n');
+  const rtClient = rt.alias('TypedResourceClient');
+  const getterParams = namespaced ? ['namespace: string'] : [];
   return render('clientset', 'typed-resource', {
     header: generatedHeader(ctx.sources),
-    runtimeImport: ctx.runtimeImport,
-    runtimeTypes: rt.specifiers([...runtimeTypes]),
-    runtimeValues: rt.specifiers(['TypedResourceClient']),
-    rtClient: rt.alias('TypedResourceClient'),
-    rtApply: rt.alias('ApplyConfigurationFor'),
+    imports,
     rtBackend: rt.alias('ClientBackend'),
-    typesImport: tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))),
-    registerImport: tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts'))),
+    clientField: typeArgsLine(2, `readonly #client: ${rtClient}`, [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`], ';'),
+    clientInit: callLine(4, `this.#client = new ${rtClient}`, ['backend', `${n.type}Resource`, 'namespace'], ';'),
+    getterSignature: callLine(2, n.pluralAccessor, getterParams, `: ${n.type}Interface;`),
     type: n.type,
     listType: n.listType,
     pluralType: n.plural,
     pluralAccessor: n.pluralAccessor,
     apiVersion: apiVersionOf(group.name, version.name),
     scope: namespaced ? 'namespaced' : 'cluster-scoped',
-    getterParams: namespaced ? 'namespace: string' : '',
     getterDoc: getterDoc(ck),
-    methods,
+    methods: methods.map((m) => {
+      const params = m.params === '' ? [] : m.params.split(', ');
+      return {
+        doc: m.doc,
+        signature: callLine(2, m.name, params, `: ${m.returns};`),
+        head: callLine(2, m.name, params, `: ${m.returns} {`),
+        body: callLine(4, `return this.#client.${m.name}`, m.args === '' ? [] : m.args.split(', '), ';'),
+      };
+    }),
   });
 }
 
@@ -84,23 +102,21 @@ export const clientset: Emitter = (model: Model, ctx) => {
       files.push({ path, contents: renderTypedResource(ck, ctx, path) });
     }
     const kinds = gv.kinds.map((ck) => ({
-      type: ck.names.type,
       pluralType: ck.names.plural,
-      pluralAccessor: ck.names.pluralAccessor,
-      import: tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName))),
-      getterParams: ck.kind.scope === 'Namespaced' ? 'namespace: string' : '',
-      namespaceArg: ck.kind.scope === 'Namespaced' ? 'namespace' : "''",
+      import: importDecl([`${ck.names.type}Client`, `type ${ck.names.type}Interface`, `type ${ck.names.plural}Getter`], tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName)))),
       getterDoc: getterDoc(ck),
+      head: callLine(2, ck.names.pluralAccessor, ck.kind.scope === 'Namespaced' ? ['namespace: string'] : [], `: ${ck.names.type}Interface {`),
+      body: callLine(4, `return new ${ck.names.type}Client`, ['this.#backend', ck.kind.scope === 'Namespaced' ? 'namespace' : '""'], ';'),
     }));
     assertUniqueNames(clientPath, ['ClientBackend', `${gv.names.groupVersionType}Interface`, `${gv.names.groupVersionType}Client`, ...gv.kinds.flatMap((ck) => [`${ck.names.type}Client`, `${ck.names.type}Interface`, `${ck.names.plural}Getter`])]);
     files.push({
       path: clientPath,
       contents: render('clientset', 'group-client', {
         header: generatedHeader(ctx.sources),
-        runtimeImport: ctx.runtimeImport,
+        imports: [importDecl(['ClientBackend'], tsString(ctx.runtimeImport), true), ...kinds.map((k) => k.import)].join('\n'),
         groupVersionType: gv.names.groupVersionType,
         apiVersion: apiVersionOf(gv.group.name, gv.version.name),
-        extends: kinds.length > 0 ? ` extends ${kinds.map((k) => `${k.pluralType}Getter`).join(', ')}` : '',
+        interfaceDecl: interfaceExtends(`export interface ${gv.names.groupVersionType}Interface`, kinds.map((k) => `${k.pluralType}Getter`), '{}'),
         kinds,
       }),
     });
@@ -114,12 +130,15 @@ export const clientset: Emitter = (model: Model, ctx) => {
       path,
       contents: render('clientset', 'clientset', {
         header: generatedHeader(ctx.sources),
-        runtimeImport: ctx.runtimeImport,
-        groupVersions: gvs.map((g) => ({ ...g, import: tsString(importPath(path, g.path)) })),
+        imports: [
+          importDecl(['loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'type ClientBackend', 'type KindValidator', 'type LoadConfigOptions', 'type RestConfig'], tsString(ctx.runtimeImport)),
+          ...gvs.map((g) => importDecl([`${g.groupVersionType}Client`, `type ${g.groupVersionType}Interface`], tsString(importPath(path, g.path)))),
+        ].join('\n'),
+        groupVersions: gvs.map((g) => ({ ...g, init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';') })),
         validators: byGv.flatMap((gv) =>
           gv.kinds.map((ck) => ({
             key: `${gv.group.name}/${gv.version.name}/${ck.kind.kind}`,
-            import: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
+            importLine: assignLine(4, 'const m', `await import(${tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts')))})`),
             validate: safeIdentifier(`validate${ck.kind.kind}`),
             default: safeIdentifier(`default${ck.kind.kind}`),
           })),

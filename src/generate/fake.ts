@@ -6,6 +6,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { privateName, tsString } from '../model/naming.js';
 import type { Emitter } from './emitter.js';
+import { importDecl, scalarArray } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
@@ -29,10 +30,15 @@ export const fake: Emitter = (model: Model, ctx) => {
       path,
       contents: render('fake', 'clientset', {
         header: generatedHeader(ctx.sources),
-        runtimeImport: ctx.runtimeImport,
-        clientsetImport: tsString(importPath(path, 'clientset/clientset.ts')),
-        resources,
-        resourceList: resources.map((r) => r.alias).join(', '),
+        imports: [
+          importDecl(
+            ['FakeClientBackend', 'type Action', 'type ActionVerb', 'type KubeObject', 'type ObjectTracker', 'type ReactionFunc', 'type TrackedResource', 'type WatchReactionFunc'],
+            tsString(ctx.runtimeImport),
+          ),
+          importDecl(['Clientset'], tsString(importPath(path, 'clientset/clientset.ts'))),
+          ...resources.map((r) => importDecl([`${r.type}Resource as ${r.alias}`], r.import)),
+        ].join('\n'),
+        resourceList: scalarArray(0, 'export const fakeResources: readonly TrackedResource[] = ', resources.map((r) => r.alias), ';', false),
       }),
     },
   ];

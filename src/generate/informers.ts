@@ -11,6 +11,7 @@ import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds, type ClientGroupVersion } from './client-kinds.js';
 import { listerPath } from './listers.js';
+import { callLine, importDecl, scalarArray, typeArgsLine } from './layout.js';
 
 /** `informers/<group>/<version>/<file>`. */
 export function informerPath(group: string, version: string, file: string): string {
@@ -47,10 +48,16 @@ export const informers: Emitter = (model: Model, ctx) => {
         path,
         contents: render('informers', 'informer', {
           header,
-          runtimeImport: ctx.runtimeImport,
-          typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
-          registerImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
-          listerImport: tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName))),
+          imports: [
+            importDecl(['SharedIndexInformer', 'SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
+            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
+            importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts')))),
+            importDecl([`new${n.type}Lister`, `type ${n.type}Lister`], tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName)))),
+          ].join('\n'),
+          informerSignature: typeArgsLine(2, 'informer(): SharedIndexInformer', [n.type], ';'),
+          newHead: callLine(0, `export function new${n.type}Informer`, ['factory: SharedInformerFactoryBase'], `: ${n.type}Informer {`),
+          informerFor: callLine(4, `return factory.informerFor<${n.type}>`, [`${n.type}Resource`], ';'),
+          listerCall: callLine(6, `return new${n.type}Lister`, ['informer().getIndexer()'], ';'),
           type: n.type,
           pluralType: n.plural,
           apiVersion,
@@ -62,14 +69,20 @@ export const informers: Emitter = (model: Model, ctx) => {
       path: versionPath,
       contents: render('informers', 'version', {
         header,
-        runtimeImport: ctx.runtimeImport,
+        imports: [
+          importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
+          ...gv.kinds.map((ck) =>
+            importDecl([`new${ck.names.type}Informer`, `type ${ck.names.type}Informer`], tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName)))),
+          ),
+        ].join('\n'),
         apiVersion,
         groupVersionType: gv.names.groupVersionType,
+        newHead: callLine(0, `export function new${gv.names.groupVersionType}Informers`, ['factory: SharedInformerFactoryBase'], `: ${gv.names.groupVersionType}Informers {`),
         kinds: gv.kinds.map((ck) => ({
           type: ck.names.type,
           pluralType: ck.names.plural,
           pluralAccessor: ck.names.pluralAccessor,
-          import: tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName))),
+          call: callLine(6, `return new${ck.names.type}Informer`, ['factory'], ';'),
         })),
       }),
     });
@@ -85,14 +98,20 @@ export const informers: Emitter = (model: Model, ctx) => {
       path,
       contents: render('informers', 'group', {
         header,
-        runtimeImport: ctx.runtimeImport,
+        imports: [
+          importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
+          ...list.map((gv) =>
+            importDecl([`new${gv.names.groupVersionType}Informers`, `type ${gv.names.groupVersionType}Informers`], tsString(importPath(path, informerPath(group, gv.version.name, 'interface.ts')))),
+          ),
+        ].join('\n'),
         groupName,
         groupLabel: group,
+        newHead: callLine(0, `export function new${groupName}Informers`, ['factory: SharedInformerFactoryBase'], `: ${groupName}Informers {`),
         versions: list.map((gv) => ({
           groupVersionType: gv.names.groupVersionType,
           accessor: privateName(gv.version.name),
           apiVersion: `${group}/${gv.version.name}`,
-          import: tsString(importPath(path, informerPath(group, gv.version.name, 'interface.ts'))),
+          call: callLine(6, `return new${gv.names.groupVersionType}Informers`, ['factory'], ';'),
         })),
       }),
     });
@@ -112,11 +131,14 @@ export const informers: Emitter = (model: Model, ctx) => {
     path,
     contents: render('informers', 'factory', {
       header,
-      runtimeImport: ctx.runtimeImport,
+      imports: [
+        importDecl(['SharedInformerFactoryBase', 'type ClientBackend', 'type ResourceDescriptor', 'type RestConfig', 'type SharedInformerFactoryOptions'], tsString(ctx.runtimeImport)),
+        ...groups.map((g) => importDecl([`new${g.groupName}Informers`, `type ${g.groupName}Informers`], tsString(importPath(path, g.path)))),
+        ...resources.map((r) => importDecl([`${r.type}Resource as ${r.alias}`], r.import)),
+      ].join('\n'),
       example: `${groupAccessor(first.names.groupName)}().${privateName(first.version.name)}().${first.kinds[0]!.names.pluralAccessor}()`,
-      groups: groups.map((g) => ({ ...g, import: tsString(importPath(path, g.path)) })),
-      resources,
-      resourceList: resources.map((r) => r.alias).join(', '),
+      groups: groups.map((g) => ({ ...g, call: callLine(4, `return new${g.groupName}Informers`, ['this'], ';') })),
+      resourceList: '    ' + scalarArray(4, 'return ', resources.map((r) => r.alias), ';', false),
     }),
   });
   return files;

@@ -10,6 +10,7 @@ import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 import { runtimeAliases } from './clientset.js';
+import { callLine, importDecl, propertyLine } from './layout.js';
 
 /** `listers/<group>/<version>/<file>`. */
 export function listerPath(group: string, version: string, file: string): string {
@@ -32,17 +33,20 @@ export const listers: Emitter = (model: Model, ctx) => {
         path,
         contents: render('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
-          runtimeImport: ctx.runtimeImport,
-          runtimeImports: [rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector'].map((x) => `type ${rt.specifiers([x])}`)].join(', '),
-          rtSelector: rt.alias('Selector'),
-          rtIndexerReader: rt.alias('IndexerReader'),
-          rtResourceLister: rt.alias('ResourceLister'),
-          typesImport: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
+          imports: [
+            importDecl([rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector'].map((x) => `type ${rt.specifiers([x])}`)], tsString(ctx.runtimeImport)),
+            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
+          ].join('\n'),
+          listSignature: callLine(2, 'list', [`selector?: ${rt.alias('Selector')} | string`], `: ${n.type}[];`),
+          getSignature: callLine(2, 'get', ['name: string'], `: ${n.type};`),
+          namespaceSignature: callLine(2, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`),
+          newHead: callLine(0, `export function new${n.type}Lister`, [`indexer: ${rt.alias('IndexerReader')}<${n.type}>`], `: ${n.type}Lister {`),
+          groupLine: propertyLine(4, 'group', tsString(gv.group.name)),
+          resourceLine: propertyLine(4, 'resource', tsString(ck.kind.kind.toLowerCase())),
+          listerLine: callLine(2, `const lister = new ${rt.alias('ResourceLister')}<${n.type}>`, ['indexer', 'resource'], ';'),
           type: n.type,
           pluralType: n.plural,
           pluralAccessor: n.pluralAccessor,
-          group: gv.group.name,
-          resource: ck.kind.kind.toLowerCase(),
           apiVersion: gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`,
         }),
       });

@@ -2,7 +2,8 @@
 // `DatabaseManagerGVK`/`GVR`/`Resource` constants and `isDatabaseManager` type guards.
 
 import type { GroupVersion, Model } from '../model/types.js';
-import { tsString } from '../model/naming.js';
+import { safeIdentifier, tsString } from '../model/naming.js';
+import { assignLine, callLine, importDecl, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { compareStrings } from '../emit/sorted.js';
@@ -12,26 +13,34 @@ import { versionSources } from './walk.js';
 
 /** Renders register.ts for one group/version. */
 export function renderRegister(group: string, gv: GroupVersion, header: string): string {
-  const kinds = gv.kinds.map((k) => ({
-    kind: k.kind,
-    listKind: k.listKind,
-    plural: k.plural,
-    singular: k.singular,
-    namespaced: k.scope === 'Namespaced' ? 'true' : 'false',
-    shortNames: k.shortNames,
-    categories: k.categories,
-    status: k.subresources.status ? 'true' : 'false',
-    scale: k.subresources.scale ? 'true' : 'false',
-  }));
-  const typeImports = [...new Set(gv.kinds.flatMap((k) => [k.kind, k.listKind]))].sort(compareStrings).join(', ');
+  const kinds = gv.kinds.map((k) => {
+    const kind = safeIdentifier(k.kind);
+    const listKind = safeIdentifier(k.listKind);
+    return {
+      kind: k.kind,
+      listKind: k.listKind,
+      plural: k.plural,
+      singular: k.singular,
+      namespaced: k.scope === 'Namespaced' ? 'true' : 'false',
+      status: k.subresources.status ? 'true' : 'false',
+      scale: k.subresources.scale ? 'true' : 'false',
+      kindLine: assignLine(0, `export const ${kind}Kind`, tsString(k.kind)),
+      listKindLine: assignLine(0, `export const ${listKind}Kind`, tsString(k.listKind)),
+      shortNamesLine: '  ' + scalarArray(2, 'shortNames: Object.freeze(', k.shortNames.map(tsString), ' as const),', false),
+      categoriesLine: '  ' + scalarArray(2, 'categories: Object.freeze(', k.categories.map(tsString), ' as const),', false),
+      isKindHead: callLine(0, `export function is${kind}`, ['obj: unknown'], `: obj is ${kind} {`),
+      isListHead: callLine(0, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`),
+    };
+  });
+  const typeImports = [...new Set(gv.kinds.flatMap((k) => [k.kind, k.listKind]))].sort(compareStrings).map(safeIdentifier);
   return render('register', 'file', {
     header,
-    typeImports,
-    group,
-    version: gv.name,
-    apiVersion: group === '' ? gv.name : `${group}/${gv.name}`,
+    imports: importDecl(typeImports, tsString('./types.js'), true),
+    groupLine: assignLine(0, 'export const GroupName', tsString(group)),
+    versionLine: assignLine(0, 'export const Version', tsString(gv.name)),
+    apiVersionLine: assignLine(0, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
     kinds,
-    kindList: gv.kinds.map((k) => tsString(k.kind)).join(', '),
+    kindsLine: scalarArray(0, 'export const Kinds = Object.freeze(', gv.kinds.map((k) => tsString(k.kind)), ' as const);', false),
   });
 }
 

@@ -2,17 +2,18 @@
 // one interface per named object, and `DatabaseManagerList`.
 
 import type { GroupVersion, Kind, Model, ObjectNode, SchemaNode } from '../model/types.js';
-import { tsString } from '../model/naming.js';
+import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
+import { importDecl, memberLine, type TypeExpr } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { isMetaProperty, kindRoot, namedObjects, ROOT_META_PROPERTIES, versionSources } from './walk.js';
 
 interface Member {
   name: string;
   optional: boolean;
-  type: string;
+  type: TypeExpr;
   doc: string;
 }
 
@@ -23,35 +24,39 @@ interface Decl {
   indexSignature: boolean;
 }
 
+const ref = (text: string): TypeExpr => ({ kind: 'ref', text });
+const keyword = (text: string): TypeExpr => ({ kind: 'keyword', text });
+
 /** The TypeScript type expression for a schema node (named objects by title). */
-export function typeExpr(node: SchemaNode): string {
+export function typeExpr(node: SchemaNode): TypeExpr {
   const t = baseTypeExpr(node);
-  return node.nullable ? `${t} | null` : t;
+  if (!node.nullable) return t;
+  return t.kind === 'union' ? { kind: 'union', members: [...t.members, keyword('null')] } : { kind: 'union', members: [t, keyword('null')] };
 }
 
-function wrapForArray(t: string): string {
-  return /[|&]/.test(t) ? `(${t})[]` : `${t}[]`;
+function literalUnion(values: readonly string[]): TypeExpr {
+  return values.length === 1 ? { kind: 'literal', text: values[0]! } : { kind: 'union', members: values.map((text) => ({ kind: 'literal', text })) };
 }
 
-function baseTypeExpr(node: SchemaNode): string {
+function baseTypeExpr(node: SchemaNode): TypeExpr {
   switch (node.type) {
     case 'object':
-      return node.title ?? '{ [key: string]: unknown }';
+      return node.title ? ref(node.title) : { kind: 'anyObject' };
     case 'map':
-      return `Record<string, ${typeExpr(node.values)}>`;
+      return { kind: 'record', value: typeExpr(node.values) };
     case 'array':
-      return wrapForArray(typeExpr(node.items));
+      return { kind: 'array', item: typeExpr(node.items) };
     case 'string':
-      return node.enum && node.enum.length > 0 ? [...new Set(node.enum)].map(tsString).join(' | ') : 'string';
+      return node.enum && node.enum.length > 0 ? literalUnion([...new Set(node.enum)].map(tsString)) : keyword('string');
     case 'integer':
     case 'number':
-      return node.enum && node.enum.length > 0 ? [...new Set(node.enum)].map((n) => String(n)).join(' | ') : 'number';
+      return node.enum && node.enum.length > 0 ? literalUnion([...new Set(node.enum)].map(numberLiteral)) : keyword('number');
     case 'boolean':
-      return 'boolean';
+      return keyword('boolean');
     case 'int-or-string':
-      return 'number | string';
+      return { kind: 'union', members: [keyword('number'), keyword('string')] };
     case 'unknown':
-      return node.object ? '{ [key: string]: unknown }' : 'unknown';
+      return node.object ? { kind: 'anyObject' } : keyword('unknown');
   }
 }
 
@@ -98,14 +103,14 @@ function objectDecl(node: ObjectNode, isRoot: boolean): Decl {
   const members: Member[] = [];
   if (isRoot || node.embeddedResource) {
     members.push(
-      { name: 'apiVersion', optional: true, type: 'string', doc: docFor(node, 'apiVersion') },
-      { name: 'kind', optional: true, type: 'string', doc: docFor(node, 'kind') },
-      { name: 'metadata', optional: true, type: 'ObjectMeta', doc: docFor(node, 'metadata') },
+      { name: 'apiVersion', optional: true, type: keyword('string'), doc: docFor(node, 'apiVersion') },
+      { name: 'kind', optional: true, type: keyword('string'), doc: docFor(node, 'kind') },
+      { name: 'metadata', optional: true, type: ref('ObjectMeta'), doc: docFor(node, 'metadata') },
     );
   }
   for (const p of node.properties) {
     if ((isRoot || node.embeddedResource) && ROOT_META_PROPERTIES.has(p.name)) continue;
-    members.push({ name: p.name, optional: !p.required, type: isMetaProperty(node, p.name, isRoot) ? 'ObjectMeta' : typeExpr(p.schema), doc: docText(p.schema) });
+    members.push({ name: p.name, optional: !p.required, type: isMetaProperty(node, p.name, isRoot) ? ref('ObjectMeta') : typeExpr(p.schema), doc: docText(p.schema) });
   }
   return { name: node.title!, doc: node.description ?? '', members, indexSignature: node.preserveUnknownFields };
 }
@@ -120,10 +125,10 @@ function listDecl(kind: Kind): Decl {
     name: kind.listKind,
     doc: `${kind.listKind} is a list of ${kind.kind}.`,
     members: [
-      { name: 'apiVersion', optional: true, type: 'string', doc: '' },
-      { name: 'kind', optional: true, type: 'string', doc: '' },
-      { name: 'metadata', optional: true, type: 'ListMeta', doc: '' },
-      { name: 'items', optional: false, type: `${kind.kind}[]`, doc: `The ${kind.plural}.` },
+      { name: 'apiVersion', optional: true, type: keyword('string'), doc: '' },
+      { name: 'kind', optional: true, type: keyword('string'), doc: '' },
+      { name: 'metadata', optional: true, type: ref('ListMeta'), doc: '' },
+      { name: 'items', optional: false, type: { kind: 'array', item: ref(kind.kind) }, doc: `The ${kind.plural}.` },
     ],
     indexSignature: false,
   };
@@ -146,7 +151,12 @@ export const types: Emitter = (model: Model, ctx) => {
   for (const g of model.groups) {
     for (const v of g.versions) {
       const path = apiFilePath(g.name, v.name, 'types.ts');
-      const contents = render('types', 'file', { header: generatedHeader(versionSources(v, ctx.sources)), runtimeImport: ctx.runtimeImport, decls: versionDecls(v) });
+      const decls = versionDecls(v).map((d) => ({
+        ...d,
+        empty: d.members.length === 0 && !d.indexSignature,
+        members: d.members.map((m) => ({ doc: m.doc, line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type) })),
+      }));
+      const contents = render('types', 'file', { header: generatedHeader(versionSources(v, ctx.sources)), imports: importDecl(['ListMeta', 'ObjectMeta'], tsString(ctx.runtimeImport), true), decls });
       files.push({ path, contents });
     }
   }

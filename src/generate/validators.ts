@@ -6,6 +6,8 @@ import { propertyKey, safeIdentifier, tsString } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { literal } from '../emit/ts-text.js';
+import { callLine, fitsLine, importDecl, scalarArray } from './layout.js';
+import { textWidth } from './doc.js';
 import { precompileSchema, RuleCompileError, SchemaError } from '../runtime/validation/index.js';
 import { schemaToJson } from './crd.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
@@ -31,22 +33,63 @@ export function validationImport(runtimeImport: string): string {
 }
 
 /**
- * A TypeScript expression for a JSON value, laid out one property per line (arrays of scalars on
- * one line), so generated schemas diff well. Leaves and keys go through {@link literal} and
- * {@link propertyKey}; `__proto__` becomes a computed key as in {@link literal}.
+ * A TypeScript expression for a JSON value as prettier lays it out: objects one property per
+ * line (prettier keeps an object expanded when its first key is on a new line), arrays on one
+ * line when they fit (numbers filled), else one element per line. Leaves and keys go through
+ * {@link literal} and {@link propertyKey}; `__proto__` becomes a computed key as in {@link literal}.
+ * `prefix` is the text before the value on its first line (which starts at `indent` spaces),
+ * `suffix` the text after it on its last line.
  */
-export function schemaLiteral(value: unknown, indent = ''): string {
-  if (value === null || typeof value !== 'object') return literal(value);
-  const inner = `${indent}  `;
+export function schemaLiteral(value: unknown, indent = 0, prefix = '', suffix = ''): string {
+  if (value === null || typeof value !== 'object') return `${prefix}${literal(value)}${suffix}`;
+  const pad = ' '.repeat(indent);
+  const inner = indent + 2;
+  const innerPad = ' '.repeat(inner);
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    if (value.every((v) => v === null || typeof v !== 'object')) return literal(value);
-    return `[\n${value.map((v) => `${inner}${schemaLiteral(v, inner)},`).join('\n')}\n${indent}]`;
+    if (value.length === 0) return `${prefix}[]${suffix}`;
+    const broken = (): string => `${prefix}[\n${value.map((v) => innerPad + schemaLiteral(v, inner, '', ',')).join('\n')}\n${pad}]${suffix}`;
+    if (value.some(isExpandedObject) || mustBreakArray(value)) return broken();
+    if (!value.every((v) => v === null || typeof v !== 'object')) {
+      const flat = `${prefix}[${value.map(flatLiteral).join(', ')}]${suffix}`;
+      return fitsLine(indent, flat) ? flat : broken();
+    }
+    return scalarArray(indent, prefix, value.map((v) => literal(v)), suffix, value.length > 1 && value.every((v) => typeof v === 'number'));
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return '{}';
+  if (entries.length === 0) return `${prefix}{}${suffix}`;
   const key = (k: string) => (k === '__proto__' ? `[${tsString(k)}]` : propertyKey(k));
-  return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${schemaLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+  return `${prefix}{\n${entries.map(([k, v]) => innerPad + propertyLine(inner, key(k), v)).join('\n')}\n${pad}}${suffix}`;
+}
+
+/**
+ * `key: value,` of an expanded object. A string value that does not fit goes to the next line
+ * (prettier's break-after-operator layout), unless the key is shorter than 5 columns; so does
+ * an object or array whose opening line does not fit.
+ */
+function propertyLine(indent: number, key: string, value: unknown): string {
+  if (typeof value === 'string') {
+    const text = literal(value);
+    if (!fitsLine(indent, `${key}: ${text},`) && textWidth(key) >= 5) return `${key}:\n${' '.repeat(indent + 2)}${text},`;
+  } else if (typeof value === 'object' && value !== null && Object.keys(value).length > 0) {
+    // prettier's fluid layout: the value moves below the key when its opening line does not fit.
+    if (!fitsLine(indent, `${key}: ${Array.isArray(value) ? '[' : '{'}`)) return `${key}:\n${' '.repeat(indent + 2)}${schemaLiteral(value, indent + 2, '', ',')}`;
+  }
+  return schemaLiteral(value, indent, `${key}: `, ',');
+}
+
+function isExpandedObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0;
+}
+
+/** prettier breaks an array of more than one array whose elements all have more than one element. */
+function mustBreakArray(value: readonly unknown[]): boolean {
+  return value.length > 1 && value.every((v) => Array.isArray(v) && v.length > 1);
+}
+
+/** One-line text of a value without non-empty objects (arrays of scalars, nested arrays, `{}`). */
+function flatLiteral(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(flatLiteral).join(', ')}]`;
+  return literal(v);
 }
 
 /** The precompiled schema of one kind, checked now; a bad schema or rule throws {@link ValidatorGenerationError}. */
@@ -65,12 +108,20 @@ function precompiled(group: string, version: string, kind: Kind): unknown {
 /** Renders validation.ts for one group/version. */
 export function renderValidators(group: string, gv: GroupVersion, header: string, runtimeImport: string): string {
   const apiVersion = group === '' ? gv.name : `${group}/${gv.name}`;
-  const kinds = gv.kinds.map((k) => ({
-    kind: safeIdentifier(k.kind),
-    schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
-    schema: schemaLiteral(precompiled(group, gv.name, k)),
-  }));
-  return render('validators', 'file', { header, validationImport: validationImport(runtimeImport), kinds });
+  const kinds = gv.kinds.map((k) => {
+    const kind = safeIdentifier(k.kind);
+    return {
+      kind,
+      schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
+      schema: schemaLiteral(precompiled(group, gv.name, k), 0, `const schemaOf${kind}: PrecompiledSchema = `, ';'),
+      validatorLine: callLine(0, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';'),
+      validateHead: callLine(0, `export function validate${kind}`, ['obj: unknown', 'old?: unknown'], ': FieldError[] {'),
+      validateCall: callLine(2, `return validatorOf${kind}.validate`, ['obj', 'old'], ';'),
+      defaultCall: callLine(2, `validatorOf${kind}.applyDefaults`, ['obj'], ';'),
+    };
+  });
+  const imports = importDecl(['lazyValidator', 'type FieldError', 'type PrecompiledSchema'], tsString(validationImport(runtimeImport)));
+  return render('validators', 'file', { header, imports, kinds });
 }
 
 /** The validators emitter: one validation.ts per group/version that has kinds. */

@@ -111,12 +111,15 @@ export function pluralName(s: string): string {
 
 /**
  * Property key as written in an interface or object literal: bare when it is
- * an IdentifierName (`replicas`, `default`), quoted otherwise (`'x-foo'`, `'$ref'`
- * stays bare, `'a.b'` quoted). Use {@link tsString} rules for the quoting.
+ * an IdentifierName (`replicas`, `default`, `$ref`, `é`), quoted otherwise (`"x-foo"`,
+ * `"a.b"`), as prettier's `quoteProps: "as-needed"` writes keys. Quoting by {@link tsString}.
  */
 export function propertyKey(name: string): string {
-  return isIdentifierName(name) ? name : tsString(name);
+  return isIdentifierName(name) || ES5_IDENTIFIER_RE.test(name) ? name : tsString(name);
 }
+
+/** IdentifierName with Unicode letters: prettier writes such keys without quotes. */
+const ES5_IDENTIFIER_RE = /^[$_\p{L}\p{Nl}][$_\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
 
 /**
  * Property access expression on `obj`: `obj.replicas`, `obj['x-foo']`.
@@ -128,17 +131,26 @@ export function propertyAccess(obj: string, name: string): string {
 }
 
 /**
- * A single-quoted TypeScript string literal for any string: backslash, quote,
- * line terminators (including U+2028/U+2029), other control characters and
- * lone surrogates are escaped, so the result is always one valid token.
+ * A TypeScript string literal for any string, quoted as prettier quotes it: double quotes,
+ * unless the text holds more double than single quotes. Backslash, the chosen quote, line
+ * terminators (including U+2028/U+2029), other control characters and lone surrogates are
+ * escaped, so the result is always one valid token (and one prettier leaves as it is).
  */
 export function tsString(s: string): string {
-  let out = "'";
+  let doubles = 0;
+  let singles = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) doubles++;
+    else if (c === 0x27) singles++;
+  }
+  const q = doubles > singles ? "'" : '"';
+  let out = q;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const ch = s[i]!;
     if (ch === '\\') out += '\\\\';
-    else if (ch === "'") out += "\\'";
+    else if (ch === q) out += `\\${q}`;
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
@@ -149,7 +161,16 @@ export function tsString(s: string): string {
       i++;
     } else out += ch;
   }
-  return `${out}'`;
+  return out + q;
+}
+
+/**
+ * A number as prettier prints a numeric literal: JavaScript's shortest form with the `+` of
+ * a positive exponent dropped (`1e+21` → `1e21`); `-0` stays `-0`.
+ */
+export function numberLiteral(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`numberLiteral: non-finite number ${n}`);
+  return Object.is(n, -0) ? '-0' : String(n).replace('e+', 'e');
 }
 
 function isPairedSurrogate(s: string, i: number): boolean {

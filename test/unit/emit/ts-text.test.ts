@@ -14,8 +14,8 @@ test('jsdoc never lets */ close the comment and trims blank edges', () => {
 });
 
 test('literal writes JSON values as TS expressions, __proto__ as computed key', () => {
-  assert.equal(literal({ a: 1, 'b-c': ['x', null, true] }), "{ a: 1, 'b-c': ['x', null, true] }");
-  assert.equal(literal(JSON.parse('{"__proto__": {"x": 1}}')), "{ ['__proto__']: { x: 1 } }");
+  assert.equal(literal({ a: 1, 'b-c': ['x', null, true] }), '{ a: 1, "b-c": ["x", null, true] }');
+  assert.equal(literal(JSON.parse('{"__proto__": {"x": 1}}')), '{ ["__proto__"]: { x: 1 } }');
   assert.equal(literal({}), '{}');
   assert.throws(() => literal(Infinity));
 });
@@ -35,10 +35,10 @@ test('header is fixed and sanitises source names', () => {
 
 test('handlebars: strict, no HTML escaping, only known helpers', () => {
   const t = compileTemplate("export const {{ident name}} = {{tsString value}};\n{{jsdoc doc}}<{{raw}}>");
-  assert.equal(t({ name: 'default', value: "a'b", doc: 'x */ y', raw: '&<>' }), "export const default_ = 'a\\'b';\n/**\n * x *\\/ y\n */\n<&<>>");
+  assert.equal(t({ name: 'default', value: "a'b", doc: 'x */ y', raw: '&<>' }), "export const default_ = \"a'b\";\n/**\n * x *\\/ y\n */\n<&<>>");
   assert.throws(() => t({ name: 'x', value: 'v', doc: 'd' }), /raw/); // strict: missing field
   assert.throws(() => compileTemplate('{{unknownHelper x}}')({ x: 1 }));
-  assert.equal(compileTemplate('{{public k}}/{{private k}}/{{plural k}}/{{propKey p}}')({ k: 'HTTPRoute', p: 'a-b' }), "HTTPRoute/httpRoute/HTTPRoutes/'a-b'");
+  assert.equal(compileTemplate('{{public k}}/{{private k}}/{{plural k}}/{{propKey p}}')({ k: 'HTTPRoute', p: 'a-b' }), 'HTTPRoute/httpRoute/HTTPRoutes/"a-b"');
   assert.throws(() => HELPERS.segment!('..'), /unsafe/);
 });
 

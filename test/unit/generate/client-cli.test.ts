@@ -108,9 +108,9 @@ ${kind('Person')}${kind('Gadget')}${kind('Index', '\n// +kubebuilder:resource:pa
   const r = await cli(['generate', join(dir, 'types.ts'), '--out', out, '--plural-exceptions', 'Gadget:Gizmos']);
   assert.equal(r.code, 0, r.stderr);
   const register = readFileSync(join(out, 'apis/plural.example.com/v1/register.ts'), 'utf8');
-  assert.match(register, /PersonGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'people' \}/);
-  assert.match(register, /GadgetGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'gizmos' \}/);
-  assert.match(register, /IndexGVR = Object\.freeze\(\{ group: GroupName, version: Version, resource: 'indexen' \}/, 'an explicit path stays');
+  assert.match(register, /PersonGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "people",\n\}/);
+  assert.match(register, /GadgetGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "gizmos",\n\}/);
+  assert.match(register, /IndexGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "indexen",\n\}/, 'an explicit path stays');
   const client = readFileSync(join(out, 'clientset/typed/plural.example.com/v1/client.ts'), 'utf8');
   assert.match(client, /people\(namespace: string\): PersonInterface/);
   assert.match(client, /gizmos\(namespace: string\): GadgetInterface/);

@@ -9,7 +9,7 @@ test('the fake clientset file serves every generated resource over the generated
   const files = fake(fixtureModel('fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml'), ctxWith());
   assert.deepEqual(files.map((f) => f.path), ['clientset/fake/clientset.ts']);
   const text = files[0]!.contents;
-  assert.match(text, /export const fakeResources: readonly TrackedResource\[\] = \[gatewayV1GatewayClassResource, gatewayV1beta1GatewayClassResource\];/);
+  assert.match(text, /export const fakeResources: readonly TrackedResource\[\] = \[\n  gatewayV1GatewayClassResource,\n  gatewayV1beta1GatewayClassResource,\n\];/);
   assert.match(text, /export class FakeClientset extends Clientset/);
   assert.match(text, /export function createFakeClientset\(\.\.\.objects: KubeObject\[\]\): FakeClientset/);
   assert.deepEqual(fake(fixtureModel('fixtures/databasemanager/crd.yaml'), ctxWith({ kinds: { DatabaseManager: { onlyVerbs: ['updateStatus'], noStatus: true } } })), []);

@@ -21,7 +21,7 @@ test('DatabaseManager: factory → coolops() → v1alpha1() → databaseManagers
   const inf = file(files, 'informers/coolops.cn/v1alpha1/databasemanager.ts');
   assert.match(inf, /informer\(\): SharedIndexInformer<DatabaseManager>;/);
   assert.match(inf, /lister\(\): DatabaseManagerLister;/);
-  assert.match(inf, /from '\.\.\/\.\.\/\.\.\/listers\/coolops\.cn\/v1alpha1\/databasemanager\.js'/);
+  assert.match(inf, /from "\.\.\/\.\.\/\.\.\/listers\/coolops\.cn\/v1alpha1\/databasemanager\.js"/);
 });
 
 test('a group whose accessor would shadow a factory member is renamed; models without clients emit nothing', () => {

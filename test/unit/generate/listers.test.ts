@@ -10,8 +10,8 @@ test('namespaced kind: lister with list + namespace accessor, namespace lister w
   const text = files[0]!.contents;
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerLister'), ['list', 'databaseManagers']);
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerNamespaceLister'), ['list', 'get']);
-  assert.match(text, /export function newDatabaseManagerLister\(indexer: IndexerReader<DatabaseManager>\): DatabaseManagerLister/);
-  assert.match(text, /resource: 'databasemanager'/);
+  assert.match(text, /export function newDatabaseManagerLister\(\n  indexer: IndexerReader<DatabaseManager>,\n\): DatabaseManagerLister/);
+  assert.match(text, /resource: "databasemanager"/);
   assert.match(text, /READ-ONLY/);
 });
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   compareKubeVersions, isDns1123Label, isDns1123Subdomain, isKindName, isSafePathSegment,
-  pluralName, privateName, propertyAccess, propertyKey, publicName, safeIdentifier, tsString,
+  numberLiteral, pluralName, privateName, propertyAccess, propertyKey, publicName, safeIdentifier, tsString,
 } from '../../../src/model/naming.js';
 
 test('publicName makes UpperCamelCase identifiers', () => {
@@ -42,11 +42,12 @@ test('safeIdentifier avoids reserved words and bad characters', () => {
 test('propertyKey quotes only non-identifiers; propertyAccess brackets __proto__', () => {
   assert.equal(propertyKey('replicas'), 'replicas');
   assert.equal(propertyKey('default'), 'default');
-  assert.equal(propertyKey('x-foo'), "'x-foo'");
-  assert.equal(propertyKey("it's"), "'it\\'s'");
+  assert.equal(propertyKey('x-foo'), '"x-foo"');
+  assert.equal(propertyKey("it's"), '"it\'s"');
+  assert.equal(propertyKey('é'), 'é', 'prettier writes Unicode identifier keys bare');
   assert.equal(propertyAccess('o', 'a'), 'o.a');
-  assert.equal(propertyAccess('o', '__proto__'), "o['__proto__']");
-  assert.equal(propertyAccess('o', 'a.b'), "o['a.b']");
+  assert.equal(propertyAccess('o', '__proto__'), 'o["__proto__"]');
+  assert.equal(propertyAccess('o', 'a.b'), 'o["a.b"]');
 });
 
 test('tsString round-trips any string through eval-free JSON parsing', () => {
@@ -54,10 +55,21 @@ test('tsString round-trips any string through eval-free JSON parsing', () => {
   for (const s of samples) {
     const lit = tsString(s);
     assert.ok(!/[\n\r\u2028\u2029]/.test(lit), `no raw line terminators in ${lit}`);
-    // a single-quoted TS literal with our escapes is a JSON string after swapping quote style
-    const json = `"${lit.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`;
+    // a double-quoted literal with our escapes is a JSON string; a single-quoted one after swapping quote style
+    const json = lit.startsWith('"') ? lit : `"${lit.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`;
     assert.equal(JSON.parse(json), s);
   }
+});
+
+test('tsString quotes as prettier does: double quotes unless the text holds more double than single quotes', () => {
+  assert.equal(tsString('plain'), '"plain"');
+  assert.equal(tsString("it's"), '"it\'s"');
+  assert.equal(tsString('say "hi"'), "'say \"hi\"'");
+  assert.equal(tsString(`"a" 'b'`), `"\\"a\\" 'b'"`);
+  assert.equal(tsString('back\\slash'), '"back\\\\slash"');
+  assert.equal(numberLiteral(1e21), '1e21');
+  assert.equal(numberLiteral(-0), '-0');
+  assert.equal(numberLiteral(1.5e-7), '1.5e-7');
 });
 
 test('DNS and path segment checks', () => {

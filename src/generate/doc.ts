@@ -1,0 +1,180 @@
+// A small Wadler-style document printer with prettier's line-fitting rules (groups break
+// outermost first; a group stays flat when it and the rest of its line fit in 80 columns).
+// The layout helpers (layout.ts) build documents the way prettier does for the few
+// constructs whose width depends on input names, so generated code needs no formatter.
+
+/** A document: text, a sequence, or one of the layout nodes. */
+export type Doc = string | readonly Doc[] | Group | Indent | Align | Line | IfBreak;
+
+interface Group {
+  readonly kind: 'group';
+  readonly contents: Doc;
+  readonly shouldBreak: boolean;
+}
+interface Indent {
+  readonly kind: 'indent';
+  readonly contents: Doc;
+}
+interface Align {
+  readonly kind: 'align';
+  readonly n: number;
+  readonly contents: Doc;
+}
+interface Line {
+  readonly kind: 'line';
+  /** A space when flat (`line`) or nothing (`softline`). */
+  readonly soft: boolean;
+}
+interface IfBreak {
+  readonly kind: 'ifBreak';
+  readonly breakContents: Doc;
+  readonly flatContents: Doc;
+}
+
+/** prettier's default printWidth. */
+export const PRINT_WIDTH = 80;
+
+/** A group: printed flat when it fits on the rest of the line, else its lines break. */
+export const group = (contents: Doc, shouldBreak = false): Doc => ({ kind: 'group', contents, shouldBreak });
+/** Contents indented by two more spaces after a broken line. */
+export const indent = (contents: Doc): Doc => ({ kind: 'indent', contents });
+/** Contents indented by `n` more spaces after a broken line. */
+export const align = (n: number, contents: Doc): Doc => ({ kind: 'align', n, contents });
+/** A space, or a line break in a broken group. */
+export const line: Doc = { kind: 'line', soft: false };
+/** Nothing, or a line break in a broken group. */
+export const softline: Doc = { kind: 'line', soft: true };
+/** `breakContents` in a broken group, `flatContents` in a flat one. */
+export const ifBreak = (breakContents: Doc, flatContents: Doc = ''): Doc => ({ kind: 'ifBreak', breakContents, flatContents });
+/** `docs` separated by `sep`. */
+export function join(sep: Doc, docs: readonly Doc[]): Doc[] {
+  const out: Doc[] = [];
+  docs.forEach((d, i) => {
+    if (i > 0) out.push(sep);
+    out.push(d);
+  });
+  return out;
+}
+
+/** Display width of `s` as prettier counts it: wide East Asian characters 2, combining marks 0. */
+export function textWidth(s: string): number {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007f]*$/.test(s)) return s.length;
+  let w = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (/\p{Mn}|\p{Me}/u.test(ch) || (c >= 0xfe00 && c <= 0xfe0f)) continue;
+    w += isWide(c) ? 2 : 1;
+  }
+  return w;
+}
+
+function isWide(c: number): boolean {
+  return (
+    (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0xa4cf && c !== 0x303f) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    (c >= 0x1f300 && c <= 0x1f64f) ||
+    (c >= 0x1f900 && c <= 0x1f9ff) ||
+    (c >= 0x20000 && c <= 0x3fffd)
+  );
+}
+
+type Mode = 'flat' | 'break';
+interface Cmd {
+  ind: number;
+  mode: Mode;
+  doc: Doc;
+}
+
+function fits(next: Cmd, rest: readonly Cmd[], width: number): boolean {
+  const cmds: Cmd[] = [next];
+  let restIdx = rest.length;
+  while (width >= 0) {
+    if (cmds.length === 0) {
+      if (restIdx === 0) return true;
+      cmds.push(rest[--restIdx]!);
+      continue;
+    }
+    const { ind, mode, doc } = cmds.pop()!;
+    if (typeof doc === 'string') width -= textWidth(doc);
+    else if (Array.isArray(doc)) for (let i = doc.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: doc[i]! });
+    else {
+      const d = doc as Exclude<Doc, string | readonly Doc[]>;
+      switch (d.kind) {
+        case 'group':
+          cmds.push({ ind, mode: d.shouldBreak ? 'break' : mode, doc: d.contents });
+          break;
+        case 'indent':
+        case 'align':
+          cmds.push({ ind, mode, doc: d.contents });
+          break;
+        case 'ifBreak':
+          cmds.push({ ind, mode, doc: mode === 'break' ? d.breakContents : d.flatContents });
+          break;
+        case 'line':
+          if (mode === 'break') return true;
+          if (!d.soft) width -= 1;
+          break;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Prints `doc` starting at column `startColumn` of a line indented by `startIndent` spaces
+ * (broken lines indent relative to it). Trailing spaces are trimmed from broken lines.
+ */
+export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, width = PRINT_WIDTH): string {
+  let out = '';
+  let pos = startColumn;
+  const cmds: Cmd[] = [{ ind: startIndent, mode: 'break', doc }];
+  while (cmds.length > 0) {
+    const { ind, mode, doc: d } = cmds.pop()!;
+    if (typeof d === 'string') {
+      out += d;
+      pos += textWidth(d);
+    } else if (Array.isArray(d)) {
+      for (let i = d.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: d[i]! });
+    } else {
+      const n = d as Exclude<Doc, string | readonly Doc[]>;
+      switch (n.kind) {
+        case 'group': {
+          if (mode === 'flat') {
+            cmds.push({ ind, mode: 'flat', doc: n.contents });
+            break;
+          }
+          const flat: Cmd = { ind, mode: 'flat', doc: n.contents };
+          cmds.push(!n.shouldBreak && fits(flat, cmds, width - pos) ? flat : { ind, mode: 'break', doc: n.contents });
+          break;
+        }
+        case 'indent':
+          cmds.push({ ind: ind + 2, mode, doc: n.contents });
+          break;
+        case 'align':
+          cmds.push({ ind: ind + n.n, mode, doc: n.contents });
+          break;
+        case 'ifBreak':
+          cmds.push({ ind, mode, doc: mode === 'break' ? n.breakContents : n.flatContents });
+          break;
+        case 'line':
+          if (mode === 'flat') {
+            if (!n.soft) {
+              out += ' ';
+              pos += 1;
+            }
+          } else {
+            out = out.replace(/[ \t]+$/, '') + '\n' + ' '.repeat(ind);
+            pos = ind;
+          }
+          break;
+      }
+    }
+  }
+  return out;
+}
