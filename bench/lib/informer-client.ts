@@ -1,6 +1,8 @@
 // One informer client of the informer benchmark, in its own process (so heap figures are its
-// own): crdgen's newSharedIndexInformer or @kubernetes/client-node's makeInformer, each with
-// its defaults. For each namespace: time until the handler has seen every object (list and
+// own): crdgen's informer as a generated operator gets it (SharedInformerFactoryBase, the base
+// of every generated SharedInformerFactory; by default it drops managedFields before caching,
+// `keepManagedFields` keeps them as client-go does) or @kubernetes/client-node's makeInformer,
+// each with its defaults. For each namespace: time until the handler has seen every object (list and
 // sync), then heap per cached object after GC. Then the event stream: an informer whose list
 // is an empty snapshot taken before a namespace's objects were created, so its watch replays
 // every creation from that resourceVersion; events/s and CPU per event until the handler has
@@ -15,15 +17,17 @@ import type * as ClientNode from '@kubernetes/client-node';
 /** What the orchestrator asks of one client process. */
 export interface ClientJob {
   client: 'crdgen' | 'client-node';
+  /** crdgen only: the factory's keepManagedFields option (default false: they are dropped). */
+  keepManagedFields?: boolean;
   kubeconfigPath: string;
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
-  sync: { namespace: string; count: number; pageSize?: number; dropManagedFields?: boolean }[];
+  sync: { namespace: string; count: number; pageSize?: number }[];
   stream: { namespace: string; events: number; listFile: string };
 }
 
 /** What one client process reports. */
 export interface ClientReport {
-  sync: { namespace: string; count: number; pageSize?: number; dropManagedFields?: boolean; ms: number; heapPerObject: number }[];
+  sync: { namespace: string; count: number; pageSize?: number; ms: number; heapPerObject: number }[];
   stream: { eventsPerSecond: number; cpuMicrosPerEvent: number };
 }
 
@@ -37,33 +41,31 @@ type KubeList = { metadata?: { resourceVersion?: string }; items: KubeObj[] };
 /** Runs one informer until `until` resolves; `list` replaces the informer's list call when given. */
 interface Harness {
   /** Starts an informer on `namespace`; calls `onAdd`/`onUpdate` per event; returns a stop function. */
-  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number; dropManagedFields?: boolean }): Promise<() => Promise<void>>;
+  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number }): Promise<() => Promise<void>>;
 }
 
-async function crdgenHarness(kubeconfigPath: string): Promise<Harness> {
+async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean): Promise<Harness> {
   const rt = await importDist<typeof Runtime>('runtime/index.js');
   const config = await rt.loadConfig({ path: kubeconfigPath });
   const descriptor = { group: GROUP, version: VERSION, resource: PLURAL, kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+  const rest = rt.restBackend(config);
   return {
-    async start(namespace, onAdd, onUpdate, { list, pageSize, dropManagedFields } = {}) {
-      const client = rt.resourceClient<Runtime.KubeObject>(config, descriptor, { namespace });
-      const lw: Runtime.ListerWatcher<Runtime.KubeObject> = list
-        ? { list: async () => (await list()) as Runtime.KubeList<Runtime.KubeObject>, watch: (o) => client.watch(o) }
-        : client;
-      const informer = rt.newSharedIndexInformer(lw, pageSize === undefined ? {} : { pageSize });
-      if (dropManagedFields) {
-        informer.setTransform((o) => {
-          if (o.metadata?.managedFields) delete o.metadata.managedFields;
-          return o;
-        });
-      }
-      informer.addEventHandler({ onAdd, onUpdate });
-      const ac = new AbortController();
-      const running = informer.run(ac.signal);
-      return async () => {
-        ac.abort();
-        await running;
-      };
+    async start(namespace, onAdd, onUpdate, { list, pageSize } = {}) {
+      // The stream's informer lists a fixed snapshot: the backend's clients answer list with it.
+      const backend: Runtime.ClientBackend = list
+        ? {
+            resource: ((d: Runtime.ResourceDescriptor, ns?: string) => Object.assign(Object.create(rest.resource(d, ns)) as object, { list: async () => list() })) as Runtime.ClientBackend['resource'],
+            scale: (d, ns) => rest.scale(d, ns),
+          }
+        : rest;
+      const factory = new rt.SharedInformerFactoryBase(backend, 0, {
+        namespace,
+        keepManagedFields,
+        informerOptions: pageSize === undefined ? {} : { pageSize },
+      });
+      factory.informerFor<Runtime.KubeObject>(descriptor).addEventHandler({ onAdd, onUpdate });
+      factory.start();
+      return () => factory.shutdown();
     },
   };
 }
@@ -97,14 +99,14 @@ function counter(n: number): { tick: () => void; reached: Promise<void>; value: 
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]!) as ClientJob;
-  const h = job.client === 'crdgen' ? await crdgenHarness(job.kubeconfigPath) : await clientNodeHarness(job.kubeconfigPath);
+  const h = job.client === 'crdgen' ? await crdgenHarness(job.kubeconfigPath, job.keepManagedFields ?? false) : await clientNodeHarness(job.kubeconfigPath);
   const report: ClientReport = { sync: [], stream: { eventsPerSecond: Number.NaN, cpuMicrosPerEvent: Number.NaN } };
   for (const s of job.sync) {
     gc();
     const heap0 = process.memoryUsage().heapUsed;
     const adds = counter(s.count);
     const t0 = performance.now();
-    const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize, dropManagedFields: s.dropManagedFields });
+    const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize });
     await adds.reached;
     const ms = performance.now() - t0;
     gc();

@@ -17,8 +17,11 @@ export interface Delta<T> {
 /** The pending changes of one object, oldest first; never empty when popped. */
 export type Deltas<T> = Delta<T>[];
 
-/** Processes one popped key's deltas; `isInInitialList` is true for the first list's items. */
-export type PopProcessFunc<T> = (deltas: Deltas<T>, isInInitialList: boolean) => void;
+/**
+ * Processes one popped key's deltas; `isInInitialList` is true for the first list's
+ * items; `key` is the queue's key of the object.
+ */
+export type PopProcessFunc<T> = (deltas: Deltas<T>, isInInitialList: boolean, key: string) => void;
 
 /** Thrown by `pop` once the queue is closed. */
 export class FIFOClosedError extends Error {
@@ -113,25 +116,30 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
    */
   replace(list: T[], _resourceVersion: string): void {
     const action: DeltaType = this.emitDeltaTypeReplaced ? 'Replaced' : 'Sync';
-    const keys = new Set<string>();
+    // Only keys queued before this call, or known to the consumer, can have vanished.
+    const queuedBefore = this.items.size > 0 ? Array.from(this.items.keys()) : [];
+    const known = this.knownObjects ? this.knownObjects.listKeys() : [];
+    const keys = queuedBefore.length > 0 || known.length > 0 ? new Set<string>() : undefined;
+    let listed = 0;
     for (const obj of list) {
       const key = this.keyOf(obj);
-      keys.add(key);
-      this.queueAction(action, obj, key);
+      keys?.add(key);
+      if (this.queueAction(action, obj, key)) listed++;
     }
     let queuedDeletions = 0;
-    // Objects still queued that the new list lacks: deleted while we were not watching.
-    for (const [key, deltas] of Array.from(this.items)) {
-      if (keys.has(key)) continue;
-      let last = (deltas[deltas.length - 1] as Delta<T>).object;
-      if (last instanceof DeletedFinalStateUnknown) last = last.obj;
-      queuedDeletions++;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last as T), key);
-    }
-    if (this.knownObjects) {
-      for (const key of this.knownObjects.listKeys()) {
+    if (keys) {
+      // Objects still queued that the new list lacks: deleted while we were not watching.
+      for (const key of queuedBefore) {
+        if (keys.has(key)) continue;
+        const deltas = this.items.get(key) as Deltas<T>;
+        let last = (deltas[deltas.length - 1] as Delta<T>).object;
+        if (last instanceof DeletedFinalStateUnknown) last = last.obj;
+        queuedDeletions++;
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last as T), key);
+      }
+      for (const key of known) {
         if (keys.has(key) || this.items.has(key)) continue;
-        const last = this.knownObjects.getByKey(key);
+        const last = this.knownObjects?.getByKey(key);
         if (last === undefined) continue;
         queuedDeletions++;
         this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last), key);
@@ -139,7 +147,8 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
     }
     if (!this.populated) {
       this.populated = true;
-      this.initialPopulationCount = keys.size + queuedDeletions;
+      // Without a key set nothing was queued before, so each distinct key was queued once.
+      this.initialPopulationCount = (keys ? keys.size : listed) + queuedDeletions;
     }
   }
 
@@ -162,16 +171,31 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
    * the pop and the processing). Rejects with FIFOClosedError once closed.
    */
   async pop(process: PopProcessFunc<T>): Promise<void> {
+    await this.popBatch(process, 1);
+  }
+
+  /**
+   * Like {@link pop}, but once a key is there pops and processes up to `max` keys in a
+   * row, one at a time, without an async hop between them; resolves with the number
+   * processed. If `process` throws, the batch stops there (later keys stay queued) and
+   * the error is thrown. Rejects with FIFOClosedError once closed and empty.
+   */
+  async popBatch(process: PopProcessFunc<T>, max: number): Promise<number> {
     while (this.queue.size === 0) {
       if (this.closed) throw new FIFOClosedError();
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
-    const key = this.queue.shift() as string;
-    const deltas = this.items.get(key) as Deltas<T>;
-    this.items.delete(key);
-    const isInInitialList = this.initialPopulationCount > 0;
-    if (isInInitialList) this.initialPopulationCount--;
-    process(deltas, isInInitialList);
+    let n = 0;
+    while (n < max && this.queue.size > 0) {
+      const key = this.queue.shift() as string;
+      const deltas = this.items.get(key) as Deltas<T>;
+      this.items.delete(key);
+      const isInInitialList = this.initialPopulationCount > 0;
+      if (isInInitialList) this.initialPopulationCount--;
+      n++;
+      process(deltas, isInInitialList, key);
+    }
+    return n;
   }
 
   /** Ends the queue: pending and later `pop`s reject with FIFOClosedError once it is empty. */
@@ -201,18 +225,20 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
     return this.queue.size;
   }
 
-  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>, key?: string): void {
+  /** Appends a delta to the key's list; true when the key was not queued before. */
+  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>, key?: string): boolean {
     const id = key ?? this.keyOf(obj);
     if (this.transformer && !(obj instanceof DeletedFinalStateUnknown)) obj = this.transformer(obj);
     const old = this.items.get(id);
-    const deltas = old ? old : [];
-    deltas.push({ type, object: obj });
-    dedupDeltas(deltas);
-    if (!old) {
-      this.items.set(id, deltas);
-      this.queue.push(id);
-      this.wake();
+    if (old) {
+      old.push({ type, object: obj });
+      dedupDeltas(old);
+      return false;
     }
+    this.items.set(id, [{ type, object: obj }]);
+    this.queue.push(id);
+    this.wake();
+    return true;
   }
 
   private wake(): void {

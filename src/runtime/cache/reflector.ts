@@ -5,6 +5,7 @@
 import type { KubeObject } from '../meta/types.js';
 import type { ListOptions, ListerWatcher, Watch } from '../client/types.js';
 import { ApiError, isResourceExpired, isTooManyRequests } from '../client/errors.js';
+import { watchBatches } from '../client/watch.js';
 import { realClock, sleep, type Clock, type Timer } from '../workqueue/clock.js';
 import type { ReflectorMetrics } from '../metrics/reflector.js';
 import { ExponentialBackoffManager, type BackoffManager } from './backoff.js';
@@ -255,28 +256,31 @@ export class Reflector<T extends KubeObject> {
     signal.addEventListener('abort', onAbort, { once: true });
     const guard = this.clock.setTimer(() => w.stop(), deadlineMs);
     try {
-      for await (const ev of w) {
-        if (signal.aborted) break;
-        if (ev.type === 'ERROR') {
-          outcome = { kind: 'Failed', error: ApiError.fromStatus(ev.object) };
-          break;
+      // One batch per chunk of the stream, applied synchronously: no async hop per event.
+      batches: for await (const batch of watchBatches(w)) {
+        for (const ev of batch) {
+          if (signal.aborted) break batches;
+          if (ev.type === 'ERROR') {
+            outcome = { kind: 'Failed', error: ApiError.fromStatus(ev.object) };
+            break batches;
+          }
+          const obj = ev.object;
+          if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+            outcome = { kind: 'Failed', error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`) };
+            break batches;
+          }
+          events++;
+          try {
+            if (ev.type === 'ADDED') this.store.add(obj);
+            else if (ev.type === 'MODIFIED') this.store.update(obj);
+            else if (ev.type === 'DELETED') this.store.delete(obj);
+          } catch (err) {
+            // A bad object (e.g. no name) is reported and skipped, as client-go does.
+            this.report(err);
+          }
+          const rv = obj.metadata.resourceVersion;
+          if (rv) this.setLastSyncResourceVersion(rv);
         }
-        const obj = ev.object;
-        if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
-          outcome = { kind: 'Failed', error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`) };
-          break;
-        }
-        events++;
-        try {
-          if (ev.type === 'ADDED') this.store.add(obj);
-          else if (ev.type === 'MODIFIED') this.store.update(obj);
-          else if (ev.type === 'DELETED') this.store.delete(obj);
-        } catch (err) {
-          // A bad object (e.g. no name) is reported and skipped, as client-go does.
-          this.report(err);
-        }
-        const rv = obj.metadata.resourceVersion;
-        if (rv) this.setLastSyncResourceVersion(rv);
       }
     } catch (err) {
       // A broken stream is an ordinary end, unless the server said why.

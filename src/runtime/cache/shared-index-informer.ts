@@ -8,7 +8,7 @@ import type { ReflectorMetrics } from '../metrics/reflector.js';
 import type { BackoffManager } from './backoff.js';
 import { DeltaFIFO, FIFOClosedError, type Deltas } from './delta-fifo.js';
 import type { ResourceEventHandler } from './event-handler.js';
-import type { Indexer, IndexerReader, Indexers } from './indexer.js';
+import type { IndexerReader, Indexers } from './indexer.js';
 import { ProcessorListener, type Notification } from './processor-listener.js';
 import { Reflector } from './reflector.js';
 import type {
@@ -18,7 +18,14 @@ import type {
   WatchErrorHandler,
 } from './shared-informer.js';
 import type { StoreReader } from './store.js';
-import { newIndexer } from './thread-safe-store.js';
+import { newIndexer, type ThreadSafeStore } from './thread-safe-store.js';
+
+/**
+ * Keys the informer pops and applies in a row before it lets other work (I/O, timers)
+ * run: large enough that a list costs a handful of event-loop turns, small enough that
+ * a list of 100k objects does not hold the event loop for its whole length.
+ */
+export const POP_BATCH = 1000;
 
 /** Handlers cannot ask for resyncs more often than this (client-go: 1 s). */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -58,7 +65,8 @@ function determineResyncPeriod(desired: number, check: number): number {
  * listeners in the order the indexer changed.
  */
 class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInformer<T> {
-  private readonly indexer: Indexer<T>;
+  /** The cache (a ThreadSafeStore keyed like the queue, so popped keys can be used as is). */
+  private readonly indexer: ThreadSafeStore<T>;
   private readonly indexerReader: IndexerReader<T>;
   private readonly listeners = new Set<ProcessorListener<T>>();
   private syncingListeners: ProcessorListener<T>[] = [];
@@ -189,10 +197,12 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) fifo.close();
     const reflectorDone = this.reflector.run(signal);
+    const process = (deltas: Deltas<T>, initial: boolean, key: string): void => this.handleDeltas(deltas, initial, key);
     try {
       while (!signal.aborted) {
         try {
-          await fifo.pop((deltas, initial) => this.handleDeltas(deltas, initial));
+          // A batch of keys at a time, then one macrotask turn so I/O and timers interleave.
+          if ((await fifo.popBatch(process, POP_BATCH)) === POP_BATCH) await yieldToEventLoop();
         } catch (err) {
           if (err instanceof FIFOClosedError) break;
           this.onHandlerError(err);
@@ -207,24 +217,22 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
   }
 
   /** Applies one key's deltas to the indexer and notifies (client-go's processDeltas). */
-  private handleDeltas(deltas: Deltas<T>, isInInitialList: boolean): void {
+  private handleDeltas(deltas: Deltas<T>, isInInitialList: boolean, key: string): void {
     for (const d of deltas) {
       if (d.type === 'Deleted') {
-        this.indexer.delete(d.object);
+        this.indexer.deleteByKey(key);
         this.distribute({ kind: 'Delete', obj: d.object }, false);
         continue;
       }
       const obj = d.object as T;
-      const old = this.indexer.get(obj);
+      const old = this.indexer.putByKey(key, obj);
       if (old !== undefined) {
-        this.indexer.update(obj);
         // A relist that did not change an object is a resync, not an update.
         const isSync =
           d.type === 'Sync' ||
           (d.type === 'Replaced' && old.metadata?.resourceVersion === obj.metadata?.resourceVersion);
         this.distribute({ kind: 'Update', oldObj: old, newObj: obj }, isSync);
       } else {
-        this.indexer.add(obj);
         this.distribute({ kind: 'Add', obj, isInInitialList }, false);
       }
     }
@@ -248,6 +256,11 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
     this.syncingListeners = due;
     return due.length > 0;
   }
+}
+
+/** Resolves after the event loop has run its pending I/O callbacks and timers. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

@@ -12,6 +12,9 @@ import {
 } from './indexer.js';
 import { deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from './store.js';
 
+/** The index values of an absent object. */
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
 /** Index value → keys of the objects with that value. */
 type Index = Map<string, Set<string>>;
 
@@ -23,6 +26,8 @@ type Index = Map<string, Set<string>>;
 export class ThreadSafeStore<T> implements Indexer<T> {
   private items = new Map<string, T>();
   private indexers: Map<string, IndexFunc<T>> = new Map();
+  /** The entries of `indexers`, as an array (iterated on every write). */
+  private indexerList: [string, IndexFunc<T>][] = [];
   private indices = new Map<string, Index>();
 
   /** A store keyed by `keyFunc`, with `indexers`. */
@@ -45,7 +50,20 @@ export class ThreadSafeStore<T> implements Indexer<T> {
 
   /** See {@link Store.delete}. */
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
-    const key = this.keyFunc(obj);
+    this.deleteByKey(this.keyFunc(obj));
+  }
+
+  /**
+   * Stores `obj` under `key`, which must be this store's key of `obj` (a caller that has
+   * the key already, such as the informer with its queue's key, saves computing it
+   * again); returns the object it replaced, if any.
+   */
+  putByKey(key: string, obj: T): T | undefined {
+    return this.put(key, obj);
+  }
+
+  /** Removes the object stored under `key`, if any. */
+  deleteByKey(key: string): void {
     const old = this.items.get(key);
     if (old === undefined) return;
     this.updateIndices(old, undefined, key);
@@ -124,6 +142,7 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     }
     for (const [name, fn] of Object.entries(indexers)) {
       this.indexers.set(name, fn);
+      this.indexerList.push([name, fn]);
       this.indices.set(name, buildIndex(this.items, fn));
     }
   }
@@ -143,10 +162,11 @@ export class ThreadSafeStore<T> implements Indexer<T> {
     });
   }
 
-  private put(key: string, obj: T): void {
+  private put(key: string, obj: T): T | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
     this.updateIndices(old, obj, key);
+    return old;
   }
 
   private indexFunc(indexName: string): IndexFunc<T> {
@@ -166,9 +186,10 @@ export class ThreadSafeStore<T> implements Indexer<T> {
 
   /** Moves `key` from the buckets of `oldObj` to those of `newObj` in every index. */
   private updateIndices(oldObj: T | undefined, newObj: T | undefined, key: string): void {
-    for (const [name, fn] of this.indexers) {
-      const oldValues = oldObj === undefined ? [] : fn(oldObj);
-      const newValues = newObj === undefined ? [] : fn(newObj);
+    for (let i = 0; i < this.indexerList.length; i++) {
+      const [name, fn] = this.indexerList[i] as [string, IndexFunc<T>];
+      const oldValues = oldObj === undefined ? NO_VALUES : fn(oldObj);
+      const newValues = newObj === undefined ? NO_VALUES : fn(newObj);
       // Fast path: one unchanged value (the common case for the namespace index).
       if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) continue;
       const idx = this.indices.get(name) as Index;
@@ -206,7 +227,7 @@ function buildIndex<T>(items: Map<string, T>, fn: IndexFunc<T>): Index {
 export function newIndexer<T extends KubeObject>(
   indexers: Indexers<T> = {},
   keyFunc: KeyFunc = deletionHandlingMetaNamespaceKeyFunc,
-): Indexer<T> {
+): ThreadSafeStore<T> {
   const all: Indexers<T> = { [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...indexers };
   return new ThreadSafeStore<T>(keyFunc, all);
 }

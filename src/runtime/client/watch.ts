@@ -4,52 +4,76 @@ import type { Status } from '../meta/types.js';
 import type { Watch, WatchEvent, WatchEventType } from './types.js';
 
 /**
- * Splits a byte stream into text lines. Bytes are decoded as UTF-8 in streaming mode,
- * so a character split across chunks is reassembled; `\r\n` and `\n` both end a line;
- * empty lines are dropped.
+ * Splits a byte stream into text lines. The bytes are split at `\n` (a byte that never
+ * occurs inside a multi-byte UTF-8 character) and each line is decoded once, so a
+ * character split across chunks is reassembled and no chunk is re-decoded or
+ * re-concatenated; `\r\n` and `\n` both end a line; blank lines are dropped.
  */
 export class LineDecoder {
-  private readonly decoder = new TextDecoder('utf-8');
-  private partial = '';
+  /** Bytes of the line in progress (no newline seen yet), in arrival order. */
+  private parts: Buffer[] = [];
+  private partBytes = 0;
 
-  /** Characters buffered for the line in progress (no newline seen yet). */
+  /** Bytes buffered for the line in progress (no newline seen yet). */
   get pending(): number {
-    return this.partial.length;
+    return this.partBytes;
   }
 
-  /** Feeds one chunk; returns the lines it completed. */
-  push(chunk: Uint8Array | string): string[] {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (!text.includes('\n')) {
-      this.partial += text; // a long line arriving in many chunks is not rescanned each time
-      return [];
-    }
-    return this.split(this.partial + text);
-  }
-
-  /** Flushes the decoder at end of stream; returns the last line if it had no newline. */
-  end(): string[] {
-    const rest = this.partial + this.decoder.decode();
-    this.partial = '';
-    const line = rest.replace(/\r$/, '');
-    return line.trim() ? [line] : [];
-  }
-
-  private split(buf: string): string[] {
-    const lines: string[] = [];
+  /** Feeds one chunk; returns the lines it completed, appended to `out` when given. */
+  push(chunk: Uint8Array | string, out: string[] = []): string[] {
+    const buf = toBuffer(chunk);
     let start = 0;
-    for (let nl = buf.indexOf('\n', start); nl !== -1; nl = buf.indexOf('\n', start)) {
-      const line = buf.slice(start, nl > start && buf[nl - 1] === '\r' ? nl - 1 : nl);
-      if (line.trim()) lines.push(line);
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      let line: Buffer = buf;
+      let from = start;
+      let to = nl;
+      if (this.partBytes > 0) {
+        this.parts.push(buf.subarray(start, nl));
+        line = Buffer.concat(this.parts, this.partBytes + nl - start);
+        this.parts = [];
+        this.partBytes = 0;
+        from = 0;
+        to = line.length;
+      }
+      addLine(line, from, to, out);
       start = nl + 1;
     }
-    this.partial = buf.slice(start);
-    return lines;
+    if (start < buf.length) {
+      this.parts.push(start === 0 ? buf : buf.subarray(start));
+      this.partBytes += buf.length - start;
+    }
+    return out;
+  }
+
+  /** Flushes at end of stream; returns the last line if it had no newline. */
+  end(): string[] {
+    const out: string[] = [];
+    if (this.partBytes > 0) {
+      const line = Buffer.concat(this.parts, this.partBytes);
+      this.parts = [];
+      this.partBytes = 0;
+      addLine(line, 0, line.length, out);
+    }
+    return out;
   }
 }
 
+function toBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/** Decodes `buf[from, to)` without a trailing `\r`; appends it to `out` unless blank. */
+function addLine(buf: Buffer, from: number, to: number, out: string[]): void {
+  if (to > from && buf[to - 1] === 13) to--;
+  if (to === from) return;
+  const line = buf.toString('utf8', from, to);
+  // A watch line starts with '{'; anything else is checked for being blank.
+  if (line.charCodeAt(0) === 123 || line.trim() !== '') out.push(line);
+}
+
 /**
- * Longest watch line accepted (characters). The apiserver caps objects at a few MiB; a
+ * Longest watch line accepted (bytes of UTF-8). The apiserver caps objects at a few MiB; a
  * stream that goes this long without a newline is broken (e.g. a proxy answering with
  * something else), and buffering it would exhaust memory.
  */
@@ -91,16 +115,40 @@ export interface WatchBody extends AsyncIterable<Uint8Array | string> {
 }
 
 /**
+ * A watch that can also be read a batch at a time: every event decoded from one chunk of
+ * the stream, in order. A consumer that applies a batch synchronously pays one async hop
+ * per chunk instead of one per event; the next chunk is read only when it asks for the
+ * next batch, so backpressure is kept. Use either `batches()` or the event iterator.
+ */
+export interface BatchedWatch<T> extends Watch<T> {
+  /** The event stream, in batches (never empty). */
+  batches(): AsyncIterable<readonly WatchEvent<T>[]>;
+}
+
+/**
+ * The events of `w` in batches: its own batches when it has them (a StreamWatch),
+ * otherwise one event per batch.
+ */
+export function watchBatches<T>(w: Watch<T>): AsyncIterable<readonly WatchEvent<T>[]> {
+  const b = (w as Partial<BatchedWatch<T>>).batches;
+  if (typeof b === 'function') return b.call(w);
+  return (async function* one() {
+    for await (const ev of w) yield [ev];
+  })();
+}
+
+/**
  * A Watch over a streaming HTTP response. Iteration ends (without throwing) when the
  * server closes the stream, the connection drops, the request's signal aborts, or
  * `stop()` is called. A malformed line yields one `ERROR` event, then the watch ends.
- * Iterate it once: it is a single stream.
+ * Iterate it once (events or batches): it is a single stream.
  */
-export class StreamWatch<T> implements Watch<T> {
+export class StreamWatch<T> implements BatchedWatch<T> {
   private stopped = false;
-  private readonly iterator: AsyncGenerator<WatchEvent<T>, void, undefined>;
+  private readonly batchIterator: AsyncGenerator<WatchEvent<T>[], void, undefined>;
+  private eventIterator: AsyncGenerator<WatchEvent<T>, void, undefined> | undefined;
 
-  /** Wraps `body`; `onClose` runs once when the watch ends for any reason; lines longer than `maxLine` end the watch. */
+  /** Wraps `body`; `onClose` runs once when the watch ends for any reason; lines longer than `maxLine` bytes end the watch. */
   constructor(
     private readonly body: WatchBody,
     private readonly onClose: () => void = () => {},
@@ -109,7 +157,7 @@ export class StreamWatch<T> implements Watch<T> {
     // The iterator sees stream errors itself; this listener only stops an error on a watch
     // that is never iterated from becoming an uncaught 'error' event.
     body.on?.('error', () => {});
-    this.iterator = this.run();
+    this.batchIterator = this.run();
   }
 
   /** Closes the stream; the iteration ends. Idempotent. */
@@ -127,23 +175,40 @@ export class StreamWatch<T> implements Watch<T> {
 
   /** The event stream. */
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-    return this.iterator;
+    return (this.eventIterator ??= this.events());
   }
 
-  private async *run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
-    const lines = new LineDecoder();
+  /** The event stream in batches: the events of one chunk at a time. */
+  batches(): AsyncIterable<readonly WatchEvent<T>[]> {
+    return { [Symbol.asyncIterator]: () => this.batchIterator };
+  }
+
+  private async *events(): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    for await (const batch of this.batchIterator) {
+      for (const ev of batch) {
+        if (this.stopped) return;
+        yield ev;
+      }
+    }
+  }
+
+  private async *run(): AsyncGenerator<WatchEvent<T>[], void, undefined> {
+    const decoder = new LineDecoder();
+    const lines: string[] = [];
     try {
       try {
         for await (const chunk of this.body) {
-          for (const line of lines.push(chunk)) {
-            if (this.stopped) return;
-            const { event, malformed } = parseWatchLine<T>(line);
-            yield event;
-            if (malformed) return;
-          }
           if (this.stopped) return;
-          if (lines.pending > this.maxLine) {
-            yield { type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: a line exceeds ${this.maxLine} characters`) };
+          decoder.push(chunk, lines);
+          if (lines.length > 0) {
+            const batch = decodeLines<T>(lines);
+            lines.length = 0;
+            yield batch.events;
+            if (batch.malformed) return;
+            if (this.stopped) return;
+          }
+          if (decoder.pending > this.maxLine) {
+            yield [{ type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: a line exceeds ${this.maxLine} bytes`) }];
             return;
           }
         }
@@ -152,12 +217,22 @@ export class StreamWatch<T> implements Watch<T> {
         // as client-go's StreamWatcher does on EOF or a reset; the caller re-watches.
         return;
       }
-      for (const line of lines.end()) {
-        if (this.stopped) return;
-        yield parseWatchLine<T>(line).event;
-      }
+      if (this.stopped) return;
+      const rest = decoder.end();
+      if (rest.length > 0) yield decodeLines<T>(rest).events;
     } finally {
       this.stop();
     }
   }
+}
+
+/** Parses lines up to and including the first malformed one. */
+function decodeLines<T>(lines: readonly string[]): { events: WatchEvent<T>[]; malformed: boolean } {
+  const events: WatchEvent<T>[] = [];
+  for (const line of lines) {
+    const { event, malformed } = parseWatchLine<T>(line);
+    events.push(event);
+    if (malformed) return { events, malformed: true };
+  }
+  return { events, malformed: false };
 }

@@ -10,6 +10,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
 import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { ResourceLister } from '../listers/lister.js';
+import { stripManagedFields } from '../controller/transform.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 
 /** Group, version and plural resource: how `forResource` names a resource. */
@@ -32,10 +33,29 @@ export interface SharedInformerFactoryOptions {
   tweakListOptions?: (options: ListOptions) => ListOptions | void;
   /** Resync period per resource, keyed by {@link resourceKey} (`databasemanagers.v1alpha1.coolops.cn`). */
   customResync?: Readonly<Record<string, number>>;
-  /** Applied to every object before it is cached (e.g. strip managedFields). */
+  /**
+   * Applied to every object before it is cached (after managedFields are dropped, unless
+   * `keepManagedFields`).
+   */
   transform?: (obj: KubeObject) => KubeObject;
+  /**
+   * Keep `metadata.managedFields` in the informers' caches. Default false: they are
+   * dropped before caching (controller-runtime's `TransformStripManagedFields`), because
+   * a controller reads its objects from the cache and server-side apply bookkeeping is
+   * rarely what it reads, while it is most of a small object's memory (a DatabaseManager
+   * takes 0.86× its JSON size in the cache without them, 1.8× with them; see
+   * docs/BENCHMARKS.md §3). Set true if handlers or listers read managedFields.
+   */
+  keepManagedFields?: boolean;
   /** Extra options for every informer (clock, backoff, metrics, page size, error hook). */
   informerOptions?: Omit<SharedIndexInformerOptions<KubeObject>, 'resyncPeriodMs'>;
+}
+
+/** What the factory's informers apply before caching: managedFields dropped (unless kept), then the user's transform. */
+function cacheTransform(options: SharedInformerFactoryOptions): ((obj: KubeObject) => KubeObject) | undefined {
+  const user = options.transform;
+  if (options.keepManagedFields) return user;
+  return user ? (obj) => user(stripManagedFields(obj)) : stripManagedFields;
 }
 
 /** An informer and its lister for a resource known only by GVR (client-go's GenericInformer). */
@@ -113,7 +133,8 @@ export class SharedInformerFactoryBase {
       name: key,
       resyncPeriodMs: custom ?? this.defaultResyncMs,
     });
-    if (this.options.transform) informer.setTransform(this.options.transform);
+    const transform = cacheTransform(this.options);
+    if (transform) informer.setTransform(transform);
     return informer;
   }
 

@@ -158,3 +158,60 @@ test('pop waits for an item; close rejects waiting pops with FIFOClosedError onc
   await assert.rejects(waiting, FIFOClosedError);
   assert.equal(f.isClosed(), true);
 });
+
+test('popBatch pops up to max keys in queue order, one at a time, handing each its key', async () => {
+  const f = new DeltaFIFO<Obj>();
+  for (const n of ['a', 'b', 'c', 'd', 'e']) f.add(o(n, 1));
+  f.update(o('a', 2));
+  const seen: string[] = [];
+  const process = (deltas: Deltas<Obj>, _initial: boolean, key: string): void => {
+    assert.equal(f.getByKey(key), undefined, 'the key is off the queue while it is processed');
+    seen.push(`${key}:${deltas.map((d) => (d.object as Obj).v).join(',')}`);
+  };
+  assert.equal(await f.popBatch(process, 3), 3);
+  assert.deepEqual(seen, ['ns/a:1,2', 'ns/b:1', 'ns/c:1']);
+  assert.deepEqual(f.listKeys(), ['ns/d', 'ns/e']);
+  assert.equal(await f.popBatch(process, 10), 2, 'a batch ends when the queue is empty');
+  const waiting = f.popBatch(process, 10);
+  f.add(o('late', 1));
+  assert.equal(await waiting, 1, 'waits for the first key');
+  f.close();
+  await assert.rejects(f.popBatch(process, 10), FIFOClosedError);
+});
+
+test('popBatch: a throwing process ends the batch there; the later keys stay queued', async () => {
+  const f = new DeltaFIFO<Obj>();
+  for (const n of ['a', 'b', 'c']) f.add(o(n));
+  const seen: string[] = [];
+  await assert.rejects(
+    f.popBatch((_d, _i, key) => {
+      seen.push(key);
+      if (key === 'ns/b') throw new Error('boom');
+    }, 10),
+    /boom/,
+  );
+  assert.deepEqual(seen, ['ns/a', 'ns/b']);
+  assert.deepEqual(f.listKeys(), ['ns/c']);
+});
+
+test('first replace: hasSynced counts distinct keys, with and without objects to delete', async () => {
+  // Nothing known: no key set is needed, duplicates in the list still count once.
+  const f = new DeltaFIFO<Obj>({ knownObjects: newIndexer<Obj>(), emitDeltaTypeReplaced: true });
+  f.replace([o('a', 1), o('b', 1), o('a', 2)], '5');
+  assert.deepEqual(f.listKeys(), ['ns/a', 'ns/b']);
+  assert.equal(f.hasSynced(), false);
+  assert.deepEqual((await popOne(f)).deltas, [['Replaced', 'a', 1], ['Replaced', 'a', 2]]);
+  assert.equal(f.hasSynced(), false);
+  assert.equal((await popOne(f)).initial, true);
+  assert.equal(f.hasSynced(), true);
+  // Something known: the vanished object becomes a tombstone and counts too.
+  const known = newIndexer<Obj>();
+  known.add(o('gone', 3));
+  const g = new DeltaFIFO<Obj>({ knownObjects: known, emitDeltaTypeReplaced: true });
+  g.replace([o('a', 1), o('a', 2)], '5');
+  assert.deepEqual(g.listKeys(), ['ns/a', 'ns/gone']);
+  await popOne(g);
+  assert.equal(g.hasSynced(), false);
+  assert.deepEqual(await popOne(g), { initial: true, deltas: [['Deleted', 'tombstone:ns/gone', 3]] });
+  assert.equal(g.hasSynced(), true);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newSharedIndexInformer } from '../../../../src/runtime/cache/shared-index-informer.js';
+import { newSharedIndexInformer, POP_BATCH } from '../../../../src/runtime/cache/shared-index-informer.js';
 import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import { filteringResourceEventHandler, type ResourceEventHandler } from '../../../../src/runtime/cache/event-handler.js';
@@ -251,6 +251,30 @@ test('a handler added after start cannot resync faster than the informer checks 
   clock.step(3000);
   await flush();
   assert.deepEqual(log.slice(1), ['update a@101->a@101']);
+  ac.abort();
+  await run;
+});
+
+test('a list longer than one pop batch is applied in batches with event-loop turns in between', async () => {
+  const { server, informer, ac } = setup();
+  const total = POP_BATCH * 2 + 500;
+  for (let i = 0; i < total; i++) server.upsert(`o${i}`, 1);
+  let adds = 0;
+  let seenByIo: number | undefined;
+  let done!: () => void;
+  const all = new Promise<void>((r) => (done = r));
+  informer.addEventHandler({
+    onAdd: () => {
+      // An I/O-phase callback queued at the first add runs before the list is through.
+      if (adds++ === 0) setImmediate(() => (seenByIo = adds));
+      if (adds === total) done();
+    },
+  });
+  const run = informer.run(ac.signal);
+  await all;
+  assert.ok(seenByIo !== undefined && seenByIo < total, `the event loop ran after ${seenByIo} of ${total} adds`);
+  assert.equal(informer.hasSynced(), true);
+  assert.equal(informer.getStore().listKeys().length, total);
   ac.abort();
   await run;
 });

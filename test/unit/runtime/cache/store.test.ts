@@ -127,3 +127,17 @@ test('a reader never sees half of a replace (the swap is atomic)', async () => {
   await reader;
   assert.ok(seen.size > 1);
 });
+
+test('putByKey returns the object it replaced and keeps the indices; deleteByKey removes', () => {
+  const s = newIndexer<Obj>();
+  const a1: Obj = { metadata: { namespace: 'x', name: 'a', resourceVersion: '1' } };
+  const a2: Obj = { metadata: { namespace: 'x', name: 'a', resourceVersion: '2' } };
+  assert.equal(s.putByKey('x/a', a1), undefined);
+  assert.equal(s.putByKey('x/a', a2), a1);
+  assert.equal(s.getByKey('x/a'), a2);
+  assert.deepEqual(s.indexKeys(NAMESPACE_INDEX, 'x'), ['x/a']);
+  s.deleteByKey('x/a');
+  s.deleteByKey('x/missing');
+  assert.equal(s.getByKey('x/a'), undefined);
+  assert.deepEqual(s.listIndexFuncValues(NAMESPACE_INDEX), []);
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LineDecoder, parseWatchLine, StreamWatch } from '../../../../src/runtime/client/watch.js';
+import { LineDecoder, parseWatchLine, StreamWatch, watchBatches } from '../../../../src/runtime/client/watch.js';
 import { RestClient } from '../../../../src/runtime/client/rest-client.js';
 import { ApiError, isResourceExpired } from '../../../../src/runtime/client/errors.js';
 import type { WatchEvent } from '../../../../src/runtime/client/types.js';
@@ -218,6 +218,59 @@ test('a stream that never ends its line is cut off with an ERROR event instead o
   const got = await collect(new StreamWatch<Obj>(body, () => {}, 400));
   assert.deepEqual(got.map((e) => e.type), ['ADDED', 'ERROR']);
   const err = got[1];
-  assert.ok(err?.type === 'ERROR' && /exceeds 400 characters/.test(err.object.message ?? ''));
+  assert.ok(err?.type === 'ERROR' && /exceeds 400 bytes/.test(err.object.message ?? ''));
   assert.equal(destroyed, true);
+});
+
+test('batches: the events of one chunk come as one batch; the next chunk is read only when asked for', async () => {
+  const line = (name: string): string => `${JSON.stringify({ type: 'ADDED', object: { metadata: { name } } })}\n`;
+  const chunks = [line('a') + line('b') + line('c').slice(0, 10), line('c').slice(10) + '\r\n' + line('d'), '{"type":"ADDED"}\n' + line('never')];
+  let reads = 0;
+  const body = {
+    async *[Symbol.asyncIterator]() {
+      for (const c of chunks) {
+        reads++;
+        yield c;
+      }
+    },
+    destroy: () => {},
+  };
+  const w = new StreamWatch<Obj>(body);
+  const names = (b: readonly WatchEvent<Obj>[]): string[] => b.map((e) => (e.type === 'ERROR' ? 'ERROR' : e.object.metadata.name));
+  const it = watchBatches(w)[Symbol.asyncIterator]();
+  assert.deepEqual(names((await it.next()).value ?? []), ['a', 'b']);
+  assert.equal(reads, 1, 'one chunk read for one batch');
+  assert.deepEqual(names((await it.next()).value ?? []), ['c', 'd']);
+  assert.equal(reads, 2);
+  // A malformed line ends its batch with an ERROR event, and the watch with it.
+  assert.deepEqual(names((await it.next()).value ?? []), ['ERROR']);
+  assert.equal((await it.next()).done, true);
+  assert.equal(w.isStopped, true);
+});
+
+test('watchBatches over a watch without batches yields one event per batch', async () => {
+  const events: WatchEvent<Obj>[] = [
+    { type: 'ADDED', object: { metadata: { name: 'a' } } },
+    { type: 'DELETED', object: { metadata: { name: 'a' } } },
+  ];
+  const plain = {
+    stop: () => {},
+    async *[Symbol.asyncIterator]() {
+      yield* events;
+    },
+  };
+  const got: (readonly WatchEvent<Obj>[])[] = [];
+  for await (const b of watchBatches<Obj>(plain)) got.push(b);
+  assert.deepEqual(got, [[events[0]], [events[1]]]);
+});
+
+test('LineDecoder.pending counts the bytes of the unfinished line', () => {
+  const d = new LineDecoder();
+  assert.deepEqual(d.push('{"a":1}\n{"b":'), ['{"a":1}']);
+  assert.equal(d.pending, 5);
+  d.push(Buffer.from('"é'));
+  assert.equal(d.pending, 8, 'é is two bytes');
+  assert.deepEqual(d.push('"}\n  \n'), ['{"b":"é"}']);
+  assert.equal(d.pending, 0);
+  assert.deepEqual(d.end(), []);
 });
