@@ -73,15 +73,24 @@ export function signatureLine(prefix: string, name: string, param: string, resul
   return `${prefix}${name}(\n  ${param},\n): ${result} {`;
 }
 
-/** `lhs = fn(arg);` at `indent` spaces, broken after `=` and then inside the call as prettier does. */
+/**
+ * `lhs = fn(arg);` at `indent` spaces, broken after `=` and then inside the call as prettier
+ * does; a bracketed left side (`out["key"]`) too long for its line is broken inside the brackets.
+ */
 export function assignCallLines(indent: number, lhs: string, fn: string, arg: string): string {
   const pad = ' '.repeat(indent);
   const one = `${pad}${lhs} = ${fn}(${arg});`;
   if (one.length <= WIDTH) return one;
+  let left = `${pad}${lhs}`;
+  const bracket = /^(\w+)\[(.+)\]$/.exec(lhs);
+  if (bracket && `${pad}${lhs} =`.length > WIDTH) {
+    left = `${pad}${bracket[1]}[\n${pad}  ${bracket[2]}\n${pad}]`;
+    if (`${pad}] = ${fn}(${arg});`.length <= WIDTH) return `${left} = ${fn}(${arg});`;
+  }
   const pad2 = ' '.repeat(indent + 2);
   const second = `${pad2}${fn}(${arg});`;
-  if (second.length <= WIDTH) return `${pad}${lhs} =\n${second}`;
-  return `${pad}${lhs} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
+  if (second.length <= WIDTH) return `${left} =\n${second}`;
+  return `${left} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
 }
 
 /** `return fn(arg) as T;` at two spaces, with the argument on its own line when it does not fit. */
