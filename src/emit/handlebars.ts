@@ -2,8 +2,10 @@
 // HTML escaping, with only our target-aware helpers. Every CRD-derived string
 // reaches output through a helper that knows where it lands.
 
-import Handlebars from 'handlebars';
+import type HandlebarsType from 'handlebars';
+import HandlebarsRuntime from 'handlebars/runtime.js';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSafePathSegment, pluralName, privateName, propertyKey, publicName, safeIdentifier, tsString } from '../model/naming.js';
@@ -48,8 +50,12 @@ export const HELPERS: Readonly<Record<string, HelperFn>> = {
   },
 };
 
-/** The isolated handlebars instance with {@link HELPERS} registered. */
-export const hbs: typeof Handlebars = Handlebars.create();
+// handlebars' runtime build: no compiler (templates come precompiled; the compiler is loaded
+// only to compile a template that changed since the build). Its typings are the full package's.
+const Handlebars = HandlebarsRuntime as unknown as typeof HandlebarsType;
+
+/** The isolated handlebars (runtime) instance with {@link HELPERS} registered. */
+export const hbs: typeof HandlebarsType = Handlebars.create();
 for (const [name, fn] of Object.entries(HELPERS)) {
   // Handlebars passes an `options` hash last; drop it so helpers see only their arguments.
   hbs.registerHelper(name, (...args: unknown[]) => fn(...args.slice(0, -1)));
@@ -68,23 +74,55 @@ export const COMPILE_OPTIONS = {
 /** A compiled template: data in, text out. */
 export type Template = (data: object) => string;
 
-/** Compiles template source text with {@link COMPILE_OPTIONS}. */
+const require = createRequire(import.meta.url);
+
+/** A template as `Handlebars.precompile` writes it (a JavaScript object). */
+type TemplateSpec = Parameters<typeof hbs.template>[0];
+
+/** Compiles template source text with {@link COMPILE_OPTIONS} (the compiler is loaded on first use). */
 export function compileTemplate(source: string): Template {
-  const t = hbs.compile(source, COMPILE_OPTIONS);
+  const compiler = require('handlebars') as typeof HandlebarsType;
+  // precompile + template is what compile does, on the instance that has our helpers
+  const spec = new Function(`return ${compiler.precompile(source, COMPILE_OPTIONS)};`)() as TemplateSpec;
+  const t = hbs.template(spec);
   return (data) => t(data);
+}
+
+/** Where the build writes every template precompiled (scripts/build-precompiled.mjs), beside this module in dist/. */
+export const PRECOMPILED_TEMPLATES = './templates.precompiled.cjs';
+
+let precompiled: Readonly<Record<string, { source: string; spec: TemplateSpec }>> | undefined;
+
+/** The build's precompiled templates (none when running from src/). */
+function precompiledTemplates(): Readonly<Record<string, { source: string; spec: TemplateSpec }>> {
+  if (!precompiled) {
+    try {
+      precompiled = require(PRECOMPILED_TEMPLATES) as Record<string, { source: string; spec: TemplateSpec }>;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+      precompiled = {};
+    }
+  }
+  return precompiled;
 }
 
 const cache = new Map<string, Template>();
 
 /**
- * Loads and compiles `templates/<generator>/<name>.hbs` once (cached).
+ * Loads `templates/<generator>/<name>.hbs` once (cached): the build's precompiled template
+ * while the file still has the text it was built from, else compiled now.
  * `loadTemplate('types', 'interface')` reads `templates/types/interface.hbs`.
  */
 export function loadTemplate(generator: string, name: string): Template {
   const key = `${generator}/${name}`;
   let t = cache.get(key);
   if (!t) {
-    t = compileTemplate(readFileSync(join(TEMPLATES_DIR, generator, `${name}.hbs`), 'utf8'));
+    const source = readFileSync(join(TEMPLATES_DIR, generator, `${name}.hbs`), 'utf8');
+    const built = precompiledTemplates()[key];
+    if (built && built.source === source) {
+      const run = hbs.template(built.spec);
+      t = (data) => run(data);
+    } else t = compileTemplate(source);
     cache.set(key, t);
   }
   return t;

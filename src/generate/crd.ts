@@ -6,7 +6,7 @@
 //   spec: { group, names, scope, versions: [{ name, schema: { openAPIV3Schema }, served, storage, subresources }] }
 // Keys are in a fixed order (controller-gen's: alphabetical), except that schema properties keep
 // the model's (source) order, so reading the CRD back gives the same model.
-import { Document } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Group, Kind, SchemaNode, ValidationRule } from '../model/types.js';
 import { isSafePathSegment } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
@@ -229,6 +229,8 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
  * stay strings for Kubernetes' YAML 1.1 reader), no line folding, sequences not indented.
  */
 function renderYaml(doc: Record<string, unknown>, ctx: EmitContext): string {
+  // yaml is loaded when this opt-in emitter runs, not with the registry (CLI start-up)
+  const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const text = new Document(doc, { version: '1.1' }).toString({ lineWidth: 0, indentSeq: false });
   return `${generatedYamlHeader(ctx.sources)}---\n${text}`;
 }
