@@ -17,6 +17,15 @@ import { deepCopyName } from './deepcopy.js';
 import { crd, generatedYamlHeader } from './crd.js';
 import { compareStrings } from '../emit/sorted.js';
 
+/** The esbuild release the generated Dockerfile bundles the operator with (the one crdgen's own tests and benchmark use). */
+export const OPERATOR_ESBUILD_VERSION = '0.28.2';
+
+/**
+ * The banner of the operator bundle: the CommonJS dependencies bundled into the ES module
+ * (pino, prom-client) call `require` for Node's built-in modules.
+ */
+export const OPERATOR_BUNDLE_BANNER = "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);";
+
 /** A bad `--controller` selection (unknown or ambiguous kind, missing client verbs); the message is for the user. */
 export class ControllerOptionsError extends Error {
   override name = 'ControllerOptionsError';
@@ -93,6 +102,39 @@ export const controller: Emitter = (model, ctx) => {
   return files.sort((a, b) => compareStrings(a.path, b.path));
 };
 
+/** prettier's default print width: the generated code is laid out to need no formatter. */
+const WIDTH = 80;
+
+/**
+ * An import declaration as prettier prints it: on one line when it fits (or has a single
+ * specifier, which prettier never breaks), else one specifier per line.
+ */
+function importStatement(specifiers: readonly string[], from: string, typeOnly = false): string {
+  const keyword = typeOnly ? 'import type' : 'import';
+  const flat = `${keyword} { ${specifiers.join(', ')} } from ${from};`;
+  if (specifiers.length === 1 || flat.length <= WIDTH) return flat;
+  return `${keyword} {\n${specifiers.map((sp) => `  ${sp},\n`).join('')}} from ${from};`;
+}
+
+/** A method signature `head(params)tail` at `indent` spaces: flat when it fits, else one parameter per line. */
+function signature(indent: number, head: string, params: readonly string[], tail: string): string {
+  const pad = ' '.repeat(indent);
+  const flat = `${pad}${head}${params.join(', ')}${tail}`;
+  if (flat.length <= WIDTH) return flat;
+  return `${pad}${head}\n${params.map((p) => `${pad}  ${p},\n`).join('')}${pad}${tail}`;
+}
+
+/**
+ * `const name = object.call().call()…;` at `indent` spaces: flat when it fits, else prettier's
+ * expanded member chain (one call per line), which it uses for chains of three calls or more.
+ */
+function chainStatement(indent: number, name: string, object: string, calls: readonly string[]): string {
+  const pad = ' '.repeat(indent);
+  const flat = `${pad}const ${name} = ${object}.${calls.join('.')};`;
+  if (flat.length <= WIDTH || calls.length < 3) return flat;
+  return `${pad}const ${name} = ${object}\n${calls.map((c) => `${pad}  .${c}`).join('\n')};`;
+}
+
 function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: string): GeneratedFile[] {
   const { group, version, kind, names: n } = ck;
   const base = `controllers/${dir}`;
@@ -105,30 +147,44 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   const lowerType = privateName(n.type);
   const controllerPath = `${base}/controller.ts`;
   const common = { header, runtimeImport: tsString(ctx.runtimeImport), type: n.type, lowerType, pluralType: n.plural };
-  const statusClient = `this.options.clientset.${n.groupVersionAccessor}().${n.pluralAccessor}(${namespaced ? "obj.metadata?.namespace ?? ''" : ''})`;
   const statusMethod = kind.subresources.status ? 'updateStatus' : 'update';
   const deepCopy = kind.noDeepCopy ? 'structuredClone' : deepCopyName(n.type);
-  const updateStatus = status
-    ? render('controller', 'update-status', { type: n.type, deepCopy, statusClient, statusMethod, statusVia: kind.subresources.status ? 'the /status subresource' : 'an update (no status subresource)' })
-    : render('controller', 'update-status-none', { type: n.type });
+  const statusWrite = [
+    ...(namespaced ? ['    const namespace = obj.metadata?.namespace ?? "";'] : []),
+    `    const client = this.options.clientset.${n.groupVersionAccessor}();`,
+    `    await client.${n.pluralAccessor}(${namespaced ? 'namespace' : ''}).${statusMethod}(copy);`,
+  ].join('\n');
+  const updateStatus = (status
+    ? render('controller', 'update-status', {
+        deepCopy,
+        statusWrite,
+        signature: signature(2, 'private async updateStatus(', [`obj: ${n.type}`, 'observed: Observed'], '): Promise<void> {'),
+        statusVia: kind.subresources.status ? 'the /status subresource' : 'an update (no status subresource)',
+      })
+    : render('controller', 'update-status-none', {
+        type: n.type,
+        signature: signature(2, 'private async updateStatus(', [`_obj: ${n.type}`, '_observed: Observed'], '): Promise<void> {}'),
+      })
+  ).trimEnd();
+  const imports = [
+    importStatement([n.type], imp(controllerPath, api('types.ts')), true),
+    importStatement([`${n.type}GVK`], imp(controllerPath, api('register.ts'))),
+    ...(kind.noDeepCopy ? [] : [importStatement([deepCopy], imp(controllerPath, api('deepcopy.ts')))]),
+    importStatement(['Clientset'], imp(controllerPath, 'clientset/clientset.ts'), true),
+    importStatement(['SharedInformerFactory'], imp(controllerPath, 'informers/factory.ts'), true),
+    importStatement([`${n.type}Lister`], imp(controllerPath, listerPath(group.name, version.name, n.fileName)), true),
+    importStatement(status ? ['desiredDeployment', 'desiredStatus', 'type Observed'] : ['desiredDeployment', 'type Observed'], tsString('./reconcile.js')),
+  ].join('\n');
   const files: GeneratedFile[] = [];
   files.push({
     path: controllerPath,
     contents: render('controller', 'controller', {
       ...common,
       controllerName: `${dir}-controller`,
-      typesImport: imp(controllerPath, api('types.ts')),
-      registerImport: imp(controllerPath, api('register.ts')),
-      deepcopyImportLine: kind.noDeepCopy ? '' : `import { ${deepCopy} } from ${imp(controllerPath, api('deepcopy.ts'))};\n`,
-      clientsetImport: imp(controllerPath, 'clientset/clientset.ts'),
-      factoryImport: imp(controllerPath, 'informers/factory.ts'),
-      listerImport: imp(controllerPath, listerPath(group.name, version.name, n.fileName)),
-      groupAccessor: groupAccessor(n.groupName),
-      versionAccessor: privateName(n.versionName),
-      pluralAccessor: n.pluralAccessor,
-      groupVersionAccessor: n.groupVersionAccessor,
-      listerGet: namespaced ? `this.lister.${n.pluralAccessor}(namespace).get(name)` : 'this.lister.get(name)',
-      reconcileImports: status ? 'desiredDeployment, desiredStatus, type Observed' : 'desiredDeployment, type Observed',
+      syncedMessage: `${n.type} synced successfully`,
+      imports,
+      informerStatement: chainStatement(4, 'informer', 'factory', [`${groupAccessor(n.groupName)}()`, `${privateName(n.versionName)}()`, `${n.pluralAccessor}()`]),
+      listerGet: namespaced ? `      obj = this.lister.${n.pluralAccessor}(namespace).get(name);` : '      obj = this.lister.get(name);',
       updateStatus,
     }),
   });
@@ -139,8 +195,14 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
     : render('controller', 'reconcile-generic', {
         ...common,
         typesImport,
-        statusAlias: status ? `\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}['status']>;\n` : '',
-        statusHook: status ? render('controller', 'status-hook-generic', { type: n.type, lowerType }) : '',
+        statusAlias: status ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;` : '',
+        deploymentHookSignature: signature(0, 'export function desiredDeployment(', [`_${lowerType}: ${n.type}`], '): Desired {'),
+        statusHook: status
+          ? render('controller', 'status-hook-generic', {
+              lowerType,
+              signature: signature(0, 'export function desiredStatus(', [`${lowerType}: ${n.type}`, '_observed: Observed'], '): Status {'),
+            })
+          : '',
       });
   files.push({ path: reconcilePath, contents: reconcile, userOwned: true });
   const mainPath = `${base}/main.ts`;
@@ -151,6 +213,7 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       clientsetImport: imp(mainPath, 'clientset/clientset.ts'),
       factoryImport: imp(mainPath, 'informers/factory.ts'),
       registerImport: imp(mainPath, api('register.ts')),
+      controllerImport: importStatement([`${n.type}Controller`, 'controllerName'], tsString('./controller.js')),
     }),
   });
   files.push(...configFiles(model, ctx, group, ck, base, dir, yamlHeader));
@@ -176,6 +239,6 @@ function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKin
       }),
     },
     { path: `${base}/config/manager.yaml`, contents: render('controller', 'manager', common) },
-    { path: dockerfilePath, contents: render('controller', 'dockerfile', { ...common, dir, mainJs: `dist/${base}/main.js`, dockerfilePath }) },
+    { path: dockerfilePath, contents: render('controller', 'dockerfile', { ...common, dir, mainJs: `dist/${base}/main.js`, dockerfilePath, esbuildVersion: OPERATOR_ESBUILD_VERSION, bundleBanner: OPERATOR_BUNDLE_BANNER }) },
   ];
 }

@@ -13,3 +13,4 @@ export * from './manager.js';
 export { sleep } from './sleep.js';
 export * from './transform.js';
 export * from './in-flight.js';
+export * from './wait-synced.js';

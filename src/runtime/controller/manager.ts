@@ -9,7 +9,7 @@ import { loadConfig } from '../client/load-config.js';
 import { restBackend } from '../typed/backend.js';
 import { FlagError, operatorUsage, parseOperatorFlags, type OperatorFlags } from './flags.js';
 import { errorMessage, newLogger, type Logger } from './logger.js';
-import { noopControllerMetrics, newPrometheusMetrics, type ControllerMetrics } from './metrics.js';
+import { noopControllerMetrics, newPrometheusMetrics, type ControllerMetrics, type PrometheusControllerMetrics } from './metrics.js';
 import { parseBindAddress, startEndpointServer, type EndpointServer } from './http-server.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from './leader-election.js';
@@ -62,6 +62,16 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     process.stdout.write(operatorUsage(spec.name));
     return OPERATOR_EXIT.ok;
   }
+  // the logger, the config and the metrics load their modules and files concurrently (start-up time)
+  const configLoad = loadConfig({
+    ...(flags.kubeconfig !== undefined ? { path: flags.kubeconfig } : {}),
+    ...(flags.context !== undefined ? { context: flags.context } : {}),
+    overrides: { qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: spec.name },
+  });
+  const metricsLoad: Promise<ControllerMetrics | PrometheusControllerMetrics> = flags.metricsBindAddress === '0' ? Promise.resolve(noopControllerMetrics) : newPrometheusMetrics();
+  // awaited below; a failure is reported there (or dropped when the log level is bad)
+  configLoad.catch(() => undefined);
+  metricsLoad.catch(() => undefined);
   let logger: Logger;
   try {
     logger = await newLogger({ name: spec.name, level: flags.logLevel });
@@ -78,18 +88,14 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     },
   });
   try {
-    const config = await loadConfig({
-      ...(flags.kubeconfig !== undefined ? { path: flags.kubeconfig } : {}),
-      ...(flags.context !== undefined ? { context: flags.context } : {}),
-      overrides: { qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: spec.name },
-    });
-    const metrics = flags.metricsBindAddress === '0' ? noopControllerMetrics : await newPrometheusMetrics();
+    const config = await configLoad;
+    const metrics = await metricsLoad;
     const events = new EventBroadcaster(restBackend(config), { component: spec.name, host: hostname(), logger });
     const controller = spec.newController({ config, flags, logger, metrics, events });
     let standby = flags.leaderElect;
     const metricsBind = parseBindAddress(flags.metricsBindAddress);
     if (metricsBind && 'scrape' in metrics) {
-      const m = metrics as Awaited<ReturnType<typeof newPrometheusMetrics>>;
+      const m = metrics;
       const s = await startEndpointServer(metricsBind, { '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }) });
       servers.push(s);
       logger.info({ url: `${s.url}/metrics` }, 'serving metrics');

@@ -2,20 +2,47 @@
 // Source: crd.yaml
 
 import {
-  DeploymentResource, InFlightKeys, ResourceLister, deploymentUpdate, enqueueHandler, isConflict, isControlledBy, isNotFound, newControllerRef,
-  newRateLimitingQueue, noopControllerMetrics, noopLogger, ownedObjectHandler, splitMetaNamespaceKey,
-  type ControllerMetrics, type Deployment, type EventRecorder, type Logger, type RateLimitingQueue, type ReconcileResult, type RunnableController,
-} from 'crdgen/runtime';
-import type { DatabaseManager } from '../../apis/coolops.cn/v1alpha1/types.js';
-import { DatabaseManagerGVK } from '../../apis/coolops.cn/v1alpha1/register.js';
-import { deepCopyDatabaseManager } from '../../apis/coolops.cn/v1alpha1/deepcopy.js';
-import type { Clientset } from '../../clientset/clientset.js';
-import type { SharedInformerFactory } from '../../informers/factory.js';
-import type { DatabaseManagerLister } from '../../listers/coolops.cn/v1alpha1/databasemanager.js';
-import { desiredDeployment, desiredStatus, type Observed } from './reconcile.js';
+  DeploymentResource,
+  InFlightKeys,
+  ResourceLister,
+  deploymentUpdate,
+  enqueueHandler,
+  errorMessage,
+  isConflict,
+  isControlledBy,
+  isNotFound,
+  newControllerRef,
+  newRateLimitingQueue,
+  noopControllerMetrics,
+  noopLogger,
+  ownedObjectHandler,
+  splitMetaNamespaceKey,
+  waitForSynced,
+  type ControllerMetrics,
+  type Deployment,
+  type EventRecorder,
+  type Logger,
+  type RateLimitingQueue,
+  type ReconcileResult,
+  type RunnableController,
+} from "crdgen/runtime";
+import type { DatabaseManager } from "../../apis/coolops.cn/v1alpha1/types.js";
+import { DatabaseManagerGVK } from "../../apis/coolops.cn/v1alpha1/register.js";
+import { deepCopyDatabaseManager } from "../../apis/coolops.cn/v1alpha1/deepcopy.js";
+import type { Clientset } from "../../clientset/clientset.js";
+import type { SharedInformerFactory } from "../../informers/factory.js";
+import type { DatabaseManagerLister } from "../../listers/coolops.cn/v1alpha1/databasemanager.js";
+import {
+  desiredDeployment,
+  desiredStatus,
+  type Observed,
+} from "./reconcile.js";
 
 /** The controller's name: event source, workqueue name, metrics label. */
-export const controllerName = 'databasemanager-controller';
+export const controllerName = "databasemanager-controller";
+
+/** The message of the Normal `Synced` event of every successful reconcile. */
+const syncedMessage = "DatabaseManager synced successfully";
 
 /** What the DatabaseManager controller needs. */
 export interface DatabaseManagerControllerOptions {
@@ -36,27 +63,45 @@ export interface DatabaseManagerControllerOptions {
 export class DatabaseManagerController implements RunnableController {
   /** `namespace/name` keys of DatabaseManagers to reconcile. */
   readonly workqueue: RateLimitingQueue<string>;
+  /**
+   * Keys being reconciled now. Counts overlapping reconciles of one key, which the
+   * workqueue rules out: the metric `<controller>_reconcile_overlaps_total` stays 0.
+   */
+  readonly inFlight: InFlightKeys;
+  private readonly options: DatabaseManagerControllerOptions;
   private readonly lister: DatabaseManagerLister;
   private readonly deploymentLister: ResourceLister<Deployment>;
   private readonly synced: Array<() => boolean>;
   private readonly logger: Logger;
   private readonly metrics: ControllerMetrics;
-  /** Keys being reconciled now; counts overlapping reconciles of one key (always 0 unless the workqueue breaks its guarantee). */
-  readonly inFlight: InFlightKeys;
 
-  constructor(private readonly options: DatabaseManagerControllerOptions) {
+  constructor(options: DatabaseManagerControllerOptions) {
+    this.options = options;
     this.logger = options.logger ?? noopLogger;
     this.metrics = options.metrics ?? noopControllerMetrics;
-    this.workqueue = newRateLimitingQueue<string>(undefined, { name: controllerName, metricsProvider: this.metrics.workqueue });
-    this.inFlight = new InFlightKeys(this.metrics.reconcile.newOverlapsMetric(controllerName));
-    const informer = options.informerFactory.coolops().v1alpha1().databaseManagers();
-    const deployments = options.informerFactory.informerFor<Deployment>(DeploymentResource);
+    this.workqueue = newRateLimitingQueue<string>(undefined, {
+      name: controllerName,
+      metricsProvider: this.metrics.workqueue,
+    });
+    const overlaps = this.metrics.reconcile.newOverlapsMetric(controllerName);
+    this.inFlight = new InFlightKeys(overlaps);
+    const factory = options.informerFactory;
+    const informer = factory.coolops().v1alpha1().databaseManagers();
+    const deployments = factory.informerFor<Deployment>(DeploymentResource);
     this.lister = informer.lister();
-    this.deploymentLister = new ResourceLister<Deployment>(deployments.getIndexer(), { group: 'apps', resource: 'deployment' });
+    this.deploymentLister = new ResourceLister<Deployment>(
+      deployments.getIndexer(),
+      { group: "apps", resource: "deployment" },
+    );
     const enqueue = (key: string): void => this.workqueue.add(key);
-    informer.informer().addEventHandler(enqueueHandler<DatabaseManager>(enqueue));
-    deployments.addEventHandler(ownedObjectHandler<Deployment>({ group: DatabaseManagerGVK.group, kind: DatabaseManagerGVK.kind }, enqueue));
-    this.synced = [() => informer.informer().hasSynced(), () => deployments.hasSynced()];
+    const gvk = DatabaseManagerGVK;
+    const owner = { group: gvk.group, kind: gvk.kind };
+    informer.informer().addEventHandler(enqueueHandler(enqueue));
+    deployments.addEventHandler(ownedObjectHandler(owner, enqueue));
+    this.synced = [
+      () => informer.informer().hasSynced(),
+      () => deployments.hasSynced(),
+    ];
   }
 
   /** True once both informer caches have synced. */
@@ -70,17 +115,17 @@ export class DatabaseManagerController implements RunnableController {
    */
   async run(workers: number, signal: AbortSignal): Promise<void> {
     const stop = (): void => void this.workqueue.shutDownWithDrain();
-    signal.addEventListener('abort', stop, { once: true });
+    signal.addEventListener("abort", stop, { once: true });
     this.options.informerFactory.start(signal);
     try {
-      this.logger.info({}, 'waiting for informer caches to sync');
-      await this.options.informerFactory.waitForCacheSync(signal);
-      if (signal.aborted || !this.hasSynced()) return;
-      this.logger.info({ workers }, 'caches synced; starting workers');
+      this.logger.info({}, "waiting for informer caches to sync");
+      if (!(await waitForSynced(() => this.hasSynced(), signal))) return;
+      this.logger.info({ workers }, "caches synced; starting workers");
       this.metrics.reconcile.setWorkers(controllerName, workers);
-      await Promise.all(Array.from({ length: workers }, () => this.runWorker()));
+      const runners = Array.from({ length: workers }, () => this.runWorker());
+      await Promise.all(runners);
     } finally {
-      signal.removeEventListener('abort', stop);
+      signal.removeEventListener("abort", stop);
       await this.workqueue.shutDownWithDrain();
       await this.options.informerFactory.shutdown();
     }
@@ -101,20 +146,25 @@ export class DatabaseManagerController implements RunnableController {
     const startedAt = new Date().toISOString();
     const started = performance.now();
     if (this.inFlight.begin(key)) {
-      this.logger.warn({ key, overlaps: this.inFlight.overlaps }, 'overlapping reconcile of one key');
+      const overlaps = this.inFlight.overlaps;
+      this.logger.warn({ key, overlaps }, "overlapping reconcile of one key");
     }
-    let result: ReconcileResult = 'success';
+    let result: ReconcileResult = "success";
     try {
       await this.syncHandler(key);
       this.workqueue.forget(key);
     } catch (err) {
       if (isConflict(err)) {
         // the cache was behind a write (often our own status update): not a failure, just retry
-        result = 'requeue';
-        this.logger.debug({ key }, 'object changed while reconciling; requeued');
+        result = "requeue";
+        this.logger.debug({ key }, "object changed meanwhile; requeued");
       } else {
-        result = 'error';
-        this.logger.error({ key, err: err instanceof Error ? err.message : String(err), retries: this.workqueue.numRequeues(key) }, 'reconcile failed; requeued with backoff');
+        result = "error";
+        const retries = this.workqueue.numRequeues(key);
+        this.logger.error(
+          { key, err: errorMessage(err), retries },
+          "reconcile failed; requeued with backoff",
+        );
       }
       this.workqueue.addRateLimited(key);
     } finally {
@@ -123,7 +173,8 @@ export class DatabaseManagerController implements RunnableController {
     }
     const ms = performance.now() - started;
     this.metrics.reconcile.observeReconcile(controllerName, result, ms / 1000);
-    this.logger.info({ key, result, startedAt, durationMs: Math.round(ms * 1000) / 1000 }, 'reconciled');
+    const durationMs = Math.round(ms * 1000) / 1000;
+    this.logger.info({ key, result, startedAt, durationMs }, "reconciled");
     return true;
   }
 
@@ -137,43 +188,57 @@ export class DatabaseManagerController implements RunnableController {
       if (isNotFound(err)) return; // deleted; the garbage collector removes what it owned
       throw err;
     }
+    const recorder = this.options.recorder;
     const desired = desiredDeployment(obj);
-    if (desired.kind === 'Invalid') {
+    if (desired.kind === "Invalid") {
       // a spec problem: reported on the object, not retried (a spec change enqueues it again)
-      this.options.recorder.event(obj, 'Warning', desired.reason, desired.message);
+      recorder.event(obj, "Warning", desired.reason, desired.message);
       await this.updateStatus(obj, { problem: desired });
       return;
     }
-    if (desired.kind === 'None') {
+    if (desired.kind === "None") {
       await this.updateStatus(obj, {});
       return;
     }
-    const deploymentName = desired.deployment.metadata?.name ?? '';
-    const deploymentNamespace = desired.deployment.metadata?.namespace || namespace;
-    const client = this.options.clientset.backend.resource<Deployment>(DeploymentResource, deploymentNamespace);
+    const want = desired.deployment;
+    const deploymentName = want.metadata?.name ?? "";
+    const deploymentNamespace = want.metadata?.namespace || namespace;
+    const client = this.options.clientset.backend.resource<Deployment>(
+      DeploymentResource,
+      deploymentNamespace,
+    );
+    const logFields = { key, deployment: deploymentName };
     let deployment = this.cachedDeployment(deploymentNamespace, deploymentName);
     if (!deployment) {
-      const toCreate = structuredClone(desired.deployment);
-      toCreate.metadata = { ...toCreate.metadata, namespace: deploymentNamespace, ownerReferences: [newControllerRef(obj, DatabaseManagerGVK)] };
+      const toCreate = structuredClone(want);
+      const ownerRef = newControllerRef(obj, DatabaseManagerGVK);
+      toCreate.metadata = {
+        ...toCreate.metadata,
+        namespace: deploymentNamespace,
+        ownerReferences: [ownerRef],
+      };
       deployment = await client.create(toCreate);
-      this.logger.info({ key, deployment: deploymentName }, 'created Deployment');
+      this.logger.info(logFields, "created Deployment");
     }
     if (!isControlledBy(deployment, obj)) {
       const message = `Resource ${JSON.stringify(deploymentName)} already exists and is not managed by DatabaseManager ${JSON.stringify(name)}`;
-      this.options.recorder.event(obj, 'Warning', 'ErrResourceExists', message);
+      recorder.event(obj, "Warning", "ErrResourceExists", message);
       throw new Error(message);
     }
-    const update = deploymentUpdate(deployment, desired.deployment);
+    const update = deploymentUpdate(deployment, want);
     if (update) {
       deployment = await client.update(update);
-      this.logger.info({ key, deployment: deploymentName }, 'updated Deployment');
+      this.logger.info(logFields, "updated Deployment");
     }
     await this.updateStatus(obj, { deployment });
-    this.options.recorder.event(obj, 'Normal', 'Synced', 'DatabaseManager synced successfully');
+    recorder.event(obj, "Normal", "Synced", syncedMessage);
   }
 
   /** The Deployment `namespace/name` from the informer cache (read-only), if any. */
-  private cachedDeployment(namespace: string, name: string): Deployment | undefined {
+  private cachedDeployment(
+    namespace: string,
+    name: string,
+  ): Deployment | undefined {
     try {
       return this.deploymentLister.namespace(namespace).get(name);
     } catch (err) {
@@ -183,12 +248,16 @@ export class DatabaseManagerController implements RunnableController {
   }
 
   /** Writes the status reconcile.ts computes, through the /status subresource on a deep copy, only when it changed. */
-  private async updateStatus(obj: DatabaseManager, observed: Observed): Promise<void> {
+  private async updateStatus(
+    obj: DatabaseManager,
+    observed: Observed,
+  ): Promise<void> {
     const status = desiredStatus(obj, observed);
     if (JSON.stringify(status) === JSON.stringify(obj.status ?? {})) return;
     const copy = deepCopyDatabaseManager(obj);
     copy.status = status;
-    await this.options.clientset.coolopsV1alpha1().databaseManagers(obj.metadata?.namespace ?? '').updateStatus(copy);
+    const namespace = obj.metadata?.namespace ?? "";
+    const client = this.options.clientset.coolopsV1alpha1();
+    await client.databaseManagers(namespace).updateStatus(copy);
   }
-
 }

@@ -3,20 +3,28 @@
 
 // The DatabaseManager operator's entry point: `node main.js --help` lists the flags
 // (--kubeconfig, --namespace, --workers, --leader-elect, --metrics-bind-address, …).
-import { runOperator, stripManagedFields } from 'crdgen/runtime';
-import { Clientset } from '../../clientset/clientset.js';
-import { newSharedInformerFactory } from '../../informers/factory.js';
-import { DatabaseManagerGVK } from '../../apis/coolops.cn/v1alpha1/register.js';
-import { DatabaseManagerController, controllerName } from './controller.js';
+import { runOperator, stripManagedFields } from "crdgen/runtime";
+import { Clientset } from "../../clientset/clientset.js";
+import { newSharedInformerFactory } from "../../informers/factory.js";
+import { DatabaseManagerGVK } from "../../apis/coolops.cn/v1alpha1/register.js";
+import { DatabaseManagerController, controllerName } from "./controller.js";
 
 process.exitCode = await runOperator({
   name: controllerName,
   newController: ({ config, flags, logger, metrics, events }) => {
     const clientset = new Clientset(config);
-    const informerFactory = newSharedInformerFactory(clientset, flags.resyncMs, {
-      transform: stripManagedFields, // the controller never reads them: less memory per cached object
+    // informers drop managedFields before caching: the controller never reads them
+    const factory = newSharedInformerFactory(clientset, flags.resyncMs, {
+      transform: stripManagedFields,
       ...(flags.namespace ? { namespace: flags.namespace } : {}),
     });
-    return new DatabaseManagerController({ clientset, informerFactory, recorder: events.newRecorder(DatabaseManagerGVK), logger, metrics });
+    const recorder = events.newRecorder(DatabaseManagerGVK);
+    return new DatabaseManagerController({
+      clientset,
+      informerFactory: factory,
+      recorder,
+      logger,
+      metrics,
+    });
   },
 });
