@@ -105,6 +105,27 @@ function precompiled(group: string, version: string, kind: Kind): unknown {
   }
 }
 
+/** Names every object has through Object.prototype (`constructor`, `toString`, `__proto__`, …). */
+const OBJECT_PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function hasPrototypeKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasPrototypeKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(([k, v]) => OBJECT_PROTOTYPE_NAMES.has(k) || hasPrototypeKey(v));
+}
+
+/**
+ * `const schemaOf<Kind>: PrecompiledSchema = {…};`. When a key of the schema is an
+ * Object.prototype name (a property called `constructor` or `toString`), TypeScript types that
+ * key's value by Object's member instead of the schema type, and the literal no longer
+ * type-checks; such schemas are written `{…} as PrecompiledSchema` (checked at generation time).
+ */
+function schemaDeclaration(kind: string, schema: unknown): string {
+  return hasPrototypeKey(schema)
+    ? schemaLiteral(schema, 0, `const schemaOf${kind} = `, ' as PrecompiledSchema;')
+    : schemaLiteral(schema, 0, `const schemaOf${kind}: PrecompiledSchema = `, ';');
+}
+
 /** Renders validation.ts for one group/version. */
 export function renderValidators(group: string, gv: GroupVersion, header: string, runtimeImport: string): string {
   const apiVersion = group === '' ? gv.name : `${group}/${gv.name}`;
@@ -113,7 +134,7 @@ export function renderValidators(group: string, gv: GroupVersion, header: string
     return {
       kind,
       schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
-      schema: schemaLiteral(precompiled(group, gv.name, k), 0, `const schemaOf${kind}: PrecompiledSchema = `, ';'),
+      schema: schemaDeclaration(kind, precompiled(group, gv.name, k)),
       validatorLine: callLine(0, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';'),
       validateHead: callLine(0, `export function validate${kind}`, ['obj: unknown', 'old?: unknown'], ': FieldError[] {'),
       validateCall: callLine(2, `return validatorOf${kind}.validate`, ['obj', 'old'], ';'),

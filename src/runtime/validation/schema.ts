@@ -148,7 +148,10 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
   if (raw.properties !== undefined) {
     if (!isRecord(raw.properties)) throw new SchemaError(join(path, 'properties'), 'must be an object');
     out.properties = {};
-    for (const [k, v] of Object.entries(raw.properties)) out.properties[k] = reduceSchema(v, join(path, `properties.${k}`));
+    for (const [k, v] of Object.entries(raw.properties)) {
+      // defineProperty: a property named `__proto__` stays an own property instead of setting the prototype
+      Object.defineProperty(out.properties, k, { value: reduceSchema(v, join(path, `properties.${k}`)), writable: true, enumerable: true, configurable: true });
+    }
   }
   if (raw.additionalProperties !== undefined) {
     const ap = raw.additionalProperties;
