@@ -15,6 +15,7 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
   workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
   testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
   informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer', inDefault: true },
+  operator: { file: 'operator.ts', about: 'generated operator vs a client-node one: start-up, converge 100/500/1k/2k, requests, idle CPU, RSS', inDefault: true },
   generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
   'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
   'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
