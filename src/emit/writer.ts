@@ -116,10 +116,15 @@ async function listGenerated(root: string): Promise<Map<string, string>> {
 export async function planWrite(outDir: string, files: readonly GeneratedFile[], opts: PlanOptions = {}): Promise<PlanEntry[]> {
   const plan: PlanEntry[] = [];
   const wanted = new Set<string>();
+  // a first run into a new folder: nothing to read back, file by file
+  const fresh = await lstat(resolve(outDir)).then(
+    () => false,
+    (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+  );
   for (const f of files) {
     const target = resolveUnder(outDir, f.path);
     wanted.add(f.path);
-    const existing = await readIfFile(target);
+    const existing = fresh ? undefined : await readIfFile(target);
     let action: PlanAction;
     if (existing === undefined) action = 'create';
     else if (f.userOwned) action = 'keep';
@@ -199,14 +204,20 @@ export async function writeFiles(outDir: string, files: readonly GeneratedFile[]
     const first = await mkdir(dir, { recursive: true });
     if (first !== undefined) createdDirs.push(first);
   };
+  // each output folder is created and checked once (not once per file)
+  const checkedDirs = new Set<string>();
   try {
     await mkdirTracked(root);
     const realRoot = await realpath(root);
     for (const step of writes) {
       const target = resolveUnder(root, step.path);
-      await mkdirTracked(dirname(target));
-      const realDir = await realpath(dirname(target));
-      if (realDir !== realRoot && !realDir.startsWith(realRoot + sep)) throw new WriteError(`output folder for ${step.path} resolves outside ${root}`);
+      const dir = dirname(target);
+      if (!checkedDirs.has(dir)) {
+        await mkdirTracked(dir);
+        const realDir = await realpath(dir);
+        if (realDir !== realRoot && !realDir.startsWith(realRoot + sep)) throw new WriteError(`output folder for ${step.path} resolves outside ${root}`);
+        checkedDirs.add(dir);
+      }
       await hook('stage', step.path);
       const tmp = tempNameFor(target);
       staged.set(step.path, tmp);
