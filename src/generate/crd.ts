@@ -231,6 +231,6 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
 function renderYaml(doc: Record<string, unknown>, ctx: EmitContext): string {
   // yaml is loaded when this opt-in emitter runs, not with the registry (CLI start-up)
   const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  const text = new Document(doc, { version: '1.1' }).toString({ lineWidth: 0, indentSeq: false });
+  const text = new Document(doc, { version: '1.1' }).toString({ lineWidth: 0, indentSeq: true });
   return `${generatedYamlHeader(ctx.sources)}---\n${text}`;
 }
