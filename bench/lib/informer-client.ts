@@ -58,14 +58,17 @@ async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean)
             scale: (d, ns) => rest.scale(d, ns),
           }
         : rest;
-      const factory = new rt.SharedInformerFactoryBase(backend, 0, {
+      let factory: Runtime.SharedInformerFactoryBase | undefined = new rt.SharedInformerFactoryBase(backend, 0, {
         namespace,
         keepManagedFields,
         informerOptions: pageSize === undefined ? {} : { pageSize },
       });
       factory.informerFor<Runtime.KubeObject>(descriptor).addEventHandler({ onAdd, onUpdate });
       factory.start();
-      return () => factory.shutdown();
+      return async () => {
+        await factory?.shutdown();
+        factory = undefined; // the next step's heap baseline must not include this cache
+      };
     },
   };
 }
