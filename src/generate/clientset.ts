@@ -7,7 +7,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { safeIdentifier, tsString } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
-import { assignLine, callLine, importDecl, interfaceExtends, typeArgsLine } from './layout.js';
+import { assignLine, callLine, fitsLine, importDecl, interfaceExtends, typeArgsLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions, clientVerbs } from './client-options.js';
@@ -82,6 +82,24 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   });
 }
 
+/**
+ * One entry of the clientset's `validators` table: `"g/v/Kind": async () => { import … }`, with
+ * the arrow function below the key when the key line does not fit (prettier's layout).
+ */
+function validatorEntry(key: string, from: string, validate: string, defaults: string): string {
+  const moved = !fitsLine(2, `${key}: async () => {`);
+  const pad = moved ? '    ' : '  ';
+  const head = moved ? `  ${key}:\n    async () => {` : `  ${key}: async () => {`;
+  const body = [
+    assignLine(pad.length + 2, 'const m', `await import(${from})`),
+    `${pad}  return {`,
+    `${pad}    validate: m.${validate},`,
+    `${pad}    applyDefaults: m.${defaults},`,
+    `${pad}  };`,
+  ];
+  return `${head}\n${body.join('\n')}\n${pad}},`;
+}
+
 /** The doc line of a kind's accessor (`databaseManagers(namespace)`). */
 export function getterDoc(ck: ClientKind): string {
   return ck.kind.scope === 'Namespaced'
@@ -137,10 +155,12 @@ export const clientset: Emitter = (model: Model, ctx) => {
         groupVersions: gvs.map((g) => ({ ...g, init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';') })),
         validators: byGv.flatMap((gv) =>
           gv.kinds.map((ck) => ({
-            key: `${gv.group.name}/${gv.version.name}/${ck.kind.kind}`,
-            importLine: assignLine(4, 'const m', `await import(${tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts')))})`),
-            validate: safeIdentifier(`validate${ck.kind.kind}`),
-            default: safeIdentifier(`default${ck.kind.kind}`),
+            entry: validatorEntry(
+              tsString(`${gv.group.name}/${gv.version.name}/${ck.kind.kind}`),
+              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
+              safeIdentifier(`validate${ck.kind.kind}`),
+              safeIdentifier(`default${ck.kind.kind}`),
+            ),
           })),
         ),
       }),

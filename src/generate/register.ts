@@ -3,13 +3,20 @@
 
 import type { GroupVersion, Model } from '../model/types.js';
 import { safeIdentifier, tsString } from '../model/naming.js';
-import { assignLine, callLine, importDecl, scalarArray } from './layout.js';
+import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { compareStrings } from '../emit/sorted.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { versionSources } from './walk.js';
+
+/** `left right<tail>` in a broken `&&` chain; `right` goes to the next line, indented, when the line is too long (as prettier breaks a binary expression). */
+function comparisonLine(indentWidth: number, left: string, right: string, tail: string): string {
+  const pad = ' '.repeat(indentWidth);
+  const flat = `${left} ${right}${tail}`;
+  return fitsLine(indentWidth, flat) ? pad + flat : `${pad}${left}\n${pad}  ${right}${tail}`;
+}
 
 /** Renders register.ts for one group/version. */
 export function renderRegister(group: string, gv: GroupVersion, header: string): string {
@@ -28,6 +35,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string):
       listKindLine: assignLine(0, `export const ${listKind}Kind`, tsString(k.listKind)),
       shortNamesLine: '  ' + scalarArray(2, 'shortNames: Object.freeze(', k.shortNames.map(tsString), ' as const),', false),
       categoriesLine: '  ' + scalarArray(2, 'categories: Object.freeze(', k.categories.map(tsString), ' as const),', false),
+      kindCheck: comparisonLine(4, '(obj as { kind?: unknown }).kind ===', `${kind}Kind`, ''),
+      listKindCheck: comparisonLine(4, '(obj as { kind?: unknown }).kind ===', `${listKind}Kind`, ' &&'),
       isKindHead: callLine(0, `export function is${kind}`, ['obj: unknown'], `: obj is ${kind} {`),
       isListHead: callLine(0, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`),
     };
