@@ -66,11 +66,12 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
   assert.ok(second.logs.some((l) => l.msg === 'created Deployment' && l['deployment'] === 'b-db'));
 
   // across both processes, the reconciles of one key never overlap in time
+  await second.waitForLog((l) => l.msg === 'reconciled' && l['key'] === 'default/b', 15_000);
   const spans = [...first.logs, ...second.logs]
     .filter((l) => l.msg === 'reconciled')
     .map((l) => ({ key: String(l['key']), from: Date.parse(String(l['startedAt'])), to: Date.parse(String(l['time'])) }))
     .sort((x, y) => x.from - y.from);
-  assert.ok(spans.some((s) => s.key === 'default/a') && spans.some((s) => s.key === 'default/b'), 'reconciled lines of both keys');
+  assert.ok(spans.some((s) => s.key === 'default/a'), 'a reconciled line of a (from either replica)');
   for (const s of spans) {
     const clash = spans.find((o) => o !== s && o.key === s.key && o.from < s.to && s.from < o.to);
     assert.equal(clash, undefined, `${s.key} reconciled twice at once`);
