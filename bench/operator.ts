@@ -10,13 +10,15 @@
 //   3. after the 1,000 converged: the operator's CPU over an idle window (no polling: ~0;
 //      20 s by default to keep the bench short, the issue's 60 s with BENCH_OPERATOR_IDLE_S=60)
 //      and then its RSS with 1,000 DatabaseManagers and their 1,000 Deployments cached.
+// Requests per object are the whole job's: counted until the operator has been quiet for 3 s
+// (the generated operator's Events trail its status writes), and the idle window starts then.
 // The generated operator runs as its image runs it (bundled by esbuild, with the Dockerfile's
 // node options), and for start-up and memory also as `npm run build` leaves it (tsc output
 // importing dist/, plain `node`). Both operators get 4 workers; the generated one runs with its
 // client-side rate limit lifted (client-node has none). No heap cap.
 //   npm run bench -- operator        (or: npm run build && node --import tsx bench/operator.ts)
 // Env: BENCH_OPERATOR_SIZES=100,500,2000  BENCH_OPERATOR_IDLE_S=20  BENCH_OPERATOR_STARTS=5
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../src/testing/index.js';
@@ -208,10 +210,17 @@ async function measureConvergence(c: Contender, n: number, idle: boolean): Promi
     await Promise.race([watch.done, r.exited.then(() => Promise.reject(new Error(`${c.label} exited`)))]);
     const seconds = (performance.now() - t0) / 1000;
     watch.stop();
+    // the job's requests: until the operator has sent nothing for 3 s (its Events trail the statuses)
+    let last = requests().all;
+    let quietSince = performance.now();
+    await until(() => {
+      const now = requests().all;
+      if (now !== last) [last, quietSince] = [now, performance.now()];
+      return performance.now() - quietSince >= 3000;
+    }, 120_000, `${c.label}: requests to stop`);
     const req1 = requests();
     const result: ConvergenceResult = { seconds, requestsPerObject: (req1.all - req0.all) / n, eventRequestsPerObject: (req1.events - req0.events) / n };
     if (idle) {
-      await new Promise((res) => setTimeout(res, 2000)); // the last status writes and their events settle
       const cpu0 = cpuMs(r.proc.pid!);
       await new Promise((res) => setTimeout(res, IDLE_S * 1000));
       const cpuMsIdle = cpuMs(r.proc.pid!) - cpu0;
@@ -224,6 +233,19 @@ async function measureConvergence(c: Contender, n: number, idle: boolean): Promi
     await stop(r);
     await s.stop();
   }
+}
+
+/** `node -e 0` started STARTS times: what any Node process costs before its first line runs. */
+function baseline(): string[] {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.cpuUsage().user + process.cpuUsage().system))'], { encoding: 'utf8' });
+    wall.push(performance.now() - t0);
+    cpu.push(Number(r.stdout) / 1000);
+  }
+  return ['`node -e 0` (for reference)', `${fmt(median(wall) / 1000)} s`, `${fmt(median(cpu), 3)} ms`, wall.map((w) => (w / 1000).toFixed(2)).join(' ')];
 }
 
 async function main(): Promise<void> {
@@ -239,7 +261,7 @@ async function main(): Promise<void> {
 
     console.log(`## Operator: generated DatabaseManager operator vs a client-node operator\n`);
     console.log(`load average at start ${load1()}; no heap cap\n`);
-    const startRows: string[][] = [];
+    const startRows: string[][] = [baseline()];
     for (const c of [crdgen, bundled, clientNode]) {
       const r = await measureStartup(c);
       startRows.push([c.label, `${fmt(median(r.wall) / 1000)} s`, `${fmt(median(r.cpu), 3)} ms`, `${r.wall.map((w) => (w / 1000).toFixed(2)).join(' ')}`]);
