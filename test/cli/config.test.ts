@@ -49,11 +49,11 @@ test('flags override the config; inputs on the command line with --config', asyn
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(join(dir, 'gen')));
   assert.deepEqual([...readTree(join(dir, 'other')).keys()], ['apis/coolops.cn/v1alpha1/register.ts', 'apis/coolops.cn/v1alpha1/types.ts']);
-  assert.match(readFileSync(join(dir, 'other/apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from '@acme\/runtime'/);
+  assert.match(readFileSync(join(dir, 'other/apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from "@acme\/runtime"/);
   const r2 = await run(['generate', '--runtime-import', 'crdgen/runtime', '--config', 'crdgen.config.yaml', 'crds/gateway/gc.yaml'], dir);
   assert.equal(r2.code, 0, r2.stderr);
   assert.deepEqual([...readTree(join(dir, 'gen')).keys()], ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts']);
-  assert.match(readFileSync(join(dir, 'gen/apis/gateway.networking.k8s.io/v1/types.ts'), 'utf8'), /from 'crdgen\/runtime'/);
+  assert.match(readFileSync(join(dir, 'gen/apis/gateway.networking.k8s.io/v1/types.ts'), 'utf8'), /from "crdgen\/runtime"/);
 });
 
 test('config client options and controllers reach the generators; kinds not in the input are usage errors', async () => {

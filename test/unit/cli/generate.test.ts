@@ -122,7 +122,7 @@ test('--runtime-import and --generators', async () => {
   const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--runtime-import', '@acme/rt', '--generators', 'types']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([...readTree(out).keys()], ['apis/coolops.cn/v1alpha1/types.ts']);
-  assert.match(readFileSync(join(out, 'apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from '@acme\/rt';/);
+  assert.match(readFileSync(join(out, 'apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from "@acme\/rt";/);
 });
 
 test('the bin runs the built CLI (npm test builds first)', () => {
