@@ -12,6 +12,7 @@ import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { CoreEventResource, DeploymentResource, type CoreEvent, type Deployment } from '../../src/runtime/client/builtin.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
+import { PatchType } from '../../src/runtime/client/resource.js';
 import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from '../e2e/support.js';
 
 const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
@@ -110,11 +111,11 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   // create → Deployment and status; scale → update; edited behind its back → put back; deleted → recreated
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
   await waitFor(async () => (await dms.get('orders')).status?.availableReplicas === 2, 15_000, 'orders available');
-  const cur = await dms.get('orders');
-  await dms.update({ ...cur, spec: { ...cur.spec, replicas: 3 } });
+  await dms.patch('orders', PatchType.Merge, { spec: { replicas: 3 } });
   await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 10_000, 'scaled to 3');
   const d = (await dep('orders-db'))!;
-  await deployments.update({ ...d, spec: { ...d.spec!, replicas: 9 } });
+  // a patch, not a read-modify-write: the workload simulator writes the status meanwhile
+  await deployments.patch('orders-db', PatchType.Merge, { spec: { replicas: 9 } });
   await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 10_000, 'put back to 3');
   await deployments.delete('orders-db');
   await waitFor(async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined, 10_000, 'recreated');
