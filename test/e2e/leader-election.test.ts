@@ -82,3 +82,39 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
   const released = await leases.get('databasemanager-controller-leader');
   assert.equal(released.spec?.holderIdentity, '', 'released on a clean stop');
 });
+
+test('a leader that loses its lease exits 1 at once: it does not work through its queue beside the new leader', async () => {
+  const args = ['--kubeconfig', server.kubeconfigPath, '--leader-elect', '--leader-election-namespace', 'default', '--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '500ms', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'];
+  const leader = startOperator(gen.main, args);
+  ops.push(leader);
+  await leader.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
+  const standby = startOperator(gen.main, args);
+  ops.push(standby);
+  await standby.waitForLog((l) => l.msg === 'attempting to acquire leader lease', 30_000);
+  const config = await loadKubeconfig({ path: server.kubeconfigPath });
+  const dms = resourceClient<KubeObject & { spec: Record<string, unknown> }>(config, DM_RESOURCE).namespace('default');
+
+  // fill the leader's queue, then freeze it (as a long GC pause or a stalled node would) past the lease
+  const N = 150;
+  for (let i = 0; i < N; i += 25) {
+    await Promise.all(Array.from({ length: 25 }, (_, j) => dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: `q-${i + j}` }, spec: { deploymentName: `q-${i + j}-db`, replicas: 1, dbtype: 'redis' } })));
+  }
+  const queued = (): number => new Set(leader.logs.filter((l) => l.msg === 'reconciled' && String(l['key']).startsWith('default/q-')).map((l) => l['key'])).size;
+  await waitFor(() => queued() >= 5, 30_000, 'the leader reconciling the new objects');
+  assert.ok(queued() < N, `the leader still had objects to reconcile when frozen (${queued()} of ${N} seen)`);
+  leader.proc.kill('SIGSTOP');
+  try {
+    await standby.waitForLog((l) => l.msg === 'acquired lease', LEASE_MS + 15_000);
+  } finally {
+    leader.proc.kill('SIGCONT');
+  }
+  const resumed = Date.now();
+  const code = await Promise.race([leader.exited, new Promise<string>((r) => setTimeout(() => r('still running'), 10_000).unref())]);
+  assert.equal(code, 1, 'exit code 1 right after the lease is found lost');
+  assert.ok(leader.logs.some((l) => l.msg === 'leader election lost: exiting'));
+  // at most what the workers had already started: no draining of the queue after the loss
+  const after = leader.logs.filter((l) => l.msg === 'reconciled' && Date.parse(String(l['startedAt'])) >= resumed);
+  assert.ok(after.length <= 2, `${after.length} reconciles started after the lease was lost: ${after.map((l) => String(l['key'])).join(', ')}`);
+  // the new leader finishes the work
+  await standby.waitForLog((l) => l.msg === 'reconciled' && l['key'] === `default/q-${N - 1}`, 60_000);
+});

@@ -1,7 +1,8 @@
 // Running a generated operator (controller-runtime's Manager, reduced to what one
 // controller needs): flags → logger → config → metrics and health endpoints → leader
 // election (optional) → the controller, until SIGINT/SIGTERM. The first signal stops
-// intake and drains in-flight work (exit 0); a second exits 1; losing the lease exits 1.
+// intake and drains in-flight work (exit 0); a second exits 1; losing the lease exits 1 at once,
+// without draining (another replica leads by then).
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { RestConfig } from '../client/config.js';
@@ -117,7 +118,6 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
       await controller.run(flags.workers, signal);
       logger.info({}, 'controller stopped');
     };
-    let code: number = OPERATOR_EXIT.ok;
     if (flags.leaderElect) {
       const identity = `${hostname()}_${randomUUID()}`;
       const elector = new LeaderElector({
@@ -132,14 +132,17 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
       });
       const outcome = await elector.run(signals.signal, run);
       if (outcome.kind === 'Lost') {
-        logger.error({ reason: outcome.reason }, 'leader election lost');
-        code = OPERATOR_EXIT.error;
+        // Exit at once, as sample-controller (klog.Fatalf in OnStoppedLeading) and controller-runtime
+        // do: a drain would go on reconciling queued keys while the new leader already does (the chaos
+        // soak saw both leaders at work). The log is written synchronously, so this line is not lost.
+        logger.error({ reason: outcome.reason }, 'leader election lost: exiting');
+        process.exit(OPERATOR_EXIT.error);
       }
     } else {
       await run(signals.signal);
     }
     await events.shutdown();
-    return code;
+    return OPERATOR_EXIT.ok;
   } catch (e) {
     logger.error({ err: errorMessage(e) }, 'operator failed');
     return OPERATOR_EXIT.error;
