@@ -23,7 +23,7 @@ function str(v: unknown, helper: string): string {
 
 /**
  * The helpers templates may call. Each takes model strings and returns code text:
- * - `tsString x` → `'…'` string literal
+ * - `tsString x` → a string literal, quoted as prettier quotes it (double unless more `"` than `'`)
  * - `jsdoc x [indent]` → a JSDoc block (or nothing); a star-slash inside is neutralised
  * - `ident x` → binding-safe identifier (`default` → `default_`)
  * - `public x` / `private x` → UpperCamel / lowerCamel identifiers
