@@ -7,7 +7,8 @@ import type { Group, Kind, Model, ObjectNode, SchemaNode } from '../model/types.
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
-import { isSafePathSegment, privateName } from '../model/naming.js';
+import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
+import { importDecl } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { clientKinds, type ClientKind } from './client-kinds.js';
@@ -105,28 +106,6 @@ export const controller: Emitter = (model, ctx) => {
 /** prettier's default print width: the generated code is laid out to need no formatter. */
 const WIDTH = 80;
 
-/**
- * A string literal in prettier's default quotes: double, unless the text holds more double
- * quotes than single ones.
- */
-function quoted(text: string): string {
-  const doubles = text.split('"').length - 1;
-  const singles = text.split("'").length - 1;
-  if (doubles <= singles) return JSON.stringify(text);
-  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
-}
-
-/**
- * An import declaration as prettier prints it: on one line when it fits (or has a single
- * specifier, which prettier never breaks), else one specifier per line.
- */
-function importStatement(specifiers: readonly string[], from: string, typeOnly = false): string {
-  const keyword = typeOnly ? 'import type' : 'import';
-  const flat = `${keyword} { ${specifiers.join(', ')} } from ${from};`;
-  if (specifiers.length === 1 || flat.length <= WIDTH) return flat;
-  return `${keyword} {\n${specifiers.map((sp) => `  ${sp},\n`).join('')}} from ${from};`;
-}
-
 /** A method signature `head(params)tail` at `indent` spaces: flat when it fits, else one parameter per line. */
 function signature(indent: number, head: string, params: readonly string[], tail: string): string {
   const pad = ' '.repeat(indent);
@@ -151,13 +130,13 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   const base = `controllers/${dir}`;
   const header = generatedHeader(ctx.sources);
   const yamlHeader = generatedYamlHeader(ctx.sources);
-  const imp = (from: string, to: string): string => quoted(importPath(from, to));
+  const imp = (from: string, to: string): string => tsString(importPath(from, to));
   const api = (file: string): string => apiFilePath(group.name, version.name, file);
   const namespaced = kind.scope === 'Namespaced';
   const status = hasStatus(kind);
   const lowerType = privateName(n.type);
   const controllerPath = `${base}/controller.ts`;
-  const common = { header, runtimeImport: quoted(ctx.runtimeImport), type: n.type, lowerType, pluralType: n.plural };
+  const common = { header, runtimeImport: tsString(ctx.runtimeImport), type: n.type, lowerType, pluralType: n.plural };
   const statusMethod = kind.subresources.status ? 'updateStatus' : 'update';
   const deepCopy = kind.noDeepCopy ? 'structuredClone' : deepCopyName(n.type);
   const statusWrite = [
@@ -178,21 +157,21 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       })
   ).trimEnd();
   const imports = [
-    importStatement([n.type], imp(controllerPath, api('types.ts')), true),
-    importStatement([`${n.type}GVK`], imp(controllerPath, api('register.ts'))),
-    ...(kind.noDeepCopy ? [] : [importStatement([deepCopy], imp(controllerPath, api('deepcopy.ts')))]),
-    importStatement(['Clientset'], imp(controllerPath, 'clientset/clientset.ts'), true),
-    importStatement(['SharedInformerFactory'], imp(controllerPath, 'informers/factory.ts'), true),
-    importStatement([`${n.type}Lister`], imp(controllerPath, listerPath(group.name, version.name, n.fileName)), true),
-    importStatement(status ? ['desiredDeployment', 'desiredStatus', 'type Observed'] : ['desiredDeployment', 'type Observed'], quoted('./reconcile.js')),
+    importDecl([n.type], imp(controllerPath, api('types.ts')), true),
+    importDecl([`${n.type}GVK`], imp(controllerPath, api('register.ts'))),
+    ...(kind.noDeepCopy ? [] : [importDecl([deepCopy], imp(controllerPath, api('deepcopy.ts')))]),
+    importDecl(['Clientset'], imp(controllerPath, 'clientset/clientset.ts'), true),
+    importDecl(['SharedInformerFactory'], imp(controllerPath, 'informers/factory.ts'), true),
+    importDecl([`${n.type}Lister`], imp(controllerPath, listerPath(group.name, version.name, n.fileName)), true),
+    importDecl(status ? ['desiredDeployment', 'desiredStatus', 'type Observed'] : ['desiredDeployment', 'type Observed'], tsString('./reconcile.js')),
   ].join('\n');
   const files: GeneratedFile[] = [];
   files.push({
     path: controllerPath,
     contents: render('controller', 'controller', {
       ...common,
-      controllerName: quoted(`${dir}-controller`),
-      syncedMessage: quoted(`${n.type} synced successfully`),
+      controllerName: tsString(`${dir}-controller`),
+      syncedMessage: tsString(`${n.type} synced successfully`),
       imports,
       informerStatement: chainStatement(4, 'informer', 'factory', [`${groupAccessor(n.groupName)}()`, `${privateName(n.versionName)}()`, `${n.pluralAccessor}()`]),
       listerGet: namespaced ? `      obj = this.lister.${n.pluralAccessor}(namespace).get(name);` : '      obj = this.lister.get(name);',
@@ -224,7 +203,7 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       clientsetImport: imp(mainPath, 'clientset/clientset.ts'),
       factoryImport: imp(mainPath, 'informers/factory.ts'),
       registerImport: imp(mainPath, api('register.ts')),
-      controllerImport: importStatement([`${n.type}Controller`, 'controllerName'], quoted('./controller.js')),
+      controllerImport: importDecl([`${n.type}Controller`, 'controllerName'], tsString('./controller.js')),
     }),
   });
   files.push(...configFiles(model, ctx, group, ck, base, dir, yamlHeader));

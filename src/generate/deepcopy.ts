@@ -16,6 +16,8 @@ import { compareStrings } from '../emit/sorted.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { isMetaProperty, kindRoot, namedObjects, ROOT_META_PROPERTIES, versionSources } from './walk.js';
+import { tsString } from '../model/naming.js';
+import { importDecl } from './layout.js';
 
 /** Name of the exported deep-copy function for a named type. */
 export function deepCopyName(typeName: string): string {
@@ -23,48 +25,6 @@ export function deepCopyName(typeName: string): string {
 }
 
 const WIDTH = 80;
-
-/**
- * A string literal as prettier prints it: double quotes unless the text holds more double
- * than single quotes; backslash, the quote, line terminators, other control characters and
- * lone surrogates escaped.
- */
-export function prettierString(s: string): string {
-  let doubles = 0;
-  let singles = 0;
-  for (const ch of s) {
-    if (ch === '"') doubles++;
-    else if (ch === "'") singles++;
-  }
-  const q = doubles > singles ? "'" : '"';
-  let out = q;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const ch = s[i]!;
-    if (ch === '\\') out += '\\\\';
-    else if (ch === q) out += `\\${q}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += ch + s[i + 1]!;
-        i++;
-      } else out += `\\u${c.toString(16)}`;
-    } else if (c >= 0xdc00 && c <= 0xdfff) out += `\\u${c.toString(16)}`;
-    else out += ch;
-  }
-  return out + q;
-}
-
-/** `import { a, b } from "x";` on one line, or one name a line when it does not fit (prettier's layout). */
-export function importLine(keyword: string, names: readonly string[], from: string): string {
-  const one = `${keyword} { ${names.join(', ')} } from ${prettierString(from)};`;
-  if (one.length <= WIDTH || names.length === 1) return one;
-  return `${keyword} {\n${names.map((n) => `  ${n},\n`).join('')}} from ${prettierString(from)};`;
-}
 
 /** `function name(param): result {` on one line, or with the parameter on its own line. */
 export function signatureLine(prefix: string, name: string, param: string, result: string): string {
@@ -108,7 +68,7 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', ...Object.getO
  * a named store for V8), as `noPropertyAccessFromIndexSignature` requires on a JsonObject.
  */
 function outAccess(name: string): string {
-  return `out[${prettierString(name)}]`;
+  return `out[${tsString(name)}]`;
 }
 
 interface CopierView {
@@ -244,7 +204,7 @@ function objectCopier(name: string, cases: readonly Case[]): string {
   if (cases.length > 0) {
     lines.push('    switch (k) {');
     for (const c of cases) {
-      lines.push(`      case ${prettierString(c.name)}:`);
+      lines.push(`      case ${tsString(c.name)}:`);
       lines.push(assignCallLines(8, outAccess(c.name), c.copier, 'v'));
       lines.push('        continue;');
     }
@@ -306,9 +266,9 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
   return render('deepcopy', 'file', {
     header,
     imports: [
-      importLine('import', values, runtimeImport),
-      importLine('import type', runtimeTypes, runtimeImport),
-      importLine('import type', [...new Set(typeNames)].sort(compareStrings), './types.js'),
+      importDecl(values, tsString(runtimeImport)),
+      importDecl(runtimeTypes, tsString(runtimeImport), true),
+      importDecl([...new Set(typeNames)].sort(compareStrings), tsString('./types.js'), true),
     ].join('\n'),
     usesObjectMeta,
     copiers: copiers.list(),
