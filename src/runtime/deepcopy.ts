@@ -72,6 +72,8 @@ export function copyScalarMap(v: object): unknown {
   return o;
 }
 
+// copyOwnerReference and copyManagedFieldsEntry have the same body on purpose: each sees one
+// object shape, so V8's inline caches stay monomorphic.
 function copyOwnerReference(v: object): unknown {
   if (Array.isArray(v)) return copyJsonArray(v);
   const o: JsonObject = { ...v };
