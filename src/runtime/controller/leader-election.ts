@@ -114,16 +114,22 @@ export class LeaderElector {
       });
     let lastRenew = this.now();
     try {
-      // renew every retry period until the work has finished (after a stop it drains first)
+      // renew every retry period until the work has finished (after a stop it drains first).
+      // The renew deadline counts from when the last successful renewal was SENT (the lease's
+      // renewTime is no later than that), and the wait before an attempt never passes the
+      // deadline: leadership is given up on time, not up to a retry period late (the chaos soak
+      // saw two leaders for ~0.5 s with lease 3 s / deadline 2 s when the check ran late).
       for (;;) {
+        const untilDeadline = this.renewDeadlineMs - (this.now() - lastRenew);
         const tick = new AbortController();
-        await Promise.race([sleep(this.retryPeriodMs, tick.signal), work]);
+        await Promise.race([sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal), work]);
         tick.abort();
         if (workDone) break;
-        const remaining = this.renewDeadlineMs - (this.now() - lastRenew);
-        if (await this.withTimeout(this.tryAcquireOrRenew(), remaining)) {
-          lastRenew = this.now();
-        } else if (this.now() - lastRenew >= this.renewDeadlineMs) {
+        const sent = this.now();
+        const remaining = this.renewDeadlineMs - (sent - lastRenew);
+        if (remaining > 0 && (await this.withTimeout(this.tryAcquireOrRenew(), remaining))) {
+          lastRenew = sent;
+        } else if (remaining <= 0 || this.now() - lastRenew >= this.renewDeadlineMs) {
           this.leading = false;
           const reason = `failed to renew lease ${this.config.namespace}/${this.config.name} within ${this.renewDeadlineMs} ms`;
           this.logger.error({ identity: this.config.identity }, reason);
