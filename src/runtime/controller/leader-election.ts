@@ -184,19 +184,22 @@ export class LeaderElector {
       } catch (e) {
         if (!isNotFound(e)) throw e;
         const created = await this.leases().create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace }, spec: mine });
-        this.observe(created, now);
+        this.observe(created, this.now());
         return true;
       }
+      // observed when the answer arrived, not when the request left (as client-go's observedTime):
+      // a GET that waited out a slow or restarting server must not date a renewal it saw too early
+      const seen = this.now();
       const spec = current.spec ?? {};
-      this.observe(current, now);
+      this.observe(current, seen);
       const holder = spec.holderIdentity ?? '';
       const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
-      if (holder !== '' && holder !== id && this.observedAt + durationMs > now) return false; // held by someone else, not expired
+      if (holder !== '' && holder !== id && this.observedAt + durationMs > seen) return false; // held by someone else, not expired
       const next: LeaseSpec = holder === id
         ? { ...mine, acquireTime: spec.acquireTime ?? mine.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
         : { ...mine, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
       const updated = await this.leases().update({ ...current, spec: { ...spec, ...next } });
-      this.observe(updated, now);
+      this.observe(updated, this.now());
       return true;
     } catch (e) {
       if (!isConflict(e) && !isAlreadyExists(e)) this.logger.warn({ err: errorMessage(e) }, 'error retrieving or updating the lease');
