@@ -8,7 +8,7 @@ import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
-import { importDecl } from './layout.js';
+import { callLine, importDecl } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { clientKinds, type ClientKind } from './client-kinds.js';
@@ -106,14 +106,6 @@ export const controller: Emitter = (model, ctx) => {
 /** prettier's default print width: the generated code is laid out to need no formatter. */
 const WIDTH = 80;
 
-/** A method signature `head(params)tail` at `indent` spaces: flat when it fits, else one parameter per line. */
-function signature(indent: number, head: string, params: readonly string[], tail: string): string {
-  const pad = ' '.repeat(indent);
-  const flat = `${pad}${head}${params.join(', ')}${tail}`;
-  if (flat.length <= WIDTH) return flat;
-  return `${pad}${head}\n${params.map((p) => `${pad}  ${p},\n`).join('')}${pad}${tail}`;
-}
-
 /**
  * `const name = object.call().call()…;` at `indent` spaces: flat when it fits, else prettier's
  * expanded member chain (one call per line), which it uses for chains of three calls or more.
@@ -148,12 +140,12 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
     ? render('controller', 'update-status', {
         deepCopy,
         statusWrite,
-        signature: signature(2, 'private async updateStatus(', [`obj: ${n.type}`, 'observed: Observed'], '): Promise<void> {'),
+        signature: callLine(2, 'private async updateStatus', [`obj: ${n.type}`, 'observed: Observed'], ': Promise<void> {'),
         statusVia: kind.subresources.status ? 'the /status subresource' : 'an update (no status subresource)',
       })
     : render('controller', 'update-status-none', {
         type: n.type,
-        signature: signature(2, 'private async updateStatus(', [`_obj: ${n.type}`, '_observed: Observed'], '): Promise<void> {}'),
+        signature: callLine(2, 'private async updateStatus', [`_obj: ${n.type}`, '_observed: Observed'], ': Promise<void> {}'),
       })
   ).trimEnd();
   const imports = [
@@ -186,11 +178,11 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
         ...common,
         typesImport,
         statusAlias: status ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;` : '',
-        deploymentHookSignature: signature(0, 'export function desiredDeployment(', [`_${lowerType}: ${n.type}`], '): Desired {'),
+        deploymentHookSignature: callLine(0, 'export function desiredDeployment', [`_${lowerType}: ${n.type}`], ': Desired {'),
         statusHook: status
           ? render('controller', 'status-hook-generic', {
               lowerType,
-              signature: signature(0, 'export function desiredStatus(', [`${lowerType}: ${n.type}`, '_observed: Observed'], '): Status {'),
+              signature: callLine(0, 'export function desiredStatus', [`${lowerType}: ${n.type}`, '_observed: Observed'], ': Status {'),
             })
           : '',
       });
