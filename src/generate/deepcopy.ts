@@ -17,7 +17,7 @@ import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { isMetaProperty, kindRoot, namedObjects, ROOT_META_PROPERTIES, versionSources } from './walk.js';
 import { tsString } from '../model/naming.js';
-import { importDecl } from './layout.js';
+import { callLine, importDecl } from './layout.js';
 
 /** Name of the exported deep-copy function for a named type. */
 export function deepCopyName(typeName: string): string {
@@ -28,9 +28,7 @@ const WIDTH = 80;
 
 /** `function name(param): result {` on one line, or with the parameter on its own line. */
 export function signatureLine(prefix: string, name: string, param: string, result: string): string {
-  const one = `${prefix}${name}(${param}): ${result} {`;
-  if (one.length <= WIDTH) return one;
-  return `${prefix}${name}(\n  ${param},\n): ${result} {`;
+  return callLine(0, `${prefix}${name}`, [param], `: ${result} {`);
 }
 
 /**
@@ -55,9 +53,7 @@ export function assignCallLines(indent: number, lhs: string, fn: string, arg: st
 
 /** `return fn(arg) as T;` at two spaces, with the argument on its own line when it does not fit. */
 export function returnCastLines(fn: string, arg: string, type: string): string {
-  const one = `  return ${fn}(${arg}) as ${type};`;
-  if (one.length <= WIDTH) return one;
-  return `  return ${fn}(\n    ${arg},\n  ) as ${type};`;
+  return callLine(2, `return ${fn}`, [arg], ` as ${type};`);
 }
 
 /** Properties of `Object.prototype` (and `__proto__`): their keys take the generic path. */
