@@ -94,6 +94,7 @@ function flatLiteral(v: unknown): string {
 
 /** The precompiled schema of one kind, checked now; a bad schema or rule throws {@link ValidatorGenerationError}. */
 function precompiled(group: string, version: string, kind: Kind): unknown {
+  if (kind.precompiledSchema !== undefined) return kind.precompiledSchema;
   const raw = kind.rawSchema ?? (kind.schema ? schemaToJson(kind.schema) : ANY_OBJECT);
   try {
     return precompileSchema(raw);

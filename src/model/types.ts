@@ -100,6 +100,11 @@ export interface Kind {
   schema?: SchemaNode;
   /** The schema as the input had it (plain JSON), for validation and the CRD emitter. */
   rawSchema?: unknown;
+  /**
+   * rawSchema already reduced and its CEL rules compiled by the reader (the runtime's
+   * `PrecompiledSchema`), so the validators emitter does not do it twice; absent, it is done there.
+   */
+  precompiledSchema?: unknown;
   /** Opt-out of deepcopy (`+k8s:deepcopy-gen=false`). */
   noDeepCopy?: boolean;
   source: SourcePos;

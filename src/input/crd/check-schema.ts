@@ -266,7 +266,10 @@ function structuralInvariants(s: Obj, lvl: Level, path: Path, out: Finding[]): v
   const embedded = s['x-kubernetes-embedded-resource'] === true;
   const properties = isObj(s.properties) ? s.properties : {};
 
-  if (type === 'array' && s.items === undefined) out.push(required('CRD035', child(path, 'items'), 'must be specified'));
+  // `items: []` decodes upstream to an empty schema list, which the structural
+  // conversion treats as no items at all
+  const noItems = s.items === undefined || (Array.isArray(s.items) && s.items.length === 0);
+  if (type === 'array' && noItems) out.push(required('CRD035', child(path, 'items'), 'must be specified'));
   if (isObj(s.items)) structuralInvariants(s.items, 'item', child(path, 'items'), out);
   for (const [name, p] of Object.entries(properties)) if (isObj(p)) structuralInvariants(p, 'field', child(path, 'properties', key(name)), out);
 

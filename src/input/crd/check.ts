@@ -173,7 +173,7 @@ function checkVersions(spec: Obj, isV1: boolean, out: Finding[]): void {
     if (seen.has(v.name)) unique = false;
     seen.add(v.name);
     const nameErrs = dns1035LabelErrors(v.name);
-    if (nameErrs.length > 0 && v.name !== '') out.push(invalid('CRD024', v.path[v.path.length - 1] === 'version' ? v.path : child(v.path, 'name'), v.name, nameErrs.join(',')));
+    if (nameErrs.length > 0) out.push(invalid('CRD024', v.path[v.path.length - 1] === 'version' ? v.path : child(v.path, 'name'), v.name, nameErrs.join(',')));
     if (v.deprecationWarning !== undefined) {
       const w = v.deprecationWarning;
       const p = child(v.path, 'deprecationWarning');

@@ -8,11 +8,13 @@ import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../emit/sorted.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { isObj } from './check-schema.js';
-import { dottedPath, type Path } from './field-path.js';
+import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
 import { genError, type Finding } from './field-errors.js';
 import { lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
 import { loadYaml, type YamlDoc } from './yaml-source.js';
+import { SchemaError } from '../../runtime/validation/schema.js';
+import { precompileSchema, RuleCompileError } from '../../runtime/validation/validator.js';
 
 /** One input: its display name (as given on the command line, or `<stdin>`) and its bytes. */
 export interface CrdSource {
@@ -102,7 +104,16 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
       // Stable sort by position: problems read top to bottom, same-place ones in check order.
       located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
       diagnostics.push(...located);
-      if (!findings.some((f) => f.diag.severity === 'error')) crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
+      if (!findings.some((f) => f.diag.severity === 'error')) {
+        crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
+        if (!normalizeVersions(v as Record<string, unknown>).some((ver) => ver.served)) {
+          const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions) ? ['spec', 'versions'] : ['spec'];
+          diagnostics.push({
+            severity: 'warning', code: 'GEN004', file: src.file, ...doc.locate(at), path: dottedPath(at), field: apiserverField(at),
+            message: 'no version is served, so nothing is generated for this CRD', hint: 'set served: true on the versions clients should use',
+          });
+        }
+      }
     }
     if (found === 0 && yamlDiags.length === 0) {
       diagnostics.push({ severity: src.fromDirectory ? 'warning' : 'error', code: 'CRD001', file: src.file, line: 1, col: 1, message: 'no CustomResourceDefinition found in this input', hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents' });
@@ -110,7 +121,7 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   }
   const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
   if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
-  const kinds = crds.flatMap((c) => buildKinds(c));
+  const kinds = crds.flatMap((c) => buildKinds(c, diagnostics));
   const model = assemble(kinds, sourcesList, diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
   return { model, diagnostics };
@@ -150,7 +161,49 @@ interface BuiltKind {
   file: string;
 }
 
-function buildKinds(c: CheckedCrd): BuiltKind[] {
+/**
+ * What the apiserver checks on CRD create beyond the field rules: that the validation engine can
+ * reduce the schema and that every `x-kubernetes-validations` rule compiles against it (the same
+ * `compilation failed` wording as the test server's 422). Returns the precompiled schema, or
+ * undefined after pushing a positioned diagnostic per problem.
+ */
+function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): unknown {
+  try {
+    return precompileSchema(schema);
+  } catch (e) {
+    if (e instanceof RuleCompileError) {
+      for (const p of e.problems) {
+        const path = [...schemaPath, ...asPath(p.segments)];
+        diagnostics.push({
+          severity: 'error', code: 'CRD038', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field: apiserverField(path),
+          message: `Invalid value: ${JSON.stringify(p.rule)}: compilation failed: ${p.message}`,
+        });
+      }
+      return undefined;
+    }
+    if (e instanceof SchemaError) {
+      diagnostics.push({
+        severity: 'error', code: 'CRD039', file: c.file, ...c.doc.locate(schemaPath), path: dottedPath(schemaPath), field: apiserverField(schemaPath),
+        message: `Invalid value: ${JSON.stringify(e.path)}: ${e.problem}`,
+      });
+      return undefined;
+    }
+    throw e;
+  }
+}
+
+/** Engine segments as a field path: the segment after the field `properties` is the user's key. */
+function asPath(segments: readonly (string | number)[]): Path {
+  const out: Seg[] = [];
+  let keyNext = false;
+  for (const s of segments) {
+    out.push(keyNext && typeof s === 'string' ? { key: s } : s);
+    keyNext = !keyNext && s === 'properties';
+  }
+  return out;
+}
+
+function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
   const spec = c.crd.spec as Record<string, unknown>;
   const names = spec.names as Record<string, unknown>;
   const group = spec.group as string;
@@ -159,6 +212,8 @@ function buildKinds(c: CheckedCrd): BuiltKind[] {
   const locate = (path: Path) => (c.doc.positioned ? withPath(c.doc.locate(path), c.file, path) : lazySourcePos(c.file, path, () => c.doc.locate(path)));
   const out: BuiltKind[] = [];
   for (const v of normalizeVersions(c.crd)) {
+    // every version with a schema, served or not, as the apiserver compiles them all
+    const precompiled = v.schema !== undefined ? engineCheck(v.schema, v.schemaPath, c, diagnostics) : undefined;
     if (!v.served) continue;
     const sub = isObj(v.subresources) ? v.subresources : {};
     const status = sub.status !== undefined && sub.status !== null;
@@ -192,6 +247,7 @@ function buildKinds(c: CheckedCrd): BuiltKind[] {
     if (v.schema !== undefined) {
       kind.schema = toSchemaNode(v.schema, v.schemaPath, locate);
       kind.rawSchema = v.schema;
+      if (precompiled !== undefined) kind.precompiledSchema = precompiled;
     }
     out.push({ group, version: v.name, kind, file: c.file });
   }

@@ -109,7 +109,10 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
     ctx.diags.push(...checkKindsAsCrds(groups));
   }
   if (groups.length === 0 && !ctx.diags.some((d) => d.severity === 'error')) {
-    ctx.report(tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined));
+    // about the whole input set; shown at the top of the first input, as CRD001 is for a CRD file
+    const first = files[0]?.display;
+    const d = tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined);
+    ctx.report(first === undefined ? d : { ...d, file: first, line: 1, col: 1 });
   }
   return { model: { groups, sources: files.map((f) => f.display) }, diagnostics: dedupeDiagnostics(ctx.diags) };
 }

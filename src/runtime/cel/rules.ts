@@ -21,6 +21,8 @@ export interface RuleProblem {
    * (`openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`; prefix `spec.versions[i].schema.`).
    */
   field: string;
+  /** The same place as path segments under `openAPIV3Schema` (`['properties', 'spec', 'x-kubernetes-validations', 0, 'rule']`). */
+  segments: (string | number)[];
   rule: string;
   message: string;
 }
@@ -55,7 +57,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Compiles every rule now and lists those that cannot be evaluated. */
-function precheck(n: Node, isRoot: boolean, path: string, field: string, out: RuleProblem[], seen: Set<Node>, typeNode: Node = n): void {
+function precheck(n: Node, isRoot: boolean, path: string, field: string, segs: (string | number)[], out: RuleProblem[], seen: Set<Node>, typeNode: Node = n): void {
   if (!n.hasRules || seen.has(n)) return;
   seen.add(n);
   n.rules.forEach((r, i) => {
@@ -64,20 +66,22 @@ function precheck(n: Node, isRoot: boolean, path: string, field: string, out: Ru
     if (message !== undefined && !('error' in c)) {
       slots(n)[i] = { error: message };
     }
-    if (message !== undefined) out.push({ schemaPath: path, field: `${field}.x-kubernetes-validations[${i}].rule`, rule: r.rule, message });
+    if (message !== undefined) {
+      out.push({ schemaPath: path, field: `${field}.x-kubernetes-validations[${i}].rule`, segments: [...segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, message });
+    }
     message = undefined;
   });
   // rules under allOf are typed by the node they sit on, as upstream
-  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, out, seen, typeNode));
-  if (n.items) precheck(n.items, false, `${path}[*]`, `${field}.items`, out, seen);
-  if (n.props) for (const [k, c] of n.props) precheck(c, false, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, out, seen);
-  if (n.addl) precheck(n.addl, false, `${path}[*]`, `${field}.additionalProperties`, out, seen);
+  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i], out, seen, typeNode));
+  if (n.items) precheck(n.items, false, `${path}[*]`, `${field}.items`, [...segs, 'items'], out, seen);
+  if (n.props) for (const [k, c] of n.props) precheck(c, false, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k], out, seen);
+  if (n.addl) precheck(n.addl, false, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties'], out, seen);
 }
 
 /** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
-  if (opts.eager) precheck(root, opts.isResourceRoot, '', 'openAPIV3Schema', problems, new Set());
+  if (opts.eager) precheck(root, opts.isResourceRoot, '', 'openAPIV3Schema', [], problems, new Set());
   return {
     problems,
     validate(obj, old, errs) {

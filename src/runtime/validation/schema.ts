@@ -102,7 +102,8 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
   if (!isRecord(raw)) throw new SchemaError(path, `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
   if ('$ref' in raw) throw new SchemaError(path, '$ref is not allowed in a structural schema');
   const out: SchemaNode = {};
-  if (raw.type !== undefined) {
+  // "" is unset, as for the apiserver (Go's omitempty strings)
+  if (raw.type !== undefined && raw.type !== '') {
     if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
       throw new SchemaError(join(path, 'type'), `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
     }
@@ -133,7 +134,7 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
   }
   if (raw.pattern !== undefined) {
     if (typeof raw.pattern !== 'string') throw new SchemaError(join(path, 'pattern'), 'must be a string');
-    out.pattern = raw.pattern;
+    if (raw.pattern !== '') out.pattern = raw.pattern;
   }
   if (raw.enum !== undefined) {
     if (!Array.isArray(raw.enum)) throw new SchemaError(join(path, 'enum'), 'must be an array');
@@ -157,7 +158,8 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
     const ap = raw.additionalProperties;
     out.additionalProperties = typeof ap === 'boolean' ? ap : reduceSchema(ap, join(path, 'additionalProperties'));
   }
-  if (raw.items !== undefined) {
+  // an empty list (`items: []`) is no items, as the apiserver's structural conversion reads it
+  if (raw.items !== undefined && !(Array.isArray(raw.items) && raw.items.length === 0)) {
     if (Array.isArray(raw.items)) throw new SchemaError(join(path, 'items'), 'must be a single schema (tuple items are not structural)');
     out.items = reduceSchema(raw.items, join(path, 'items'));
   }

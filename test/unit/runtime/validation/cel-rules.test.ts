@@ -161,6 +161,7 @@ describe('CEL rules', () => {
       assert.deepEqual(e.problems[0], {
         schemaPath: 'spec',
         field: 'openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+        segments: ['properties', 'spec', 'x-kubernetes-validations', 0, 'rule'],
         rule: 'self.a.frobnicate() && unknownFn(1)',
         message: "undeclared reference to 'frobnicate', 'unknownFn' (not in crdgen's CEL library)",
       });
