@@ -15,7 +15,7 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import type { Model } from '../../src/model/types.js';
 import { ROOT } from '../golden/support.js';
-import { CompileSample, SEED, assertPositioned, counter, crdBases, mutateText, mutateTree, textMutations, treeMutations } from './support.js';
+import { CompileSample, SEED, assertPositioned, runs, counter, crdBases, mutateText, mutateTree, textMutations, treeMutations } from './support.js';
 
 const sample = new CompileSample(8);
 const hasErrors = (ds: readonly { severity: string }[]): boolean => ds.some((d) => d.severity === 'error');
@@ -48,9 +48,9 @@ describe('fuzz: readers', () => {
         assertPositioned(r.diagnostics, base.name);
         if (!hasErrors(r.diagnostics)) emit(r.model, 'mutated.yaml', r.diagnostics);
       }),
-      { numRuns: 60, seed: SEED },
+      { numRuns: runs(60), seed: SEED },
     );
-    assert.ok(count.report((s) => t.diagnostic(s)) >= 60);
+    assert.ok(count.report((s) => t.diagnostic(s)) >= runs(60));
   });
 
   it('mutated CRD text (lines deleted, duplicated, indented, junk inserted)', (t) => {
@@ -64,9 +64,9 @@ describe('fuzz: readers', () => {
         assertPositioned(r.diagnostics, base.name);
         if (!hasErrors(r.diagnostics)) emit(r.model, 'text.yaml', r.diagnostics);
       }),
-      { numRuns: 60, seed: SEED },
+      { numRuns: runs(60), seed: SEED },
     );
-    assert.ok(count.report((s) => t.diagnostic(s)) >= 60);
+    assert.ok(count.report((s) => t.diagnostic(s)) >= runs(60));
   });
 
   it('random YAML documents and streams', (t) => {
@@ -82,9 +82,9 @@ describe('fuzz: readers', () => {
         const r = readCrdInputs([{ file: 'random.yaml', content }]);
         assertPositioned(r.diagnostics, JSON.stringify(content).slice(0, 200));
       }),
-      { numRuns: 150, seed: SEED },
+      { numRuns: runs(150), seed: SEED },
     );
-    assert.ok(count.report((s) => t.diagnostic(s)) >= 150);
+    assert.ok(count.report((s) => t.diagnostic(s)) >= runs(150));
   });
 
   it('mutated annotated TypeScript', (t) => {
@@ -128,11 +128,11 @@ export interface WidgetStatus { ready?: boolean }
           assertPositioned(r.diagnostics, text.slice(0, 300));
           if (!hasErrors(r.diagnostics) && r.model.groups.length) emit(r.model, 'types.ts', r.diagnostics);
         }),
-        { numRuns: 30, seed: SEED },
+        { numRuns: runs(30), seed: SEED },
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    assert.ok(count.report((s) => t.diagnostic(s)) >= 30);
+    assert.ok(count.report((s) => t.diagnostic(s)) >= runs(30));
   });
 });

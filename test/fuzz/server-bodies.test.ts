@@ -10,7 +10,7 @@ import type { TestApiServer } from '../../src/testing/index.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { DM_CRD, api, dm } from '../testing/helpers.js';
 import { etcdSkipReason, startTestEtcd } from '../etcd/support.js';
-import { SEED, counter, junk, mutateTree } from './support.js';
+import { SEED, counter, junk, mutateTree, runs as scaled } from './support.js';
 
 const DMS = '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers';
 const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
@@ -110,12 +110,12 @@ function fuzzServer(backend: string, skip: string | undefined, start: () => Prom
         assert.equal((o.spec ?? {}).polluted, undefined);
       }
       count.report((s) => t.diagnostic(`${s}, ${accepted} accepted`));
-      assert.ok(accepted >= runs / 10, `only ${accepted} requests were accepted: the fuzz barely writes`);
+      assert.ok(accepted >= runs / 20, `only ${accepted} requests were accepted: the fuzz barely writes`);
     });
   });
 }
 
-fuzzServer('memory', undefined, () => startTestApiServer({ crds: [DM_CRD] }), 150);
+fuzzServer('memory', undefined, () => startTestApiServer({ crds: [DM_CRD] }), scaled(150));
 
 const skip = etcdSkipReason();
 let etcd: EtcdProcess | undefined;
@@ -129,5 +129,5 @@ fuzzServer(
     etcd = await startTestEtcd();
     return startTestApiServer({ crds: [DM_CRD], etcd: { endpoints: [etcd.endpoint], prefix: '/fuzz' } });
   },
-  80,
+  scaled(80),
 );

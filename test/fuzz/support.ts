@@ -11,8 +11,18 @@ import type { GeneratedFile } from '../../src/generate/emitter.js';
 import { tscStrict } from '../compile/tsc.js';
 import { ROOT } from '../golden/support.js';
 
-/** The fixed seed of every fuzz property (CRDGEN_FUZZ_SEED overrides it to explore). */
-export const SEED = Number(process.env.CRDGEN_FUZZ_SEED ?? 20261130);
+/**
+ * The seed of every fuzz property: fixed, so `npm test` is reproducible; CRDGEN_FUZZ_SEED
+ * overrides it, and `random` draws one (printed with the case counts) to explore —
+ * `npm run fuzz` does that with CRDGEN_FUZZ_SCALE=10.
+ */
+export const SEED = process.env.CRDGEN_FUZZ_SEED === 'random' ? (Math.random() * 2 ** 31) | 0 : Number(process.env.CRDGEN_FUZZ_SEED ?? 20261130);
+
+/** `n` cases, times CRDGEN_FUZZ_SCALE (default 1). */
+export function runs(n: number): number {
+  const scale = Number(process.env.CRDGEN_FUZZ_SCALE ?? 1);
+  return Math.max(1, Math.round(n * (Number.isFinite(scale) && scale > 0 ? scale : 1)));
+}
 
 /** Counts the cases a suite ran, printed at the end (`fuzz: <name>: N cases`). */
 export function counter(name: string): { inc(): void; report(log: (s: string) => void): number } {

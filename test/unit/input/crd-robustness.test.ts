@@ -11,6 +11,7 @@ import { checkCrdObject, readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
 import { ROOT } from '../../golden/support.js';
+import { SEED, runs } from '../../fuzz/support.js';
 
 const base = parse(readFileSync(join(ROOT, 'fixtures/kitchensink/crds.yaml'), 'utf8').split('\n---\n')[0]!) as unknown;
 
@@ -48,7 +49,7 @@ test('mutated CRDs: checks and emitters never throw', () => {
         assert.ok(files.length > 0 || r.diagnostics.some((d) => d.code === 'GEN004'));
       }
     }),
-    { numRuns: 60 },
+    { numRuns: runs(60), seed: SEED },
   );
 });
 
@@ -58,6 +59,6 @@ test('random text never throws', () => {
       const r = readCrdInputs([{ file: 'r.yaml', content: input }]);
       assert.ok(r.diagnostics.length > 0);
     }),
-    { numRuns: 200 },
+    { numRuns: runs(200), seed: SEED },
   );
 });
