@@ -32,7 +32,7 @@ test('npm pack → npm install in an empty project → npx crdgen generate → t
   const packed = JSON.parse(await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const tarball = join(tmp, packed[0]!.filename);
   const paths = packed[0]!.files.map((f) => f.path);
-  for (const p of ['bin/crdgen.js', 'dist/cli/main.js', 'dist/runtime/index.d.ts', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml']) assert.ok(paths.includes(p), `${p} is in the package`);
+  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml']) assert.ok(paths.includes(p), `${p} is in the package`);
   assert.ok(!paths.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('fixtures/')), 'no sources, tests or fixtures in the package');
 
   const project = join(tmp, 'user-project');

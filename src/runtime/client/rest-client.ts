@@ -43,11 +43,16 @@ let cachedUserAgent: string | undefined;
 export function defaultUserAgent(): string {
   if (cachedUserAgent) return cachedUserAgent;
   let version = '0.0.0';
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    if (pkg.version) version = pkg.version;
-  } catch {
-    /* packaged without package.json next to dist: keep 0.0.0 */
+  // crdgen's package.json is 3 folders up from dist/runtime/client/, 2 up from the CLI bundle
+  for (const up of ['../../../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name !== 'crdgen') continue;
+      if (pkg.version) version = pkg.version;
+      break;
+    } catch {
+      /* not there (packaged without package.json, or bundled elsewhere): keep 0.0.0 */
+    }
   }
   cachedUserAgent = `crdgen/${version} (${process.platform}/${process.arch}) node/${process.version}`;
   return cachedUserAgent;

@@ -126,7 +126,7 @@ test('--runtime-import and --generators', async () => {
 });
 
 test('the bin runs the built CLI (npm test builds first)', () => {
-  assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'dist/cli/main.js missing: run `npm run build`');
+  assert.ok(existsSync(join(ROOT, 'dist', 'cli-bundle', 'main.js')), 'dist/cli-bundle/main.js missing: run `npm run build`');
   const out = fresh();
   const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...dmFlags], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.stderr, '');
