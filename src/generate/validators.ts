@@ -8,7 +8,7 @@ import { render } from '../emit/handlebars.js';
 import { literal } from '../emit/ts-text.js';
 import { callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { textWidth } from './doc.js';
-import { precompileSchema, RuleCompileError, SchemaError } from '../runtime/validation/index.js';
+import { hasRules, precompileSchema, RuleCompileError, SchemaError, type PrecompiledSchema } from '../runtime/validation/index.js';
 import { schemaToJson } from './crd.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
@@ -25,11 +25,13 @@ const ANY_OBJECT = { type: 'object', 'x-kubernetes-preserve-unknown-fields': tru
 /**
  * Where generated code imports the validation entry point from, given the runtime import:
  * `crdgen/runtime` → `crdgen/runtime/validation`; a path to the runtime's `index.js` (tests,
- * the demo) → the `validation/index.js` beside it.
+ * the demo) → the `validation/index.js` beside it. With `core` (the file's schemas have no CEL
+ * rules), the entry without the CEL engine: `crdgen/runtime/validation/core`, `validation/core.js`.
  */
-export function validationImport(runtimeImport: string): string {
+export function validationImport(runtimeImport: string, core = false): string {
   const m = /^(.*\/)index\.(m?js|ts)$/.exec(runtimeImport);
-  return m ? `${m[1]}validation/index.${m[2] === 'ts' ? 'js' : m[2]}` : `${runtimeImport.replace(/\/$/, '')}/validation`;
+  if (m) return `${m[1]}validation/${core ? 'core' : 'index'}.${m[2] === 'ts' ? 'js' : m[2]}`;
+  return `${runtimeImport.replace(/\/$/, '')}/validation${core ? '/core' : ''}`;
 }
 
 /**
@@ -130,19 +132,23 @@ function schemaDeclaration(kind: string, schema: unknown): string {
 /** Renders validation.ts for one group/version. */
 export function renderValidators(group: string, gv: GroupVersion, header: string, runtimeImport: string): string {
   const apiVersion = group === '' ? gv.name : `${group}/${gv.name}`;
+  let rules = false;
   const kinds = gv.kinds.map((k) => {
     const kind = safeIdentifier(k.kind);
+    const schema = precompiled(group, gv.name, k);
+    rules ||= hasRules((schema as PrecompiledSchema).schema);
     return {
       kind,
       schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
-      schema: schemaDeclaration(kind, precompiled(group, gv.name, k)),
+      schema: schemaDeclaration(kind, schema),
       validatorLine: callLine(0, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';'),
       validateHead: callLine(0, `export function validate${kind}`, ['obj: unknown', 'old?: unknown'], ': FieldError[] {'),
       validateCall: callLine(2, `return validatorOf${kind}.validate`, ['obj', 'old'], ';'),
       defaultCall: callLine(2, `validatorOf${kind}.applyDefaults`, ['obj'], ';'),
     };
   });
-  const imports = importDecl(['lazyValidator', 'type FieldError', 'type PrecompiledSchema'], tsString(validationImport(runtimeImport)));
+  // schemas without CEL rules import the engine without CEL (it is most of the engine's load time)
+  const imports = importDecl(['lazyValidator', 'type FieldError', 'type PrecompiledSchema'], tsString(validationImport(runtimeImport, !rules)));
   return render('validators', 'file', { header, imports, kinds });
 }
 

@@ -2,16 +2,18 @@
 // so that starting a server loads neither more than it needs:
 //  - the foundation's CRD reader checks, `checkCrdObject(crd): Diagnostic[]` (src/input/crd),
 //    loaded when the first CRD is created, and
-//  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation,
-//    which brings CEL), loaded when the first custom resource is written — or when a CRD with
-//    `x-kubernetes-validations` is created, since the apiserver refuses rules that do not compile.
+//  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation/core),
+//    loaded when the first custom resource is written, and its CEL rule engine, loaded only for a
+//    schema with `x-kubernetes-validations` (when such a CRD is created, since the apiserver refuses
+//    rules that do not compile).
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ObjectSchema } from './resource.js';
 import type { FieldCause } from './status.js';
 
 let readerModule: Promise<typeof import('../input/crd/check.js')> | undefined;
 let schemaModule: Promise<typeof import('../runtime/validation/schema.js')> | undefined;
-let validationModule: Promise<typeof import('../runtime/validation/index.js')> | undefined;
+let validationModule: Promise<typeof import('../runtime/validation/core.js')> | undefined;
+let celEngine: Promise<unknown> | undefined;
 
 /** The CRD reader's checks, as field errors (errors only; warnings are dropped). */
 export async function checkCrdWithReader(crd: KubeObject): Promise<FieldCause[]> {
@@ -50,7 +52,7 @@ export function reasonOf(message: string): string {
  */
 export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, field: string): Promise<FieldCause[]> {
   schemaModule ??= import('../runtime/validation/schema.js');
-  const { reduceSchema, SchemaError } = await schemaModule;
+  const { reduceSchema, SchemaError, hasRules } = await schemaModule;
   try {
     reduceSchema(openAPIV3Schema);
   } catch (e) {
@@ -62,7 +64,7 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
     await compileCustomResourceSchema(openAPIV3Schema);
     return [];
   } catch (e) {
-    const mod = await loadValidation();
+    const mod = await loadValidation(true);
     if (e instanceof mod.RuleCompileError) {
       return e.problems.map((p) => ({
         reason: 'FieldValueInvalid',
@@ -75,23 +77,10 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
   }
 }
 
-/** Whether a schema has `x-kubernetes-validations` anywhere (rules the apiserver compiles on CRD create). */
-export function hasRules(schema: unknown): boolean {
-  if (!isRec(schema)) return false;
-  const rules = schema['x-kubernetes-validations'];
-  if (Array.isArray(rules) && rules.length > 0) return true;
-  // Only the keywords that hold schemas (`default`, `enum` and `example` hold data).
-  if (isRec(schema.properties) && Object.values(schema.properties).some(hasRules)) return true;
-  if (hasRules(schema.additionalProperties) || hasRules(schema.items) || hasRules(schema.not)) return true;
-  for (const k of ['allOf', 'anyOf', 'oneOf']) {
-    const list = schema[k];
-    if (Array.isArray(list) && list.some(hasRules)) return true;
-  }
-  return false;
-}
-
-function loadValidation(): Promise<typeof import('../runtime/validation/index.js')> {
-  validationModule ??= import('../runtime/validation/index.js');
+/** The engine without CEL; with `withRules`, the CEL rule engine too (most of the engine's load time). */
+async function loadValidation(withRules = false): Promise<typeof import('../runtime/validation/core.js')> {
+  validationModule ??= import('../runtime/validation/core.js');
+  if (withRules) await (celEngine ??= import('../runtime/validation/cel-engine.js'));
   return validationModule;
 }
 
@@ -100,7 +89,8 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
   const key = JSON.stringify(openAPIV3Schema);
   const hit = compiled.get(key);
   if (hit) return hit;
-  const mod = await loadValidation();
+  schemaModule ??= import('../runtime/validation/schema.js');
+  const mod = await loadValidation((await schemaModule).hasRules(openAPIV3Schema));
   const v = mod.compileValidator(openAPIV3Schema);
   const schema: ObjectSchema = {
     validate: (obj, old) => v.validate(obj, old).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),

@@ -19,10 +19,10 @@ export function runtimeEntry(): string {
   return existsSync(built) ? built : join(ROOT, 'src', 'runtime', 'index.ts');
 }
 
-/** Where `crdgen/runtime/validation` resolves for the compile tests (beside {@link runtimeEntry}). */
-export function validationEntry(): string {
-  const built = join(ROOT, 'dist', 'runtime', 'validation', 'index.d.ts');
-  return existsSync(built) ? built : join(ROOT, 'src', 'runtime', 'validation', 'index.ts');
+/** Where `crdgen/runtime/validation` (or its `core` entry) resolves for the compile tests (beside {@link runtimeEntry}). */
+export function validationEntry(entry: 'index' | 'core' = 'index'): string {
+  const built = join(ROOT, 'dist', 'runtime', 'validation', `${entry}.d.ts`);
+  return existsSync(built) ? built : join(ROOT, 'src', 'runtime', 'validation', `${entry}.ts`);
 }
 
 /** Result of one tsc run. */
@@ -49,7 +49,7 @@ export async function tscStrict(dirs: readonly string[], mode: ResolutionMode, e
         skipLibCheck: true,
         types: ['node'],
         typeRoots: [join(ROOT, 'node_modules', '@types')],
-        paths: { 'crdgen/runtime': [runtimeEntry()], 'crdgen/runtime/validation': [validationEntry()] },
+        paths: { 'crdgen/runtime': [runtimeEntry()], 'crdgen/runtime/validation': [validationEntry()], 'crdgen/runtime/validation/core': [validationEntry('core')] },
         ...extra.options,
       },
       include: dirs.map((d) => join(d, extra.include ?? join('**', '*.ts'))),

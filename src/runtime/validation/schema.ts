@@ -219,6 +219,24 @@ function reduceRule(raw: unknown, path: string): ValidationRule {
   return out;
 }
 
+/**
+ * Whether a schema (raw `openAPIV3Schema` or reduced) has `x-kubernetes-validations` anywhere, that
+ * is whether compiling it needs the CEL rule engine. Walks only the keywords that hold schemas
+ * (`default`, `enum` and `example` hold data).
+ */
+export function hasRules(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const rules = schema['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length > 0) return true;
+  if (isRecord(schema.properties) && Object.values(schema.properties).some(hasRules)) return true;
+  if (hasRules(schema.additionalProperties) || hasRules(schema.items) || hasRules(schema.not)) return true;
+  for (const k of ['allOf', 'anyOf', 'oneOf']) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.some(hasRules)) return true;
+  }
+  return false;
+}
+
 /** True when `x` is a {@link PrecompiledSchema} (as opposed to a raw `openAPIV3Schema`). */
 export function isPrecompiled(x: unknown): x is PrecompiledSchema {
   return isRecord(x) && x.crdgenValidation === 1 && isRecord(x.schema);

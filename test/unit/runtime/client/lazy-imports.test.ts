@@ -97,3 +97,20 @@ test('crdgen/runtime (dist) does not load the CEL layer; crdgen/runtime/validati
   assert.ok(validation.includes('@bufbuild/cel'), `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`);
   for (const dep of GENERATOR_DEPS) assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
 });
+
+test('crdgen/runtime/validation/core validates without loading CEL; crdgen/runtime/validation loads it', async () => {
+  const core = pathToFileURL(join(root, 'src/runtime/validation/core.ts')).href;
+  const full = pathToFileURL(join(root, 'src/runtime/validation/index.ts')).href;
+  const loaded = await packagesLoaded(`
+const core = await import(${JSON.stringify(core)});
+const v = core.compileValidator({ type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer', maximum: 3 } } } } });
+if (v.validate({ apiVersion: 'a/v1', kind: 'K', metadata: { name: 'x' }, spec: { n: 5 } }).length !== 1) throw new Error('core did not validate');
+mark('core');
+await import(${JSON.stringify(full)});
+mark('full');
+`);
+  assert.ok(loaded.includes('MARK full'), `child did not finish: ${loaded.join(', ')}`);
+  const before = loaded.slice(0, loaded.indexOf('MARK core'));
+  assert.ok(!before.includes('@bufbuild/cel'), `CEL loaded by the core entry: ${loaded.join(', ')}`);
+  assert.ok(loaded.includes('@bufbuild/cel'), 'the full entry loads CEL');
+});

@@ -5,7 +5,7 @@ import {
   lazyValidator,
   type FieldError,
   type PrecompiledSchema,
-} from "crdgen/runtime/validation";
+} from "crdgen/runtime/validation/core";
 
 /**
  * The DatabaseManager schema (coolops.cn/v1alpha1) reduced to what the apiserver checks:
