@@ -4,26 +4,15 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
-import { ROOT, writeTree } from '../golden/support.js';
+import { CORPUS, ROOT, writeTree, yamlFiles } from '../golden/support.js';
 import { tscStrict } from '../compile/tsc.js';
 
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(e)) out.push(p);
-  }
-  return out;
-}
 
 test('corpus CRDs generate without errors and the output compiles', async () => {
   assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS} (CI puts shared/ beside the clone)`);

@@ -1,32 +1,21 @@
 // What the prettier-stability test checks: every fixture case (with its options) and every
 // corpus CRD (all generators, a controller for every kind), generated in-process.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { readTypeScript } from '../../src/input/ts/reader.js';
 import { createEmitContext, type GeneratedFile } from '../../src/generate/emitter.js';
 import { EMITTERS, runEmitters } from '../../src/generate/registry.js';
 import type { Model } from '../../src/model/types.js';
-import { generateCase, ROOT, yamlCases } from '../golden/support.js';
+import { CORPUS, generateCase, ROOT, yamlCases, yamlFiles } from '../golden/support.js';
 
-/** ../shared/corpus/crds beside the repository. */
-export const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
+export { CORPUS };
 
 /** A generated file and the case it came from (for messages). */
 export interface CheckedFile {
   origin: string;
   file: GeneratedFile;
-}
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(e)) out.push(p);
-  }
-  return out;
 }
 
 /** `group/Kind` for every kind of the model (what `--controller` takes), unique. */

@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import type { GeneratedFile } from '../../src/generate/emitter.js';
 import { tscStrict } from '../compile/tsc.js';
-import { ROOT } from '../golden/support.js';
+import { CORPUS, ROOT, yamlFiles } from '../golden/support.js';
 
 /**
  * The seed of every fuzz property: fixed, so `npm test` is reproducible; CRDGEN_FUZZ_SEED
@@ -36,23 +36,13 @@ export function counter(name: string): { inc(): void; report(log: (s: string) =>
   };
 }
 
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
-
 /** CRD documents to mutate: every fixture CRD and the corpus CRDs under `maxBytes`. */
 export function crdBases(maxBytes = 60_000): { name: string; doc: unknown }[] {
   const files: string[] = [];
   for (const c of readdirSync(join(ROOT, 'fixtures'))) {
     for (const f of ['crd.yaml', 'crds.yaml']) if (existsSync(join(ROOT, 'fixtures', c, f))) files.push(join(ROOT, 'fixtures', c, f));
   }
-  const walk = (d: string): void => {
-    if (!existsSync(d)) return;
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (e.endsWith('.yaml') && statSync(p).size <= maxBytes) files.push(p);
-    }
-  };
-  walk(CORPUS);
+  files.push(...yamlFiles(CORPUS).filter((p) => p.endsWith('.yaml') && statSync(p).size <= maxBytes));
   const out: { name: string; doc: unknown }[] = [];
   for (const f of files.sort()) {
     for (const d of parseAllDocuments(readFileSync(f, 'utf8'))) {

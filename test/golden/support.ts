@@ -12,6 +12,21 @@ import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 
 /** The repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** ../shared/corpus/crds beside the repository (CI puts shared/ beside the clone). */
+export const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
+
+/** Every `.yaml`/`.yml` file under `dir`, sorted, recursively; none when `dir` does not exist. */
+export function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(e)) out.push(p);
+  }
+  return out;
+}
 /** fixtures/ */
 export const FIXTURES = join(ROOT, 'fixtures');
 /** True when golden files should be rewritten instead of compared. */
