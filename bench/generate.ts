@@ -18,6 +18,7 @@ import { measure, type RunResult } from './lib/process.js';
 import { bytes, fmt, machine, median, pairedRatio, table, times } from './lib/stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+// BENCH_GENERATE_PART=startup: only the start-up table
 const SLOW_ROUNDS = Number(process.env.BENCH_SLOW_ROUNDS ?? 3);
 const SLOW_CORPUS_ROUNDS = Number(process.env.BENCH_SLOW_CORPUS_ROUNDS ?? 1);
 const WRAP = join(BENCH, 'lib', 'wrap-schemas.mjs');
@@ -145,6 +146,11 @@ function main(): void {
     const largest = [...files].sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
     console.log(`## generation — crdgen (all generators) vs types-only peers; ${ROUNDS} rounds (slow peers: ${SLOW_CORPUS_ROUNDS} on the corpus, ${SLOW_ROUNDS} on the largest file)`);
     console.log(`machine: ${machine()}\n`);
+    if (process.env.BENCH_GENERATE_PART === 'startup') {
+      // only the start-up table (a minute instead of the corpus runs' several)
+      startup(scratch);
+      return;
+    }
 
     const corpus = runAll('corpus', files, scratch, true);
     console.log(`### the corpus: ${files.length} files, ${bytes(size(files))}\n`);
