@@ -1,7 +1,9 @@
 // Inputs the fuzzers found, kept as plain regression tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readCrdInputs } from '../../src/input/crd/index.js';
+import { checkCrdObject, readCrdInputs } from '../../src/input/crd/index.js';
+
+const errors = (ds: { severity: string }[]) => ds.filter((d) => d.severity === 'error');
 
 const crd = (pattern: string): string => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -34,4 +36,70 @@ test('a pattern that is not a regular expression is a positioned CRD037 (it cras
   assert.ok((d.col ?? 0) > 1);
   assert.match(d.message, /must be a valid regular expression/);
   assert.equal(readCrdInputs([{ file: 'p.yaml', content: crd('^[a-z]+(\\.[a-z]+)*$') }]).diagnostics.filter((x) => x.severity === 'error').length, 0);
+});
+
+// Found by the mutation fuzz (crd-robustness.test.ts) in CI: Go's decoding makes
+// `items: []`, `type: ""` and `pattern: ""` mean "not set", and an empty version
+// name is an invalid DNS-1035 label, not a missing one. Each used to pass the
+// checks and then make an emitter throw.
+test('empty values read as the apiserver reads them: items [], type "", pattern "", version name ""', async () => {
+  const { createEmitContext } = await import('../../src/generate/emitter.js');
+  const { runEmitters } = await import('../../src/generate/registry.js');
+  const crd = (props: Record<string, unknown>, version = 'v1') => ({
+    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' },
+    spec: { group: 'b.io', scope: 'Cluster', names: { kind: 'A', plural: 'as' }, versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: props } } }] },
+  });
+  const msgs = (c: unknown) => checkCrdObject(c).map((d) => `${d.field}: ${d.message}`);
+  assert.deepEqual(msgs(crd({ t: { type: 'array', items: [] } })), ['spec.versions[0].schema.openAPIV3Schema.properties[t].items: Required value: must be specified']);
+  const v = msgs(crd({}, ''));
+  assert.equal(v.length, 1);
+  assert.match(v[0]!, /^spec\.versions\[0\]\.name: Invalid value: "": a DNS-1035 label/);
+  const fine = crd({ x: { type: '', 'x-kubernetes-preserve-unknown-fields': true }, s: { type: 'string', pattern: '' }, o: { type: 'object', items: [], 'x-kubernetes-preserve-unknown-fields': true } });
+  assert.deepEqual(msgs(fine), []);
+  const r = readCrdInputs([{ file: 'e.json', content: JSON.stringify(fine) }]);
+  assert.deepEqual(errors(r.diagnostics), []);
+  const files = runEmitters(r.model, createEmitContext({ sources: ['e.json'] }));
+  assert.ok(files.some((f) => f.path.endsWith('validation.ts')));
+});
+
+// Also found by the fuzz: a rule naming a field the schema no longer has passed the reader and
+// then made the validators emitter throw. The apiserver compiles every rule on CRD create.
+test('a rule that does not compile is a positioned CRD038 diagnostic, on served and unserved versions', () => {
+  const version = (name: string, served: boolean, storage: boolean) => `  - name: ${name}
+    served: ${served}
+    storage: ${storage}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+              - rule: self.size > 0
+              - rule: self.mode == 'Pipeline'
+            properties:
+              size: { type: integer }
+`;
+  const text = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: as.b.io }
+spec:
+  group: b.io
+  scope: Cluster
+  names: { kind: A, plural: as }
+  versions:
+${version('v1', true, true)}${version('v2', false, false)}`;
+  const r = readCrdInputs([{ file: 'rules.yaml', content: text }]);
+  assert.deepEqual(r.model.groups, []);
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.field}: ${d.message}`),
+    [
+      `rules.yaml:20:23 CRD038 spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "self.mode == 'Pipeline'": compilation failed: undefined field 'mode'`,
+      `rules.yaml:34:23 CRD038 spec.versions[1].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "self.mode == 'Pipeline'": compilation failed: undefined field 'mode'`,
+    ],
+  );
+  // the good rule alone is accepted, and its precompiled form is kept for the emitter
+  const ok = readCrdInputs([{ file: 'ok.yaml', content: text.replace(/ {14}- rule: self\.mode == 'Pipeline'\n/g, '') }]);
+  assert.deepEqual(errors(ok.diagnostics), []);
+  assert.ok(ok.model.groups[0]!.versions[0]!.kinds[0]!.precompiledSchema);
 });
