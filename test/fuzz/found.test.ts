@@ -103,3 +103,27 @@ ${version('v1', true, true)}${version('v2', false, false)}`;
   assert.deepEqual(errors(ok.diagnostics), []);
   assert.ok(ok.model.groups[0]!.versions[0]!.kinds[0]!.precompiledSchema);
 });
+
+test("v1beta1: a bad rule in the top-level validation (every version's schema) is reported once", () => {
+  const text = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: { name: as.b.io }
+spec:
+  group: b.io
+  scope: Cluster
+  names: { kind: A, plural: as }
+  versions:
+    - { name: v1, served: true, storage: true }
+    - { name: v2, served: true, storage: false }
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec:
+          type: object
+          x-kubernetes-validations:
+            - rule: self.nope == 1
+`;
+  const r = readCrdInputs([{ file: 'v1b.yaml', content: text }]);
+  assert.deepEqual(r.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.field}`), ['18:21 CRD038 spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule']);
+});

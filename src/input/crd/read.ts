@@ -213,9 +213,12 @@ function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
   const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const locate = (path: Path) => (c.doc.positioned ? withPath(c.doc.locate(path), c.file, path) : lazySourcePos(c.file, path, () => c.doc.locate(path)));
   const out: BuiltKind[] = [];
+  // v1beta1's top-level spec.validation is every version's schema: checked (and reported) once
+  const checked = new Map<unknown, unknown>();
   for (const v of normalizeVersions(c.crd)) {
     // every version with a schema, served or not, as the apiserver compiles them all
-    const precompiled = v.schema !== undefined ? engineCheck(v.schema, v.schemaPath, c, diagnostics) : undefined;
+    if (v.schema !== undefined && !checked.has(v.schema)) checked.set(v.schema, engineCheck(v.schema, v.schemaPath, c, diagnostics));
+    const precompiled = v.schema !== undefined ? checked.get(v.schema) : undefined;
     if (!v.served) continue;
     const sub = isObj(v.subresources) ? v.subresources : {};
     const status = sub.status !== undefined && sub.status !== null;
