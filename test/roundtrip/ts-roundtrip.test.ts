@@ -9,6 +9,7 @@ import { diagLines, readSources } from '../unit/input/ts/helpers.js';
 import { comparable } from './compare.js';
 import { modelArb } from './arbitraries.js';
 import { printModel } from './print-ts.js';
+import { SEED, runs } from '../fuzz/support.js';
 
 test('printed databasemanager-ts model reads back to itself', () => {
   const r = readTypeScript(['fixtures/databasemanager-ts/types.ts']);
@@ -29,6 +30,6 @@ test('model → TypeScript → model is the identity (property)', () => {
       assert.deepEqual(diagLines(r.diagnostics), [], Object.values(printed.files).join('\n'));
       assert.deepEqual(comparable(r.model), comparable(model));
     }),
-    { numRuns: 50 },
+    { numRuns: runs(50), seed: SEED },
   );
 });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { unifiedDiff } from '../../../src/emit/diff.js';
+import { SEED, runs } from '../../fuzz/support.js';
 
 /** Applies a unified diff of one file to `text` strictly (context must match), as `patch` does. */
 function applyPatch(text: string, diff: string): string {
@@ -72,7 +73,7 @@ test('property: applying the diff to the old text gives the new text', () => {
       if (a === b) return d === '';
       return applyPatch(a, d) === b;
     }),
-    { numRuns: 400 },
+    { numRuns: runs(400), seed: SEED },
   );
 });
 

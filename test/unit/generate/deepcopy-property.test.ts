@@ -15,6 +15,7 @@ import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { caseInputs, ROOT, writeTree } from '../../golden/support.js';
+import { SEED, runs } from '../../fuzz/support.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-deepcopy-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -201,7 +202,7 @@ for (const name of ['databasemanager', 'kitchensink']) {
             assertAliasFree(c, o);
             assertPlainPrototypes(c);
           }),
-          { numRuns: 150 },
+          { numRuns: runs(150), seed: SEED },
         );
         fc.assert(
           fc.property(fc.array(objArb, { maxLength: 3 }), fc.array(fc.tuple(weirdKey, json), { maxLength: 2 }), (items, extra) => {
@@ -210,7 +211,7 @@ for (const name of ['databasemanager', 'kitchensink']) {
             assert.deepStrictEqual(c, list);
             assertAliasFree(c, list);
           }),
-          { numRuns: 50 },
+          { numRuns: runs(50), seed: SEED },
         );
       }
     }

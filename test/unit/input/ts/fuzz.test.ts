@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { readSources } from './helpers.js';
+import { SEED, runs } from '../../../fuzz/support.js';
 
 const FRAGMENTS = [
   '// +groupName=example.com\n',
@@ -41,6 +42,6 @@ test('the reader never throws, whatever the input', () => {
       for (const d of r.diagnostics) assert.ok(d.code.length > 0 && d.message.length > 0);
       if (r.diagnostics.every((d) => d.severity !== 'error')) assert.ok(r.model.groups.length > 0);
     }),
-    { numRuns: 40 },
+    { numRuns: runs(40), seed: SEED },
   );
 });

@@ -6,6 +6,7 @@ import { RestClient } from '../../../../src/runtime/client/rest-client.js';
 import { ApiError, isResourceExpired } from '../../../../src/runtime/client/errors.js';
 import type { WatchEvent } from '../../../../src/runtime/client/types.js';
 import { json, startServer, status } from './server.js';
+import { SEED, runs } from '../../../fuzz/support.js';
 
 type Obj = { metadata: { name: string; resourceVersion?: string }; note?: string };
 
@@ -32,7 +33,7 @@ test('LineDecoder: lines survive any chunking, including inside multi-byte chara
       got.push(...d.end());
       assert.deepEqual(got, lines);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300), seed: SEED },
   );
   // One byte at a time, explicitly.
   const d = new LineDecoder();
@@ -202,7 +203,7 @@ test('StreamWatch yields exactly the events sent, for random events and random c
       assert.deepEqual(got, JSON.parse(JSON.stringify(events)));
       assert.equal(destroyed, true); // the body is released when the stream ends
     }),
-    { numRuns: 200 },
+    { numRuns: runs(200), seed: SEED },
   );
 });
 

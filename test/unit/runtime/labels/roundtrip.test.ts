@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { newRequirement, parseSelector, Selector, type Operator } from '../../../../src/runtime/labels/index.js';
+import { SEED, runs } from '../../../fuzz/support.js';
 
 const word = fc.stringMatching(/^[a-z0-9]([a-z0-9._-]{0,6}[a-z0-9])?$/);
 const key = fc.oneof(word, fc.tuple(fc.stringMatching(/^[a-z]{1,5}(\.[a-z]{1,4})?$/), word).map(([p, n]) => `${p}/${n}`));
@@ -28,7 +29,7 @@ test('toString → parseSelector round-trips and keeps the meaning', () => {
       // spaces around tokens do not matter
       assert.equal(parseSelector(text.replace(/,/g, ' , ').replace(/\(/g, ' ( ')).toString(), text);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300), seed: SEED },
   );
 });
 
@@ -49,6 +50,6 @@ test('matches is the conjunction of the requirements, each read literally', () =
       });
       assert.equal(new Selector(reqs).matches(l), expected);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300), seed: SEED },
   );
 });
