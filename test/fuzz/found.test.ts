@@ -62,6 +62,16 @@ test('empty values read as the apiserver reads them: items [], type "", pattern 
   assert.ok(files.some((f) => f.path.endsWith('validation.ts')));
 });
 
+/** The first lines of a cluster-scoped CRD of kind A in group b.io, up to and including `spec:`'s names. */
+const clusterCrdHead = (apiVersion: string): string => `apiVersion: ${apiVersion}
+kind: CustomResourceDefinition
+metadata: { name: as.b.io }
+spec:
+  group: b.io
+  scope: Cluster
+  names: { kind: A, plural: as }
+`;
+
 // Also found by the fuzz: a rule naming a field the schema no longer has passed the reader and
 // then made the validators emitter throw. The apiserver compiles every rule on CRD create.
 test('a rule that does not compile is a positioned CRD038 diagnostic, on served and unserved versions', () => {
@@ -80,14 +90,7 @@ test('a rule that does not compile is a positioned CRD038 diagnostic, on served 
             properties:
               size: { type: integer }
 `;
-  const text = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: as.b.io }
-spec:
-  group: b.io
-  scope: Cluster
-  names: { kind: A, plural: as }
-  versions:
+  const text = `${clusterCrdHead('apiextensions.k8s.io/v1')}  versions:
 ${version('v1', true, true)}${version('v2', false, false)}`;
   const r = readCrdInputs([{ file: 'rules.yaml', content: text }]);
   assert.deepEqual(r.model.groups, []);
@@ -105,14 +108,7 @@ ${version('v1', true, true)}${version('v2', false, false)}`;
 });
 
 test("v1beta1: a bad rule in the top-level validation (every version's schema) is reported once", () => {
-  const text = `apiVersion: apiextensions.k8s.io/v1beta1
-kind: CustomResourceDefinition
-metadata: { name: as.b.io }
-spec:
-  group: b.io
-  scope: Cluster
-  names: { kind: A, plural: as }
-  versions:
+  const text = `${clusterCrdHead('apiextensions.k8s.io/v1beta1')}  versions:
     - { name: v1, served: true, storage: true }
     - { name: v2, served: true, storage: false }
   validation:
