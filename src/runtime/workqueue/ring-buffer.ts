@@ -5,16 +5,21 @@
  * Invariants: `0 <= size <= buf.length`; the live items are
  * `buf[(head + i) & mask]` for `i < size`; every other slot is `undefined` (no leaks).
  */
+/** Arrays of up to this many slots are kept when the buffer empties (no churn for small queues). */
+const SHRINK_ABOVE = 1024;
+
 export class RingBuffer<T> {
   private buf: (T | undefined)[];
   private head = 0;
   private count = 0;
   private mask: number;
+  private readonly initial: number;
 
   /** Creates an empty buffer with room for `capacity` items (rounded up to a power of two). */
   constructor(capacity = 16) {
     let c = 1;
     while (c < capacity) c <<= 1;
+    this.initial = c;
     this.buf = new Array<T | undefined>(c);
     this.mask = c - 1;
   }
@@ -22,6 +27,11 @@ export class RingBuffer<T> {
   /** Number of items. */
   get size(): number {
     return this.count;
+  }
+
+  /** Slots allocated (a power of two). */
+  get capacity(): number {
+    return this.buf.length;
   }
 
   /** Appends an item at the tail. */
@@ -38,6 +48,9 @@ export class RingBuffer<T> {
     this.buf[this.head] = undefined;
     this.head = (this.head + 1) & this.mask;
     this.count--;
+    // A burst (an informer's relist of 50k objects) grew the array; once drained, give the memory
+    // back instead of holding the peak for the life of the process. Small buffers keep theirs.
+    if (this.count === 0 && this.buf.length > SHRINK_ABOVE && this.buf.length > this.initial) this.reset(this.initial);
     return item;
   }
 
@@ -46,11 +59,16 @@ export class RingBuffer<T> {
     return this.count === 0 ? undefined : this.buf[this.head];
   }
 
-  /** Removes every item. */
+  /** Removes every item (and gives back a grown array's memory). */
   clear(): void {
-    this.buf = new Array<T | undefined>(this.buf.length);
-    this.head = 0;
+    this.reset(this.buf.length > SHRINK_ABOVE ? this.initial : this.buf.length);
     this.count = 0;
+  }
+
+  private reset(capacity: number): void {
+    this.buf = new Array<T | undefined>(capacity);
+    this.mask = capacity - 1;
+    this.head = 0;
   }
 
   /** The items, head first (a copy). */

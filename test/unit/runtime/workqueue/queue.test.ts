@@ -153,6 +153,25 @@ test('RingBuffer grows and keeps FIFO order across wrap-around', () => {
   assert.equal(r.shift(), undefined);
 });
 
+test('RingBuffer gives back a burst\'s memory once drained, and keeps small arrays', () => {
+  const r = new RingBuffer<number>(16);
+  for (let i = 0; i < 50_000; i++) r.push(i);
+  assert.equal(r.capacity, 65_536);
+  for (let i = 0; i < 49_999; i++) assert.equal(r.shift(), i);
+  assert.equal(r.capacity, 65_536, 'not while items remain');
+  assert.equal(r.shift(), 49_999);
+  assert.equal(r.capacity, 16);
+  r.push(1);
+  assert.deepEqual(r.toArray(), [1]);
+  for (let i = 0; i < 600; i++) r.push(i);
+  while (r.size > 0) r.shift();
+  assert.equal(r.capacity, 1024, 'a small buffer keeps its array');
+  for (let i = 0; i < 5000; i++) r.push(i);
+  r.clear();
+  assert.equal(r.capacity, 16);
+  assert.equal(r.shift(), undefined);
+});
+
 test('property: the queue behaves as client-go\'s model (queue, dirty, processing) for any sequence of add/get/done', async () => {
   const fc = await import('fast-check');
   type Op = { op: 'add'; x: number } | { op: 'get' } | { op: 'done'; i: number };
