@@ -51,8 +51,7 @@ export function reasonOf(message: string): string {
  * the engine itself fails (a server error, not the client's).
  */
 export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, field: string): Promise<FieldCause[]> {
-  schemaModule ??= import('../runtime/validation/schema.js');
-  const { reduceSchema, SchemaError, hasRules } = await schemaModule;
+  const { reduceSchema, SchemaError, hasRules } = await loadSchemaModule();
   try {
     reduceSchema(openAPIV3Schema);
   } catch (e) {
@@ -77,6 +76,11 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
   }
 }
 
+/** The schema reduction alone (no validator, no CEL). */
+function loadSchemaModule(): Promise<typeof import('../runtime/validation/schema.js')> {
+  return (schemaModule ??= import('../runtime/validation/schema.js'));
+}
+
 /** The engine without CEL; with `withRules`, the CEL rule engine too (most of the engine's load time). */
 async function loadValidation(withRules = false): Promise<typeof import('../runtime/validation/core.js')> {
   validationModule ??= import('../runtime/validation/core.js');
@@ -89,8 +93,7 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
   const key = JSON.stringify(openAPIV3Schema);
   const hit = compiled.get(key);
   if (hit) return hit;
-  schemaModule ??= import('../runtime/validation/schema.js');
-  const mod = await loadValidation((await schemaModule).hasRules(openAPIV3Schema));
+  const mod = await loadValidation((await loadSchemaModule()).hasRules(openAPIV3Schema));
   const v = mod.compileValidator(openAPIV3Schema);
   const schema: ObjectSchema = {
     validate: (obj, old) => v.validate(obj, old).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),

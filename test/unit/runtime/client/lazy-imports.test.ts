@@ -98,13 +98,17 @@ test('crdgen/runtime (dist) does not load the CEL layer; crdgen/runtime/validati
   for (const dep of GENERATOR_DEPS) assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
 });
 
-test('crdgen/runtime/validation/core validates without loading CEL; crdgen/runtime/validation loads it', async () => {
+test('crdgen/runtime/validation/core validates without loading CEL, refuses a schema with rules saying what to import; crdgen/runtime/validation loads CEL', async () => {
   const core = pathToFileURL(join(root, 'src/runtime/validation/core.ts')).href;
   const full = pathToFileURL(join(root, 'src/runtime/validation/index.ts')).href;
   const loaded = await packagesLoaded(`
 const core = await import(${JSON.stringify(core)});
 const v = core.compileValidator({ type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer', maximum: 3 } } } } });
-if (v.validate({ apiVersion: 'a/v1', kind: 'K', metadata: { name: 'x' }, spec: { n: 5 } }).length !== 1) throw new Error('core did not validate');
+const fields = v.validate({ apiVersion: 'a/v1', kind: 'K', metadata: { name: 'x' }, spec: { n: 5 } }).map((e: { field: string }) => e.field);
+if (JSON.stringify(fields) !== '["spec.n"]') throw new Error('core did not validate: ' + JSON.stringify(fields));
+let refused = '';
+try { core.compileValidator({ type: 'object', 'x-kubernetes-validations': [{ rule: 'true' }] }); } catch (e) { refused = (e as Error).message; }
+if (!/CEL engine is not loaded: import 'crdgen\\/runtime\\/validation'/.test(refused)) throw new Error('a schema with rules was not refused as expected: ' + refused);
 mark('core');
 await import(${JSON.stringify(full)});
 mark('full');
