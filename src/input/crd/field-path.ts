@@ -56,29 +56,39 @@ const KEYED_FIELDS = new Set(['properties', 'definitions', 'dependencies', 'patt
 /**
  * Segments from a JSON pointer (ajv's `instancePath`), marking the child of
  * `properties`/`definitions`/… as a user key and numeric steps under arrays as
- * indices (`isArrayAt` tells whether the value at a prefix is an array).
+ * indices (looked up in `root`: a numeric step is an index only where the value is an array).
  */
 export function pointerToPath(pointer: string, root: unknown): Seg[] {
   if (pointer === '') return [];
   const raw = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const out: Seg[] = [];
+  const typed: (string | number)[] = [];
   let cur: unknown = root;
-  let prevKeyed = false;
   for (const p of raw) {
-    if (Array.isArray(cur) && /^\d+$/.test(p)) {
-      out.push(Number(p));
-      cur = cur[Number(p)];
+    const index = Array.isArray(cur) && /^\d+$/.test(p);
+    typed.push(index ? Number(p) : p);
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+  }
+  return keyedPath(typed);
+}
+
+/**
+ * Segments (strings are field names or keys, numbers are indices) as a path: the child of
+ * `properties`/`definitions`/… is a user key.
+ */
+export function keyedPath(segments: readonly (string | number)[]): Seg[] {
+  const out: Seg[] = [];
+  let prevKeyed = false;
+  for (const s of segments) {
+    if (typeof s === 'number') {
+      out.push(s);
       prevKeyed = false;
-      continue;
-    }
-    if (prevKeyed) {
-      out.push({ key: p });
+    } else if (prevKeyed) {
+      out.push({ key: s });
       prevKeyed = false;
     } else {
-      out.push(p);
-      prevKeyed = KEYED_FIELDS.has(p);
+      out.push(s);
+      prevKeyed = KEYED_FIELDS.has(s);
     }
-    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../emit/sorted.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { isObj } from './check-schema.js';
-import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
+import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.js';
 import { genError, type Finding } from './field-errors.js';
 import { lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
@@ -175,7 +175,7 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
   } catch (e) {
     if (e instanceof RuleCompileError) {
       for (const p of e.problems) {
-        const path = [...schemaPath, ...asPath(p.segments)];
+        const path = [...schemaPath, ...keyedPath(p.segments)];
         diagnostics.push({
           severity: 'error', code: 'CRD038', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field: apiserverField(path),
           message: `Invalid value: ${JSON.stringify(p.rule)}: compilation failed: ${p.message}`,
@@ -192,17 +192,6 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
     }
     throw e;
   }
-}
-
-/** Engine segments as a field path: the segment after the field `properties` is the user's key. */
-function asPath(segments: readonly (string | number)[]): Path {
-  const out: Seg[] = [];
-  let keyNext = false;
-  for (const s of segments) {
-    out.push(keyNext && typeof s === 'string' ? { key: s } : s);
-    keyNext = !keyNext && s === 'properties';
-  }
-  return out;
 }
 
 function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
