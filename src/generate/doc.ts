@@ -126,18 +126,42 @@ function fits(next: Cmd, rest: readonly Cmd[], width: number): boolean {
   return false;
 }
 
+/** How many spaces and tabs `s` ends with. */
+function trailingBlanks(s: string): number {
+  let n = 0;
+  while (n < s.length) {
+    const c = s.charCodeAt(s.length - 1 - n);
+    if (c !== 32 && c !== 9) break;
+    n++;
+  }
+  return n;
+}
+
 /**
  * Prints `doc` starting at column `startColumn` of a line indented by `startIndent` spaces
  * (broken lines indent relative to it). Trailing spaces are trimmed from broken lines.
  */
 export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, width = PRINT_WIDTH): string {
+  // Blanks at the end of what is printed so far are held in `pending` until text follows them,
+  // so a line break drops them without reading `out` back (`out` is a rope; scanning or
+  // slicing its end would flatten it on every line: quadratic on large files).
   let out = '';
+  let pending = '';
+  const put = (s: string): void => {
+    const t = trailingBlanks(s);
+    if (t === s.length) {
+      pending += s;
+      return;
+    }
+    out += pending + (t === 0 ? s : s.slice(0, s.length - t));
+    pending = t === 0 ? '' : s.slice(s.length - t);
+  };
   let pos = startColumn;
   const cmds: Cmd[] = [{ ind: startIndent, mode: 'break', doc }];
   while (cmds.length > 0) {
     const { ind, mode, doc: d } = cmds.pop()!;
     if (typeof d === 'string') {
-      out += d;
+      put(d);
       pos += textWidth(d);
     } else if (Array.isArray(d)) {
       for (let i = d.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: d[i]! });
@@ -165,16 +189,17 @@ export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, w
         case 'line':
           if (mode === 'flat') {
             if (!n.soft) {
-              out += ' ';
+              pending += ' ';
               pos += 1;
             }
           } else {
-            out = out.replace(/[ \t]+$/, '') + '\n' + ' '.repeat(ind);
+            out += '\n';
+            pending = ' '.repeat(ind);
             pos = ind;
           }
           break;
       }
     }
   }
-  return out;
+  return out + pending;
 }

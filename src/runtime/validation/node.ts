@@ -61,6 +61,22 @@ export function enumLabel(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/**
+ * Throws the {@link SchemaError} {@link compileNode} would for a bad pattern, without building
+ * the tree (a schema without CEL rules needs nothing else checked at generation time).
+ */
+export function checkPatterns(s: SchemaNode, where = ''): void {
+  const at = (k: string) => (where ? `${where}.${k}` : k);
+  if (s.properties) for (const [k, v] of Object.entries(s.properties)) checkPatterns(v, at(`properties.${k}`));
+  if (typeof s.additionalProperties === 'object') checkPatterns(s.additionalProperties, at('additionalProperties'));
+  if (s.items) checkPatterns(s.items, at('items'));
+  s.allOf?.forEach((x, i) => checkPatterns(x, at(`allOf[${i}]`)));
+  s.oneOf?.forEach((x, i) => checkPatterns(x, at(`oneOf[${i}]`)));
+  s.anyOf?.forEach((x, i) => checkPatterns(x, at(`anyOf[${i}]`)));
+  if (s.not) checkPatterns(s.not, at('not'));
+  if (s.pattern !== undefined) compilePattern(s.pattern, at('pattern'));
+}
+
 /** Compiles a reduced schema tree into {@link Node}s. Throws {@link SchemaError} for a bad pattern. */
 export function compileNode(s: SchemaNode, where = ''): Node {
   const at = (k: string) => (where ? `${where}.${k}` : k);

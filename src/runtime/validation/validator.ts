@@ -4,10 +4,10 @@ import { BLOCKING_REASONS, RULES_NOT_CHECKED, type FieldError } from './field-er
 import { applyDefaults as defaultNode, pruneNonNullableNulls } from './defaulting.js';
 import { validateEmbedded } from './embedded.js';
 import { validateListTypes } from './list-type.js';
-import { compileNode, type Node } from './node.js';
+import { checkPatterns, compileNode, type Node } from './node.js';
 import { NO_OLD, validateOpenAPI } from './openapi.js';
 import { prune as pruneNode } from './pruning.js';
-import { isPrecompiled, reduceSchema, SchemaError, type PrecompiledSchema } from './schema.js';
+import { hasRules, isPrecompiled, reduceSchema, SchemaError, type PrecompiledSchema } from './schema.js';
 import type { createRuleEvaluator, RuleEvaluator, RuleProblem } from '../cel/rules.js';
 
 /**
@@ -130,7 +130,9 @@ export { SchemaError };
  */
 export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
   const schema = reduceSchema(openAPIV3Schema);
-  compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
+  // the node tree is only needed to type-check rules; without rules only the patterns can fail
+  if (hasRules(schema)) compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
+  else checkPatterns(schema);
   return { crdgenValidation: 1, schema };
 }
 

@@ -8,6 +8,7 @@ import {
   lazyValidator,
   precompileSchema,
   RuleCompileError,
+  SchemaError,
   type SchemaNode,
 } from '../../../../src/runtime/validation/index.js';
 
@@ -216,6 +217,16 @@ describe('CEL rules', () => {
     const lazy = compileValidator(broken);
     assert.deepEqual(lazy.problems, [], 'precompiled: not compiled at load');
     assert.match(lazy.validate({ spec: {} }).map(formatFieldError)[0]!, /rule compile error: syntax error/);
+  });
+
+  it('precompileSchema refuses a bad pattern whether or not the schema has rules, at the same path', () => {
+    const badPattern = { type: 'object', properties: { spec: { type: 'object', properties: { list: { type: 'array', items: { type: 'string', pattern: '(' } } } } } };
+    const expected = (e: unknown): boolean => e instanceof SchemaError && e.path === 'properties.spec.properties.list.items.pattern';
+    assert.throws(() => precompileSchema(badPattern), expected, 'without rules');
+    const withARule = structuredClone(badPattern) as { properties: { spec: Record<string, unknown> } };
+    withARule.properties.spec['x-kubernetes-validations'] = [{ rule: 'size(self.list) < 3' }];
+    assert.throws(() => precompileSchema(withARule), expected, 'with rules');
+    assert.doesNotThrow(() => precompileSchema({ type: 'object', properties: { s: { type: 'string', pattern: '^a+$' } } }));
   });
 
   it('lazyValidator compiles on first use and then behaves as compileValidator', () => {
