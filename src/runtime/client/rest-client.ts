@@ -274,8 +274,35 @@ function headerValue(res: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Reads a whole response body as UTF-8 text. */
+/** Bodies up to this size with a Content-Length are read into one buffer allocated up front. */
+const PREALLOCATED_BODY_LIMIT = 256 * 1024 * 1024;
+
+/**
+ * Reads a whole response body as UTF-8 text. With a Content-Length, each chunk is copied into
+ * one buffer of that size as it arrives (while the client would otherwise wait for the next
+ * one), so a large list costs one decode after its last byte instead of a concatenation and a
+ * decode of the whole body: on these machines each pass over fresh memory costs ~3 ms per MB
+ * (#9, informer sync). Decoding chunk by chunk instead kept every chunk's string in the young
+ * generation through the transfer, and the garbage collector's copying of them cost more.
+ */
 async function readBody(res: IncomingMessage): Promise<string> {
+  const declared = Number(headerValue(res, 'content-length'));
+  if (Number.isSafeInteger(declared) && declared > 0 && declared <= PREALLOCATED_BODY_LIMIT) {
+    const body = Buffer.allocUnsafe(declared);
+    let used = 0;
+    let overflow: Buffer[] | undefined;
+    for await (const c of res) {
+      const chunk = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
+      if (overflow === undefined && used + chunk.length <= declared) {
+        chunk.copy(body, used);
+        used += chunk.length;
+      } else {
+        // more than declared (the HTTP parser does not allow it; kept correct anyway)
+        (overflow ??= [body.subarray(0, used)]).push(chunk);
+      }
+    }
+    return overflow ? Buffer.concat(overflow).toString('utf8') : body.toString('utf8', 0, used);
+  }
   const chunks: Buffer[] = [];
   for await (const c of res) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
   return Buffer.concat(chunks).toString('utf8');

@@ -233,3 +233,24 @@ test('requestText returns non-JSON bodies; request refuses them clearly', async 
   assert.equal(await rest.requestText({ method: 'GET', path: '/healthz' }), 'ok');
   await assert.rejects(rest.get('/healthz'), /GET \/healthz: the server answered 200 with a body that is not JSON/);
 });
+
+test('bodies arrive intact when chunks split UTF-8 characters, with and without Content-Length', async (t) => {
+  const value = { name: 'ünïcødé €uro 😀 日本語', items: Array.from({ length: 300 }, (_, i) => `é${i}😀`) };
+  const bytes = Buffer.from(JSON.stringify(value));
+  /** Writes the body a few bytes at a time, so chunk edges fall inside multi-byte characters. */
+  const trickle = async (res: import('node:http').ServerResponse): Promise<void> => {
+    for (let i = 0; i < bytes.length; i += 7) {
+      res.write(bytes.subarray(i, i + 7));
+      if (i % 700 === 0) await new Promise((r) => setImmediate(r));
+    }
+    res.end();
+  };
+  const { rest } = await withServer(t, async (req, res) => {
+    if (req.path === '/sized') res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
+    else res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked transfer encoding
+    await trickle(res);
+  });
+  assert.deepEqual(await rest.get('/sized'), value);
+  assert.deepEqual(await rest.get('/chunked'), value);
+  assert.equal(await rest.requestText({ method: 'GET', path: '/sized' }), bytes.toString('utf8'));
+});
