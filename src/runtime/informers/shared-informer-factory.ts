@@ -10,7 +10,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
 import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { ResourceLister } from '../listers/lister.js';
-import { dropManagedFieldsInPlace } from '../controller/transform.js';
+import { stripManagedFields } from '../controller/transform.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 
 /** Group, version and plural resource: how `forResource` names a resource. */
@@ -55,7 +55,7 @@ export interface SharedInformerFactoryOptions {
 function cacheTransform(options: SharedInformerFactoryOptions): ((obj: KubeObject) => KubeObject) | undefined {
   const user = options.transform;
   if (options.keepManagedFields) return user;
-  return user ? (obj) => user(dropManagedFieldsInPlace(obj)) : dropManagedFieldsInPlace;
+  return user ? (obj) => user(stripManagedFields(obj)) : stripManagedFields;
 }
 
 /** An informer and its lister for a resource known only by GVR (client-go's GenericInformer). */

@@ -9,7 +9,7 @@ import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/cont
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import type { Deployment } from '../../../../src/runtime/client/builtin.js';
 import { setupSignalHandler } from '../../../../src/runtime/controller/signals.js';
-import { dropManagedFieldsInPlace, stripManagedFields } from '../../../../src/runtime/controller/transform.js';
+import { stripManagedFields } from '../../../../src/runtime/controller/transform.js';
 
 test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
   const d = parseOperatorFlags([], 'op', {});
@@ -122,14 +122,3 @@ test('stripManagedFields drops managedFields only, without touching the input', 
   assert.equal(stripManagedFields(plain), plain);
 });
 
-test('dropManagedFieldsInPlace removes managedFields from the object itself and returns it', () => {
-  const obj = { metadata: { name: 'a', labels: { x: 'y' }, managedFields: [{ manager: 'kubectl' }] }, spec: { n: 1 } };
-  assert.equal(dropManagedFieldsInPlace(obj), obj);
-  assert.deepEqual(obj, { metadata: { name: 'a', labels: { x: 'y' } }, spec: { n: 1 } });
-  assert.equal('managedFields' in obj.metadata, false);
-  const plain = { metadata: { name: 'b' } };
-  assert.equal(dropManagedFieldsInPlace(plain), plain);
-  assert.deepEqual(plain, { metadata: { name: 'b' } });
-  const bare = { kind: 'X' };
-  assert.equal(dropManagedFieldsInPlace(bare), bare);
-});
