@@ -99,121 +99,143 @@ function join(path: string, key: string): string {
  * Throws {@link SchemaError} naming the first bad keyword.
  */
 export function reduceSchema(raw: unknown, path = ''): SchemaNode {
-  if (!isRecord(raw)) throw new SchemaError(path, `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
-  if ('$ref' in raw) throw new SchemaError(path, '$ref is not allowed in a structural schema');
+  return reduceAt(raw, path === '' ? undefined : { up: undefined, seg: path });
+}
+
+/**
+ * Where a node sits, built only into a string when an error names it: the reduction of a large
+ * schema no longer joins a path string per node (#9, generation).
+ */
+interface At {
+  readonly up: At | undefined;
+  readonly seg: string;
+}
+
+function pathString(at: At | undefined): string {
+  const segs: string[] = [];
+  for (let x = at; x; x = x.up) segs.push(x.seg);
+  return segs.reverse().join('.');
+}
+
+function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
+  if (!isRecord(raw)) throw new SchemaError(pathString(at), `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  if ('$ref' in raw) throw new SchemaError(pathString(at), '$ref is not allowed in a structural schema');
   const out: SchemaNode = {};
   // "" is unset, as for the apiserver (Go's omitempty strings)
   if (raw.type !== undefined && raw.type !== '') {
     if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
-      throw new SchemaError(join(path, 'type'), `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
+      throw new SchemaError(join(pathString(at), 'type'), `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
     }
     out.type = raw.type as SchemaNode['type'];
   }
   if (raw.format !== undefined) {
-    if (typeof raw.format !== 'string') throw new SchemaError(join(path, 'format'), 'must be a string');
+    if (typeof raw.format !== 'string') throw new SchemaError(join(pathString(at), 'format'), 'must be a string');
     if (raw.format !== '') out.format = raw.format;
   }
   for (const k of BOOL_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'boolean') throw new SchemaError(join(path, k), 'must be a boolean');
+    if (typeof v !== 'boolean') throw new SchemaError(join(pathString(at), k), 'must be a boolean');
     if (v) out[k] = true;
   }
   for (const k of NUMBER_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaError(join(path, k), 'must be a number');
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaError(join(pathString(at), k), 'must be a number');
     out[k] = v;
   }
-  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw new SchemaError(join(path, 'multipleOf'), 'must be greater than zero');
+  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw new SchemaError(join(pathString(at), 'multipleOf'), 'must be greater than zero');
   for (const k of COUNT_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SchemaError(join(path, k), 'must be a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SchemaError(join(pathString(at), k), 'must be a non-negative integer');
     out[k] = v;
   }
   if (raw.pattern !== undefined) {
-    if (typeof raw.pattern !== 'string') throw new SchemaError(join(path, 'pattern'), 'must be a string');
+    if (typeof raw.pattern !== 'string') throw new SchemaError(join(pathString(at), 'pattern'), 'must be a string');
     if (raw.pattern !== '') out.pattern = raw.pattern;
   }
   if (raw.enum !== undefined) {
-    if (!Array.isArray(raw.enum)) throw new SchemaError(join(path, 'enum'), 'must be an array');
+    if (!Array.isArray(raw.enum)) throw new SchemaError(join(pathString(at), 'enum'), 'must be an array');
     out.enum = raw.enum.slice();
   }
   if (raw.required !== undefined) {
     if (!Array.isArray(raw.required) || raw.required.some((r) => typeof r !== 'string')) {
-      throw new SchemaError(join(path, 'required'), 'must be an array of strings');
+      throw new SchemaError(join(pathString(at), 'required'), 'must be an array of strings');
     }
     out.required = (raw.required as string[]).slice();
   }
   if (raw.properties !== undefined) {
-    if (!isRecord(raw.properties)) throw new SchemaError(join(path, 'properties'), 'must be an object');
+    if (!isRecord(raw.properties)) throw new SchemaError(join(pathString(at), 'properties'), 'must be an object');
     out.properties = {};
-    for (const [k, v] of Object.entries(raw.properties)) {
+    const props: Record<string, SchemaNode> = (out.properties = {});
+    for (const k of Object.keys(raw.properties)) {
+      const child = reduceAt((raw.properties as Record<string, unknown>)[k], { up: at, seg: `properties.${k}` });
       // defineProperty: a property named `__proto__` stays an own property instead of setting the prototype
-      Object.defineProperty(out.properties, k, { value: reduceSchema(v, join(path, `properties.${k}`)), writable: true, enumerable: true, configurable: true });
+      if (k === '__proto__') Object.defineProperty(props, k, { value: child, writable: true, enumerable: true, configurable: true });
+      else props[k] = child;
     }
   }
   if (raw.additionalProperties !== undefined) {
     const ap = raw.additionalProperties;
-    out.additionalProperties = typeof ap === 'boolean' ? ap : reduceSchema(ap, join(path, 'additionalProperties'));
+    out.additionalProperties = typeof ap === 'boolean' ? ap : reduceAt(ap, { up: at, seg: 'additionalProperties' });
   }
   // an empty list (`items: []`) is no items, as the apiserver's structural conversion reads it
   if (raw.items !== undefined && !(Array.isArray(raw.items) && raw.items.length === 0)) {
-    if (Array.isArray(raw.items)) throw new SchemaError(join(path, 'items'), 'must be a single schema (tuple items are not structural)');
-    out.items = reduceSchema(raw.items, join(path, 'items'));
+    if (Array.isArray(raw.items)) throw new SchemaError(join(pathString(at), 'items'), 'must be a single schema (tuple items are not structural)');
+    out.items = reduceAt(raw.items, { up: at, seg: 'items' });
   }
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (!Array.isArray(v)) throw new SchemaError(join(path, k), 'must be an array of schemas');
-    out[k] = v.map((s, i) => reduceSchema(s, join(path, `${k}[${i}]`)));
+    if (!Array.isArray(v)) throw new SchemaError(join(pathString(at), k), 'must be an array of schemas');
+    out[k] = v.map((s, i) => reduceAt(s, { up: at, seg: `${k}[${i}]` }));
   }
-  if (raw.not !== undefined) out.not = reduceSchema(raw.not, join(path, 'not'));
+  if (raw.not !== undefined) out.not = reduceAt(raw.not, { up: at, seg: 'not' });
   if (raw.default !== undefined) out.default = structuredClone(raw.default);
   const lt = raw['x-kubernetes-list-type'];
   if (lt !== undefined) {
-    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw new SchemaError(join(path, 'x-kubernetes-list-type'), 'must be atomic, set or map');
+    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw new SchemaError(join(pathString(at), 'x-kubernetes-list-type'), 'must be atomic, set or map');
     out['x-kubernetes-list-type'] = lt;
   }
   const keys = raw['x-kubernetes-list-map-keys'];
   if (keys !== undefined) {
     if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) {
-      throw new SchemaError(join(path, 'x-kubernetes-list-map-keys'), 'must be an array of strings');
+      throw new SchemaError(join(pathString(at), 'x-kubernetes-list-map-keys'), 'must be an array of strings');
     }
     out['x-kubernetes-list-map-keys'] = (keys as string[]).slice();
   }
   if (out['x-kubernetes-list-type'] === 'map' && !out['x-kubernetes-list-map-keys']?.length) {
-    throw new SchemaError(join(path, 'x-kubernetes-list-map-keys'), 'required when x-kubernetes-list-type is map');
+    throw new SchemaError(join(pathString(at), 'x-kubernetes-list-map-keys'), 'required when x-kubernetes-list-type is map');
   }
   const mt = raw['x-kubernetes-map-type'];
   if (mt !== undefined) {
-    if (mt !== 'atomic' && mt !== 'granular') throw new SchemaError(join(path, 'x-kubernetes-map-type'), 'must be atomic or granular');
+    if (mt !== 'atomic' && mt !== 'granular') throw new SchemaError(join(pathString(at), 'x-kubernetes-map-type'), 'must be atomic or granular');
     out['x-kubernetes-map-type'] = mt;
   }
   const rules = raw['x-kubernetes-validations'];
   if (rules !== undefined) {
-    if (!Array.isArray(rules)) throw new SchemaError(join(path, 'x-kubernetes-validations'), 'must be an array');
-    out['x-kubernetes-validations'] = rules.map((r, i) => reduceRule(r, join(path, `x-kubernetes-validations[${i}]`)));
+    if (!Array.isArray(rules)) throw new SchemaError(join(pathString(at), 'x-kubernetes-validations'), 'must be an array');
+    out['x-kubernetes-validations'] = rules.map((r, i) => reduceRule(r, { up: at, seg: `x-kubernetes-validations[${i}]` }));
   }
   return out;
 }
 
-function reduceRule(raw: unknown, path: string): ValidationRule {
-  if (!isRecord(raw)) throw new SchemaError(path, 'must be an object');
-  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw new SchemaError(join(path, 'rule'), 'must be a non-empty string');
+function reduceRule(raw: unknown, at: At): ValidationRule {
+  if (!isRecord(raw)) throw new SchemaError(pathString(at), 'must be an object');
+  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw new SchemaError(join(pathString(at), 'rule'), 'must be a non-empty string');
   const out: ValidationRule = { rule: raw.rule };
   for (const k of ['message', 'messageExpression', 'reason', 'fieldPath'] as const) {
     const v = raw[k];
     if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw new SchemaError(join(path, k), 'must be a string');
+    if (typeof v !== 'string') throw new SchemaError(join(pathString(at), k), 'must be a string');
     out[k] = v;
   }
   if (out.reason !== undefined && !RULE_REASONS.has(out.reason)) {
-    throw new SchemaError(join(path, 'reason'), `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
+    throw new SchemaError(join(pathString(at), 'reason'), `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
   }
   if (raw.optionalOldSelf !== undefined) {
-    if (typeof raw.optionalOldSelf !== 'boolean') throw new SchemaError(join(path, 'optionalOldSelf'), 'must be a boolean');
+    if (typeof raw.optionalOldSelf !== 'boolean') throw new SchemaError(join(pathString(at), 'optionalOldSelf'), 'must be a boolean');
     if (raw.optionalOldSelf) out.optionalOldSelf = true;
   }
   return out;

@@ -202,4 +202,23 @@ describe('OpenAPI keywords', () => {
     assert.throws(() => compileValidator('not a schema'), SchemaError);
     assert.throws(() => compileValidator({ type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object' } }), /x-kubernetes-list-map-keys/);
   });
+
+  it('SchemaError paths name every step down: properties, items, additionalProperties, allOf, rules', () => {
+    const pathOf = (schema: unknown): string => {
+      try {
+        compileValidator(schema);
+      } catch (e) {
+        assert.ok(e instanceof SchemaError);
+        return e.path;
+      }
+      assert.fail('no SchemaError');
+    };
+    const deep = (leaf: unknown) => ({ type: 'object', properties: { spec: { type: 'array', items: { type: 'object', additionalProperties: { allOf: [{}, leaf] } } } } });
+    assert.equal(pathOf(deep({ type: 'strin' })), 'properties.spec.items.additionalProperties.allOf[1].type');
+    assert.equal(pathOf(deep({ maxLength: -1 })), 'properties.spec.items.additionalProperties.allOf[1].maxLength');
+    assert.equal(pathOf(deep({ 'x-kubernetes-validations': [{ rule: 'true' }, { rule: 'true', reason: 'Nope' }] })), 'properties.spec.items.additionalProperties.allOf[1].x-kubernetes-validations[1].reason');
+    assert.equal(pathOf(deep('oops')), 'properties.spec.items.additionalProperties.allOf[1]');
+    assert.equal(pathOf(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"strin"}}}')), 'properties.__proto__.type');
+    assert.equal(pathOf([]), '');
+  });
 });
