@@ -8,7 +8,7 @@
 // The file-system calls are synchronous on purpose: a run writes hundreds of files one after
 // the other (each step must finish before the next for the rollback to be exact), and an
 // awaited fs/promises call per step spent most of its time waiting for the thread pool
-// (#9: 454 files, 14 MB, the corpus: 300–500 ms async, 35 ms sync).
+// (#9: 454 files, 14 MB, the corpus: 300–500 ms async, 35–250 ms sync depending on the disk).
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';

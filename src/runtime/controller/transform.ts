@@ -11,4 +11,3 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
   const { managedFields: _dropped, ...metadata } = obj.metadata;
   return { ...obj, metadata };
 }
-

@@ -121,4 +121,3 @@ test('stripManagedFields drops managedFields only, without touching the input', 
   const plain = { metadata: { name: 'b' } };
   assert.equal(stripManagedFields(plain), plain);
 });
-
