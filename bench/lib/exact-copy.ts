@@ -1,8 +1,12 @@
 // Builds the "hand-written" reference copies for the deepcopy benchmark from a sample
 // object's shape: straight-line, field-by-field code such as a person writes for one type
-// (the practical limit of a copy). Two styles:
+// (the practical limit of a copy). Three styles:
 // - exact: an object literal of the known fields (unknown fields are dropped: lossy);
-// - spread: `{ ...src }`, then only the non-scalar fields replaced (keeps unknown fields).
+// - spread: `{ ...src }`, then only the non-scalar fields replaced (keeps unknown fields,
+//   but shares unknown nested objects with the source);
+// - lossless: the spread copy plus one pass over each copy's keys that deep-copies any
+//   object value still shared with the source (an unknown field): what the spread copy
+//   costs once it keeps crdgen's promise (lossless and alias-free).
 // Array elements are merged into one shape; a field missing from some elements is optional.
 // An object with a key that is not an identifier (labels, annotations, managedFields' fieldsV1)
 // is a map, as a person would treat it: `{ ...map }` when its values are scalars, else a plain
@@ -38,8 +42,11 @@ function merge(a: Shape, b: Shape): Shape {
   throw new Error('unreachable');
 }
 
-/** The copy style: `exact` (literal of known fields) or `spread` (`{...src}` + non-scalars). */
-export type CopyStyle = 'exact' | 'spread';
+/** The copy style: `exact` (literal of known fields), `spread` (`{...src}` + non-scalars) or `lossless` (spread + a key pass). */
+export type CopyStyle = 'exact' | 'spread' | 'lossless';
+
+/** The lossless style's key pass: copies each object value the copy still shares with `s`. */
+const PASS = `for (const k in o) { const v = o[k]; if (typeof v === 'object' && v !== null && v === s[k]) o[k] = copyJson(v); }`;
 
 /** Emits JavaScript source of `function copy(src)` for `sample`'s shape in `style`. */
 export function copySource(sample: unknown, style: CopyStyle): string {
@@ -54,7 +61,11 @@ export function copySource(sample: unknown, style: CopyStyle): string {
     if (s.kind === 'scalar') return e;
     if (isMap(s) && s.kind === 'object') {
       const flat = [...s.fields.values()].every((f) => f.shape.kind === 'scalar');
-      return flat ? `{ ...${e} }` : `copyJson(${e})`;
+      if (!flat) return `copyJson(${e})`;
+      if (style !== 'lossless') return `{ ...${e} }`;
+      // One function per map site, so each spread sees few shapes (as inline code would).
+      fns.push(`function c${fns.length}(s) { const o = { ...s }; ${PASS} return o; }`);
+      return `c${fns.length - 1}(${e})`;
     }
     const name = `c${fns.length}`;
     fns.push('');
@@ -70,14 +81,15 @@ export function copySource(sample: unknown, style: CopyStyle): string {
     const optional: string[] = [];
     for (const [k, f] of s.fields) {
       const always = f.count === s.count;
-      if (style === 'spread' && f.shape.kind === 'scalar') continue;
+      if (style !== 'exact' && f.shape.kind === 'scalar') continue;
       const value = expr(f.shape, `s${prop(k)}`);
       if (style === 'exact' && always) required.push(`${key(k)}: ${value}`);
       else if (always) required.push(`o${prop(k)} = ${value};`);
       else optional.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value};`);
     }
     const init = style === 'exact' ? `const o = { ${required.join(', ')} };` : `const o = { ...s }; ${required.join(' ')}`;
-    fns[at] = `function ${name}(s) { ${init} ${optional.join(' ')} return o; }`;
+    const pass = style === 'lossless' ? PASS : '';
+    fns[at] = `function ${name}(s) { ${init} ${optional.join(' ')} ${pass} return o; }`;
     return `${name}(${e})`;
   }
 
