@@ -6,7 +6,8 @@
 // sync), then heap per cached object after GC. Then the event stream: an informer whose list
 // is an empty snapshot taken before a namespace's objects were created, so its watch replays
 // every creation from that resourceVersion; events/s and CPU per event until the handler has
-// seen them all.
+// seen them all. The stream runs twice: served by crdgen/testing, then the same bytes from a
+// pre-rendered replay (bench/lib/replay-server.ts), where the client sets the pace.
 //   node --expose-gc --import tsx bench/lib/informer-client.ts '<json of ClientJob>'
 import { readFileSync } from 'node:fs';
 import { importDist } from './env.js';
@@ -23,12 +24,22 @@ export interface ClientJob {
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
   sync: { namespace: string; count: number; pageSize?: number }[];
   stream: { namespace: string; events: number; listFile: string };
+  /** The same stream again from a pre-rendered replay (bench/lib/replay-server.ts): a kubeconfig for it. */
+  replayKubeconfigPath: string;
 }
 
 /** What one client process reports. */
 export interface ClientReport {
   sync: { namespace: string; count: number; pageSize?: number; ms: number; heapPerObject: number }[];
-  stream: { eventsPerSecond: number; cpuMicrosPerEvent: number };
+  /** Served by crdgen/testing (its pace), then by the replay server (the client's pace). */
+  stream: StreamReport;
+  replay: StreamReport;
+}
+
+/** Event throughput of one stream. */
+export interface StreamReport {
+  eventsPerSecond: number;
+  cpuMicrosPerEvent: number;
 }
 
 const GROUP = 'coolops.cn';
@@ -102,8 +113,10 @@ function counter(n: number): { tick: () => void; reached: Promise<void>; value: 
 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]!) as ClientJob;
-  const h = job.client === 'crdgen' ? await crdgenHarness(job.kubeconfigPath, job.keepManagedFields ?? false) : await clientNodeHarness(job.kubeconfigPath);
-  const report: ClientReport = { sync: [], stream: { eventsPerSecond: Number.NaN, cpuMicrosPerEvent: Number.NaN } };
+  const harness = (kubeconfigPath: string): Promise<Harness> =>
+    job.client === 'crdgen' ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false) : clientNodeHarness(kubeconfigPath);
+  const h = await harness(job.kubeconfigPath);
+  const sync: ClientReport['sync'] = [];
   for (const s of job.sync) {
     gc();
     const heap0 = process.memoryUsage().heapUsed;
@@ -115,18 +128,22 @@ async function main(): Promise<void> {
     gc();
     const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
     await stop();
-    report.sync.push({ ...s, ms, heapPerObject });
+    sync.push({ ...s, ms, heapPerObject });
   }
   const snapshot = readFileSync(job.stream.listFile, 'utf8');
-  const events = counter(job.stream.events);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  const stop = await h.start(job.stream.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
-  await events.reached;
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  await stop();
-  report.stream = { eventsPerSecond: (job.stream.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / job.stream.events };
+  const stream = async (from: Harness): Promise<StreamReport> => {
+    gc();
+    const events = counter(job.stream.events);
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const stop = await from.start(job.stream.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
+    await events.reached;
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    await stop();
+    return { eventsPerSecond: (job.stream.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / job.stream.events };
+  };
+  const report: ClientReport = { sync, stream: await stream(h), replay: await stream(await harness(job.replayKubeconfigPath)) };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
