@@ -167,7 +167,6 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   }
   if (raw.properties !== undefined) {
     if (!isRecord(raw.properties)) throw new SchemaError(join(pathString(at), 'properties'), 'must be an object');
-    out.properties = {};
     const props: Record<string, SchemaNode> = (out.properties = {});
     for (const k of Object.keys(raw.properties)) {
       const child = reduceAt((raw.properties as Record<string, unknown>)[k], { up: at, seg: `properties.${k}` });
