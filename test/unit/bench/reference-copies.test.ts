@@ -6,19 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileCopy, type CopyStyle } from '../../../bench/lib/exact-copy.js';
 import { databaseManager, deploymentSized, prometheus, type Json } from '../../../bench/lib/samples.js';
-
-function objectsOf(v: unknown, into = new Set<object>()): Set<object> {
-  if (typeof v === 'object' && v !== null) {
-    into.add(v);
-    for (const x of Object.values(v)) objectsOf(x, into);
-  }
-  return into;
-}
-
-function sharesAnObject(copy: unknown, original: unknown): boolean {
-  const originals = objectsOf(original);
-  return [...objectsOf(copy)].some((o) => originals.has(o));
-}
+import { assertAliasFree } from '../aliasing.js';
 
 /** `o` with an unknown object at the root, in spec and in a map (labels). */
 function withUnknown(o: Json): Json {
@@ -42,7 +30,7 @@ describe('bench reference copies', () => {
       it(`${style} copies the ${name} sample exactly and shares nothing with it`, () => {
         const copy = compileCopy(sample, style)(sample);
         assert.deepStrictEqual(copy, sample);
-        assert.equal(sharesAnObject(copy, sample), false);
+        assertAliasFree(copy, sample);
       });
     }
   }
@@ -67,7 +55,7 @@ describe('bench reference copies', () => {
       const src = withUnknown(sample);
       const copy = compileCopy(sample, 'lossless')(src);
       assert.deepStrictEqual(copy, src);
-      assert.equal(sharesAnObject(copy, src), false);
+      assertAliasFree(copy, src);
     }
   });
 });

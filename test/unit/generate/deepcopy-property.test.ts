@@ -16,6 +16,7 @@ import { runEmitters } from '../../../src/generate/registry.js';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { caseInputs, ROOT, writeTree } from '../../golden/support.js';
 import { SEED, runs } from '../../fuzz/support.js';
+import { assertAliasFree, objectsOf } from '../aliasing.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-deepcopy-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -109,21 +110,8 @@ function objectArb(node: ObjectNode, depth: number, isRoot: boolean): fc.Arbitra
   return fc.tuple(meta, fc.tuple(...known), unknown).map(([m, ks, u]) => objectFrom([...m, ...ks.flat(), ...u]));
 }
 
-function objectsOf(v: unknown, into: Set<object>): Set<object> {
-  if (typeof v === 'object' && v !== null) {
-    into.add(v);
-    for (const k of Object.keys(v)) objectsOf((v as Record<string, unknown>)[k], into);
-  }
-  return into;
-}
-
-function assertAliasFree(copy: unknown, original: unknown): void {
-  const originals = objectsOf(original, new Set());
-  for (const o of objectsOf(copy, new Set())) assert.ok(!originals.has(o), 'copy shares an object with the original');
-}
-
 function assertPlainPrototypes(v: unknown): void {
-  for (const o of objectsOf(v, new Set())) {
+  for (const o of objectsOf(v)) {
     const proto = Object.getPrototypeOf(o);
     assert.ok(proto === Object.prototype || proto === Array.prototype, 'copy has an unexpected prototype');
   }

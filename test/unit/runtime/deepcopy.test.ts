@@ -5,19 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyJson, copyJsonArray, copyScalarArray, copyScalarMap, deepCopyListMeta, deepCopyManagedFieldsEntry, deepCopyObjectMeta, deepCopyOwnerReference, setOwn } from '../../../src/runtime/index.js';
 import type { ObjectMeta } from '../../../src/runtime/index.js';
-
-function objectsOf(v: unknown, into = new Set<object>()): Set<object> {
-  if (typeof v === 'object' && v !== null) {
-    into.add(v);
-    for (const k of Object.keys(v)) objectsOf((v as Record<string, unknown>)[k], into);
-  }
-  return into;
-}
-
-function assertAliasFree(copy: unknown, original: unknown): void {
-  const originals = objectsOf(original);
-  for (const o of objectsOf(copy)) assert.ok(!originals.has(o), 'copy shares an object with the original');
-}
+import { assertAliasFree } from '../aliasing.js';
 
 const POLLUTE = '{"__proto__":{"polluted":"yes"},"a":1}';
 
