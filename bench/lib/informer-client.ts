@@ -30,7 +30,7 @@ export interface ClientJob {
 
 /** What one client process reports. */
 export interface ClientReport {
-  sync: { namespace: string; count: number; pageSize?: number; ms: number; heapPerObject: number }[];
+  sync: { namespace: string; count: number; pageSize?: number; ms: number; cpuMicrosPerObject: number; heapPerObject: number }[];
   /** Served by crdgen/testing (its pace), then by the replay server (the client's pace). */
   stream: StreamReport;
   replay: StreamReport;
@@ -121,14 +121,16 @@ async function main(): Promise<void> {
     gc();
     const heap0 = process.memoryUsage().heapUsed;
     const adds = counter(s.count);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const stop = await h.start(s.namespace, adds.tick, () => {}, { pageSize: s.pageSize });
     await adds.reached;
     const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     gc();
     const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
     await stop();
-    sync.push({ ...s, ms, heapPerObject });
+    sync.push({ ...s, ms, cpuMicrosPerObject: (cpu.user + cpu.system) / s.count, heapPerObject });
   }
   const snapshot = readFileSync(job.stream.listFile, 'utf8');
   const stream = async (from: Harness): Promise<StreamReport> => {

@@ -3,6 +3,7 @@
 // 401 credential refresh, typed ApiErrors and metrics hooks; plus streaming watches.
 import type { IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { finished } from 'node:stream';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, type ClientRateLimiter, type RestConfig } from './config.js';
 import { ApiError, parseRetryAfter } from './errors.js';
 import { Authenticator, type AuthenticatorOptions, type Credentials } from './auth.js';
@@ -145,7 +146,14 @@ export class RestClient {
     const signal = ac ? ac.signal : req.signal;
     try {
       const res = await this.send(req, signal);
-      return { text: await readBody(res), code: res.statusCode ?? 0 };
+      let text: string;
+      try {
+        text = await readBody(res);
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        throw new Error(`${req.method} ${req.path}: the response ended before its whole body arrived (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+      }
+      return { text, code: res.statusCode ?? 0 };
     } catch (e) {
       if (timedOut && !req.signal?.aborted) {
         throw e instanceof RequestTimeoutError ? e : new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
@@ -274,36 +282,26 @@ function headerValue(res: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Bodies up to this size with a Content-Length are read into one buffer allocated up front. */
-const PREALLOCATED_BODY_LIMIT = 256 * 1024 * 1024;
-
 /**
- * Reads a whole response body as UTF-8 text. With a Content-Length, each chunk is copied into
- * one buffer of that size as it arrives (while the client would otherwise wait for the next
- * one), so a large list costs one decode after its last byte instead of a concatenation and a
- * decode of the whole body: on these machines each pass over fresh memory costs ~3 ms per MB
- * (#9, informer sync). Decoding chunk by chunk instead kept every chunk's string in the young
- * generation through the transfer, and the garbage collector's copying of them cost more.
+ * Reads a whole response body as UTF-8 text: the chunks as 'data' events deliver them, one
+ * concatenation and one decode at the end; rejects if the stream errors or closes early.
+ * Measured on a 10k-object list (8 MB, #9): this runs at ~75 ms once warm, level with
+ * client-node's node-fetch. Reading with `for await` (with or without a buffer preallocated
+ * from Content-Length, as before) ran at ~170 ms in most benchmark processes, with more page
+ * faults; decoding chunk by chunk kept every chunk's string in the young generation.
  */
-async function readBody(res: IncomingMessage): Promise<string> {
-  const declared = Number(headerValue(res, 'content-length'));
-  if (Number.isSafeInteger(declared) && declared > 0 && declared <= PREALLOCATED_BODY_LIMIT) {
-    const body = Buffer.allocUnsafe(declared);
-    let used = 0;
-    let overflow: Buffer[] | undefined;
-    for await (const c of res) {
-      const chunk = typeof c === 'string' ? Buffer.from(c) : (c as Buffer);
-      if (overflow === undefined && used + chunk.length <= declared) {
-        chunk.copy(body, used);
-        used += chunk.length;
-      } else {
-        // more than declared (the HTTP parser does not allow it; kept correct anyway)
-        (overflow ??= [body.subarray(0, used)]).push(chunk);
-      }
-    }
-    return overflow ? Buffer.concat(overflow).toString('utf8') : body.toString('utf8', 0, used);
-  }
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (c: Buffer | string) => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c;
+      chunks.push(b);
+      size += b.length;
+    });
+    finished(res, (err) => {
+      if (err) reject(err);
+      else resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    });
+  });
 }

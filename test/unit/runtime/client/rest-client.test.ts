@@ -254,3 +254,16 @@ test('bodies arrive intact when chunks split UTF-8 characters, with and without 
   assert.deepEqual(await rest.get('/chunked'), value);
   assert.equal(await rest.requestText({ method: 'GET', path: '/sized' }), bytes.toString('utf8'));
 });
+
+test('a body cut short by the server is an error, never partial text', async (t) => {
+  const { rest } = await withServer(t, (req, res) => {
+    if (req.path === '/sized') res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 1000 });
+    else res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked transfer encoding
+    res.write('{"items":[1,2,');
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+  for (const path of ['/sized', '/chunked']) {
+    await assert.rejects(rest.requestText({ method: 'GET', path }), new RegExp(`^Error: GET ${path}: the response ended before its whole body arrived \\(`));
+    await assert.rejects(rest.get(path), /the response ended before its whole body arrived/);
+  }
+});
