@@ -292,16 +292,23 @@ function headerValue(res: IncomingMessage, name: string): string | undefined {
  */
 function readBody(res: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
-    res.on('data', (c: Buffer | string) => {
+    const onData = (c: Buffer | string): void => {
       const b = typeof c === 'string' ? Buffer.from(c) : c;
       chunks.push(b);
       size += b.length;
-    });
-    finished(res, (err) => {
+    };
+    res.on('data', onData);
+    const cleanup = finished(res, (err) => {
+      // Nothing of this read may stay reachable from the response (a kept-alive socket can
+      // hold it): the listeners would keep the chunks and, through `resolve`, the text.
+      cleanup();
+      res.off('data', onData);
+      const got = chunks;
+      chunks = [];
       if (err) reject(err);
-      else resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      else resolve(got.length === 1 ? (got[0] as Buffer).toString('utf8') : Buffer.concat(got, size).toString('utf8'));
     });
   });
 }
