@@ -53,7 +53,9 @@ function main(): number {
     const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BENCH, stdio: 'inherit' });
     if (r.status !== 0) return 1;
   }
-  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\n`);
+  // The BENCH_* settings that change what runs (rounds, scale) are part of the command.
+  const settings = Object.keys(process.env).filter((k) => k.startsWith('BENCH_')).sort().map((k) => `${k}=${process.env[k]} `).join('');
+  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: ${settings}npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\n`);
   const pkg = snapshotPackage();
   const check = spawnSync(process.execPath, [join(pkg, 'bin', 'crdgen.js'), '--version'], { encoding: 'utf8' });
   if (check.status !== 0) {
