@@ -117,6 +117,11 @@ function pathString(at: At | undefined): string {
   return segs.reverse().join('.');
 }
 
+/** The error for keyword `key` of the node at `at`. */
+function keywordError(at: At | undefined, key: string, message: string): SchemaError {
+  return new SchemaError(join(pathString(at), key), message);
+}
+
 function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   if (!isRecord(raw)) throw new SchemaError(pathString(at), `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
   if ('$ref' in raw) throw new SchemaError(pathString(at), '$ref is not allowed in a structural schema');
@@ -124,49 +129,49 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   // "" is unset, as for the apiserver (Go's omitempty strings)
   if (raw.type !== undefined && raw.type !== '') {
     if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
-      throw new SchemaError(join(pathString(at), 'type'), `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
+      throw keywordError(at, 'type', `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
     }
     out.type = raw.type as SchemaNode['type'];
   }
   if (raw.format !== undefined) {
-    if (typeof raw.format !== 'string') throw new SchemaError(join(pathString(at), 'format'), 'must be a string');
+    if (typeof raw.format !== 'string') throw keywordError(at, 'format', 'must be a string');
     if (raw.format !== '') out.format = raw.format;
   }
   for (const k of BOOL_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'boolean') throw new SchemaError(join(pathString(at), k), 'must be a boolean');
+    if (typeof v !== 'boolean') throw keywordError(at, k, 'must be a boolean');
     if (v) out[k] = true;
   }
   for (const k of NUMBER_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new SchemaError(join(pathString(at), k), 'must be a number');
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
     out[k] = v;
   }
-  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw new SchemaError(join(pathString(at), 'multipleOf'), 'must be greater than zero');
+  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw keywordError(at, 'multipleOf', 'must be greater than zero');
   for (const k of COUNT_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new SchemaError(join(pathString(at), k), 'must be a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw keywordError(at, k, 'must be a non-negative integer');
     out[k] = v;
   }
   if (raw.pattern !== undefined) {
-    if (typeof raw.pattern !== 'string') throw new SchemaError(join(pathString(at), 'pattern'), 'must be a string');
+    if (typeof raw.pattern !== 'string') throw keywordError(at, 'pattern', 'must be a string');
     if (raw.pattern !== '') out.pattern = raw.pattern;
   }
   if (raw.enum !== undefined) {
-    if (!Array.isArray(raw.enum)) throw new SchemaError(join(pathString(at), 'enum'), 'must be an array');
+    if (!Array.isArray(raw.enum)) throw keywordError(at, 'enum', 'must be an array');
     out.enum = raw.enum.slice();
   }
   if (raw.required !== undefined) {
     if (!Array.isArray(raw.required) || raw.required.some((r) => typeof r !== 'string')) {
-      throw new SchemaError(join(pathString(at), 'required'), 'must be an array of strings');
+      throw keywordError(at, 'required', 'must be an array of strings');
     }
     out.required = (raw.required as string[]).slice();
   }
   if (raw.properties !== undefined) {
-    if (!isRecord(raw.properties)) throw new SchemaError(join(pathString(at), 'properties'), 'must be an object');
+    if (!isRecord(raw.properties)) throw keywordError(at, 'properties', 'must be an object');
     const props: Record<string, SchemaNode> = (out.properties = {});
     for (const k of Object.keys(raw.properties)) {
       const child = reduceAt((raw.properties as Record<string, unknown>)[k], { up: at, seg: `properties.${k}` });
@@ -181,40 +186,40 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   }
   // an empty list (`items: []`) is no items, as the apiserver's structural conversion reads it
   if (raw.items !== undefined && !(Array.isArray(raw.items) && raw.items.length === 0)) {
-    if (Array.isArray(raw.items)) throw new SchemaError(join(pathString(at), 'items'), 'must be a single schema (tuple items are not structural)');
+    if (Array.isArray(raw.items)) throw keywordError(at, 'items', 'must be a single schema (tuple items are not structural)');
     out.items = reduceAt(raw.items, { up: at, seg: 'items' });
   }
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (!Array.isArray(v)) throw new SchemaError(join(pathString(at), k), 'must be an array of schemas');
+    if (!Array.isArray(v)) throw keywordError(at, k, 'must be an array of schemas');
     out[k] = v.map((s, i) => reduceAt(s, { up: at, seg: `${k}[${i}]` }));
   }
   if (raw.not !== undefined) out.not = reduceAt(raw.not, { up: at, seg: 'not' });
   if (raw.default !== undefined) out.default = structuredClone(raw.default);
   const lt = raw['x-kubernetes-list-type'];
   if (lt !== undefined) {
-    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw new SchemaError(join(pathString(at), 'x-kubernetes-list-type'), 'must be atomic, set or map');
+    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw keywordError(at, 'x-kubernetes-list-type', 'must be atomic, set or map');
     out['x-kubernetes-list-type'] = lt;
   }
   const keys = raw['x-kubernetes-list-map-keys'];
   if (keys !== undefined) {
     if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) {
-      throw new SchemaError(join(pathString(at), 'x-kubernetes-list-map-keys'), 'must be an array of strings');
+      throw keywordError(at, 'x-kubernetes-list-map-keys', 'must be an array of strings');
     }
     out['x-kubernetes-list-map-keys'] = (keys as string[]).slice();
   }
   if (out['x-kubernetes-list-type'] === 'map' && !out['x-kubernetes-list-map-keys']?.length) {
-    throw new SchemaError(join(pathString(at), 'x-kubernetes-list-map-keys'), 'required when x-kubernetes-list-type is map');
+    throw keywordError(at, 'x-kubernetes-list-map-keys', 'required when x-kubernetes-list-type is map');
   }
   const mt = raw['x-kubernetes-map-type'];
   if (mt !== undefined) {
-    if (mt !== 'atomic' && mt !== 'granular') throw new SchemaError(join(pathString(at), 'x-kubernetes-map-type'), 'must be atomic or granular');
+    if (mt !== 'atomic' && mt !== 'granular') throw keywordError(at, 'x-kubernetes-map-type', 'must be atomic or granular');
     out['x-kubernetes-map-type'] = mt;
   }
   const rules = raw['x-kubernetes-validations'];
   if (rules !== undefined) {
-    if (!Array.isArray(rules)) throw new SchemaError(join(pathString(at), 'x-kubernetes-validations'), 'must be an array');
+    if (!Array.isArray(rules)) throw keywordError(at, 'x-kubernetes-validations', 'must be an array');
     out['x-kubernetes-validations'] = rules.map((r, i) => reduceRule(r, { up: at, seg: `x-kubernetes-validations[${i}]` }));
   }
   return out;
@@ -222,19 +227,19 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
 
 function reduceRule(raw: unknown, at: At): ValidationRule {
   if (!isRecord(raw)) throw new SchemaError(pathString(at), 'must be an object');
-  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw new SchemaError(join(pathString(at), 'rule'), 'must be a non-empty string');
+  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw keywordError(at, 'rule', 'must be a non-empty string');
   const out: ValidationRule = { rule: raw.rule };
   for (const k of ['message', 'messageExpression', 'reason', 'fieldPath'] as const) {
     const v = raw[k];
     if (v === undefined || v === '') continue;
-    if (typeof v !== 'string') throw new SchemaError(join(pathString(at), k), 'must be a string');
+    if (typeof v !== 'string') throw keywordError(at, k, 'must be a string');
     out[k] = v;
   }
   if (out.reason !== undefined && !RULE_REASONS.has(out.reason)) {
-    throw new SchemaError(join(pathString(at), 'reason'), `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
+    throw keywordError(at, 'reason', `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
   }
   if (raw.optionalOldSelf !== undefined) {
-    if (typeof raw.optionalOldSelf !== 'boolean') throw new SchemaError(join(pathString(at), 'optionalOldSelf'), 'must be a boolean');
+    if (typeof raw.optionalOldSelf !== 'boolean') throw keywordError(at, 'optionalOldSelf', 'must be a boolean');
     if (raw.optionalOldSelf) out.optionalOldSelf = true;
   }
   return out;
