@@ -1,5 +1,6 @@
 // Shared by the deep-copy tests (runtime helpers, generated copiers, the bench's reference
-// copies): what objects a value reaches, and the check that a copy shares none of them.
+// copies) and by bench/deepcopy.ts's lossless column: what objects a value reaches, and the
+// check that a copy shares none of them.
 import assert from 'node:assert/strict';
 
 /** Every object and array reachable from `v` through own enumerable keys, `v` included. */
