@@ -56,7 +56,12 @@ export interface SharedInformer<T> {
   lastSyncResourceVersion(): string;
   /** Replaces the default watch error handler (which logs to stderr). Only before `run`. */
   setWatchErrorHandler(handler: WatchErrorHandler): void;
-  /** Sets a function applied to every object before it is cached (e.g. drop managedFields). Only before `run`. */
+  /**
+   * Sets a function applied to every object before it is cached (e.g. drop managedFields). Only
+   * before `run`. As in client-go (since 1.27) it sees each listed or watched object before
+   * anything else does, so it may change the object in place; it must be idempotent, because a
+   * resync passes cached objects to it again. Tombstones (DeletedFinalStateUnknown) skip it.
+   */
   setTransform(transform: (obj: T) => T): void;
   /** True once `run` has finished. */
   isStopped(): boolean;

@@ -10,7 +10,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
 import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { ResourceLister } from '../listers/lister.js';
-import { stripManagedFields } from '../controller/transform.js';
+import { dropManagedFields } from '../controller/transform.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 
 /** Group, version and plural resource: how `forResource` names a resource. */
@@ -44,18 +44,21 @@ export interface SharedInformerFactoryOptions {
    * a controller reads its objects from the cache and server-side apply bookkeeping is
    * rarely what it reads, while it is most of a small object's memory (a DatabaseManager
    * takes 0.86× its JSON size in the cache without them, 1.8× with them; see
-   * docs/BENCHMARKS.md §3). Set true if handlers or listers read managedFields.
+   * docs/BENCHMARKS.md §3). Set true if handlers or listers read managedFields. They are
+   * dropped in place ({@link dropManagedFields}) from the object the informer received, as
+   * client-go's transforms may since 1.27: a custom ClientBackend must give every list and
+   * watch event objects of its own, as the REST and fake backends do.
    */
   keepManagedFields?: boolean;
   /** Extra options for every informer (clock, backoff, metrics, page size, error hook). */
   informerOptions?: Omit<SharedIndexInformerOptions<KubeObject>, 'resyncPeriodMs'>;
 }
 
-/** What the factory's informers apply before caching: managedFields dropped (unless kept), then the user's transform. */
+/** What the factory's informers apply before caching: managedFields dropped in place (unless kept), then the user's transform. */
 function cacheTransform(options: SharedInformerFactoryOptions): ((obj: KubeObject) => KubeObject) | undefined {
   const user = options.transform;
   if (options.keepManagedFields) return user;
-  return user ? (obj) => user(stripManagedFields(obj)) : stripManagedFields;
+  return user ? (obj) => user(dropManagedFields(obj)) : dropManagedFields;
 }
 
 /** An informer and its lister for a resource known only by GVR (client-go's GenericInformer). */

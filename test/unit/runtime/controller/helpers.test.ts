@@ -9,7 +9,7 @@ import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/cont
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import type { Deployment } from '../../../../src/runtime/client/builtin.js';
 import { setupSignalHandler } from '../../../../src/runtime/controller/signals.js';
-import { stripManagedFields } from '../../../../src/runtime/controller/transform.js';
+import { dropManagedFields, stripManagedFields } from '../../../../src/runtime/controller/transform.js';
 
 test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
   const d = parseOperatorFlags([], 'op', {});
@@ -120,4 +120,25 @@ test('stripManagedFields drops managedFields only, without touching the input', 
   assert.equal(obj.metadata.managedFields.length, 1);
   const plain = { metadata: { name: 'b' } };
   assert.equal(stripManagedFields(plain), plain);
+});
+
+test('dropManagedFields gives the object itself a metadata without managedFields, and is idempotent', () => {
+  const managedFields = [{ manager: 'kubectl' }];
+  const meta = JSON.parse('{"name":"a","managedFields":[],"labels":{"x":"y"},"__proto__":{"polluted":true},"uid":"u"}');
+  meta.managedFields = managedFields;
+  const spec = { n: 1 };
+  const obj = { metadata: meta, spec };
+  const out = dropManagedFields(obj);
+  assert.equal(out, obj, 'the same object');
+  assert.equal(out.spec, spec, 'nothing else replaced');
+  assert.notEqual(out.metadata, meta, 'a new metadata');
+  assert.deepEqual(Object.keys(out.metadata), ['name', 'labels', '__proto__', 'uid'], 'the other keys, in order');
+  assert.equal(Object.getPrototypeOf(out.metadata), Object.prototype, '__proto__ stays an own key');
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.equal(meta.managedFields, managedFields, 'the old metadata is left as it was');
+  const again = out.metadata;
+  assert.equal(dropManagedFields(out), out);
+  assert.equal(out.metadata, again, 'a second call changes nothing');
+  const bare = { kind: 'X' };
+  assert.equal(dropManagedFields(bare), bare);
 });

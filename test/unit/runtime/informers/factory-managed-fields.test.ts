@@ -13,8 +13,12 @@ function dm(name: string): KubeObject {
 }
 
 let stored: KubeObject | undefined;
+let storedAfter: KubeObject | undefined;
 
-/** Starts a factory with `options` over one DatabaseManager and returns its cached copy (`stored`: the server's). */
+/**
+ * Starts a factory with `options` over one DatabaseManager and returns its cached copy (`stored`:
+ * the server's, read before the informer ran; `storedAfter`: read again after its sync).
+ */
 async function cached(options: ConstructorParameters<typeof SharedInformerFactoryBase>[2]): Promise<KubeObject | undefined> {
   const backend = new FakeClientBackend([DM], [dm('one')]);
   stored = (await backend.resource<KubeObject>(DM, 'a').list()).items[0];
@@ -25,7 +29,9 @@ async function cached(options: ConstructorParameters<typeof SharedInformerFactor
     factory.start(ac.signal);
     const synced = await factory.waitForCacheSync(AbortSignal.timeout(5000));
     assert.deepEqual([...synced.values()], [true]);
-    return informer.getStore().getByKey('a/one');
+    const o = informer.getStore().getByKey('a/one');
+    storedAfter = (await backend.resource<KubeObject>(DM, 'a').list()).items[0];
+    return o;
   } finally {
     ac.abort();
     await factory.shutdown();
@@ -41,6 +47,8 @@ test('the factory drops managedFields before caching by default, and nothing els
   assert.equal(managedFields?.length, 1, 'the server has them');
   assert.deepEqual(o.metadata, rest);
   assert.deepEqual({ ...o, metadata: undefined }, { ...stored, metadata: undefined });
+  // the drop works in place on the object the informer decoded: the server's copy keeps them
+  assert.deepEqual(storedAfter, stored);
 });
 
 test('keepManagedFields: true caches them as the server sent them', async () => {

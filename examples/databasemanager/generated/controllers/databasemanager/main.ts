@@ -3,7 +3,7 @@
 
 // The DatabaseManager operator's entry point: `node main.js --help` lists the flags
 // (--kubeconfig, --namespace, --workers, --leader-elect, --metrics-bind-address, …).
-import { runOperator, stripManagedFields } from "crdgen/runtime";
+import { runOperator } from "crdgen/runtime";
 import { Clientset } from "../../clientset/clientset.js";
 import { newSharedInformerFactory } from "../../informers/factory.js";
 import { DatabaseManagerGVK } from "../../apis/coolops.cn/v1alpha1/register.js";
@@ -13,11 +13,13 @@ process.exitCode = await runOperator({
   name: controllerName,
   newController: ({ config, flags, logger, metrics, events }) => {
     const clientset = new Clientset(config);
-    // informers drop managedFields before caching: the controller never reads them
-    const factory = newSharedInformerFactory(clientset, flags.resyncMs, {
-      transform: stripManagedFields,
-      ...(flags.namespace ? { namespace: flags.namespace } : {}),
-    });
+    // informers drop managedFields before caching (the factory's default): the
+    // controller never reads them
+    const factory = newSharedInformerFactory(
+      clientset,
+      flags.resyncMs,
+      flags.namespace ? { namespace: flags.namespace } : {},
+    );
     const recorder = events.newRecorder(DatabaseManagerGVK);
     return new DatabaseManagerController({
       clientset,
