@@ -82,7 +82,8 @@ function main(): number {
   }
   rmSync(pkg, { recursive: true, force: true });
   const total = (performance.now() - t0) / 1000;
-  console.log(`total wall time of \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` (build included): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
+  const build = process.env.BENCH_NO_BUILD === '1' ? 'no build' : 'build included';
+  console.log(`total wall time of \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` (${build}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
   return failed > 0 ? 1 : 0;
 }
 
