@@ -40,7 +40,9 @@ function main(): number {
   }
   const names = args.length > 0 ? args : Object.keys(SUITES).filter((n) => SUITES[n]!.inDefault);
   const t0 = performance.now();
-  if (process.env.BENCH_NO_BUILD !== '1') {
+  const build = process.env.BENCH_NO_BUILD !== '1';
+  const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+  if (build) {
     const b = spawnSync('npm', ['run', 'build'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
     if (b.status !== 0) {
       console.error('npm run build failed');
@@ -55,7 +57,7 @@ function main(): number {
   }
   // The BENCH_* settings that change what runs (rounds, scale) are part of the command.
   const settings = Object.keys(process.env).filter((k) => k.startsWith('BENCH_')).sort().map((k) => `${k}=${process.env[k]} `).join('');
-  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: ${settings}npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\n`);
+  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: ${settings}${command}\n`);
   const pkg = snapshotPackage();
   const check = spawnSync(process.execPath, [join(pkg, 'bin', 'crdgen.js'), '--version'], { encoding: 'utf8' });
   if (check.status !== 0) {
@@ -82,8 +84,7 @@ function main(): number {
   }
   rmSync(pkg, { recursive: true, force: true });
   const total = (performance.now() - t0) / 1000;
-  const build = process.env.BENCH_NO_BUILD === '1' ? 'no build' : 'build included';
-  console.log(`total wall time of \`npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}\` (${build}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
+  console.log(`total wall time of \`${command}\` (${build ? 'build included' : 'no build'}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
   return failed > 0 ? 1 : 0;
 }
 
