@@ -7,11 +7,12 @@
 // is an empty snapshot taken before a namespace's objects were created, so its watch replays
 // every creation from that resourceVersion; events/s and CPU per event until the handler has
 // seen them all. The stream runs twice: served by crdgen/testing, then the same bytes from a
-// pre-rendered replay (bench/lib/replay-server.ts), where the client sets the pace.
+// pre-rendered replay (bench/lib/replay-server.ts), where the client sets the pace. A job
+// without a stream only syncs; with `warmHeap` the process first allocates and drops ~50 MB.
 //   node --expose-gc --import tsx bench/lib/informer-client.ts '<json of ClientJob>'
 import { readFileSync } from 'node:fs';
 import { importDist } from './env.js';
-import { gc } from './stats.js';
+import { gc, settledGc } from './stats.js';
 import type * as Runtime from '../../src/runtime/index.js';
 import type * as ClientNode from '@kubernetes/client-node';
 
@@ -23,17 +24,21 @@ export interface ClientJob {
   kubeconfigPath: string;
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
   sync: { namespace: string; count: number; pageSize?: number }[];
-  stream: { namespace: string; events: number; listFile: string };
-  /** The same stream again from a pre-rendered replay (bench/lib/replay-server.ts): a kubeconfig for it. */
-  replayKubeconfigPath: string;
+  /**
+   * Before the first sync, allocate ~50 MB of short-lived objects and drop them, so that V8 has
+   * grown its heap (and the pages behind it) as in a process that has already done some work.
+   */
+  warmHeap?: boolean;
+  /** The event stream, and the same stream from a pre-rendered replay (bench/lib/replay-server.ts); none: sync only. */
+  stream?: { namespace: string; events: number; listFile: string; replayKubeconfigPath: string };
 }
 
 /** What one client process reports. */
 export interface ClientReport {
   sync: { namespace: string; count: number; pageSize?: number; ms: number; cpuMicrosPerObject: number; heapPerObject: number }[];
-  /** Served by crdgen/testing (its pace), then by the replay server (the client's pace). */
-  stream: StreamReport;
-  replay: StreamReport;
+  /** Served by crdgen/testing (its pace), then by the replay server (the client's pace); absent without a stream. */
+  stream?: StreamReport;
+  replay?: StreamReport;
 }
 
 /** Event throughput of one stream. */
@@ -116,6 +121,7 @@ async function main(): Promise<void> {
   const harness = (kubeconfigPath: string): Promise<Harness> =>
     job.client === 'crdgen' ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false) : clientNodeHarness(kubeconfigPath);
   const h = await harness(job.kubeconfigPath);
+  if (job.warmHeap) warmHeap();
   const sync: ClientReport['sync'] = [];
   for (const s of job.sync) {
     gc();
@@ -127,26 +133,44 @@ async function main(): Promise<void> {
     await adds.reached;
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    gc();
+    await settledGc();
     const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
     await stop();
     sync.push({ ...s, ms, cpuMicrosPerObject: (cpu.user + cpu.system) / s.count, heapPerObject });
   }
-  const snapshot = readFileSync(job.stream.listFile, 'utf8');
-  const stream = async (from: Harness): Promise<StreamReport> => {
-    gc();
-    const events = counter(job.stream.events);
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    const stop = await from.start(job.stream.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
-    await events.reached;
-    const ms = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    await stop();
-    return { eventsPerSecond: (job.stream.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / job.stream.events };
-  };
-  const report: ClientReport = { sync, stream: await stream(h), replay: await stream(await harness(job.replayKubeconfigPath)) };
+  const report: ClientReport = { sync };
+  const s = job.stream;
+  if (s) {
+    const snapshot = readFileSync(s.listFile, 'utf8');
+    const stream = async (from: Harness): Promise<StreamReport> => {
+      gc();
+      const events = counter(s.events);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      const stop = await from.start(s.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
+      await events.reached;
+      const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      await stop();
+      return { eventsPerSecond: (s.events / ms) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / s.events };
+    };
+    report.stream = await stream(h);
+    report.replay = await stream(await harness(s.replayKubeconfigPath));
+  }
   process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+/**
+ * Allocates ~50 MB of small objects, all alive at once, then drops them and collects: V8 grows
+ * its young and old generations, and maps their pages, as a process that has done some work
+ * already has them. A fresh process pays for that growth in its first large list instead.
+ */
+function warmHeap(): void {
+  let live: { i: number; s: string; a: number[] }[] = [];
+  for (let i = 0; i < 400_000; i++) live.push({ i, s: `x${i}`, a: [i] });
+  if (live.length !== 400_000) throw new Error('unreachable: keeps the allocation observable');
+  live = [];
+  gc();
 }
 
 await main();

@@ -68,3 +68,13 @@ export function gc(): void {
   g();
   g();
 }
+
+/**
+ * Lets the event loop turn once, then collects: what a response or a stream still holds while
+ * its last callbacks are queued (a whole list's text, say) is garbage by then, and is not
+ * counted as what the caller keeps.
+ */
+export async function settledGc(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  gc();
+}

@@ -3,6 +3,7 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { bytes, fmt, median, pairedRatio, range, table, times } from '../../../bench/lib/stats.js';
 
 describe('bench stats', () => {
@@ -39,5 +40,23 @@ describe('bench stats', () => {
 
   it('table pads columns to the widest cell', () => {
     assert.equal(table(['a', 'bb'], [['xyz', '1']]), ['| a   | bb |', '| --- | -- |', '| xyz | 1  |'].join('\n'));
+  });
+
+  it('settledGc does not count what a callback already queued releases; gc alone does', () => {
+    // 16 MB (an array of 2M doubles) held until a setImmediate queued before the measurement
+    // runs, as a response's last callbacks hold its body text (the informer benchmark's heap figures).
+    const script = `
+      const { gc, settledGc } = await import(${JSON.stringify(new URL('../../../bench/lib/stats.ts', import.meta.url).href)});
+      let held = Array.from({ length: 2 * 1024 * 1024 }, (_, i) => i * 1.5);
+      setImmediate(() => { held = undefined; });
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      await settledGc();
+      const after = process.memoryUsage().heapUsed;
+      process.stdout.write(JSON.stringify({ freedMB: (before - after) / 2 ** 20, held: held === undefined ? 'released' : 'kept' }));`;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = JSON.parse(out) as { freedMB: number; held: string };
+    assert.equal(r.held, 'released');
+    assert.ok(r.freedMB > 15, `settledGc freed ${r.freedMB.toFixed(1)} MB that gc() alone had counted`);
   });
 });
