@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   if (job.warmHeap) warmHeap();
   const sync: ClientReport['sync'] = [];
   for (const s of job.sync) {
-    gc();
+    await settledGc(); // the previous step's list text and informer are garbage by then
     const heap0 = process.memoryUsage().heapUsed;
     const adds = counter(s.count);
     const cpu0 = process.cpuUsage();
