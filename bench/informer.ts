@@ -11,8 +11,8 @@
 // (bench/lib/replay-server.ts), where the client does; the throughput target is judged on the
 // replay. Each client runs in a fresh process per round; rounds alternate which client goes first.
 // Both clients also sync (no stream) in a process whose heap was warmed first (~50 MB allocated
-// and dropped): a fresh process pays for V8's heap growth in its first large list, and the
-// lighter the library, the more of that growth is left to the list.
+// and dropped): a fresh process pays for V8's heap growth (page faults, dear on this VM) in its
+// first large list, and the lighter the library, the more of that growth is left to the list.
 //   npm run bench -- informer      (or: node --import tsx bench/informer.ts [rounds=7])
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
