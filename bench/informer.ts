@@ -101,12 +101,13 @@ async function main(): Promise<void> {
     // KEP-4988's pagination from the cache), so only the one-request figures carry to a cluster.
     const oneList = SIZES.map((x) => ({ ...x, pageSize: 0 }));
     const stream = { namespace: STREAM.namespace, events: STREAM.count, listFile, replayKubeconfigPath };
+    const on = (job: Omit<ClientJob, 'kubeconfigPath'>): ClientJob => ({ ...job, kubeconfigPath: server.kubeconfigPath });
     const jobs: Record<Client, ClientJob> = {
-      crdgen: { client: 'crdgen', kubeconfigPath: server.kubeconfigPath, sync: [...oneList, SIZES[0]!], stream },
-      'crdgen-keep': { client: 'crdgen', kubeconfigPath: server.kubeconfigPath, keepManagedFields: true, sync: oneList, stream },
-      'client-node': { client: 'client-node', kubeconfigPath: server.kubeconfigPath, sync: SIZES, stream },
-      'crdgen-warm': { client: 'crdgen', kubeconfigPath: server.kubeconfigPath, warmHeap: true, sync: oneList },
-      'client-node-warm': { client: 'client-node', kubeconfigPath: server.kubeconfigPath, warmHeap: true, sync: SIZES },
+      crdgen: on({ client: 'crdgen', sync: [...oneList, SIZES[0]!], stream }),
+      'crdgen-keep': on({ client: 'crdgen', keepManagedFields: true, sync: oneList, stream }),
+      'client-node': on({ client: 'client-node', sync: SIZES, stream }),
+      'crdgen-warm': on({ client: 'crdgen', warmHeap: true, sync: oneList }),
+      'client-node-warm': on({ client: 'client-node', warmHeap: true, sync: SIZES }),
     };
     const reports = Object.fromEntries(CLIENTS.map((c) => [c, [] as ClientReport[]])) as Record<Client, ClientReport[]>;
     for (let r = 0; r < ROUNDS; r++) {
