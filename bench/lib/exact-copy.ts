@@ -102,3 +102,113 @@ export function copySource(sample: unknown, style: CopyStyle): string {
 export function compileCopy<T>(sample: T, style: CopyStyle): (src: T) => T {
   return new Function(copySource(sample, style))() as (src: T) => T;
 }
+
+/** An OpenAPI v3 schema node, as a CRD's `openAPIV3Schema` holds it (the parts a copy needs). */
+type SchemaNode = {
+  type?: string;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  additionalProperties?: SchemaNode | boolean;
+  nullable?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+};
+
+const STR: SchemaNode = { type: 'string' };
+/**
+ * metav1.ObjectMeta, every field: what a hand-written copy of a kind calls for its root (and
+ * embedded) metadata, which a CRD's schema leaves as a bare `type: object`.
+ */
+const OBJECT_META: SchemaNode = {
+  type: 'object',
+  properties: {
+    name: STR, generateName: STR, namespace: STR, selfLink: STR, uid: STR, resourceVersion: STR,
+    generation: { type: 'integer' }, creationTimestamp: STR, deletionTimestamp: STR, deletionGracePeriodSeconds: { type: 'integer' },
+    labels: { type: 'object', additionalProperties: STR },
+    annotations: { type: 'object', additionalProperties: STR },
+    ownerReferences: {
+      type: 'array',
+      items: { type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], properties: { apiVersion: STR, kind: STR, name: STR, uid: STR, controller: { type: 'boolean' }, blockOwnerDeletion: { type: 'boolean' } } },
+    },
+    finalizers: { type: 'array', items: STR },
+    managedFields: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { manager: STR, operation: STR, apiVersion: STR, time: STR, fieldsType: STR, fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, subresource: STR },
+      },
+    },
+  },
+};
+
+/**
+ * Emits JavaScript source of `function copy(src)` written from a kind's schema rather than from
+ * one object: every field the type declares, each copied when present (required fields in the
+ * object literal, optional ones assigned after a presence check), metadata as a typed
+ * ObjectMeta copy, maps by a key loop (a spread when their values are scalars), arrays by an
+ * index loop (`slice` for scalars), schemaless or preserve-unknown-fields values by a JSON copy.
+ * Unknown fields are dropped (exact, lossy), as in a Go deepcopy of a struct. This is the copy a
+ * person writes for the *kind*: it is correct for every object of that kind, where the
+ * sample-derived exact copy is correct only for objects with exactly the sample's fields.
+ */
+export function typeCopySource(schema: SchemaNode): string {
+  const fns: string[] = [];
+  const prop = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+  const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  const scalar = (s: SchemaNode): boolean =>
+    s['x-kubernetes-int-or-string'] === true || (s.type !== undefined && s.type !== 'object' && s.type !== 'array');
+
+  /** Returns the name of a function copying a (non-null) value of schema `s`, or undefined for a scalar. */
+  function copier(s: SchemaNode, root: boolean): string | undefined {
+    if (scalar(s)) return undefined;
+    const name = `c${fns.length}`;
+    fns.push('');
+    const at = fns.length - 1;
+    if (s.type === 'array') {
+      const item = s.items ? copier(s.items, false) : 'copyJson';
+      fns[at] = item === undefined
+        ? `function ${name}(s) { return s.slice(); }`
+        : `function ${name}(s) { const n = s.length, o = new Array(n); for (let i = 0; i < n; i++) o[i] = ${item}(s[i]); return o; }`;
+      return name;
+    }
+    // Every object of a kind (and an embedded resource) has TypeMeta and ObjectMeta, which a
+    // CRD's schema need not declare: the apiserver adds them.
+    const resource = root || s['x-kubernetes-embedded-resource'] === true;
+    const props = resource ? { apiVersion: STR, kind: STR, ...s.properties } : (s.properties ?? {});
+    if (resource && !props.metadata?.properties) props.metadata = OBJECT_META;
+    if (Object.keys(props).length === 0) {
+      const addl = s.additionalProperties;
+      if (typeof addl === 'object' && !s['x-kubernetes-preserve-unknown-fields']) {
+        const value = copier(addl, false);
+        fns[at] = value === undefined
+          ? `function ${name}(s) { return { ...s }; }`
+          : `function ${name}(s) { const o = {}; for (const k in s) o[k] = ${value}(s[k]); return o; }`;
+        return name;
+      }
+      fns.pop();
+      return 'copyJson';
+    }
+    const required = new Set([...(s.required ?? []), ...(root ? ['apiVersion', 'kind', 'metadata'] : [])]);
+    const inLiteral: string[] = [];
+    const checked: string[] = [];
+    for (const [k, child] of Object.entries(props)) {
+      const c = copier(child, false);
+      const value = (v: string): string => (c === undefined ? v : child.nullable ? `${v} === null ? null : ${c}(${v})` : `${c}(${v})`);
+      if (required.has(k)) inLiteral.push(`${key(k)}: ${value(`s${prop(k)}`)}`);
+      else checked.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value(`s${prop(k)}`)};`);
+    }
+    fns[at] = `function ${name}(s) { const o = { ${inLiteral.join(', ')} }; ${checked.join(' ')} return o; }`;
+    return name;
+  }
+
+  const root = copier(schema, true) ?? '';
+  const copyJson = `function copyJson(v) { if (typeof v !== 'object' || v === null) return v; if (Array.isArray(v)) return v.map(copyJson); const o = {}; for (const k in v) o[k] = copyJson(v[k]); return o; }`;
+  return `${copyJson}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}(src); };`;
+}
+
+/** Compiles the copy function written from `schema` (see {@link typeCopySource}). */
+export function compileTypeCopy<T>(schema: unknown): (src: T) => T {
+  return new Function(typeCopySource(schema as SchemaNode))() as (src: T) => T;
+}

@@ -1,6 +1,11 @@
 // Sample custom resources for the deepcopy and informer benchmarks, built the way the API
 // server returns them (metadata with managedFields, ownerReferences, labels).
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadAll } from 'js-yaml';
+import { CORPUS, DM_CRD } from './env.js';
+
 /** A JSON object. */
 export type Json = { [k: string]: unknown };
 
@@ -197,4 +202,25 @@ export function prometheus(name = 'k8s', namespace = 'monitoring'): Json {
       shardStatuses: [{ shardID: '0', replicas: 2, availableReplicas: 2, updatedReplicas: 2, unavailableReplicas: 0 }],
     },
   };
+}
+
+/** The CRD file that defines each sample's kind. */
+export const SAMPLE_CRDS = {
+  databaseManager: DM_CRD,
+  deploymentSized: join(CORPUS, 'knative-serving', 'configuration.yaml'),
+  prometheus: join(CORPUS, 'prometheus-operator', 'monitoring.coreos.com_prometheuses.yaml'),
+};
+
+/** The `openAPIV3Schema` of `obj`'s kind and version, from the sample CRDs. */
+export function kindSchema(obj: Json): unknown {
+  const [group, version] = String(obj.apiVersion).split('/');
+  for (const file of Object.values(SAMPLE_CRDS)) {
+    for (const doc of loadAll(readFileSync(file, 'utf8')) as (Json | null)[]) {
+      const spec = doc?.spec as { group?: string; names?: { kind?: string }; versions?: { name: string; schema?: { openAPIV3Schema?: unknown } }[] } | undefined;
+      if (spec?.group !== group || spec.names?.kind !== obj.kind) continue;
+      const schema = spec.versions?.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+      if (schema !== undefined) return schema;
+    }
+  }
+  throw new Error(`no sample CRD has a schema for ${String(obj.apiVersion)} ${String(obj.kind)}`);
 }

@@ -4,8 +4,8 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileCopy, type CopyStyle } from '../../../bench/lib/exact-copy.js';
-import { databaseManager, deploymentSized, prometheus, type Json } from '../../../bench/lib/samples.js';
+import { compileCopy, compileTypeCopy, typeCopySource, type CopyStyle } from '../../../bench/lib/exact-copy.js';
+import { databaseManager, deploymentSized, kindSchema, prometheus, type Json } from '../../../bench/lib/samples.js';
 import { assertAliasFree } from '../aliasing.js';
 
 /** `o` with an unknown object at the root, in spec and in a map (labels). */
@@ -57,5 +57,53 @@ describe('bench reference copies', () => {
       assert.deepStrictEqual(copy, src);
       assertAliasFree(copy, src);
     }
+  });
+
+  for (const [name, sample] of samples) {
+    it(`the copy of the kind copies the ${name} sample exactly and shares nothing with it`, () => {
+      const copy = compileTypeCopy<Json>(kindSchema(sample))(sample);
+      assert.deepStrictEqual(copy, sample);
+      assertAliasFree(copy, sample);
+    });
+  }
+
+  it('the copy of the kind copies fields the sample lacks but the kind declares, which exact drops', () => {
+    const sample = databaseManager();
+    const src = structuredClone(sample);
+    const status = src.status as Json;
+    status.observedGeneration = 2;
+    status.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-30T08:00:02Z', reason: 'Available', message: 'ok' }];
+    (src.metadata as Json).deletionTimestamp = '2026-11-30T09:00:00Z';
+    const byKind = compileTypeCopy<Json>(kindSchema(sample))(src);
+    assert.deepStrictEqual(byKind, src);
+    assertAliasFree(byKind, src);
+    const bySample = compileCopy(sample, 'exact')(src);
+    assert.equal('observedGeneration' in (bySample.status as Json), false);
+    assert.equal('conditions' in (bySample.status as Json), false);
+  });
+
+  it('the copy of the kind drops unknown fields (exact: lossy)', () => {
+    const sample = databaseManager();
+    const copy = compileTypeCopy<Json>(kindSchema(sample))(withUnknown(sample));
+    assert.equal('extraRoot' in copy, false);
+    assert.equal('xUnknown' in (copy.spec as Json), false);
+  });
+
+  it('the copy of the kind writes object-valued maps as a key loop and schemaless values as a JSON copy', () => {
+    const src = typeCopySource({
+      type: 'object',
+      properties: {
+        byName: { type: 'object', additionalProperties: { type: 'object', properties: { a: { type: 'string' } } } },
+        tags: { type: 'object', additionalProperties: { type: 'string' } },
+        raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    });
+    const copy = (new Function(src)() as (s: Json) => Json);
+    const obj: Json = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n' }, byName: { p: { a: '1' } }, tags: { t: 'v' }, raw: { any: [{ deep: 1 }] } };
+    const out = copy(obj);
+    assert.deepStrictEqual(out, obj);
+    assertAliasFree(out, obj);
+    assert.match(src, /for \(const k in s\) o\[k\] = c\d+\(s\[k\]\)/);
+    assert.match(src, /return \{ \.\.\.s \}/);
   });
 });
