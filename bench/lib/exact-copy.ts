@@ -45,16 +45,22 @@ function merge(a: Shape, b: Shape): Shape {
 /** The copy style: `exact` (literal of known fields), `spread` (`{...src}` + non-scalars) or `lossless` (spread + a key pass). */
 export type CopyStyle = 'exact' | 'spread' | 'lossless';
 
+/** A key that can be written as a plain identifier (`o.key`, `{ key: … }`). */
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+/** `k` as a property access: `.k` or `["k"]`. */
+const prop = (k: string): string => (IDENT.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+/** `k` as an object-literal key. */
+const key = (k: string): string => (IDENT.test(k) ? k : JSON.stringify(k));
+/** Source of the generic JSON copy every reference falls back to (maps of objects, schemaless values). */
+const COPY_JSON = `function copyJson(v) { if (typeof v !== 'object' || v === null) return v; if (Array.isArray(v)) return v.map(copyJson); const o = {}; for (const k in v) o[k] = copyJson(v[k]); return o; }`;
+
 /** The lossless style's key pass: copies each object value the copy still shares with `s`. */
 const PASS = `for (const k in o) { const v = o[k]; if (typeof v === 'object' && v !== null && v === s[k]) o[k] = copyJson(v); }`;
 
 /** Emits JavaScript source of `function copy(src)` for `sample`'s shape in `style`. */
 export function copySource(sample: unknown, style: CopyStyle): string {
   const fns: string[] = [];
-  const prop = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
-  const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
-
-  const isMap = (s: Shape): boolean => s.kind === 'object' && [...s.fields.keys()].some((k) => !/^[A-Za-z_$][\w$]*$/.test(k));
+  const isMap = (s: Shape): boolean => s.kind === 'object' && [...s.fields.keys()].some((k) => !IDENT.test(k));
 
   /** Returns an expression copying `expr` of shape `s`. */
   function expr(s: Shape, e: string): string {
@@ -94,8 +100,7 @@ export function copySource(sample: unknown, style: CopyStyle): string {
   }
 
   const root = expr(shapeOf(sample), 'src');
-  const copyJson = `function copyJson(v) { if (typeof v !== 'object' || v === null) return v; if (Array.isArray(v)) return v.map(copyJson); const o = {}; for (const k in v) o[k] = copyJson(v[k]); return o; }`;
-  return `${copyJson}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}; };`;
+  return `${COPY_JSON}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}; };`;
 }
 
 /** Compiles the copy function for `sample`'s shape (see {@link copySource}). */
@@ -155,23 +160,21 @@ const OBJECT_META: SchemaNode = {
  */
 export function typeCopySource(schema: SchemaNode): string {
   const fns: string[] = [];
-  const prop = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
-  const key = (k: string): string => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k));
+  /** Reserves a slot (and so a name) for a function whose body is written after its children's. */
+  const reserve = (): number => fns.push('') - 1;
   const scalar = (s: SchemaNode): boolean =>
     s['x-kubernetes-int-or-string'] === true || (s.type !== undefined && s.type !== 'object' && s.type !== 'array');
 
   /** Returns the name of a function copying a (non-null) value of schema `s`, or undefined for a scalar. */
   function copier(s: SchemaNode, root: boolean): string | undefined {
     if (scalar(s)) return undefined;
-    const name = `c${fns.length}`;
-    fns.push('');
-    const at = fns.length - 1;
     if (s.type === 'array') {
+      const at = reserve();
       const item = s.items ? copier(s.items, false) : 'copyJson';
       fns[at] = item === undefined
-        ? `function ${name}(s) { return s.slice(); }`
-        : `function ${name}(s) { const n = s.length, o = new Array(n); for (let i = 0; i < n; i++) o[i] = ${item}(s[i]); return o; }`;
-      return name;
+        ? `function c${at}(s) { return s.slice(); }`
+        : `function c${at}(s) { const n = s.length, o = new Array(n); for (let i = 0; i < n; i++) o[i] = ${item}(s[i]); return o; }`;
+      return `c${at}`;
     }
     // Every object of a kind (and an embedded resource) has TypeMeta and ObjectMeta, which a
     // CRD's schema need not declare: the apiserver adds them.
@@ -180,16 +183,15 @@ export function typeCopySource(schema: SchemaNode): string {
     if (resource && !props.metadata?.properties) props.metadata = OBJECT_META;
     if (Object.keys(props).length === 0) {
       const addl = s.additionalProperties;
-      if (typeof addl === 'object' && !s['x-kubernetes-preserve-unknown-fields']) {
-        const value = copier(addl, false);
-        fns[at] = value === undefined
-          ? `function ${name}(s) { return { ...s }; }`
-          : `function ${name}(s) { const o = {}; for (const k in s) o[k] = ${value}(s[k]); return o; }`;
-        return name;
-      }
-      fns.pop();
-      return 'copyJson';
+      if (typeof addl !== 'object' || s['x-kubernetes-preserve-unknown-fields']) return 'copyJson';
+      const at = reserve();
+      const value = copier(addl, false);
+      fns[at] = value === undefined
+        ? `function c${at}(s) { return { ...s }; }`
+        : `function c${at}(s) { const o = {}; for (const k in s) o[k] = ${value}(s[k]); return o; }`;
+      return `c${at}`;
     }
+    const at = reserve();
     const required = new Set([...(s.required ?? []), ...(root ? ['apiVersion', 'kind', 'metadata'] : [])]);
     const inLiteral: string[] = [];
     const checked: string[] = [];
@@ -199,13 +201,12 @@ export function typeCopySource(schema: SchemaNode): string {
       if (required.has(k)) inLiteral.push(`${key(k)}: ${value(`s${prop(k)}`)}`);
       else checked.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value(`s${prop(k)}`)};`);
     }
-    fns[at] = `function ${name}(s) { const o = { ${inLiteral.join(', ')} }; ${checked.join(' ')} return o; }`;
-    return name;
+    fns[at] = `function c${at}(s) { const o = { ${inLiteral.join(', ')} }; ${checked.join(' ')} return o; }`;
+    return `c${at}`;
   }
 
   const root = copier(schema, true) ?? '';
-  const copyJson = `function copyJson(v) { if (typeof v !== 'object' || v === null) return v; if (Array.isArray(v)) return v.map(copyJson); const o = {}; for (const k in v) o[k] = copyJson(v[k]); return o; }`;
-  return `${copyJson}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}(src); };`;
+  return `${COPY_JSON}\n${fns.join('\n')}\nreturn function copy(src) { return ${root}(src); };`;
 }
 
 /** Compiles the copy function written from `schema` (see {@link typeCopySource}). */
