@@ -43,18 +43,20 @@ export async function runGenerate(inputs: readonly string[], flags: GenerateFlag
     return EXIT.invalidInput;
   }
   const { writeFiles, WriteError } = await import('../emit/writer.js');
+  const { removableStale } = await import('./options.js');
   for (const o of outputs) {
     const out = o.target.out!;
     reporter.progress(`writing ${o.target.name}…`);
     let plan;
     try {
-      ({ plan } = await writeFiles(out, o.files, { removeStale: o.target.clean }));
+      ({ plan } = await writeFiles(out, o.files, { removeStale: o.target.clean, mayRemove: removableStale(o.target) }));
     } catch (e) {
       if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
       throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
     }
     for (const step of plan) reporter.file(displayPath(ctx.io.cwd, `${out}/${step.path}`), step.action);
-    const line = summary(o.files.length, o.model);
+    const removed = plan.filter((p) => p.action === 'remove').length;
+    const line = summary(o.files.length, o.model) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
     reporter.info(outputs.length > 1 ? `${o.target.name}: ${line}` : line);
   }
   reporter.finish(EXIT.ok);
@@ -66,7 +68,7 @@ export function addGeneratorOptions(cmd: Command): Command {
   cmd
     .option('-c, --config <file>', 'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)')
     .addOption(new Option('--runtime-import <specifier>', `module generated code imports the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`))
-    .addOption(new Option('--generators <list>', `comma-separated generators to run (default: all but opt-in ${GENERATORS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${GENERATORS.map((e) => e.name).join(', ')})`))
+    .addOption(new Option('--generators <list>', `comma-separated generators to run, or changes to the default set: +${GENERATORS.find((e) => e.optIn)?.name ?? 'name'} adds, -fake leaves out, all is every one (default: all but opt-in ${GENERATORS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${GENERATORS.map((e) => e.name).join(', ')}). A run removes stale files only of the generators it runs`))
     .addOption(new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'))
     .option('--header-file <file>', 'boilerplate (comments, e.g. a licence) placed above the generated header of every TypeScript file')
     .option('--format', "format generated TypeScript with the project's own prettier (must be installed)")

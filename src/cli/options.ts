@@ -8,7 +8,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { findConfigFile } from '../config/discover.js';
 import type { ConfigTarget, KindConfig } from '../config/types.js';
 import { DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
-import { DEFAULT_EMITTERS, selectEmitters, type EmitterEntry } from '../generate/registry.js';
+import { DEFAULT_EMITTERS, EMITTERS, selectEmitters, type EmitterEntry } from '../generate/registry.js';
+import { staleFilter } from '../generate/ownership.js';
 import { ClientOptionsError, parseClientOptionFlags, type ClientGenOptions, type KindClientOptions } from '../generate/client-options.js';
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliIo } from './io.js';
@@ -99,13 +100,68 @@ function clientOptions(cfg: ConfigTarget | undefined, flags: GenerateFlags): Cli
   return out;
 }
 
-function emitters(list: readonly string[] | undefined): readonly EmitterEntry[] {
-  if (list === undefined) return DEFAULT_EMITTERS;
+/**
+ * The generators a run uses. `list` (the flag's, else the config's) is either names — exactly
+ * those, plus what they require — or changes to the base: `+crd` adds, `-fake` leaves out, `all`
+ * is every generator (opt-in ones too). The base of a flag's changes is the config's list when it
+ * has one, else the defaults (all but opt-in); the base of a config's changes is the defaults.
+ */
+export function resolveGenerators(list: readonly string[] | undefined, base: readonly string[] | undefined = undefined): readonly EmitterEntry[] {
+  const start = base === undefined ? DEFAULT_EMITTERS : resolveGenerators(base);
+  if (list === undefined) return start;
+  const relative = list.filter((x) => x.startsWith('+') || x.startsWith('-'));
   try {
-    return selectEmitters(list);
+    if (relative.length === 0) return selectEmitters(list.flatMap((x) => (x === 'all' ? EMITTERS.map((e) => e.name) : [x])));
+    const plain = list.filter((x) => !relative.includes(x) && x !== 'all');
+    if (plain.length > 0) usage(`generators: ${plain.join(', ')} cannot be mixed with +name/-name changes; write +${plain[0]} to add it to the defaults, or list only names`);
+    const names = new Set(list.includes('all') ? EMITTERS.map((e) => e.name) : start.map((e) => e.name));
+    const removed = new Set<string>();
+    for (const x of relative) {
+      const name = x.slice(1);
+      selectEmitters([name]); // unknown name: the error lists the known ones
+      if (x.startsWith('+')) names.add(name);
+      else {
+        names.delete(name);
+        removed.add(name);
+      }
+    }
+    const chosen = selectEmitters([...names]);
+    for (const e of chosen) {
+      if (!removed.has(e.name)) continue;
+      const needs = chosen.filter((c) => names.has(c.name) && requiresOf(c.name).has(e.name)).map((c) => c.name);
+      usage(`generators: cannot leave out ${e.name}: ${needs.join(', ')} ${needs.length === 1 ? 'needs' : 'need'} it (leave ${needs.length === 1 ? 'that' : 'those'} out too: ${needs.map((n) => `-${n}`).join(',')})`);
+    }
+    return chosen;
   } catch (e) {
+    if (e instanceof CliError) throw e;
     usage((e as Error).message);
   }
+}
+
+/** Every generator `name` pulls in, directly or not. */
+function requiresOf(name: string): Set<string> {
+  const byName = new Map(EMITTERS.map((e) => [e.name, e]));
+  const seen = new Set<string>();
+  const walk = (n: string): void => {
+    for (const r of byName.get(n)?.requires ?? []) {
+      if (seen.has(r)) continue;
+      seen.add(r);
+      walk(r);
+    }
+  };
+  walk(name);
+  return seen;
+}
+
+/** True when `emitters` include every default generator: such a run may also remove stale files no generator's layout claims. */
+export function isFullRun(emitters: readonly EmitterEntry[]): boolean {
+  const names = new Set(emitters.map((e) => e.name));
+  return DEFAULT_EMITTERS.every((e) => names.has(e.name));
+}
+
+/** Which stale generated files a run of `target` may remove (generate/ownership.ts). */
+export function removableStale(target: ResolvedTarget): (path: string) => boolean {
+  return staleFilter(target.emitters.map((e) => e.name), isFullRun(target.emitters));
 }
 
 function splitGenerators(s: string): string[] {
@@ -167,7 +223,7 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
       name: cfg && !fromCli ? cfg.name : out !== undefined ? displayPath(io.cwd, out) : inputs.join(' '),
       cwd: fromCli ? io.cwd : cfgDir,
       inputs: fromCli ? [...inputs] : cfg!.inputs,
-      emitters: emitters(given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : cfg?.generators),
+      emitters: resolveGenerators(given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : undefined, cfg?.generators),
       client: clientOptions(cfg, flags),
       controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
       runtimeImport: (given('runtimeImport') ? flags.runtimeImport : cfg?.runtimeImport) ?? DEFAULT_RUNTIME_IMPORT,

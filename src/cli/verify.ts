@@ -47,13 +47,14 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
   }
   const { planWrite, WriteError } = await import('../emit/writer.js');
   const { unifiedDiff } = await import('../emit/diff.js');
+  const { removableStale } = await import('./options.js');
   const findings: VerifyFinding[] = [];
   let checked = 0;
   for (const o of outputs) {
     const out = o.target.out!;
     let plan;
     try {
-      plan = await planWrite(out, o.files, { removeStale: o.target.clean });
+      plan = await planWrite(out, o.files, { removeStale: o.target.clean, mayRemove: removableStale(o.target) });
     } catch (e) {
       if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
       throw new CliError(`cannot read output: ${(e as Error).message}`, EXIT.invalidInput);

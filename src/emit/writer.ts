@@ -48,6 +48,11 @@ export interface PlanEntry {
 export interface PlanOptions {
   /** Remove generated files (with our header) that no emitter produced. Default true. */
   removeStale?: boolean;
+  /**
+   * Which of those stale files this run may remove (default: all). A run of some generators
+   * passes its generators' share (generate/ownership.ts), so it never removes another's files.
+   */
+  mayRemove?: (path: string) => boolean;
 }
 
 /** Options for {@link writeFiles}. */
@@ -143,7 +148,8 @@ export async function planWrite(outDir: string, files: readonly GeneratedFile[],
     plan.push(entry);
   }
   if (opts.removeStale ?? true) {
-    for (const [p, text] of listGenerated(resolve(outDir))) if (!wanted.has(p)) plan.push({ path: p, action: 'remove', existing: text });
+    const may = opts.mayRemove ?? (() => true);
+    for (const [p, text] of listGenerated(resolve(outDir))) if (!wanted.has(p) && may(p)) plan.push({ path: p, action: 'remove', existing: text });
   }
   return plan.sort((a, b) => compareStrings(a.path, b.path));
 }

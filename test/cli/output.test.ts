@@ -50,7 +50,8 @@ test('--json on success lists every file written with its action; usage errors a
   const rel = (p: string) => p.slice(p.indexOf('json-ok/'));
   assert.deepEqual(doc.files.map((f) => `${f.action} ${rel(f.path)}`), ['create json-ok/apis/coolops.cn/v1alpha1/register.ts', 'create json-ok/apis/coolops.cn/v1alpha1/types.ts']);
   const again = JSON.parse((await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--generators', 'types', '--json'], ROOT)).stdout) as JsonDoc;
-  assert.deepEqual(again.files.map((f) => `${f.action} ${rel(f.path)}`), ['remove json-ok/apis/coolops.cn/v1alpha1/register.ts', 'unchanged json-ok/apis/coolops.cn/v1alpha1/types.ts']);
+  // register's file is not this run's to remove (test/unit/cli/generators.test.ts)
+  assert.deepEqual(again.files.map((f) => `${f.action} ${rel(f.path)}`), ['unchanged json-ok/apis/coolops.cn/v1alpha1/types.ts']);
   const usage = await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--readonly', 'Nope', '--json'], ROOT);
   assert.equal(usage.code, 2);
   const u = JSON.parse(usage.stdout) as JsonDoc;
