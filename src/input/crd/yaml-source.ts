@@ -111,12 +111,7 @@ function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnost
   };
   parsed.forEach((doc, index) => {
     if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
-        const at = pos(err.pos[0]);
-        const d: Diagnostic = { severity: 'error', code: 'YAML001', file, ...at, message: firstLine(err.message) };
-        if (/tab/i.test(err.message)) d.hint = 'YAML indentation must use spaces, not tabs';
-        diagnostics.push(d);
-      }
+      diagnostics.push(syntaxError(text, doc, file, pos));
       return;
     }
     if (doc.contents === null) return; // empty document (e.g. a trailing `---`)
@@ -137,6 +132,79 @@ function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnost
     docs.push({ index, value, start, positioned: true, locate: (path) => pos(locateOffset(doc, path)) });
   });
   return { docs, diagnostics };
+}
+
+/** What opens a flow collection or a quoted scalar that is never closed. */
+interface Unclosed {
+  offset: number;
+  opener: '[' | '{' | '"' | "'";
+}
+
+const CLOSER = { '[': ']', '{': '}', '"': '"', "'": "'" } as const;
+const WHAT = { '[': 'flow sequence', '{': 'flow mapping', '"': 'double-quoted string', "'": 'single-quoted string' } as const;
+const INSTEAD = { '[': ', or write one "- item" per line', '{': ', or write one "key: value" per line', '"': ' where the string ends', "'": ' where the string ends' } as const;
+
+/** A character in quotes for a message: `"["`, but `'"'`. */
+function shown(c: string): string {
+  return c === '"' ? `'"'` : `"${c}"`;
+}
+
+/**
+ * The one diagnostic for a document with syntax errors. The parser's later errors follow from its
+ * first (one unclosed `[` makes every line after it wrong), so only the cause is reported: an
+ * unclosed `[`, `{` or quote before the first error, at that character, else the first error by
+ * position.
+ */
+function syntaxError(text: string, doc: Document.Parsed, file: string, pos: (offset: number) => LineCol): Diagnostic {
+  const first = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0])[0]!;
+  const firstAt = pos(first.pos[0]);
+  const open = firstUnclosed(text, doc.range[0], doc.range[2]);
+  if (open !== undefined && open.offset <= first.pos[0]) {
+    const close = CLOSER[open.opener];
+    const gaveUp = open.offset === first.pos[0] ? '' : `the parser gave up at ${firstAt.line}:${firstAt.col} (${firstLine(first.message)}); `;
+    return {
+      severity: 'error',
+      code: 'YAML001',
+      file,
+      ...pos(open.offset),
+      message: `unclosed ${shown(open.opener)}: a ${WHAT[open.opener]} must end with ${shown(close)}`,
+      hint: `${gaveUp}add the ${shown(close)}${INSTEAD[open.opener]}`,
+    };
+  }
+  const d: Diagnostic = { severity: 'error', code: 'YAML001', file, ...firstAt, message: firstLine(first.message) };
+  if (/tab/i.test(first.message)) d.hint = 'YAML indentation must use spaces, not tabs';
+  return d;
+}
+
+/** True when a quoted scalar's source (opening quote included) has its closing quote. */
+function quoteClosed(source: string, quote: '"' | "'"): boolean {
+  const body = quote === '"' ? source.slice(1).replace(/\\[^]/g, '') : source.slice(1).replace(/''/g, '');
+  return body.endsWith(quote);
+}
+
+/** The first `[`, `{` or quote between `start` and `end` of `text` that is never closed (from `yaml`'s CST). */
+function firstUnclosed(text: string, start: number, end: number): Unclosed | undefined {
+  const { CST, Parser } = yaml();
+  let found: Unclosed | undefined;
+  const note = (u: Unclosed): void => {
+    if (found === undefined || u.offset < found.offset) found = u;
+  };
+  for (const token of new Parser().parse(text)) {
+    if (token.type !== 'document' || token.offset < start || token.offset > end) continue;
+    CST.visit(token, (item) => {
+      for (const node of [item.key, item.value]) {
+        if (!node) continue;
+        if (node.type === 'flow-collection') {
+          const opener = node.start.source === '{' ? '{' : '[';
+          if (!node.end.some((t) => t.type === (opener === '[' ? 'flow-seq-end' : 'flow-map-end'))) note({ offset: node.start.offset, opener });
+        } else if (node.type === 'double-quoted-scalar' || node.type === 'single-quoted-scalar') {
+          const opener = node.type === 'double-quoted-scalar' ? '"' : "'";
+          if (!quoteClosed(node.source, opener)) note({ offset: node.offset, opener });
+        }
+      }
+    });
+  }
+  return found;
 }
 
 function firstLine(s: string): string {
