@@ -1,6 +1,10 @@
-// crdgen/testing: an in-process Kubernetes API server for tests (envtest's role).
+// crdgen/testing: an in-process Kubernetes API server for tests (envtest's role), and the
+// real control plane (etcd + kube-apiserver, optionally with workloads) behind the same handle.
 export { startTestApiServer } from './server.js';
 export type { TestApiServer, TestApiServerOptions, TestApiServerFaults } from './server.js';
+export { startControlPlane } from './control-plane.js';
+export type { ControlPlane, ControlPlaneOptions, ComponentExit } from './control-plane.js';
+export type { ApiServerHandle } from './handle.js';
 export type { FaultInjector, FailureSpec } from './faults.js';
 export type { KubeconfigDoc } from './kubeconfig.js';
 export type { Storage, StorageEvent, StorageList, StorageWatch, StorageErrorCode } from './storage/storage.js';

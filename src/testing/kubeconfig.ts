@@ -15,7 +15,7 @@ export interface KubeconfigDoc {
 }
 
 /** Builds the kubeconfig for a server at `url` (with the PEM CA when serving HTTPS). */
-export function buildKubeconfig(url: string, caPem?: string, name = 'crdgen-testenv'): KubeconfigDoc {
+export function buildKubeconfig(url: string, caPem?: string, name = 'crdgen-testenv', token = 'crdgen-testenv'): KubeconfigDoc {
   const cluster: Record<string, unknown> = { server: url };
   if (caPem) cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
   else cluster['insecure-skip-tls-verify'] = true;
@@ -23,7 +23,7 @@ export function buildKubeconfig(url: string, caPem?: string, name = 'crdgen-test
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],
-    users: [{ name, user: { token: 'crdgen-testenv' } }],
+    users: [{ name, user: { token } }],
     contexts: [{ name, context: { cluster: name, user: name, namespace: 'default' } }],
     'current-context': name,
     preferences: {},

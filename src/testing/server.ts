@@ -2,7 +2,7 @@
 // its kubeconfig, fault injection, and stop/restart. Several can run in one process.
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../runtime/meta/types.js';
@@ -11,8 +11,9 @@ import { Faults } from './faults.js';
 import type { FaultInjector } from './faults.js';
 import { handleRequest, sendError } from './http.js';
 import type { HttpContext } from './http.js';
+import type { ApiServerHandle } from './handle.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
-import type { KubeconfigDoc } from './kubeconfig.js';
+import { loadObjectFiles } from './load.js';
 import { ObjectService } from './objects.js';
 import { Registry } from './registry.js';
 import { ApiError } from './status.js';
@@ -58,16 +59,8 @@ export interface TestApiServerFaults extends FaultInjector {
 }
 
 /** A running test API server. */
-export interface TestApiServer {
-  /** `http://127.0.0.1:<port>` (or https). */
-  url: string;
-  port: number;
-  /** The kubeconfig, as an object. */
-  kubeconfig: KubeconfigDoc;
-  /** The kubeconfig file (KUBECONFIG). */
-  kubeconfigPath: string;
-  /** The generated CA certificate (PEM) when serving HTTPS. */
-  caCert?: string;
+export interface TestApiServer extends ApiServerHandle {
+  backend: 'testenv';
   faults: TestApiServerFaults;
   /** Creates objects in-process (as POSTs would), e.g. more CRDs; returns them as stored. */
   create(objects: KubeObject[]): Promise<KubeObject[]>;
@@ -118,7 +111,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     if (persistent && (await storage.get(svc.key(nsRes, undefined, ns)))) continue;
     await svc.create(nsRes, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   }
-  await installAll(svc, registry, await loadCrds(options.crds ?? []), persistent);
+  await installAll(svc, registry, await loadObjectFiles(options.crds ?? [], 'CRD'), persistent);
   await installAll(svc, registry, options.objects ?? [], persistent);
 
   const controllers = new Controllers(svc, storage, onError);
@@ -207,10 +200,19 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   };
 
   const env: TestApiServer = {
+    backend: 'testenv',
     url,
     port,
     kubeconfig,
     kubeconfigPath,
+    clientConfig: {
+      server: url,
+      tls: tls ? { caData: tls.cert } : undefined,
+      auth: { bearerToken: 'crdgen-testenv' },
+      qps: 0,
+      namespace: 'default',
+      source: kubeconfigPath,
+    },
     faults: injector,
     create: (objects) => installAll(svc, registry, objects),
     settle: async () => {
@@ -255,39 +257,6 @@ async function listen(
     });
   });
   return server;
-}
-
-/** Reads CRDs given as objects or file paths (YAML, several documents allowed). */
-async function loadCrds(crds: (KubeObject | string)[]): Promise<KubeObject[]> {
-  const out: KubeObject[] = [];
-  for (const c of crds) {
-    if (typeof c !== 'string') {
-      out.push(c);
-      continue;
-    }
-    let text: string;
-    try {
-      text = readFileSync(c, 'utf8');
-    } catch (e) {
-      throw new Error(`cannot read CRD file ${c}: ${(e as Error).message}`);
-    }
-    // The CRD reader's fast path (js-yaml, a fifth of the cost of loading and running `yaml`),
-    // or `yaml` where that declines (anchors, tags, errors: it words the error).
-    const { fastLoadAll } = await import('../input/crd/yaml-fast.js');
-    const fast = fastLoadAll(text);
-    if (fast) {
-      out.push(...(fast as KubeObject[]));
-      continue;
-    }
-    const YAML = await import('yaml');
-    const docs = YAML.parseAllDocuments(text);
-    for (const d of docs) {
-      if (d.errors.length) throw new Error(`${c}: ${d.errors[0]!.message}`);
-      const v = d.toJSON() as unknown;
-      if (v !== null && v !== undefined) out.push(v as KubeObject);
-    }
-  }
-  return out;
 }
 
 /** Creates objects in-process; a clear error (with the apiserver's message) when one is refused. */

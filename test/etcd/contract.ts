@@ -9,8 +9,6 @@ import type { Storage, StorageEvent } from '../../src/testing/storage/storage.js
 /** A backend under test: a fresh, empty storage per call, and how to dispose of it. */
 export interface BackendFactory {
   name: string;
-  /** Set when the backend cannot run here (the test is skipped with this reason). */
-  skip?: string;
   make(): Promise<{ storage: Storage; dispose(): Promise<void> }>;
 }
 
@@ -33,7 +31,7 @@ async function rejectsWith(p: Promise<unknown>, code: string): Promise<StorageEr
 
 /** Registers the contract suite for one backend. */
 export function storageContract(backend: BackendFactory): void {
-  describe(`Storage contract: ${backend.name}`, { skip: backend.skip }, () => {
+  describe(`Storage contract: ${backend.name}`, () => {
     let storage: Storage;
     let dispose: () => Promise<void>;
     let n = 0;

@@ -9,7 +9,7 @@ import type { EtcdStorage } from '../../src/testing/storage/etcd.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { StorageError } from '../../src/testing/storage/storage.js';
 import type { StorageEvent } from '../../src/testing/storage/storage.js';
-import { etcdSkipReason, startTestEtcd } from './support.js';
+import { startTestEtcd } from './support.js';
 
 const cm = (name: string, v = '0'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } }) as KubeObject;
 const rv = (o: KubeObject): number => Number(o.metadata?.resourceVersion);
@@ -22,7 +22,7 @@ async function until(what: string, cond: () => boolean, timeoutMs = 10000): Prom
   }
 }
 
-describe('EtcdStorage on a real etcd', { skip: etcdSkipReason() }, () => {
+describe('EtcdStorage on a real etcd', () => {
   let etcd: EtcdProcess;
   const open: EtcdStorage[] = [];
   const openStorage = async (prefix: string): Promise<EtcdStorage> => {

@@ -4,21 +4,19 @@ import { openEtcdStorage } from '../../src/testing/storage/etcd.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { MemoryStorage } from '../../src/testing/storage/memory.js';
 import { storageContract } from './contract.js';
-import { etcdSkipReason, startTestEtcd } from './support.js';
+import { startTestEtcd } from './support.js';
 
 storageContract({
   name: 'memory',
   make: async () => ({ storage: new MemoryStorage(), dispose: async () => undefined }),
 });
 
-const skip = etcdSkipReason();
 let etcd: EtcdProcess | undefined;
 after(async () => {
   await etcd?.stop();
 });
 storageContract({
   name: 'etcd',
-  skip,
   make: async () => {
     etcd ??= await startTestEtcd();
     const storage = await openEtcdStorage({ endpoints: [etcd.endpoint], prefix: '/contract' });

@@ -8,7 +8,7 @@ import { runCli } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { DM_CRD, dm } from '../testing/helpers.js';
-import { etcdSkipReason, startTestEtcd } from './support.js';
+import { startTestEtcd } from './support.js';
 
 function captureIo(cwd: string): CliIo & { out: string; err: string } {
   const io = {
@@ -45,7 +45,7 @@ async function withTestenv(dir: string, args: string[], body: (url: string, io: 
   return done;
 }
 
-describe('crdgen testenv --etcd', { skip: etcdSkipReason() }, () => {
+describe('crdgen testenv --etcd', () => {
   let etcd: EtcdProcess;
   let dir: string;
   before(async () => {

@@ -7,11 +7,11 @@ import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { api, dm, DM_CRD, watch } from '../testing/helpers.js';
-import { etcdSkipReason, startTestEtcd } from './support.js';
+import { startTestEtcd } from './support.js';
 
 const DMS = '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers';
 
-describe('crdgen/testing on etcd', { skip: etcdSkipReason() }, () => {
+describe('crdgen/testing on etcd', () => {
   let etcd: EtcdProcess;
   const servers: TestApiServer[] = [];
   const start = async (prefix: string): Promise<TestApiServer> => {

@@ -9,7 +9,7 @@ import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { DM_CRD, api, dm } from '../testing/helpers.js';
-import { etcdSkipReason, startTestEtcd } from '../etcd/support.js';
+import { startTestEtcd } from '../etcd/support.js';
 import { SEED, counter, junk, mutateTree, runs as scaled } from './support.js';
 
 const DMS = '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers';
@@ -44,8 +44,8 @@ const request = fc.record({
   fresh: fc.boolean(),
 });
 
-function fuzzServer(backend: string, skip: string | undefined, start: () => Promise<TestApiServer>, runs: number): void {
-  describe(`fuzz: request bodies (${backend})`, { skip }, () => {
+function fuzzServer(backend: string, start: () => Promise<TestApiServer>, runs: number): void {
+  describe(`fuzz: request bodies (${backend})`, () => {
     let env: TestApiServer;
     before(async () => {
       env = await start();
@@ -115,16 +115,14 @@ function fuzzServer(backend: string, skip: string | undefined, start: () => Prom
   });
 }
 
-fuzzServer('memory', undefined, () => startTestApiServer({ crds: [DM_CRD] }), scaled(150));
+fuzzServer('memory', () => startTestApiServer({ crds: [DM_CRD] }), scaled(150));
 
-const skip = etcdSkipReason();
 let etcd: EtcdProcess | undefined;
 after(async () => {
   await etcd?.stop();
 });
 fuzzServer(
   'etcd',
-  skip,
   async () => {
     etcd = await startTestEtcd();
     return startTestApiServer({ crds: [DM_CRD], etcd: { endpoints: [etcd.endpoint], prefix: '/fuzz' } });

@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { startEtcd, type EtcdProcess } from '../../src/testing/storage/etcd-server.js';
+import { etcdBinary } from '../support/assets.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
@@ -50,7 +51,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
   let replicas: Replicas | undefined;
   const gen = buildOperator();
   try {
-    etcd = await startEtcd();
+    etcd = await startEtcd({ binary: etcdBinary() });
     env = await startTestApiServer({
       crds: [DM_CRD],
       objects: SOAK_NAMESPACES.filter((n) => n !== 'default').map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),

@@ -1,4 +1,4 @@
-// startEtcd(): runs an `etcd` binary (Debian's etcd-server, etcd 3.4) on free ports of
+// startEtcd(): runs an `etcd` binary (3.4 or newer; crdgen's tests run etcd 3.6) on free ports of
 // 127.0.0.1 with a temporary data dir, for tests and the soak. Stop, restart and SIGKILL.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -52,7 +52,7 @@ async function freePort(): Promise<number> {
 export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdProcess> {
   const binary = options.binary ?? 'etcd';
   if (!findEtcd(binary)) {
-    throw new Error(`no etcd binary "${binary}": install Debian's etcd-server (scripts/ensure-etcd.sh)`);
+    throw new Error(`no etcd binary "${binary}": give its path (scripts/ensure-control-plane.sh builds etcd 3.6)`);
   }
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'crdgen-etcd-'));

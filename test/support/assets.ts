@@ -1,0 +1,46 @@
+// The programs the suites drive, as npm test's set-up (scripts/test-setup.sh, run by
+// scripts/run-tests.mjs) provides them. A missing one FAILS the suite with the fix.
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HOW = 'run the tests with `npm test` or `node scripts/run-tests.mjs …`: their set-up builds it (scripts/test-setup.sh)';
+
+function executable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The control plane's bin folder (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, kwok). */
+export function controlPlaneAssets(): string {
+  const fromEnv = process.env.CRDGEN_TEST_ASSETS;
+  if (fromEnv && executable(join(fromEnv, 'kube-apiserver'))) return fromEnv;
+  // run outside run-tests.mjs: the one cached build, if there is exactly one
+  const base = join(ROOT, '.cache', 'control-plane');
+  const found = existsSync(base) ? readdirSync(base).map((v) => join(base, v, 'bin')).filter((d) => executable(join(d, 'kube-apiserver'))) : [];
+  if (found.length === 1) return found[0]!;
+  throw new Error(`the real control plane is not built: ${HOW}`);
+}
+
+/** etcd 3.6, built with the control plane (the etcd-backed suites and the soak run it). */
+export function etcdBinary(): string {
+  return join(controlPlaneAssets(), 'etcd');
+}
+
+/** kubectl of the control plane's version. */
+export function kubectlReal(): string {
+  return join(controlPlaneAssets(), 'kubectl');
+}
+
+/** Debian's kubectl 1.20 ($KUBECTL overrides it), the old client the conformance tests also drive. */
+export function kubectl120(): string {
+  if (process.env.KUBECTL) return process.env.KUBECTL;
+  const p = process.env.CRDGEN_KUBECTL_1_20 ?? join(ROOT, '.cache', 'kubectl-1.20', 'usr', 'bin', 'kubectl');
+  if (executable(p)) return p;
+  throw new Error(`Debian's kubectl 1.20 is not unpacked: ${HOW}`);
+}

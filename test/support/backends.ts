@@ -1,0 +1,41 @@
+// The two backends a suite runs on: crdgen's in-process test server and the real control
+// plane (etcd + kube-apiserver, with kube-controller-manager, kube-scheduler and kwok when
+// `workloads`). Both return the same handle.
+import type { KubeObject } from '../../src/runtime/meta/types.js';
+import { startControlPlane, startTestApiServer } from '../../src/testing/index.js';
+import type { ApiServerHandle } from '../../src/testing/index.js';
+import { controlPlaneAssets } from './assets.js';
+
+export interface BackendOptions {
+  crds?: (KubeObject | string)[];
+  objects?: KubeObject[];
+  /** Deployments become available: testenv's simulator, or the real controllers and kwok. */
+  workloads?: boolean;
+  /** kube-apiserver's --etcd-compaction-interval in seconds (real only). */
+  etcdCompactionIntervalSeconds?: number;
+}
+
+export interface Backend {
+  name: 'testenv' | 'real';
+  start(options?: BackendOptions): Promise<ApiServerHandle>;
+}
+
+export const testenvBackend: Backend = {
+  name: 'testenv',
+  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false }),
+};
+
+export const realBackend: Backend = {
+  name: 'real',
+  start: (o = {}) =>
+    startControlPlane({
+      assets: controlPlaneAssets(),
+      crds: o.crds,
+      objects: o.objects,
+      workloads: o.workloads,
+      etcdCompactionIntervalSeconds: o.etcdCompactionIntervalSeconds,
+    }),
+};
+
+/** Both backends, the in-process server first. */
+export const BACKENDS: readonly Backend[] = [testenvBackend, realBackend];
