@@ -1,12 +1,14 @@
 // `crdgen testenv --etcd <endpoints>`: objects outlive the command; bad endpoints are usage errors.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
+import { ROOT } from '../golden/support.js';
 import { DM_CRD, dm } from '../testing/helpers.js';
 import { startTestEtcd } from './support.js';
 
@@ -84,5 +86,28 @@ describe('crdgen testenv --etcd', () => {
     assert.equal(code, 2);
     assert.match(io.err, /"localhost:2379" is not an etcd endpoint/);
     assert.doesNotMatch(io.err, /\n\s+at /, 'no stack trace');
+  });
+
+  it('exits on SIGTERM after its etcd is gone (it used to print "stopped" and never exit)', async () => {
+    const own = await startTestEtcd();
+    const kubeconfig = join(dir, 'gone.kubeconfig');
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', '--etcd', own.endpoint, '--kubeconfig', kubeconfig], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    const exited = new Promise<number | string>((done) => proc.once('exit', (code, sig) => done(code ?? sig ?? -1)));
+    try {
+      await until(() => out.includes('Press Ctrl-C') || proc.exitCode !== null, 'testenv to start');
+      await own.stop();
+      // the storage's watch loses etcd and starts a new one that cannot connect
+      await new Promise((r) => setTimeout(r, 3000));
+      proc.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000))]);
+      assert.equal(code, 0, out);
+      assert.match(out, /crdgen testenv: stopped/);
+    } finally {
+      proc.kill('SIGKILL');
+      await own.stop();
+    }
   });
 });

@@ -26,7 +26,7 @@ export interface EtcdFeedHandlers {
  * The state of the feed: `Connecting` (creating the etcd watch from `next`), `Watching`
  * (events flow) or `Stopped`.
  */
-type FeedState = { kind: 'Connecting' } | { kind: 'Watching'; watcher: Watcher } | { kind: 'Stopped' };
+type FeedState = { kind: 'Connecting'; pending?: Watcher } | { kind: 'Watching'; watcher: Watcher } | { kind: 'Stopped' };
 
 /**
  * A whole-keyspace etcd watch that never skips a revision: it counts the revisions it has
@@ -65,6 +65,9 @@ export class EtcdFeed {
     this.state = { kind: 'Stopped' };
     if (this.timer) clearTimeout(this.timer);
     if (s.kind === 'Watching') await s.watcher.cancel().catch(() => undefined);
+    // A watch still being created (etcd unreachable) stays attached to the client, which
+    // reconnects for it forever and keeps the process alive: detach it too.
+    else if (s.kind === 'Connecting' && s.pending) await s.pending.cancel().catch(() => undefined);
   }
 
   private isStopped(): boolean {
@@ -73,11 +76,17 @@ export class EtcdFeed {
 
   private async connect(): Promise<void> {
     if (this.state.kind === 'Stopped') return;
-    this.state = { kind: 'Connecting' };
+    // the builder's create(), with the watcher kept so that stop() can cancel it while pending
+    const pending = this.client.watch().prefix('').withPreviousKV().startRevision(String(this.delivered + 1)).watcher();
+    this.state = { kind: 'Connecting', pending };
     let watcher: Watcher;
     try {
-      watcher = await this.client.watch().prefix('').withPreviousKV().startRevision(String(this.delivered + 1)).create();
+      watcher = await new Promise<Watcher>((resolve, reject) => {
+        pending.once('connected', () => resolve(pending));
+        pending.once('error', reject);
+      });
     } catch (e) {
+      await pending.cancel().catch(() => undefined);
       if (this.isStopped()) return;
       if (/compact/i.test((e as Error).message ?? '')) await this.restartAfterGap();
       else this.retryLater();
