@@ -1,18 +1,24 @@
 // `crdgen demo` (and `npm run demo`): the DatabaseManager operator end to end on one
 // machine. Starts the test API server with simulated workloads (what `crdgen testenv
-// --simulate-workloads` runs), generates the operator, starts it as its own process,
-// applies a DatabaseManager, scales it, deletes it, and narrates each step. Ends with 0.
+// --simulate-workloads` runs), generates the operator into a temporary folder, compiles it
+// (TypeScript's transpiler, which the package brings through ts-morph: no tsx, no tsc), starts
+// it as its own process, applies a DatabaseManager, scales it, deletes it, and narrates each
+// step. Ends with 0. Everything it reads ships in the package: the CRD
+// (fixtures/databasemanager/crd.yaml, listed in package.json "files") and dist/runtime/.
 import { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CliContext } from './io.js';
+import { commandOf } from './invocation.js';
 import type { Deployment, KubeObject } from '../runtime/index.js';
 import { EXIT } from './io.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The demo's CRD, shipped in the package. */
+export const DEMO_CRD = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
 type Obj = { metadata?: { name?: string; uid?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
 async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
@@ -34,22 +40,29 @@ export async function runDemo(ctx: CliContext): Promise<number> {
   const { runEmitters } = await import('../generate/registry.js');
   const { writeFiles } = await import('../emit/writer.js');
   const rt = await import('../runtime/index.js');
-  const crdFile = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
-  const out = join(ROOT, `.crdgen-demo-${process.pid}`);
-  mkdirSync(out, { recursive: true });
+  const cmd = commandOf(ctx.io);
+  const crdFile = DEMO_CRD;
+  const runtimeJs = join(ROOT, 'dist', 'runtime', 'index.js');
+  if (!existsSync(runtimeJs)) {
+    ctx.io.stderr(`crdgen demo: ${runtimeJs} is missing: build crdgen first (npm run build)\n`);
+    return EXIT.invalidInput;
+  }
+  const out = mkdtempSync(join(tmpdir(), 'crdgen-demo-'));
   say('1. starting the test API server with workload simulation (crdgen testenv --simulate-workloads)…');
   const server = await startTestApiServer({ crds: [crdFile], simulateWorkloads: 500 });
   let child: ReturnType<typeof spawn> | undefined;
   try {
     say(`   API server at ${server.url}; the DatabaseManager CRD is installed`);
-    say('2. generating the operator: crdgen generate fixtures/databasemanager/crd.yaml --controller DatabaseManager');
+    const shownCrd = relative(ctx.io.cwd, crdFile).startsWith('..') ? crdFile : relative(ctx.io.cwd, crdFile);
+    say(`2. generating the operator: ${cmd} generate ${shownCrd} --out ${out} --controller DatabaseManager`);
     const r = readCrdInputs([{ file: 'fixtures/databasemanager/crd.yaml', content: readFileSync(crdFile) }]);
-    const runtimeImport = join(ROOT, 'dist', 'runtime', 'index.js');
-    await writeFiles(out, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'] })));
+    const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport: pathToFileURL(runtimeJs).href, controllers: ['DatabaseManager'] }));
+    await writeFiles(out, files);
     writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-    const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
+    say('   compiling it to JavaScript (TypeScript\'s transpiler)…');
+    await transpileAll(out, files.map((f) => f.path).filter((p) => p.endsWith('.ts')));
     say('3. starting the operator as its own process (2 workers, metrics and probes off)…');
-    child = spawn(process.execPath, ['--import', tsx, join(out, 'controllers', 'databasemanager', 'main.ts'), '--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--log-level', 'warn'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child = spawn(process.execPath, [join(out, 'controllers', 'databasemanager', 'main.js'), '--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--log-level', 'warn'], { stdio: ['ignore', 'inherit', 'inherit'] });
     const config = await rt.loadKubeconfig({ path: server.kubeconfigPath });
     const dms = rt.resourceClient<Obj & KubeObject>(config, { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true }).namespace('default');
     const deps = rt.resourceClient<Deployment>(config, rt.DeploymentResource).namespace('default');
@@ -72,7 +85,7 @@ export async function runDemo(ctx: CliContext): Promise<number> {
     await dms.delete('orders');
     await until(async () => deps.get('orders-db').then(() => undefined, (e: unknown) => (rt.isNotFound(e) ? true : undefined)), 30_000, 'the Deployment to go');
     say('   Deployment orders-db is gone');
-    say('\nDone. Against a real cluster:\n  crdgen generate crd.yaml --out src/generated --controller DatabaseManager\n  kubectl apply -f src/generated/controllers/databasemanager/config/crd.yaml\n  node --import tsx src/generated/controllers/databasemanager/main.ts --kubeconfig ~/.kube/config\n  (or build the image from controllers/databasemanager/Dockerfile and apply config/rbac.yaml and config/manager.yaml)');
+    say(`\nDone. Against a real cluster:\n  ${cmd} generate crd.yaml --out src/generated --controller DatabaseManager\n  kubectl apply -f src/generated/controllers/databasemanager/config/crd.yaml\n  npx tsc && node dist/generated/controllers/databasemanager/main.js --kubeconfig ~/.kube/config\n  (or build the image from controllers/databasemanager/Dockerfile and apply config/rbac.yaml and config/manager.yaml)`);
     return EXIT.ok;
   } catch (e) {
     ctx.io.stderr(`crdgen demo: ${(e as Error).message}\n`);
@@ -86,6 +99,16 @@ export async function runDemo(ctx: CliContext): Promise<number> {
     }
     await server.stop();
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** Compiles each generated .ts file under `out` to a .js file beside it, one file at a time (no type check: the code is checked elsewhere). */
+async function transpileAll(out: string, paths: readonly string[]): Promise<void> {
+  const { ts } = await import('ts-morph');
+  for (const p of paths) {
+    const file = join(out, p);
+    const js = ts.transpileModule(readFileSync(file, 'utf8'), { fileName: file, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    writeFileSync(file.replace(/\.ts$/, '.js'), js.outputText);
   }
 }
 

@@ -14,6 +14,7 @@ import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliContext } from './io.js';
 import type { FlagGiven, GenerateFlags } from './options.js';
 import { addOutputOptions, Reporter, runReported } from './report.js';
+import { commandOf } from './invocation.js';
 
 /** Options of the generate command, as commander parses them. */
 export type GenerateOptions = GenerateFlags;
@@ -59,8 +60,21 @@ export async function runGenerate(inputs: readonly string[], flags: GenerateFlag
     const line = summary(o.files.length, o.model) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
     reporter.info(outputs.length > 1 ? `${o.target.name}: ${line}` : line);
   }
+  await warnAboutProjects(outputs.map((o) => o.target.out!), ctx, reporter);
   reporter.finish(EXIT.ok);
   return EXIT.ok;
+}
+
+/** Warns, once per project, when the project the output went into cannot compile or run the generated code (project.ts). */
+async function warnAboutProjects(outs: readonly string[], ctx: CliContext, reporter: Reporter): Promise<void> {
+  const { findProject, checkProject } = await import('./project.js');
+  const seen = new Set<string>();
+  for (const out of outs) {
+    const project = findProject(out);
+    if (!project || seen.has(project.packageJson)) continue;
+    seen.add(project.packageJson);
+    for (const f of checkProject(project, commandOf(ctx.io))) reporter.report([{ ...f.diagnostic, file: displayPath(ctx.io.cwd, f.diagnostic.file) }]);
+  }
 }
 
 /** The options generate, verify and validate share (inputs, config, generator options, output). */
@@ -94,7 +108,10 @@ export function createGenerateCommand(ctx: CliContext): Command {
     .argument('[inputs...]', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs). None: use crdgen.config.yaml')
     .option('-o, --out <dir>', 'output folder (created if missing; required without a config)');
   addGeneratorOptions(cmd)
-    .addHelpText('after', '\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExamples:\n  crdgen generate fixtures/databasemanager/crd.yaml --out generated\n  crdgen generate                      # every target of crdgen.config.yaml\n')
+    .addHelpText('after', () => {
+      const c = commandOf(ctx.io);
+      return `\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExamples:\n  ${c} generate crds/databasemanager.yaml --out src/generated\n  ${c} generate --generators +crd       # the defaults and the CRD YAML\n  ${c} generate                         # every target of crdgen.config.yaml\n`;
+    })
     .action(async (inputs: string[], opts: GenerateFlags, command: Command) => {
       const reporter = new Reporter(ctx.io, 'generate', opts);
       await runReported(ctx, reporter, () => runGenerate(inputs, opts, givenOn(command), ctx, reporter));

@@ -12,8 +12,12 @@ export interface CliIo {
   cwd: string;
   /** Standard error is a terminal (colour, progress line). Default false. */
   stderrIsTTY?: boolean;
-  /** Environment (`NO_COLOR`); default none. */
+  /** Environment (`NO_COLOR`, `PATH` for {@link CliIo.command}); default none. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** How the user runs crdgen (`crdgen`, `npx crdgen`), for messages; default: detected from `env` (invocation.ts). */
+  command?: string;
+  /** Asks the user a yes/no question (default yes); absent when there is no terminal to ask on. */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 /** Shared state a command factory receives. */
@@ -39,7 +43,19 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
+    ...(process.stdin.isTTY === true && process.stdout.isTTY === true ? { confirm: askOnTerminal } : {}),
   };
+}
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await rl.question(question)).trim();
+    return answer === '' || /^y(es)?$/i.test(answer);
+  } finally {
+    rl.close();
+  }
 }
 
 /** An error meant for the user: printed as `crdgen: <message>` with the given exit code, no stack. */

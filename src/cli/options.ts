@@ -14,6 +14,7 @@ import { ClientOptionsError, parseClientOptionFlags, type ClientGenOptions, type
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliIo } from './io.js';
 import type { OutputFlags } from './report.js';
+import { commandOf } from './invocation.js';
 
 /** Options of generate/verify/validate as commander parses them. */
 export interface GenerateFlags extends OutputFlags {
@@ -198,13 +199,13 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
   let cfgDir = io.cwd;
   if (configFile !== undefined) {
     const { loadConfig } = await import('../config/load.js'); // ajv and yaml: only when there is a config
-    const loaded = loadConfig(configFile, displayPath(io.cwd, configFile));
+    const loaded = loadConfig(configFile, displayPath(io.cwd, configFile), commandOf(io));
     if (!loaded.config) return { targets: [], diagnostics: loaded.diagnostics, configFile };
     cfgTargets = loaded.config.targets;
     cfgDir = loaded.config.dir;
   }
   if (inputs.length === 0 && cfgTargets === undefined) {
-    usage('no inputs: give CRD files (or annotated .ts files) and --out, or write a crdgen.config.yaml (crdgen init)');
+    usage(`no inputs: give CRD files (or annotated .ts files) and --out, or write a crdgen.config.yaml (${commandOf(io)} init)`);
   }
   const fromCli = inputs.length > 0;
   if (fromCli && cfgTargets !== undefined && cfgTargets.length > 1) {

@@ -11,6 +11,7 @@ import { CliError, EXIT, type CliContext } from './io.js';
 import { addGeneratorOptions, givenOn, plural } from './generate.js';
 import type { GenerateFlags } from './options.js';
 import { Reporter, runReported } from './report.js';
+import { commandOf } from './invocation.js';
 
 /** One difference `verify` found. */
 export interface VerifyFinding {
@@ -28,13 +29,13 @@ export function shellQuote(arg: string): string {
   return SAFE_ARG.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The generate command that fixes what verify found: the same arguments, `generate` for `verify`, no output flags. */
-export function fixCommand(rawArgs: readonly string[]): string {
+/** The generate command that fixes what verify found: the same arguments, `generate` for `verify`, no output flags, run as the user runs crdgen (`command`). */
+export function fixCommand(rawArgs: readonly string[], command = 'crdgen'): string {
   const args = [...rawArgs];
   const i = args.indexOf('verify');
   if (i >= 0) args[i] = 'generate';
   const shown = args.filter((a) => !['--json', '-q', '--quiet', '-v', '--verbose', '--no-color'].includes(a));
-  return ['crdgen', ...shown].map(shellQuote).join(' ');
+  return [command, ...shown.map(shellQuote)].join(' ');
 }
 
 /** Runs verify; returns 0 when the output on disk is what generate would write, else 1. */
@@ -71,7 +72,7 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
   }
   // commander keeps the arguments it parsed as rawArgs (untyped)
   const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
-  const fix = fixCommand(raw && raw.length > 0 ? raw : ['verify', ...inputs]);
+  const fix = fixCommand(raw && raw.length > 0 ? raw : ['verify', ...inputs], commandOf(ctx.io));
   if (findings.length === 0) {
     reporter.info(`verified ${plural(checked, 'generated file')}: up to date`);
     reporter.finish(EXIT.ok, { findings });
@@ -105,7 +106,7 @@ export function createVerifyCommand(ctx: CliContext): Command {
     .argument('[inputs...]', 'as for generate; none: use crdgen.config.yaml')
     .option('-o, --out <dir>', 'output folder to compare (required without a config)');
   addGeneratorOptions(cmd)
-    .addHelpText('after', '\nExit codes: 0 up to date, 1 out of date or invalid input, 2 usage error.\n\nExample (CI):\n  crdgen verify || exit 1\n')
+    .addHelpText('after', () => `\nExit codes: 0 up to date, 1 out of date or invalid input, 2 usage error.\n\nExample (CI):\n  ${commandOf(ctx.io)} verify || exit 1\n`)
     .action(async (inputs: string[], opts: GenerateFlags, command: Command) => {
       const reporter = new Reporter(ctx.io, 'verify', opts);
       await runReported(ctx, reporter, () => runVerify(inputs, opts, command, ctx, reporter));

@@ -163,8 +163,9 @@ function toTargets(cfg: ConfigFile, positions: Positions, file: string, diagnost
  * diagnostics (e.g. relative to the current folder). A package.json is read for
  * its "crdgen" key. Unknown keys, wrong types and missing inputs/out are
  * diagnostics with the line and column of the offending key or value.
+ * `command` is how the user runs crdgen, for hints (`npx crdgen init`).
  */
-export function loadConfig(absPath: string, display: string): ConfigLoadResult {
+export function loadConfig(absPath: string, display: string, command = 'crdgen'): ConfigLoadResult {
   let text: string;
   try {
     text = readFileSync(absPath, 'utf8');
@@ -190,7 +191,7 @@ export function loadConfig(absPath: string, display: string): ConfigLoadResult {
   const v = validate();
   if (value === null || value === undefined || !v(value)) {
     if (value === null || value === undefined) {
-      diagnostics.push({ severity: 'error', code: 'CFG003', file: display, ...positions.at([]), message: 'the config is empty', hint: 'run `crdgen init` for a starter config' });
+      diagnostics.push({ severity: 'error', code: 'CFG003', file: display, ...positions.at([]), message: 'the config is empty', hint: `run \`${command} init\` for a starter config` });
     }
     for (const err of v.errors ?? []) {
       if (err.keyword === 'if' || (err.keyword !== 'oneOf' && /\/oneOf\//.test(err.schemaPath))) continue; // oneOf branches: one message for the whole

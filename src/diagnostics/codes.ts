@@ -5,8 +5,9 @@ import { TS_CODES } from '../input/ts/diagnostics.js';
 import { CONFIG_CODES } from '../config/codes.js';
 
 /** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
- * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `TS`: TypeScript
- * input (src/input/ts/diagnostics.ts). */
+ * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `PRJ`: the project
+ * the output goes into (warnings, src/cli/project.ts), `TS`: TypeScript input
+ * (src/input/ts/diagnostics.ts). */
 export const DIAGNOSTIC_CODES = {
   IO001: 'cannot read input',
   IO002: 'input is not UTF-8 text',
@@ -39,8 +40,13 @@ export const DIAGNOSTIC_CODES = {
   GEN002: 'name cannot be used as an output path segment',
   GEN003: 'kind defined twice',
   GEN004: 'CRD serves no version (nothing generated)',
+  GEN005: 'operator hooks are still the generated stubs',
   CLI001: 'no input files',
   CLI002: 'unsupported input type',
+  PRJ001: 'package.json is not an ES module package ("type": "module")',
+  PRJ002: 'tsconfig "module" cannot compile the generated code',
+  PRJ003: "tsconfig \"moduleResolution\" cannot resolve 'crdgen/runtime'",
+  PRJ004: "Node's types are not available to the generated code",
   ...TS_CODES,
   ...CONFIG_CODES,
 } as const;

@@ -127,17 +127,17 @@ test('--header-file puts a licence above the generated header; verify and stale 
 test('crdgen init writes a starter config (and with --example the CRD) that generate and verify accept; refuses to overwrite', async () => {
   const dir = join(tmp, 'init');
   mkdirSync(dir);
-  const r = await run(['init', '--example'], dir);
+  const r = await run(['init', '--example', '--no-project'], dir); // the project files: test/unit/cli/init.test.ts
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nnext: npx crdgen generate (and npx crdgen verify in CI)\n');
+  assert.equal(r.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nnext: npm install crdgen\nnext: npm install --save-dev typescript @types/node\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n');
   assert.equal(readFileSync(join(dir, 'crds/databasemanager.yaml'), 'utf8'), readFileSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), 'utf8'));
   const g = await run(['generate'], dir);
   assert.equal(g.code, 0, g.stderr);
   assert.ok(existsSync(join(dir, 'src/generated/controllers/databasemanager/reconcile.ts')));
   assert.equal((await run(['verify'], dir)).code, 0);
-  const again = await run(['init'], dir);
+  const again = await run(['init', '--no-project'], dir);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /crdgen\.config\.yaml already exist/);
-  assert.equal((await run(['init', '--force'], dir)).code, 0);
+  assert.equal((await run(['init', '--force', '--no-project'], dir)).code, 0);
   assert.doesNotMatch(readFileSync(join(dir, 'crdgen.config.yaml'), 'utf8'), /^controllers:/m);
 });

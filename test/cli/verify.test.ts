@@ -46,7 +46,7 @@ test('an edited generated file: exit 1, a unified diff naming it, the fix comman
   assert.match(r.stdout, /^-\s+replicas\?: string;$/m);
   assert.match(r.stdout, /^\+\s+replicas\?: number;$/m);
   assert.match(r.stderr, /1 file changed/);
-  assert.match(r.stderr, /To fix it, run:\n {2}crdgen generate crd\.yaml --out gen --controller DatabaseManager\n$/);
+  assert.match(r.stderr, /To fix it, run:\n {2}npx crdgen generate crd\.yaml --out gen --controller DatabaseManager\n$/);
   assert.equal(readFileSync(p, 'utf8'), edited);
   // and the fix works
   assert.equal((await cli(['generate', 'crd.yaml', '--out', 'gen', '--controller', 'DatabaseManager'], { cwd: dir })).code, 0);
@@ -120,7 +120,7 @@ test('verify --json: findings, diffs and the fix command as one JSON document', 
   assert.equal(doc.exitCode, 1);
   assert.deepEqual(doc.findings.map((f) => `${f.kind} ${f.path}`), [`changed ${TYPES}`, 'missing gen/informers/factory.ts']);
   assert.match(doc.findings[0]!.diff!, /^--- a\/gen\/apis/);
-  assert.equal(doc.fix, 'crdgen generate crd.yaml --out gen --controller DatabaseManager');
+  assert.equal(doc.fix, 'npx crdgen generate crd.yaml --out gen --controller DatabaseManager');
   assert.equal(doc.files.length, total); // every generated path once
 });
 
