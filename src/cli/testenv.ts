@@ -1,5 +1,7 @@
 // `crdgen testenv`: runs an in-process Kubernetes API server until SIGINT/SIGTERM, writes
-// its kubeconfig, pre-installs CRDs, and logs requests at -v.
+// its kubeconfig, pre-installs CRDs, and logs requests at -v. With --real, the same command
+// runs the real control plane instead (etcd + kube-apiserver from --assets DIR, and with
+// --simulate-workloads kube-controller-manager, kube-scheduler and kwok).
 import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
 import { EXIT, processIo } from './io.js';
@@ -37,6 +39,8 @@ export interface TestenvOptions {
   verbose?: boolean;
   etcd?: string[];
   etcdPrefix: string;
+  real?: boolean;
+  assets?: string;
 }
 
 const defaultContext = (): CliContext => ({ io: processIo(), setExitCode: (c) => void (process.exitCode = c) });
@@ -53,10 +57,18 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
     .option('--simulate-workloads [delay]', 'make Deployments become available after a delay (default 100ms)', parseDelay)
     .option('--etcd <endpoints>', 'keep objects in etcd (comma-separated client URLs; needs the npm package etcd3)', parseEndpoints)
     .option('--etcd-prefix <prefix>', 'key prefix in etcd', '/registry')
-    .option('-v, --verbose', 'log every request')
+    .option('--real', 'run the real control plane (etcd + kube-apiserver; with --simulate-workloads also kube-controller-manager, kube-scheduler and kwok)')
+    .option('--assets <dir>', 'with --real: the folder of binaries (default $KUBEBUILDER_ASSETS)')
+    .option('-v, --verbose', 'log every request (with --real: every component\'s output)')
     .action(async (opts: TestenvOptions) => {
-      const { startTestApiServer } = await import('../testing/index.js');
       const kubeconfigPath = resolve(io.cwd, opts.kubeconfig);
+      if (opts.real) return runReal(ctx, opts, kubeconfigPath);
+      if (opts.assets !== undefined) {
+        io.stderr('crdgen testenv: --assets needs --real\n');
+        ctx.setExitCode(EXIT.usage);
+        return;
+      }
+      const { startTestApiServer } = await import('../testing/index.js');
       let env;
       try {
         env = await startTestApiServer({
@@ -91,4 +103,68 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
       });
       io.stderr('crdgen testenv: stopped\n');
     });
+}
+
+/** Waits for SIGINT or SIGTERM (once), then runs `stop`. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    const on = (sig: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done(sig);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: string): Promise<void> {
+  const { io } = ctx;
+  const conflicting = [opts.etcd && '--etcd', opts.https && '--https (the real apiserver always serves HTTPS)'].filter(Boolean);
+  if (conflicting.length) {
+    io.stderr(`crdgen testenv: --real does not take ${conflicting.join(' or ')}\n`);
+    ctx.setExitCode(EXIT.usage);
+    return;
+  }
+  const { startControlPlane } = await import('../testing/control-plane.js');
+  const log = (line: string): void => io.stderr(`crdgen testenv: ${line}\n`);
+  // a signal while starting stops what has started
+  const signal = untilSignal();
+  let cp;
+  try {
+    const starting = startControlPlane({
+      assets: opts.assets === undefined ? undefined : resolve(io.cwd, opts.assets),
+      crds: opts.crd.map((f) => resolve(io.cwd, f)),
+      workloads: opts.simulateWorkloads !== undefined,
+      kubeconfigPath,
+      log,
+      verbose: opts.verbose === true,
+    });
+    const first = await Promise.race([starting.then((c) => ({ c })), signal.then((s) => ({ s }))]);
+    if ('s' in first) {
+      log(`${first.s} while starting: stopping`);
+      await starting.then((c) => c.stop(), () => undefined);
+      return;
+    }
+    cp = first.c;
+  } catch (e) {
+    io.stderr(`crdgen testenv: ${(e as Error).message}\n`);
+    ctx.setExitCode(EXIT.invalidInput);
+    return;
+  }
+  io.stdout(
+    `crdgen testenv: kube-apiserver ${cp.version} listening on ${cp.url} (etcd ${cp.etcdEndpoint}${opts.simulateWorkloads !== undefined ? '; kube-controller-manager, kube-scheduler, kwok' : ''})\n` +
+      `kubeconfig written to ${kubeconfigPath}\n\n` +
+      `  export KUBECONFIG=${kubeconfigPath}\n` +
+      `  kubectl get crd\n\n` +
+      `Press Ctrl-C to stop.\n`,
+  );
+  const outcome = await Promise.race([signal.then((s) => ({ s })), cp.failed.then((f) => ({ f }))]);
+  if ('f' in outcome) {
+    io.stderr(`crdgen testenv: ${outcome.f.component} exited (${outcome.f.code}); stopped the rest. Its last output:\n${outcome.f.logTail}\n`);
+    ctx.setExitCode(EXIT.invalidInput);
+    return;
+  }
+  await cp.stop();
+  io.stderr('crdgen testenv: stopped\n');
 }
