@@ -25,7 +25,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['ts-morph', 'typescript', 'prettier', 'ajv', 'ajv/*', 'handlebars', 'yaml', 'etcd3', '@kubernetes/client-node', './crd-shape.validate.cjs', './templates.precompiled.cjs'],
+  // jsonc-parser: its UMD main requires its parts at run time, which a bundle cannot follow
+  external: ['ts-morph', 'typescript', 'prettier', 'ajv', 'ajv/*', 'handlebars', 'yaml', 'etcd3', '@kubernetes/client-node', 'jsonc-parser', './crd-shape.validate.cjs', './templates.precompiled.cjs'],
   // bundled CommonJS packages (commander) call require(): give the ESM bundle one
   banner: { js: "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,51 +1,122 @@
-// What a user installs works: pack the package (npm pack, from the built dist/),
-// install the tarball into an empty temporary project (one npm install, npm's
-// cache reused), run `npx crdgen generate` there on the DatabaseManager CRD and
-// typecheck the output with that project's own TypeScript — `crdgen/runtime`
-// resolved from the installed package, as a user's build would.
+// What a user installs works, as the README's "Use it in your project" says: pack the package
+// (npm pack, from the built dist/), then in an empty temporary project: npm init -y, npm install
+// the tarball (npm's cache reused) and typescript + @types/node, npx crdgen init --example --yes,
+// the cert-manager and Argo CD CRDs into crds/, npx crdgen generate, npx tsc (strict), the
+// generated operator against npx crdgen testenv until it has made its Deployment, npx crdgen demo,
+// npx crdgen verify. Then a `tsc --init` project (TypeScript's own strictest starter options) that
+// generate warns about and init fixes, node10 resolution through typesVersions, and the command
+// messages name when crdgen is on PATH. No step has a tight timeout: installs and compiles take
+// what they take on a busy machine; the waits for the operator are generous deadlines, not delays.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { FIXTURES, ROOT } from '../golden/support.js';
+import { CORPUS, FIXTURES, ROOT } from '../golden/support.js';
+import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment, type KubeObject } from '../../src/runtime/index.js';
 
 const exec = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-pack-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const c of children) await stop(c);
+  rmSync(tmp, { recursive: true, force: true });
+});
 
-async function sh(cmd: string, args: string[], cwd: string, timeout = 120_000): Promise<string> {
+const MINUTE = 60_000;
+/** The environment of a user's shell: none of the npm variables `npm test` set, no node_modules/.bin of this checkout on PATH. */
+const userEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND'));
+userEnv['PATH'] = (process.env['PATH'] ?? '').split(delimiter).filter((d) => !d.endsWith(`node_modules${sep}.bin`)).join(delimiter);
+Object.assign(userEnv, { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
+
+async function sh(cmd: string, args: string[], cwd: string, opts: { env?: NodeJS.ProcessEnv; fail?: boolean } = {}): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const r = await exec(cmd, args, { cwd, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' } });
-    return r.stdout;
+    const r = await exec(cmd, args, { cwd, timeout: 10 * MINUTE, maxBuffer: 64 * 1024 * 1024, env: opts.env ?? userEnv });
+    return { stdout: r.stdout, stderr: r.stderr, code: 0 };
   } catch (e) {
-    const x = e as { stdout?: string; stderr?: string; message: string };
+    const x = e as { stdout?: string; stderr?: string; message: string; code?: number };
+    if (opts.fail) return { stdout: x.stdout ?? '', stderr: x.stderr ?? '', code: typeof x.code === 'number' ? x.code : -1 };
     assert.fail(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${x.message}\n${x.stdout ?? ''}\n${x.stderr ?? ''}`);
   }
 }
 
-test('npm pack → npm install in an empty project → npx crdgen generate → tsc --noEmit', { timeout: 240_000 }, async () => {
+/** Starts a long-running command in its own process group (so npx and what it starts stop together). */
+function start(cmd: string, args: string[], cwd: string): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(cmd, args, { cwd, env: userEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (b: Buffer) => void (output += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => void (output += b.toString()));
+  children.push(child);
+  return { child, output: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const t = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }, 20_000);
+  await exited;
+  clearTimeout(t);
+}
+
+async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>, log: () => string = () => ''): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) assert.fail(`timed out after ${deadlineMs / 1000} s waiting for ${what}\n${log()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+let tarball = '';
+const project = join(tmp, 'my-operator');
+
+test('npm pack: bin, dist, schema, templates and the demo CRD are in the package; no sources or tests', { timeout: 10 * MINUTE }, async () => {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'dist/ is missing: npm test builds it first (npm run build)');
   // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the other tests' feet
-  const packed = JSON.parse(await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  const tarball = join(tmp, packed[0]!.filename);
+  const packed = JSON.parse((await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(tmp, packed[0]!.filename);
   const paths = packed[0]!.files.map((f) => f.path);
-  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml']) assert.ok(paths.includes(p), `${p} is in the package`);
-  assert.ok(!paths.some((p) => p.startsWith('src/') || p.startsWith('test/') || p.startsWith('fixtures/')), 'no sources, tests or fixtures in the package');
+  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'dist/testing/index.js', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml', 'fixtures/databasemanager/crd.yaml']) assert.ok(paths.includes(p), `${p} is in the package`);
+  assert.ok(!paths.some((p) => p.startsWith('src/') || p.startsWith('test/') || (p.startsWith('fixtures/') && p !== 'fixtures/databasemanager/crd.yaml')), 'no sources, tests or other fixtures in the package');
+  // every subpath typesVersions maps (node10 resolution) is a file of the package
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; typesVersions: { '*': Record<string, string[]> } };
+  for (const [sub, [target]] of Object.entries(pkg.typesVersions['*'])) {
+    assert.ok(paths.includes(target!.replace(/^\.\//, '')), `${sub} → ${target} is packed`);
+    assert.ok(`./${sub}` in pkg.exports, `${sub} is also an export`);
+  }
+});
 
-  const project = join(tmp, 'user-project');
+test("the README's steps in an empty project: init, generate (DatabaseManager, cert-manager, Argo CD), tsc --strict, the operator reconciles against testenv, demo, verify", { timeout: 30 * MINUTE }, async () => {
+  assert.ok(tarball !== '', 'packed by the test before');
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }, null, 2));
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['src'] }, null, 2));
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, 'typescript@5.9', '@types/node@20'], project, 180_000);
-  assert.ok(existsSync(join(project, 'node_modules', 'crdgen', 'dist', 'runtime', 'index.js')));
+  await sh('npm', ['init', '-y'], project);
+  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
+  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', '--save-dev', 'typescript@5.9', '@types/node@20'], project);
 
-  cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(project, 'crd.yaml'));
-  const out = await sh('npx', ['--no-install', 'crdgen', 'generate', 'crd.yaml', '--out', 'src/generated', '--controller', 'DatabaseManager'], project);
-  assert.match(out, /^generated \d+ files for 1 kind in 1 group\n$/);
-  assert.ok(readdirSync(join(project, 'src', 'generated')).includes('clientset'));
+  const init = await sh('npx', ['crdgen', 'init', '--example', '--yes'], project);
+  assert.equal(init.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n');
+  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
+  assert.equal(pkg.type, 'module');
+  assert.ok(pkg.dependencies['crdgen']);
+  for (const f of [...readdirSync(join(CORPUS, 'cert-manager')).map((f) => join(CORPUS, 'cert-manager', f)), ...readdirSync(join(CORPUS, 'argo-cd')).map((f) => join(CORPUS, 'argo-cd', f))]) cpSync(f, join(project, 'crds', f.split(sep).pop()!));
+
+  const gen = await sh('npx', ['crdgen', 'generate'], project);
+  assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
+  assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
   // the user's own code on top of the generated clients
   writeFileSync(join(project, 'src', 'use.ts'), [
     "import { loadConfig } from 'crdgen/runtime';",
@@ -58,6 +129,71 @@ test('npm pack → npm install in an empty project → npx crdgen generate → t
     '}',
     '',
   ].join('\n'));
-  await sh('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json'], project);
-  assert.equal(await sh('npx', ['--no-install', 'crdgen', 'verify', 'crd.yaml', '--out', 'src/generated', '--controller', 'DatabaseManager', '-q'], project), '');
+  await sh('npm', ['run', 'build'], project); // tsc, strict (init's tsconfig): src/ → dist/
+  const main = join(project, 'dist', 'generated', 'controllers', 'databasemanager', 'main.js');
+  assert.ok(existsSync(main), main);
+
+  // the operator against the test API server, as the README runs it
+  const env = start('npx', ['crdgen', 'testenv', '--simulate-workloads', '--crd', 'crds/databasemanager.yaml', '--kubeconfig', 'testenv.kubeconfig'], project);
+  await until('crdgen testenv to listen', 5 * MINUTE, async () => (/kubeconfig written to/.test(env.output()) ? true : undefined), env.output);
+  const op = start('node', [main, '--kubeconfig', 'testenv.kubeconfig', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'], project);
+  const config = await loadKubeconfig({ path: join(project, 'testenv.kubeconfig') });
+  const dms = resourceClient<KubeObject & { spec?: Record<string, unknown>; status?: { availableReplicas?: number } }>(config, { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true }).namespace('default');
+  const deps = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
+  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
+  const d = await until('the operator to create Deployment orders-db', 5 * MINUTE, () => deps.get('orders-db'), () => `operator:\n${op.output()}\ntestenv:\n${env.output()}`);
+  assert.equal(d.spec?.replicas, 2);
+  assert.equal(d.metadata?.ownerReferences?.[0]?.name, 'orders');
+  await until('status.availableReplicas 2', 5 * MINUTE, async () => ((await dms.get('orders')).status?.availableReplicas === 2 ? true : undefined), op.output);
+  await stop(op.child);
+  await stop(env.child);
+
+  const demo = await sh('npx', ['crdgen', 'demo'], project);
+  assert.match(demo.stdout, /Deployment orders-db appeared: replicas 2/);
+  assert.match(demo.stdout, /Deployment orders-db is gone\n/);
+  assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
+
+  assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
+});
+
+test('messages name the command as run: npx crdgen through npx, crdgen when this crdgen is on PATH', { timeout: 10 * MINUTE }, async () => {
+  const types = join(project, 'src', 'generated', 'apis', 'coolops.cn', 'v1alpha1', 'types.ts');
+  const before = readFileSync(types, 'utf8');
+  writeFileSync(types, `${before}// edited\n`);
+  const viaNpx = await sh('npx', ['crdgen', 'verify'], project, { fail: true });
+  assert.equal(viaNpx.code, 1);
+  assert.match(viaNpx.stderr, /To fix it, run:\n {2}npx crdgen generate\n$/);
+  // a global install puts <prefix>/bin/crdgen → …/crdgen/bin/crdgen.js on PATH
+  const bin = join(tmp, 'global-bin');
+  mkdirSync(bin);
+  symlinkSync(join(project, 'node_modules', 'crdgen', 'bin', 'crdgen.js'), join(bin, 'crdgen'));
+  const globalEnv = { ...userEnv, PATH: `${bin}${delimiter}${userEnv['PATH'] ?? ''}` };
+  const onPath = await sh('crdgen', ['verify'], project, { env: globalEnv, fail: true });
+  assert.equal(onPath.code, 1);
+  assert.match(onPath.stderr, /To fix it, run:\n {2}crdgen generate\n$/);
+  writeFileSync(types, before);
+});
+
+test('a plain `npm init -y` + `tsc --init` project: generate warns with the fixes, init --yes writes them, the output compiles', { timeout: 15 * MINUTE }, async () => {
+  const plain = join(tmp, 'plain');
+  mkdirSync(plain);
+  await sh('npm', ['init', '-y'], plain);
+  symlinkSync(join(project, 'node_modules'), join(plain, 'node_modules')); // installed as above (same tarball, typescript, @types/node)
+  await sh('npx', ['tsc', '--init'], plain);
+  cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(plain, 'crd.yaml'));
+  const warned = await sh('npx', ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'], plain);
+  assert.match(warned.stderr, /^package\.json:\d+:\d+ warning PRJ001 package\.json has "type": "commonjs"/m);
+  assert.match(warned.stderr, /^tsconfig\.json:\d+:\d+ warning PRJ004 tsconfig "types" leaves out "node"/m);
+  const failed = await sh('npx', ['tsc', '--noEmit'], plain, { fail: true });
+  assert.notEqual(failed.code, 0, 'as the warnings said, it does not compile yet');
+  await sh('npx', ['crdgen', 'init', '--yes'], plain);
+  const again = await sh('npx', ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'], plain);
+  assert.doesNotMatch(again.stderr, /PRJ00\d/);
+  // tsc --init's options: strict, verbatimModuleSyntax, isolatedModules, exactOptionalPropertyTypes, noUncheckedIndexedAccess
+  await sh('npx', ['tsc', '--noEmit'], plain);
+});
+
+test("node10 resolution (\"moduleResolution\": \"node\") with ES modules finds crdgen/runtime's types through typesVersions", { timeout: 10 * MINUTE }, async () => {
+  writeFileSync(join(project, 'tsconfig.node10.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'es2022', moduleResolution: 'node', noEmit: true } }));
+  await sh('npx', ['tsc', '-p', 'tsconfig.node10.json'], project);
 });
