@@ -178,7 +178,7 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
         const path = [...schemaPath, ...keyedPath(p.segments)];
         diagnostics.push({
           severity: 'error', code: 'CRD038', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field: apiserverField(path),
-          message: `Invalid value: ${JSON.stringify(p.rule)}: compilation failed: ${p.message}`,
+          message: p.detail,
         });
       }
       return undefined;

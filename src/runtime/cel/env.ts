@@ -1,13 +1,16 @@
 // The CEL library rules run with: CEL's standard functions and strings extension, and the Kubernetes
-// libraries (url, lists, regex, ip/cidr, quantity, optional). Where two libraries define one name (e.g.
+// libraries (url, lists, regex, ip/cidr, quantity, optional, semver, format) and cel-go's lists extension. Where two libraries define one name (e.g.
 // `indexOf` on strings and on lists), the implementations are tried in turn on "no such overload".
+import { extListsLibrary } from './ext-lists.js';
 import { ipLibrary } from './ip.js';
+import { formatLibrary } from './k8s-format.js';
+import { semverLibrary, semverText } from './semver.js';
 import { listsLibrary } from './lists.js';
 import { optionalLibrary } from './optional.js';
 import { quantityLibrary } from './quantity.js';
 import { stdlib } from './stdlib.js';
 import { urlLibrary } from './url.js';
-import { NoOverloadError, type CelFn, type CelLibrary } from './value.js';
+import { NoOverloadError, noOverload, Opaque, type CelFn, type CelLibrary } from './value.js';
 
 function chain(a: CelFn, b: CelFn): CelFn {
   return (t, args) => {
@@ -34,4 +37,20 @@ function merge(libs: readonly CelLibrary[]): CelLibrary {
 }
 
 /** Every function and method a rule may call. */
-export const kubernetesLibrary: CelLibrary = merge([stdlib, urlLibrary, listsLibrary, ipLibrary, quantityLibrary, optionalLibrary]);
+export const kubernetesLibrary: CelLibrary = merge([
+  stdlib,
+  urlLibrary,
+  listsLibrary,
+  extListsLibrary,
+  ipLibrary,
+  quantityLibrary,
+  optionalLibrary,
+  semverLibrary,
+  formatLibrary,
+  {
+    functions: {
+      string: (_t, a) => (a[0] instanceof Opaque && a[0].kind === 'semver' ? semverText(a[0].value as never) : noOverload('string', a[0] ?? null)),
+    },
+    methods: {},
+  },
+]);

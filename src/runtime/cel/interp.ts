@@ -1,21 +1,29 @@
-// Our CEL evaluator: compiles the AST from @bufbuild/cel's parser into JS closures over a slot frame
-// (self, oldSelf, then comprehension variables). Errors are exceptions, except where CEL absorbs
-// them (`&&`, `||`, the macros' loop condition), where they travel as ErrVal.
+// Our CEL evaluator: compiles the AST of ./syntax.ts (already type-checked) into JS closures over a
+// slot frame (self, oldSelf, then comprehension variables). Errors are exceptions, except where CEL
+// absorbs them (`&&`, `||`, the macros' loop condition), where they travel as ErrVal. Lists typed
+// x-kubernetes-list-type set/map keep that kind through `+` (set union, map merge by key).
+import type { Expr } from './syntax.js';
 import type { CelLibrary, CelFn, Value } from './value.js';
 import {
   CelEvalError,
   Duration,
   LiteralMap,
+  Optional,
   Timestamp,
+  TypeValue,
   Uint,
   celCompare,
   celEquals,
   checkInt,
   checkUint,
+  concatLists,
   isMap,
   noOverload,
+  NoOverloadError,
+  typeName,
 } from './value.js';
-import { typeIdents } from './stdlib.js';
+import { overloads } from './decls.js';
+import { checkTimestamp } from './time.js';
 
 /** A compiled expression: evaluates against a frame whose slot 0 is `self` and 1 is `oldSelf`. */
 export type Eval = (frame: Value[]) => Value;
@@ -26,13 +34,8 @@ class ErrVal {
   constructor(readonly err: unknown) {}
 }
 
-interface Expr {
-  exprKind: { case?: string; value?: unknown };
-}
-
 interface Scope {
   names: Map<string, number>;
-  size: { n: number };
 }
 
 /** What compiling produced: the closure and the frame size it needs, or the unknown names. */
@@ -43,10 +46,8 @@ export interface Compiled {
   unknown: string[];
 }
 
-const OPERATORS = new Set([
-  '_&&_', '_||_', '_?_:_', '!_', '-_', '_==_', '_!=_', '_<_', '_<=_', '_>_', '_>=_',
-  '_+_', '_-_', '_*_', '_/_', '_%_', '@in', '_[_]', '@not_strictly_false',
-]);
+/** Variables other than self/oldSelf, bound by name (the conformance tests' bindings). */
+export type ExtraVars = readonly string[];
 
 function tryEval(e: Eval, f: Value[]): Value | ErrVal {
   try {
@@ -60,7 +61,7 @@ function add(a: Value, b: Value): Value {
   if (typeof a === 'bigint' && typeof b === 'bigint') return checkInt(a + b);
   if (typeof a === 'number' && typeof b === 'number') return a + b;
   if (typeof a === 'string' && typeof b === 'string') return a + b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
+  if (Array.isArray(a) && Array.isArray(b)) return concatLists(a, b);
   if (a instanceof Uint && b instanceof Uint) return checkUint(a.v + b.v);
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     const out = new Uint8Array(a.length + b.length);
@@ -69,8 +70,8 @@ function add(a: Value, b: Value): Value {
     return out;
   }
   if (a instanceof Duration && b instanceof Duration) return new Duration(checkInt(a.ns + b.ns));
-  if (a instanceof Timestamp && b instanceof Duration) return new Timestamp(a.ns + b.ns);
-  if (a instanceof Duration && b instanceof Timestamp) return new Timestamp(a.ns + b.ns);
+  if (a instanceof Timestamp && b instanceof Duration) return checkTimestamp(new Timestamp(a.ns + b.ns, a.offset));
+  if (a instanceof Duration && b instanceof Timestamp) return checkTimestamp(new Timestamp(a.ns + b.ns, b.offset));
   return noOverload('_+_', a, b);
 }
 
@@ -79,7 +80,7 @@ function sub(a: Value, b: Value): Value {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (a instanceof Uint && b instanceof Uint) return checkUint(a.v - b.v);
   if (a instanceof Duration && b instanceof Duration) return new Duration(checkInt(a.ns - b.ns));
-  if (a instanceof Timestamp && b instanceof Duration) return new Timestamp(a.ns - b.ns);
+  if (a instanceof Timestamp && b instanceof Duration) return checkTimestamp(new Timestamp(a.ns - b.ns, a.offset));
   if (a instanceof Timestamp && b instanceof Timestamp) return new Duration(checkInt(a.ns - b.ns));
   return noOverload('_-_', a, b);
 }
@@ -107,6 +108,7 @@ function div(a: Value, b: Value): Value {
 function mod(a: Value, b: Value): Value {
   if (typeof a === 'bigint' && typeof b === 'bigint') {
     if (b === 0n) throw new CelEvalError('modulus by zero');
+    if (a === -(1n << 63n) && b === -1n) throw new CelEvalError('integer overflow');
     return a % b;
   }
   if (a instanceof Uint && b instanceof Uint) {
@@ -116,22 +118,47 @@ function mod(a: Value, b: Value): Value {
   return noOverload('_%_', a, b);
 }
 
+function listIndex(c: Value[], i: Value): number | undefined {
+  let n: bigint;
+  if (typeof i === 'bigint') n = i;
+  else if (i instanceof Uint) n = i.v;
+  else if (typeof i === 'number') {
+    if (!Number.isInteger(i)) throw new CelEvalError(`unsupported index value ${i} in list`);
+    n = BigInt(i);
+  } else return noOverload('_[_]', c, i);
+  if (n < 0n || n >= BigInt(c.length)) return undefined;
+  return Number(n);
+}
+
 function index(c: Value, i: Value): Value {
   if (Array.isArray(c)) {
-    let n: bigint;
-    if (typeof i === 'bigint') n = i;
-    else if (i instanceof Uint) n = i.v;
-    else if (typeof i === 'number' && Number.isInteger(i)) n = BigInt(i);
-    else return noOverload('_[_]', c, i);
-    if (n < 0n || n >= BigInt(c.length)) throw new CelEvalError(`index out of bounds: ${n}`);
-    return c[Number(n)]!;
+    const n = listIndex(c, i);
+    if (n === undefined) throw new CelEvalError(`index out of bounds: ${i instanceof Uint ? i.v : String(i)}`);
+    return c[n]!;
   }
   if (isMap(c)) {
     const v = c.get(i);
-    if (v === undefined) throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : String(i)}`);
+    if (v === undefined) throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : i instanceof Uint ? String(i.v) : String(i)}`);
     return v;
   }
+  if (c instanceof Optional) return c.value === undefined ? c : optIndex(c.value, i);
   return noOverload('_[_]', c, i);
+}
+
+function optIndex(c: Value, i: Value): Optional {
+  if (c instanceof Optional) return c.value === undefined ? c : optIndex(c.value, i);
+  if (Array.isArray(c)) {
+    const n = listIndex(c, i);
+    return new Optional(n === undefined ? undefined : c[n]!);
+  }
+  if (isMap(c)) return new Optional(c.get(i));
+  return noOverload('_[?_]', c, i);
+}
+
+function optSelect(c: Value, field: string): Optional {
+  if (c instanceof Optional) return c.value === undefined ? c : optSelect(c.value, field);
+  if (isMap(c)) return new Optional(c.get(field));
+  return noOverload('_?._', c);
 }
 
 function inOp(x: Value, c: Value): boolean {
@@ -141,46 +168,50 @@ function inOp(x: Value, c: Value): boolean {
 }
 
 /** The operands of a chain of the same logical operator: `a && (b && c)` → [a, b, c]. */
-function flatten(call: { function: string; args: Expr[] }, fn: string): Expr[] {
-  const out: Expr[] = [];
-  for (const a of call.args) {
-    const k = a.exprKind;
-    if (k.case === 'callExpr' && (k.value as { function: string }).function === fn) out.push(...flatten(k.value as { function: string; args: Expr[] }, fn));
-    else out.push(a);
-  }
-  return out;
+function flatten(e: Expr, fn: string): Expr[] {
+  if (e.k === 'call' && e.fn === fn && !e.target) return e.args.flatMap((a) => flatten(a, fn));
+  return [e];
 }
 
 function asBool(v: Value, op: string): boolean {
   return typeof v === 'boolean' ? v : noOverload(op, v);
 }
 
-/** Compiles a parsed expression against a library (name → implementation). */
-export function compileAst(root: unknown, lib: CelLibrary): Compiled {
+function qualified(e: Expr): string | undefined {
+  if (e.k === 'ident') return e.name.replace(/^\./, '');
+  if (e.k === 'select' && !e.test) {
+    const q = qualified(e.operand);
+    return q === undefined ? undefined : `${q}.${e.field}`;
+  }
+  return undefined;
+}
+
+function rootName(e: Expr): string | undefined {
+  while (e.k === 'select') e = e.operand;
+  return e.k === 'ident' ? e.name : undefined;
+}
+
+/** Compiles a checked expression against a library (name → implementation). */
+export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<string, TypeValue>, extra: ExtraVars = []): Compiled {
   const unknown = new Set<string>();
   let usesOldSelf = false;
-  const size = { n: 2 };
+  const size = { n: 2 + extra.length };
+
+  const fail = (name: string): Eval => {
+    unknown.add(name);
+    return () => {
+      throw new CelEvalError(`undeclared reference to '${name}'`);
+    };
+  };
 
   const compile = (expr: Expr, scope: Scope): Eval => {
-    const k = expr.exprKind;
-    switch (k.case) {
-      case 'constExpr': {
-        const c = (k.value as { constantKind: { case: string; value: unknown } }).constantKind;
-        let v: Value;
-        switch (c.case) {
-          case 'int64Value': v = c.value as bigint; break;
-          case 'uint64Value': v = new Uint(c.value as bigint); break;
-          case 'doubleValue': v = c.value as number; break;
-          case 'stringValue': v = c.value as string; break;
-          case 'boolValue': v = c.value as boolean; break;
-          case 'bytesValue': v = c.value as Uint8Array; break;
-          case 'nullValue': v = null; break;
-          default: throw new CelEvalError(`unsupported constant ${c.case}`);
-        }
+    switch (expr.k) {
+      case 'lit': {
+        const v = expr.v;
         return () => v;
       }
-      case 'identExpr': {
-        const name = (k.value as { name: string }).name;
+      case 'ident': {
+        const name = expr.name.replace(/^\./, '');
         const slot = scope.names.get(name);
         if (slot !== undefined) {
           if (slot === 1) usesOldSelf = true;
@@ -192,21 +223,24 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
         }
         const t = typeIdents.get(name);
         if (t) return () => t;
-        unknown.add(name);
-        return () => {
-          throw new CelEvalError(`undeclared reference to '${name}'`);
-        };
+        return fail(name);
       }
-      case 'selectExpr': {
-        const s = k.value as { operand: Expr; field: string; testOnly: boolean };
-        const operand = compile(s.operand, scope);
-        const field = s.field;
-        if (s.testOnly) {
-          return (f) => {
-            const v = operand(f);
-            if (isMap(v)) return v.has(field);
+      case 'select': {
+        const root = rootName(expr);
+        if (!expr.test && root !== undefined && !scope.names.has(root.replace(/^\./, ''))) {
+          const q = qualified(expr);
+          const t = q !== undefined ? typeIdents.get(q) : undefined;
+          if (t) return () => t;
+        }
+        const operand = compile(expr.operand, scope);
+        const field = expr.field;
+        if (expr.test) {
+          const has = (v: Value): boolean => {
+            if (isMap(v)) return v.get(field) !== undefined;
+            if (v instanceof Optional) return v.value !== undefined && has(v.value);
             return noOverload('has', v);
           };
+          return (f) => has(operand(f));
         }
         return (f) => {
           const v = operand(f);
@@ -215,35 +249,55 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
             if (r === undefined) throw new CelEvalError(`no such key: ${field}`);
             return r;
           }
+          if (v instanceof Optional) return v.value === undefined ? v : optSelect(v.value, field);
           return noOverload(`.${field}`, v);
         };
       }
-      case 'listExpr': {
-        const els = (k.value as { elements: Expr[] }).elements.map((e) => compile(e, scope));
-        return (f) => els.map((e) => e(f));
-      }
-      case 'structExpr': {
-        const s = k.value as { messageName: string; entries: { keyKind: { case: string; value: unknown }; value: Expr }[] };
-        if (s.messageName) {
-          unknown.add(s.messageName);
-          return () => {
-            throw new CelEvalError(`message construction is not supported: ${s.messageName}`);
+      case 'list': {
+        const els = expr.elems.map((e) => compile(e, scope));
+        if (expr.optional.some((o) => o)) {
+          const opt = expr.optional;
+          return (f) => {
+            const out: Value[] = [];
+            els.forEach((e, i) => {
+              const v = e(f);
+              if (!opt[i]) out.push(v);
+              else if (v instanceof Optional) {
+                if (v.value !== undefined) out.push(v.value);
+              } else noOverload('optional list element', v);
+            });
+            return out;
           };
         }
-        const entries = s.entries.map((e) => [compile(e.keyKind.value as Expr, scope), compile(e.value, scope)] as const);
-        return (f) => new LiteralMap(entries.map(([kk, vv]) => [kk(f), vv(f)]));
+        return (f) => els.map((e) => e(f));
       }
-      case 'comprehensionExpr':
-        return compileComprehension(k.value as Record<string, unknown>, scope);
-      case 'callExpr':
-        return compileCall(k.value as { function: string; target?: Expr; args: Expr[] }, scope);
+      case 'map': {
+        const entries = expr.entries.map((e) => [compile(e.key, scope), compile(e.value, scope), e.optional] as const);
+        return (f) => {
+          const out: [Value, Value][] = [];
+          for (const [kk, vv, opt] of entries) {
+            const k = kk(f);
+            const v = vv(f);
+            if (!opt) out.push([k, v]);
+            else if (v instanceof Optional) {
+              if (v.value !== undefined) out.push([k, v.value]);
+            } else noOverload('optional map entry', v);
+          }
+          return new LiteralMap(out);
+        };
+      }
+      case 'struct':
+        return fail(expr.name);
+      case 'comp':
+        return compileComprehension(expr, scope);
+      case 'call':
+        return compileCall(expr, scope);
     }
-    throw new CelEvalError(`unsupported expression ${k.case ?? '(empty)'}`);
   };
 
   /** n-ary `&&` / `||` over the flattened chain: the deciding value wins, else the first error. */
-  const compileLogic = (call: { function: string; args: Expr[] }, scope: Scope): Eval => {
-    const fn = call.function;
+  const compileLogic = (call: Extract<Expr, { k: 'call' }>, scope: Scope): Eval => {
+    const fn = call.fn;
     const decide = fn === '_||_';
     const ops = flatten(call, fn).map((e) => compile(e, scope));
     return (f) => {
@@ -264,20 +318,22 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
     };
   };
 
-  const compileComprehension = (c: Record<string, unknown>, scope: Scope): Eval => {
-    const range = compile(c.iterRange as Expr, scope);
-    const init = compile(c.accuInit as Expr, scope);
-    const inner: Scope = { names: new Map(scope.names), size: scope.size };
-    const iterSlot = size.n++;
-    inner.names.set(c.iterVar as string, iterSlot);
-    const iter2 = c.iterVar2 as string;
-    const iter2Slot = iter2 ? size.n++ : -1;
-    if (iter2) inner.names.set(iter2, iter2Slot);
+  const compileComprehension = (c: Extract<Expr, { k: 'comp' }>, scope: Scope): Eval => {
+    const range = compile(c.range, scope);
+    const init = compile(c.init, scope);
+    const inner: Scope = { names: new Map(scope.names) };
     const accuSlot = size.n++;
-    inner.names.set(c.accuVar as string, accuSlot);
-    const cond = compile(c.loopCondition as Expr, inner);
-    const step = compile(c.loopStep as Expr, inner);
-    const result = compile(c.result as Expr, inner);
+    inner.names.set(c.accuVar, accuSlot);
+    const iterSlot = size.n++;
+    inner.names.set(c.iterVar, iterSlot);
+    const iter2 = c.iterVar2;
+    const iter2Slot = iter2 !== undefined ? size.n++ : -1;
+    if (iter2 !== undefined) inner.names.set(iter2, iter2Slot);
+    const cond = compile(c.cond, inner);
+    const step = compile(c.step, inner);
+    const resultScope: Scope = { names: new Map(scope.names) };
+    resultScope.names.set(c.accuVar, accuSlot);
+    const result = compile(c.result, resultScope);
     return (f) => {
       const r = range(f);
       let items: Value[];
@@ -286,12 +342,12 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
         items = r;
       } else if (isMap(r)) {
         items = r.keys();
-        if (iter2) values = items.map((key) => r.get(key)!);
+        if (iter2 !== undefined) values = items.map((key) => r.get(key)!);
       } else return noOverload('comprehension', r);
       let accu: Value | ErrVal = init(f);
       for (let i = 0; i < items.length; i++) {
         f[accuSlot] = accu as Value;
-        if (iter2) {
+        if (iter2 !== undefined) {
           if (values) {
             f[iterSlot] = items[i]!;
             f[iter2Slot] = values[i]!;
@@ -310,12 +366,24 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
     };
   };
 
-  const compileCall = (call: { function: string; target?: Expr; args: Expr[] }, scope: Scope): Eval => {
-    const fn = call.function;
+  const compileCall = (call: Extract<Expr, { k: 'call' }>, scope: Scope): Eval => {
+    const fn = call.fn;
+    const arity = (name: string, member: boolean): boolean => {
+      const o = overloads(name);
+      return !o || o.some((x) => x.member === member && x.params.length === call.args.length + (member ? 1 : 0));
+    };
+    const noArity = (name: string): Eval => () => {
+      throw new NoOverloadError(`no such overload: ${name} with ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`);
+    };
     if (fn === '_&&_' || fn === '_||_') return compileLogic(call, scope);
+    if (fn === '_?._') {
+      const operand = compile(call.args[0]!, scope);
+      const field = (call.args[1] as { v: string }).v;
+      return (f) => optSelect(operand(f), field);
+    }
     const args = call.args.map((a) => compile(a, scope));
     const [a0, a1, a2] = args as [Eval, Eval, Eval];
-    if (OPERATORS.has(fn)) {
+    if (!call.target) {
       switch (fn) {
         case '@not_strictly_false':
           return (f) => tryEval(a0, f) !== false;
@@ -328,7 +396,6 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
             const v = a0(f);
             if (typeof v === 'bigint') return checkInt(-v);
             if (typeof v === 'number') return -v;
-            if (v instanceof Duration) return new Duration(-v.ns);
             return noOverload('-_', v);
           };
         case '_==_': return (f) => celEquals(a0(f), a1(f));
@@ -344,47 +411,37 @@ export function compileAst(root: unknown, lib: CelLibrary): Compiled {
         case '_%_': return (f) => mod(a0(f), a1(f));
         case '@in': return (f) => inOp(a0(f), a1(f));
         case '_[_]': return (f) => index(a0(f), a1(f));
+        case '_[?_]': return (f) => optIndex(a0(f), a1(f));
       }
     }
     if (call.target) {
       const t = call.target;
       // namespaced global function: `strings.quote(x)` parses as a method on an unbound identifier
-      if (t.exprKind.case === 'identExpr') {
-        const ns = (t.exprKind.value as { name: string }).name;
-        const g = lib.functions[`${ns}.${fn}`];
-        if (!scope.names.has(ns) && !typeIdents.has(ns)) {
-          if (g) return (f) => g(undefined, args.map((a) => a(f)));
-          unknown.add(`${ns}.${fn}`);
-          return () => {
-            throw new CelEvalError(`undeclared reference to '${ns}.${fn}'`);
-          };
-        }
+      const root = rootName(t);
+      if (root !== undefined && !scope.names.has(root.replace(/^\./, ''))) {
+        const q = qualified(t);
+        const g = q !== undefined ? lib.functions[`${q}.${fn}`] : undefined;
+        if (g) return arity(`${q}.${fn}`, false) ? (f) => g(undefined, args.map((a) => a(f))) : noArity(`${q}.${fn}`);
+        if (q !== undefined && !typeIdents.has(q)) return fail(`${q}.${fn}`);
       }
       const m: CelFn | undefined = lib.methods[fn];
-      if (!m) {
-        unknown.add(fn);
-        return () => {
-          throw new CelEvalError(`undeclared reference to '${fn}'`);
-        };
-      }
+      if (!m) return fail(fn);
+      if (!arity(fn, true)) return noArity(fn);
       const target = compile(t, scope);
       if (args.length === 0) return (f) => m(target(f), []);
       if (args.length === 1) return (f) => m(target(f), [a0(f)]);
       return (f) => m(target(f), args.map((a) => a(f)));
     }
     const g: CelFn | undefined = lib.functions[fn];
-    if (!g) {
-      unknown.add(fn);
-      return () => {
-        throw new CelEvalError(`undeclared reference to '${fn}'`);
-      };
-    }
+    if (!g) return fail(fn);
+    if (!arity(fn, false)) return noArity(fn);
     if (args.length === 1) return (f) => g(undefined, [a0(f)]);
     return (f) => g(undefined, args.map((a) => a(f)));
   };
 
-  const scope: Scope = { names: new Map([['self', 0], ['oldSelf', 1]]), size };
-  const ev = compile(root as Expr, scope);
+  const scope: Scope = { names: new Map([['self', 0], ['oldSelf', 1], ...extra.map((n, i) => [n, 2 + i] as [string, number])]) };
+  const ev = compile(root, scope);
   return { eval: ev, frameSize: size.n, usesOldSelf, unknown: [...unknown].sort() };
 }
 
+export { typeName };

@@ -1,7 +1,8 @@
 // The Kubernetes CEL IP and CIDR libraries: isIP, ip, family, isUnspecified, isLoopback,
 // isLinkLocalMulticast, isLinkLocalUnicast, isGlobalUnicast, isCIDR, cidr, containsIP,
 // containsCIDR, prefixLength, masked, string(). IPv4-mapped IPv6 and zones are refused, as upstream.
-import { formatIP, parseCIDR, parseIP, type ParsedIP } from '../validation/net.js';
+import { formatIP, type ParsedIP } from '../validation/net.js';
+import { goParseAddr, goParsePrefix, is4In6 } from './netip.js';
 import { CelEvalError, noOverload, Opaque, type CelLibrary, type Value } from './value.js';
 
 interface CIDR {
@@ -9,25 +10,21 @@ interface CIDR {
   prefix: number;
 }
 
-function is4In6(ip: ParsedIP): boolean {
-  const b = ip.bytes;
-  return ip.family === 6 && b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
-}
-
+/** Kubernetes' parseIPAddr: the address, or its error text. */
 function ipOrError(s: string): ParsedIP | string {
-  if (s.includes('%')) return 'IP address with zone value is not allowed';
-  const ip = parseIP(s);
-  if (!ip) return `ParseAddr(${JSON.stringify(s)}): unable to parse IP`;
-  if (is4In6(ip)) return 'IPv4-mapped IPv6 address is not allowed';
-  return ip;
+  const ip = goParseAddr(s);
+  if (typeof ip === 'string') return `IP Address ${JSON.stringify(s)} parse error during conversion from string: ${ip}`;
+  if (ip.zone !== '') return `IP address ${JSON.stringify(s)} with zone value is not allowed`;
+  if (is4In6(ip)) return `IPv4-mapped IPv6 address ${JSON.stringify(s)} is not allowed`;
+  return { bytes: ip.bytes, family: ip.family };
 }
 
+/** Kubernetes' parseCIDR: the prefix, or its error text. */
 function cidrOrError(s: string): CIDR | string {
-  if (s.includes('%')) return 'CIDR with zone value is not allowed';
-  const c = parseCIDR(s);
-  if (!c) return `netip.ParsePrefix(${JSON.stringify(s)}): invalid prefix`;
-  if (is4In6(c.ip)) return 'IPv4-mapped IPv6 address is not allowed';
-  return c;
+  const c = goParsePrefix(s);
+  if (typeof c === 'string') return `network address parse error during conversion from string: ${c}`;
+  if (is4In6(c.ip)) return `IPv4-mapped IPv6 address ${JSON.stringify(s)} is not allowed`;
+  return { ip: { bytes: c.ip.bytes, family: c.ip.family }, prefix: c.prefix };
 }
 
 function masked(c: CIDR): CIDR {
@@ -51,12 +48,13 @@ const str = (v: Value | undefined, fn: string): string => (typeof v === 'string'
 
 function strictIP(s: string): ParsedIP {
   const r = ipOrError(s);
-  if (typeof r === 'string') throw new CelEvalError(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${r}`);
+  if (typeof r === 'string') throw new CelEvalError(r);
   return r;
 }
 
 function strictCIDR(s: string): CIDR {
   const r = cidrOrError(s);
+  // Kubernetes' cidr() wraps parseCIDR's error once more
   if (typeof r === 'string') throw new CelEvalError(`network address parse error during conversion from string: ${r}`);
   return r;
 }
@@ -86,6 +84,12 @@ function cidrArg(v: Value | undefined, fn: string): CIDR {
 export const ipLibrary: CelLibrary = {
   functions: {
     isIP: (_t, a) => typeof ipOrError(str(a[0], 'isIP')) !== 'string',
+    'ip.isCanonical': (_t, a) => {
+      const s = str(a[0], 'ip.isCanonical');
+      const r = ipOrError(s);
+      if (typeof r === 'string') throw new CelEvalError(r);
+      return formatIP(r) === s;
+    },
     ip: (_t, a) => ipValue(strictIP(str(a[0], 'ip'))),
     isCIDR: (_t, a) => typeof cidrOrError(str(a[0], 'isCIDR')) !== 'string',
     cidr: (_t, a) => cidrValue(strictCIDR(str(a[0], 'cidr'))),

@@ -1,7 +1,7 @@
 // The Kubernetes CEL lists, sets and regex libraries: isSorted, sum, min, max, indexOf, lastIndexOf
 // on lists; sets.contains/equivalent/intersects; find and findAll on strings.
 import { compileRegex } from './regex-cache.js';
-import { CelEvalError, celCompare, celEquals, checkInt, noOverload, type CelLibrary, type Value } from './value.js';
+import { CelEvalError, celCompare, celEquals, checkInt, checkUint, Duration, emptySum, noOverload, Uint, type CelLibrary, type Value } from './value.js';
 
 const list = (v: Value | undefined, fn: string): Value[] => (Array.isArray(v) ? v : noOverload(fn, v ?? null));
 const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
@@ -36,18 +36,21 @@ export const listsLibrary: CelLibrary = {
     },
     sum: (t) => {
       const xs = list(t, 'sum');
+      if (xs.length === 0) return emptySum(xs);
       if (xs.every((x) => typeof x === 'bigint')) return checkInt((xs as bigint[]).reduce((a, b) => a + b, 0n));
       if (xs.every((x) => typeof x === 'number')) return (xs as number[]).reduce((a, b) => a + b, 0);
+      if (xs.every((x) => x instanceof Uint)) return checkUint((xs as Uint[]).reduce((a, b) => a + b.v, 0n));
+      if (xs.every((x) => x instanceof Duration)) return new Duration(checkInt((xs as Duration[]).reduce((a, b) => a + b.ns, 0n)));
       return noOverload('sum', t!);
     },
     min: (t) => {
       const xs = list(t, 'min');
-      if (xs.length === 0) throw new CelEvalError('min(list) called on an empty list');
+      if (xs.length === 0) throw new CelEvalError('min called on empty list');
       return xs.reduce((a, b) => (celCompare(b, a, 'min') < 0 ? b : a));
     },
     max: (t) => {
       const xs = list(t, 'max');
-      if (xs.length === 0) throw new CelEvalError('max(list) called on an empty list');
+      if (xs.length === 0) throw new CelEvalError('max called on empty list');
       return xs.reduce((a, b) => (celCompare(b, a, 'max') > 0 ? b : a));
     },
     indexOf: (t, a) => {

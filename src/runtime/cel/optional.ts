@@ -1,12 +1,17 @@
 // CEL optional values (the functions of Kubernetes' optional library): optional.of,
 // optional.ofNonZeroValue, optional.none, hasValue, value, orValue, or. The `.?`/`[?]` selection
 // syntax is not parsed by @bufbuild/cel's parser; rules using it are reported at load time.
-import { celSize, CelEvalError, isMap, noOverload, Optional, type CelLibrary, type Value } from './value.js';
+import { celSize, CelEvalError, Duration, isMap, noOverload, Optional, Timestamp, Uint, type CelLibrary, type Value } from './value.js';
 
 const NONE = new Optional(undefined);
 
+const ZERO_TIME_NS = -62135596800n * 1_000_000_000n;
+
 function isZero(v: Value): boolean {
   if (v === null || v === false || v === '' || v === 0n || v === 0) return true;
+  if (v instanceof Uint) return v.v === 0n;
+  if (v instanceof Duration) return v.ns === 0n;
+  if (v instanceof Timestamp) return v.ns === ZERO_TIME_NS;
   if (Array.isArray(v) || v instanceof Uint8Array || isMap(v)) return celSize(v) === 0n;
   return false;
 }

@@ -62,7 +62,12 @@ export const quantityLibrary: CelLibrary = {
     isQuantity: (_t, a) => typeof a[0] === 'string' && parseQuantity(a[0]) !== undefined,
     quantity: (_t, a) => {
       const r = typeof a[0] === 'string' ? parseQuantity(a[0]) : noOverload('quantity', a[0] ?? null);
-      if (!r) throw new CelEvalError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+      if (!r) {
+        // resource.ParseQuantity's errors: the overall shape, then the suffix, then the number
+        if (!/^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/.test(a[0] as string)) throw new CelEvalError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+        if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/.test(a[0] as string)) throw new CelEvalError('unable to parse numeric part of quantity');
+        throw new CelEvalError("unable to parse quantity's suffix");
+      }
       return value(r);
     },
   },

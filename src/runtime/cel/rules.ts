@@ -1,13 +1,21 @@
 // Evaluating x-kubernetes-validations over an object, as apiextensions-apiserver's CEL validator:
-// rules run on every non-null value of their node, transition rules (oldSelf) only when an old value
-// correlates (same property; same key of a list-type map), errors at the node's field path.
-import { ROOT_FIELD, duplicate, forbidden, invalid, required, type FieldError } from '../validation/field-error.js';
+// a tree of validators built from the schema (rules of a node, of its items, properties,
+// additionalProperties, and of allOf entries — whose own items/properties/additionalProperties
+// run on the node's corresponding children, typed by the structural node). Rules are compiled
+// against the schema as CEL types (./schema-types.ts), type-checked (./checker.ts) and
+// cost-estimated (./cost.ts); they run on every non-null value of their node; transition rules
+// (oldSelf) only when an old value correlates; errors at the node's field path.
+import { ROOT_FIELD, duplicate, duplicateOmitValue, forbidden, invalid, invalidOmitValue, required, type FieldError } from '../validation/field-error.js';
 import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
 import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
 import type { ValidationRule } from '../validation/schema.js';
-import { compileRule, type CompiledRule } from './compile.js';
-import { checkRuleFields } from './typecheck.js';
+import { compileChecked, type CompiledRule, type Program } from './compile.js';
+import { costError, estimateCost, ruleCardinality } from './cost.js';
+import { schemaType } from './schema-types.js';
+import { programErrors } from './validators.js';
+import { BOOL, optional, STRING, type CelType } from './types.js';
+import { escapePropertyName } from './typecheck.js';
 import { CelEvalError, fromJson, type ConversionCache, type Value } from './value.js';
 
 const newConversionCache = (): ConversionCache => new WeakMap();
@@ -24,7 +32,14 @@ export interface RuleProblem {
   /** The same place as path segments under `openAPIV3Schema` (`['properties', 'spec', 'x-kubernetes-validations', 0, 'rule']`). */
   segments: (string | number)[];
   rule: string;
+  /** The problem after `compilation failed: ` (for compile errors), else the whole detail. */
   message: string;
+  /**
+   * The apiserver's whole error for this rule: `Invalid value: "<rule>": compilation failed: ERROR: <input>:1:6: …`,
+   * `Invalid value: "<rule>": cel expression must evaluate to a bool`, or
+   * `Forbidden: estimated rule cost exceeds budget by factor of …`.
+   */
+  detail: string;
 }
 
 /** Evaluates all rules of a schema tree. */
@@ -34,58 +49,151 @@ export interface RuleEvaluator {
   validate(obj: unknown, old: unknown, errs: FieldError[]): void;
 }
 
-type Slot = CompiledRule | { error: string } | undefined;
+type Slot = CompiledRule | { error: string };
 
-function slots(n: Node): Slot[] {
-  if (!Array.isArray(n.celCache)) n.celCache = new Array<Slot>(n.rules.length).fill(undefined);
-  return n.celCache as Slot[];
-}
-
-function compiled(n: Node, i: number): CompiledRule | { error: string } {
-  const s = slots(n);
-  let c = s[i];
-  if (!c) {
-    const out = compileRule(n.rules[i]!);
-    c = out.ok ? out.rule : { error: out.message };
-    s[i] = c;
-  }
-  return c;
+interface Validator {
+  /** The structural node values are typed by. */
+  node: Node;
+  /** The rules (the node's own, or an allOf entry's). */
+  rules: readonly ValidationRule[];
+  isRoot: boolean;
+  type: CelType | undefined;
+  slots: (Slot | undefined)[];
+  items?: Validator;
+  props?: Map<string, Validator>;
+  addl?: Validator;
+  allOf: Validator[];
+  /** Schema location, for problems. */
+  path: string;
+  field: string;
+  segs: (string | number)[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Compiles every rule now and lists those that cannot be evaluated. */
-function precheck(n: Node, isRoot: boolean, path: string, field: string, segs: (string | number)[], out: RuleProblem[], seen: Set<Node>, typeNode: Node = n): void {
-  if (!n.hasRules || seen.has(n)) return;
-  seen.add(n);
-  n.rules.forEach((r, i) => {
-    const c = compiled(n, i);
-    let message = 'error' in c ? c.error : checkRuleFields(c.ast, typeNode, isRoot || typeNode.s['x-kubernetes-embedded-resource'] === true);
-    if (message !== undefined && !('error' in c)) {
-      slots(n)[i] = { error: message };
+function embedded(n: Node): boolean {
+  return n.s['x-kubernetes-embedded-resource'] === true;
+}
+
+/** Builds the validator for rules in `v` applied to values of node `n` (upstream's `validator`). */
+function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, path: string, field: string, segs: (string | number)[]): Validator | undefined {
+  if (!v.hasRules) return undefined;
+  const out: Validator = { node: n, rules: v.rules, isRoot, type, slots: new Array(v.rules.length).fill(undefined), allOf: [], path, field, segs };
+  const elem = type && (type.k === 'list' ? type.elem : type.k === 'map' ? type.value : undefined);
+  if (v.items && n.items) out.items = build(v.items, n.items, embedded(n.items), elem, `${path}[*]`, `${field}.items`, [...segs, 'items']);
+  if (v.props) {
+    for (const [k, vp] of v.props) {
+      const np = n.props?.get(k);
+      if (!np || !vp.hasRules) continue;
+      let ft: CelType | undefined;
+      const esc = escapePropertyName(k);
+      if (esc !== undefined) {
+        if (type?.k !== 'object') continue;
+        ft = type.fields().get(esc);
+        // fields with no CEL type are left out of CEL validation, as upstream
+        if (!ft) continue;
+      } else {
+        ft = schemaType(np, embedded(np), `selfType.${k}`);
+        if (!ft) continue;
+      }
+      const c = build(vp, np, embedded(np), ft, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k]);
+      if (c) (out.props ??= new Map()).set(k, c);
     }
-    if (message !== undefined) {
-      out.push({ schemaPath: path, field: `${field}.x-kubernetes-validations[${i}].rule`, segments: [...segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, message });
-    }
-    message = undefined;
+  }
+  if (v.addl && n.addl) out.addl = build(v.addl, n.addl, embedded(n.addl), elem, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties']);
+  v.allOf.forEach((a, i) => {
+    const c = build(a, n, isRoot, type, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i]);
+    if (c) out.allOf.push(c);
   });
-  // rules under allOf are typed by the node they sit on, as upstream
-  n.allOf.forEach((a, i) => precheck(a, isRoot, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i], out, seen, typeNode));
-  if (n.items) precheck(n.items, false, `${path}[*]`, `${field}.items`, [...segs, 'items'], out, seen);
-  if (n.props) for (const [k, c] of n.props) precheck(c, false, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k], out, seen);
-  if (n.addl) precheck(n.addl, false, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties'], out, seen);
+  return out;
+}
+
+/** Compiles rule `i` of a validator (once). */
+function compiled(val: Validator, i: number): Slot {
+  let s = val.slots[i];
+  if (!s) {
+    const r = compileForSchema(val.rules[i]!, val.type, val.node);
+    s = r.ok ? r.rule : { error: r.message };
+    val.slots[i] = s;
+  }
+  return s;
+}
+
+/** The outcome of {@link compileForSchema}. */
+export type SchemaCompileOutcome =
+  | { ok: true; rule: CompiledRule }
+  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean };
+
+/**
+ * Compiles a rule for a node whose values have CEL type `type` (undefined: the node has none), as
+ * the apiserver does at CRD create: type check, result type bool, messageExpression type string,
+ * cost within budget. On failure `message` is the apiserver's detail (`compilation failed: ERROR: …`).
+ */
+export function compileForSchema(rule: ValidationRule, type: CelType | undefined, node?: Node, checkCost = false): SchemaCompileOutcome {
+  if (type === undefined) return { ok: false, message: 'failed to convert to declType for CEL validation rules', kind: 'invalid', compile: false };
+  const vars = new Map<string, CelType>([
+    ['self', type],
+    ['oldSelf', rule.optionalOldSelf ? optional(type) : type],
+  ]);
+  const c = compileChecked(rule.rule, vars);
+  if (!c.ok) return { ok: false, message: `compilation failed: ${c.message}`, kind: 'invalid', compile: true };
+  if (c.checked.type.k !== BOOL.k) return { ok: false, message: 'cel expression must evaluate to a bool', kind: 'invalid', compile: false };
+  if (rule.optionalOldSelf && !c.usesOldSelf) return { ok: false, message: 'may not be set if oldSelf is not used in rule', kind: 'invalid', compile: false };
+  const inst = programErrors(c.ast);
+  if (inst) return { ok: false, message: inst, kind: 'invalid', compile: false };
+  let messageProgram: Program | undefined;
+  if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
+    const m = compileChecked(rule.messageExpression, vars);
+    if (!m.ok) return { ok: false, message: `messageExpression compilation failed: ${m.message}`, kind: 'invalid', compile: false };
+    if (m.checked.type.k !== STRING.k) return { ok: false, message: 'messageExpression must evaluate to a string', kind: 'invalid', compile: false };
+    messageProgram = m.program;
+  }
+  // the cost limit is the CRD's (checked when a CRD is read), not the evaluator's
+  const cost = checkCost ? estimateCost(c.ast, c.checked, type) : undefined;
+  const over = cost === undefined ? undefined : costError('estimated rule cost', node ? cost * ruleCardinality(node, type) : cost);
+  if (over) return { ok: false, message: over, kind: 'forbidden', compile: false };
+  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost: cost } };
+}
+
+/** The apiserver's full error text for a rule problem (what follows the field path in a 422). */
+export function ruleProblemDetail(rule: string, r: { message: string; kind: 'invalid' | 'forbidden' }): string {
+  return r.kind === 'forbidden' ? `Forbidden: ${r.message}` : `Invalid value: ${JSON.stringify(rule)}: ${r.message}`;
+}
+
+function precheck(val: Validator, out: RuleProblem[]): void {
+  val.rules.forEach((r, i) => {
+    const res = compileForSchema(r, val.type, val.node, true);
+    if (res.ok) {
+      val.slots[i] = res.rule;
+      return;
+    }
+    val.slots[i] = { error: res.message };
+    out.push({
+      schemaPath: val.path,
+      field: `${val.field}.x-kubernetes-validations[${i}].rule`,
+      segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
+      rule: r.rule,
+      message: res.compile ? res.message.replace(/^compilation failed: /, '') : res.message,
+      detail: ruleProblemDetail(r.rule, res),
+    });
+  });
+  if (val.items) precheck(val.items, out);
+  if (val.props) for (const c of val.props.values()) precheck(c, out);
+  if (val.addl) precheck(val.addl, out);
+  for (const a of val.allOf) precheck(a, out);
 }
 
 /** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
-  if (opts.eager) precheck(root, opts.isResourceRoot, '', 'openAPIV3Schema', [], problems, new Set());
+  const tree = build(root, root, opts.isResourceRoot, schemaType(root, opts.isResourceRoot), '', 'openAPIV3Schema', []);
+  if (tree && opts.eager) precheck(tree, problems);
   return {
     problems,
     validate(obj, old, errs) {
-      walk(root, obj, old, false, '', errs, newConversionCache(), newConversionCache());
+      if (tree) walk(tree, obj, old, false, '', errs, newConversionCache(), newConversionCache());
     },
   };
 }
@@ -120,71 +228,76 @@ function withFieldPath(base: string, fp: string): string {
   return out || ROOT_FIELD;
 }
 
-function evalRules(n: Node, typeNode: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+/** The error message the apiserver gives when evaluating a rule fails. */
+export function evalErrorMessage(e: unknown, rule: ValidationRule): string {
+  const msg = e instanceof CelEvalError ? e.message : `internal error: ${(e as Error).message}`;
+  return msg.startsWith('no such overload')
+    ? `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText(rule)}`
+    : `${msg} evaluating rule: ${ruleText(rule)}`;
+}
+
+function evalRules(val: Validator, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+  const n = val.node;
   const here = path || ROOT_FIELD;
-  const type = typeNode.s.type ?? '';
+  const type = n.s.type ?? '';
   let self: Value | undefined;
   let oldSelf: Value | undefined;
-  for (let i = 0; i < n.rules.length; i++) {
-    const c = compiled(n, i);
+  for (let i = 0; i < val.rules.length; i++) {
+    const c = compiled(val, i);
     if ('error' in c) {
       errs.push(invalid(here, type, `rule compile error: ${c.error}`));
       continue;
     }
     if (c.usesOldSelf && (old === undefined || old === null)) continue;
-    self ??= fromJson(typeNode, obj, cache);
-    if (c.usesOldSelf) oldSelf ??= fromJson(typeNode, old, oldCache);
     let result: Value;
     try {
+      self ??= fromJson(n, obj, cache);
+      if (c.usesOldSelf) oldSelf ??= fromJson(n, old, oldCache);
       result = c.program.run(self, c.usesOldSelf ? oldSelf : undefined);
     } catch (e) {
-      const msg = e instanceof CelEvalError ? e.message : `internal error: ${(e as Error).message}`;
-      const text = msg.startsWith('no such overload')
-        ? `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText(c.source)}`
-        : `${msg} evaluating rule: ${ruleText(c.source)}`;
-      errs.push(invalid(here, type, text));
+      errs.push(invalid(here, type, evalErrorMessage(e, c.source)));
       continue;
     }
     if (result === true) continue;
     // ratcheting: an unchanged value keeps passing, except for transition rules
     if (ratchet && !c.usesOldSelf) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
-    const detail = detailFor(c, self, oldSelf);
+    const detail = detailFor(c, self!, oldSelf);
+    // the value is printed for scalars, omitted for objects and arrays (as the apiserver since 1.28)
+    const omit = type === 'object' || type === 'array';
     switch (c.source.reason) {
       case 'FieldValueForbidden': errs.push(forbidden(at, detail)); break;
       case 'FieldValueRequired': errs.push(required(at, detail)); break;
-      case 'FieldValueDuplicate': errs.push(duplicate(at, type)); break;
-      default: errs.push(invalid(at, type, detail));
+      case 'FieldValueDuplicate': errs.push(omit ? duplicateOmitValue(at) : duplicate(at, obj)); break;
+      default: errs.push(omit ? invalidOmitValue(at, detail) : invalid(at, obj, detail));
     }
   }
 }
 
-function walk(n: Node, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
-  if (!n.hasRules || obj === null || obj === undefined) return;
+function walk(val: Validator, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+  if (obj === null || obj === undefined) return;
+  const n = val.node;
   const unchanged = ratchet || (old !== undefined && jsonEqual(obj, old));
-  if (n.rules.length) evalRules(n, n, obj, old, unchanged, path, errs, cache, oldCache);
-  // rules under allOf run on this node's value, typed by this node
-  for (const a of n.allOf) if (a.rules.length) evalRules(a, n, obj, old, unchanged, path, errs, cache, oldCache);
+  if (val.rules.length) evalRules(val, obj, old, unchanged, path, errs, cache, oldCache);
+  // allOf entries run on this value (not ratcheted, as upstream)
+  for (const a of val.allOf) walk(a, obj, old, false, path, errs, cache, oldCache);
   if (Array.isArray(obj)) {
-    const items = n.items;
-    if (!items?.hasRules) return;
+    if (!val.items) return;
     const corr = old !== undefined ? correlateItems(n, old) : undefined;
     for (let i = 0; i < obj.length; i++) {
       const o = corr ? corr(obj[i]) : NO_OLD;
-      walk(items, obj[i], o === NO_OLD ? undefined : o, unchanged, fieldPath.index(path, i), errs, cache, oldCache);
+      walk(val.items, obj[i], o === NO_OLD ? undefined : o, unchanged, fieldPath.index(path, i), errs, cache, oldCache);
     }
     return;
   }
   if (!isObject(obj)) return;
   const oldObj = isObject(old) && n.s['x-kubernetes-map-type'] !== 'atomic' ? old : undefined;
-  if (n.addl?.hasRules) {
-    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(n.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
+  if (val.addl) {
+    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(val.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
   }
-  if (n.props) {
-    for (const [k, child] of n.props) {
-      if (child.hasRules && Object.prototype.hasOwnProperty.call(obj, k)) {
-        walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
-      }
+  if (val.props) {
+    for (const [k, child] of val.props) {
+      if (Object.prototype.hasOwnProperty.call(obj, k)) walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
     }
   }
 }

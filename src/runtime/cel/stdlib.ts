@@ -2,7 +2,8 @@
 // strings extension (charAt, indexOf, lowerAscii, replace, split, substring, trim, join, …).
 import { goFloat } from '../validation/go-format.js';
 import { compileRegex } from './regex-cache.js';
-import { durationField, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampField } from './time.js';
+import { formatString } from './string-format.js';
+import { durationField, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampField, timestampFromSeconds } from './time.js';
 import {
   CelEvalError,
   Duration,
@@ -62,7 +63,13 @@ function toStr(v: Value): string {
   if (typeof v === 'number') return goFloat(v);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof Uint) return v.v.toString();
-  if (v instanceof Uint8Array) return new TextDecoder('utf-8', { fatal: false }).decode(v);
+  if (v instanceof Uint8Array) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(v);
+    } catch {
+      throw new CelEvalError('invalid UTF-8 in bytes, cannot convert to string');
+    }
+  }
   if (v instanceof Duration) return formatDuration(v);
   if (v instanceof Timestamp) return formatTimestamp(v);
   return noOverload('string', v);
@@ -124,7 +131,7 @@ export const stdlib: CelLibrary = {
     timestamp: (_t, a) => {
       const v = a[0]!;
       if (v instanceof Timestamp) return v;
-      if (typeof v === 'bigint') return new Timestamp(v * 1_000_000_000n);
+      if (typeof v === 'bigint') return timestampFromSeconds(v);
       return parseTimestamp(str(v, 'timestamp'));
     },
     dyn: (_t, a) => a[0]!,
@@ -146,20 +153,29 @@ export const stdlib: CelLibrary = {
     indexOf: (t, a) => {
       const c = cps(str(t, 'indexOf'));
       const sub = cps(str(a[0], 'indexOf'));
-      const start = a.length > 1 ? Number(int(a[1], 'indexOf')) : 0;
-      if (start < 0 || start > c.length) throw new CelEvalError(`index out of range: ${start}`);
-      for (let i = start; i + sub.length <= c.length; i++) if (sub.every((x, j) => c[i + j] === x)) return BigInt(i);
+      const off = a.length > 1 ? Number(int(a[1], 'indexOf')) : 0;
+      if (off < 0) throw new CelEvalError(`index out of range: ${off}`);
+      if (sub.length === 0) return BigInt(Math.min(off, c.length));
+      if (off >= c.length) return -1n;
+      for (let i = off; i + sub.length <= c.length; i++) if (sub.every((x, j) => c[i + j] === x)) return BigInt(i);
       return -1n;
     },
     lastIndexOf: (t, a) => {
       const c = cps(str(t, 'lastIndexOf'));
       const sub = cps(str(a[0], 'lastIndexOf'));
-      const end = a.length > 1 ? Number(int(a[1], 'lastIndexOf')) : c.length - 1;
-      if (end < 0 || end >= Math.max(c.length, 1)) {
-        if (!(c.length === 0 && end === -1)) throw new CelEvalError(`index out of range: ${end}`);
+      let off: number;
+      if (a.length > 1) {
+        off = Number(int(a[1], 'lastIndexOf'));
+        if (off < 0) throw new CelEvalError(`index out of range: ${off}`);
+      } else {
+        if (sub.length === 0) return BigInt(c.length);
+        off = c.length - 1;
       }
-      for (let i = Math.min(end, c.length - sub.length); i >= 0; i--) if (sub.every((x, j) => c[i + j] === x)) return BigInt(i);
-      return sub.length === 0 ? BigInt(Math.min(end, c.length)) : -1n;
+      if (sub.length === 0) return BigInt(Math.min(off, c.length));
+      if (off >= c.length) return -1n;
+      off = Math.min(off, c.length - sub.length);
+      for (let i = off; i >= 0; i--) if (sub.every((x, j) => c[i + j] === x)) return BigInt(i);
+      return -1n;
     },
     lowerAscii: (t) => str(t, 'lowerAscii').replace(/[A-Z]/g, (c) => c.toLowerCase()),
     upperAscii: (t) => str(t, 'upperAscii').replace(/[a-z]/g, (c) => c.toUpperCase()),
@@ -193,14 +209,14 @@ export const stdlib: CelLibrary = {
       if (start > end) throw new CelEvalError(`invalid substring range. start: ${start}, end: ${end}`);
       return c.slice(start, end).join('');
     },
-    trim: (t) => str(t, 'trim').replace(/^[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ''),
+    // Go's strings.TrimSpace: unicode.IsSpace (not U+FEFF, which JS's \s includes)
+    trim: (t) => str(t, 'trim').replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ''),
     join: (t, a) => {
       if (!Array.isArray(t)) return noOverload('join', t ?? null);
       const sep = a.length ? str(a[0], 'join') : '';
       return t.map((x) => str(x, 'join')).join(sep);
     },
-    reverse: (t) => cps(str(t, 'reverse')).reverse().join(''),
-    format: (t, a) => format(str(t, 'format'), Array.isArray(a[0]) ? a[0] : noOverload('format', a[0] ?? null)),
+    format: (t, a) => formatString(str(t, 'format'), Array.isArray(a[0]) ? a[0] : noOverload('format', a[0] ?? null)),
     getHours: (t, a) => timeField('getHours', t, a),
     getMinutes: (t, a) => timeField('getMinutes', t, a),
     getSeconds: (t, a) => timeField('getSeconds', t, a),
@@ -218,41 +234,6 @@ export const stdlib: CelLibrary = {
 function quote(s: string): string {
   const esc: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
   return `"${s.replace(/[\\"\n\r\t\x07\b\f\v]/g, (c) => esc[c]!)}"`;
-}
-
-/** The strings extension's format: %s %d %f %e %x %X %o %b and %%, with an optional .N precision. */
-function format(fmt: string, args: Value[]): string {
-  let i = 0;
-  return fmt.replace(/%(\.(\d+))?([sdfeExXob%])/g, (_m, _p, prec: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (i >= args.length) throw new CelEvalError(`index ${i} out of range`);
-    const v = args[i++]!;
-    const p = prec === undefined ? undefined : Number(prec);
-    switch (verb) {
-      case 's':
-        return toStr(v);
-      case 'd':
-        if (typeof v === 'bigint' || v instanceof Uint) return toStr(v);
-        return noOverload('format %d', v);
-      case 'f':
-        return toDouble(v).toFixed(p ?? 6);
-      case 'e':
-      case 'E': {
-        const [m, e] = toDouble(v).toExponential(p ?? 6).split('e') as [string, string];
-        const out = `${m}e${e[0]}${e.slice(1).padStart(2, '0')}`;
-        return verb === 'E' ? out.toUpperCase() : out;
-      }
-      case 'x':
-      case 'X': {
-        const out = typeof v === 'string' ? Array.from(new TextEncoder().encode(v), (b) => b.toString(16).padStart(2, '0')).join('') : toInt(v).toString(16);
-        return verb === 'X' ? out.toUpperCase() : out;
-      }
-      case 'o':
-        return toInt(v).toString(8);
-      default:
-        return toInt(v).toString(2);
-    }
-  });
 }
 
 function timeField(name: string, t: Value | undefined, a: Value[]): Value {

@@ -152,7 +152,10 @@ export const urlLibrary: CelLibrary = {
       const s = str(a[0], 'url');
       const r = parseRequestURI(s);
       if (!r.ok) throw new CelEvalError(`URL parse error during conversion from string: ${r.error}`);
-      return new Opaque('url', s, r.url);
+      // parsed again as url.Parse does, which takes the #fragment off (ParseRequestURI keeps it in the query or path)
+      const hash = s.indexOf('#');
+      const p = hash >= 0 ? parseRequestURI(s.slice(0, hash)) : r;
+      return new Opaque('url', s, p.ok ? p.url : r.url);
     },
   },
   methods: {

@@ -38,10 +38,13 @@ export class Duration {
   constructor(readonly ns: bigint) {}
 }
 
-/** A CEL timestamp, in nanoseconds since the Unix epoch (UTC). */
+/** A CEL timestamp, in nanoseconds since the Unix epoch, with the UTC offset it was written with. */
 export class Timestamp {
-  /** @param ns nanoseconds since the epoch */
-  constructor(readonly ns: bigint) {}
+  /** @param ns nanoseconds since the epoch; @param offset seconds east of UTC (for string()) */
+  constructor(
+    readonly ns: bigint,
+    readonly offset = 0,
+  ) {}
 }
 
 /** A CEL type value (`type(x)`, `int`, `string`…). */
@@ -103,7 +106,10 @@ export class JsonMap implements CelMap {
       k = unescapePropertyName(key);
       if (!this.node.props.has(k) || !Object.prototype.hasOwnProperty.call(this.obj, k)) return undefined;
     }
-    return fromJson(childNode(this.node, k), this.obj[k], this.cache);
+    const v = this.obj[k];
+    // a property set to null is absent for CEL (has() is false); a map's null values are values
+    if (v === null || v === undefined) return v === null && !this.node?.props && this.node?.addl ? null : undefined;
+    return fromJson(childNode(this.node, k), v, this.cache);
   }
   has(key: Value): boolean {
     return this.get(key) !== undefined;
@@ -161,6 +167,8 @@ export function isMap(v: unknown): v is CelMap {
 
 /** Converts a JSON value typed by `n` (integer → int, number → double, untyped whole numbers → int). */
 export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache): Value {
+  const t = n?.s.type;
+  if (t !== undefined || n?.s['x-kubernetes-int-or-string']) checkData(n!, v);
   switch (typeof v) {
     case 'string':
       return n?.s.format !== undefined && n.s.type === 'string' ? formatted(n.s.format, v) : v;
@@ -181,14 +189,71 @@ export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache
     const list = v.map((x) => fromJson(n?.items, x, cache));
     const lt = n?.s['x-kubernetes-list-type'];
     if (lt === 'set' || lt === 'map') listKinds.set(list, { kind: lt, keys: n!.s['x-kubernetes-list-map-keys'] ?? [] });
+    if (list.length === 0 && n?.items) emptyListItems.set(list, n.items);
     out = list;
   } else out = new JsonMap(v as Record<string, unknown>, n, cache);
   cache.set(v as object, out);
   return out;
 }
 
+/** The apiserver's errors for data that does not fit its schema (CEL sees it before OpenAPI validation does). */
+function checkData(n: Node, v: unknown): void {
+  const s = n.s;
+  if (v === null || v === undefined) {
+    if (!s.nullable) throw new CelEvalError('invalid data, got null for schema with nullable=false');
+    return;
+  }
+  if (s['x-kubernetes-int-or-string']) {
+    if (typeof v !== 'string' && typeof v !== 'bigint' && !(typeof v === 'number' && Number.isInteger(v))) throw new CelEvalError('invalid data, expected XIntOrString value to be either a string or integer');
+    return;
+  }
+  switch (s.type) {
+    case 'object':
+      if (typeof v !== 'object' || Array.isArray(v)) throw new CelEvalError('invalid data, expected a map for the provided schema with type=object');
+      break;
+    case 'array':
+      if (!Array.isArray(v)) throw new CelEvalError('invalid data, expected an array for the provided schema with type=array');
+      break;
+  }
+}
+
+const emptyListItems = new WeakMap<Value[], Node>();
+
+/** The zero of `sum()` over an empty list: typed by the list's schema (duration, double), else int 0. */
+export function emptySum(list: Value[]): Value {
+  const s = emptyListItems.get(list)?.s;
+  if (s?.type === 'number') return 0;
+  if (s?.type === 'string' && s.format === 'duration') return new Duration(0n);
+  return 0n;
+}
+
 /** Lists typed x-kubernetes-list-type set or map: their equality ignores order, as in Kubernetes CEL. */
 const listKinds = new WeakMap<Value[], { kind: 'set' | 'map'; keys: readonly string[] }>();
+
+/**
+ * `a + b`. When `a` is a list-type set, the result is the union (b's elements not already in it
+ * appended, scalars only); when a list-type map, b's items replace a's items with the same key in
+ * place and the others are appended — as Kubernetes' unstructured lists add. The result keeps the kind.
+ */
+export function concatLists(a: Value[], b: Value[]): Value[] {
+  const kind = listKinds.get(a);
+  if (!kind) return a.concat(b);
+  const out = a.slice();
+  if (kind.kind === 'set') {
+    for (const x of out.concat(b)) if (Array.isArray(x) || isMap(x)) throw new CelEvalError('listSet operations are only supported on lists of scalar values');
+    for (const y of b) if (!out.some((x) => celEquals(x, y))) out.push(y);
+  } else {
+    const keyOf = (x: Value) => (isMap(x) ? kind.keys.map((k) => x.get(k) ?? null) : [x]);
+    for (const y of b) {
+      const ky = keyOf(y);
+      const at = out.findIndex((x) => keyOf(x).every((k, i) => celEquals(k, ky[i]!)));
+      if (at >= 0) out[at] = y;
+      else out.push(y);
+    }
+  }
+  listKinds.set(out, kind);
+  return out;
+}
 
 function unorderedEquals(a: Value[], b: Value[], kind: { kind: 'set' | 'map'; keys: readonly string[] }): boolean {
   if (a.length !== b.length) return false;
@@ -221,6 +286,8 @@ function formatted(format: string, v: string): Value {
   return v;
 }
 
+const OPAQUE_TYPE_NAMES: Record<string, string> = { url: 'kubernetes.URL', ip: 'net.IP', cidr: 'net.CIDR', quantity: 'kubernetes.Quantity', semver: 'kubernetes.Semver', format: 'kubernetes.NamedFormat' };
+
 /** CEL's type name of a value. */
 export function typeName(v: Value): string {
   if (v === null) return 'null_type';
@@ -238,7 +305,7 @@ export function typeName(v: Value): string {
   if (v instanceof Timestamp) return 'google.protobuf.Timestamp';
   if (v instanceof TypeValue) return 'type';
   if (v instanceof Optional) return 'optional_type';
-  if (v instanceof Opaque) return `kubernetes.${v.kind === 'url' ? 'URL' : v.kind === 'ip' ? 'net.IP' : v.kind === 'cidr' ? 'net.CIDR' : 'Quantity'}`;
+  if (v instanceof Opaque) return OPAQUE_TYPE_NAMES[v.kind] ?? v.kind;
   return 'unknown';
 }
 

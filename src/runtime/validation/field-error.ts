@@ -55,6 +55,16 @@ function withDetail(s: string, detail: string): string {
   return detail ? `${s}: ${detail}` : s;
 }
 
+/** `field.Invalid` with the value omitted (`field.OmitValueType`): `Invalid value: <detail>`. */
+export function invalidOmitValue(field: string, detail: string): FieldError {
+  return { reason: 'FieldValueInvalid', field, message: withDetail('Invalid value', detail) };
+}
+
+/** `field.Duplicate` with the value omitted: `Duplicate value`. */
+export function duplicateOmitValue(field: string): FieldError {
+  return { reason: 'FieldValueDuplicate', field, message: 'Duplicate value' };
+}
+
 /** `field.Invalid`: `Invalid value: <value>: <detail>`. */
 export function invalid(field: string, value: unknown, detail: string): FieldError {
   return { reason: 'FieldValueInvalid', field, message: withDetail(`Invalid value: ${goBadValue(value)}`, detail) };
