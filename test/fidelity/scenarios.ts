@@ -1,0 +1,342 @@
+// The fidelity scenarios: what operators, kubectl and client libraries send, each run on
+// both backends in a namespace of its own. Every `req` is one compared response.
+import type { Scenario, ScenarioContext } from './harness.js';
+
+const G = '/apis/fidelity.crdgen.dev/v1';
+const widgets = (ns: string): string => `${G}/namespaces/${ns}/widgets`;
+const widget = (ns: string, name: string): string => `${widgets(ns)}/${name}`;
+const cms = (ns: string): string => `/api/v1/namespaces/${ns}/configmaps`;
+const deploys = (ns: string): string => `/apis/apps/v1/namespaces/${ns}/deployments`;
+
+type Json = Record<string, unknown>;
+const w = (name: string, spec: Json = {}, extra: Json = {}): Json => ({
+  apiVersion: 'fidelity.crdgen.dev/v1',
+  kind: 'Widget',
+  metadata: { name, ...((extra.metadata as Json) ?? {}) },
+  spec: { color: 'red', ...spec },
+  ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'metadata')),
+});
+const cm = (name: string, data: Json = { a: '1' }, metadata: Json = {}): Json => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data });
+const deployment = (name: string, replicas = 1): Json => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, labels: { app: name } },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'db', image: 'mysql:8' }] } },
+  },
+});
+const rvOf = (b: unknown): string => String((b as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion ?? '');
+const JSON_PATCH = 'application/json-patch+json';
+const MERGE_PATCH = 'application/merge-patch+json';
+const SMP = 'application/strategic-merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'custom resource CRUD',
+    async run({ ns, req }) {
+      await req('create', 'POST', widgets(ns), { body: w('a', { size: 2 }) });
+      await req('create again: 409 AlreadyExists', 'POST', widgets(ns), { body: w('a') });
+      const got = await req('get', 'GET', widget(ns, 'a'));
+      await req('get missing: 404', 'GET', widget(ns, 'missing'));
+      await req('list', 'GET', widgets(ns));
+      const upd = await req('update', 'PUT', widget(ns, 'a'), { body: { ...got.body, spec: { ...got.body.spec, color: 'blue' } } });
+      await req('update with a stale resourceVersion: 409 Conflict', 'PUT', widget(ns, 'a'), { body: { ...got.body, spec: { ...got.body.spec, color: 'green' } } });
+      const { resourceVersion: _rv, ...meta } = upd.body.metadata;
+      await req('update without resourceVersion', 'PUT', widget(ns, 'a'), { body: { ...upd.body, metadata: meta, spec: { ...upd.body.spec, color: 'green' } } });
+      await req('update of a missing object: 404', 'PUT', widget(ns, 'nope'), { body: w('nope') });
+      await req('update with a name that differs from the URL: 400', 'PUT', widget(ns, 'a'), { body: { ...upd.body, metadata: { ...upd.body.metadata, name: 'b' } } });
+      await req('create in a namespace that does not exist: 404', 'POST', widgets('no-such-ns'), { body: w('x') });
+      await req('create with the wrong kind: 400', 'POST', widgets(ns), { body: { ...w('x'), kind: 'Gadget' } });
+      await req('create with a body namespace that differs: 400', 'POST', widgets(ns), { body: w('x', {}, { metadata: { namespace: 'other' } }) });
+      await req('create without a name: 422', 'POST', widgets(ns), { body: { apiVersion: 'fidelity.crdgen.dev/v1', kind: 'Widget', metadata: {}, spec: { color: 'red' } } });
+      await req('create with an invalid name: 422', 'POST', widgets(ns), { body: w('Not_Valid') });
+      await req('delete', 'DELETE', widget(ns, 'a'));
+      await req('delete missing: 404', 'DELETE', widget(ns, 'a'));
+      await req('list after delete', 'GET', widgets(ns));
+    },
+  },
+  {
+    name: 'generateName',
+    async run({ ns, req }) {
+      await req('create with generateName', 'POST', widgets(ns), { body: { apiVersion: 'fidelity.crdgen.dev/v1', kind: 'Widget', metadata: { generateName: 'gen-' }, spec: { color: 'red' } } });
+      await req('configmap with generateName', 'POST', cms(ns), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'cm-' } } });
+    },
+  },
+  {
+    name: 'defaulting and pruning',
+    async run({ ns, req }) {
+      await req('defaults applied, unknown fields pruned', 'POST', widgets(ns), { body: w('d', { unknown: 1, extra: { kept: { deep: true } } }, { status: { replicas: 5 }, topLevelUnknown: 'x' }) });
+      await req('get', 'GET', widget(ns, 'd'));
+    },
+  },
+  {
+    name: 'OpenAPI and CEL validation: 422 with causes',
+    async run({ ns, req }) {
+      await req('enum', 'POST', widgets(ns), { body: w('v1', { color: 'purple' }) });
+      await req('required', 'POST', widgets(ns), { body: { apiVersion: 'fidelity.crdgen.dev/v1', kind: 'Widget', metadata: { name: 'v2' }, spec: {} } });
+      await req('maximum and minimum', 'POST', widgets(ns), { body: w('v3', { replicas: 11 }) });
+      await req('pattern and maxLength', 'POST', widgets(ns), { body: w('v4', { name: 'ABCDEFGHIJ' }) });
+      await req('type', 'POST', widgets(ns), { body: w('v5', { replicas: 'three' }) });
+      await req('CEL rule', 'POST', widgets(ns), { body: w('v6', { size: 5, maxSize: 4 }) });
+      await req('duplicate set item', 'POST', widgets(ns), { body: w('v7', { tags: ['a', 'a'] }) });
+      await req('duplicate map-list key', 'POST', widgets(ns), { body: w('v8', { ports: [{ name: 'http', port: 80 }, { name: 'http', port: 81 }] }) });
+      await req('several errors at once', 'POST', widgets(ns), { body: w('v9', { color: 'purple', replicas: -1, size: 9, maxSize: 1 }) });
+      await req('valid', 'POST', widgets(ns), { body: w('ok', { size: 2, maxSize: 4, tags: ['a', 'b'], ports: [{ name: 'http', port: 80 }] }) });
+    },
+  },
+  {
+    name: 'fieldValidation Strict and Warn',
+    async run({ ns, req }) {
+      await req('Strict: unknown field refused', 'POST', `${widgets(ns)}?fieldValidation=Strict`, { body: w('s1', { unknown: 1 }) });
+      await req('Warn: unknown field warned and pruned', 'POST', `${widgets(ns)}?fieldValidation=Warn`, { body: w('s2', { unknown: 1 }) });
+      await req('Ignore: dropped silently', 'POST', `${widgets(ns)}?fieldValidation=Ignore`, { body: w('s3', { unknown: 1 }) });
+      const dup = '{"apiVersion":"fidelity.crdgen.dev/v1","kind":"Widget","metadata":{"name":"s4"},"spec":{"color":"red","color":"blue"}}';
+      await req('Strict: duplicate field refused', 'POST', `${widgets(ns)}?fieldValidation=Strict`, { body: dup });
+      await req('Warn: duplicate field warned', 'POST', `${widgets(ns)}?fieldValidation=Warn`, { body: dup });
+      await req('Strict on a built-in', 'POST', `${cms(ns)}?fieldValidation=Strict`, { body: { ...cm('s5'), bogus: true } });
+      await req('bad fieldValidation value: 400', 'POST', `${widgets(ns)}?fieldValidation=Loose`, { body: w('s6') });
+    },
+  },
+  {
+    name: 'status subresource and generation',
+    async run({ ns, req }) {
+      const c = await req('create (generation 1)', 'POST', widgets(ns), { body: w('st', {}, { status: { replicas: 9 } }) });
+      const s1 = await req('status update', 'PUT', `${widget(ns, 'st')}/status`, { body: { ...c.body, spec: { ...c.body.spec, color: 'blue' }, status: { replicas: 2, observedGeneration: 1 } } });
+      await req('get /status', 'GET', `${widget(ns, 'st')}/status`);
+      const m = await req('main update ignores status; spec change bumps generation', 'PUT', widget(ns, 'st'), { body: { ...s1.body, spec: { ...s1.body.spec, color: 'green' }, status: { replicas: 7 } } });
+      await req('metadata change keeps generation', 'PUT', widget(ns, 'st'), { body: { ...m.body, metadata: { ...m.body.metadata, labels: { l: 'v' } } } });
+      await req('status merge patch', 'PATCH', `${widget(ns, 'st')}/status`, { body: { status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Up' }] } }, contentType: MERGE_PATCH });
+      await req('status of a missing object: 404', 'PUT', `${widget(ns, 'nope')}/status`, { body: w('nope') });
+    },
+  },
+  {
+    name: 'scale subresource',
+    async run({ ns, req, send }) {
+      const c = await send('POST', widgets(ns), { body: w('sc', { replicas: 2 }) });
+      await send('PUT', `${widget(ns, 'sc')}/status`, { body: { ...c.body, status: { replicas: 2, selector: 'app=sc' } } });
+      const s = await req('get scale', 'GET', `${widget(ns, 'sc')}/scale`);
+      await req('put scale', 'PUT', `${widget(ns, 'sc')}/scale`, { body: { ...s.body, spec: { replicas: 4 } } });
+      await req('patch scale', 'PATCH', `${widget(ns, 'sc')}/scale`, { body: { spec: { replicas: 5 } }, contentType: MERGE_PATCH });
+      await req('scale beyond the schema maximum: 422', 'PATCH', `${widget(ns, 'sc')}/scale`, { body: { spec: { replicas: 50 } }, contentType: MERGE_PATCH });
+      await req('object after scaling', 'GET', widget(ns, 'sc'));
+      const d = await send('POST', deploys(ns), { body: deployment('dep', 2) });
+      void d;
+      await req('deployment scale', 'GET', `${deploys(ns)}/dep/scale`);
+      await req('deployment scale patch', 'PATCH', `${deploys(ns)}/dep/scale`, { body: { spec: { replicas: 3 } }, contentType: MERGE_PATCH });
+    },
+  },
+  {
+    name: 'patches: merge, JSON, strategic',
+    async run({ ns, req, send }) {
+      await send('POST', widgets(ns), { body: w('p', { tags: ['a'], labels: { x: '1' }, ports: [{ name: 'http', port: 80 }] }) });
+      await req('merge patch', 'PATCH', widget(ns, 'p'), { body: { spec: { labels: { y: '2', x: null } } }, contentType: MERGE_PATCH });
+      await req('JSON patch', 'PATCH', widget(ns, 'p'), { body: [{ op: 'add', path: '/spec/tags/-', value: 'b' }, { op: 'replace', path: '/spec/color', value: 'green' }], contentType: JSON_PATCH });
+      await req('JSON patch test op fails: 422', 'PATCH', widget(ns, 'p'), { body: [{ op: 'test', path: '/spec/color', value: 'red' }], contentType: JSON_PATCH });
+      await req('JSON patch on a missing path', 'PATCH', widget(ns, 'p'), { body: [{ op: 'remove', path: '/spec/nothing' }], contentType: JSON_PATCH });
+      await req('strategic merge patch on a custom resource: 415', 'PATCH', widget(ns, 'p'), { body: { spec: { color: 'blue' } }, contentType: SMP });
+      await req('patch that breaks the schema: 422', 'PATCH', widget(ns, 'p'), { body: { spec: { color: 'pink' } }, contentType: MERGE_PATCH });
+      await req('malformed patch body: 400', 'PATCH', widget(ns, 'p'), { body: '{not json', contentType: MERGE_PATCH });
+      await req('patch of a missing object: 404', 'PATCH', widget(ns, 'nope'), { body: { spec: {} }, contentType: MERGE_PATCH });
+      await req('unsupported patch type: 415', 'PATCH', widget(ns, 'p'), { body: {}, contentType: 'application/xml' });
+      await send('POST', cms(ns), { body: cm('pc', { a: '1', b: '2' }, { labels: { k: 'v' } }) });
+      await req('strategic merge patch on a configmap', 'PATCH', `${cms(ns)}/pc`, { body: { data: { b: null, c: '3' }, metadata: { labels: { k2: 'v2' } } }, contentType: SMP });
+      await send('POST', deploys(ns), { body: deployment('pd') });
+      await req('strategic merge patch merges containers by name', 'PATCH', `${deploys(ns)}/pd`, { body: { spec: { template: { spec: { containers: [{ name: 'db', image: 'mysql:9' }, { name: 'side', image: 'busybox' }] } } } }, contentType: SMP });
+    },
+  },
+  {
+    name: 'server-side apply',
+    async run({ ns, req }) {
+      const path = `${widget(ns, 'ap')}?fieldManager=alice`;
+      await req('apply creates', 'PATCH', path, { body: JSON.stringify(w('ap', { replicas: 2, tags: ['a'] })), contentType: APPLY });
+      await req('apply by another manager: conflict 409', 'PATCH', `${widget(ns, 'ap')}?fieldManager=bob`, { body: JSON.stringify(w('ap', { replicas: 3 })), contentType: APPLY });
+      await req('apply by another manager with force', 'PATCH', `${widget(ns, 'ap')}?fieldManager=bob&force=true`, { body: JSON.stringify(w('ap', { replicas: 3 })), contentType: APPLY });
+      await req('apply drops a field the manager no longer sets', 'PATCH', path, { body: JSON.stringify({ apiVersion: 'fidelity.crdgen.dev/v1', kind: 'Widget', metadata: { name: 'ap' }, spec: { color: 'red' } }), contentType: APPLY });
+      await req('apply without fieldManager: 400', 'PATCH', widget(ns, 'ap'), { body: JSON.stringify(w('ap')), contentType: APPLY });
+      await req('apply with a YAML body', 'PATCH', `${widget(ns, 'ap2')}?fieldManager=alice`, { body: 'apiVersion: fidelity.crdgen.dev/v1\nkind: Widget\nmetadata:\n  name: ap2\nspec:\n  color: blue\n', contentType: APPLY });
+      await req('apply a configmap', 'PATCH', `${cms(ns)}/apc?fieldManager=alice`, { body: JSON.stringify(cm('apc', { a: '1' })), contentType: APPLY });
+      await req('update by another manager then apply: managedFields', 'PUT', `${cms(ns)}/apc?fieldManager=carol`, { body: { ...cm('apc', { a: '2', b: '1' }) } });
+      await req('apply after update', 'PATCH', `${cms(ns)}/apc?fieldManager=alice`, { body: JSON.stringify(cm('apc', { a: '3' })), contentType: APPLY });
+    },
+  },
+  {
+    name: 'label and field selectors',
+    async run({ ns, req, send }) {
+      for (const [n, color, tier] of [['s1', 'red', 'web'], ['s2', 'blue', 'db'], ['s3', 'blue', 'web']] as const) await send('POST', widgets(ns), { body: w(n, { color }, { metadata: { labels: { tier } } }) });
+      await req('label equality', 'GET', `${widgets(ns)}?labelSelector=tier%3Dweb`);
+      await req('label set-based', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db),!missing')}`);
+      await req('label selector syntax error: 400', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db')}`);
+      await req('field metadata.name', 'GET', `${widgets(ns)}?fieldSelector=metadata.name%3Ds2`);
+      await req('field metadata.namespace', 'GET', `${widgets(ns)}?fieldSelector=metadata.namespace%3D${ns}`);
+      await req('selectable field .spec.color', 'GET', `${widgets(ns)}?fieldSelector=spec.color%3Dblue`);
+      await req('field that is not selectable: 400', 'GET', `${widgets(ns)}?fieldSelector=spec.size%3D3`);
+      await send('POST', cms(ns), { body: cm('fs') });
+      await req('configmap field selector', 'GET', `${cms(ns)}?fieldSelector=metadata.name%21%3Dfs`);
+    },
+  },
+  {
+    name: 'list paging and resourceVersion semantics',
+    async run({ ns, req, send }) {
+      for (let i = 0; i < 5; i++) await send('POST', cms(ns), { body: cm(`c${i}`) });
+      const p1 = await req('limit 2', 'GET', `${cms(ns)}?limit=2`);
+      const p2 = await req('continue', 'GET', `${cms(ns)}?limit=2&continue=${encodeURIComponent(p1.body.metadata.continue)}`);
+      await req('continue to the end', 'GET', `${cms(ns)}?limit=2&continue=${encodeURIComponent(p2.body.metadata.continue)}`);
+      await req('bad continue token: 400', 'GET', `${cms(ns)}?limit=2&continue=garbage`);
+      const all = await req('full list', 'GET', cms(ns));
+      const rv = rvOf(all.body);
+      await req('resourceVersion=0', 'GET', `${cms(ns)}?resourceVersion=0`);
+      await req('resourceVersion=<list rv> NotOlderThan', 'GET', `${cms(ns)}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`);
+      await req('resourceVersion=<list rv> Exact', 'GET', `${cms(ns)}?resourceVersion=${rv}&resourceVersionMatch=Exact`);
+      await req('resourceVersionMatch without resourceVersion: 422', 'GET', `${cms(ns)}?resourceVersionMatch=Exact`);
+      await req('resourceVersionMatch=Exact with resourceVersion=0: 422', 'GET', `${cms(ns)}?resourceVersion=0&resourceVersionMatch=Exact`);
+      await req('bad resourceVersionMatch: 422', 'GET', `${cms(ns)}?resourceVersion=1&resourceVersionMatch=Newest`);
+      await req('resourceVersion that is not a number: 400', 'GET', `${cms(ns)}?resourceVersion=abc`);
+      await req('get with resourceVersion=0', 'GET', `${cms(ns)}/c1?resourceVersion=0`);
+      await req('limit with continue and labelSelector', 'GET', `${widgets(ns)}?limit=1&labelSelector=x%3Dy`);
+    },
+  },
+  {
+    name: 'watch from a version, bookmarks',
+    async run({ ns, req, send, watch, note }) {
+      const c = await send('POST', widgets(ns), { body: w('wa') });
+      const from = rvOf(c.body);
+      const wt = await watch(`${widgets(ns)}?watch=true&resourceVersion=${from}&allowWatchBookmarks=true`);
+      note('watch status', wt.status);
+      await send('PATCH', widget(ns, 'wa'), { body: { spec: { color: 'blue' } }, contentType: MERGE_PATCH });
+      await send('POST', widgets(ns), { body: w('wb') });
+      await send('DELETE', widget(ns, 'wa'));
+      const evs = await wt.waitFor(3);
+      wt.close();
+      note('events after the version', evs.filter((e) => e.type !== 'BOOKMARK').slice(0, 3).map((e) => ({ type: e.type, name: e.object.metadata.name, color: e.object.spec?.color })));
+      const init = await watch(`${widgets(ns)}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan`);
+      const bm = await init.until((e) => e.type === 'BOOKMARK');
+      init.close();
+      note('sendInitialEvents: initial ADDED then the initial-events-end bookmark', {
+        before: init.events.slice(0, init.events.indexOf(bm)).map((e) => `${e.type} ${e.object.metadata.name}`),
+        annotations: bm.object.metadata.annotations,
+        bookmarkKind: bm.object.kind,
+        apiVersion: bm.object.apiVersion,
+      });
+      await req('watch with a bad resourceVersion: 400', 'GET', `${widgets(ns)}?watch=true&resourceVersion=abc`);
+      await req('sendInitialEvents without allowWatchBookmarks: 422', 'GET', `${widgets(ns)}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`, { timeoutMs: 30_000 });
+    },
+  },
+  {
+    name: 'dryRun=All',
+    async run({ ns, req, send }) {
+      await req('create dry run', 'POST', `${widgets(ns)}?dryRun=All`, { body: w('dr') });
+      await req('not created', 'GET', widget(ns, 'dr'));
+      const c = await send('POST', widgets(ns), { body: w('dr') });
+      await req('update dry run', 'PUT', `${widget(ns, 'dr')}?dryRun=All`, { body: { ...c.body, spec: { ...c.body.spec, color: 'blue' } } });
+      await req('patch dry run', 'PATCH', `${widget(ns, 'dr')}?dryRun=All`, { body: { spec: { color: 'green' } }, contentType: MERGE_PATCH });
+      await req('delete dry run', 'DELETE', `${widget(ns, 'dr')}?dryRun=All`);
+      await req('unchanged', 'GET', widget(ns, 'dr'));
+      await req('bad dryRun value: 400', 'POST', `${widgets(ns)}?dryRun=Some`, { body: w('dr2') });
+      await req('invalid object in dry run: 422', 'POST', `${widgets(ns)}?dryRun=All`, { body: w('dr3', { color: 'pink' }) });
+    },
+  },
+  {
+    name: 'methods and unknown resources',
+    async run({ ns, req }) {
+      await req('PUT on a collection: 405', 'PUT', widgets(ns), { body: w('x') });
+      await req('POST on a named object: 405', 'POST', widget(ns, 'x'), { body: w('x') });
+      await req('unknown resource: 404', 'GET', `${G}/namespaces/${ns}/gizmos`);
+      await req('unknown group: 404', 'GET', '/apis/nothing.example.com/v1/things');
+      await req('delete collection', 'DELETE', widgets(ns));
+    },
+  },
+  {
+    name: 'Table form',
+    async run({ ns, req, send }) {
+      await send('POST', widgets(ns), { body: w('t1', { replicas: 2 }) });
+      const c = await send('POST', widgets(ns), { body: w('t2', { color: 'blue' }) });
+      await send('PUT', `${widget(ns, 't2')}/status`, { body: { ...c.body, status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] } } });
+      const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+      await req('list as Table', 'GET', widgets(ns), { accept: table });
+      await req('get as Table', 'GET', widget(ns, 't2'), { accept: table });
+      await send('POST', cms(ns), { body: cm('tc') });
+      await req('configmaps as Table', 'GET', cms(ns), { accept: table });
+      await req('Table with includeObject=Object', 'GET', `${widget(ns, 't1')}?includeObject=Object`, { accept: table });
+    },
+  },
+  {
+    name: 'deletion: finalizers, propagationPolicy, gracePeriodSeconds',
+    async run({ ns, req, send, eventually }) {
+      await send('POST', widgets(ns), { body: w('f', {}, { metadata: { finalizers: ['example.com/keep'] } }) });
+      await req('delete with a finalizer: deletionTimestamp set, object kept', 'DELETE', widget(ns, 'f'));
+      const g = await req('still there', 'GET', widget(ns, 'f'));
+      await req('spec change while deleting keeps generation rules', 'PATCH', widget(ns, 'f'), { body: { spec: { color: 'blue' } }, contentType: MERGE_PATCH });
+      await req('adding a finalizer while deleting: 422', 'PATCH', widget(ns, 'f'), { body: { metadata: { finalizers: ['example.com/keep', 'example.com/new'] } }, contentType: MERGE_PATCH });
+      void g;
+      await req('remove the finalizer: gone', 'PATCH', widget(ns, 'f'), { body: { metadata: { finalizers: null } }, contentType: MERGE_PATCH });
+      await eventually('then 404', 'GET', widget(ns, 'f'), (r) => r.status === 404);
+      const owner = await send('POST', cms(ns), { body: cm('owner') });
+      const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.body.metadata.uid };
+      await send('POST', widgets(ns), { body: w('child', {}, { metadata: { ownerReferences: [ref] } }) });
+      await req('foreground delete of the owner', 'DELETE', `${cms(ns)}/owner?propagationPolicy=Foreground`);
+      await eventually('owner gone after its dependent', 'GET', `${cms(ns)}/owner`, (r) => r.status === 404);
+      await eventually('dependent collected', 'GET', widget(ns, 'child'), (r) => r.status === 404);
+      const owner2 = await send('POST', cms(ns), { body: cm('owner2') });
+      await send('POST', widgets(ns), { body: w('orphan', {}, { metadata: { ownerReferences: [{ ...ref, name: 'owner2', uid: owner2.body.metadata.uid }] } }) });
+      await req('orphan delete', 'DELETE', `${cms(ns)}/owner2`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan' } });
+      await eventually('orphan kept without its owner reference', 'GET', widget(ns, 'orphan'), (r) => r.status === 200 && !r.body.metadata.ownerReferences);
+      await req('bad propagationPolicy: 400', 'DELETE', `${widget(ns, 'orphan')}?propagationPolicy=Sometimes`);
+      await req('delete with preconditions that do not match: 409', 'DELETE', widget(ns, 'orphan'), { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: '00000000-0000-0000-0000-000000000000' } } });
+      await req('delete with gracePeriodSeconds=0', 'DELETE', `${widget(ns, 'orphan')}?gracePeriodSeconds=0`);
+      await req('delete with a negative gracePeriodSeconds', 'DELETE', `${cms(ns)}/owner2?gracePeriodSeconds=-1`);
+    },
+  },
+  {
+    name: 'built-ins testenv serves',
+    async run({ ns, req, send }) {
+      await req('configmap create', 'POST', cms(ns), { body: cm('b1') });
+      await req('configmap with binaryData and immutable', 'POST', cms(ns), { body: { ...cm('b2'), binaryData: { bin: 'AAEC' }, immutable: true } });
+      await req('immutable configmap update: 422', 'PUT', `${cms(ns)}/b2`, { body: { ...cm('b2', { a: 'changed' }), immutable: true } });
+      await req('configmap with a bad key: 422', 'POST', cms(ns), { body: cm('b3', { 'bad key': 'x' }) });
+      await req('secret with stringData', 'POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1' }, stringData: { password: 'p' } } });
+      await req('secret type default', 'GET', `/api/v1/namespaces/${ns}/secrets/s1`);
+      await req('deployment create (defaults)', 'POST', deploys(ns), { body: deployment('d1', 2) });
+      await req('deployment without selector: 422', 'POST', deploys(ns), { body: { ...deployment('d2'), spec: { template: { metadata: { labels: { app: 'd2' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } } });
+      const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l1' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } };
+      await req('lease create', 'POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { body: lease });
+      await req('namespace create', 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${ns}-x` } } });
+      await req('namespace delete: Terminating', 'DELETE', `/api/v1/namespaces/${ns}-x`);
+      await req('event create', 'POST', `/api/v1/namespaces/${ns}/events`, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'ConfigMap', name: 'b1', namespace: ns }, reason: 'Test', message: 'hello', type: 'Normal' } });
+      await send('DELETE', `/api/v1/namespaces/${ns}/events/e1`);
+    },
+  },
+  {
+    name: 'CRD install: a default that breaks its own schema is refused',
+    async run({ req }) {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'baddefaults.fidelity.crdgen.dev' },
+        spec: {
+          group: 'fidelity.crdgen.dev',
+          names: { kind: 'BadDefault', plural: 'baddefaults', singular: 'baddefault', listKind: 'BadDefaultList' },
+          scope: 'Namespaced',
+          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', maximum: 5, default: 10 } } } } } } }],
+        },
+      };
+      await req('create', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
+    },
+  },
+  {
+    name: 'OpenAPI publishes the CRD schemas',
+    async run({ req, note, send }) {
+      const v3 = await send('GET', '/openapi/v3');
+      note('/openapi/v3 lists the group', Object.keys(v3.body?.paths ?? {}).filter((p) => p.includes('fidelity.crdgen.dev')));
+      const doc = await send('GET', '/openapi/v3/apis/fidelity.crdgen.dev/v1');
+      note('/openapi/v3/apis/fidelity.crdgen.dev/v1 has the Widget schema', Object.keys(doc.body?.components?.schemas ?? {}).filter((k) => k.includes('Widget')));
+      const v2 = await send('GET', '/openapi/v2');
+      note('/openapi/v2 has the Widget definition', Object.keys(v2.body?.definitions ?? {}).filter((k) => k.includes('fidelity.crdgen.dev')));
+      void req;
+    },
+  },
+];
+
+export type { ScenarioContext };
