@@ -44,3 +44,17 @@ export function kubectl120(): string {
   if (executable(p)) return p;
   throw new Error(`Debian's kubectl 1.20 is not unpacked: ${HOW}`);
 }
+
+/** The Go clients (scripts/ensure-go-clients.sh): `sample-controller`, `informer`, and `examples/` (sample-controller's CRDs and example-foo). */
+export function goClientsBin(): string {
+  const dir = process.env.CRDGEN_GO_CLIENTS ?? join(ROOT, '.cache', 'go-clients', 'bin');
+  if (executable(join(dir, 'sample-controller')) && executable(join(dir, 'informer'))) return dir;
+  throw new Error(`sample-controller and the client-go informer are not built: ${HOW}`);
+}
+
+/** PYTHONPATH of Debian's python3-kubernetes, unpacked by scripts/ensure-python-kubernetes.sh (run with /usr/bin/python3). */
+export function pythonKubernetesPath(): string {
+  const dir = process.env.CRDGEN_PYTHON_KUBERNETES ?? join(ROOT, '.cache', 'python-kubernetes', 'usr', 'lib', 'python3', 'dist-packages');
+  if (existsSync(join(dir, 'kubernetes', '__init__.py'))) return dir;
+  throw new Error(`Debian's python3-kubernetes is not unpacked: ${HOW}`);
+}
