@@ -176,9 +176,11 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
     if (e instanceof RuleCompileError) {
       for (const p of e.problems) {
         const path = [...schemaPath, ...keyedPath(p.segments)];
+        // the apiserver names the uncorrelatable node by its full field path
+        const message = p.uncorrelatable ? p.detail.replace(/within openAPIV3Schema\S*$/, `within ${apiserverField([...schemaPath, ...keyedPath(p.uncorrelatable)])}`) : p.detail;
         diagnostics.push({
           severity: 'error', code: 'CRD038', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field: apiserverField(path),
-          message: p.detail,
+          message,
         });
       }
       return undefined;

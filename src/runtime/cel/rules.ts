@@ -16,7 +16,7 @@ import { schemaType } from './schema-types.js';
 import { programErrors } from './validators.js';
 import { BOOL, optional, STRING, type CelType } from './types.js';
 import { escapePropertyName } from './typecheck.js';
-import { CelEvalError, fromJson, type ConversionCache, type Value } from './value.js';
+import { CelEvalError, fromJson, Optional, type ConversionCache, type Value } from './value.js';
 
 const newConversionCache = (): ConversionCache => new WeakMap();
 
@@ -40,6 +40,8 @@ export interface RuleProblem {
    * `Forbidden: estimated rule cost exceeds budget by factor of …`.
    */
   detail: string;
+  /** For an oldSelf rule under an uncorrelatable list or map: that node, as segments under `openAPIV3Schema`. */
+  uncorrelatable?: (string | number)[];
 }
 
 /** Evaluates all rules of a schema tree. */
@@ -63,6 +65,10 @@ interface Validator {
   props?: Map<string, Validator>;
   addl?: Validator;
   allOf: Validator[];
+  /** How many values of this node one object can have (maxItems/maxProperties above it); undefined when unbounded. */
+  card: number | undefined;
+  /** The highest ancestor whose old and new values cannot be correlated (a list not of type map, an atomic map). */
+  uncorrelatable: (string | number)[] | undefined;
   /** Schema location, for problems. */
   path: string;
   field: string;
@@ -78,11 +84,14 @@ function embedded(n: Node): boolean {
 }
 
 /** Builds the validator for rules in `v` applied to values of node `n` (upstream's `validator`). */
-function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, path: string, field: string, segs: (string | number)[]): Validator | undefined {
+function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, path: string, field: string, segs: (string | number)[], card: number | undefined, unc: (string | number)[] | undefined): Validator | undefined {
   if (!v.hasRules) return undefined;
-  const out: Validator = { node: n, rules: v.rules, isRoot, type, slots: new Array(v.rules.length).fill(undefined), allOf: [], path, field, segs };
+  const out: Validator = { node: n, rules: v.rules, isRoot, type, slots: new Array(v.rules.length).fill(undefined), allOf: [], card, uncorrelatable: unc, path, field, segs };
+  const itemsUnc = unc ?? (n.s['x-kubernetes-list-type'] !== 'map' ? segs : undefined);
+  const propsUnc = unc ?? (n.s['x-kubernetes-map-type'] === 'atomic' ? segs : undefined);
   const elem = type && (type.k === 'list' ? type.elem : type.k === 'map' ? type.value : undefined);
-  if (v.items && n.items) out.items = build(v.items, n.items, embedded(n.items), elem, `${path}[*]`, `${field}.items`, [...segs, 'items']);
+  const times = (m: number | undefined) => (card === undefined || m === undefined ? undefined : card * Math.max(0, m));
+  if (v.items && n.items) out.items = build(v.items, n.items, embedded(n.items), elem, `${path}[*]`, `${field}.items`, [...segs, 'items'], times(n.s.maxItems), itemsUnc);
   if (v.props) {
     for (const [k, vp] of v.props) {
       const np = n.props?.get(k);
@@ -98,13 +107,13 @@ function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, pat
         ft = schemaType(np, embedded(np), `selfType.${k}`);
         if (!ft) continue;
       }
-      const c = build(vp, np, embedded(np), ft, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k]);
+      const c = build(vp, np, embedded(np), ft, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k], card, propsUnc);
       if (c) (out.props ??= new Map()).set(k, c);
     }
   }
-  if (v.addl && n.addl) out.addl = build(v.addl, n.addl, embedded(n.addl), elem, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties']);
+  if (v.addl && n.addl) out.addl = build(v.addl, n.addl, embedded(n.addl), elem, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties'], times(n.s.maxProperties), unc);
   v.allOf.forEach((a, i) => {
-    const c = build(a, n, isRoot, type, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i]);
+    const c = build(a, n, isRoot, type, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i], card, unc);
     if (c) out.allOf.push(c);
   });
   return out;
@@ -114,7 +123,7 @@ function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, pat
 function compiled(val: Validator, i: number): Slot {
   let s = val.slots[i];
   if (!s) {
-    const r = compileForSchema(val.rules[i]!, val.type, val.node);
+    const r = compileForSchema(val.rules[i]!, val.type);
     s = r.ok ? r.rule : { error: r.message };
     val.slots[i] = s;
   }
@@ -131,7 +140,7 @@ export type SchemaCompileOutcome =
  * the apiserver does at CRD create: type check, result type bool, messageExpression type string,
  * cost within budget. On failure `message` is the apiserver's detail (`compilation failed: ERROR: …`).
  */
-export function compileForSchema(rule: ValidationRule, type: CelType | undefined, node?: Node, checkCost = false): SchemaCompileOutcome {
+export function compileForSchema(rule: ValidationRule, type: CelType | undefined, cost?: { card: number | undefined }): SchemaCompileOutcome {
   if (type === undefined) return { ok: false, message: 'failed to convert to declType for CEL validation rules', kind: 'invalid', compile: false };
   const vars = new Map<string, CelType>([
     ['self', type],
@@ -151,10 +160,10 @@ export function compileForSchema(rule: ValidationRule, type: CelType | undefined
     messageProgram = m.program;
   }
   // the cost limit is the CRD's (checked when a CRD is read), not the evaluator's
-  const cost = checkCost ? estimateCost(c.ast, c.checked, type) : undefined;
-  const over = cost === undefined ? undefined : costError('estimated rule cost', node ? cost * ruleCardinality(node, type) : cost);
+  const maxCost = cost ? estimateCost(c.ast, c.checked, type) : undefined;
+  const over = maxCost === undefined ? undefined : costError('estimated rule cost', maxCost * ruleCardinality(cost!.card, type));
   if (over) return { ok: false, message: over, kind: 'forbidden', compile: false };
-  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost: cost } };
+  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost } };
 }
 
 /** The apiserver's full error text for a rule problem (what follows the field path in a 422). */
@@ -162,9 +171,27 @@ export function ruleProblemDetail(rule: string, r: { message: string; kind: 'inv
   return r.kind === 'forbidden' ? `Forbidden: ${r.message}` : `Invalid value: ${JSON.stringify(rule)}: ${r.message}`;
 }
 
+/** `openAPIV3Schema.properties[spec].items` for segments under openAPIV3Schema. */
+function schemaField(segs: (string | number)[]): string {
+  let out = 'openAPIV3Schema';
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i]!;
+    if (s === 'properties' && i + 1 < segs.length) out += `.properties[${segs[++i]}]`;
+    else out += typeof s === 'number' ? `[${s}]` : `.${s}`;
+  }
+  return out;
+}
+
 function precheck(val: Validator, out: RuleProblem[]): void {
   val.rules.forEach((r, i) => {
-    const res = compileForSchema(r, val.type, val.node, true);
+    const res = compileForSchema(r, val.type, { card: val.card });
+    if (res.ok && res.rule.usesOldSelf && val.uncorrelatable) {
+      const within = schemaField(val.uncorrelatable);
+      const message = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${within}`;
+      out.push({ schemaPath: val.path, field: `${val.field}.x-kubernetes-validations[${i}].rule`, segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, message, detail: `Invalid value: ${JSON.stringify(r.rule)}: ${message}`, uncorrelatable: val.uncorrelatable });
+      val.slots[i] = res.rule;
+      return;
+    }
     if (res.ok) {
       val.slots[i] = res.rule;
       return;
@@ -182,13 +209,13 @@ function precheck(val: Validator, out: RuleProblem[]): void {
   if (val.items) precheck(val.items, out);
   if (val.props) for (const c of val.props.values()) precheck(c, out);
   if (val.addl) precheck(val.addl, out);
-  for (const a of val.allOf) precheck(a, out);
+  // rules under allOf are not compiled when the apiserver admits a CRD (only when it validates objects)
 }
 
 /** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
-  const tree = build(root, root, opts.isResourceRoot, schemaType(root, opts.isResourceRoot), '', 'openAPIV3Schema', []);
+  const tree = build(root, root, opts.isResourceRoot, schemaType(root, opts.isResourceRoot), '', 'openAPIV3Schema', [], 1, undefined);
   if (tree && opts.eager) precheck(tree, problems);
   return {
     problems,
@@ -248,12 +275,16 @@ function evalRules(val: Validator, obj: unknown, old: unknown, ratchet: boolean,
       errs.push(invalid(here, type, `rule compile error: ${c.error}`));
       continue;
     }
-    if (c.usesOldSelf && (old === undefined || old === null)) continue;
+    const optionalOld = c.source.optionalOldSelf === true;
+    // transition rules run only with an old value; with optionalOldSelf also without (oldSelf is optional.none())
+    if (c.usesOldSelf && !optionalOld && (old === undefined || old === null)) continue;
     let result: Value;
+    let bound: Value | undefined;
     try {
       self ??= fromJson(n, obj, cache);
-      if (c.usesOldSelf) oldSelf ??= fromJson(n, old, oldCache);
-      result = c.program.run(self, c.usesOldSelf ? oldSelf : undefined);
+      if (c.usesOldSelf && old !== undefined && old !== null) oldSelf ??= fromJson(n, old, oldCache);
+      bound = optionalOld ? new Optional(old === undefined || old === null ? undefined : oldSelf) : oldSelf;
+      result = c.program.run(self, c.usesOldSelf ? bound : undefined);
     } catch (e) {
       errs.push(invalid(here, type, evalErrorMessage(e, c.source)));
       continue;
@@ -262,7 +293,7 @@ function evalRules(val: Validator, obj: unknown, old: unknown, ratchet: boolean,
     // ratcheting: an unchanged value keeps passing, except for transition rules
     if (ratchet && !c.usesOldSelf) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
-    const detail = detailFor(c, self!, oldSelf);
+    const detail = detailFor(c, self!, bound);
     // the value is printed for scalars, omitted for objects and arrays (as the apiserver since 1.28)
     const omit = type === 'object' || type === 'array';
     switch (c.source.reason) {

@@ -65,7 +65,8 @@ export function schemaType(n: Node, isResourceRoot: boolean, name = 'selfType'):
         if (!vt) return undefined;
         const min = sizeOf(vt)?.minSerializedSize ?? 1;
         const max = s.maxProperties !== undefined ? Math.max(0, s.maxProperties) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (min + 6));
-        return sized({ k: 'map', key: sized({ k: 'string' } as CelType, MAX_REQUEST_SIZE_BYTES - 2, 2), value: vt }, max, 2);
+        // the key type is Kubernetes' shared StringType, whose MaxElements is 0
+        return sized({ k: 'map', key: sized({ k: 'string' } as CelType, 0, 2), value: vt }, max, 2);
       }
       let fields: Map<string, CelType> | undefined;
       const required = new Set(s.required ?? []);

@@ -22,16 +22,19 @@ export function parseDuration(s: string): Duration {
   if (rest === '0') return new Duration(0n);
   if (rest === '') throw bad();
   let total = 0n;
-  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)?/;
   while (rest) {
-    const m = re.exec(rest);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) throw bad();
-    if (m[3] === undefined) throw new CelEvalError(`time: missing unit in duration ${JSON.stringify(s)}`);
-    const unit = UNIT_NS[m[3]]!;
+    const m = /^([0-9]*)(?:\.([0-9]*))?/.exec(rest)!;
+    if (m[1] === '' && (m[2] ?? '') === '') throw bad();
+    rest = rest.slice(m[0].length);
+    // Go: the unit is the run of characters up to the next digit or dot
+    const u = /^[^0-9.]*/.exec(rest)![0];
+    if (u === '') throw new CelEvalError(`time: missing unit in duration ${JSON.stringify(s)}`);
+    const unit = UNIT_NS[u];
+    if (unit === undefined) throw new CelEvalError(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(s)}`);
+    rest = rest.slice(u.length);
     const frac = m[2] ?? '';
     total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac) * unit) / 10n ** BigInt(frac.length) : 0n);
     if (total > MAX_NS + (neg ? 1n : 0n)) throw bad();
-    rest = rest.slice(m[0].length);
   }
   return checkDuration(new Duration(neg ? -total : total));
 }
