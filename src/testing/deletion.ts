@@ -13,6 +13,8 @@ export interface DeleteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
+  /** The deprecated orphanDependents, when given (false makes a pending deletion answer 202). */
+  orphanDependents?: boolean;
 }
 
 /** What a delete did: the object (final state) and whether it is gone already. */
@@ -34,13 +36,15 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
   const opts: DeleteOptions = {};
   const b = isObject(body) ? body : {};
   const policy = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
-  const orphan = b.orphanDependents ?? (query.has('orphanDependents') ? query.get('orphanDependents') === 'true' : undefined);
+  const orphanQuery = query.get('orphanDependents');
+  const orphan = b.orphanDependents ?? (orphanQuery === null ? undefined : !(orphanQuery === '0' || orphanQuery.toLowerCase() === 'false'));
   if (policy !== undefined) {
     if (policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
       throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
     }
     opts.propagationPolicy = policy;
   } else if (orphan === true) opts.propagationPolicy = 'Orphan';
+  if (typeof orphan === 'boolean') opts.orphanDependents = orphan;
   if (isObject(b.preconditions)) {
     const p = b.preconditions;
     opts.preconditions = {};
@@ -107,6 +111,9 @@ export async function deleteObject(
     if (!next.metadata.deletionTimestamp) {
       next.metadata.deletionTimestamp = nowRfc3339();
       next.metadata.deletionGracePeriodSeconds = 0;
+      // markAsDeleting: a change a controller must observe bumps the generation (not a CRD's: its own Delete sets the timestamp)
+      const isCrd = res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
+      if ((next.metadata.generation ?? 0) > 0 && !isCrd) next.metadata.generation = next.metadata.generation! + 1;
     }
     if (terminating) {
       const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};

@@ -19,6 +19,7 @@ import { ApiError, badRequest, cleanStatus, internalError, methodNotSupported, p
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
+import { completeTypeMeta } from './typemeta.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -182,6 +183,25 @@ function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefi
   return { resource: info, namespace, name, subresource, legacyWatch };
 }
 
+/**
+ * A boolean query parameter as the apiserver reads one (Convert_Slice_string_To_bool): absent
+ * is undefined; `0` and `false` in any case are false; anything else, even empty, is true
+ * (the Python client sends `watch=True`).
+ */
+export function queryBool(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  return !(v === '0' || v.toLowerCase() === 'false');
+}
+
+/** A create or update body, decoded and with apiVersion/kind checked (and filled for built-ins) as the apiserver's decoder does. */
+async function readObjectBody(ctx: HttpContext, req: IncomingMessage, target: ResourceInfo | typeof SCALE): Promise<unknown> {
+  const raw = await readBody(req);
+  return completeTypeMeta(ctx.registry, target, await decodeBody(raw, req.headers['content-type']), raw);
+}
+
+const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false } as const;
+
 function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: string | undefined): WriteOptions & { force: boolean } {
   const fv = q.get('fieldValidation') ?? undefined;
   if (fv !== undefined && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
@@ -195,7 +215,7 @@ function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: str
     fieldValidation: (fv as FieldValidation | undefined) ?? 'Warn',
     dryRun: dry.includes('All'),
     warnings: [],
-    force: q.get('force') === 'true',
+    force: queryBool(q, 'force') === true,
   };
   if (subresource === 'status') opts.subresource = 'status';
   return opts;
@@ -217,7 +237,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
   const method = req.method ?? 'GET';
   const ns = rp.namespace;
   const table = wantsTable(req.headers.accept);
-  const isWatch = rp.legacyWatch || q.get('watch') === 'true' || q.get('watch') === '1';
+  const isWatch = rp.legacyWatch || queryBool(q, 'watch') === true;
   if (rp.subresource === 'scale') return serveScale(ctx, req, res, q, rp);
   if (method === 'GET' && rp.name === undefined) {
     const labelText = q.get('labelSelector') ?? undefined;
@@ -235,8 +255,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
           resourceVersion: q.get('resourceVersion') ?? undefined,
           labels,
           fields,
-          bookmarks: q.get('allowWatchBookmarks') === 'true',
-          sendInitialEvents: q.get('sendInitialEvents') === 'true',
+          bookmarks: queryBool(q, 'allowWatchBookmarks') === true,
+          sendInitialEvents: queryBool(q, 'sendInitialEvents') === true,
           timeoutSeconds: ts ? Number(ts) : undefined,
           table: table ? includeObject(q) : undefined,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
@@ -267,13 +287,13 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
   }
   if (method === 'POST' && rp.name === undefined) {
     if (!r.verbs.includes('create')) throw methodNotSupported(r, 'create');
-    const body = await decodeBody(await readBody(req), req.headers['content-type']);
+    const body = await readObjectBody(ctx, req, r);
     const opts = writeOptions(q, req, undefined);
     const obj = await svc.create(r, ns, body, opts);
     return sendJson(res, 201, obj, warningHeaders(opts));
   }
   if (method === 'PUT' && rp.name !== undefined) {
-    const body = await decodeBody(await readBody(req), req.headers['content-type']);
+    const body = await readObjectBody(ctx, req, r);
     const opts = writeOptions(q, req, rp.subresource);
     const out = await svc.update(r, ns, rp.name, body, opts);
     return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
@@ -302,8 +322,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     if (rp.name !== undefined) {
       if (rp.subresource) throw methodNotSupported(r, 'delete');
       const out = await deleteObject(svc, r, ns, rp.name, opts);
-      if (!out.deleted) return sendJson(res, 202, out.object);
-      if (r.custom || (r.resource === 'namespaces' && !r.group)) return sendJson(res, 200, out.object);
+      // Still there (finalizers): the object, 200 (202 only for the deprecated orphanDependents=false); gone: a Success Status.
+      if (!out.deleted) return sendJson(res, opts.orphanDependents === false ? 202 : 200, out.object);
       return sendJson(res, 200, success({ name: rp.name, group: r.group || undefined, kind: r.resource, uid: out.object.metadata?.uid }));
     }
     const listed = await listObjects(svc, ctx.storage, {
@@ -359,7 +379,7 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
   if (method === 'GET') return sendJson(res, 200, toScale(r, cur));
   let scale: unknown;
   if (method === 'PUT') {
-    scale = await decodeBody(await readBody(req), req.headers['content-type']);
+    scale = await readObjectBody(ctx, req, SCALE);
   } else if (method === 'PATCH') {
     const ct = String(req.headers['content-type'] ?? '');
     const type = patchTypeOf(ct);

@@ -105,7 +105,7 @@ describe('garbage collection', () => {
     const owner = (await api(env.url, 'POST', DMS, dm('gc2'))).body;
     await api(env.url, 'POST', DEPS, owned('gc2-dep', owner));
     const d = await api(env.url, 'DELETE', `${DMS}/gc2`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
-    assert.equal(d.status, 202);
+    assert.equal(d.status, 200);
     assert.deepEqual(d.body.metadata.finalizers, ['foregroundDeletion']);
     await env.settle();
     assert.equal((await api(env.url, 'GET', `${DEPS}/gc2-dep`)).status, 404);
@@ -116,7 +116,7 @@ describe('garbage collection', () => {
     const owner = (await api(env.url, 'POST', DMS, dm('gc3'))).body;
     await api(env.url, 'POST', DEPS, owned('gc3-dep', owner));
     const d = await api(env.url, 'DELETE', `${DMS}/gc3?propagationPolicy=Orphan`);
-    assert.equal(d.status, 202);
+    assert.equal(d.status, 200);
     await env.settle();
     assert.equal((await api(env.url, 'GET', `${DMS}/gc3`)).status, 404);
     const dep = await api(env.url, 'GET', `${DEPS}/gc3-dep`);
@@ -160,7 +160,7 @@ describe('namespaces', () => {
     await api(env.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'doomed' } });
     await api(env.url, 'POST', '/apis/coolops.cn/v1alpha1/namespaces/doomed/databasemanagers', dm('x'));
     const d = await api(env.url, 'DELETE', '/api/v1/namespaces/doomed');
-    assert.equal(d.status, 202);
+    assert.equal(d.status, 200);
     assert.equal(d.body.status.phase, 'Terminating');
     await env.settle();
     assert.equal((await api(env.url, 'GET', '/api/v1/namespaces/doomed')).status, 404);
