@@ -129,6 +129,19 @@ function prepareCoreEvent(obj: KubeObject): FieldCause[] {
   return [];
 }
 
+/** Secrets as v1 → internal conversion and defaulting leave them: stringData merged into data (base64), type Opaque. */
+function prepareSecret(obj: KubeObject): FieldCause[] {
+  const o = obj as KubeObject & Record<string, unknown>;
+  if (isObject(o.stringData)) {
+    const data = { ...rec(o.data) };
+    for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+    o.data = data;
+  }
+  delete o.stringData;
+  if (o.type === undefined || o.type === '') o.type = 'Opaque';
+  return [];
+}
+
 /** The built-in resources, freshly built (callers may keep them). */
 export function builtinResources(): ResourceInfo[] {
   return [
@@ -166,7 +179,7 @@ export function builtinResources(): ResourceInfo[] {
       ],
     }),
     base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true }),
-    base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret' }),
+    base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', prepare: (o) => prepareSecret(o) }),
     base({
       group: 'apps',
       version: 'v1',

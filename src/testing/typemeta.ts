@@ -88,7 +88,9 @@ export function completeTypeMeta(registry: Registry, target: TypeMetaTarget, bod
   if (!gv.version && gv.group === target.group) gv = { group: gv.group, version: target.version };
   const k = kind || target.kind;
   if (gv.group === target.group && gv.version === target.version && k === target.kind) {
-    return kind && apiVersion ? body : { ...body, apiVersion: want, kind: target.kind };
+    if (kind && apiVersion) return body;
+    const { apiVersion: _v, kind: _k, ...rest } = body;
+    return { apiVersion: want, kind: target.kind, ...rest };
   }
   const prefix = `${k} in version ${JSON.stringify(gv.version)} cannot be handled as a ${target.kind}`;
   const known = registry.all().find((r) => !r.custom && r.group === gv.group && r.version === gv.version && r.kind === k);

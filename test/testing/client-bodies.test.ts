@@ -41,6 +41,17 @@ describe('bodies without apiVersion or kind', () => {
     assert.equal(ns.body.status.phase, 'Active');
   });
 
+  it('a Secret\'s stringData is merged into data (base64) and not kept; type defaults to Opaque', async () => {
+    const s = await api(env.url, 'POST', '/api/v1/namespaces/default/secrets', { metadata: { name: 'typed-secret' }, data: { a: 'YQ==' }, stringData: { k: 'v', a: 'b' } });
+    assert.equal(s.status, 201, s.body.message);
+    assert.deepEqual(s.body.data, { a: 'Yg==', k: 'dg==' });
+    assert.equal(s.body.stringData, undefined);
+    assert.equal(s.body.type, 'Opaque');
+    const p = await api(env.url, 'PATCH', '/api/v1/namespaces/default/secrets/typed-secret', { stringData: { k: 'w' } }, { 'Content-Type': 'application/merge-patch+json' });
+    assert.deepEqual(p.body.data, { a: 'Yg==', k: 'dw==' });
+    assert.equal(p.body.stringData, undefined);
+  });
+
   it('a Scale replaced without apiVersion/kind is an autoscaling/v1 Scale', async () => {
     const s = await api(env.url, 'PUT', `${DEPS}/typed/scale`, { metadata: { name: 'typed' }, spec: { replicas: 3 } });
     assert.equal(s.status, 200, s.body.message);
