@@ -56,3 +56,13 @@ export * from './informers/shared-informer-factory.js';
 export * from './fake/index.js';
 // controller layer: events, leader election, metrics, health, signals, logging, manager (generated operators)
 export * from './controller/index.js';
+// controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
+export * from './reconcile/reconcile.js';
+export type * from './handler/event.js';
+export * from './handler/handler.js';
+export * from './predicate/predicate.js';
+export { semanticEqual, type ApiReader, type ApplyInput, type CacheListOptions, type Client, type ClientApplyOptions, type ObjectKey, type OperationResult, type WriteOptions } from './manager/client.js';
+export { Controller, type ControllerOptions } from './manager/controller.js';
+export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
+export * from './manager/finalizer.js';
+export * from './builder/builder.js';

@@ -1,9 +1,11 @@
 // Ready descriptors (and compact types) for the built-in resources a generated
-// controller uses: apps/v1 Deployment, v1 Event, events.k8s.io/v1 Event,
-// coordination.k8s.io/v1 Lease and v1 Namespace. The types cover the fields controllers
-// commonly read and write; unknown fields pass through untouched.
+// controller uses: apps/v1 Deployment, v1 Service, ConfigMap, Secret, Event and Namespace,
+// events.k8s.io/v1 Event and coordination.k8s.io/v1 Lease. The types are hand-written and
+// cover the fields controllers commonly read and write; unknown fields pass through
+// untouched. (#24: they are to be replaced by types generated from the apiserver's
+// OpenAPI v3 documents.) Each descriptor is a TypedResource of its type.
 import type { KubeList, KubeObject, ObjectMeta } from '../meta/types.js';
-import type { ResourceDescriptor } from './resource.js';
+import type { TypedResource } from './resource.js';
 
 /** metav1.LabelSelector */
 export interface LabelSelector {
@@ -122,28 +124,92 @@ export interface Namespace extends KubeObject {
   status?: { phase?: 'Active' | 'Terminating'; conditions?: Array<Record<string, unknown>> };
 }
 
+/** core/v1 ServicePort */
+export interface ServicePort {
+  name?: string;
+  /** `TCP` (default), `UDP` or `SCTP`. */
+  protocol?: string;
+  appProtocol?: string;
+  port: number;
+  /** A port number or the name of a container port. */
+  targetPort?: number | string;
+  nodePort?: number;
+}
+
+/** core/v1 Service */
+export interface Service extends KubeObject {
+  spec?: {
+    /** `ClusterIP` (default), `NodePort`, `LoadBalancer` or `ExternalName`. */
+    type?: string;
+    selector?: Record<string, string>;
+    ports?: ServicePort[];
+    /** Allocated by the API server unless set (`None`: a headless Service). */
+    clusterIP?: string;
+    clusterIPs?: string[];
+    externalName?: string;
+    sessionAffinity?: string;
+    publishNotReadyAddresses?: boolean;
+    [field: string]: unknown;
+  };
+  status?: { loadBalancer?: { ingress?: Array<{ ip?: string; hostname?: string }> }; conditions?: Array<Record<string, unknown>> };
+}
+
+/** core/v1 ConfigMap */
+export interface ConfigMap extends KubeObject {
+  data?: Record<string, string>;
+  /** Base64-encoded values. */
+  binaryData?: Record<string, string>;
+  immutable?: boolean;
+}
+
+/** core/v1 Secret */
+export interface Secret extends KubeObject {
+  /** Base64-encoded values. */
+  data?: Record<string, string>;
+  /** Plain values, merged into `data` by the API server on write (never returned). */
+  stringData?: Record<string, string>;
+  /** `Opaque` (default), `kubernetes.io/tls`, … */
+  type?: string;
+  immutable?: boolean;
+}
+
 /** apps/v1 deployments */
-export const DeploymentResource: ResourceDescriptor = Object.freeze({
+export const DeploymentResource: TypedResource<Deployment> = Object.freeze({
   group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', listKind: 'DeploymentList', namespaced: true,
 });
 
+/** core v1 services */
+export const ServiceResource: TypedResource<Service> = Object.freeze({
+  group: '', version: 'v1', resource: 'services', kind: 'Service', listKind: 'ServiceList', namespaced: true,
+});
+
+/** core v1 configmaps */
+export const ConfigMapResource: TypedResource<ConfigMap> = Object.freeze({
+  group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', listKind: 'ConfigMapList', namespaced: true,
+});
+
+/** core v1 secrets */
+export const SecretResource: TypedResource<Secret> = Object.freeze({
+  group: '', version: 'v1', resource: 'secrets', kind: 'Secret', listKind: 'SecretList', namespaced: true,
+});
+
 /** core v1 events */
-export const CoreEventResource: ResourceDescriptor = Object.freeze({
+export const CoreEventResource: TypedResource<CoreEvent> = Object.freeze({
   group: '', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true,
 });
 
 /** events.k8s.io/v1 events */
-export const EventsV1EventResource: ResourceDescriptor = Object.freeze({
+export const EventsV1EventResource: TypedResource<EventsV1Event> = Object.freeze({
   group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', listKind: 'EventList', namespaced: true,
 });
 
 /** coordination.k8s.io/v1 leases */
-export const LeaseResource: ResourceDescriptor = Object.freeze({
+export const LeaseResource: TypedResource<Lease> = Object.freeze({
   group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', listKind: 'LeaseList', namespaced: true,
 });
 
 /** core v1 namespaces (cluster-scoped) */
-export const NamespaceResource: ResourceDescriptor = Object.freeze({
+export const NamespaceResource: TypedResource<Namespace> = Object.freeze({
   group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', listKind: 'NamespaceList', namespaced: false,
 });
 
@@ -157,3 +223,9 @@ export type EventsV1EventList = KubeList<EventsV1Event>;
 export type LeaseList = KubeList<Lease>;
 /** List of Namespaces. */
 export type NamespaceList = KubeList<Namespace>;
+/** List of Services. */
+export type ServiceList = KubeList<Service>;
+/** List of ConfigMaps. */
+export type ConfigMapList = KubeList<ConfigMap>;
+/** List of Secrets. */
+export type SecretList = KubeList<Secret>;

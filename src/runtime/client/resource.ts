@@ -19,6 +19,26 @@ export interface ResourceDescriptor {
   namespaced: boolean;
 }
 
+/** The phantom key of {@link TypedResource}: a type, never a value. */
+declare const objectType: unique symbol;
+
+/**
+ * A {@link ResourceDescriptor} that also names the TypeScript type of its objects, so that
+ * a controller builder or a reconciler client typed by it hands out `T` without a cast
+ * (`for(DeploymentResource)` → `Deployment`). The type exists only at compile time: any
+ * descriptor object is one (`typedResource<Foo>(FooResource)`), and a plain descriptor is a
+ * `TypedResource<KubeObject>`.
+ */
+export interface TypedResource<T extends KubeObject = KubeObject> extends ResourceDescriptor {
+  /** Never set: carries `T` for type inference only. */
+  readonly [objectType]?: T;
+}
+
+/** `descriptor` typed as a descriptor of `T` objects (no copy, no check: a compile-time cast). */
+export function typedResource<T extends KubeObject>(descriptor: ResourceDescriptor): TypedResource<T> {
+  return descriptor as TypedResource<T>;
+}
+
 /** Content types of the patch flavours the apiserver accepts (client-go's types.PatchType). */
 export const PatchType = {
   /** RFC 6902 JSON patch: an array of operations. */

@@ -15,6 +15,7 @@ import { parseBindAddress, startEndpointServer, type EndpointServer } from './ht
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from './leader-election.js';
 import { EventBroadcaster } from './events.js';
+import { newManager, type Manager } from '../manager/manager.js';
 
 /** What the operator's main hands to {@link OperatorSpec.newController}. */
 export interface OperatorContext {
@@ -34,12 +35,45 @@ export interface RunnableController {
   hasSynced(): boolean;
 }
 
-/** What a generated main.ts passes to {@link runOperator}. */
-export interface OperatorSpec {
+/** What a generated main.ts passes to {@link runOperator}: a controller of its own, or controllers built into a manager. */
+export type OperatorSpec = ControllerOperatorSpec | ManagerOperatorSpec;
+
+/** An operator that builds its controller itself (sample-controller's shape). */
+export interface ControllerOperatorSpec {
   /** Controller name: logger name, event source, default Lease name prefix. */
   name: string;
   /** Builds the controller (informers are registered here, started by `run`). */
   newController(ctx: OperatorContext): RunnableController;
+}
+
+/**
+ * An operator of controllers built with `newControllerManagedBy(manager)`. runOperator makes
+ * the manager from the flags — `--namespace` limits its cache, `--resync` sets the informers'
+ * resync, `--workers` is every controller's default `maxConcurrentReconciles`, the field
+ * manager and event source are `name` — and runs it as it runs a controller: after winning
+ * the election with `--leader-elect`, with `/metrics`, `/healthz` and `/readyz`.
+ */
+export interface ManagerOperatorSpec {
+  /** Manager name: logger name, field manager, event source, default Lease name prefix. */
+  name: string;
+  /** Adds the controllers to `manager` (and whatever else the operator needs before it starts). */
+  setupWithManager(manager: Manager, ctx: OperatorContext): void | Promise<void>;
+}
+
+/** The manager runOperator builds for a {@link ManagerOperatorSpec}. */
+async function operatorManager(spec: ManagerOperatorSpec, ctx: OperatorContext): Promise<Manager> {
+  const manager = newManager({
+    client: ctx.config,
+    name: spec.name,
+    ...(ctx.flags.namespace ? { namespace: ctx.flags.namespace } : {}),
+    resyncMs: ctx.flags.resyncMs,
+    logger: ctx.logger,
+    metrics: ctx.metrics,
+    events: ctx.events,
+  });
+  await spec.setupWithManager(manager, ctx);
+  if (manager.getControllers().length === 0) throw new Error('setupWithManager added no controller to the manager');
+  return manager;
 }
 
 /** Exit codes of {@link runOperator}. */
@@ -92,7 +126,8 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     const config = await configLoad;
     const metrics = await metricsLoad;
     const events = new EventBroadcaster(restBackend(config), { component: spec.name, host: hostname(), logger });
-    const controller = spec.newController({ config, flags, logger, metrics, events });
+    const ctx: OperatorContext = { config, flags, logger, metrics, events };
+    const controller = 'setupWithManager' in spec ? await operatorManager(spec, ctx) : spec.newController(ctx);
     let standby = flags.leaderElect;
     const metricsBind = parseBindAddress(flags.metricsBindAddress);
     if (metricsBind && 'scrape' in metrics) {

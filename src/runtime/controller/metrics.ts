@@ -4,8 +4,12 @@
 import type { CounterMetric, GaugeMetric, HistogramMetric, SettableGaugeMetric, WorkqueueMetricsProvider } from '../metrics/workqueue.js';
 import { noopWorkqueueMetricsProvider } from '../metrics/workqueue.js';
 
-/** How one reconcile ended. `requeue`: no error, but asked to run again later. */
-export type ReconcileResult = 'success' | 'error' | 'requeue';
+/**
+ * How one reconcile ended (controller-runtime's `result` label). `requeue`: no error, but to
+ * run again after the rate limiter's backoff (or a Conflict, retried the same way);
+ * `requeue_after`: asked to run again after a delay.
+ */
+export type ReconcileResult = 'success' | 'error' | 'requeue' | 'requeue_after';
 
 /** What a controller records per reconcile. */
 export interface ReconcileMetrics {
@@ -18,6 +22,8 @@ export interface ReconcileMetrics {
    * exposed as {@link overlapsMetricName}(controller). Called once per controller.
    */
   newOverlapsMetric(controller: string): CounterMetric;
+  /** One reconcile of `controller` failed with a terminal error (not retried); also counted as an `error` result. */
+  observeTerminalError?(controller: string): void;
 }
 
 /** Records nothing. */
@@ -25,6 +31,7 @@ export const noopReconcileMetrics: ReconcileMetrics = {
   observeReconcile: () => undefined,
   setWorkers: () => undefined,
   newOverlapsMetric: () => ({ inc: () => undefined }),
+  observeTerminalError: () => undefined,
 };
 
 /**
@@ -64,6 +71,7 @@ export interface PrometheusMetricsOptions {
  * A fresh prom-client registry with:
  * `controller_runtime_reconcile_total{controller,result}`,
  * `controller_runtime_reconcile_errors_total{controller}`,
+ * `controller_runtime_terminal_reconcile_errors_total{controller}`,
  * `controller_runtime_reconcile_time_seconds{controller}` (histogram),
  * `controller_runtime_active_workers{controller}`, `<controller>_reconcile_overlaps_total`
  * (one per controller that asks, see {@link overlapsMetricName}), and the workqueue family
@@ -78,6 +86,7 @@ export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {
   const registers = [registry];
   const total = new prom.Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers });
   const errors = new prom.Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers });
+  const terminal = new prom.Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers });
   const duration = new prom.Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller',
@@ -116,6 +125,7 @@ export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {
         duration.labels(controller).observe(seconds);
       },
       setWorkers: (controller, n) => workers.labels(controller).set(n),
+      observeTerminalError: (controller) => terminal.labels(controller).inc(),
       newOverlapsMetric: (controller) => {
         const name = overlapsMetricName(controller);
         const existing = registry.getSingleMetric(name) as InstanceType<typeof prom.Counter> | undefined;

@@ -2,6 +2,7 @@
 // informer-gen does not specialise): one informer per resource, shared by everyone who
 // asks; start/waitForCacheSync/shutdown over all of them. Generated factories extend it
 // with typed accessors (`factory.coolops().v1alpha1().databaseManagers()`).
+import { setMaxListeners } from 'node:events';
 import type { KubeList, KubeObject } from '../meta/types.js';
 import type { ListOptions, ListerWatcher } from '../client/types.js';
 import type { ResourceDescriptor } from '../client/resource.js';
@@ -149,6 +150,8 @@ export class SharedInformerFactoryBase {
   start(signal?: AbortSignal): void {
     if (this.shuttingDown) return;
     const stop = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
+    // every informer and its reflector listen on it: many informers are not a listener leak
+    setMaxListeners(0, stop);
     for (const e of this.entries.values()) {
       if (e.running) continue;
       e.running = e.informer.run(stop).catch((err: unknown) => {

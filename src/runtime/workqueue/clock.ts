@@ -21,12 +21,24 @@ export interface Clock {
   setTimer(fn: () => void, ms: number, options?: { unref?: boolean }): Timer;
 }
 
-/** The real clock: `performance.now()` and node timers. */
+/** The longest delay one node timer takes (2^31 − 1 ms, ~24.8 days); longer ones fire at once with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The real clock: `performance.now()` and node timers. A timer further away than
+ * {@link MAX_TIMER_MS} is re-armed in steps until it is due (a `requeueAfter` of 30 days
+ * waits 30 days; node alone would fire it after 1 ms).
+ */
 export const realClock: Clock = {
   now: () => performance.now(),
   setTimer(fn, ms, options) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    if (options?.unref) t.unref();
+    const due = performance.now() + Math.max(0, ms);
+    let t: ReturnType<typeof setTimeout>;
+    const arm = (left: number): void => {
+      t = setTimeout(left > MAX_TIMER_MS ? () => arm(due - performance.now()) : fn, Math.min(Math.max(0, left), MAX_TIMER_MS));
+      if (options?.unref) t.unref();
+    };
+    arm(Math.max(0, ms));
     return { cancel: () => clearTimeout(t) };
   },
 };

@@ -1,0 +1,143 @@
+// The controller builder (controller-runtime's pkg/builder):
+//   newControllerManagedBy(manager).for(FooResource).owns(DeploymentResource)
+//     .watches(SecretResource, mapToRequests).withEventFilter(generationChanged)
+//     .withOptions({ maxConcurrentReconciles: 4 }).complete(reconciler)
+import type { KubeObject } from '../meta/types.js';
+import type { TypedResource } from '../client/resource.js';
+import { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type EventHandler, type MapFunc } from '../handler/handler.js';
+import type { Predicate } from '../predicate/predicate.js';
+import type { Reconciler } from '../reconcile/reconcile.js';
+import { Controller, type ControllerOptions } from '../manager/controller.js';
+import type { Manager } from '../manager/manager.js';
+
+/** Options of `for`. */
+export interface ForOptions<T> {
+  /** Filters of this watch only (besides the controller's `withEventFilter`). */
+  predicates?: Predicate<T>[];
+}
+
+/** Options of `owns`. */
+export interface OwnsOptions<T> {
+  predicates?: Predicate<T>[];
+  /** Map an owned object to every owner of the `for` kind, not only its controller (builder.MatchEveryOwner). */
+  matchEveryOwner?: boolean;
+}
+
+/** Options of `watches`. */
+export interface WatchesOptions<T> {
+  predicates?: Predicate<T>[];
+}
+
+interface PendingWatch {
+  resource: TypedResource;
+  handler: EventHandler;
+  predicates: Predicate[];
+}
+
+/**
+ * Builds a controller into a manager. Nothing happens until `complete`, which validates the
+ * whole chain, registers the watches on the manager's shared informers and adds the controller.
+ * `T` is the kind of `for`.
+ */
+export class ControllerBuilder<T extends KubeObject = KubeObject> {
+  private forInput: { resource: TypedResource; predicates: Predicate[] } | undefined;
+  private readonly owned: Array<{ resource: TypedResource; predicates: Predicate[]; matchEveryOwner: boolean }> = [];
+  private readonly watched: PendingWatch[] = [];
+  private readonly globalPredicates: Predicate[] = [];
+  private options: ControllerOptions = {};
+  private name: string | undefined;
+  private completed = false;
+
+  constructor(private readonly manager: Manager) {}
+
+  /**
+   * The kind the controller reconciles: every event of it queues its own request
+   * (handler.EnqueueRequestForObject). Called once.
+   */
+  for<U extends KubeObject>(resource: TypedResource<U>, options: ForOptions<U> = {}): ControllerBuilder<U> {
+    if (this.forInput) throw new Error(`for() was already called (with ${this.forInput.resource.resource}): a controller reconciles one kind`);
+    checkResource(resource, 'for');
+    this.forInput = { resource, predicates: (options.predicates ?? []) as Predicate[] };
+    return this as unknown as ControllerBuilder<U>;
+  }
+
+  /**
+   * A kind the `for` kind owns: an event of an owned object queues the request of its
+   * controller owner of the `for` kind (handler.EnqueueRequestForOwner, controller only).
+   */
+  owns<O extends KubeObject>(resource: TypedResource<O>, options: OwnsOptions<O> = {}): this {
+    checkResource(resource, 'owns');
+    this.owned.push({ resource, predicates: (options.predicates ?? []) as Predicate[], matchEveryOwner: options.matchEveryOwner ?? false });
+    return this;
+  }
+
+  /**
+   * Any other kind: `handler` maps its events to requests — a map function (object →
+   * requests; handler.EnqueueRequestsFromMapFunc) or an EventHandler.
+   */
+  watches<W extends KubeObject>(resource: TypedResource<W>, handler: MapFunc<W> | EventHandler<W>, options: WatchesOptions<W> = {}): this {
+    checkResource(resource, 'watches');
+    const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler) : handler;
+    if (!h || typeof h !== 'object') throw new Error(`watches(${resource.resource}): the handler must be a map function or an EventHandler`);
+    this.watched.push({ resource, handler: h as EventHandler, predicates: (options.predicates ?? []) as Predicate[] });
+    return this;
+  }
+
+  /** Predicates every watch of the controller applies (its `for`, `owns` and `watches`). */
+  withEventFilter(...predicates: Predicate[]): this {
+    this.globalPredicates.push(...predicates);
+    return this;
+  }
+
+  /** Controller options (`maxConcurrentReconciles`, `rateLimiter`, `cacheSyncTimeoutMs`, `clock`). */
+  withOptions(options: ControllerOptions): this {
+    this.options = { ...this.options, ...options };
+    return this;
+  }
+
+  /** The controller's name (default: the `for` kind in lower case): logs, metrics, workqueue. Unique in the manager. */
+  named(name: string): this {
+    if (typeof name !== 'string' || name === '') throw new Error('named(): the name must be a non-empty string');
+    this.name = name;
+    return this;
+  }
+
+  /**
+   * Builds the controller with `reconciler`, registers its watches and adds it to the
+   * manager (started with it, or at once if it runs). Returns the controller.
+   */
+  complete(reconciler: Reconciler): Controller {
+    if (this.completed) throw new Error('complete() was already called on this builder');
+    if (typeof reconciler !== 'function') throw new Error('complete(): the reconciler must be a function (request, context) => Promise<Result>');
+    const f = this.forInput;
+    if (this.owned.length > 0 && !f) throw new Error('owns() needs for(): owned objects map to their owner of the for() kind');
+    if (!f && this.watched.length === 0) throw new Error('the controller watches nothing: call for(), owns() or watches()');
+    const name = this.name ?? f?.resource.kind.toLowerCase();
+    if (!name) throw new Error('a controller without for() needs named()');
+    if (this.manager.getControllers().some((c) => c.name === name)) {
+      throw new Error(`a controller named ${JSON.stringify(name)} is already in this manager; name controllers uniquely with named()`);
+    }
+    this.completed = true;
+    const controller = new Controller(name, this.manager.host, reconciler, this.options, f?.resource);
+    const global = this.globalPredicates;
+    if (f) controller.watch(f.resource, enqueueRequestForObject(), [...f.predicates, ...global]);
+    for (const o of this.owned) {
+      const owner = { group: f!.resource.group, version: f!.resource.version, kind: f!.resource.kind, namespaced: f!.resource.namespaced };
+      controller.watch(o.resource, enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }), [...o.predicates, ...global]);
+    }
+    for (const w of this.watched) controller.watch(w.resource, w.handler, [...w.predicates, ...global]);
+    this.manager.add(controller);
+    return controller;
+  }
+}
+
+function checkResource(resource: TypedResource, verb: string): void {
+  if (!resource || typeof resource !== 'object' || typeof resource.resource !== 'string' || typeof resource.kind !== 'string' || typeof resource.version !== 'string') {
+    throw new Error(`${verb}(): want a resource descriptor ({ group, version, resource, kind, listKind, namespaced }), e.g. DeploymentResource`);
+  }
+}
+
+/** Starts a controller builder for `manager` (controller-runtime's builder.ControllerManagedBy). */
+export function newControllerManagedBy(manager: Manager): ControllerBuilder {
+  return new ControllerBuilder(manager);
+}

@@ -1,0 +1,238 @@
+// The controller a builder makes (controller-runtime's internal controller): watches on the
+// manager's shared informers feed a rate-limited workqueue of request keys; workers hand
+// each key to the reconciler, one reconcile per key at a time, and act on its result.
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../meta/types.js';
+import type { TypedResource } from '../client/resource.js';
+import { isConflict } from '../client/errors.js';
+import type { ResourceEventHandlerRegistration, SharedIndexInformer } from '../cache/shared-informer.js';
+import { isDeletedFinalStateUnknown } from '../cache/deleted-final-state-unknown.js';
+import type { Clock } from '../workqueue/clock.js';
+import { BasicRateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
+import { defaultControllerRateLimiter, type RateLimiter } from '../workqueue/rate-limiters.js';
+import type { WorkqueueMetricsProvider } from '../metrics/workqueue.js';
+import { errorMessage, type Logger } from '../controller/logger.js';
+import type { ReconcileMetrics, ReconcileResult } from '../controller/metrics.js';
+import type { EventRecorder } from '../controller/events.js';
+import { InFlightKeys } from '../controller/in-flight.js';
+import { waitForSynced } from '../controller/wait-synced.js';
+import type { CreateEvent, DeleteEvent, UpdateEvent } from '../handler/event.js';
+import type { EventHandler, RequestQueue } from '../handler/handler.js';
+import { passesCreate, passesDelete, passesUpdate, type Predicate } from '../predicate/predicate.js';
+import { isTerminalError, requestFromKey, requestKey, type ReconcileContext, type Reconciler, type Result } from '../reconcile/reconcile.js';
+import type { Client } from './client.js';
+
+/** Options of one controller (controller-runtime's controller.Options). Durations in ms. */
+export interface ControllerOptions {
+  /**
+   * Reconciles running at once, each of a different key (default: the manager's
+   * `maxConcurrentReconciles`, which is 1 unless set, or `--workers` under runOperator).
+   */
+  maxConcurrentReconciles?: number;
+  /** Backoff of failed keys (default: `defaultControllerRateLimiter()`: 5 ms doubling to 1000 s, overall 10 qps / burst 100). */
+  rateLimiter?: RateLimiter<string>;
+  /** How long to wait for the watches' caches at start before failing (default: the manager's, 120000). */
+  cacheSyncTimeoutMs?: number;
+  /** The workqueue's time source: delays of `requeueAfterMs` and backoffs (tests pass a FakeClock). */
+  clock?: Clock;
+}
+
+/** What a controller needs from its manager. */
+export interface ControllerHost {
+  readonly client: Client;
+  readonly logger: Logger;
+  readonly reconcileMetrics: ReconcileMetrics;
+  readonly workqueueMetrics: WorkqueueMetricsProvider;
+  /** The default of `maxConcurrentReconciles`. */
+  readonly defaultConcurrency: number;
+  readonly defaultCacheSyncTimeoutMs: number;
+  /** The manager's shared informer of `resource` (created on first request; started when the manager runs). */
+  informer<T extends KubeObject>(resource: TypedResource<T>): SharedIndexInformer<T>;
+  recorder(resource: TypedResource | undefined): EventRecorder;
+}
+
+/** A watch: a shared informer's events through predicates into an event handler. */
+interface Watch {
+  resource: TypedResource;
+  registration: ResourceEventHandlerRegistration;
+}
+
+/**
+ * A controller. State: new → running (start) → stopped. Invariants: a key is handed to at
+ * most one worker at a time (the workqueue's processing set; `inFlight.overlaps` counts any
+ * breach and stays 0); every key taken from the queue is `done` exactly once.
+ */
+export class Controller {
+  /** Keys (`namespace/name`) waiting, delayed or being reconciled. */
+  readonly queue: BasicRateLimitingQueue<string>;
+  /** Keys being reconciled now (and a count of overlapping reconciles, which must stay 0). */
+  readonly inFlight: InFlightKeys;
+  private readonly watches: Watch[] = [];
+  private readonly requestQueue: RequestQueue;
+  private readonly logger: Logger;
+  private readonly recorder: EventRecorder;
+  private started = false;
+  private concurrency: number | undefined;
+
+  constructor(
+    /** Unique within the manager: logger, metrics and workqueue name. */
+    readonly name: string,
+    private readonly host: ControllerHost,
+    private readonly reconciler: Reconciler,
+    private readonly options: ControllerOptions = {},
+    /** The kind the controller reconciles (for events about it), if it has a `for`. */
+    forResource?: TypedResource,
+  ) {
+    const n = options.maxConcurrentReconciles;
+    if (n !== undefined && !(Number.isInteger(n) && n >= 1)) throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
+    this.queue = new BasicRateLimitingQueue<string>(options.rateLimiter ?? defaultControllerRateLimiter<string>(options.clock), {
+      name,
+      metricsProvider: host.workqueueMetrics,
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    this.inFlight = new InFlightKeys(host.reconcileMetrics.newOverlapsMetric(name));
+    this.requestQueue = {
+      add: (r) => this.queue.add(requestKey(r)),
+      addAfter: (r, ms) => this.queue.addAfter(requestKey(r), ms),
+    };
+    this.logger = host.logger.child({ controller: name });
+    this.recorder = host.recorder(forResource);
+  }
+
+  /**
+   * Watches `resource` on the manager's shared informer: its events pass `predicates` (all
+   * of them) on to `handler`, which queues requests. Before or after start.
+   */
+  watch<T extends KubeObject>(resource: TypedResource<T>, handler: EventHandler<T>, predicates: readonly Predicate<T>[] = []): void {
+    const q = this.requestQueue;
+    const registration = this.host.informer(resource).addEventHandler({
+      onAdd: (object, isInInitialList) => {
+        const e: CreateEvent<T> = { object, isInInitialList };
+        if (handler.create && predicates.every((p) => passesCreate(p, e))) return handler.create(e, q);
+        return undefined;
+      },
+      onUpdate: (objectOld, objectNew) => {
+        const e: UpdateEvent<T> = { objectOld, objectNew };
+        if (handler.update && predicates.every((p) => passesUpdate(p, e))) return handler.update(e, q);
+        return undefined;
+      },
+      onDelete: (obj) => {
+        const unknown = isDeletedFinalStateUnknown<T>(obj);
+        const e: DeleteEvent<T> = { object: unknown ? obj.obj : (obj as T), deleteStateUnknown: unknown };
+        if (handler.delete && predicates.every((p) => passesDelete(p, e))) return handler.delete(e, q);
+        return undefined;
+      },
+    });
+    this.watches.push({ resource, registration });
+  }
+
+  /** True once every watch has delivered its informer's initial list. */
+  hasSynced(): boolean {
+    return this.watches.every((w) => w.registration.hasSynced());
+  }
+
+  /** The reconciles this controller runs at once. */
+  get maxConcurrentReconciles(): number {
+    return this.concurrency ?? this.options.maxConcurrentReconciles ?? this.host.defaultConcurrency;
+  }
+
+  /**
+   * Waits for the watches' caches, then runs the workers until `signal` aborts; then lets
+   * the reconciles in flight finish. Rejects when the caches do not sync within
+   * `cacheSyncTimeoutMs`. A controller starts once.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`controller ${this.name} was started twice (added to a manager twice?)`);
+    this.started = true;
+    this.concurrency = this.maxConcurrentReconciles;
+    const stop = (): void => void this.queue.shutDownWithDrain();
+    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    try {
+      const timeoutMs = this.options.cacheSyncTimeoutMs ?? this.host.defaultCacheSyncTimeoutMs;
+      this.logger.info({}, 'waiting for caches to sync');
+      const giveUp = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      if (!(await waitForSynced(() => this.hasSynced(), giveUp))) {
+        if (signal.aborted) return;
+        const pending = this.watches.filter((w) => !w.registration.hasSynced()).map((w) => w.resource.resource);
+        throw new Error(`controller ${this.name}: the caches of ${[...new Set(pending)].join(', ')} did not sync within ${timeoutMs} ms`);
+      }
+      this.logger.info({ workers: this.concurrency }, 'caches synced; starting workers');
+      this.host.reconcileMetrics.setWorkers(this.name, this.concurrency);
+      await Promise.all(Array.from({ length: this.concurrency }, () => this.runWorker(signal)));
+    } finally {
+      signal.removeEventListener('abort', stop);
+      await this.queue.shutDownWithDrain();
+      this.host.reconcileMetrics.setWorkers(this.name, 0);
+    }
+  }
+
+  private async runWorker(signal: AbortSignal): Promise<void> {
+    while (await this.processNextWorkItem(signal));
+  }
+
+  /** Takes one key, reconciles it and acts on the outcome; false once the queue has shut down. */
+  private async processNextWorkItem(signal: AbortSignal): Promise<boolean> {
+    const next = await this.queue.get();
+    if (next.shutdown) return false;
+    const key = next.item;
+    const request = requestFromKey(key);
+    const logger = this.logger.child({ namespace: request.namespace, name: request.name, reconcileID: randomUUID() });
+    if (this.inFlight.begin(key)) logger.warn({ overlaps: this.inFlight.overlaps }, 'overlapping reconcile of one key');
+    const started = performance.now();
+    let outcome: ReconcileResult = 'success';
+    try {
+      const context: ReconcileContext = { signal, logger, client: this.host.client, recorder: this.recorder, controller: this.name };
+      let result: Result | void = undefined;
+      let failure: { error: unknown } | undefined;
+      try {
+        result = await this.reconciler(request, context);
+        if (result != null && result.requeueAfterMs !== undefined && !(Number.isFinite(result.requeueAfterMs) && result.requeueAfterMs >= 0)) {
+          throw new TypeError(`the reconciler returned requeueAfterMs ${String(result.requeueAfterMs)}: want a finite number of ms ≥ 0`);
+        }
+      } catch (error) {
+        failure = { error };
+      }
+      if (failure) {
+        outcome = this.onError(key, failure.error, logger);
+      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+        this.queue.forget(key);
+        this.queue.addAfter(key, result.requeueAfterMs);
+        outcome = 'requeue_after';
+        logger.debug({ requeueAfterMs: result.requeueAfterMs }, 'reconciled; requeued after a delay');
+      } else if (result && result.requeue) {
+        this.queue.addRateLimited(key);
+        outcome = 'requeue';
+        logger.debug({}, 'reconciled; requeued with backoff');
+      } else {
+        this.queue.forget(key);
+        logger.debug({}, 'reconciled');
+      }
+    } finally {
+      this.inFlight.end(key);
+      this.queue.done(key);
+    }
+    this.host.reconcileMetrics.observeReconcile(this.name, outcome, (performance.now() - started) / 1000);
+    return true;
+  }
+
+  /** A reconcile failed: terminal errors are dropped, conflicts and other errors retried with backoff. */
+  private onError(key: string, err: unknown, logger: Logger): ReconcileResult {
+    if (isTerminalError(err)) {
+      // not retried; the next change to the object queues it again (controller-runtime keeps the
+      // limiter's count, which only leaks memory for keys that never come back: forgotten here)
+      this.queue.forget(key);
+      this.host.reconcileMetrics.observeTerminalError?.(this.name);
+      logger.error({ err: errorMessage(err) }, 'reconcile failed with a terminal error; not requeued');
+      return 'error';
+    }
+    this.queue.addRateLimited(key);
+    if (isConflict(err)) {
+      // the cache was behind a write (often this controller's own): not a failure, just retry
+      logger.debug({ err: errorMessage(err) }, 'object changed meanwhile; requeued');
+      return 'requeue';
+    }
+    logger.error({ err: errorMessage(err), retries: this.queue.numRequeues(key) }, 'reconcile failed; requeued with backoff');
+    return 'error';
+  }
+}
