@@ -1,11 +1,11 @@
 // DELETE and DELETE-collection as the apiserver does them: preconditions, propagation
 // policy turned into the `foregroundDeletion`/`orphan` finalizers, graceful deletion with
-// `deletionTimestamp` while finalizers remain (202), immediate removal otherwise.
+// `deletionTimestamp` while finalizers remain, immediate removal otherwise.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
-import { badRequest, conflict, forbidden, notFound } from './status.js';
+import { conflict, forbidden, invalidOptions, notFound } from './status.js';
 import { StorageError } from './storage/storage.js';
 
 /** metav1.DeleteOptions fields the server honours. */
@@ -40,7 +40,7 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
   const orphan = b.orphanDependents ?? (orphanQuery === null ? undefined : !(orphanQuery === '0' || orphanQuery.toLowerCase() === 'false'));
   if (policy !== undefined) {
     if (policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-      throw badRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+      throw invalidOptions('DeleteOptions', [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` }]);
     }
     opts.propagationPolicy = policy;
   } else if (orphan === true) opts.propagationPolicy = 'Orphan';
@@ -72,15 +72,13 @@ export async function deleteObject(
     const cur = await svc.storage.get(key);
     if (!cur) throw notFound(res, name);
     const pre = opts.preconditions;
+    // the storage layer's precondition errors name the kind, not the resource
+    const byKind = { group: res.group, resource: res.kind };
     if (pre?.uid && pre.uid !== cur.metadata?.uid) {
-      throw conflict(res, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${cur.metadata?.uid ?? ''}`);
+      throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${cur.metadata?.uid ?? ''}). The object might have been deleted and then recreated`);
     }
     if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata?.resourceVersion) {
-      throw conflict(
-        res,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${cur.metadata?.resourceVersion ?? ''}`,
-      );
+      throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata?.resourceVersion ?? ''}). The object might have been modified`);
     }
     const finalizers = [...(cur.metadata?.finalizers ?? [])];
     const policy = opts.propagationPolicy;
@@ -110,7 +108,8 @@ export async function deleteObject(
     if (finalizers.length === 0) delete next.metadata.finalizers;
     if (!next.metadata.deletionTimestamp) {
       next.metadata.deletionTimestamp = nowRfc3339();
-      next.metadata.deletionGracePeriodSeconds = 0;
+      // the namespace's own deletion is not graceful; everything else records grace 0
+      if (!terminating) next.metadata.deletionGracePeriodSeconds = 0;
       // markAsDeleting: a change a controller must observe bumps the generation (not a CRD's: its own Delete sets the timestamp)
       const isCrd = res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
       if ((next.metadata.generation ?? 0) > 0 && !isCrd) next.metadata.generation = next.metadata.generation! + 1;

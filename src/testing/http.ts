@@ -3,11 +3,11 @@
 // each request to a verb, and writes objects, lists, Tables and Status errors as the
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject } from '../runtime/meta/types.js';
+import type { KubeObject, Status } from '../runtime/meta/types.js';
 import { decodeBody, readBody } from './body.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, openApiV2Json, openApiV2Protobuf } from './discovery.js';
-import { listDocument, listObjects } from './list.js';
+import { listDocument, listObjects, validateListOptions } from './list.js';
 import { isObject, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf } from './objects.js';
 import type { FieldValidation, ObjectService, WriteOptions } from './objects.js';
@@ -15,7 +15,7 @@ import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { FieldGetters } from './selectors.js';
-import { ApiError, badRequest, cleanStatus, internalError, methodNotSupported, pathNotFound, success, unsupportedMediaType } from './status.js';
+import { ApiError, badRequest, cleanStatus, internalError, invalidOptions, methodNotSupported, pathNotFound, success, unsupportedMediaType } from './status.js';
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
@@ -46,6 +46,11 @@ export function sendError(res: ServerResponse, e: unknown): void {
   const err = e instanceof ApiError ? e : internalError(e instanceof Error ? e.message : String(e));
   if (res.headersSent) {
     res.end();
+    return;
+  }
+  if (err.text !== undefined) {
+    res.writeHead(err.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(err.text), ...err.headers });
+    res.end(err.text);
     return;
   }
   sendJson(res, err.code, cleanStatus(err.status), err.headers);
@@ -202,17 +207,25 @@ async function readObjectBody(ctx: HttpContext, req: IncomingMessage, target: Re
 
 const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false } as const;
 
+/** The meta.k8s.io options kind of a write, for its validation errors. */
+function optionsKind(method: string): string {
+  return method === 'POST' ? 'CreateOptions' : method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
+}
+
 function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: string | undefined): WriteOptions & { force: boolean } {
+  const kind = optionsKind(req.method ?? 'POST');
   const fv = q.get('fieldValidation') ?? undefined;
-  if (fv !== undefined && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
-    throw badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
+  if (fv !== undefined && fv !== '' && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
+    throw invalidOptions(kind, [{ reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: ${JSON.stringify(fv)}: supported values: "", "Ignore", "Strict", "Warn"` }]);
   }
   const dry = q.getAll('dryRun');
-  if (dry.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: "${dry[0]}": supported values: "All"`);
+  if (dry.some((d) => d !== 'All')) {
+    throw invalidOptions(kind, [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${JSON.stringify(dry)}: supported values: "All"` }]);
+  }
   const ua = String(req.headers['user-agent'] ?? '');
   const opts: WriteOptions & { force: boolean } = {
     fieldManager: q.get('fieldManager') ?? (ua ? ua.split('/')[0] : 'unknown'),
-    fieldValidation: (fv as FieldValidation | undefined) ?? 'Warn',
+    fieldValidation: (fv || 'Warn') as FieldValidation,
     dryRun: dry.includes('All'),
     warnings: [],
     force: queryBool(q, 'force') === true,
@@ -245,6 +258,12 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     const labels = parseLabelSelector(labelText);
     const fields = parseFieldSelector(fieldText, fieldGetters(r));
     if (isWatch) {
+      const rv = q.get('resourceVersion');
+      // the watch cache answers an unparsable version with a 500 that has no reason
+      if (rv && !/^\d+$/.test(rv)) {
+        throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`, code: 500 } as Status);
+      }
+      validateListOptions({ resourceVersion: rv ?? undefined, resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined, sendInitialEvents: q.get('sendInitialEvents') === 'true', watch: true });
       const ts = q.get('timeoutSeconds');
       await serveWatch(
         svc,
@@ -285,9 +304,16 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     const obj = await svc.get(r, ns, rp.name!);
     return sendJson(res, 200, table ? toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)) : obj);
   }
-  if (method === 'POST' && rp.name === undefined) {
+  if (method === 'PUT' && rp.name === undefined) throw badRequest('name must be provided');
+  if (method === 'POST' && rp.subresource === undefined) {
     if (!r.verbs.includes('create')) throw methodNotSupported(r, 'create');
     const body = await readObjectBody(ctx, req, r);
+    // POST to a named path creates that object (the apiserver's create route takes the name too)
+    if (rp.name !== undefined && isObject(body)) {
+      const given = isObject(body.metadata) ? body.metadata.name : undefined;
+      if (given !== undefined && given !== rp.name) throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
+      body.metadata = { ...(isObject(body.metadata) ? body.metadata : {}), name: rp.name };
+    }
     const opts = writeOptions(q, req, undefined);
     const obj = await svc.create(r, ns, body, opts);
     return sendJson(res, 201, obj, warningHeaders(opts));
@@ -310,8 +336,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     }
     const patch = await decodeBody(await readBody(req), ct);
     const opts = writeOptions(q, req, rp.subresource);
-    if (type !== 'apply' && q.has('force')) throw badRequest('force is not allowed for non-apply patches');
-    if (type === 'apply' && !q.get('fieldManager')) throw badRequest('fieldManager is required for apply requests');
+    if (type !== 'apply' && q.has('force')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
+    if (type === 'apply' && !q.get('fieldManager')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
     const out = await svc.patch(r, ns, rp.name, type, patch, opts);
     return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
   }

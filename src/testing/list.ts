@@ -5,7 +5,7 @@ import type { ObjectService } from './objects.js';
 import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
-import { ApiError, badRequest, failure, tooLargeResourceVersion } from './status.js';
+import { ApiError, badRequest, failure, invalidOptions, tooLargeResourceVersion } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 
@@ -45,14 +45,54 @@ function encodeContinue(t: ContinueToken): string {
   return Buffer.from(JSON.stringify(t)).toString('base64url');
 }
 
+/** Go's quoting of a byte in encoding/json's syntax errors (`'x'`, `'\u0081'`). */
+function goQuoteChar(b: number): string {
+  if (b === 0x27) return "'\\''";
+  if (b === 0x22) return `'"'`;
+  const q = JSON.stringify(String.fromCharCode(b));
+  const inner = b >= 0x7f && b < 0xa0 ? `\\u${b.toString(16).padStart(4, '0')}` : q.slice(1, -1);
+  return `'${inner}'`;
+}
+
 function decodeContinue(s: string): ContinueToken {
+  const invalid = (why: string): ApiError => badRequest(`invalid continue token: continue key is not valid: ${why}`);
+  // base64.RawURLEncoding, as the apiserver: no padding, URL alphabet
+  const bad = s.search(/[^A-Za-z0-9_-]/);
+  if (bad >= 0 || s.length % 4 === 1) throw invalid(`illegal base64 data at input byte ${bad >= 0 ? bad : s.length - 1}`);
+  const bytes = Buffer.from(s, 'base64url');
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  if (i < bytes.length && !'{["-0123456789tfn'.includes(String.fromCharCode(bytes[i]!))) throw invalid(`invalid character ${goQuoteChar(bytes[i]!)} looking for beginning of value`);
+  let t: ContinueToken;
   try {
-    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
-    if (t.v !== 'meta.k8s.io/v1' || !Number.isInteger(t.rv) || t.rv === 0 || typeof t.start !== 'string' || t.start === '') throw new Error('bad');
-    return t;
+    t = JSON.parse(bytes.toString('utf8')) as ContinueToken;
   } catch {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    throw invalid('unexpected end of JSON input');
   }
+  if (t?.v !== 'meta.k8s.io/v1') throw invalid(`server does not recognize this encoded version ${String(t?.v ?? '')}`);
+  if (!Number.isInteger(t.rv) || t.rv === 0) throw invalid('incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof t.start !== 'string' || t.start === '') throw invalid('encoded start key empty (version meta.k8s.io/v1)');
+  return t;
+}
+
+/** metav1.ListOptions as the apiserver validates it (422 ListOptions.meta.k8s.io). */
+export function validateListOptions(q: { resourceVersion?: string; resourceVersionMatch?: string; continueToken?: string; sendInitialEvents?: boolean; watch?: boolean }): void {
+  const causes: { reason: string; field: string; message: string }[] = [];
+  const rvm = q.resourceVersionMatch;
+  if (rvm) {
+    if (rvm !== 'Exact' && rvm !== 'NotOlderThan') causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(rvm)}: supported values: "Exact", "NotOlderThan", ""` });
+    else if (q.watch && !q.sendInitialEvents) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+    else if (!q.resourceVersion && !(q.watch && q.sendInitialEvents)) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided' });
+    else if (q.continueToken) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided' });
+    else if (rvm === 'Exact' && q.resourceVersion === '0') causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+  }
+  if (causes.length) throw invalidOptions('ListOptions', causes);
+}
+
+/** A resourceVersion query value as a number; the apiserver's 400 (its strconv.ParseUint wording) otherwise. */
+export function parseResourceVersion(rv: string): number {
+  if (/^\d+$/.test(rv) && Number.isSafeInteger(Number(rv))) return Number(rv);
+  throw badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
 }
 
 /** Runs a list request against the store. */
@@ -62,6 +102,7 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
   const current = await storage.currentRevision();
   let atRevision: number | undefined;
   let start = '';
+  validateListOptions({ resourceVersion: req.resourceVersion, resourceVersionMatch: req.resourceVersionMatch, continueToken: req.continueToken });
   if (req.continueToken) {
     if (req.resourceVersion && req.resourceVersion !== '0') {
       throw badRequest('specifying resource version is not allowed when using continue');
@@ -71,12 +112,9 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     if (t.rv > 0) atRevision = t.rv;
     start = t.start;
   } else if (req.resourceVersion && req.resourceVersion !== '0') {
-    const rv = Number(req.resourceVersion);
-    if (!Number.isInteger(rv) || rv < 0) throw badRequest(`invalid resource version: ${req.resourceVersion}`);
+    const rv = parseResourceVersion(req.resourceVersion);
     if (rv > current) throw tooLargeResourceVersion(rv, current);
     if (req.resourceVersionMatch === 'Exact') atRevision = rv;
-  } else if (req.resourceVersionMatch === 'Exact') {
-    throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion ""');
   }
   const limit = req.limit && req.limit > 0 ? req.limit : undefined;
   let listed;
@@ -108,7 +146,8 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
 
 /** The JSON list document (`DatabaseManagerList`). Built-in kinds' items carry no apiVersion/kind, as typed lists. */
 export function listDocument(r: ResourceInfo, l: ListResult): Record<string, unknown> {
-  const metadata: Record<string, unknown> = { resourceVersion: l.resourceVersion };
+  // custom resources are served as unstructured lists, which always carry `continue`
+  const metadata: Record<string, unknown> = r.custom ? { continue: l.continue ?? '', resourceVersion: l.resourceVersion } : { resourceVersion: l.resourceVersion };
   if (l.continue) metadata.continue = l.continue;
   if (l.remainingItemCount !== undefined) metadata.remainingItemCount = l.remainingItemCount;
   const items = r.custom

@@ -8,10 +8,13 @@ export class ApiError extends Error {
   readonly status: Status;
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers: Record<string, string>;
-  constructor(status: Status, headers: Record<string, string> = {}) {
+  /** A plain-text body sent instead of the Status (the apiserver's mux answers unknown paths so). */
+  readonly text?: string;
+  constructor(status: Status, headers: Record<string, string> = {}, text?: string) {
     super(status.message ?? status.reason ?? 'error');
     this.status = status;
     this.headers = headers;
+    if (text !== undefined) this.text = text;
   }
   /** The HTTP status code. */
   get code(): number {
@@ -107,7 +110,7 @@ export function invalid(group: string, kind: string, name: string, errors: Field
   const causes: StatusCause[] = uniq.map((e) => ({ reason: e.reason, message: e.message, field: e.field }));
   return new ApiError(
     failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${agg}`, {
-      name,
+      name: name || undefined,
       group: group || undefined,
       kind,
       causes,
@@ -116,6 +119,14 @@ export function invalid(group: string, kind: string, name: string, errors: Field
 }
 
 /** 400 BadRequest with the given message. */
+/**
+ * 422 for bad request options (`ListOptions`, `CreateOptions`, `UpdateOptions`,
+ * `PatchOptions`, `DeleteOptions` of meta.k8s.io), as the apiserver validates them.
+ */
+export function invalidOptions(kind: string, errors: FieldCause[]): ApiError {
+  return invalid('meta.k8s.io', kind, '', errors);
+}
+
 export function badRequest(message: string): ApiError {
   return new ApiError(failure(400, 'BadRequest', message));
 }
@@ -178,8 +189,9 @@ export function tooLarge(limit: number): ApiError {
 }
 
 /** 404 for a path the server does not serve (the apiserver answers `the server could not find the requested resource`). */
+/** 404 for a path no API serves: the apiserver's mux answers `404 page not found` as text. */
 export function pathNotFound(): ApiError {
-  return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+  return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}), {}, '404 page not found\n');
 }
 
 /** 504 for a resourceVersion newer than the store's. */

@@ -105,7 +105,7 @@ describe('garbage collection', () => {
     const owner = (await api(env.url, 'POST', DMS, dm('gc2'))).body;
     await api(env.url, 'POST', DEPS, owned('gc2-dep', owner));
     const d = await api(env.url, 'DELETE', `${DMS}/gc2`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
-    assert.equal(d.status, 200);
+    assert.equal(d.status, 200, 'pending deletion: 200 with the object (202 is only for orphanDependents=false)');
     assert.deepEqual(d.body.metadata.finalizers, ['foregroundDeletion']);
     await env.settle();
     assert.equal((await api(env.url, 'GET', `${DEPS}/gc2-dep`)).status, 404);
@@ -117,6 +117,7 @@ describe('garbage collection', () => {
     await api(env.url, 'POST', DEPS, owned('gc3-dep', owner));
     const d = await api(env.url, 'DELETE', `${DMS}/gc3?propagationPolicy=Orphan`);
     assert.equal(d.status, 200);
+    assert.deepEqual(d.body.metadata.finalizers, ['orphan']);
     await env.settle();
     assert.equal((await api(env.url, 'GET', `${DMS}/gc3`)).status, 404);
     const dep = await api(env.url, 'GET', `${DEPS}/gc3-dep`);
@@ -162,6 +163,7 @@ describe('namespaces', () => {
     const d = await api(env.url, 'DELETE', '/api/v1/namespaces/doomed');
     assert.equal(d.status, 200);
     assert.equal(d.body.status.phase, 'Terminating');
+    assert.equal(d.body.metadata.deletionGracePeriodSeconds, undefined, 'a namespace deletion is not graceful');
     await env.settle();
     assert.equal((await api(env.url, 'GET', '/api/v1/namespaces/doomed')).status, 404);
     assert.deepEqual((await api(env.url, 'GET', '/apis/coolops.cn/v1alpha1/namespaces/doomed/databasemanagers')).body.items, []);

@@ -55,7 +55,7 @@ describe('list paging over a large collection', () => {
       pages++;
     }
     assert.equal(pages, Math.ceil(TOTAL / 37));
-    assert.equal(page.body.metadata.continue, undefined);
+    assert.equal(page.body.metadata.continue, '', 'a custom resource list (unstructured) always carries continue');
     assert.equal(page.body.metadata.remainingItemCount, undefined);
     assert.deepEqual(summary(seen), summary(snapshot.body.items));
     assert.ok(seen.every((o: { spec: { replicas: number } }) => o.spec.replicas === 2), 'changes made after the snapshot are not seen');
@@ -78,13 +78,20 @@ describe('list paging over a large collection', () => {
     assert.ok(even.length > 400);
   });
 
-  it('a token with revision 0 or no start key is refused with 400', async () => {
-    for (const t of [{ v: 'meta.k8s.io/v1', rv: 0, start: '/x' }, { v: 'meta.k8s.io/v1', rv: 5, start: '' }]) {
+  it('a token with revision 0, no start key, another version or that is not JSON is refused with 400, in the apiserver\'s words', async () => {
+    const cases: [unknown, string][] = [
+      [{ v: 'meta.k8s.io/v1', rv: 0, start: '/x' }, 'incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
+      [{ v: 'meta.k8s.io/v1', rv: 5, start: '' }, 'encoded start key empty (version meta.k8s.io/v1)'],
+      [{ v: 'v2', rv: 5, start: 'a' }, 'server does not recognize this encoded version v2'],
+    ];
+    for (const [t, why] of cases) {
       const token = Buffer.from(JSON.stringify(t)).toString('base64url');
       const r = await api(env.url, 'GET', `${base}?limit=2&continue=${token}`);
       assert.equal(r.status, 400);
-      assert.equal(r.body.message, 'continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+      assert.equal(r.body.message, `invalid continue token: continue key is not valid: ${why}`);
     }
+    const garbage = await api(env.url, 'GET', `${base}?limit=2&continue=garbage`);
+    assert.equal(garbage.body.message, "invalid continue token: continue key is not valid: invalid character '\\u0081' looking for beginning of value");
   });
 });
 

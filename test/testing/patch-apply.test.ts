@@ -87,7 +87,8 @@ describe('patch and apply over HTTP', () => {
     const alice = f.body.metadata.managedFields.find((m: { manager: string }) => m.manager === 'alice');
     assert.ok(!alice || !alice.fieldsV1['f:spec']?.['f:replicas'], 'ownership moved to bob');
     const noMgr = await api(env.url, 'PATCH', `${DMS}/ssa2`, JSON.stringify(dm('ssa2')), APPLY);
-    assert.equal(noMgr.status, 400);
+    assert.equal(noMgr.status, 422);
+    assert.equal(noMgr.body.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
   });
 
   it('server-side apply takes over fields from client-side apply without a conflict', async () => {
