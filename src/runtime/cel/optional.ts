@@ -1,6 +1,6 @@
 // CEL optional values (the functions of Kubernetes' optional library): optional.of,
 // optional.ofNonZeroValue, optional.none, hasValue, value, orValue, or. The `.?`/`[?]` selection
-// syntax is not parsed by @bufbuild/cel's parser; rules using it are reported at load time.
+// syntax (`.?`, `[?]`, `[?x]`, `{?k: v}`) is parsed by ./syntax.ts and evaluated by ./interp.ts.
 import { celSize, CelEvalError, Duration, isMap, noOverload, Optional, Timestamp, Uint, type CelLibrary, type Value } from './value.js';
 
 const NONE = new Optional(undefined);

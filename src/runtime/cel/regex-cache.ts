@@ -17,6 +17,3 @@ export function compileRegex(re2: string): RegExp {
   cache.set(re2, r);
   return r;
 }
-
-/** The `re2` engine hook for @bufbuild/cel's environment. */
-export const re2Engine = { compile: (pattern: string) => compileRegex(pattern) };

@@ -81,10 +81,6 @@ const matches: CelFn = (t, a) => {
   return compileRegex(re).test(s);
 };
 
-const TYPE_NAMES = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type'];
-
-/** Type identifiers usable in expressions (`type(x) == string`). */
-export const typeIdents: ReadonlyMap<string, TypeValue> = new Map(TYPE_NAMES.map((n) => [n, new TypeValue(n)]));
 
 function splitN(s: string, sep: string, n: bigint): string[] {
   if (n === 0n) return [];

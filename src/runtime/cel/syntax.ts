@@ -429,12 +429,10 @@ class Parser {
           return ops.reduceRight<Expr>((acc, op) => this.call(op.pos, '-_', [acc]), this.postfix(v));
         }
       }
-      let e = this.member();
-      if (ops.length % 2 === 0 && ops.length > 0) {
-        // `!!x` / `--x` are kept as written (cel-go keeps pairs)
-      }
-      for (let j = ops.length - 1; j >= 0; j--) e = this.call(ops[j]!.pos, t.text === '!' ? '!_' : '-_', [e]);
-      return e;
+      const e = this.member();
+      // as cel-go: an even run of `!` or `-` cancels out; an odd run is one operator at its first sign
+      if (ops.length % 2 === 0) return e;
+      return this.call(ops[0]!.pos, t.text === '!' ? '!_' : '-_', [e]);
     }
     return this.member();
   }
@@ -467,9 +465,10 @@ class Parser {
         if (opt) this.next();
         const f = this.fieldName();
         if (!opt && this.isOp('(')) {
-          this.next();
+          // cel-go places a call at its opening parenthesis
+          const open = this.next();
           const args = this.args(')');
-          e = this.receiverCall(f.pos, f.name, e, args);
+          e = this.receiverCall(open.pos, f.name, e, args);
           continue;
         }
         e = opt
@@ -569,9 +568,10 @@ class Parser {
     const t = this.next();
     const name = lead + t.text;
     if (this.isOp('(')) {
-      this.next();
+      const open = this.next();
       const args = this.args(')');
-      return this.globalCall(t.pos, name, args);
+      if (RESERVED.has(t.text)) this.issues.push({ pos: t.pos, message: `reserved identifier: ${t.text}` });
+      return this.globalCall(open.pos, name, args);
     }
     // message construction: `a.b.C{f: v}` — read the dotted name ahead
     let j = 0;

@@ -67,8 +67,9 @@ export function programErrors(root: Expr): string | undefined {
     if (e.k === 'call' && (e.fn === 'find' || e.fn === 'findAll') && e.target && e.args[0]?.k === 'lit' && typeof e.args[0].v === 'string') {
       try {
         compileRegex(e.args[0].v);
-      } catch {
-        out = `program instantiation failed: ${goRegexpError(e.args[0].v)}`;
+      } catch (err) {
+        const go = /(missing closing \]: .*|invalid escape sequence: .*)$/.exec((err as Error).message)?.[1];
+        out = `program instantiation failed: ${go ? `error parsing regexp: ${go}` : goRegexpError(e.args[0].v)}`;
       }
     }
     for (const c of children(e)) visit(c);

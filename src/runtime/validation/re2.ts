@@ -50,7 +50,11 @@ export function re2ToJs(re: string): string {
         out += `\\u{${re.slice(k + 3, end)}}`;
         k = end;
         continue;
-      } else out += c + n;
+      } else {
+        // Go refuses escapes of letters and digits it does not define (`\q`); JS would take them literally
+        if (/[A-Za-z]/.test(n) && !/[abfnrtvdDsSwWbBpPxz]/.test(n)) throw new SyntaxError(`invalid escape sequence: \`\\${n}\``);
+        out += c + n;
+      }
       k++;
       continue;
     }
@@ -92,6 +96,8 @@ export function re2ToJs(re: string): string {
         }
         cls += d;
       }
+      // Go: `missing closing ]`
+      if (j >= re.length) throw new SyntaxError(`missing closing ]: \`${re.slice(k)}\``);
       out += cls + ']';
       k = j;
       continue;

@@ -24,6 +24,7 @@ async function packagesLoaded(script: string, env: Record<string, string> = {}):
     writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
+  if (/\\/runtime\\/cel\\/interp\\.[jt]s$/.test(r.url)) appendFileSync(${JSON.stringify(log)}, 'crdgen:cel\\n');
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
   if (m && !(ctx.parentURL ?? '').includes('/node_modules/tsx/') && m[1] !== 'tsx' && m[1] !== 'esbuild' && m[1] !== 'get-tsconfig') appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
@@ -76,6 +77,7 @@ async function packagesLoadedByDist(code: string): Promise<string[]> {
     writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
+  if (/\\/runtime\\/cel\\/interp\\.[jt]s$/.test(r.url)) appendFileSync(${JSON.stringify(log)}, 'crdgen:cel\\n');
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
   if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
@@ -92,9 +94,9 @@ export async function resolve(spec, ctx, next) {
 test('crdgen/runtime (dist) does not load the CEL layer; crdgen/runtime/validation does', async () => {
   assert.ok(existsSync(join(root, 'dist', 'runtime', 'validation', 'index.js')), 'dist/ is not built: run `npm run build` (npm test builds first)');
   const runtime = await packagesLoadedByDist(`const rt = await import('crdgen/runtime'); if (typeof rt.RestClient !== 'function' || 'compileValidator' in rt) throw new Error('unexpected runtime exports');`);
-  for (const dep of ['@bufbuild/cel', '@bufbuild/protobuf', ...GENERATOR_DEPS]) assert.ok(!runtime.includes(dep), `${dep} loaded by crdgen/runtime: ${runtime.join(', ')}`);
+  for (const dep of ['crdgen:cel', '@bufbuild/cel', '@bufbuild/protobuf', ...GENERATOR_DEPS]) assert.ok(!runtime.includes(dep), `${dep} loaded by crdgen/runtime: ${runtime.join(', ')}`);
   const validation = await packagesLoadedByDist(`const v = await import('crdgen/runtime/validation'); if (typeof v.lazyValidator !== 'function') throw new Error('no lazyValidator');`);
-  assert.ok(validation.includes('@bufbuild/cel'), `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`);
+  assert.ok(validation.includes('crdgen:cel'), `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`);
   for (const dep of GENERATOR_DEPS) assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
 });
 
@@ -115,6 +117,6 @@ mark('full');
 `);
   assert.ok(loaded.includes('MARK full'), `child did not finish: ${loaded.join(', ')}`);
   const before = loaded.slice(0, loaded.indexOf('MARK core'));
-  assert.ok(!before.includes('@bufbuild/cel'), `CEL loaded by the core entry: ${loaded.join(', ')}`);
-  assert.ok(loaded.includes('@bufbuild/cel'), 'the full entry loads CEL');
+  assert.ok(!before.includes('crdgen:cel'), `CEL loaded by the core entry: ${loaded.join(', ')}`);
+  assert.ok(loaded.includes('crdgen:cel'), 'the full entry loads CEL');
 });

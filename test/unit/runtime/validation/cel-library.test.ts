@@ -290,8 +290,8 @@ describe('compilation', () => {
   it('unknown functions and methods are named; the same source compiles once', () => {
     assert.equal(
       compileExpression('self.foo(1) || bar()'),
-      "ERROR: <input>:1:6: undeclared reference to 'foo' (in container '')\n | self.foo(1) || bar()\n | .....^\n" +
-        "ERROR: <input>:1:16: undeclared reference to 'bar' (in container '')\n | self.foo(1) || bar()\n | ...............^",
+      "ERROR: <input>:1:9: undeclared reference to 'foo' (in container '')\n | self.foo(1) || bar()\n | ........^\n" +
+        "ERROR: <input>:1:19: undeclared reference to 'bar' (in container '')\n | self.foo(1) || bar()\n | ..................^",
     );
     assert.match(compileExpression('1 +') as string, /^ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting/);
     const a = compileExpression('self == 1');

@@ -172,12 +172,12 @@ describe('CEL rules', () => {
         segments: ['properties', 'spec', 'x-kubernetes-validations', 0, 'rule'],
         rule: 'self.a.frobnicate() && unknownFn(1)',
         message:
-          "ERROR: <input>:1:8: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .......^\n" +
-          "ERROR: <input>:1:24: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .......................^",
+          "ERROR: <input>:1:18: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .................^\n" +
+          "ERROR: <input>:1:33: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | ................................^",
         detail:
           'Invalid value: "self.a.frobnicate() && unknownFn(1)": compilation failed: ' +
-          "ERROR: <input>:1:8: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .......^\n" +
-          "ERROR: <input>:1:24: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .......................^",
+          "ERROR: <input>:1:18: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .................^\n" +
+          "ERROR: <input>:1:33: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | ................................^",
       });
       assert.match(e.problems[1]!.message, /^ERROR: <input>:1:10: Syntax error: mismatched input '<EOF>' expecting/);
       assert.match(e.message, /2 validation rules cannot be compiled/);
@@ -212,7 +212,7 @@ describe('CEL rules', () => {
     const v = compileValidator(withRules([{ rule: 'self.a.frobnicate()' }, { rule: 'self.a == 1', message: 'one' }]), { unsupportedRules: 'report' });
     assert.equal(v.problems.length, 1);
     assert.deepEqual(v.validate({ spec: { a: 1 } }).map(formatFieldError), [
-      "spec: Invalid value: \"object\": rule compile error: compilation failed: ERROR: <input>:1:8: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate()\n | .......^",
+      "spec: Invalid value: \"object\": rule compile error: compilation failed: ERROR: <input>:1:18: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate()\n | .................^",
     ]);
   });
 
