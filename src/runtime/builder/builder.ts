@@ -114,6 +114,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     if (!f && this.watched.length === 0) throw new Error('the controller watches nothing: call for(), owns() or watches()');
     const name = this.name ?? f?.resource.kind.toLowerCase();
     if (!name) throw new Error('a controller without for() needs named()');
+    if (this.manager.isStopped()) throw new Error(`the manager has stopped; controller ${name} was not added`);
     if (this.manager.getControllers().some((c) => c.name === name)) {
       throw new Error(`a controller named ${JSON.stringify(name)} is already in this manager; name controllers uniquely with named()`);
     }

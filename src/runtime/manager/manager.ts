@@ -148,6 +148,11 @@ export class Manager implements RunnableController {
     if (this.state === 'running') this.launch(controller);
   }
 
+  /** True once the manager has stopped (controllers can no longer be added). */
+  isStopped(): boolean {
+    return this.state === 'stopped';
+  }
+
   /** Controllers added so far. */
   getControllers(): readonly Controller[] {
     return this.controllers;
