@@ -430,7 +430,9 @@ export function builderSuite(start: () => Promise<BuilderEnv>): void {
       assert.deepEqual(again.metadata?.finalizers, [FIN], 'a server-side apply without the finalizer must not remove it');
       await widgets.delete('w');
       await waitFor(async () => (await getOrUndefined(widgets.get('w'))) === undefined, 'the widget gone after its cleanup');
-      assert.equal(cleanupCalls, 2, 'the failed cleanup was retried once, the finalizer removed after the second');
+      // the failed cleanup was retried and the finalizer removed after it succeeded (a cleanup may run once more
+      // from a cache that has not seen the removal yet: cleanups are idempotent)
+      assert.ok(cleanupCalls >= 2, `cleanup ran ${cleanupCalls} time(s)`);
       assert.ok(!external.has('w'));
     } finally {
       await run.stop();
