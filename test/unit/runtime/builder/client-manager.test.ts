@@ -61,8 +61,8 @@ test('createOrUpdate: created, then updated, then unchanged; the cache is read, 
 
 test('createOrUpdate falls back to an update when the create finds the object (the cache was behind)', async () => {
   const fake = new FakeClientBackend([ConfigMapResource], [cm('c', { a: '1' })]);
-  const emptyCache = { getIndexer: () => ({ getByKey: () => undefined }) } as unknown as SharedIndexInformer<never>;
-  const client = new ManagerClient({ backend: fake, fieldManager: 'unit', syncedInformer: async () => emptyCache });
+  const emptyCache = { getIndexer: () => ({ getByKey: () => undefined }) };
+  const client = new ManagerClient({ backend: fake, fieldManager: 'unit', syncedInformer: async <T>() => emptyCache as unknown as SharedIndexInformer<T> });
   const r = await client.createOrUpdate(ConfigMapResource, { namespace: 'ns', name: 'c' }, (o) => void (o.data = { ...o.data, b: '2' }));
   assert.equal(r.operation, 'updated');
   assert.deepEqual(r.object.data, { a: '1', b: '2' });
