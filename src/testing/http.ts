@@ -15,7 +15,7 @@ import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { FieldGetters } from './selectors.js';
-import { ApiError, badRequest, cleanStatus, internalError, invalidOptions, methodNotSupported, pathNotFound, success, unsupportedMediaType } from './status.js';
+import { ApiError, badRequest, cleanStatus, failure, internalError, invalidOptions, methodNotSupported, notFound, pathNotFound, success, unsupportedMediaType } from './status.js';
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
@@ -101,7 +101,7 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
     }
     if (await serveNonResource(ctx, req, res, url, segs)) return;
     const rp = parseResourcePath(ctx.registry, segs);
-    if (!rp) throw pathNotFound();
+    if (!rp) throw notFoundAt(ctx.registry, segs);
     await serveResource(ctx, req, res, url.searchParams, rp);
   } catch (e) {
     sendError(res, e);
@@ -134,20 +134,32 @@ async function serveNonResource(ctx: HttpContext, req: IncomingMessage, res: Ser
   if (p === '/apis') return sendJson(res, 200, apiGroupList(ctx.registry)), true;
   if (segs[0] === 'api' && segs.length === 2) {
     const doc = apiResourceList(ctx.registry, '', segs[1]!);
-    if (!doc) throw pathNotFound();
+    if (!doc) throw notFoundAt(ctx.registry, segs);
     return sendJson(res, 200, doc), true;
   }
   if (segs[0] === 'apis' && segs.length === 2) {
     const doc = apiGroupDoc(ctx.registry, segs[1]!);
-    if (!doc) throw pathNotFound();
+    if (!doc) throw notFoundAt(ctx.registry, segs);
     return sendJson(res, 200, doc), true;
   }
   if (segs[0] === 'apis' && segs.length === 3) {
     const doc = apiResourceList(ctx.registry, segs[1]!, segs[2]!);
-    if (!doc) throw pathNotFound();
+    if (!doc) throw notFoundAt(ctx.registry, segs);
     return sendJson(res, 200, doc), true;
   }
   return false;
+}
+
+/**
+ * The 404 of a path nothing serves, as kube-apiserver's handlers answer it: under /api and
+ * under a built-in group (kube-apiserver's own API groups) a JSON Status `the server could not
+ * find the requested resource`; anywhere else (custom resource groups, unknown groups) the
+ * mux's text `404 page not found`.
+ */
+function notFoundAt(reg: Registry, segs: string[]): ApiError {
+  const builtinGroup = segs[0] === 'apis' && segs[1] !== undefined && reg.all().some((r) => !r.custom && r.group === segs[1]);
+  if (segs[0] === 'api' || builtinGroup) return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+  return pathNotFound();
 }
 
 function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefined {
@@ -177,12 +189,16 @@ function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefi
     rest = rest.slice(2);
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (!resource || extra.length) return undefined;
+  if (!resource) return undefined;
   const info = reg.lookup(group, version, resource);
   if (!info) return undefined;
   if (namespace !== undefined && !info.namespaced) return undefined;
-  if (subresource !== undefined) {
-    const ok = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale) || (subresource === 'finalize' && nsItself);
+  // a namespaced resource has no named object outside a namespace
+  if (namespace === undefined && info.namespaced && name !== undefined) return undefined;
+  if (subresource !== undefined || extra.length) {
+    const ok = !extra.length && ((subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale) || (subresource === 'finalize' && nsItself));
+    // the CRD handler answers a subresource the CRD does not serve with its object's NotFound
+    if (!ok && info.custom && !legacyWatch) throw notFound(info, name!);
     if (!ok) return undefined;
   }
   return { resource: info, namespace, name, subresource, legacyWatch };

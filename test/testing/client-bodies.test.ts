@@ -192,3 +192,38 @@ describe('DELETE answers', () => {
     });
   });
 });
+
+describe('404s as kube-apiserver answers them', () => {
+  let env: TestApiServer;
+  before(async () => {
+    env = await startTestApiServer({ crds: [DM_CRD] });
+  });
+  after(() => env.stop());
+  const generic = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
+
+  it('under /api and built-in groups: a JSON Status', async () => {
+    for (const p of ['/api/v9/pods', '/api/v1/nothings', '/api/v1/configmaps/x', '/apis/apps/v9/deployments', '/apis/apps/v1/namespaces/default/deployments/x/bogus', '/api/v1/namespaces/default/configmaps/x/y/z']) {
+      const r = await api(env.url, 'GET', p);
+      assert.equal(r.status, 404, p);
+      assert.deepEqual(r.body, generic, p);
+    }
+  });
+
+  it('custom resource groups and unknown groups: the mux’s text', async () => {
+    for (const p of ['/foo', '/apis/nogroup/v1/things', '/apis/coolops.cn/v1/databasemanagers', '/apis/coolops.cn/v1alpha1/others', '/apis/coolops.cn/v1alpha1/databasemanagers/x']) {
+      const r = await api(env.url, 'GET', p);
+      assert.equal(r.status, 404, p);
+      assert.equal(r.body, '404 page not found\n', p);
+      assert.match(String(r.headers['content-type']), /^text\/plain/, p);
+    }
+  });
+
+  it('a subresource a CRD does not serve: NotFound naming the object (what sample-controller’s UpdateStatus gets)', async () => {
+    for (const p of [`${DMS}/x/scale`, `${DMS}/x/bogus`, `${DMS}/x/bogus/more`]) {
+      const r = await api(env.url, 'PUT', p, dm('x'));
+      assert.equal(r.status, 404, p);
+      assert.deepEqual(r.body.details, { name: 'x', group: 'coolops.cn', kind: 'databasemanagers' }, p);
+      assert.equal(r.body.message, 'databasemanagers.coolops.cn "x" not found');
+    }
+  });
+});
