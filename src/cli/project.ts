@@ -4,9 +4,14 @@
 //   - package.json "type": "module" (else Node loads the compiled .js as CommonJS);
 //   - tsconfig "module" that emits ES modules with top-level await: nodenext/node16/node18/node20
 //     (with "type": "module"), es2022, esnext or preserve;
-//   - tsconfig "moduleResolution" that reads "exports": nodenext/node16 or bundler — or node10
-//     ("node"), which finds the types through crdgen's "typesVersions";
-//   - Node's types: "types", when set, must list "node", and @types/node must be installed.
+//   - tsconfig "moduleResolution" that reads "exports": nodenext/node16 or bundler — or, with
+//     TypeScript 5, node10 ("node"), which finds the types through crdgen's "typesVersions"
+//     (TypeScript 6 deprecates node10, 7 removed it);
+//   - Node's types: "types" must list "node" when set — and when absent with TypeScript 6 or
+//     newer, whose default is no @types at all — and @types/node must be installed.
+// TypeScript's defaults changed in 6.0 (module esnext, moduleResolution bundler, types []): the
+// project's installed typescript decides which apply; when none is installed only settings that
+// fail under every version are reported.
 // `generate` warns (once per project, PRJ00x) with the fix; `crdgen init` offers to write it.
 // The tsconfig is read here (comments, trailing commas, "extends" chains) with jsonc-parser, not
 // TypeScript: loading typescript costs ~250 ms, half a generate run; anything this reader cannot
@@ -133,17 +138,41 @@ export function readTsSettings(file: string, seen: ReadonlySet<string> = new Set
 
 /** Module kinds whose output is ES modules with top-level await (node16+ with "type": "module"). */
 const ESM_MODULES = new Set(['es2022', 'esnext', 'node16', 'node18', 'node20', 'nodenext', 'preserve']);
-/** Resolution modes that find `crdgen/runtime` (node10 through crdgen's typesVersions). */
-const GOOD_RESOLUTION = new Set(['node16', 'nodenext', 'bundler', 'node10', 'node']);
+/** Resolution modes that find `crdgen/runtime` with every TypeScript version crdgen supports. */
+const GOOD_RESOLUTION = new Set(['node16', 'nodenext', 'bundler']);
+/** node10: finds the types through crdgen's typesVersions, with TypeScript 5 (deprecated in 6, removed in 7). */
+const NODE10 = new Set(['node10', 'node']);
 
-/** TypeScript's defaults: module from target, moduleResolution from module. */
-function effective(ts: TsSettings): { module: string; moduleResolution: string } {
-  const target = ts.target?.value ?? 'es5';
-  const module = ts.module?.value ?? (target === 'es3' || target === 'es5' ? 'commonjs' : 'es2015');
-  const moduleResolution =
-    ts.moduleResolution?.value ??
-    (module === 'node16' ? 'node16' : module.startsWith('node') ? 'nodenext' : module === 'preserve' ? 'bundler' : module === 'commonjs' ? 'node10' : 'classic');
-  return { module, moduleResolution };
+/**
+ * The module and moduleResolution TypeScript `major` uses for `ts` (its defaults filled in);
+ * undefined for a default that depends on the version when the version is unknown.
+ */
+function effective(ts: TsSettings, major: number | undefined): { module?: string; moduleResolution?: string } {
+  let module = ts.module?.value;
+  if (module === undefined && major !== undefined) {
+    const target = ts.target?.value ?? 'es5';
+    module = major >= 6 ? 'esnext' : target === 'es3' || target === 'es5' ? 'commonjs' : 'es2015';
+  }
+  let moduleResolution = ts.moduleResolution?.value;
+  if (moduleResolution === undefined && module !== undefined) {
+    if (module === 'node16') moduleResolution = 'node16';
+    else if (module.startsWith('node')) moduleResolution = 'nodenext';
+    else if (module === 'preserve') moduleResolution = 'bundler';
+    else if (major !== undefined) moduleResolution = major >= 6 ? 'bundler' : module === 'commonjs' ? 'node10' : 'classic';
+  }
+  return { ...(module !== undefined ? { module } : {}), ...(moduleResolution !== undefined ? { moduleResolution } : {}) };
+}
+
+/** The major version of the typescript installed for the project at `dir`, if any. */
+export function typescriptMajor(dir: string): number | undefined {
+  try {
+    const p = createRequire(join(dir, 'package.json')).resolve('typescript/package.json');
+    const v = (JSON.parse(readFileSync(p, 'utf8')) as { version?: unknown }).version;
+    const m = typeof v === 'string' ? /^(\d+)\./.exec(v) : null;
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function lineCol(file: string, offset: number): { line: number; col: number } {
@@ -169,9 +198,11 @@ export function checkProject(project: Project, command: string): ProjectFinding[
   if (!pkgRead || typeof pkgRead.value !== 'object' || pkgRead.value === null) return findings;
   const pkg = pkgRead.value as { type?: unknown };
   const ts = project.tsconfig !== undefined ? readTsSettings(project.tsconfig) : undefined;
-  const eff = ts ? effective(ts) : undefined;
-  // a bundler decides the output format itself; everything else runs what tsc (or tsx) emits
-  const bundled = eff !== undefined && (eff.moduleResolution === 'bundler' || eff.module === 'preserve');
+  const major = typescriptMajor(project.dir);
+  const eff = ts ? effective(ts, major) : undefined;
+  // a project that says it bundles (bundler resolution, module preserve) has the bundler decide the
+  // output format; everything else runs what tsc (or tsx) emits
+  const bundled = ts?.moduleResolution?.value === 'bundler' || ts?.module?.value === 'preserve';
   if (pkg.type !== 'module' && !bundled) {
     const now = typeof pkg.type === 'string' ? `"type": ${JSON.stringify(pkg.type)}` : 'no "type"';
     findings.push({
@@ -185,8 +216,9 @@ export function checkProject(project: Project, command: string): ProjectFinding[
       { file: ts.file, path: ['compilerOptions', 'moduleResolution'], value: 'nodenext', describe: `"moduleResolution": ${JSON.stringify(ts.moduleResolution?.value ?? eff.moduleResolution)} → "nodenext"` },
     ];
     const at = (s: Setting<unknown> | undefined): { file: string; line: number; col: number } => (s ? { file: s.at.file, ...lineCol(s.at.file, s.at.offset) } : { file: ts.file, ...lineCol(ts.file, offsetOf(readFileSync(ts.file, 'utf8'), ['compilerOptions'])) });
-    const moduleBad = !ESM_MODULES.has(eff.module);
-    const resolutionBad = !GOOD_RESOLUTION.has(eff.moduleResolution);
+    const moduleBad = eff.module !== undefined && !ESM_MODULES.has(eff.module);
+    const node10 = eff.moduleResolution !== undefined && NODE10.has(eff.moduleResolution);
+    const resolutionBad = eff.moduleResolution !== undefined && !GOOD_RESOLUTION.has(eff.moduleResolution) && !(node10 && (major === undefined || major < 6));
     if (moduleBad) {
       findings.push({
         diagnostic: { severity: 'warning', code: 'PRJ002', ...at(ts.module), message: `tsconfig "module" is ${JSON.stringify(eff.module)}${ts.module ? '' : ' (the default)'}: the generated code needs ES modules with top-level await`, hint: `set "module": "nodenext" and "moduleResolution": "nodenext" (${initHint})` },
@@ -195,7 +227,15 @@ export function checkProject(project: Project, command: string): ProjectFinding[
     }
     if (resolutionBad) {
       findings.push({
-        diagnostic: { severity: 'warning', code: 'PRJ003', ...at(ts.moduleResolution ?? ts.module), message: `tsconfig "moduleResolution" is ${JSON.stringify(eff.moduleResolution)}${ts.moduleResolution ? '' : ' (the default)'}: TypeScript will not find 'crdgen/runtime' (TS2307)`, hint: `set "module": "nodenext" and "moduleResolution": "nodenext" (${initHint})` },
+        diagnostic: {
+          severity: 'warning',
+          code: 'PRJ003',
+          ...at(ts.moduleResolution ?? ts.module),
+          message: node10
+            ? `tsconfig "moduleResolution" is ${JSON.stringify(eff.moduleResolution)}${ts.moduleResolution ? '' : ' (the default)'}: TypeScript ${major} ${major! >= 7 ? 'removed it' : 'deprecates it'}, and without it 'crdgen/runtime' is not found (TS2307)`
+            : `tsconfig "moduleResolution" is ${JSON.stringify(eff.moduleResolution)}${ts.moduleResolution ? '' : ' (the default)'}: TypeScript will not find 'crdgen/runtime' (TS2307)`,
+          hint: `set "module": "nodenext" and "moduleResolution": "nodenext" (${initHint})`,
+        },
         fixes: moduleBad ? [] : fixModule,
       });
     }
@@ -203,6 +243,11 @@ export function checkProject(project: Project, command: string): ProjectFinding[
       findings.push({
         diagnostic: { severity: 'warning', code: 'PRJ004', ...at(ts.types), message: `tsconfig "types" leaves out "node": the generated code uses Node's types (process, Buffer)`, hint: `add "node" to "types" (${initHint})` },
         fixes: [{ file: ts.file, path: ['compilerOptions', 'types'], value: [...ts.types.value, 'node'], describe: `"types": ${JSON.stringify(ts.types.value)} → ${JSON.stringify([...ts.types.value, 'node'])}` }],
+      });
+    } else if (!ts.types && major !== undefined && major >= 6) {
+      findings.push({
+        diagnostic: { severity: 'warning', code: 'PRJ004', ...at(undefined), message: `tsconfig has no "types": TypeScript ${major} then loads no @types, and the generated code uses Node's types (process, Buffer)`, hint: `set "types": ["node"] (${initHint})` },
+        fixes: [{ file: ts.file, path: ['compilerOptions', 'types'], value: ['node'], describe: 'no "types" → "types": ["node"]' }],
       });
     } else if (!hasPackage(project.dir, '@types/node')) {
       findings.push({
@@ -249,6 +294,7 @@ export const STARTER_TSCONFIG = `${JSON.stringify(
       moduleResolution: 'nodenext',
       strict: true,
       skipLibCheck: true,
+      types: ['node'],
       rootDir: 'src',
       outDir: 'dist',
     },

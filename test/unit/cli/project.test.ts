@@ -14,10 +14,13 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const CRD = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
 let n = 0;
 
-/** A project folder with these files (and @types/node "installed" unless `noNodeTypes`). */
-function project(files: Record<string, string>, noNodeTypes = false): string {
+/** A project folder with these files, @types/node "installed" unless `noNodeTypes`, and typescript `ts` if given. */
+function project(files: Record<string, string>, noNodeTypes = false, ts?: string): string {
   const dir = join(tmp, `p${n++}`);
-  for (const [p, text] of Object.entries({ ...files, ...(noNodeTypes ? {} : { 'node_modules/@types/node/package.json': '{"name":"@types/node","version":"20.0.0"}\n' }) })) {
+  const installed: Record<string, string> = {};
+  if (!noNodeTypes) installed['node_modules/@types/node/package.json'] = '{"name":"@types/node","version":"20.0.0"}\n';
+  if (ts !== undefined) installed['node_modules/typescript/package.json'] = JSON.stringify({ name: 'typescript', version: ts });
+  for (const [p, text] of Object.entries({ ...files, ...installed })) {
     mkdirSync(join(dir, p, '..'), { recursive: true });
     writeFileSync(join(dir, p), text);
   }
@@ -41,8 +44,8 @@ test('an `npm init -y` project with a CommonJS tsconfig: PRJ001 at "type", PRJ00
   assert.match(r.stderr, /hint: set "module": "nodenext" and "moduleResolution": "nodenext" \(npx crdgen init --yes writes it\)/);
 });
 
-test('moduleResolution classic (the default for "module": "esnext", or set in an extended tsconfig) cannot find crdgen/runtime: PRJ003 where it is set', async () => {
-  const implicit = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"esnext","target":"es2022"}}\n' });
+test('moduleResolution classic (TypeScript 5\'s default for "module": "esnext", or set in an extended tsconfig) cannot find crdgen/runtime: PRJ003 where it is set', async () => {
+  const implicit = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"esnext","target":"es2022"}}\n' }, false, '5.9.3');
   const a = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], implicit, { env: {} });
   assert.deepEqual(warnings(a.stderr), [`tsconfig.json:1:30 warning PRJ003 tsconfig "moduleResolution" is "classic" (the default): TypeScript will not find 'crdgen/runtime' (TS2307)`]);
   const extended = project({
@@ -64,11 +67,22 @@ test('Node types: "types" without "node", or no @types/node installed, is PRJ004
   assert.match(b.stderr, /hint: npm install --save-dev @types\/node/);
 });
 
+test('TypeScript 6 and newer: no "types" means no @types (PRJ004), node10 is gone (PRJ003); their defaults (esnext, bundler) fit', async () => {
+  const noTypes = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n' }, false, '7.0.2');
+  const a = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], noTypes, { env: {} });
+  assert.deepEqual(warnings(a.stderr), [`tsconfig.json:1:20 warning PRJ004 tsconfig has no "types": TypeScript 7 then loads no @types, and the generated code uses Node's types (process, Buffer)`]);
+  const node10 = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node","types":["node"]}}\n' }, false, '7.0.2');
+  const b = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], node10, { env: {} });
+  assert.deepEqual(warnings(b.stderr), [`tsconfig.json:1:58 warning PRJ003 tsconfig "moduleResolution" is "node": TypeScript 7 removed it, and without it 'crdgen/runtime' is not found (TS2307)`]);
+  const defaults = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"types":["node"]}}\n' }, false, '6.0.3');
+  assert.equal((await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], defaults, { env: {} })).stderr, '');
+});
+
 test('projects that fit say nothing: nodenext, bundler without "type", node10 with ES modules, no tsconfig; a folder outside any project too', async () => {
   const fits: Array<Record<string, string>> = [
     { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"nodenext","moduleResolution":"nodenext","strict":true}}\n' },
     { 'package.json': '{}\n', 'tsconfig.json': '{"compilerOptions":{"module":"esnext","moduleResolution":"bundler"}}\n' },
-    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node"}}\n' },
+    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node"}}\n', 'node_modules/typescript/package.json': '{"version":"5.9.3"}' },
     { 'package.json': '{"type":"module"}\n' },
   ];
   for (const files of fits) {
