@@ -54,7 +54,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    * The kind the controller reconciles: every event of it queues its own request
    * (handler.EnqueueRequestForObject). Called once.
    */
-  for<U extends KubeObject>(resource: TypedResource<U>, options: ForOptions<U> = {}): ControllerBuilder<U> {
+  for<U extends KubeObject>(resource: TypedResource<U>, options: ForOptions<NoInfer<U>> = {}): ControllerBuilder<U> {
     if (this.forInput) throw new Error(`for() was already called (with ${this.forInput.resource.resource}): a controller reconciles one kind`);
     checkResource(resource, 'for');
     this.forInput = { resource, predicates: (options.predicates ?? []) as Predicate[] };
@@ -65,7 +65,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    * A kind the `for` kind owns: an event of an owned object queues the request of its
    * controller owner of the `for` kind (handler.EnqueueRequestForOwner, controller only).
    */
-  owns<O extends KubeObject>(resource: TypedResource<O>, options: OwnsOptions<O> = {}): this {
+  owns<O extends KubeObject>(resource: TypedResource<O>, options: OwnsOptions<NoInfer<O>> = {}): this {
     checkResource(resource, 'owns');
     this.owned.push({ resource, predicates: (options.predicates ?? []) as Predicate[], matchEveryOwner: options.matchEveryOwner ?? false });
     return this;
@@ -75,9 +75,9 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    * Any other kind: `handler` maps its events to requests — a map function (object →
    * requests; handler.EnqueueRequestsFromMapFunc) or an EventHandler.
    */
-  watches<W extends KubeObject>(resource: TypedResource<W>, handler: MapFunc<W> | EventHandler<W>, options: WatchesOptions<W> = {}): this {
+  watches<W extends KubeObject>(resource: TypedResource<W>, handler: MapFunc<NoInfer<W>> | EventHandler<NoInfer<W>>, options: WatchesOptions<NoInfer<W>> = {}): this {
     checkResource(resource, 'watches');
-    const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler) : handler;
+    const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler as MapFunc<W>) : handler;
     if (!h || typeof h !== 'object') throw new Error(`watches(${resource.resource}): the handler must be a map function or an EventHandler`);
     this.watched.push({ resource, handler: h as EventHandler, predicates: (options.predicates ?? []) as Predicate[] });
     return this;
