@@ -152,7 +152,10 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
       };
       if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
     }
-    if (isObject(openAPIV3Schema)) info.schema = lazyCustomResourceSchema(openAPIV3Schema);
+    if (isObject(openAPIV3Schema)) {
+      info.schema = lazyCustomResourceSchema(openAPIV3Schema);
+      info.openAPIV3Schema = openAPIV3Schema;
+    }
     out.push(info);
   }
   return out;

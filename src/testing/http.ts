@@ -443,6 +443,7 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
   writeJsonPath(next, r.scale!.specReplicasPath, replicas);
   if (typeof rv === 'string' && rv) (next.metadata as Record<string, unknown>).resourceVersion = rv;
   const opts = writeOptions(q, req, undefined);
+  opts.subresource = 'scale';
   const out = await svc.update(r, rp.namespace, name, next, opts);
   return sendJson(res, 200, toScale(r, out.object));
 }

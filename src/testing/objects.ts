@@ -5,8 +5,8 @@
 // by the in-process controllers (GC, namespace and CRD cleanup, workload simulation).
 import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
 import { checkCrd, crdResources, defaultCrd, establishedStatus } from './crd.js';
-import { recordUpdate, serverSideApply } from './managed-fields.js';
-import type { FieldScope } from './managed-fields.js';
+import { applyManagedFields, scaleManagedFields, updateManagedFields } from './managed-fields.js';
+import type { FieldScope, VersionLookup } from './managed-fields.js';
 import { checkAnnotations, checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
@@ -28,8 +28,8 @@ export interface WriteOptions {
   fieldManager?: string;
   fieldValidation?: FieldValidation;
   dryRun?: boolean;
-  /** `status` for writes to the /status subresource. */
-  subresource?: 'status';
+  /** `status` for writes to the /status subresource, `scale` for /scale. */
+  subresource?: 'status' | 'scale';
   /** Warnings for the `Warning` response header (appended to). */
   warnings?: string[];
   /** Ownership computed by server-side apply for a create (internal). */
@@ -114,7 +114,7 @@ export class ObjectService {
     if (res.statusSubresource) delete (obj as Rec).status;
     await this.admit(res, obj, undefined, opts);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
-    else obj.metadata!.managedFields = recordUpdate(undefined, obj, opts.fieldManager ?? 'unknown', groupVersion(res), 'all');
+    else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
     if (opts.dryRun) return this.present(res, obj);
     try {
@@ -143,7 +143,7 @@ export class ObjectService {
       ]);
     }
     if (rv && rv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
-    const stored = await this.commit(res, ns, old, obj, opts, opts.subresource === 'status' ? 'status' : 'main', undefined);
+    const stored = await this.commit(res, ns, old, obj, opts, opts.subresource ?? 'main', undefined);
     return { object: stored, created: false };
   }
 
@@ -167,12 +167,7 @@ export class ObjectService {
       const old = await this.storage.get(this.key(res, ns, name));
       if (!old) {
         if (type !== 'apply') throw notFound(res, name);
-        const applied = this.decode(res, ns, patch);
-        if (applied.metadata?.name && applied.metadata.name !== name) {
-          throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
-        }
-        applied.metadata!.name = name;
-        const created = serverSideApply(undefined, applied, opts.fieldManager!, groupVersion(res), 'all', true);
+        const created = this.apply(res, ns, name, undefined, patch, opts, 'main');
         try {
           const obj = await this.create(res, ns, created, { ...opts, appliedManagedFields: created.metadata!.managedFields ?? [] });
           return { object: obj, created: true };
@@ -194,15 +189,10 @@ export class ObjectService {
         case 'strategic':
           candidate = strategicMergePatch(current, patch) as KubeObject;
           break;
-        case 'apply': {
-          const applied = this.decode(res, ns, patch);
-          if (applied.metadata?.name && applied.metadata.name !== name) {
-            throw badRequest(`the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`);
-          }
-          candidate = serverSideApply(current, applied, opts.fieldManager!, groupVersion(res), scope, opts.force === true);
+        case 'apply':
+          candidate = this.apply(res, ns, name, current, patch, opts, scope);
           managed = true;
           break;
-        }
       }
       if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
       // A resourceVersion in the patch is a precondition.
@@ -217,6 +207,31 @@ export class ObjectService {
         throw e;
       }
     }
+  }
+
+  /** Server-side apply of `patch` onto `current` (undefined: create), then the patch handler's namespace and name checks. */
+  private apply(res: ResourceInfo, ns: string | undefined, name: string, current: KubeObject | undefined, patch: unknown, opts: WriteOptions & { force?: boolean }, scope: FieldScope): KubeObject {
+    if (!isObject(patch)) throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
+    const out = applyManagedFields(res, current, patch, opts.fieldManager!, scope, opts.force === true, this.versions(res));
+    const meta = (out.metadata ??= {});
+    if (res.namespaced && ns) {
+      if (meta.namespace && meta.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      meta.namespace = ns;
+    }
+    if (!meta.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+    if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    return out;
+  }
+
+  /** The other served versions of a resource (managers may have written at another apiVersion). */
+  private versions(res: ResourceInfo): VersionLookup {
+    return (apiVersion) => {
+      const i = apiVersion.indexOf('/');
+      const group = i < 0 ? '' : apiVersion.slice(0, i);
+      const version = i < 0 ? apiVersion : apiVersion.slice(i + 1);
+      if (group !== res.group) return undefined;
+      return this.registry.lookup(group, version, res.resource);
+    };
   }
 
   /**
@@ -302,14 +317,15 @@ export class ObjectService {
       if (scope !== 'status' && specChanged(old, obj)) meta.generation += 1;
     } else delete meta.generation;
     await this.admit(res, obj, old, opts);
-    if (managedFields !== undefined) meta.managedFields = managedFields;
-    else {
-      // managedFields changed by the request replace the live ones (how clients reset or migrate ownership).
-      const sent = meta.managedFields;
-      const base = sent !== undefined && !jsonEqual(sent, om.managedFields) ? { ...old, metadata: { ...om, managedFields: sent.filter((e) => e && e.manager) } } : old;
-      meta.managedFields = recordUpdate(base, obj, opts.fieldManager ?? 'unknown', groupVersion(res), scope);
-      if (meta.managedFields.length === 0) delete meta.managedFields;
-    }
+    // managedFields sent by the request replace the live ones (how clients reset or migrate ownership)
+    const mf =
+      managedFields !== undefined
+        ? managedFields
+        : scope === 'scale'
+          ? scaleManagedFields(res, old, obj, opts.fieldManager ?? 'unknown', this.versions(res))
+          : updateManagedFields(res, old, obj, opts.fieldManager ?? 'unknown', scope, this.versions(res));
+    if (mf?.length) meta.managedFields = mf;
+    else delete meta.managedFields;
     if (noOp(old, obj)) return this.present(res, old);
     if (opts.dryRun) return this.present(res, obj);
     const key = this.key(res, ns ?? om.namespace, name);

@@ -56,6 +56,8 @@ export interface ResourceInfo {
   custom: boolean;
   /** Columns for Table output (Name is implicit). */
   columns: PrinterColumn[];
+  /** A custom resource version's openAPIV3Schema (field ownership and server-side apply follow its list/map types). */
+  openAPIV3Schema?: Record<string, unknown>;
   /** Validation/defaulting/pruning, compiled on the first call (the first write); absent when none. */
   schema?: () => Promise<ObjectSchema>;
   /** Defaults and checks specific to a built-in kind, run on create and update. */

@@ -79,8 +79,9 @@ describe('patch and apply over HTTP', () => {
     const r = await api(env.url, 'PATCH', `${DMS}/ssa2?fieldManager=bob`, JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }), APPLY);
     assert.equal(r.status, 409);
     assert.equal(r.body.reason, 'Conflict');
-    assert.equal(r.body.message, 'Apply failed with 1 conflict: conflict with "alice" using coolops.cn/v1alpha1: .spec.replicas');
-    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "alice" using coolops.cn/v1alpha1', field: '.spec.replicas' }]);
+    // an applier is named without an apiVersion (updaters are "x" using <apiVersion>)
+    assert.equal(r.body.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
+    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' }]);
     const f = await api(env.url, 'PATCH', `${DMS}/ssa2?fieldManager=bob&force=true`, JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }), APPLY);
     assert.equal(f.status, 200);
     assert.equal(f.body.spec.replicas, 5);
@@ -109,8 +110,18 @@ describe('patch and apply over HTTP', () => {
     const cleared = await api(env.url, 'PATCH', `${DMS}/mf`, { metadata: { managedFields: [{}] } }, MERGE);
     assert.equal(cleared.status, 200);
     assert.equal(cleared.body.metadata.managedFields, undefined);
-    const free = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
-    assert.equal(free.status, 200, 'no conflict once ownership was reset');
+    const upd = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=carol`, { spec: { dbtype: 'pg' } }, MERGE);
+    assert.equal(upd.body.metadata.managedFields, undefined, 'updates do not start tracking an object that has no managedFields');
+    // the first apply gives what is there to a before-first-apply manager, so the applier conflicts with it
+    const first = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
+    assert.equal(first.status, 409);
+    assert.equal(first.body.message, 'Apply failed with 1 conflict: conflict with "before-first-apply" using coolops.cn/v1alpha1: .spec.replicas');
+    const forced = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob&force=true`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
+    assert.equal(forced.status, 200);
+    assert.deepEqual(
+      forced.body.metadata.managedFields.map((m: { manager: string; operation: string }) => `${m.manager}/${m.operation}`),
+      ['bob/Apply', 'before-first-apply/Update'],
+    );
   });
 
   it('Deployments: strategic merge patch, defaults, /status and /scale', async () => {
