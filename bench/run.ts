@@ -19,6 +19,8 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
   generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
   'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
   'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
+  validation: { file: 'validation.ts', about: 'validate(): DatabaseManager, Gateway API examples (OpenAPI + list types + CEL) (issues #11, #27)', inDefault: false },
+  cel: { file: 'cel-evaluators.ts', about: 'CEL evaluation: crdgen’s evaluator vs @bufbuild/cel on Gateway API rules (issue #27)', inDefault: false },
 };
 
 function usage(): string {

@@ -2,7 +2,7 @@
 // null, bytes = Uint8Array, list = Value[], map = CelMap (JSON object view or literal map),
 // Duration, Timestamp, TypeValue, Opaque (url, ip, cidr, quantity). Equality and ordering follow
 // CEL (numbers compare across int/uint/double; other kinds only with their own kind).
-import type { Node } from '../validation/node.js';
+import { CEL_DATA, type Node } from '../validation/node.js';
 import { parseDuration, parseTimestamp } from './time.js';
 import { unescapePropertyName } from './typecheck.js';
 
@@ -167,15 +167,15 @@ export function isMap(v: unknown): v is CelMap {
 
 /** Converts a JSON value typed by `n` (integer → int, number → double, untyped whole numbers → int). */
 export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache): Value {
-  const t = n?.s.type;
-  if (t !== undefined || n?.s['x-kubernetes-int-or-string']) checkData(n!, v);
+  const d = n === undefined ? 0 : n.celData;
+  if (d !== 0) checkData(d, v);
   switch (typeof v) {
     case 'string':
-      return n?.s.format !== undefined && n.s.type === 'string' ? formatted(n.s.format, v) : v;
+      return (d & CEL_DATA.FORMATTED) !== 0 ? formatted(n!.s.format!, v) : v;
     case 'boolean':
       return v;
     case 'number':
-      return Number.isInteger(v) && n?.s.type !== 'number' ? BigInt(v) : v;
+      return Number.isInteger(v) && (d & CEL_DATA.TYPE_MASK) !== CEL_DATA.NUMBER ? BigInt(v) : v;
     case 'bigint':
       return v;
     case 'undefined':
@@ -197,24 +197,19 @@ export function fromJson(n: Node | undefined, v: unknown, cache: ConversionCache
 }
 
 /** The apiserver's errors for data that does not fit its schema (CEL sees it before OpenAPI validation does). */
-function checkData(n: Node, v: unknown): void {
-  const s = n.s;
+function checkData(d: number, v: unknown): void {
   if (v === null || v === undefined) {
-    if (!s.nullable) throw new CelEvalError('invalid data, got null for schema with nullable=false');
+    if ((d & CEL_DATA.NULLABLE) === 0) throw new CelEvalError('invalid data, got null for schema with nullable=false');
     return;
   }
-  if (s['x-kubernetes-int-or-string']) {
+  if ((d & CEL_DATA.INT_OR_STRING) !== 0) {
     if (typeof v !== 'string' && typeof v !== 'bigint' && !(typeof v === 'number' && Number.isInteger(v))) throw new CelEvalError('invalid data, expected XIntOrString value to be either a string or integer');
     return;
   }
-  switch (s.type) {
-    case 'object':
-      if (typeof v !== 'object' || Array.isArray(v)) throw new CelEvalError('invalid data, expected a map for the provided schema with type=object');
-      break;
-    case 'array':
-      if (!Array.isArray(v)) throw new CelEvalError('invalid data, expected an array for the provided schema with type=array');
-      break;
-  }
+  const t = d & CEL_DATA.TYPE_MASK;
+  if (t === CEL_DATA.OBJECT) {
+    if (typeof v !== 'object' || Array.isArray(v)) throw new CelEvalError('invalid data, expected a map for the provided schema with type=object');
+  } else if (t === CEL_DATA.ARRAY && !Array.isArray(v)) throw new CelEvalError('invalid data, expected an array for the provided schema with type=array');
 }
 
 const emptyListItems = new WeakMap<Value[], Node>();

@@ -45,6 +45,21 @@ export interface Node {
   readonly hasListTypes: boolean;
   /** Rule slots, filled lazily by the CEL layer (one per entry of `rules`). */
   celCache: unknown;
+  /** What the CEL layer needs to convert a value of this node, as bits (see {@link celDataBits}); one read instead of several. */
+  readonly celData: number;
+}
+
+/** Bits of {@link Node.celData}: the type (low 3 bits), int-or-string, nullable, a string format CEL converts. */
+export const CEL_DATA = { OBJECT: 1, ARRAY: 2, STRING: 3, NUMBER: 4, INTEGER: 5, BOOLEAN: 6, TYPE_MASK: 7, INT_OR_STRING: 8, NULLABLE: 16, FORMATTED: 32 } as const;
+
+/** Computes {@link Node.celData} for a schema node. */
+export function celDataBits(s: SchemaNode): number {
+  const types: Record<string, number> = { object: 1, array: 2, string: 3, number: 4, integer: 5, boolean: 6 };
+  let b = s.type !== undefined ? (types[s.type] ?? 0) : 0;
+  if (s['x-kubernetes-int-or-string']) b |= CEL_DATA.INT_OR_STRING;
+  if (s.nullable) b |= CEL_DATA.NULLABLE;
+  if (s.type === 'string' && (s.format === 'duration' || s.format === 'date' || s.format === 'date-time' || s.format === 'byte')) b |= CEL_DATA.FORMATTED;
+  return b;
 }
 
 /** Compiles a JS RegExp for an OpenAPI `pattern` (ECMA/RE2 syntax), with unicode when it parses. */
@@ -121,5 +136,6 @@ export function compileNode(s: SchemaNode, where = ''): Node {
     hasDefaults: s.default !== undefined || children.some((c) => c.hasDefaults),
     hasListTypes: lt === 'set' || lt === 'map' || children.some((c) => c.hasListTypes),
     celCache: undefined,
+    celData: celDataBits(s),
   };
 }
