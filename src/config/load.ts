@@ -121,7 +121,10 @@ function describe(err: ErrorObject, path: readonly Seg[]): { message: string; hi
     case 'enum': {
       const values = (err.params as { allowedValues: unknown[] }).allowedValues;
       const close = typeof err.data === 'string' ? didYouMean(err.data, values.map(String)) : undefined;
-      return { message: `${where}: ${JSON.stringify(err.data)} is not one of ${values.map((v) => JSON.stringify(v)).join(', ')}`, ...(close ? { hint: `did you mean "${close}"?` } : {}) };
+      // generators: the names, then their +name/-name forms and `all`, shown once
+      const names = values.map(String).filter((v) => !v.startsWith('+') && !v.startsWith('-') && v !== 'all');
+      const changes = names.length < values.length ? ' (each also as +name or -name, a change to the defaults; or all)' : '';
+      return { message: `${where}: ${JSON.stringify(err.data)} is not one of ${names.map((v) => JSON.stringify(v)).join(', ')}${changes}`, ...(close ? { hint: `did you mean "${close}"?` } : {}) };
     }
     case 'oneOf':
       return { message: `${where} must be a string or a non-empty list of strings` };
