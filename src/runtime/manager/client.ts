@@ -144,6 +144,8 @@ export interface Client {
 export interface ClientHost {
   readonly backend: ClientBackend;
   readonly fieldManager: string;
+  /** The one namespace the caches hold namespaced objects of, or '' for all. */
+  readonly cacheNamespace?: string;
   /** The shared informer of `resource`, started (if the manager runs) and synced; rejects before the manager starts. */
   syncedInformer<T extends KubeObject>(resource: TypedResource<T>): Promise<SharedIndexInformer<T>>;
 }
@@ -209,8 +211,16 @@ export class ManagerClient implements Client {
     return { ...(o ?? ({} as O)), fieldManager: o?.fieldManager || this.host.fieldManager };
   }
 
+  /** Rejects a read of another namespace than the one the caches hold (it would only ever be NotFound or empty). */
+  private checkCached(resource: TypedResource, namespace: string | undefined, verb: string): void {
+    const only = this.host.cacheNamespace;
+    if (!only || !resource.namespaced || namespace === only) return;
+    throw new Error(`${verb} ${resource.resource}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ' in every namespace'}: the manager caches only namespace ${JSON.stringify(only)} (use apiReader to read elsewhere)`);
+  }
+
   async get<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey): Promise<T> {
     const ns = this.namespaceOf(resource, key, 'get');
+    this.checkCached(resource, ns, 'get');
     const informer = await this.host.syncedInformer(resource);
     const cached = informer.getIndexer().getByKey(ns ? `${ns}/${key.name}` : key.name);
     if (cached === undefined) throw notFoundError({ group: resource.group, resource: resource.resource }, key.name);
@@ -218,6 +228,7 @@ export class ManagerClient implements Client {
   }
 
   async list<T extends KubeObject>(resource: TypedResource<T>, options: CacheListOptions = {}): Promise<T[]> {
+    this.checkCached(resource, options.namespace || this.host.cacheNamespace || undefined, 'list');
     const informer = await this.host.syncedInformer(resource);
     const selector = options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
     const out: T[] = [];

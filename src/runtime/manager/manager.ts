@@ -94,6 +94,7 @@ export class Manager implements RunnableController {
     this.client = new ManagerClient({
       backend: this.backend,
       fieldManager,
+      cacheNamespace: options.cache ? (options.cache.options.namespace ?? '') : (options.namespace ?? ''),
       syncedInformer: (resource) => this.syncedInformer(resource),
     });
     const metrics = options.metrics ?? noopControllerMetrics;

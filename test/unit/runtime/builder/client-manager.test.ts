@@ -180,3 +180,55 @@ test('a reconciler result with a bad requeueAfterMs is an error (retried with ba
     await m.stop();
   }
 });
+
+test('a manager limited to a namespace refuses cache reads of another one', async () => {
+  const fake = new FakeClientBackend([ConfigMapResource], [cm('a', {})]);
+  const manager = newManager({ client: fake, namespace: 'ns' });
+  const ac = new AbortController();
+  const done = manager.start(ac.signal);
+  try {
+    assert.equal((await manager.client.get(ConfigMapResource, { namespace: 'ns', name: 'a' })).metadata?.name, 'a');
+    assert.equal((await manager.client.list(ConfigMapResource)).length, 1);
+    await assert.rejects(manager.client.get(ConfigMapResource, { namespace: 'other', name: 'a' }), /caches only namespace "ns" \(use apiReader/);
+    await assert.rejects(manager.client.list(ConfigMapResource, { namespace: 'other' }), /caches only namespace "ns"/);
+  } finally {
+    ac.abort();
+    await done;
+  }
+});
+
+test('finalizer(): adds then applies; on deletion keeps the finalizer while cleanup asks to come back, removes it when done', async () => {
+  const { finalizer } = await import('../../../../src/runtime/manager/finalizer.js');
+  const fake = new FakeClientBackend([ConfigMapResource], [cm('c', {})]);
+  const client = new ManagerClient({ backend: fake, fieldManager: 'unit', syncedInformer: async () => { throw new Error('not used'); } });
+  const api = fake.resource<ConfigMap>(ConfigMapResource, 'ns');
+  const FIN = 'example.com/external';
+  const calls: string[] = [];
+  const handlers = {
+    apply: async (o: ConfigMap) => void calls.push(`apply:${o.metadata?.finalizers?.join(',')}`),
+    cleanup: async () => (calls.push('cleanup'), calls.filter((c) => c === 'cleanup').length === 1 ? { requeueAfterMs: 1000 } : undefined),
+  };
+  assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, await api.get('c'), handlers), {});
+  assert.deepEqual(calls, [`apply:${FIN}`], 'apply sees the object with the finalizer');
+  assert.deepEqual((await api.get('c')).metadata?.finalizers, [FIN]);
+  await finalizer(client, ConfigMapResource, FIN, await api.get('c'), handlers);
+  assert.equal(fake.actions().filter((a) => a.verb === 'patch').length, 1, 'a present finalizer is not written again');
+  await api.delete('c');
+  const deleting = await api.get('c');
+  assert.ok(deleting.metadata?.deletionTimestamp);
+  assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, deleting, handlers), { requeueAfterMs: 1000 });
+  assert.deepEqual((await api.get('c')).metadata?.finalizers, [FIN], 'kept while the cleanup is under way');
+  assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, await api.get('c'), handlers), {});
+  await assert.rejects(api.get('c'), (e: unknown) => isNotFound(e));
+  assert.deepEqual(calls, [`apply:${FIN}`, `apply:${FIN}`, 'cleanup', 'cleanup']);
+  // deleting, without our finalizer (another one holds the object): nothing runs
+  const other = await api.create({ ...cm('d', {}), metadata: { name: 'd', namespace: 'ns', finalizers: ['example.com/other'] } });
+  await api.delete('d');
+  assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, await api.get(other.metadata!.name!), handlers), {});
+  assert.equal(calls.length, 4);
+  // a stale object: the guarded add is a Conflict (retried by the controller)
+  await api.create(cm('e', {}));
+  const stale = await api.get('e');
+  await api.patch('e', 'application/merge-patch+json', { data: { x: '1' } });
+  await assert.rejects(client.addFinalizer(ConfigMapResource, stale, FIN), (e: unknown) => (e as { code?: number }).code === 409);
+});
