@@ -92,6 +92,7 @@ function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): Field
         errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].image`, message: 'Required value' });
       }
       if (cc.terminationMessagePath === undefined) cc.terminationMessagePath = '/dev/termination-log';
+      if (cc.resources === undefined) cc.resources = {};
       if (Array.isArray(cc.ports)) for (const p of cc.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
       if (cc.terminationMessagePolicy === undefined) cc.terminationMessagePolicy = 'File';
       if (cc.imagePullPolicy === undefined) {
@@ -109,7 +110,9 @@ function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): Field
 
 function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
   const o = obj as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
-  o.spec = { finalizers: ['kubernetes'], ...rec(o.spec) };
+  // on update the strategy keeps the finalizers (only /finalize changes them); on create it adds
+  // `kubernetes` after the field manager ran (prepareForCreate), so nobody owns it
+  if (old) o.spec = { ...rec(o.spec), finalizers: rec((old as { spec?: unknown }).spec).finalizers ?? ['kubernetes'] };
   o.status = { ...rec(old ? (old as { status?: unknown }).status : undefined), ...rec(o.status) };
   if (o.status.phase === undefined) o.status.phase = 'Active';
   o.metadata = o.metadata ?? {};
@@ -154,6 +157,11 @@ export function builtinResources(): ResourceInfo[] {
       shortNames: ['ns'],
       statusSubresource: true,
       prepare: prepareNamespace,
+      prepareForCreate: (o) => {
+        const spec = ((o as { spec?: Record<string, unknown> }).spec ??= {});
+        const fins = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+        spec.finalizers = fins.includes('kubernetes') ? fins : [...fins, 'kubernetes'];
+      },
       columns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (o) => rec((o as { status?: unknown }).status).phase }, AGE],
     }),
     base({

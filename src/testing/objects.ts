@@ -116,6 +116,7 @@ export class ObjectService {
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
+    res.prepareForCreate?.(obj);
     if (opts.dryRun) return this.present(res, obj);
     try {
       const stored = await this.storage.create(this.key(res, ns, meta.name), obj);
@@ -211,8 +212,11 @@ export class ObjectService {
 
   /** Server-side apply of `patch` onto `current` (undefined: create), then the patch handler's namespace and name checks. */
   private apply(res: ResourceInfo, ns: string | undefined, name: string, current: KubeObject | undefined, patch: unknown, opts: WriteOptions & { force?: boolean }, scope: FieldScope): KubeObject {
-    if (!isObject(patch)) throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`);
-    const out = applyManagedFields(res, current, patch, opts.fieldManager!, scope, opts.force === true, this.versions(res));
+    if (patch !== null && !isObject(patch)) {
+      const what = Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch;
+      throw badRequest(`error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+    }
+    const out = applyManagedFields(res, current, patch ?? {}, opts.fieldManager!, scope, opts.force === true, this.versions(res));
     const meta = (out.metadata ??= {});
     if (res.namespaced && ns) {
       if (meta.namespace && meta.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');

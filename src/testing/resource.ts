@@ -62,6 +62,8 @@ export interface ResourceInfo {
   schema?: () => Promise<ObjectSchema>;
   /** Defaults and checks specific to a built-in kind, run on create and update. */
   prepare?: (obj: KubeObject, old: KubeObject | undefined) => FieldCause[];
+  /** What the kind's strategy sets on create after the field manager ran (so no manager owns it). */
+  prepareForCreate?: (obj: KubeObject) => void;
   /** Keys added to every stored object's storage path: `/<group>/<resource>`. */
   storagePrefix: string;
 }

@@ -1,6 +1,7 @@
 // The fidelity scenarios: what operators, kubectl and client libraries send, each run on
 // both backends in a namespace of its own. Every `req` is one compared response.
 import type { Scenario, ScenarioContext } from './harness.js';
+import { MANAGED_FIELDS_SCENARIOS } from './scenarios-managed-fields.js';
 
 const G = '/apis/fidelity.crdgen.dev/v1';
 const widgets = (ns: string): string => `${G}/namespaces/${ns}/widgets`;
@@ -342,6 +343,7 @@ export const SCENARIOS: Scenario[] = [
       void req;
     },
   },
+  ...MANAGED_FIELDS_SCENARIOS,
 ];
 
 export type { ScenarioContext };
