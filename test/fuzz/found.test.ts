@@ -97,8 +97,8 @@ ${version('v1', true, true)}${version('v2', false, false)}`;
   assert.deepEqual(
     r.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.field}: ${d.message}`),
     [
-      `rules.yaml:20:23 CRD038 spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "self.mode == 'Pipeline'": compilation failed: ERROR: <input>:1:5: undefined field 'mode'\n | self.mode == 'Pipeline'\n | ....^`,
-      `rules.yaml:34:23 CRD038 spec.versions[1].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: "self.mode == 'Pipeline'": compilation failed: ERROR: <input>:1:5: undefined field 'mode'\n | self.mode == 'Pipeline'\n | ....^`,
+      `rules.yaml:20:23 CRD038 spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: {"Rule":"self.mode == 'Pipeline'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:5: undefined field 'mode'\n | self.mode == 'Pipeline'\n | ....^`,
+      `rules.yaml:34:23 CRD038 spec.versions[1].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[1].rule: Invalid value: {"Rule":"self.mode == 'Pipeline'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ERROR: <input>:1:5: undefined field 'mode'\n | self.mode == 'Pipeline'\n | ....^`,
     ],
   );
   // the good rule alone is accepted, and its precompiled form is kept for the emitter

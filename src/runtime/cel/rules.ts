@@ -133,7 +133,7 @@ function compiled(val: Validator, i: number): Slot {
 /** The outcome of {@link compileForSchema}. */
 export type SchemaCompileOutcome =
   | { ok: true; rule: CompiledRule }
-  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean };
+  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean; where?: 'messageExpression' | 'optionalOldSelf' };
 
 /**
  * Compiles a rule for a node whose values have CEL type `type` (undefined: the node has none), as
@@ -149,14 +149,14 @@ export function compileForSchema(rule: ValidationRule, type: CelType | undefined
   const c = compileChecked(rule.rule, vars);
   if (!c.ok) return { ok: false, message: `compilation failed: ${c.message}`, kind: 'invalid', compile: true };
   if (c.checked.type.k !== BOOL.k) return { ok: false, message: 'cel expression must evaluate to a bool', kind: 'invalid', compile: false };
-  if (rule.optionalOldSelf && !c.usesOldSelf) return { ok: false, message: 'may not be set if oldSelf is not used in rule', kind: 'invalid', compile: false };
+  if (rule.optionalOldSelf && !c.usesOldSelf) return { ok: false, message: 'may not be set if oldSelf is not used in rule', kind: 'invalid', compile: false, where: 'optionalOldSelf' };
   const inst = programErrors(c.ast);
   if (inst) return { ok: false, message: inst, kind: 'invalid', compile: false };
   let messageProgram: Program | undefined;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
     const m = compileChecked(rule.messageExpression, vars);
-    if (!m.ok) return { ok: false, message: `messageExpression compilation failed: ${m.message}`, kind: 'invalid', compile: false };
-    if (m.checked.type.k !== STRING.k) return { ok: false, message: 'messageExpression must evaluate to a string', kind: 'invalid', compile: false };
+    if (!m.ok) return { ok: false, message: `messageExpression compilation failed: ${m.message}`, kind: 'invalid', compile: false, where: 'messageExpression' };
+    if (m.checked.type.k !== STRING.k) return { ok: false, message: 'messageExpression must evaluate to a string', kind: 'invalid', compile: false, where: 'messageExpression' };
     messageProgram = m.program;
   }
   // the cost limit is the CRD's (checked when a CRD is read), not the evaluator's
@@ -166,9 +166,32 @@ export function compileForSchema(rule: ValidationRule, type: CelType | undefined
   return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost } };
 }
 
+/** Go's encoding/json of a string (HTML-safe, as json.Marshal writes it). */
+function goJsonString(s: string): string {
+  return `"${s.replace(/[\u0000-\u001f"\\<>&\u2028\u2029]/g, (c) => {
+    if (c === '"') return '\\"';
+    if (c === '\\') return '\\\\';
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  })}"`;
+}
+
+/**
+ * The rule as the apiserver prints it in a CRD 422: its internal ValidationRule struct, JSON-encoded
+ * (`{"Rule":"self.a > 0","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}`).
+ */
+export function goValidationRule(r: ValidationRule): string {
+  const opt = (v: string | undefined) => (v === undefined ? 'null' : goJsonString(v));
+  return `{"Rule":${goJsonString(r.rule)},"Message":${goJsonString(r.message ?? '')},"MessageExpression":${goJsonString(r.messageExpression ?? '')},"Reason":${opt(r.reason)},"FieldPath":${goJsonString(r.fieldPath ?? '')},"OptionalOldSelf":${r.optionalOldSelf === undefined ? 'null' : String(r.optionalOldSelf)}}`;
+}
+
 /** The apiserver's full error text for a rule problem (what follows the field path in a 422). */
-export function ruleProblemDetail(rule: string, r: { message: string; kind: 'invalid' | 'forbidden' }): string {
-  return r.kind === 'forbidden' ? `Forbidden: ${r.message}` : `Invalid value: ${JSON.stringify(rule)}: ${r.message}`;
+export function ruleProblemDetail(rule: ValidationRule, r: { message: string; kind: 'invalid' | 'forbidden'; where?: 'messageExpression' | 'optionalOldSelf' }): string {
+  if (r.kind === 'forbidden') return `Forbidden: ${r.message}`;
+  if (r.where === 'optionalOldSelf') return `Invalid value: ${String(rule.optionalOldSelf)}: ${r.message}`;
+  return `Invalid value: ${goValidationRule(rule)}: ${r.message}`;
 }
 
 /** `openAPIV3Schema.properties[spec].items` for segments under openAPIV3Schema. */
@@ -197,13 +220,14 @@ function precheck(val: Validator, out: RuleProblem[]): void {
       return;
     }
     val.slots[i] = { error: res.message };
+    const where = res.where ?? 'rule';
     out.push({
       schemaPath: val.path,
-      field: `${val.field}.x-kubernetes-validations[${i}].rule`,
-      segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
+      field: `${val.field}.x-kubernetes-validations[${i}].${where}`,
+      segments: [...val.segs, 'x-kubernetes-validations', i, where],
       rule: r.rule,
       message: res.compile ? res.message.replace(/^compilation failed: /, '') : res.message,
-      detail: ruleProblemDetail(r.rule, res),
+      detail: ruleProblemDetail(r, res),
     });
   });
   if (val.items) precheck(val.items, out);

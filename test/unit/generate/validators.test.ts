@@ -184,7 +184,7 @@ test('crdgen generate refuses a CRD whose CEL rule does not compile: a clear inp
     cwd: dir,
   });
   assert.notEqual(code, 0);
-  assert.match(stderr, /crd\.yaml:\d+:\d+ error CRD038 Invalid value: "self\.min <= ": compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input/);
+  assert.match(stderr, /crd\.yaml:\d+:\d+ error CRD038 Invalid value: \{"Rule":"self\.min \\u003c= ","Message":"min must not exceed max: [^"]*","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null\}: compilation failed: ERROR: <input>:1:13: Syntax error: mismatched input/);
   assert.doesNotMatch(stderr, /internal error|    at /);
   assert.ok(!existsSync(join(dir, 'out')), 'nothing written');
 });

@@ -175,7 +175,7 @@ describe('CEL rules', () => {
           "ERROR: <input>:1:18: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .................^\n" +
           "ERROR: <input>:1:33: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | ................................^",
         detail:
-          'Invalid value: "self.a.frobnicate() && unknownFn(1)": compilation failed: ' +
+          'Invalid value: {"Rule":"self.a.frobnicate() \\u0026\\u0026 unknownFn(1)","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ' +
           "ERROR: <input>:1:18: undeclared reference to 'frobnicate' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | .................^\n" +
           "ERROR: <input>:1:33: undeclared reference to 'unknownFn' (in container '')\n | self.a.frobnicate() && unknownFn(1)\n | ................................^",
       });
