@@ -534,17 +534,31 @@ export function updateManagedFields(
   if (managed.fields.size === 0 && live?.metadata?.uid) return undefined;
   const typed = typedOf(res);
   const gv = groupVersion(res);
-  // a create compares with the empty object (for a built-in, its Go struct's zero value)
-  const before = live ?? (res.custom ? undefined : builtinZeroObject(res.group, res.version, res.kind)) ?? { apiVersion: gv, kind: res.kind };
+  // a built-in is compared as its Go struct converts back (the fields the struct always has,
+  // `status: {}`, are there on both sides); a create compares with the empty object
+  const zero = res.custom ? undefined : builtinZeroObject(res.group, res.version, res.kind);
+  const fill = (o: unknown): unknown => (zero ? withZero(o, zero) : o);
+  const before = live ? fill(live) : (zero ?? { apiVersion: gv, kind: res.kind });
   const id = identityOf({ manager: manager || 'unknown', operation: 'Update', apiVersion: gv, subresource: subresourceOf(scope) });
   try {
-    updateChain(versionsOf(target, typed, gv), typed, before, obj, managed, id);
+    updateChain(versionsOf(target, typed, gv), typed, before, fill(obj), managed, id);
   } catch (e) {
     // UpdateNoErrors: an object that does not fit the schema keeps the live managedFields
     if (e instanceof TypedValueError || e instanceof FieldSchemaError) return liveMf;
     throw e;
   }
   return encodeManaged(managed);
+}
+
+/** `obj` with the fields of `zero` it lacks (deeply, through maps both have). */
+function withZero(obj: unknown, zero: unknown): unknown {
+  if (!isObject(obj) || !isObject(zero)) return obj;
+  const out: Rec = { ...obj };
+  for (const [k, z] of Object.entries(zero)) {
+    if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = structuredClone(z);
+    else if (isObject(out[k]) && isObject(z)) out[k] = withZero(out[k], z);
+  }
+  return out;
 }
 
 function gvkString(apiVersion: unknown, kind: unknown): string {
