@@ -23,6 +23,7 @@ import {
   ensureNamedFieldsAreMembers,
   formatTypedErrors,
   mergeTyped,
+  pruneUndeclared,
   removeItemsTyped,
   toFieldSet,
   TypedValueError,
@@ -430,11 +431,14 @@ const STRIP = FieldSet.of(
   path('metadata', 'resourceVersion'),
 );
 
-/** An object as the field manager reads it: without managedFields. */
+/** ObjectMeta's fields: the apiserver's decoding drops any other from metadata. */
+const OBJECT_META_FIELDS = new Set(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid']);
+
+/** A stored (or requested) object as the field manager reads it: no managedFields, metadata as decoded. */
 function bare(obj: unknown): unknown {
-  if (!isObject(obj) || !isObject(obj.metadata) || !('managedFields' in obj.metadata)) return obj;
-  const meta = { ...obj.metadata };
-  delete meta.managedFields;
+  if (!isObject(obj) || !isObject(obj.metadata)) return obj;
+  const meta: Rec = {};
+  for (const [k, v] of Object.entries(obj.metadata)) if (k !== 'managedFields' && OBJECT_META_FIELDS.has(k)) meta[k] = v;
   return { ...obj, metadata: meta };
 }
 
@@ -448,7 +452,7 @@ function updateChain(v: Versions, typed: Typed, live: unknown, obj: unknown, man
     [obj, true],
     [live, true],
   ] as const) {
-    const e = typedCheck(typed, o, dup);
+    const e = typedCheck(typed, bare(o), dup);
     if (e) throw new TypedValueError([{ path: '', message: e }]);
   }
   const current = 'current-operation';
@@ -537,7 +541,7 @@ export function updateManagedFields(
   // a built-in is compared as its Go struct converts back (the fields the struct always has,
   // `status: {}`, are there on both sides); a create compares with the empty object
   const zero = res.custom ? undefined : builtinZeroObject(res.group, res.version, res.kind);
-  const fill = (o: unknown): unknown => (zero ? withZero(o, zero) : o);
+  const fill = (o: unknown): unknown => (zero ? withZero(decoded(res, typed, o), zero) : o);
   const before = live ? fill(live) : (zero ?? { apiVersion: gv, kind: res.kind });
   const id = identityOf({ manager: manager || 'unknown', operation: 'Update', apiVersion: gv, subresource: subresourceOf(scope) });
   try {
@@ -548,6 +552,15 @@ export function updateManagedFields(
     throw e;
   }
   return encodeManaged(managed);
+}
+
+/** A built-in as its Go struct holds it: fields its schema does not declare are gone. */
+function decoded(res: ResourceInfo, typed: Typed, obj: unknown): unknown {
+  if (res.custom || !isObject(obj)) return obj;
+  const mf = isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
+  const out = pruneUndeclared(typed.schema, typed.root, bare(obj)) as Rec;
+  if (mf !== undefined && isObject(out.metadata)) out.metadata = { ...out.metadata, managedFields: mf };
+  return out;
 }
 
 /** `obj` with the fields of `zero` it lacks (deeply, through maps both have). */
@@ -590,7 +603,7 @@ export function applyManagedFields(
   const gv = groupVersion(res);
   const typed = typedOf(res);
   const v = versionsOf(target, typed, gv);
-  const current: Rec = (live as Rec | undefined) ?? { apiVersion: gv, kind: res.kind };
+  const current: Rec = live ? (decoded(res, typed, live) as Rec) : { apiVersion: gv, kind: res.kind };
   let managed: Managed;
   try {
     managed = decodeManaged(live?.metadata?.managedFields);
@@ -618,7 +631,7 @@ export function applyManagedFields(
     const objName = `${typeof appliedMeta.namespace === 'string' ? appliedMeta.namespace : ''}/${typeof appliedMeta.name === 'string' ? appliedMeta.name : ''}; ${gvkString(applied.apiVersion, applied.kind)}`;
     const patchErr = typedCheck(typed, applied, false);
     if (patchErr) throw internalError(`failed to create typed patch object (${objName}): ${patchErr}`);
-    const liveErr = typedCheck(typed, liveObj, true);
+    const liveErr = typedCheck(typed, bare(liveObj), true);
     if (liveErr) {
       const lm = isObject((liveObj as Rec).metadata) ? ((liveObj as Rec).metadata as Rec) : {};
       throw internalError(`failed to create typed live object (${String(lm.namespace ?? '')}/${String(lm.name ?? '')}; ${gvkString(gv, res.kind)}): ${liveErr}`);

@@ -12,7 +12,8 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
 import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
-import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
+import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
+import { goJson } from './fieldpath.js';
 import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
@@ -196,6 +197,7 @@ export class ObjectService {
           break;
       }
       if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
+      if (candidate.metadata !== undefined && candidate.metadata !== null && !isObject(candidate.metadata)) throw metadataNotAnObject(candidate);
       // A resourceVersion in the patch is a precondition.
       const patchRv = isObject(patch) && isObject(patch.metadata) ? patch.metadata.resourceVersion : undefined;
       if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
@@ -454,6 +456,14 @@ function noOp(a: KubeObject, b: KubeObject): boolean {
     return r;
   };
   return jsonEqual(strip(a), strip(b));
+}
+
+/** 422 for a patch that leaves metadata something other than an object (the apiserver cannot decode it). */
+function metadataNotAnObject(patched: KubeObject): ApiError {
+  const m = (patched as Rec).metadata;
+  const what = Array.isArray(m) ? 'array' : typeof m === 'boolean' ? 'bool' : typeof m;
+  const cause = `Invalid value: ${JSON.stringify(goJson(patched))}: json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta`;
+  return new ApiError(failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }));
 }
 
 function randomSuffix(): string {

@@ -239,6 +239,26 @@ export function validateTyped(schema: TypeSchema, tr: TypeRef, v: Value, allowDu
   return errs;
 }
 
+/**
+ * The value without the fields its schema does not declare (what decoding into a built-in's
+ * Go struct drops), so that the field manager reads a stored object as the apiserver would.
+ */
+export function pruneUndeclared(schema: TypeSchema, tr: TypeRef, v: Value): Value {
+  const atom = schema.resolve(tr);
+  if (!atom) return v;
+  const form = formOf(atom, v);
+  if (form === 'list' && Array.isArray(v)) return v.map((x) => pruneUndeclared(schema, atom.list!.elementType, x));
+  if (form === 'map' && isMap(v)) {
+    const out: Rec = {};
+    for (const [k, x] of Object.entries(v)) {
+      const t = fieldType(atom.map!, k);
+      if (t) Object.defineProperty(out, k, { value: pruneUndeclared(schema, t, x), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return v;
+}
+
 // ---- the field set of a value -------------------------------------------------------------
 
 /** Every field and item a value sets, as ownership counts it (TypedValue.ToFieldSet). */

@@ -86,7 +86,10 @@ function fuzzServer(backend: string, start: () => Promise<TestApiServer>, runs: 
             }
           }
           const res = await api(env.url, method, path, sent, headers);
-          assert.ok(res.status < 500, `${method} ${path} ${headers['Content-Type']} (sent ${sent.slice(0, 300)}) → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          // kube-apiserver itself answers 500 to an apply whose configuration does not fit the
+          // schema (structured-merge-diff's typed conversion fails); testenv answers the same
+          const applySchemaError = res.status === 500 && r.type.includes('apply') && method === 'PATCH' && /^failed to create typed patch object \(/.test(String(res.body?.message));
+          assert.ok(res.status < 500 || applySchemaError, `${method} ${path} ${headers['Content-Type']} (sent ${sent.slice(0, 300)}) → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
           if (res.status >= 400) assert.equal(res.body.kind, 'Status');
           else accepted++;
         }),

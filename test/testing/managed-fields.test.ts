@@ -268,6 +268,17 @@ describe('field management over HTTP', () => {
     assert.equal((await api(env.url, 'GET', `${W}/e`)).status, 404);
   });
 
+  it('a stored object is read as the apiserver decodes it: unknown fields of a built-in and of metadata do not break apply', async () => {
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    assert.equal((await api(env.url, 'POST', `${CMS}?fieldValidation=Ignore`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'odd' }, bogus: true, data: { a: '1' } })).status, 201);
+    const r = await api(env.url, 'PATCH', `${CMS}/odd?fieldManager=alice`, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'odd' }, data: { b: '2' } }), APPLY);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(byManager(r.body.metadata.managedFields)['alice/Apply'], { 'f:data': { 'f:b': {} } });
+    const m = await api(env.url, 'PATCH', `${W}/m`, { metadata: 'strin' }, MERGE);
+    assert.equal(m.status, 422);
+    assert.match(m.body.message, /^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal string into Go value of type v1\.ObjectMeta$/);
+  });
+
   it('built-ins follow their Kubernetes schema: a Deployment’s containers by name, ports by containerPort+protocol, selector atomic', async () => {
     const d = {
       apiVersion: 'apps/v1',
