@@ -273,7 +273,11 @@ function withApiVersion(obj: unknown, apiVersion: string): unknown {
 function reconcile(v: Versions, live: unknown, managers: Map<string, VersionedSet>): void {
   for (const [m, vs] of [...managers]) {
     const t = v.typedAt(vs.apiVersion);
-    if (!t) continue;
+    if (!t) {
+      // a version no longer served: its managers go
+      managers.delete(m);
+      continue;
+    }
     const toRemove = new FieldSet();
     const walk = (tr: TypeRef | undefined, set: FieldSet | undefined, p: Path, isAtomic: boolean): void => {
       const atom = tr ? t.typed.schema.resolve(tr) : undefined;

@@ -268,6 +268,30 @@ describe('field management over HTTP', () => {
     assert.equal((await api(env.url, 'GET', `${W}/e`)).status, 404);
   });
 
+  it('a field the CRD now calls atomic: granular ownership of it becomes ownership of the whole', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'cogs.p.example.com' },
+      spec: {
+        group: 'p.example.com',
+        names: { kind: 'Cog', plural: 'cogs' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } } } } } }],
+      },
+    };
+    assert.equal((await api(env.url, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+    const COGS = '/apis/p.example.com/v1/namespaces/default/cogs';
+    const cog = (spec: Json): string => JSON.stringify({ apiVersion: 'p.example.com/v1', kind: 'Cog', metadata: { name: 's' }, spec });
+    assert.equal((await api(env.url, 'PATCH', `${COGS}/s?fieldManager=alice`, cog({ labels: { x: '1', y: '2' } }), APPLY)).status, 201);
+    const atomic = [{ op: 'add', path: '/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/labels/x-kubernetes-map-type', value: 'atomic' }];
+    assert.equal((await api(env.url, 'PATCH', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/cogs.p.example.com', atomic, { 'Content-Type': 'application/json-patch+json' })).status, 200);
+    const b = await api(env.url, 'PATCH', `${COGS}/s?fieldManager=bob`, cog({ a: 'z' }), APPLY);
+    assert.deepEqual(byManager(b.body.metadata.managedFields)['alice/Apply'], { 'f:spec': { 'f:labels': {} } });
+    const c = await api(env.url, 'PATCH', `${COGS}/s?fieldManager=carol`, cog({ labels: { x: '1' } }), APPLY);
+    assert.equal(c.body.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.labels');
+  });
+
   it('a stored object is read as the apiserver decodes it: unknown fields of a built-in and of metadata do not break apply', async () => {
     const CMS = '/api/v1/namespaces/default/configmaps';
     assert.equal((await api(env.url, 'POST', `${CMS}?fieldValidation=Ignore`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'odd' }, bogus: true, data: { a: '1' } })).status, 201);
