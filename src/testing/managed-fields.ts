@@ -660,6 +660,7 @@ export function applyManagedFields(
   try {
     result = run(managed, force);
   } catch (e) {
+    if (e instanceof TypedValueError) throw internalError(e.message);
     if (!(e instanceof Conflicts)) throw e;
     // kubectl's upgrade from client-side apply: conflicts only on fields its
     // last-applied-configuration set, unchanged since, are not conflicts
@@ -668,7 +669,12 @@ export function applyManagedFields(
     if (!allowed) throw conflictError(e.conflicts);
     const rest = e.conflicts.filter((c) => !allowed.has(c.path));
     if (rest.length) throw conflictError(rest);
-    result = run(managed, true);
+    try {
+      result = run(managed, true);
+    } catch (e2) {
+      if (e2 instanceof TypedValueError) throw internalError(e2.message);
+      throw e2;
+    }
   }
   const obj = result.obj;
   if (manager === 'kubectl') {
