@@ -4,6 +4,9 @@
 #   - sample-controller: k8s.io/sample-controller, unmodified (its version pinned in
 #     test/clientgo/go.mod, the wrapper module: v0.37.1, client-go of the control plane's 1.37.1)
 #   - informer: test/clientgo/informer, a plain client-go dynamic informer
+#   - typed: test/clientgo/typed, the typed clientsets (protobuf) step by step
+#   - protobuf-messages: test/clientgo/protobuf-messages, which writes the table testenv decodes
+#     protobuf bodies with (scripts/gen-protobuf-messages.sh) and its test samples
 # and puts sample-controller's artifacts/examples/ (its CRDs and example-foo) beside them.
 # Idempotent: nothing is rebuilt while the stamp (a hash of test/clientgo/) matches. Go's
 # module and build caches are .cache/go/, shared with scripts/ensure-control-plane.sh (the
@@ -27,19 +30,19 @@ export GOTOOLCHAIN=local
 log() { echo "ensure-go-clients: $*" >&2; }
 
 stamp=$(cd "$src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
-if [ -x "$bin/sample-controller" ] && [ -x "$bin/informer" ] && [ -f "$bin/examples/crd.yaml" ] &&
+if [ -x "$bin/sample-controller" ] && [ -x "$bin/informer" ] && [ -x "$bin/typed" ] && [ -x "$bin/protobuf-messages" ] && [ -f "$bin/examples/crd.yaml" ] &&
   [ "$(cat "$bin/.stamp" 2>/dev/null)" = "$stamp" ]; then
-  log "sample-controller and informer already built ($bin)"
+  log "sample-controller, informer, typed and protobuf-messages already built ($bin)"
   echo "$bin"
   exit 0
 fi
 
 command -v go >/dev/null 2>&1 || { log "go is not on PATH: install Go 1.26 or newer"; exit 1; }
 version=$(awk '$1 == "k8s.io/sample-controller" {print $2; exit}' "$src/go.mod")
-log "building k8s.io/sample-controller $version and test/clientgo/informer from the Go module proxy"
+log "building k8s.io/sample-controller $version and test/clientgo/{informer,typed,protobuf-messages} from the Go module proxy"
 started=$(date +%s)
 (cd "$src" && go mod download k8s.io/sample-controller)
-for target in k8s.io/sample-controller:sample-controller ./informer:informer; do
+for target in k8s.io/sample-controller:sample-controller ./informer:informer ./typed:typed ./protobuf-messages:protobuf-messages; do
   pkg=${target%%:*}
   out=${target##*:}
   t0=$(date +%s)

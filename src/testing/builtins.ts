@@ -37,8 +37,10 @@ function rec(v: unknown): Record<string, unknown> {
   return isObject(v) ? v : {};
 }
 
-function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): FieldCause[] {
-  const o = obj as KubeObject & { spec?: Record<string, unknown> };
+function prepareDeployment(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
+  const o = obj as KubeObject & { spec?: Record<string, unknown>; status?: unknown };
+  // the Go struct always has a status (`status: {}` until the controller writes one)
+  if (!old && o.status === undefined) o.status = {};
   const errs: FieldCause[] = [];
   if (!isObject(o.spec)) {
     return [{ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' }];
@@ -99,6 +101,7 @@ function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): Field
         cc.imagePullPolicy = typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':')) ? 'Always' : 'IfNotPresent';
       }
     });
+    defaultPodSpec(podSpec);
     if (podSpec.restartPolicy === undefined) podSpec.restartPolicy = 'Always';
     if (podSpec.dnsPolicy === undefined) podSpec.dnsPolicy = 'ClusterFirst';
     if (podSpec.terminationGracePeriodSeconds === undefined) podSpec.terminationGracePeriodSeconds = 30;
@@ -106,6 +109,82 @@ function prepareDeployment(obj: KubeObject, _old: KubeObject | undefined): Field
     if (podSpec.securityContext === undefined) podSpec.securityContext = {};
   }
   return errs;
+}
+
+/** 0644, the default mode of secret, configMap, downwardAPI and projected volumes. */
+const DEFAULT_VOLUME_MODE = 0o644;
+
+function defaultProbe(p: unknown): void {
+  if (!isObject(p)) return;
+  for (const [k, v] of [['timeoutSeconds', 1], ['periodSeconds', 10], ['successThreshold', 1], ['failureThreshold', 3]] as const) {
+    if (p[k] === undefined || p[k] === 0) p[k] = v;
+  }
+  defaultHandler(p);
+}
+
+function defaultHandler(h: unknown): void {
+  if (!isObject(h) || !isObject(h.httpGet)) return;
+  if (h.httpGet.path === undefined || h.httpGet.path === '') h.httpGet.path = '/';
+  if (h.httpGet.scheme === undefined || h.httpGet.scheme === '') h.httpGet.scheme = 'HTTP';
+}
+
+function defaultFieldRefs(env: unknown): void {
+  if (!Array.isArray(env)) return;
+  for (const e of env) {
+    const ref = isObject(e) && isObject(e.valueFrom) ? e.valueFrom.fieldRef : undefined;
+    if (isObject(ref) && (ref.apiVersion === undefined || ref.apiVersion === '')) ref.apiVersion = 'v1';
+  }
+}
+
+/**
+ * The core/v1 defaults of a pod template (k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_*) beyond
+ * the pod-level ones: every container, init and ephemeral container, probe, handler, fieldRef
+ * and volume; serviceAccount mirrors serviceAccountName (the v1 conversion).
+ */
+function defaultPodSpec(podSpec: Record<string, unknown>): void {
+  for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
+    const cs = podSpec[list];
+    if (!Array.isArray(cs)) continue;
+    for (const c of cs) {
+      if (!isObject(c)) continue;
+      if (list !== 'containers') {
+        if (c.terminationMessagePath === undefined) c.terminationMessagePath = '/dev/termination-log';
+        if (c.terminationMessagePolicy === undefined) c.terminationMessagePolicy = 'File';
+        if (c.imagePullPolicy === undefined) {
+          c.imagePullPolicy = typeof c.image === 'string' && (c.image.endsWith(':latest') || !c.image.includes(':')) ? 'Always' : 'IfNotPresent';
+        }
+        if (c.resources === undefined) c.resources = {};
+        if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
+      }
+      if (podSpec.hostNetwork === true && Array.isArray(c.ports)) {
+        for (const p of c.ports) if (isObject(p) && (p.hostPort === undefined || p.hostPort === 0)) p.hostPort = p.containerPort;
+      }
+      for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
+      if (isObject(c.lifecycle)) for (const h of ['postStart', 'preStop']) defaultHandler(c.lifecycle[h]);
+      defaultFieldRefs(c.env);
+    }
+  }
+  if (Array.isArray(podSpec.volumes)) {
+    for (const v of podSpec.volumes) {
+      if (!isObject(v)) continue;
+      const sources = Object.keys(v).filter((k) => k !== 'name');
+      if (sources.length === 0) v.emptyDir = {};
+      for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+        const src = v[k];
+        if (isObject(src) && src.defaultMode === undefined) src.defaultMode = DEFAULT_VOLUME_MODE;
+      }
+      if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
+        for (const it of v.downwardAPI.items) if (isObject(it) && isObject(it.fieldRef) && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+      }
+      if (isObject(v.projected) && Array.isArray(v.projected.sources)) {
+        for (const ps of v.projected.sources) {
+          if (isObject(ps) && isObject(ps.serviceAccountToken) && ps.serviceAccountToken.expirationSeconds === undefined) ps.serviceAccountToken.expirationSeconds = 3600;
+        }
+      }
+    }
+  }
+  if (!podSpec.serviceAccountName && typeof podSpec.serviceAccount === 'string' && podSpec.serviceAccount) podSpec.serviceAccountName = podSpec.serviceAccount;
+  if (typeof podSpec.serviceAccountName === 'string' && podSpec.serviceAccountName) podSpec.serviceAccount = podSpec.serviceAccountName;
 }
 
 function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {

@@ -31,6 +31,13 @@ export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 /** Finalizer of an owner deleted with propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = 'orphan';
 
+/** The finalizer that makes a deleted CRD's objects go before it does. */
+export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+function isCrd(res: ResourceInfo): boolean {
+  return res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
+}
+
 /** Reads DeleteOptions from a request body (may be empty) and query parameters. */
 export function parseDeleteOptions(body: unknown, query: URLSearchParams): DeleteOptions {
   const opts: DeleteOptions = {};
@@ -81,6 +88,8 @@ export async function deleteObject(
       throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata?.resourceVersion ?? ''}). The object might have been modified`);
     }
     const finalizers = [...(cur.metadata?.finalizers ?? [])];
+    // the CRD registry's Delete adds the cleanup finalizer on the first delete (not at create)
+    if (isCrd(res) && !cur.metadata?.deletionTimestamp && !finalizers.includes(CRD_FINALIZER)) finalizers.push(CRD_FINALIZER);
     const policy = opts.propagationPolicy;
     if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) {
       finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== ORPHAN_FINALIZER), FOREGROUND_FINALIZER);
@@ -111,8 +120,7 @@ export async function deleteObject(
       // the namespace's own deletion is not graceful; everything else records grace 0
       if (!terminating) next.metadata.deletionGracePeriodSeconds = 0;
       // markAsDeleting: a change a controller must observe bumps the generation (not a CRD's: its own Delete sets the timestamp)
-      const isCrd = res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
-      if ((next.metadata.generation ?? 0) > 0 && !isCrd) next.metadata.generation = next.metadata.generation! + 1;
+      if ((next.metadata.generation ?? 0) > 0 && !isCrd(res)) next.metadata.generation = next.metadata.generation! + 1;
     }
     if (terminating) {
       const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};

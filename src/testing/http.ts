@@ -433,7 +433,8 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
     else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json']);
   } else throw methodNotSupported(r, method.toLowerCase());
   if (!isObject(scale) || scale.kind !== 'Scale') throw badRequest('the body of the request must be an autoscaling/v1 Scale');
-  const replicas = readJsonPath(scale, '.spec.replicas');
+  // a Scale is a Go struct: no spec.replicas is 0 (what protobuf and omitempty JSON send for 0)
+  const replicas = readJsonPath(scale, '.spec.replicas') ?? 0;
   const rv = readJsonPath(scale, '.metadata.resourceVersion');
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     const { invalid } = await import('./status.js');

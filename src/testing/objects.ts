@@ -56,7 +56,6 @@ export interface UpdateResult {
   created: boolean;
 }
 
-const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 const MAX_UPDATE_RETRIES = 16;
 
 /** The generic store: all writes of the server go through it. */
@@ -399,8 +398,6 @@ export class ObjectService {
       errs.push(...(await checkCrd(obj)));
       if (errs.length === 0) {
         (obj as Rec).status = establishedStatus(obj, old);
-        const fin = obj.metadata!.finalizers ?? [];
-        if (!obj.metadata!.deletionTimestamp && !fin.includes(CRD_FINALIZER) && !old) obj.metadata!.finalizers = [...fin, CRD_FINALIZER];
       }
     }
     if (errs.length) throw invalid(res.group, res.kind, name, errs);

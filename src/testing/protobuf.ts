@@ -1,143 +1,52 @@
 // Request bodies in Kubernetes protobuf (`application/vnd.kubernetes.protobuf`), which
-// kubectl ≥ 1.30 sends for typed writes (`kubectl create namespace|configmap|secret|
-// deployment`). Decodes the `k8s\0` envelope (runtime.Unknown) and the messages of those
-// kinds into the JSON the apiserver would see; other kinds get a clear 415.
+// client-go's typed clientsets send for built-in kinds (creates, updates, status and scale
+// writes, DeleteOptions of deletes) and kubectl ≥ 1.30 for typed creates. The `k8s\0` envelope
+// (runtime.Unknown) names the kind; its message is decoded by a table read from the Go types of
+// k8s.io/api v0.37 (schema/kubernetes/<version>/protobuf-messages.json, written by
+// scripts/gen-protobuf-messages.sh) into the JSON the apiserver would hold: what Go's
+// encoding/json writes for the decoded Go struct (zero values of non-pointer fields without
+// omitempty kept, `inline` structs merged, Time/Quantity/IntOrString/… in their JSON forms).
+import { readFileSync } from 'node:fs';
 import { ApiError, failure } from './status.js';
 
 type Json = Record<string, unknown>;
 
-/** How one field decodes. `ptr` keeps zero values (Go pointer fields); others drop them as JSON omitempty does. */
-type FieldType =
-  | 'string'
-  | 'int'
-  | 'bool'
-  | 'bytes'
-  | 'time'
-  | 'microtime'
-  | 'quantity'
-  | 'intorstring'
-  | { map: 'string' | 'bytes' | 'quantity' }
-  | { msg: string }
-  | { repeated: 'string' | { msg: string } };
+/** The Kubernetes version of the Go types the table was read from. */
+const TABLE_VERSION = 'v1.37.1';
 
-interface FieldSpec {
-  name: string;
-  type: FieldType;
-  ptr?: boolean;
+/** One field: protobuf number, JSON name (empty when inline), type, Go flags (p pointer, o omitempty, z omitzero, i inline). */
+type FieldSpec = [number, string, string, string];
+
+interface MessageSpec {
+  /** A type with its own JSON encoding (time, quantity, intorstring, …). */
+  special?: string;
+  fields?: FieldSpec[];
 }
 
-/** Field numbers of the messages we decode (k8s.io/api generated.proto), confirmed on kubectl's own bodies. */
-const MESSAGES: Record<string, Record<number, FieldSpec>> = {
-  ObjectMeta: {
-    1: { name: 'name', type: 'string' },
-    2: { name: 'generateName', type: 'string' },
-    3: { name: 'namespace', type: 'string' },
-    5: { name: 'uid', type: 'string' },
-    6: { name: 'resourceVersion', type: 'string' },
-    7: { name: 'generation', type: 'int' },
-    11: { name: 'labels', type: { map: 'string' } },
-    12: { name: 'annotations', type: { map: 'string' } },
-    13: { name: 'ownerReferences', type: { repeated: { msg: 'OwnerReference' } } },
-    14: { name: 'finalizers', type: { repeated: 'string' } },
-  },
-  OwnerReference: {
-    1: { name: 'kind', type: 'string' },
-    3: { name: 'name', type: 'string' },
-    4: { name: 'uid', type: 'string' },
-    5: { name: 'apiVersion', type: 'string' },
-    6: { name: 'controller', type: 'bool', ptr: true },
-    7: { name: 'blockOwnerDeletion', type: 'bool', ptr: true },
-  },
-  Namespace: { 1: { name: 'metadata', type: { msg: 'ObjectMeta' } }, 2: { name: 'spec', type: { msg: 'NamespaceSpec' } } },
-  NamespaceSpec: { 1: { name: 'finalizers', type: { repeated: 'string' } } },
-  ConfigMap: {
-    1: { name: 'metadata', type: { msg: 'ObjectMeta' } },
-    2: { name: 'data', type: { map: 'string' } },
-    3: { name: 'binaryData', type: { map: 'bytes' } },
-    4: { name: 'immutable', type: 'bool', ptr: true },
-  },
-  Secret: {
-    1: { name: 'metadata', type: { msg: 'ObjectMeta' } },
-    2: { name: 'data', type: { map: 'bytes' } },
-    3: { name: 'type', type: 'string' },
-    4: { name: 'stringData', type: { map: 'string' } },
-    5: { name: 'immutable', type: 'bool', ptr: true },
-  },
-  Lease: { 1: { name: 'metadata', type: { msg: 'ObjectMeta' } }, 2: { name: 'spec', type: { msg: 'LeaseSpec' } } },
-  LeaseSpec: {
-    1: { name: 'holderIdentity', type: 'string', ptr: true },
-    2: { name: 'leaseDurationSeconds', type: 'int', ptr: true },
-    3: { name: 'acquireTime', type: 'microtime' },
-    4: { name: 'renewTime', type: 'microtime' },
-    5: { name: 'leaseTransitions', type: 'int', ptr: true },
-  },
-  Deployment: { 1: { name: 'metadata', type: { msg: 'ObjectMeta' } }, 2: { name: 'spec', type: { msg: 'DeploymentSpec' } } },
-  DeploymentSpec: {
-    1: { name: 'replicas', type: 'int', ptr: true },
-    2: { name: 'selector', type: { msg: 'LabelSelector' } },
-    3: { name: 'template', type: { msg: 'PodTemplateSpec' } },
-    4: { name: 'strategy', type: { msg: 'DeploymentStrategy' } },
-    5: { name: 'minReadySeconds', type: 'int' },
-    6: { name: 'revisionHistoryLimit', type: 'int', ptr: true },
-    7: { name: 'paused', type: 'bool' },
-    9: { name: 'progressDeadlineSeconds', type: 'int', ptr: true },
-  },
-  DeploymentStrategy: { 1: { name: 'type', type: 'string' }, 2: { name: 'rollingUpdate', type: { msg: 'RollingUpdateDeployment' } } },
-  RollingUpdateDeployment: { 1: { name: 'maxUnavailable', type: 'intorstring' }, 2: { name: 'maxSurge', type: 'intorstring' } },
-  LabelSelector: {
-    1: { name: 'matchLabels', type: { map: 'string' } },
-    2: { name: 'matchExpressions', type: { repeated: { msg: 'LabelSelectorRequirement' } } },
-  },
-  LabelSelectorRequirement: {
-    1: { name: 'key', type: 'string' },
-    2: { name: 'operator', type: 'string' },
-    3: { name: 'values', type: { repeated: 'string' } },
-  },
-  PodTemplateSpec: { 1: { name: 'metadata', type: { msg: 'ObjectMeta' } }, 2: { name: 'spec', type: { msg: 'PodSpec' } } },
-  PodSpec: {
-    2: { name: 'containers', type: { repeated: { msg: 'Container' } } },
-    3: { name: 'restartPolicy', type: 'string' },
-    4: { name: 'terminationGracePeriodSeconds', type: 'int', ptr: true },
-    6: { name: 'dnsPolicy', type: 'string' },
-    7: { name: 'nodeSelector', type: { map: 'string' } },
-    8: { name: 'serviceAccountName', type: 'string' },
-    20: { name: 'initContainers', type: { repeated: { msg: 'Container' } } },
-  },
-  Container: {
-    1: { name: 'name', type: 'string' },
-    2: { name: 'image', type: 'string' },
-    3: { name: 'command', type: { repeated: 'string' } },
-    4: { name: 'args', type: { repeated: 'string' } },
-    5: { name: 'workingDir', type: 'string' },
-    6: { name: 'ports', type: { repeated: { msg: 'ContainerPort' } } },
-    7: { name: 'env', type: { repeated: { msg: 'EnvVar' } } },
-    8: { name: 'resources', type: { msg: 'ResourceRequirements' } },
-    13: { name: 'terminationMessagePath', type: 'string' },
-    14: { name: 'imagePullPolicy', type: 'string' },
-    16: { name: 'stdin', type: 'bool' },
-    17: { name: 'stdinOnce', type: 'bool' },
-    18: { name: 'tty', type: 'bool' },
-    20: { name: 'terminationMessagePolicy', type: 'string' },
-  },
-  ContainerPort: {
-    1: { name: 'name', type: 'string' },
-    2: { name: 'hostPort', type: 'int' },
-    3: { name: 'containerPort', type: 'int' },
-    4: { name: 'protocol', type: 'string' },
-    5: { name: 'hostIP', type: 'string' },
-  },
-  EnvVar: { 1: { name: 'name', type: 'string' }, 2: { name: 'value', type: 'string' } },
-  ResourceRequirements: { 1: { name: 'limits', type: { map: 'quantity' } }, 2: { name: 'requests', type: { map: 'quantity' } } },
-};
+interface Table {
+  source: string;
+  /** `apiVersion/kind` (DeleteOptions under `*` for any group version) → message name. */
+  kinds: Record<string, string>;
+  messages: Record<string, MessageSpec>;
+}
 
-/** Kinds whose protobuf bodies are decoded, by `apiVersion/kind`. */
-const TOP_LEVEL: Record<string, string> = {
-  'v1/Namespace': 'Namespace',
-  'v1/ConfigMap': 'ConfigMap',
-  'v1/Secret': 'Secret',
-  'apps/v1/Deployment': 'Deployment',
-  'coordination.k8s.io/v1/Lease': 'Lease',
-};
+let table: Table | undefined;
+
+function messages(): Table {
+  if (!table) {
+    const file = new URL(`../../schema/kubernetes/${TABLE_VERSION}/protobuf-messages.json`, import.meta.url);
+    table = JSON.parse(readFileSync(file, 'utf8')) as Table;
+  }
+  return table;
+}
+
+/** The kinds whose protobuf bodies are decoded, as `apiVersion/kind`. */
+export function protobufKinds(): string[] {
+  return Object.keys(messages().kinds).sort();
+}
+
+/** A raw field value: varint, 8 or 4 fixed bytes, or length-delimited bytes. */
+type Raw = { wt: 0; v: bigint } | { wt: 1 | 5 | 2; v: Uint8Array };
 
 class Reader {
   pos = 0;
@@ -157,37 +66,28 @@ class Reader {
       if (shift > 70n) throw new Error('varint too long');
     }
   }
-  bytes(): Uint8Array {
-    const len = Number(this.varint());
-    if (this.pos + len > this.buf.length) throw new Error('truncated field');
-    const out = this.buf.subarray(this.pos, this.pos + len);
-    this.pos += len;
+  take(n: number): Uint8Array {
+    if (n < 0 || this.pos + n > this.buf.length) throw new Error('truncated field');
+    const out = this.buf.subarray(this.pos, this.pos + n);
+    this.pos += n;
     return out;
-  }
-  skip(wireType: number): void {
-    if (wireType === 0) this.varint();
-    else if (wireType === 2) this.bytes();
-    else if (wireType === 1) this.pos += 8;
-    else if (wireType === 5) this.pos += 4;
-    else throw new Error(`unsupported wire type ${wireType}`);
   }
 }
 
-/** Raw fields of a message: field number → list of [wire type, value]. */
-function fields(buf: Uint8Array): Map<number, (bigint | Uint8Array)[]> {
+/** The fields of a message, by number, in wire order. */
+function rawFields(buf: Uint8Array): Map<number, Raw[]> {
   const r = new Reader(buf);
-  const out = new Map<number, (bigint | Uint8Array)[]>();
+  const out = new Map<number, Raw[]>();
   while (!r.done()) {
     const key = Number(r.varint());
     const no = key >>> 3;
     const wt = key & 7;
-    let v: bigint | Uint8Array;
-    if (wt === 0) v = r.varint();
-    else if (wt === 2) v = r.bytes();
-    else {
-      r.skip(wt);
-      continue;
-    }
+    let v: Raw;
+    if (wt === 0) v = { wt: 0, v: r.varint() };
+    else if (wt === 1) v = { wt: 1, v: r.take(8) };
+    else if (wt === 5) v = { wt: 5, v: r.take(4) };
+    else if (wt === 2) v = { wt: 2, v: r.take(Number(r.varint())) };
+    else throw new Error(`unsupported wire type ${wt}`);
     if (!out.has(no)) out.set(no, []);
     out.get(no)!.push(v);
   }
@@ -195,66 +95,212 @@ function fields(buf: Uint8Array): Map<number, (bigint | Uint8Array)[]> {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
-const str = (v: bigint | Uint8Array | undefined): string => (v instanceof Uint8Array ? utf8.decode(v) : '');
-const num = (v: bigint | Uint8Array | undefined): number => (typeof v === 'bigint' ? Number(BigInt.asIntN(64, v)) : 0);
+const EMPTY = new Uint8Array();
 
-function timeOf(v: Uint8Array, micro: boolean): string | undefined {
-  const f = fields(v);
-  const seconds = num(f.get(1)?.[0]);
-  const nanos = num(f.get(2)?.[0]);
-  if (seconds === 0 && nanos === 0) return undefined;
-  const iso = new Date(seconds * 1000).toISOString();
-  return micro ? iso.replace(/\.\d{3}Z$/, `.${String(Math.floor(nanos / 1000)).padStart(6, '0')}Z`) : iso.replace(/\.\d{3}Z$/, 'Z');
+function bytesOf(r: Raw | undefined): Uint8Array {
+  return r && r.wt === 2 ? r.v : EMPTY;
 }
 
-function decodeValue(type: FieldType, values: (bigint | Uint8Array)[], ptr: boolean): unknown {
-  const last = values[values.length - 1];
-  if (type === 'string') {
-    const s = str(last);
-    return s === '' && !ptr ? undefined : s;
+function intOf(r: Raw | undefined, unsigned = false): number {
+  if (!r || r.wt !== 0) return 0;
+  return Number(unsigned ? BigInt.asUintN(64, r.v) : BigInt.asIntN(64, r.v));
+}
+
+/** Go's time.Duration.String() of `ns` nanoseconds. */
+export function goDuration(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  const neg = ns < 0n;
+  const u = neg ? -ns : ns;
+  const frac = (v: bigint, digits: number): string => {
+    const s = v.toString().padStart(digits, '0').replace(/0+$/, '');
+    return s ? `.${s}` : '';
+  };
+  let out: string;
+  if (u < 1000000000n) {
+    if (u < 1000n) out = `${u}ns`;
+    else if (u < 1000000n) out = `${u / 1000n}${frac(u % 1000n, 3)}µs`;
+    else out = `${u / 1000000n}${frac(u % 1000000n, 6)}ms`;
+  } else {
+    const secs = u / 1000000000n;
+    const rest = u % 1000000000n;
+    const h = secs / 3600n;
+    const m = (secs % 3600n) / 60n;
+    const s = secs % 60n;
+    out = `${s}${frac(rest, 9)}s`;
+    if (h > 0n || m > 0n) out = `${m}m${out}`;
+    if (h > 0n) out = `${h}h${out}`;
   }
-  if (type === 'int') {
-    const n = num(last);
-    return n === 0 && !ptr ? undefined : n;
+  return neg ? `-${out}` : out;
+}
+
+function isoSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function parseRawJson(b: Uint8Array): unknown {
+  if (b.length === 0) return null;
+  try {
+    return JSON.parse(utf8.decode(b)) as unknown;
+  } catch {
+    throw new Error('a raw JSON field does not hold JSON');
   }
-  if (type === 'bool') {
-    const b = num(last) !== 0;
-    return !b && !ptr ? undefined : b;
-  }
-  if (type === 'bytes') return last instanceof Uint8Array ? Buffer.from(last).toString('base64') : undefined;
-  if (type === 'time' || type === 'microtime') return last instanceof Uint8Array ? timeOf(last, type === 'microtime') : undefined;
-  if (type === 'quantity') return last instanceof Uint8Array ? str(fields(last).get(1)?.[0]) : undefined;
-  if (type === 'intorstring') {
-    if (!(last instanceof Uint8Array)) return undefined;
-    const f = fields(last);
-    return num(f.get(1)?.[0]) === 1 ? str(f.get(3)?.[0]) : num(f.get(2)?.[0]);
-  }
-  if ('map' in type) {
-    const out: Json = {};
-    for (const e of values) {
-      if (!(e instanceof Uint8Array)) continue;
-      const f = fields(e);
-      const k = str(f.get(1)?.[0]);
-      const raw = f.get(2)?.[0];
-      out[k] = type.map === 'string' ? str(raw) : type.map === 'bytes' ? Buffer.from(raw instanceof Uint8Array ? raw : new Uint8Array()).toString('base64') : raw instanceof Uint8Array ? str(fields(raw).get(1)?.[0]) : '';
+}
+
+/** The JSON value of a special type from its message bytes. */
+function decodeSpecial(special: string, name: string, buf: Uint8Array): unknown {
+  const f = rawFields(buf);
+  switch (special) {
+    case 'time':
+      return buf.length === 0 ? null : isoSeconds(intOf(f.get(1)?.at(-1))); // nanos are dropped (metav1.Time.Unmarshal)
+    case 'microtime': {
+      if (buf.length === 0) return null;
+      const micros = Math.floor(intOf(f.get(2)?.at(-1)) / 1000);
+      return isoSeconds(intOf(f.get(1)?.at(-1))).replace(/Z$/, `.${String(micros).padStart(6, '0')}Z`);
     }
-    return Object.keys(out).length ? out : undefined;
+    case 'duration': {
+      const d = f.get(1)?.at(-1);
+      return goDuration(d && d.wt === 0 ? BigInt.asIntN(64, d.v) : 0n);
+    }
+    case 'quantity': {
+      const s = utf8.decode(bytesOf(f.get(1)?.at(-1)));
+      return s === '' ? '0' : s;
+    }
+    case 'intorstring':
+      return intOf(f.get(1)?.at(-1)) === 1 ? utf8.decode(bytesOf(f.get(3)?.at(-1))) : intOf(f.get(2)?.at(-1));
+    case 'rawextension':
+    case 'fieldsv1':
+    case 'json':
+      return parseRawJson(bytesOf(f.get(1)?.at(-1)));
   }
-  if ('msg' in type) return last instanceof Uint8Array ? decodeMessage(type.msg, last) : undefined;
-  const items = values.map((v) => (type.repeated === 'string' ? str(v) : v instanceof Uint8Array ? decodeMessage(type.repeated.msg, v) : undefined));
-  return items.length ? items : undefined;
+  // the apiextensions "either/or" types: their fields first, then their JSON form
+  const o = decodeFields(name, buf);
+  if (special === 'schemaorarray') return Array.isArray(o.JSONSchemas) && o.JSONSchemas.length ? o.JSONSchemas : (o.Schema ?? null);
+  if (special === 'schemaorbool') return o.Schema ?? o.Allows === true;
+  if (special === 'schemaorstringarray') return Array.isArray(o.Property) && o.Property.length ? o.Property : (o.Schema ?? null);
+  throw new Error(`no decoder for ${special}`);
 }
 
-function decodeMessage(name: string, buf: Uint8Array): Json {
-  const spec = MESSAGES[name]!;
-  const out: Json = {};
-  for (const [no, values] of fields(buf)) {
-    const f = spec[no];
-    if (!f) continue; // fields we do not model (e.g. status) are dropped, as unknown fields are
-    const v = decodeValue(f.type, values, f.ptr === true);
-    if (v !== undefined) out[f.name] = v;
+/** The JSON value of message `name`. */
+function decodeMessage(name: string, buf: Uint8Array): unknown {
+  const spec = messages().messages[name];
+  if (!spec) throw new Error(`no message ${name}`);
+  if (spec.special) return decodeSpecial(spec.special, name, buf);
+  return decodeFields(name, buf);
+}
+
+function zeroScalar(type: string): unknown {
+  if (type === 'string') return '';
+  if (type === 'bool') return false;
+  if (type === 'bytes') return null;
+  return 0;
+}
+
+function isZeroScalar(v: unknown): boolean {
+  return v === '' || v === 0 || v === false;
+}
+
+/** One scalar element (never absent). */
+function scalar(type: string, r: Raw): unknown {
+  switch (type) {
+    case 'string':
+      return utf8.decode(bytesOf(r));
+    case 'bool':
+      return r.wt === 0 && r.v !== 0n;
+    case 'int':
+      return intOf(r);
+    case 'uint':
+      return intOf(r, true);
+    case 'double':
+      return r.wt === 1 ? new DataView(r.v.buffer, r.v.byteOffset, 8).getFloat64(0, true) : 0;
+    case 'float':
+      return r.wt === 5 ? new DataView(r.v.buffer, r.v.byteOffset, 4).getFloat32(0, true) : 0;
+    case 'bytes':
+      return Buffer.from(bytesOf(r)).toString('base64');
+  }
+  throw new Error(`unknown scalar type ${type}`);
+}
+
+const PACKABLE = new Set(['bool', 'int', 'uint', 'double', 'float']);
+
+/** The elements of a repeated scalar field, packed or not. */
+function repeatedScalars(type: string, values: Raw[]): unknown[] {
+  const out: unknown[] = [];
+  for (const v of values) {
+    if (v.wt === 2 && PACKABLE.has(type)) {
+      const r = new Reader(v.v);
+      while (!r.done()) {
+        if (type === 'double') out.push(scalar(type, { wt: 1, v: r.take(8) }));
+        else if (type === 'float') out.push(scalar(type, { wt: 5, v: r.take(4) }));
+        else out.push(scalar(type, { wt: 0, v: r.varint() }));
+      }
+    } else out.push(scalar(type, v));
   }
   return out;
+}
+
+/** The value of one element of `type` (a scalar or `@message`) from its raw value (absent: its zero). */
+function element(type: string, r: Raw | undefined): unknown {
+  if (type.startsWith('@')) return decodeMessage(type.slice(1), bytesOf(r));
+  if (!r) return zeroScalar(type === 'bytes' ? 'string' : type);
+  return scalar(type, r);
+}
+
+function decodeFields(name: string, buf: Uint8Array): Json {
+  const spec = messages().messages[name]!;
+  const raw = rawFields(buf);
+  const out: Json = {};
+  for (const [no, jsonName, type, flags] of spec.fields ?? []) {
+    const values = raw.get(no) ?? [];
+    const pointer = flags.includes('p');
+    const omitempty = flags.includes('o');
+    let value: unknown;
+    let absent = values.length === 0;
+    if (type.startsWith('[]')) {
+      const elem = type.slice(2);
+      const items = elem.startsWith('@') ? values.map((v) => element(elem, v)) : repeatedScalars(elem, values);
+      absent = items.length === 0;
+      value = items;
+    } else if (type.startsWith('{}')) {
+      const elem = type.slice(2);
+      const map: Json = {};
+      for (const entry of values) {
+        const e = rawFields(bytesOf(entry));
+        map[utf8.decode(bytesOf(e.get(1)?.at(-1)))] = elem === 'bytes' ? Buffer.from(bytesOf(e.get(2)?.at(-1))).toString('base64') : element(elem, e.get(2)?.at(-1));
+      }
+      absent = values.length === 0;
+      value = map;
+    } else if (type.startsWith('@')) {
+      if (absent && pointer) value = undefined;
+      else value = decodeMessage(type.slice(1), bytesOf(values.at(-1)));
+      if (flags.includes('i')) {
+        if (value && typeof value === 'object') Object.assign(out, value);
+        continue;
+      }
+      if (!pointer) absent = false; // a struct is always written (omitempty does not apply)
+      if (flags.includes('z') && !pointer && (value === null || isEmptyObject(value))) continue;
+    } else {
+      const last = values.at(-1);
+      if (type === 'bytes') {
+        const b = bytesOf(last);
+        absent = b.length === 0 && !pointer ? true : absent; // an empty []byte decodes to nil
+        value = absent ? null : scalar('bytes', last!);
+      } else if (absent) {
+        value = pointer ? null : zeroScalar(type);
+        if (!pointer) absent = false;
+      } else value = scalar(type, last!);
+      if (!pointer && omitempty && isZeroScalar(value)) continue;
+    }
+    if (absent) {
+      if (omitempty) continue;
+      value = null;
+    }
+    out[jsonName] = value;
+  }
+  return out;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
 function unsupported(what: string): ApiError {
@@ -262,28 +308,36 @@ function unsupported(what: string): ApiError {
     failure(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - ${what}; this test server decodes protobuf only for v1 Namespace, ConfigMap, Secret, apps/v1 Deployment and coordination.k8s.io/v1 Lease - send application/json`,
+      `the body of the request was in an unknown format - ${what}; this test server decodes protobuf for ${protobufKinds()
+        .map((k) => k.replace(/^\*\//, ''))
+        .join(', ')} - send application/json`,
     ),
   );
 }
 
-/** Decodes a `application/vnd.kubernetes.protobuf` body into the object's JSON form. */
+/** Decodes an `application/vnd.kubernetes.protobuf` body into the object's JSON form. */
 export function decodeKubeProtobuf(buf: Uint8Array): Json {
   if (buf.length < 4 || buf[0] !== 0x6b || buf[1] !== 0x38 || buf[2] !== 0x73 || buf[3] !== 0x00) {
     throw unsupported('the protobuf body lacks the k8s envelope');
   }
+  let apiVersion = '';
+  let kind = '';
+  let raw: Uint8Array = EMPTY;
   try {
-    const unknown = fields(buf.subarray(4));
-    const typeMeta = unknown.get(1)?.[0];
-    const raw = unknown.get(2)?.[0];
-    const tm = typeMeta instanceof Uint8Array ? fields(typeMeta) : new Map();
-    const apiVersion = str(tm.get(1)?.[0]);
-    const kind = str(tm.get(2)?.[0]);
-    const msg = TOP_LEVEL[`${apiVersion}/${kind}`];
-    if (!msg) throw unsupported(`protobuf ${apiVersion} ${kind}`);
-    return { apiVersion, kind, ...decodeMessage(msg, raw instanceof Uint8Array ? raw : new Uint8Array()) };
+    const unknown = rawFields(buf.subarray(4));
+    const tm = rawFields(bytesOf(unknown.get(1)?.at(-1)));
+    apiVersion = utf8.decode(bytesOf(tm.get(1)?.at(-1)));
+    kind = utf8.decode(bytesOf(tm.get(2)?.at(-1)));
+    raw = bytesOf(unknown.get(2)?.at(-1));
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    throw new ApiError(failure(400, 'BadRequest', `cannot decode the protobuf body: ${(e as Error).message}`));
+  }
+  const t = messages();
+  const msg = t.kinds[`${apiVersion}/${kind}`] ?? t.kinds[`*/${kind}`];
+  if (!msg) throw unsupported(`protobuf ${apiVersion} ${kind}`);
+  try {
+    return { apiVersion, kind, ...(decodeMessage(msg, raw) as Json) };
+  } catch (e) {
     throw new ApiError(failure(400, 'BadRequest', `cannot decode the protobuf body: ${(e as Error).message}`));
   }
 }

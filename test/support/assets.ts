@@ -45,10 +45,10 @@ export function kubectl120(): string {
   throw new Error(`Debian's kubectl 1.20 is not unpacked: ${HOW}`);
 }
 
-/** The Go clients (scripts/ensure-go-clients.sh): `sample-controller`, `informer`, and `examples/` (sample-controller's CRDs and example-foo). */
+/** The Go clients (scripts/ensure-go-clients.sh): `sample-controller`, `informer`, `typed`, `protobuf-messages`, and `examples/` (sample-controller's CRDs and example-foo). */
 export function goClientsBin(): string {
   const dir = process.env.CRDGEN_GO_CLIENTS ?? join(ROOT, '.cache', 'go-clients', 'bin');
-  if (executable(join(dir, 'sample-controller')) && executable(join(dir, 'informer'))) return dir;
+  if (['sample-controller', 'informer', 'typed', 'protobuf-messages'].every((b) => executable(join(dir, b)))) return dir;
   throw new Error(`sample-controller and the client-go informer are not built: ${HOW}`);
 }
 
