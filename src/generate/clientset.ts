@@ -7,7 +7,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { safeIdentifier, tsString } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
-import { assignLine, callLine, fitsLine, importDecl, interfaceExtends, typeArgsLine } from './layout.js';
+import { assignLine, callLine, fitsLine, importDecl, interfaceExtends, signatureLine, typeArgsLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions, clientVerbs } from './client-options.js';
@@ -40,7 +40,7 @@ export function runtimeAliases(
 function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): string {
   const { group, version, kind, names: n } = ck;
   const own = [n.type, n.listType, `${n.type}Resource`, `${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`];
-  const runtimeNames = ['ApplyConfigurationFor', 'ClientBackend', 'TypedResourceClient', 'CreateOptions', 'UpdateOptions', 'DeleteOptions', 'TypedDeleteCollectionOptions', 'GetOptions', 'TypedListOptions', 'Watch', 'PatchType', 'PatchOptions', 'ApplyOptions', 'Scale'];
+  const runtimeNames = ['ApplyConfigurationFor', 'ClientBackend', 'TypedResourceClient', 'CreateOptions', 'UpdateOptions', 'DeleteOptions', 'TypedDeleteCollectionOptions', 'GetOptions', 'TypedListOptions', 'TypedWatch', 'Stored', 'StoredList', 'PatchType', 'PatchOptions', 'ApplyOptions', 'Scale'];
   const rt = runtimeAliases(runtimeNames, own);
   const methods = clientMethods(kind, ck.verbs, n.type, n.listType, rt.alias);
   const runtimeTypes = new Set<string>(['ApplyConfigurationFor', 'ClientBackend']);
@@ -60,7 +60,7 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
     header: generatedHeader(ctx.sources),
     imports,
     rtBackend: rt.alias('ClientBackend'),
-    clientField: typeArgsLine(2, `readonly #client: ${rtClient}`, [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`], ';'),
+    clientField: typeArgsLine(2, `readonly #client: ${rtClient}`, [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`, tsString(kind.scope)], ';'),
     clientInit: callLine(4, `this.#client = new ${rtClient}`, ['backend', `${n.type}Resource`, 'namespace'], ';'),
     getterSignature: callLine(2, n.pluralAccessor, getterParams, `: ${n.type}Interface;`),
     type: n.type,
@@ -74,8 +74,8 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
       const params = m.params === '' ? [] : m.params.split(', ');
       return {
         doc: m.doc,
-        signature: callLine(2, m.name, params, `: ${m.returns};`),
-        head: callLine(2, m.name, params, `: ${m.returns} {`),
+        signature: signatureLine(2, m.name, params, m.returns, ';'),
+        head: signatureLine(2, m.name, params, m.returns, ' {'),
         body: callLine(4, `return this.#client.${m.name}`, m.args === '' ? [] : m.args.split(', '), ';'),
       };
     }),
@@ -142,14 +142,14 @@ export const clientset: Emitter = (model: Model, ctx) => {
   }
   if (gvs.length > 0) {
     const path = 'clientset/clientset.ts';
-    assertUniqueNames(path, ['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'ClientBackend', 'KindValidator', 'LoadConfigOptions', 'RestConfig', ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`])]);
-    assertUniqueNames(`${path} (accessors)`, ['backend', 'fromKubeConfig', ...gvs.map((g) => g.accessor)]);
+    assertUniqueNames(path, ['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'defaultFieldManager', 'withFieldManager', 'ClientBackend', 'KindValidator', 'LoadConfigOptions', 'RestConfig', ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`])]);
+    assertUniqueNames(`${path} (accessors)`, ['backend', 'fieldManager', 'fromKubeConfig', ...gvs.map((g) => g.accessor)]);
     files.push({
       path,
       contents: render('clientset', 'clientset', {
         header: generatedHeader(ctx.sources),
         imports: [
-          importDecl(['loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'type ClientBackend', 'type KindValidator', 'type LoadConfigOptions', 'type RestConfig'], tsString(ctx.runtimeImport)),
+          importDecl(['defaultFieldManager', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'withFieldManager', 'type ClientBackend', 'type KindValidator', 'type LoadConfigOptions', 'type RestConfig'], tsString(ctx.runtimeImport)),
           ...gvs.map((g) => importDecl([`${g.groupVersionType}Client`, `type ${g.groupVersionType}Interface`], tsString(importPath(path, g.path)))),
         ].join('\n'),
         groupVersions: gvs.map((g) => ({ ...g, init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';') })),

@@ -10,6 +10,7 @@ import { importPath } from '../emit/ts-text.js';
 import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
 import { callLine, importDecl } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { apiFilePath } from './paths.js';
 import { clientKinds, type ClientKind } from './client-kinds.js';
 import { groupAccessor } from './informers.js';
@@ -76,16 +77,114 @@ function hasStatus(kind: Kind): boolean {
 }
 
 /**
- * True for the DatabaseManager shape: spec.deploymentName/dbtype strings, spec.replicas an
- * integer, and a status with availableReplicas, observedGeneration and conditions. Such
- * kinds get the worked example's business logic; others the hooks to fill in.
+ * True for the DatabaseManager *spec* shape — spec.deploymentName and spec.dbtype strings,
+ * spec.replicas an integer — as the article's CRD has it. Such kinds get the worked example's
+ * business logic (whatever their status declares: see {@link databaseManagerStatus}); others
+ * the hooks to fill in.
  */
 export function isDatabaseManagerShape(kind: Kind): boolean {
-  const top = objectProps(kind.schema);
-  const spec = objectProps(top.get('spec'));
-  const status = objectProps(top.get('status'));
-  return spec.get('deploymentName')?.type === 'string' && spec.get('dbtype')?.type === 'string' && spec.get('replicas')?.type === 'integer'
-    && status.get('availableReplicas')?.type === 'integer' && status.get('observedGeneration')?.type === 'integer' && status.get('conditions')?.type === 'array';
+  const spec = objectProps(objectProps(kind.schema).get('spec'));
+  return spec.get('deploymentName')?.type === 'string' && spec.get('dbtype')?.type === 'string' && spec.get('replicas')?.type === 'integer';
+}
+
+/**
+ * What the DatabaseManager logic writes into a kind's status: exactly the fields its status
+ * schema declares (a field the schema does not declare would be pruned by the API server, and
+ * the controller would write it again on every reconcile). `conditions` is managed (a `Ready`
+ * condition) only when its items have metav1.Condition's fields (type, status, reason, message,
+ * lastTransitionTime), require type and status, and require no other. Undefined when the kind has no status.
+ */
+export interface DatabaseManagerStatus {
+  availableReplicas: boolean;
+  observedGeneration: boolean;
+  /** The Ready condition, and whether its items declare observedGeneration. */
+  conditions: false | { observedGeneration: boolean };
+}
+
+const CONDITION_FIELDS = ['type', 'status', 'reason', 'message', 'lastTransitionTime'];
+
+/** See {@link DatabaseManagerStatus}. */
+export function databaseManagerStatus(kind: Kind): DatabaseManagerStatus | undefined {
+  const statusNode = objectProps(kind.schema).get('status');
+  if (!statusNode) return undefined;
+  const status = objectProps(statusNode);
+  const conditionsNode = status.get('conditions');
+  let conditions: DatabaseManagerStatus['conditions'] = false;
+  if (conditionsNode?.type === 'array' && conditionsNode.items.type === 'object') {
+    const item = conditionsNode.items;
+    const props = objectProps(item);
+    const strings = CONDITION_FIELDS.every((f) => props.get(f)?.type === 'string');
+    const required = new Set(item.properties.filter((p) => p.required).map((p) => p.name));
+    const statusEnum = (props.get('status') as { enum?: string[] } | undefined)?.enum;
+    const statusOk = statusEnum === undefined || (statusEnum.includes('True') && statusEnum.includes('False'));
+    const generation = props.get('observedGeneration');
+    const generationOk = generation === undefined || generation.type === 'integer';
+    const known = new Set([...CONDITION_FIELDS, 'observedGeneration']);
+    const requiresOnlyKnown = item.properties.every((p) => !p.required || known.has(p.name));
+    if (strings && required.has('type') && required.has('status') && statusOk && generationOk && requiresOnlyKnown) conditions = { observedGeneration: generation?.type === 'integer' };
+  }
+  return {
+    availableReplicas: status.get('availableReplicas')?.type === 'integer',
+    observedGeneration: status.get('observedGeneration')?.type === 'integer',
+    conditions,
+  };
+}
+
+/** `text` as lines of a JSDoc block (` * …`, `first` the start of the first), wrapped at about 95 columns. */
+function wrapDoc(first: string, text: string): string {
+  const lines: string[] = [];
+  let cur = first;
+  for (const word of text.split(' ')) {
+    if (cur.length + 1 + word.length > 95 && cur.trim() !== '*') {
+      lines.push(cur);
+      cur = ` * ${word}`;
+    } else cur = cur === '' ? word : `${cur} ${word}`;
+  }
+  lines.push(cur);
+  return lines.join('\n');
+}
+
+/** The doc of the DatabaseManager `desiredStatus`: what it writes, which is what the schema declares. */
+function databaseManagerStatusDoc(s: DatabaseManagerStatus): string {
+  const parts = [
+    ...(s.availableReplicas ? ['`availableReplicas` from the Deployment'] : []),
+    ...(s.observedGeneration ? ['`observedGeneration`'] : []),
+    ...(s.conditions ? ['a `Ready` condition (True once every wanted replica is available)'] : []),
+  ];
+  const what = parts.length === 0 ? 'as it is (its status schema declares none of the fields this logic writes).' : `${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
+  const text = [
+    what,
+    "Only the fields the CRD's status schema declares are written (the API server would prune others), so a status with `observedGeneration` and `conditions` gets those too.",
+    ...(s.conditions ? ["Condition times only move when the condition's status changes."] : []),
+  ].join(' ');
+  return wrapDoc(' *', text);
+}
+
+/**
+ * The exported marker of a `reconcile.ts` whose hooks are the generated stubs: while it is there,
+ * the operator warns at start-up and `crdgen generate` reminds the user.
+ */
+export const STUB_HOOKS_MARKER = 'export const stubHooks = true;';
+
+/** The warning `crdgen generate` prints once for each operator whose reconcile.ts still has the stub hooks. */
+export function stubHookWarnings(files: readonly GeneratedFile[], existing: (path: string) => string | undefined, display: (path: string) => string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const f of files) {
+    if (!f.userOwned || !f.contents.includes(STUB_HOOKS_MARKER)) continue;
+    const text = existing(f.path) ?? f.contents;
+    const at = text.split('\n').findIndex((l) => l.trim() === STUB_HOOKS_MARKER);
+    if (at < 0) continue;
+    out.push({
+      severity: 'warning',
+      code: 'GEN005',
+      message: `${display(f.path)} still has the generated stub hooks: the operator does nothing (desiredDeployment returns None) until you fill them in`,
+      file: display(f.path),
+      line: at + 1,
+      col: 1,
+      hint: 'write desiredDeployment and desiredStatus, then delete `export const stubHooks = true;` (the operator also warns at start-up while it is there)',
+    });
+  }
+  return out;
 }
 
 /** The controller emitter: nothing unless `ctx.controllers` names kinds. */
@@ -163,6 +262,7 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
     contents: render('controller', 'controller', {
       ...common,
       controllerName: tsString(`${dir}-controller`),
+      reconcileFile: tsString(`controllers/${dir}/reconcile.ts`),
       syncedMessage: tsString(`${n.type} synced successfully`),
       imports,
       informerStatement: chainStatement(4, 'informer', 'factory', [`${groupAccessor(n.groupName)}()`, `${privateName(n.versionName)}()`, `${n.pluralAccessor}()`]),
@@ -172,12 +272,30 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   });
   const reconcilePath = `${base}/reconcile.ts`;
   const typesImport = imp(reconcilePath, api('types.ts'));
+  const statusAlias = status ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;` : '';
+  const dmStatus = databaseManagerStatus(kind);
   const reconcile = isDatabaseManagerShape(kind)
-    ? render('controller', 'reconcile-databasemanager', { ...common, typesImport })
+    ? render('controller', 'reconcile-databasemanager', {
+        ...common,
+        typesImport,
+        runtimeImports: dmStatus?.conditions ? importDecl(['findCondition', 'setCondition', 'type Deployment'], tsString(ctx.runtimeImport)) : importDecl(['Deployment'], tsString(ctx.runtimeImport), true),
+        statusAlias: statusAlias + (dmStatus?.conditions ? `\n\n/** One condition of a ${n.type}'s status. */\ntype Condition = NonNullable<Status["conditions"]>[number];` : ''),
+        statusHook: dmStatus
+          ? render('controller', 'status-databasemanager', {
+              ...common,
+              statusDoc: databaseManagerStatusDoc(dmStatus),
+              availableReplicas: dmStatus.availableReplicas,
+              observedGeneration: dmStatus.observedGeneration,
+              conditions: dmStatus.conditions !== false,
+              conditionGeneration: dmStatus.conditions !== false && dmStatus.conditions.observedGeneration,
+            })
+          : '',
+      })
     : render('controller', 'reconcile-generic', {
         ...common,
         typesImport,
-        statusAlias: status ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;` : '',
+        statusAlias,
+        stubMarker: STUB_HOOKS_MARKER,
         deploymentHookSignature: callLine(0, 'export function desiredDeployment', [`_${lowerType}: ${n.type}`], ': Desired {'),
         statusHook: status
           ? render('controller', 'status-hook-generic', {
@@ -202,6 +320,21 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   return files;
 }
 
+/** Where docs/operator.md has the generated tree: the Dockerfile's default when `--out` is not known or not usable. */
+export const DOCUMENTED_OUT_DIR = 'src/generated';
+
+/**
+ * The output folder as the Dockerfile names it, relative to the build context (the project
+ * root): `ctx.outDir` when it is a plain relative path inside the project, else the documented
+ * `src/generated`.
+ */
+export function dockerOutDir(outDir: string | undefined): string {
+  if (outDir === undefined) return DOCUMENTED_OUT_DIR;
+  const p = outDir.replace(/\/+$/, '');
+  if (!/^[A-Za-z0-9._/-]+$/.test(p) || p.startsWith('/') || p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return DOCUMENTED_OUT_DIR;
+  return p;
+}
+
 function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKind, base: string, dir: string, yamlHeader: string): GeneratedFile[] {
   const name = `${dir}-operator`;
   const namespace = `${dir}-system`;
@@ -209,6 +342,7 @@ function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKin
   const crdFile = crd({ ...model, groups: [{ ...group, versions: group.versions.filter((v) => v.kinds.some((k) => k.kind === kind.kind)).map((v) => ({ ...v, kinds: v.kinds.filter((k) => k.kind === kind.kind) })) }] }, ctx);
   const common = { yamlHeader, type: ck.names.type, name, namespace };
   const dockerfilePath = `${base}/Dockerfile`;
+  const outDir = dockerOutDir(ctx.outDir);
   return [
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
     {
@@ -221,6 +355,17 @@ function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKin
       }),
     },
     { path: `${base}/config/manager.yaml`, contents: render('controller', 'manager', common) },
-    { path: dockerfilePath, contents: render('controller', 'dockerfile', { ...common, dir, mainJs: `dist/${base}/main.js`, dockerfilePath, esbuildVersion: OPERATOR_ESBUILD_VERSION, bundleBanner: OPERATOR_BUNDLE_BANNER }) },
+    {
+      path: dockerfilePath,
+      contents: render('controller', 'dockerfile', {
+        ...common,
+        dir,
+        outDir,
+        mainTs: `${outDir}/${base}/main.ts`,
+        dockerfilePath: `${outDir}/${dockerfilePath}`,
+        esbuildVersion: OPERATOR_ESBUILD_VERSION,
+        bundleBanner: OPERATOR_BUNDLE_BANNER,
+      }),
+    },
   ];
 }

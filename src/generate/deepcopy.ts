@@ -243,10 +243,11 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
   const types: TypeView[] = [];
   const typeNames: string[] = [];
   let usesObjectMeta = false;
+  const seen = new Set<string>();
   for (const kind of gv.kinds) {
     if (kind.noDeepCopy) continue;
     const root = kindRoot(kind);
-    for (const node of namedObjects(kind)) {
+    for (const node of namedObjects(kind, seen)) {
       const name = `copy_${node.title!}`;
       const cases = casesOf(node, node === root, copiers);
       if (cases.some((c) => c.copier === OBJECT_META_COPIER)) usesObjectMeta = true;

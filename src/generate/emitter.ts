@@ -34,6 +34,12 @@ export interface EmitContext {
   client?: ClientGenOptions;
   /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`, issue #6); none by default. */
   controllers?: string[];
+  /**
+   * `--out` as a POSIX path relative to the project root (the folder generate runs in), for what
+   * names paths of the user's project (the operator's Dockerfile); unset: docs/operator.md's
+   * `src/generated`.
+   */
+  outDir?: string;
 }
 
 /**
@@ -52,5 +58,6 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
     ...(partial.client ? { client: partial.client } : {}),
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
+    ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),
   };
 }

@@ -4,13 +4,21 @@
 
 import { isSafePathSegment } from '../model/naming.js';
 
+/** What the inputs of a run are: CRD YAML or annotated TypeScript. */
+export type InputKind = 'yaml' | 'ts';
+
 /** A generator as the CLI lists and selects it. `name` is what `--generators` style selections use. */
 export interface GeneratorInfo {
   name: string;
   /** One line for `--help` listings. */
   description: string;
-  /** Not run by default; only when selected by name (`--generators …,crd`). */
+  /** Not run by default; only when selected by name (`--generators …,crd`) or default for the input ({@link GeneratorInfo.defaultFor}). */
   optIn?: boolean;
+  /**
+   * Input kinds for which an opt-in generator runs by default all the same: `crd` for
+   * TypeScript input, whose CRD is what the user must install (CRD YAML input has its CRD).
+   */
+  defaultFor?: readonly InputKind[];
   /** Generators whose files this one's output imports; selecting it selects them too. */
   requires?: readonly string[];
 }
@@ -27,7 +35,7 @@ export const GENERATORS: readonly GeneratorInfo[] = [
   { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', requires: ['clientset', 'listers', 'register'] },
   { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', requires: ['types'] },
   { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
-  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml)', optIn: true },
+  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml; by default for TypeScript input)', optIn: true, defaultFor: ['ts'] },
 ];
 
 /**

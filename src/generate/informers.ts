@@ -11,6 +11,7 @@ import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds, type ClientGroupVersion } from './client-kinds.js';
 import { listerPath } from './listers.js';
+import { runtimeAliases } from './clientset.js';
 import { callLine, importDecl, scalarArray, typeArgsLine } from './layout.js';
 
 /** `informers/<group>/<version>/<file>`. */
@@ -43,20 +44,24 @@ export const informers: Emitter = (model: Model, ctx) => {
     for (const ck of gv.kinds) {
       const n = ck.names;
       const path = informerPath(gv.group.name, gv.version.name, n.fileName);
-      assertUniqueNames(path, ['SharedIndexInformer', 'SharedInformerFactoryBase', n.type, `${n.type}Resource`, `new${n.type}Lister`, `${n.type}Lister`, `${n.type}Informer`, `new${n.type}Informer`]);
+      const own = [n.type, `${n.type}Resource`, `new${n.type}Lister`, `${n.type}Lister`, `${n.type}Informer`, `new${n.type}Informer`];
+      const rt = runtimeAliases(['Stored'], own);
+      const stored = `${rt.alias('Stored')}<${n.type}, ${tsString(ck.kind.scope)}>`;
+      assertUniqueNames(path, ['SharedIndexInformer', 'SharedInformerFactoryBase', rt.alias('Stored'), n.type, `${n.type}Resource`, `new${n.type}Lister`, `${n.type}Lister`, `${n.type}Informer`, `new${n.type}Informer`]);
       files.push({
         path,
         contents: render('informers', 'informer', {
           header,
           imports: [
-            importDecl(['SharedIndexInformer', 'SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
+            importDecl(['SharedIndexInformer', 'SharedInformerFactoryBase', ...rt.specifierList(['Stored'])], tsString(ctx.runtimeImport), true),
             importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
             importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts')))),
             importDecl([`new${n.type}Lister`, `type ${n.type}Lister`], tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName)))),
           ].join('\n'),
-          informerSignature: typeArgsLine(2, 'informer(): SharedIndexInformer', [n.type], ';'),
+          informerSignature: typeArgsLine(2, 'informer(): SharedIndexInformer', [stored], ';'),
           newHead: callLine(0, `export function new${n.type}Informer`, ['factory: SharedInformerFactoryBase'], `: ${n.type}Informer {`),
-          informerFor: callLine(4, `return factory.informerFor<${n.type}>`, [`${n.type}Resource`], ';'),
+          informerHead: typeArgsLine(2, 'function informer(): SharedIndexInformer', [stored], ' {'),
+          informerFor: callLine(4, 'return factory.informerFor', [`${n.type}Resource`], ';'),
           listerCall: callLine(6, `return new${n.type}Lister`, ['informer().getIndexer()'], ';'),
           type: n.type,
           pluralType: n.plural,

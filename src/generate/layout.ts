@@ -111,9 +111,56 @@ export function callLine(indentWidth: number, head: string, items: readonly stri
   return pad + printDoc([head, listDoc('(', items, ')'), tail], indentWidth);
 }
 
+/**
+ * prettier's document for a type reference such as `Promise<TypedWatch<Stored<K, "Namespaced">>>`:
+ * each level's type arguments break onto their own lines (no trailing comma), outermost first.
+ * Only names, string literals and `<`, `,` are understood (what generated signatures use).
+ */
+export function typeRefDoc(text: string): Doc {
+  if (text.endsWith('[]')) return [typeRefDoc(text.slice(0, -2)), '[]'];
+  const lt = text.indexOf('<');
+  if (lt < 0 || !text.endsWith('>')) return text;
+  const inner = text.slice(lt + 1, -1);
+  const args: string[] = [];
+  let depth = 0;
+  let start = 0;
+  let quote = false;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '"') quote = !quote;
+    else if (quote) continue;
+    else if (c === '<') depth++;
+    else if (c === '>') depth--;
+    else if (c === ',' && depth === 0) {
+      args.push(inner.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  args.push(inner.slice(start).trim());
+  // one argument that is a plain name or keyword (`Promise<void>`, `ApplyConfigurationFor<Foo>`): prettier never breaks it
+  if (args.length === 1 && !args[0]!.includes('<')) return text;
+  return [text.slice(0, lt), listDoc('<', args.map(typeRefDoc), '>', false)];
+}
+
+/**
+ * `head(a, b): Type<…>end` at `indentWidth` spaces (a method signature or head): the parameters
+ * break first, then the return type's type arguments ({@link typeRefDoc}), as prettier does.
+ */
+export function signatureLine(indentWidth: number, head: string, params: readonly string[], returnType: string, end: string): string {
+  // prettier groups the parameters with the return type (not on their own): when the line is too
+  // long the parameters break, and the return type's type arguments only if still too long
+  // a parameter `name: Type<…>` whose type is too long for its line breaks inside the type arguments
+  const param = (p: string): Doc => {
+    const colon = p.indexOf(': ');
+    return colon < 0 ? p : [p.slice(0, colon + 2), typeRefDoc(p.slice(colon + 2))];
+  };
+  const paramsDoc: Doc = params.length === 0 ? '()' : ['(', indent([softline, join([',', line], params.map(param))]), ifBreak(','), softline, ')'];
+  return ' '.repeat(indentWidth) + printDoc(group([head, paramsDoc, ': ', typeRefDoc(returnType), end]), indentWidth);
+}
+
 /** `head<A, B>tail` at `indentWidth` spaces: type arguments broken one per line (no trailing comma) when too long. */
 export function typeArgsLine(indentWidth: number, head: string, args: readonly string[], tail: string): string {
-  return ' '.repeat(indentWidth) + printDoc([head, listDoc('<', args, '>', false), tail], indentWidth);
+  return ' '.repeat(indentWidth) + printDoc([head, listDoc('<', args.map(typeRefDoc), '>', false), tail], indentWidth);
 }
 
 /**

@@ -10,7 +10,7 @@ import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 import { runtimeAliases } from './clientset.js';
-import { callLine, importDecl, propertyLine } from './layout.js';
+import { callLine, importDecl, propertyLine, signatureLine } from './layout.js';
 
 /** `listers/<group>/<version>/<file>`. */
 export function listerPath(group: string, version: string, file: string): string {
@@ -27,23 +27,25 @@ export const listers: Emitter = (model: Model, ctx) => {
       const path = listerPath(gv.group.name, gv.version.name, n.fileName);
       const namespaced = ck.kind.scope === 'Namespaced';
       const own = [n.type, `${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
-      const rt = runtimeAliases(['ResourceLister', 'IndexerReader', 'Selector'], own);
-      assertUniqueNames(path, [...own, ...['ResourceLister', 'IndexerReader', 'Selector'].map(rt.alias)]);
+      const rt = runtimeAliases(['ResourceLister', 'IndexerReader', 'Selector', 'Stored'], own);
+      assertUniqueNames(path, [...own, ...['ResourceLister', 'IndexerReader', 'Selector', 'Stored'].map(rt.alias)]);
+      // cached objects are as the server returned them: name, namespace, uid, resourceVersion present
+      const stored = `${rt.alias('Stored')}<${n.type}, ${tsString(ck.kind.scope)}>`;
       files.push({
         path,
         contents: render('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
           imports: [
-            importDecl([rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector'].map((x) => `type ${rt.specifiers([x])}`)], tsString(ctx.runtimeImport)),
+            importDecl([rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector', 'Stored'].map((x) => `type ${rt.specifiers([x])}`)], tsString(ctx.runtimeImport)),
             importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
           ].join('\n'),
-          listSignature: callLine(2, 'list', [`selector?: ${rt.alias('Selector')} | string`], `: ${n.type}[];`),
-          getSignature: callLine(2, 'get', ['name: string'], `: ${n.type};`),
+          listSignature: signatureLine(2, 'list', [`selector?: ${rt.alias('Selector')} | string`], `${stored}[]`, ';'),
+          getSignature: signatureLine(2, 'get', ['name: string'], stored, ';'),
           namespaceSignature: callLine(2, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`),
-          newHead: callLine(0, `export function new${n.type}Lister`, [`indexer: ${rt.alias('IndexerReader')}<${n.type}>`], `: ${n.type}Lister {`),
+          newHead: signatureLine(0, `export function new${n.type}Lister`, [`indexer: ${rt.alias('IndexerReader')}<${stored}>`], `${n.type}Lister`, ' {'),
           groupLine: propertyLine(4, 'group', tsString(gv.group.name)),
           resourceLine: propertyLine(4, 'resource', tsString(ck.kind.kind.toLowerCase())),
-          listerLine: callLine(2, `const lister = new ${rt.alias('ResourceLister')}<${n.type}>`, ['indexer', 'resource'], ';'),
+          listerLine: callLine(2, `const lister = new ${rt.alias('ResourceLister')}`, ['indexer', 'resource'], ';'),
           type: n.type,
           pluralType: n.plural,
           pluralAccessor: n.pluralAccessor,

@@ -6,7 +6,7 @@
 
 import type { Model } from '../model/types.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
-import { GENERATORS, isSafeOutputPath, type GeneratorInfo } from './generators.js';
+import { GENERATORS, isSafeOutputPath, type GeneratorInfo, type InputKind } from './generators.js';
 import { types } from './types.js';
 import { deepcopy } from './deepcopy.js';
 import { register } from './register.js';
@@ -37,6 +37,18 @@ export const EMITTERS: readonly EmitterEntry[] = GENERATORS.map((g) => {
 
 /** The generators run when none are selected: all but the opt-in ones. */
 export const DEFAULT_EMITTERS: readonly EmitterEntry[] = EMITTERS.filter((e) => !e.optIn);
+
+/**
+ * The generators to run for inputs of `kind` when `selected` are chosen: `selected`, plus the
+ * opt-in generators that are default for that input (`crd` for TypeScript) when `selected`
+ * holds every default — no selection, or one that only adds to the defaults. In registry order.
+ */
+export function emittersForInput(selected: readonly EmitterEntry[], kind: InputKind): readonly EmitterEntry[] {
+  if (!DEFAULT_EMITTERS.every((e) => selected.includes(e))) return selected;
+  const extra = EMITTERS.filter((e) => e.defaultFor?.includes(kind) && !selected.includes(e));
+  if (extra.length === 0) return selected;
+  return EMITTERS.filter((e) => selected.includes(e) || extra.includes(e));
+}
 
 /** Thrown when an emitter produces a bad path or two emitters write the same path (a bug, not bad input). */
 export class EmitterConflictError extends Error {

@@ -99,14 +99,29 @@ export function docText(node: SchemaNode): string {
   return lines.join('\n');
 }
 
-function objectDecl(node: ObjectNode, isRoot: boolean): Decl {
+/** The `group/version` of apiVersion (`version` alone for the core group). */
+export function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}
+
+/**
+ * `apiVersion`/`kind`: the kind's own literals on its root (`apiVersion?: "coolops.cn/v1alpha1"`),
+ * `string` on an embedded resource. Optional as the schema has them (the client fills them in;
+ * objects the server returns have them: `Stored<T>`).
+ */
+function typeMetaMembers(node: ObjectNode, literals: { apiVersion: string; kind: string } | undefined): Member[] {
+  const lit = (text: string): TypeExpr => ({ kind: 'literal', text: tsString(text) });
+  return [
+    { name: 'apiVersion', optional: true, type: literals ? lit(literals.apiVersion) : keyword('string'), doc: docFor(node, 'apiVersion') },
+    { name: 'kind', optional: true, type: literals ? lit(literals.kind) : keyword('string'), doc: docFor(node, 'kind') },
+  ];
+}
+
+function objectDecl(node: ObjectNode, root: { apiVersion: string; kind: string } | undefined): Decl {
+  const isRoot = root !== undefined;
   const members: Member[] = [];
   if (isRoot || node.embeddedResource) {
-    members.push(
-      { name: 'apiVersion', optional: true, type: keyword('string'), doc: docFor(node, 'apiVersion') },
-      { name: 'kind', optional: true, type: keyword('string'), doc: docFor(node, 'kind') },
-      { name: 'metadata', optional: true, type: ref('ObjectMeta'), doc: docFor(node, 'metadata') },
-    );
+    members.push(...typeMetaMembers(node, root), { name: 'metadata', optional: true, type: ref('ObjectMeta'), doc: docFor(node, 'metadata') });
   }
   for (const p of node.properties) {
     if ((isRoot || node.embeddedResource) && ROOT_META_PROPERTIES.has(p.name)) continue;
@@ -120,13 +135,13 @@ function docFor(node: ObjectNode, name: string): string {
   return p?.schema.description ?? '';
 }
 
-function listDecl(kind: Kind): Decl {
+function listDecl(kind: Kind, apiVersion: string): Decl {
   return {
     name: kind.listKind,
     doc: `${kind.listKind} is a list of ${kind.kind}.`,
     members: [
-      { name: 'apiVersion', optional: true, type: keyword('string'), doc: '' },
-      { name: 'kind', optional: true, type: keyword('string'), doc: '' },
+      { name: 'apiVersion', optional: true, type: { kind: 'literal', text: tsString(apiVersion) }, doc: '' },
+      { name: 'kind', optional: true, type: { kind: 'literal', text: tsString(kind.listKind) }, doc: '' },
       { name: 'metadata', optional: true, type: ref('ListMeta'), doc: '' },
       { name: 'items', optional: false, type: { kind: 'array', item: ref(kind.kind) }, doc: `The ${kind.plural}.` },
     ],
@@ -134,13 +149,15 @@ function listDecl(kind: Kind): Decl {
   };
 }
 
-/** The declarations of one group/version, in output order. */
-export function versionDecls(gv: GroupVersion): Decl[] {
+/** The declarations of one group/version, in output order: each named shape once. */
+export function versionDecls(group: string, gv: GroupVersion): Decl[] {
   const decls: Decl[] = [];
+  const seen = new Set<string>();
+  const apiVersion = apiVersionOf(group, gv.name);
   for (const kind of gv.kinds) {
     const root = kindRoot(kind);
-    for (const node of namedObjects(kind)) decls.push(objectDecl(node, node === root));
-    decls.push(listDecl(kind));
+    for (const node of namedObjects(kind, seen)) decls.push(objectDecl(node, node === root ? { apiVersion, kind: kind.kind } : undefined));
+    decls.push(listDecl(kind, apiVersion));
   }
   return decls;
 }
@@ -151,7 +168,7 @@ export const types: Emitter = (model: Model, ctx) => {
   for (const g of model.groups) {
     for (const v of g.versions) {
       const path = apiFilePath(g.name, v.name, 'types.ts');
-      const decls = versionDecls(v).map((d) => ({
+      const decls = versionDecls(g.name, v).map((d) => ({
         ...d,
         empty: d.members.length === 0 && !d.indexSignature,
         members: d.members.map((m) => ({ doc: m.doc, line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type) })),

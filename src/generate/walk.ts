@@ -26,13 +26,22 @@ export function isMetaProperty(parent: ObjectNode, name: string, isRoot: boolean
   return (isRoot || parent.embeddedResource) && name === 'metadata';
 }
 
-/** Every titled object node of the kind (root first, then depth-first), excluding metadata objects. */
-export function namedObjects(kind: Kind): ObjectNode[] {
+/**
+ * Every titled object node of the kind (root first, then depth-first), excluding metadata
+ * objects, each title once: a node whose title is in `seen` (an identical shape named earlier,
+ * in this kind or an earlier one of the version) is skipped with everything under it. Titles
+ * returned are added to `seen`; pass one set for all kinds of a version.
+ */
+export function namedObjects(kind: Kind, seen: Set<string> = new Set()): ObjectNode[] {
   const out: ObjectNode[] = [];
   const visit = (node: SchemaNode): void => {
     switch (node.type) {
       case 'object': {
-        if (node.title) out.push(node);
+        if (node.title) {
+          if (seen.has(node.title)) return;
+          seen.add(node.title);
+          out.push(node);
+        }
         for (const p of node.properties) {
           if (isMetaProperty(node, p.name, false)) continue;
           visit(p.schema);
@@ -50,6 +59,7 @@ export function namedObjects(kind: Kind): ObjectNode[] {
     }
   };
   const root = kindRoot(kind);
+  seen.add(root.title!);
   out.push(root);
   for (const p of root.properties) {
     if (ROOT_META_PROPERTIES.has(p.name)) continue;

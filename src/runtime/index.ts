@@ -6,6 +6,7 @@ export type * from './client/types.js';
 export * from './client/resource.js';
 export * from './client/config.js';
 export * from './client/rest-client.js';
+export * from './client/field-manager.js';
 export * from './client/resource-client.js';
 export * from './client/watch.js';
 export { TokenBucketRateLimiter, noClientRateLimit, type LimiterClock } from './client/flowcontrol.js';

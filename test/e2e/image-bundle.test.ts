@@ -2,11 +2,11 @@
 // ES module with the Dockerfile's banner, then run by plain `node` with the ENTRYPOINT's node
 // options from a folder that has no node_modules — starts, reconciles, and serves its
 // metrics (prom-client) and JSON logs (pino) from the bundle. Without Docker: the recipe, not
-// the image.
+// the image (its MAIN, esbuild version and banner).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, version as esbuildVersion } from 'esbuild';
@@ -17,6 +17,7 @@ import { DeploymentResource, type Deployment } from '../../src/runtime/client/bu
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { OPERATOR_BUNDLE_BANNER, OPERATOR_ESBUILD_VERSION } from '../../src/generate/controller.js';
 import { DM_CRD, generateOperator, waitFor } from './support.js';
+import { ROOT } from '../golden/support.js';
 
 let gen: ReturnType<typeof generateOperator>;
 let server: TestApiServer;
@@ -48,8 +49,13 @@ test('bundled as the Dockerfile does, run from a folder without node_modules: re
   const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
   assert.equal(entrypoint[0], 'node');
   const bundle = join(outDir, entrypoint.at(-1)!);
-  // esbuild bundles the TypeScript directly (the Dockerfile bundles `npm run build`'s output of the same code)
-  await build({ entryPoints: [gen.main], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: bundle, banner: { js: OPERATOR_BUNDLE_BANNER }, logLevel: 'error' });
+  // the Dockerfile's MAIN, relative to the build context (the project root: here the repo), is the
+  // generated main.ts, bundled as it is (TypeScript, no build step before)
+  const main = /^ARG MAIN=(.+)$/m.exec(dockerfile)![1]!;
+  assert.equal(join(ROOT, main), gen.main);
+  assert.ok(existsSync(join(ROOT, main)));
+  assert.doesNotMatch(dockerfile, /npm run build|dist\//);
+  await build({ entryPoints: [join(ROOT, main)], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: bundle, banner: { js: OPERATOR_BUNDLE_BANNER }, logLevel: 'error' });
   const proc = spawn(process.execPath, [...entrypoint.slice(1, -1), bundle, '--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '0'], {
     cwd: outDir,
     stdio: ['ignore', 'pipe', 'pipe'],

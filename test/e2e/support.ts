@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
@@ -13,20 +13,30 @@ import { ROOT, writeTree } from '../golden/support.js';
 /** The DatabaseManager CRD (with status.conditions and observedGeneration). */
 export const DM_CRD = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
 
-/** Generates the DatabaseManager fixture with its controller into a fresh folder; returns it and a cleanup. */
-export function generateOperator(): { dir: string; main: string; cleanup(): void } {
+/**
+ * The article's DatabaseManager CRD as published (its `type: strin` typo fixed, nothing added):
+ * no status subresource, a status with only availableReplicas.
+ */
+export const PUBLISHED_DM_CRD = join(ROOT, 'fixtures', 'databasemanager-published', 'crd.yaml');
+
+/**
+ * Generates a CRD (repo-relative, default the DatabaseManager fixture) with the operator of
+ * `kind` into a fresh folder; returns it, the operator's main.ts and a cleanup.
+ */
+export function generateOperator(file = 'fixtures/databasemanager/crd.yaml', kind = 'DatabaseManager'): { dir: string; main: string; cleanup(): void } {
   const base = join(ROOT, 'test', 'e2e', 'out');
   mkdirSync(base, { recursive: true });
   const dir = join(base, `op-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  const file = 'fixtures/databasemanager/crd.yaml';
   const r = readCrdInputs([{ file, content: readFileSync(join(ROOT, file)) }]);
   if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
   // the runtime by absolute path: no build needed, tsx maps .js to .ts
   const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
-  writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'] })));
+  // the tree's place in the repo as --out gives it (the Dockerfile's MAIN is this folder's main.ts, the repo the build context)
+  const outDir = relative(ROOT, dir).split(sep).join('/');
+  writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: [kind], outDir })));
   return {
     dir,
-    main: join(dir, 'controllers', 'databasemanager', 'main.ts'),
+    main: join(dir, 'controllers', kind.toLowerCase(), 'main.ts'),
     cleanup: () => {
       rmSync(dir, { recursive: true, force: true });
       try {

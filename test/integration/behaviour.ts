@@ -128,8 +128,9 @@ export function clientsetBehaviour(name: string, gen: () => Promise<Generated>, 
       assert.equal(v2.spec?.replicas, 5);
       assert.equal(v2.status, undefined, 'update does not write status when the status subresource is on');
       await rejects(c.update({ ...v1, spec: { ...v1.spec, replicas: 6 } }), isConflict, 'stale update');
-      const noRv = { ...v2, metadata: { ...v2.metadata } };
-      delete noRv.metadata.resourceVersion;
+      // what the server returned always has a resourceVersion (Stored); an object to send need not
+      const noRv: DatabaseManager = { ...v2, metadata: { ...v2.metadata } };
+      delete noRv.metadata!.resourceVersion;
       await rejects(c.update(noRv), isInvalid, 'update without resourceVersion');
       await rejects(c.update(dm('upd-missing')), (e) => isNotFound(e) || isInvalid(e), 'update of a missing object');
     });

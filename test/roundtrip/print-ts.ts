@@ -56,7 +56,7 @@ function jsdoc(text: string, indent: string): string {
 
 class FilePrinter {
   private readonly decls = new Map<string, string>();
-  /** title → the node printed under it, to refuse two different nodes with one title. */
+  /** title → the shape printed under it (JSON), to refuse two different nodes with one title. */
   private readonly titles = new Map<string, string>();
   private aliasCount = 0;
   private kindNames = new Set<string>();
@@ -204,11 +204,16 @@ class FilePrinter {
     if (title === undefined || !isIdentifierName(title) || title === NS || this.kindNames.has(title) || /^Alias\d+_$/.test(title)) {
       throw new Unsupported(`an object titled ${String(title)}`);
     }
+    // one shape under one title (the readers name identical objects alike): printed once
+    const shape = JSON.stringify(node, (k, v: unknown) => (k === 'source' ? undefined : v));
+    const prev = this.titles.get(title);
+    if (prev !== undefined) {
+      if (prev !== shape) throw new Unsupported(`two different objects titled ${title}`);
+      return title;
+    }
+    this.titles.set(title, shape);
     const members = node.properties.map((p) => this.property(p.name, p.required, p.schema)).join('');
     const body = `export interface ${title} {\n${members}}\n`;
-    const prev = this.titles.get(title);
-    if (prev !== undefined && prev !== body) throw new Unsupported(`two different objects titled ${title}`);
-    this.titles.set(title, body);
     this.decls.set(title, body);
     return title;
   }

@@ -1,12 +1,13 @@
 // Titles: the generated interface name of every object node, derived from the
-// kind and the path (`DatabaseManagerSpec`, `CertificateSpecPrivateKey`, …),
-// unique within one group/version. Collisions get a numeric suffix in
-// traversal order (kinds sorted, properties in source order), so names are
-// deterministic.
+// kind and the path (`DatabaseManagerSpec`, `CertificateSpecPrivateKey`, list items in
+// the singular: `CertificateStatusCondition`), unique within one group/version. An
+// object of the same schema as one already named (descriptions included) shares its
+// name. Collisions get a numeric suffix in traversal order (kinds sorted, properties
+// in source order), so names are deterministic.
 
-import type { Kind } from '../../model/types.js';
+import type { Kind, SchemaNode } from '../../model/types.js';
 import { publicName, RESERVED_WORDS } from '../../model/naming.js';
-import { RESERVED_TYPE_NAMES, titleClaimer, visitPathTitles, type PathTitleHooks } from '../../model/titles.js';
+import { assignPathTitles, RESERVED_TYPE_NAMES, ShapeIndex, titleClaimer } from '../../model/titles.js';
 
 /**
  * Sets `title` on every object node of `kinds` (one group/version, sorted by kind).
@@ -21,7 +22,7 @@ export function assignTitles(kinds: readonly Kind[]): void {
   }
   const claim = titleClaimer(used);
   // an embedded resource's metadata is skipped by the walk: it is typed as ObjectMeta
-  const hooks: PathTitleHooks = { object: (node, candidate) => (node.title = claim(candidate)) };
+  const roots: Array<[SchemaNode, string]> = [];
   for (const k of kinds) {
     const root = k.schema;
     if (!root) continue;
@@ -29,8 +30,9 @@ export function assignTitles(kinds: readonly Kind[]): void {
       root.title = k.kind; // reserved above for this kind
       for (const p of root.properties) {
         if (p.name === 'metadata' || p.name === 'apiVersion' || p.name === 'kind') continue;
-        visitPathTitles(p.schema, root.title + publicName(p.name), hooks);
+        roots.push([p.schema, root.title + publicName(p.name)]);
       }
     }
   }
+  assignPathTitles(roots, { claim, shapes: new ShapeIndex() });
 }

@@ -6,7 +6,7 @@
 import type { ts } from 'ts-morph';
 import { publicName, RESERVED_WORDS } from '../../model/naming.js';
 import type { Kind, ObjectNode, SchemaNode, SourcePos } from '../../model/types.js';
-import { RESERVED_TYPE_NAMES, titleClaimer, visitPathTitles, type PathTitleHooks } from '../../model/titles.js';
+import { assignPathTitles, RESERVED_TYPE_NAMES, ShapeIndex, titleClaimer } from '../../model/titles.js';
 import type { ReadCtx } from './context.js';
 import { tsDiag } from './diagnostics.js';
 
@@ -64,15 +64,18 @@ export function assignTitles(
   }
 
   const claim = titleClaimer(used);
-  const hooks: PathTitleHooks = {
-    object: (node, candidate) => {
-      if (!origin.has(node)) node.title = claim(candidate);
-      return node.title!;
+  const named = (n: ObjectNode): boolean => origin.has(n);
+  assignPathTitles(
+    kinds.flatMap((k) => props(k).map((p) => [p.schema, k.kind + publicName(p.name)] as const)),
+    {
+      claim,
+      // an interface keeps its name (and is its own shape); anonymous objects of one shape share a name
+      shapes: new ShapeIndex(named),
+      keep: named,
+      // typed as ObjectMeta by the types emitter, like the CRD reader leaves it untitled
+      embeddedMetadata: (schema) => {
+        if (schema.type === 'object' && !origin.has(schema)) delete schema.title;
+      },
     },
-    // typed as ObjectMeta by the types emitter, like the CRD reader leaves it untitled
-    embeddedMetadata: (schema) => {
-      if (schema.type === 'object' && !origin.has(schema)) delete schema.title;
-    },
-  };
-  for (const k of kinds) for (const p of props(k)) visitPathTitles(p.schema, k.kind + publicName(p.name), hooks);
+  );
 }

@@ -94,7 +94,10 @@ export interface RestConfig {
   burst?: number;
   /** Replaces the token bucket built from qps/burst. */
   rateLimiter?: ClientRateLimiter;
-  /** User-Agent header. Default `crdgen/<version> (<platform>/<arch>) node/<version>`. */
+  /**
+   * User-Agent header. Default `<application>/<crdgen version> (<platform>/<arch>) node/<version>`
+   * (see `defaultUserAgent`); the API server names the field manager of writes after its first part.
+   */
   userAgent?: string;
   /** Timeout of each non-watch request in milliseconds. Default: none (0). */
   timeoutMs?: number;

@@ -10,6 +10,7 @@ import { Authenticator, type AuthenticatorOptions, type Credentials } from './au
 import { Transport } from './transport.js';
 import { TokenBucketRateLimiter, sleep, noClientRateLimit } from './flowcontrol.js';
 import { StreamWatch } from './watch.js';
+import { applicationName } from './field-manager.js';
 import type { Watch } from './types.js';
 
 /** HTTP verbs the API server serves. */
@@ -40,7 +41,12 @@ export class RequestTimeoutError extends Error {
 
 let cachedUserAgent: string | undefined;
 
-/** `crdgen/<version> (<platform>/<arch>) node/<version>`, client-go's user agent shape. */
+/**
+ * `<application>/<crdgen version> (<platform>/<arch>) node/<version>`, client-go's user agent
+ * shape (`<binary>/<version> (<os>/<arch>) kubernetes/<commit>`): the API server names the
+ * field manager of writes that do not name one after the part before the first `/`, so it is
+ * the application's name ({@link applicationName}), as client-go's is the binary's.
+ */
 export function defaultUserAgent(): string {
   if (cachedUserAgent) return cachedUserAgent;
   let version = '0.0.0';
@@ -55,7 +61,7 @@ export function defaultUserAgent(): string {
       /* not there (packaged without package.json, or bundled elsewhere): keep 0.0.0 */
     }
   }
-  cachedUserAgent = `crdgen/${version} (${process.platform}/${process.arch}) node/${process.version}`;
+  cachedUserAgent = `${applicationName()}/${version} (${process.platform}/${process.arch}) node/${process.version}`;
   return cachedUserAgent;
 }
 

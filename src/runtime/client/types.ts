@@ -31,6 +31,31 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
   stop(): void;
 }
 
+/**
+ * The object of a BOOKMARK event: not an object of the kind, only where the watch has got to
+ * (`metadata.resourceVersion`; the `k8s.io/initial-events-end` annotation after a watch list).
+ */
+export interface WatchBookmark {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { resourceVersion: string; annotations?: Record<string, string> };
+}
+
+/**
+ * One watch event of a typed client: ADDED, MODIFIED and DELETED carry the object (`T`, e.g.
+ * `Stored<DatabaseManager, "Namespaced">`), BOOKMARK a {@link WatchBookmark}, ERROR a metav1.Status.
+ */
+export type TypedWatchEvent<T> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T }
+  | { type: 'BOOKMARK'; object: WatchBookmark }
+  | { type: 'ERROR'; object: Status };
+
+/** A typed client's open watch: iterate it for {@link TypedWatchEvent}s, `stop()` it when done. */
+export interface TypedWatch<T> extends AsyncIterable<TypedWatchEvent<T>> {
+  /** Closes the stream; pending and later iterations end. Idempotent. */
+  stop(): void;
+}
+
 /** What a reflector needs: a list call and a watch call for one resource. */
 export interface ListerWatcher<T, TList extends KubeList<T> = KubeList<T>> {
   list(options?: ListOptions): Promise<TList>;

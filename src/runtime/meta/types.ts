@@ -105,3 +105,46 @@ export interface KubeList<T> {
   metadata?: ListMeta;
   items: T[];
 }
+
+/** Where a kind lives: in a namespace or cluster-wide (a CRD's `spec.scope`). */
+export type ResourceScope = 'Namespaced' | 'Cluster';
+
+/**
+ * Object metadata as the API server returns it: `name`, `uid`, `resourceVersion` and
+ * `creationTimestamp` are always set, and `namespace` too for a kind of scope `Namespaced`.
+ */
+export type StoredObjectMeta<S extends ResourceScope = 'Cluster'> = ObjectMeta & {
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  /** RFC 3339 date-time. */
+  creationTimestamp: string;
+} & (S extends 'Namespaced' ? { namespace: string } : unknown);
+
+/**
+ * `T` as the API server returns it — from a typed client's get, create, update, patch, apply,
+ * list and watch, and from listers and informers: `apiVersion`, `kind` and `metadata` present,
+ * with `metadata.name`, `uid`, `resourceVersion`, `creationTimestamp` and, for `S` =
+ * `'Namespaced'`, `metadata.namespace` (see {@link StoredObjectMeta}). The rest of `T` is as its
+ * schema says (a field the schema does not require may be absent). Objects you build to send
+ * are plain `T`: the client fills in apiVersion and kind, the server the rest.
+ *
+ * ```ts
+ * const dm = await clientset.coolopsV1alpha1().databaseManagers("default").get("orders");
+ * dm.metadata.namespace; // string, no `?.` or `!`
+ * ```
+ */
+export type Stored<T extends KubeObject, S extends ResourceScope = 'Cluster'> = T & {
+  apiVersion: NonNullable<T['apiVersion']>;
+  kind: NonNullable<T['kind']>;
+  metadata: StoredObjectMeta<S>;
+};
+
+/**
+ * A list as the API server returns it: `metadata.resourceVersion` set (where a watch resumes)
+ * and every item {@link Stored}.
+ */
+export type StoredList<L extends KubeList<KubeObject>, S extends ResourceScope = 'Cluster'> = Omit<L, 'metadata' | 'items'> & {
+  metadata: ListMeta & { resourceVersion: string };
+  items: Array<Stored<L['items'][number], S>>;
+};

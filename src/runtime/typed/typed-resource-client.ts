@@ -1,7 +1,7 @@
 // TypedResourceClient: every client-gen verb of one resource, over a ClientBackend.
 // Generated typed clients delegate to it and expose only the verbs their kind has.
-import type { KubeList, KubeObject } from '../meta/types.js';
-import type { ListOptions, Watch } from '../client/types.js';
+import type { KubeList, KubeObject, ResourceScope, Stored, StoredList } from '../meta/types.js';
+import type { ListOptions, TypedWatch } from '../client/types.js';
 import type {
   ApplyConfiguration,
   ApplyOptions,
@@ -36,9 +36,11 @@ function withSelector<O extends { labelSelector?: string | Selector }>(o: O | un
 
 /**
  * All verbs of one resource in one namespace (or all namespaces / cluster scope).
- * `T` is the kind, `TList` its list, `TApply` its apply configuration.
+ * `T` is the kind, `TList` its list, `TApply` its apply configuration, `S` its scope: what the
+ * server returns is typed {@link Stored}`<T, S>` (apiVersion, kind, metadata.name, uid,
+ * resourceVersion, and for `'Namespaced'` metadata.namespace present).
  */
-export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>, TApply = ApplyConfiguration<T>> {
+export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>, TApply = ApplyConfiguration<T>, S extends ResourceScope = 'Cluster'> {
   private readonly client: ResourceClient<T, TList>;
   private scaleClient: ScaleClient | undefined;
 
@@ -56,16 +58,16 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
   }
 
   /** Creates `obj`; resolves with the stored object. */
-  async create(obj: T, options?: CreateOptions): Promise<T> {
-    return this.client.create(this.typed(obj), options);
+  async create(obj: T, options?: CreateOptions): Promise<Stored<T, S>> {
+    return (await this.client.create(this.typed(obj), options)) as Stored<T, S>;
   }
   /** Replaces `obj` (optimistic concurrency on metadata.resourceVersion). */
-  async update(obj: T, options?: UpdateOptions): Promise<T> {
-    return this.client.update(this.typed(obj), options);
+  async update(obj: T, options?: UpdateOptions): Promise<Stored<T, S>> {
+    return (await this.client.update(this.typed(obj), options)) as Stored<T, S>;
   }
   /** Replaces the status subresource of `obj`. */
-  async updateStatus(obj: T, options?: UpdateOptions): Promise<T> {
-    return this.client.updateStatus(this.typed(obj), options);
+  async updateStatus(obj: T, options?: UpdateOptions): Promise<Stored<T, S>> {
+    return (await this.client.updateStatus(this.typed(obj), options)) as Stored<T, S>;
   }
   /** Deletes the object `name`. */
   async delete(name: string, options?: DeleteOptions): Promise<void> {
@@ -76,28 +78,28 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
     await this.client.deleteCollection(withSelector(options) as DeleteCollectionOptions | undefined);
   }
   /** Reads the object `name`. */
-  async get(name: string, options?: GetOptions): Promise<T> {
-    return this.client.get(name, options);
+  async get(name: string, options?: GetOptions): Promise<Stored<T, S>> {
+    return (await this.client.get(name, options)) as Stored<T, S>;
   }
   /** Lists objects (one page with `limit`, else all). */
-  async list(options?: TypedListOptions): Promise<TList> {
-    return this.client.list(withSelector(options) as ListOptions | undefined);
+  async list(options?: TypedListOptions): Promise<StoredList<TList, S>> {
+    return (await this.client.list(withSelector(options) as ListOptions | undefined)) as unknown as StoredList<TList, S>;
   }
   /** Opens a watch; iterate the result for events. */
-  async watch(options?: TypedListOptions): Promise<Watch<T>> {
-    return this.client.watch(withSelector(options) as ListOptions | undefined);
+  async watch(options?: TypedListOptions): Promise<TypedWatch<Stored<T, S>>> {
+    return (await this.client.watch(withSelector(options) as ListOptions | undefined)) as unknown as TypedWatch<Stored<T, S>>;
   }
   /** Patches the object `name` with `data` of `patchType`. */
-  async patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<T> {
-    return this.client.patch(name, patchType, data, options);
+  async patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<Stored<T, S>> {
+    return (await this.client.patch(name, patchType, data, options)) as Stored<T, S>;
   }
   /** Server-side apply of `config` (identity from its metadata). */
-  async apply(config: TApply, options: ApplyOptions): Promise<T> {
-    return this.client.apply(config as unknown as ApplyConfiguration<T>, options);
+  async apply(config: TApply, options: ApplyOptions): Promise<Stored<T, S>> {
+    return (await this.client.apply(config as unknown as ApplyConfiguration<T>, options)) as Stored<T, S>;
   }
   /** Server-side apply to the status subresource. */
-  async applyStatus(config: TApply, options: ApplyOptions): Promise<T> {
-    return this.client.applyStatus(config as unknown as ApplyConfiguration<T>, options);
+  async applyStatus(config: TApply, options: ApplyOptions): Promise<Stored<T, S>> {
+    return (await this.client.applyStatus(config as unknown as ApplyConfiguration<T>, options)) as Stored<T, S>;
   }
   /** Reads the scale subresource of `name`. */
   async getScale(name: string, options?: GetOptions): Promise<Scale> {

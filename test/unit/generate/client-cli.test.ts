@@ -86,7 +86,7 @@ export interface Quiet {
   assert.deepEqual(interfaceMethods(typed('viewer'), 'ViewerInterface'), ['get', 'list', 'watch']);
   assert.match(typed('viewer'), /viewers\(namespace: string\): ViewerInterface;/);
   assert.ok(!interfaceMethods(typed('quiet'), 'QuietInterface').some((m) => m.endsWith('Status')));
-  assert.match(readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'), /get\(name: string\): Cluster;/);
+  assert.match(readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'), /get\(name: string\): Stored<Cluster, "Cluster">;/);
 });
 
 test('TypeScript input: irregular plurals and --plural-exceptions set the resource plural and the names', async () => {

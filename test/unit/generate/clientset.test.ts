@@ -142,20 +142,26 @@ test('apply configurations: a deep-partial type per kind and a constructor with 
   assert.deepEqual(applyconfig(fixtureModel(DM), ctxWith({ kinds: { DatabaseManager: { skipVerbs: ['apply', 'applyStatus'] } } })), []);
 });
 
-test('kinds named like runtime types (Watch, Selector, Scale) get aliased runtime imports, and the tree compiles', async () => {
+test('kinds named like runtime types (TypedWatch, Selector, Scale, Stored) get aliased runtime imports, and the tree compiles', async () => {
   const { runEmitters } = await import('../../../src/generate/registry.js');
   const { writeTree } = await import('../../golden/support.js');
   const { tscStrict } = await import('../../compile/tsc.js');
   const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
-  const kinds = ['Watch', 'Selector', 'Scale'].flatMap((k) => yamlModel(crdYaml({ group: 'x.example.com', kind: k, status: true })).groups[0]!.versions[0]!.kinds);
+  const kinds = ['TypedWatch', 'Selector', 'Scale', 'Stored'].flatMap((k) => yamlModel(crdYaml({ group: 'x.example.com', kind: k, status: true })).groups[0]!.versions[0]!.kinds);
   const model: Model = { groups: [{ name: 'x.example.com', versions: [{ name: 'v1', kinds }] }], sources: ['a.yaml'] };
   const files = runEmitters(model, ctxWith());
-  const watch = file(files, 'clientset/typed/x.example.com/v1/watch.ts');
-  assert.match(watch, /Watch as RuntimeWatch/);
-  assert.match(watch, /watch\(options\?: TypedListOptions\): Promise<RuntimeWatch<Watch>>;/);
+  const watch = file(files, 'clientset/typed/x.example.com/v1/typedwatch.ts');
+  assert.match(watch, /TypedWatch as RuntimeTypedWatch/);
+  assert.match(watch, /Promise<RuntimeTypedWatch<Stored<TypedWatch, "Namespaced">>>;/);
   assert.match(file(files, 'listers/x.example.com/v1/selector.ts'), /type Selector as RuntimeSelector/);
+  const stored = file(files, 'clientset/typed/x.example.com/v1/stored.ts');
+  assert.match(stored, /Stored as RuntimeStored/);
+  assert.match(stored, /StoredList as RuntimeStoredList/);
+  assert.match(stored, /get\(\n    name: string,\n    options\?: GetOptions,\n  \): Promise<RuntimeStored<Stored, "Namespaced">>;/);
+  assert.match(file(files, 'informers/x.example.com/v1/stored.ts'), /Stored as RuntimeStored/);
+  assert.match(file(files, 'listers/x.example.com/v1/stored.ts'), /type Stored as RuntimeStored/);
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-alias-'));
   try {
     writeTree(join(dir, 'out'), files);

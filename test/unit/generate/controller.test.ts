@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
-import { controller, controllerErrors, ControllerOptionsError, isDatabaseManagerShape } from '../../../src/generate/controller.js';
+import { controller, controllerErrors, ControllerOptionsError, databaseManagerStatus, dockerOutDir, isDatabaseManagerShape, STUB_HOOKS_MARKER, stubHookWarnings } from '../../../src/generate/controller.js';
 import { writeFiles } from '../../../src/emit/writer.js';
 import type { Model } from '../../../src/model/types.js';
 import { ROOT, writeTree } from '../../golden/support.js';
@@ -81,15 +81,122 @@ test('--controller errors: unknown kind lists the known ones; group/Kind accepte
   assert.match(controllerErrors(model, createEmitContext({ controllers: ['DatabaseManager'], client: { kinds: { DatabaseManager: { readonly: true } } } }))[0]!, /needs the client verbs updateStatus/);
 });
 
-test('only the DatabaseManager shape gets the database business logic; the published CRD (no conditions) gets the hooks to fill in', () => {
-  const ext = read('fixtures/databasemanager/crd.yaml');
-  assert.equal(isDatabaseManagerShape(ext.groups[0]!.versions[0]!.kinds[0]!), true);
-  const seed = readFileSync(join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml'), 'utf8').replace(/\n {16}observedGeneration:[\s\S]*?(?=\n {2}names:)/, '\n');
-  const r = readCrdInputs([{ file: 'seed.yaml', content: Buffer.from(seed) }]);
+/** The published DatabaseManager CRD (fixtures/databasemanager-published) with `edit` applied to its text. */
+function publishedVariant(edit: (yaml: string) => string): Model {
+  const text = edit(readFileSync(join(ROOT, 'fixtures', 'databasemanager-published', 'crd.yaml'), 'utf8'));
+  const r = readCrdInputs([{ file: 'variant.yaml', content: Buffer.from(text) }]);
   assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
-  assert.equal(isDatabaseManagerShape(r.model.groups[0]!.versions[0]!.kinds[0]!), false);
-  const rec = controller(r.model, createEmitContext({ sources: ['seed.yaml'], controllers: ['DatabaseManager'] })).find((f) => f.path.endsWith('reconcile.ts'))!;
-  assert.match(rec.contents, /TODO: map the DatabaseManager's spec to a Deployment/);
+  return r.model;
+}
+
+function reconcileOf(model: Model, kind = 'DatabaseManager'): string {
+  return controller(model, createEmitContext({ sources: model.sources, controllers: [kind] })).find((f) => f.path.endsWith('reconcile.ts'))!.contents;
+}
+
+/** A published-CRD variant whose status also has conditions with `items` (YAML at the status properties' indent). */
+const withConditions = (items: string) => (y: string) =>
+  y.replace(/( {16}availableReplicas: \n {18}type: integer \n)/, `$1                observedGeneration:\n                  type: integer\n                conditions:\n                  type: array\n                  items:\n${items}`);
+
+test('the DatabaseManager logic is chosen by the spec shape: the published CRD (status only availableReplicas, no status subresource) gets it', () => {
+  const published = read('fixtures/databasemanager-published/crd.yaml');
+  const kind = published.groups[0]!.versions[0]!.kinds[0]!;
+  assert.equal(kind.subresources.status, false);
+  assert.equal(isDatabaseManagerShape(kind), true);
+  assert.deepEqual(databaseManagerStatus(kind), { availableReplicas: true, observedGeneration: false, conditions: false });
+  const rec = reconcileOf(published);
+  assert.match(rec, /export const DATABASES/);
+  assert.match(rec, /status\.availableReplicas =/);
+  // only what the status schema declares: no conditions, no observedGeneration (in the code; the doc says why)
+  const code = rec.split('\n').filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l)).join('\n');
+  assert.doesNotMatch(code, /setCondition|observedGeneration|conditions/);
+  assert.doesNotMatch(rec, /stubHooks/);
+  const ctl = controller(published, createEmitContext({ sources: published.sources, controllers: ['DatabaseManager'] })).find((f) => f.path.endsWith('/controller.ts'))!.contents;
+  assert.match(ctl, /\.databaseManagers\(namespace\)\.update\(copy\)/, 'status written through the object: no status subresource');
+  assert.doesNotMatch(ctl, /updateStatus\(copy\)/);
+  // the fixture with status.conditions and observedGeneration gets all three
+  const full = read('fixtures/databasemanager/crd.yaml').groups[0]!.versions[0]!.kinds[0]!;
+  assert.deepEqual(databaseManagerStatus(full), { availableReplicas: true, observedGeneration: true, conditions: { observedGeneration: true } });
+  assert.match(reconcileOf(read('fixtures/databasemanager/crd.yaml')), /setCondition\(conditions/);
+});
+
+test('conditions are managed only when their items have metav1.Condition\'s fields; a kind of another shape gets the stub hooks', () => {
+  const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime'].map((f) => `                      ${f}:\n                        type: string\n`).join('');
+  const ok = publishedVariant(withConditions(`                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`));
+  assert.deepEqual(databaseManagerStatus(ok.groups[0]!.versions[0]!.kinds[0]!), { availableReplicas: true, observedGeneration: true, conditions: { observedGeneration: false } });
+  const rec = reconcileOf(ok);
+  assert.match(rec, /setCondition\(conditions/);
+  assert.match(rec, /status\.observedGeneration = generation/);
+  assert.doesNotMatch(rec, /\{ observedGeneration: generation \}/, 'the condition items do not declare observedGeneration');
+  // items without lastTransitionTime and message: the server would prune what setCondition writes
+  const partial = publishedVariant(withConditions(`                    type: object\n                    properties:\n                      type:\n                        type: string\n                      status:\n                        type: string\n`));
+  assert.deepEqual(databaseManagerStatus(partial.groups[0]!.versions[0]!.kinds[0]!), { availableReplicas: true, observedGeneration: true, conditions: false });
+  assert.doesNotMatch(reconcileOf(partial), /setCondition/);
+  // not the DatabaseManager spec shape: the hooks to fill in, marked as the stub
+  const other = publishedVariant((y) => y.replace('dbtype: ', 'engine: '));
+  assert.equal(isDatabaseManagerShape(other.groups[0]!.versions[0]!.kinds[0]!), false);
+  const stub = reconcileOf(other);
+  assert.match(stub, /TODO: map the DatabaseManager's spec to a Deployment/);
+  assert.ok(stub.includes(STUB_HOOKS_MARKER));
+});
+
+test('generate warns once about a stub reconcile.ts: when it writes one, or the one on disk still has the marker; not once filled in', () => {
+  const model = read('fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml');
+  const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['GatewayClass'] }));
+  const show = (p: string): string => `out/${p}`;
+  const fresh = stubHookWarnings(files, () => undefined, show);
+  assert.equal(fresh.length, 1);
+  assert.equal(fresh[0]!.severity, 'warning');
+  assert.equal(fresh[0]!.code, 'GEN005');
+  assert.equal(fresh[0]!.file, 'out/controllers/gatewayclass/reconcile.ts');
+  const stubText = files.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
+  assert.equal(stubText.split('\n')[fresh[0]!.line! - 1], STUB_HOOKS_MARKER);
+  assert.match(fresh[0]!.message, /stub hooks/);
+  assert.equal(stubHookWarnings(files, () => stubText, show).length, 1);
+  assert.deepEqual(stubHookWarnings(files, () => stubText.replace(STUB_HOOKS_MARKER, ''), show), []);
+  const dm = read('fixtures/databasemanager-published/crd.yaml');
+  assert.deepEqual(stubHookWarnings(controller(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })), () => undefined, show), []);
+});
+
+test('crdgen generate prints the stub warning once per run while reconcile.ts has the marker, and not after', async (t) => {
+  const { runCli } = await import('../../../src/cli/main.js');
+  const out = mkdtempSync(join(tmpdir(), 'crdgen-ctl-stub-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const run = async (): Promise<{ code: number; err: string }> => {
+    const r = { out: '', err: '', stdout: (x: string) => void (r.out += x), stderr: (x: string) => void (r.err += x), readStdin: async () => new Uint8Array(), cwd: ROOT };
+    const code = await runCli(['generate', 'fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml', '--out', out, '--controller', 'GatewayClass'], r);
+    return { code, err: r.err };
+  };
+  const first = await run();
+  assert.equal(first.code, 0);
+  assert.equal(first.err.match(/warning GEN005/g)?.length, 1, first.err);
+  assert.match(first.err, /controllers\/gatewayclass\/reconcile\.ts:\d+:1 warning GEN005 .*still has the generated stub hooks/);
+  assert.equal((await run()).err.match(/warning GEN005/g)?.length, 1, 'still the stub: said again, once');
+  const p = join(out, 'controllers', 'gatewayclass', 'reconcile.ts');
+  writeFileSync(p, readFileSync(p, 'utf8').replace(STUB_HOOKS_MARKER, ''));
+  assert.doesNotMatch((await run()).err, /GEN005/);
+  // the article's CRD gets the worked example: nothing to warn about
+  const dm = { out: '', err: '', stdout: (x: string) => void (dm.out += x), stderr: (x: string) => void (dm.err += x), readStdin: async () => new Uint8Array(), cwd: ROOT };
+  assert.equal(await runCli(['generate', 'fixtures/databasemanager-published/crd.yaml', '--out', join(out, 'dm'), '--controller', 'DatabaseManager'], dm), 0);
+  assert.doesNotMatch(dm.err, /GEN005/);
+});
+
+test('the Dockerfile bundles the documented layout\'s main.ts (no dist/, no npm run build) and says what it expects', () => {
+  const model = read('fixtures/databasemanager/crd.yaml');
+  const dockerfile = (outDir?: string): string =>
+    controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'], ...(outDir !== undefined ? { outDir } : {}) })).find((f) => f.path.endsWith('Dockerfile'))!.contents;
+  const d = dockerfile();
+  assert.doesNotMatch(d, /dist\/|npm run build/);
+  assert.match(d, /^ARG MAIN=src\/generated\/controllers\/databasemanager\/main\.ts$/m);
+  assert.match(d, /^RUN npx --yes esbuild@[0-9.]+ "\$MAIN" --bundle/m);
+  assert.match(d, /the build context is your project's root/);
+  assert.match(d, /--out src\/generated/);
+  assert.match(d, /docker build -f src\/generated\/controllers\/databasemanager\/Dockerfile/);
+  // the --out of the run, relative to the project; a path that leaves the project: the documented one
+  assert.match(dockerfile('gen/api'), /^ARG MAIN=gen\/api\/controllers\/databasemanager\/main\.ts$/m);
+  assert.equal(dockerOutDir('../elsewhere'), 'src/generated');
+  assert.equal(dockerOutDir('/abs/out'), 'src/generated');
+  assert.equal(dockerOutDir('a b'), 'src/generated');
+  assert.equal(dockerOutDir('out/'), 'out');
 });
 
 test('the writer creates reconcile.ts once and never overwrites it', async () => {
@@ -128,6 +235,16 @@ test('generated operators compile with tsc --strict: fixture and corpus kinds (c
     }
     const dm = read('fixtures/databasemanager/crd.yaml');
     writeTree(join(out, 'databasemanager'), runEmitters(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })));
+    // the article's CRD, and DatabaseManager shapes with other status schemas
+    const published = read('fixtures/databasemanager-published/crd.yaml');
+    writeTree(join(out, 'databasemanager-published'), runEmitters(published, createEmitContext({ sources: published.sources, controllers: ['DatabaseManager'] })));
+    const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime'].map((f) => `                      ${f}:\n                        type: string\n`).join('');
+    const variants: Record<string, Model> = {
+      'dm-conditions': publishedVariant(withConditions(`                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`)),
+      'dm-no-status': publishedVariant((y) => y.replace(/ {12}status: \n[\s\S]*?(?= {2}names:)/, '')),
+    };
+    assert.equal(databaseManagerStatus(variants['dm-no-status']!.groups[0]!.versions[0]!.kinds[0]!), undefined);
+    for (const [name, m] of Object.entries(variants)) writeTree(join(out, name), runEmitters(m, createEmitContext({ sources: m.sources, controllers: ['DatabaseManager'] })));
     const r = await tscStrict([out], 'nodenext');
     assert.equal(r.output, '');
     assert.equal(r.status, 0);

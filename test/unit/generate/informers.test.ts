@@ -19,7 +19,8 @@ test('DatabaseManager: factory → coolops() → v1alpha1() → databaseManagers
   assert.match(file(files, 'informers/coolops.cn/interface.ts'), /v1alpha1\(\): CoolopsV1alpha1Informers;/);
   assert.match(file(files, 'informers/coolops.cn/v1alpha1/interface.ts'), /databaseManagers\(\): DatabaseManagerInformer;/);
   const inf = file(files, 'informers/coolops.cn/v1alpha1/databasemanager.ts');
-  assert.match(inf, /informer\(\): SharedIndexInformer<DatabaseManager>;/);
+  assert.match(inf, /informer\(\): SharedIndexInformer<Stored<DatabaseManager, "Namespaced">>;/);
+  assert.match(inf, /function informer\(\): SharedIndexInformer<\n    Stored<DatabaseManager, "Namespaced">\n  > \{\n    return factory\.informerFor\(DatabaseManagerResource\);/);
   assert.match(inf, /lister\(\): DatabaseManagerLister;/);
   assert.match(inf, /from "\.\.\/\.\.\/\.\.\/listers\/coolops\.cn\/v1alpha1\/databasemanager\.js"/);
 });

@@ -10,7 +10,10 @@ test('namespaced kind: lister with list + namespace accessor, namespace lister w
   const text = files[0]!.contents;
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerLister'), ['list', 'databaseManagers']);
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerNamespaceLister'), ['list', 'get']);
-  assert.match(text, /export function newDatabaseManagerLister\(\n  indexer: IndexerReader<DatabaseManager>,\n\): DatabaseManagerLister/);
+  // cached objects as the server returned them: name, namespace, uid, resourceVersion present
+  assert.match(text, /export function newDatabaseManagerLister\(\n  indexer: IndexerReader<Stored<DatabaseManager, "Namespaced">>,\n\): DatabaseManagerLister/);
+  assert.match(text, /get\(name: string\): Stored<DatabaseManager, "Namespaced">;/);
+  assert.match(text, /list\(selector\?: Selector \| string\): Stored<DatabaseManager, "Namespaced">\[\];/);
   assert.match(text, /resource: "databasemanager"/);
   assert.match(text, /READ-ONLY/);
 });
@@ -21,6 +24,7 @@ test('cluster-scoped kind: get and list directly, one lister per version', () =>
   const v1 = file(files, 'listers/gateway.networking.k8s.io/v1/gatewayclass.ts');
   assert.deepEqual(interfaceMethods(v1, 'GatewayClassLister'), ['list', 'get']);
   assert.ok(!v1.includes('NamespaceLister'));
+  assert.match(v1, /get\(name: string\): Stored<GatewayClass, "Cluster">;/);
 });
 
 test('kinds whose client cannot list and watch get no lister', () => {

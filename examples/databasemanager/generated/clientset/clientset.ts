@@ -2,10 +2,12 @@
 // Source: crd.yaml
 
 import {
+  defaultFieldManager,
   loadConfig,
   restBackend,
   isClientBackend,
   validatingBackend,
+  withFieldManager,
   type ClientBackend,
   type KindValidator,
   type LoadConfigOptions,
@@ -24,6 +26,14 @@ export interface ClientsetOptions {
    * ApiError and never sent. Off by default (the validators, and CEL, are then never loaded).
    */
   validate?: boolean;
+  /**
+   * The field manager of every write (create, update, patch, apply…) that does not name its
+   * own, as the API server records it in managedFields. Default: the application's name, as
+   * client-go uses the binary's — the first part of a RestConfig's `userAgent` when it has one,
+   * else the script's file name without extension (`my-operator.js` → `my-operator`; for
+   * `index.js`/`main.js`, the package's name).
+   */
+  fieldManager?: string;
 }
 
 /** `group/version/Kind` → the generated validator, imported on first use. */
@@ -47,6 +57,8 @@ export interface ClientsetInterface {
 export class Clientset implements ClientsetInterface {
   /** Where every call goes: HTTP for a RestConfig, or the given backend (e.g. a fake). */
   readonly backend: ClientBackend;
+  /** The field manager of this clientset's writes (see {@link ClientsetOptions.fieldManager}). */
+  readonly fieldManager: string;
   readonly #coolopsV1alpha1: CoolopsV1alpha1Client;
 
   /** A clientset over a RestConfig (see `loadConfig`) or any ClientBackend. */
@@ -54,7 +66,11 @@ export class Clientset implements ClientsetInterface {
     config: RestConfig | ClientBackend,
     options: ClientsetOptions = {},
   ) {
-    const backend = isClientBackend(config) ? config : restBackend(config);
+    this.fieldManager = options.fieldManager ?? defaultFieldManager(config);
+    const backend = withFieldManager(
+      isClientBackend(config) ? config : restBackend(config),
+      this.fieldManager,
+    );
     this.backend = options.validate
       ? validatingBackend(backend, async (d) =>
           validators[`${d.group}/${d.version}/${d.kind}`]?.(),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
 import { RestClient, RequestTimeoutError, defaultUserAgent, withQuery } from '../../../../src/runtime/client/rest-client.js';
+import { applicationName } from '../../../../src/runtime/client/field-manager.js';
 import { ApiError, isTooManyRequests } from '../../../../src/runtime/client/errors.js';
 import { TokenBucketRateLimiter, type LimiterClock } from '../../../../src/runtime/client/flowcontrol.js';
 import type { RestConfig } from '../../../../src/runtime/client/config.js';
@@ -37,7 +38,9 @@ test('requests carry Accept, User-Agent, bearer token, Content-Type and JSON bod
   assert.equal(h.accept, 'application/json');
   assert.equal(h['content-type'], 'application/json');
   assert.equal(h['x-extra'], 'yes');
-  assert.match(h['user-agent'] ?? '', /^crdgen\/\d+\.\d+\.\d+ \(\w+\/\w+\) node\/v\d+/);
+  // client-go's shape with the application's name first (the API server's default field manager)
+  assert.match(h['user-agent'] ?? '', /^[^/ ]+\/\d+\.\d+\.\d+ \(\w+\/\w+\) node\/v\d+/);
+  assert.equal((h['user-agent'] ?? '').split('/')[0], applicationName());
   assert.equal(h['user-agent'], defaultUserAgent());
 });
 

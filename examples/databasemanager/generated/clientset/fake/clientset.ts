@@ -30,8 +30,9 @@ export class FakeClientset extends Clientset {
 
   /** A fake clientset seeded with `objects` (each needs apiVersion and kind). */
   constructor(...objects: KubeObject[]) {
-    super(new FakeClientBackend(fakeResources, objects));
-    this.fake = this.backend as FakeClientBackend;
+    const fake = new FakeClientBackend(fakeResources, objects);
+    super(fake);
+    this.fake = fake;
   }
 
   /** The object tracker (seed or inspect objects directly). */

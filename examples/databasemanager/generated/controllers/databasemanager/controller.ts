@@ -37,6 +37,7 @@ import {
   desiredStatus,
   type Observed,
 } from "./reconcile.js";
+import * as hooks from "./reconcile.js";
 
 /** The controller's name: event source, workqueue name, metrics label. */
 export const controllerName = "databasemanager-controller";
@@ -116,6 +117,11 @@ export class DatabaseManagerController implements RunnableController {
   async run(workers: number, signal: AbortSignal): Promise<void> {
     const stop = (): void => void this.workqueue.shutDownWithDrain();
     signal.addEventListener("abort", stop, { once: true });
+    if ("stubHooks" in hooks) {
+      const file = "controllers/databasemanager/reconcile.ts";
+      const message = `${file} still has the generated stub hooks: nothing is reconciled until you fill them in`;
+      this.logger.warn({ file }, message);
+    }
     this.options.informerFactory.start(signal);
     try {
       this.logger.info({}, "waiting for informer caches to sync");

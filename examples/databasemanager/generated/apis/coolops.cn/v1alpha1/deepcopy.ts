@@ -13,7 +13,7 @@ import type {
   DatabaseManagerList,
   DatabaseManagerSpec,
   DatabaseManagerStatus,
-  DatabaseManagerStatusConditions,
+  DatabaseManagerStatusCondition,
 } from "./types.js";
 
 // Every copy below starts from a spread of its source, which makes each key
@@ -90,7 +90,7 @@ function copy_DatabaseManagerStatus(src: object): unknown {
     if (typeof v !== "object" || v === null) continue;
     switch (k) {
       case "conditions":
-        out["conditions"] = copy_array_DatabaseManagerStatusConditions(v);
+        out["conditions"] = copy_array_DatabaseManagerStatusCondition(v);
         continue;
     }
     out[k] = copyJson(v);
@@ -98,7 +98,7 @@ function copy_DatabaseManagerStatus(src: object): unknown {
   return out;
 }
 
-function copy_DatabaseManagerStatusConditions(src: object): unknown {
+function copy_DatabaseManagerStatusCondition(src: object): unknown {
   if (Array.isArray(src)) return copyJsonArray(src);
   const out: JsonObject = { ...src };
   for (const k in out) {
@@ -121,13 +121,13 @@ function copy_array_DatabaseManager(v: object): unknown {
   return a;
 }
 
-function copy_array_DatabaseManagerStatusConditions(v: object): unknown {
+function copy_array_DatabaseManagerStatusCondition(v: object): unknown {
   if (!Array.isArray(v)) return copyJson(v);
   const a: unknown[] = v.slice();
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     if (typeof x === "object" && x !== null) {
-      a[i] = copy_DatabaseManagerStatusConditions(x);
+      a[i] = copy_DatabaseManagerStatusCondition(x);
     }
   }
   return a;
@@ -162,15 +162,15 @@ export function deepCopyDatabaseManagerStatus(
 }
 
 /**
- * Returns a deep copy of a DatabaseManagerStatusConditions: every field, including ones the schema does
+ * Returns a deep copy of a DatabaseManagerStatusCondition: every field, including ones the schema does
  * not name, is copied; the copy shares no object or array with `src`.
  */
-export function deepCopyDatabaseManagerStatusConditions(
-  src: DatabaseManagerStatusConditions,
-): DatabaseManagerStatusConditions {
-  return copy_DatabaseManagerStatusConditions(
+export function deepCopyDatabaseManagerStatusCondition(
+  src: DatabaseManagerStatusCondition,
+): DatabaseManagerStatusCondition {
+  return copy_DatabaseManagerStatusCondition(
     src,
-  ) as DatabaseManagerStatusConditions;
+  ) as DatabaseManagerStatusCondition;
 }
 
 /**

@@ -7,8 +7,8 @@ import type { ListMeta, ObjectMeta } from "crdgen/runtime";
  * DatabaseManager runs a database as a Deployment.
  */
 export interface DatabaseManager {
-  apiVersion?: string;
-  kind?: string;
+  apiVersion?: "coolops.cn/v1alpha1";
+  kind?: "DatabaseManager";
   metadata?: ObjectMeta;
   /**
    * DatabaseManagerSpec is the desired state of a DatabaseManager.
@@ -60,10 +60,10 @@ export interface DatabaseManagerStatus {
    * @listType map
    * @listMapKeys type
    */
-  conditions?: DatabaseManagerStatusConditions[];
+  conditions?: DatabaseManagerStatusCondition[];
 }
 
-export interface DatabaseManagerStatusConditions {
+export interface DatabaseManagerStatusCondition {
   type: string;
   status: "True" | "False" | "Unknown";
   /**
@@ -82,8 +82,8 @@ export interface DatabaseManagerStatusConditions {
  * DatabaseManagerList is a list of DatabaseManager.
  */
 export interface DatabaseManagerList {
-  apiVersion?: string;
-  kind?: string;
+  apiVersion?: "coolops.cn/v1alpha1";
+  kind?: "DatabaseManagerList";
   metadata?: ListMeta;
   /**
    * The databasemanagers.

@@ -4,6 +4,7 @@
 import type {
   SharedIndexInformer,
   SharedInformerFactoryBase,
+  Stored,
 } from "crdgen/runtime";
 import type { DatabaseManager } from "../../../apis/coolops.cn/v1alpha1/types.js";
 import { DatabaseManagerResource } from "../../../apis/coolops.cn/v1alpha1/register.js";
@@ -15,7 +16,7 @@ import {
 /** DatabaseManagerInformer: the factory's shared informer of DatabaseManagers (coolops.cn/v1alpha1) and a lister over its cache. */
 export interface DatabaseManagerInformer {
   /** The shared informer (one per factory); add event handlers to it. */
-  informer(): SharedIndexInformer<DatabaseManager>;
+  informer(): SharedIndexInformer<Stored<DatabaseManager, "Namespaced">>;
   /** A lister reading the informer's cache (fill it first: start the factory and wait for sync). */
   lister(): DatabaseManagerLister;
 }
@@ -24,8 +25,10 @@ export interface DatabaseManagerInformer {
 export function newDatabaseManagerInformer(
   factory: SharedInformerFactoryBase,
 ): DatabaseManagerInformer {
-  function informer() {
-    return factory.informerFor<DatabaseManager>(DatabaseManagerResource);
+  function informer(): SharedIndexInformer<
+    Stored<DatabaseManager, "Namespaced">
+  > {
+    return factory.informerFor(DatabaseManagerResource);
   }
   return {
     informer,

@@ -5,6 +5,7 @@ import {
   ResourceLister,
   type IndexerReader,
   type Selector,
+  type Stored,
 } from "crdgen/runtime";
 import type { DatabaseManager } from "../../../apis/coolops.cn/v1alpha1/types.js";
 
@@ -14,7 +15,7 @@ import type { DatabaseManager } from "../../../apis/coolops.cn/v1alpha1/types.js
  */
 export interface DatabaseManagerLister {
   /** Every DatabaseManager in the cache (all namespaces) matching `selector` (default: all). */
-  list(selector?: Selector | string): DatabaseManager[];
+  list(selector?: Selector | string): Stored<DatabaseManager, "Namespaced">[];
   /** The lister of `namespace`. */
   databaseManagers(namespace: string): DatabaseManagerNamespaceLister;
 }
@@ -22,20 +23,20 @@ export interface DatabaseManagerLister {
 /** DatabaseManagerNamespaceLister lists and gets DatabaseManagers of one namespace. Results are read-only. */
 export interface DatabaseManagerNamespaceLister {
   /** Every DatabaseManager of the namespace matching `selector` (default: all). */
-  list(selector?: Selector | string): DatabaseManager[];
+  list(selector?: Selector | string): Stored<DatabaseManager, "Namespaced">[];
   /** The DatabaseManager `name` of the namespace; throws the NotFound ApiError when it is not cached. */
-  get(name: string): DatabaseManager;
+  get(name: string): Stored<DatabaseManager, "Namespaced">;
 }
 
 /** A DatabaseManagerLister over `indexer` (the DatabaseManager informer's `getIndexer()`). */
 export function newDatabaseManagerLister(
-  indexer: IndexerReader<DatabaseManager>,
+  indexer: IndexerReader<Stored<DatabaseManager, "Namespaced">>,
 ): DatabaseManagerLister {
   const resource = {
     group: "coolops.cn",
     resource: "databasemanager",
   };
-  const lister = new ResourceLister<DatabaseManager>(indexer, resource);
+  const lister = new ResourceLister(indexer, resource);
   return {
     list: (selector) => lister.list(selector),
     databaseManagers(namespace) {

@@ -10,10 +10,12 @@ import type {
   GetOptions,
   PatchOptions,
   PatchType,
+  Stored,
+  StoredList,
   TypedDeleteCollectionOptions,
   TypedListOptions,
+  TypedWatch,
   UpdateOptions,
-  Watch,
 } from "crdgen/runtime";
 import { TypedResourceClient } from "crdgen/runtime";
 import type {
@@ -33,21 +35,21 @@ export interface DatabaseManagerInterface {
   create(
     obj: DatabaseManager,
     options?: CreateOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Replaces a DatabaseManager; rejects with a Conflict when metadata.resourceVersion is stale.
    */
   update(
     obj: DatabaseManager,
     options?: UpdateOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Replaces the status subresource of a DatabaseManager (changes outside status are ignored).
    */
   updateStatus(
     obj: DatabaseManager,
     options?: UpdateOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Deletes the DatabaseManager `name`.
    */
@@ -59,15 +61,22 @@ export interface DatabaseManagerInterface {
   /**
    * Reads the DatabaseManager `name`; rejects with NotFound when it does not exist.
    */
-  get(name: string, options?: GetOptions): Promise<DatabaseManager>;
+  get(
+    name: string,
+    options?: GetOptions,
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Lists DatabaseManager objects (labelSelector may be text or a Selector).
    */
-  list(options?: TypedListOptions): Promise<DatabaseManagerList>;
+  list(
+    options?: TypedListOptions,
+  ): Promise<StoredList<DatabaseManagerList, "Namespaced">>;
   /**
    * Watches DatabaseManager objects; iterate the result for events, `stop()` it when done.
    */
-  watch(options?: TypedListOptions): Promise<Watch<DatabaseManager>>;
+  watch(
+    options?: TypedListOptions,
+  ): Promise<TypedWatch<Stored<DatabaseManager, "Namespaced">>>;
   /**
    * Patches the DatabaseManager `name` (PatchType.Merge, JSON or Apply).
    */
@@ -76,21 +85,21 @@ export interface DatabaseManagerInterface {
     patchType: PatchType,
     data: unknown,
     options?: PatchOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Server-side apply of a DatabaseManager apply configuration (options.fieldManager is required).
    */
   apply(
     config: ApplyConfigurationFor<DatabaseManager>,
     options: ApplyOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
   /**
    * Server-side apply to the status subresource of a DatabaseManager.
    */
   applyStatus(
     config: ApplyConfigurationFor<DatabaseManager>,
     options: ApplyOptions,
-  ): Promise<DatabaseManager>;
+  ): Promise<Stored<DatabaseManager, "Namespaced">>;
 }
 
 /** DatabaseManagersGetter has a method to return a DatabaseManagerInterface. */
@@ -106,7 +115,8 @@ export class DatabaseManagerClient implements DatabaseManagerInterface {
   readonly #client: TypedResourceClient<
     DatabaseManager,
     DatabaseManagerList,
-    ApplyConfigurationFor<DatabaseManager>
+    ApplyConfigurationFor<DatabaseManager>,
+    "Namespaced"
   >;
 
   /** `namespace` `''`: all namespaces (list, watch, deleteCollection). */
@@ -121,21 +131,21 @@ export class DatabaseManagerClient implements DatabaseManagerInterface {
   create(
     obj: DatabaseManager,
     options?: CreateOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.create(obj, options);
   }
 
   update(
     obj: DatabaseManager,
     options?: UpdateOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.update(obj, options);
   }
 
   updateStatus(
     obj: DatabaseManager,
     options?: UpdateOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.updateStatus(obj, options);
   }
 
@@ -147,15 +157,22 @@ export class DatabaseManagerClient implements DatabaseManagerInterface {
     return this.#client.deleteCollection(options);
   }
 
-  get(name: string, options?: GetOptions): Promise<DatabaseManager> {
+  get(
+    name: string,
+    options?: GetOptions,
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.get(name, options);
   }
 
-  list(options?: TypedListOptions): Promise<DatabaseManagerList> {
+  list(
+    options?: TypedListOptions,
+  ): Promise<StoredList<DatabaseManagerList, "Namespaced">> {
     return this.#client.list(options);
   }
 
-  watch(options?: TypedListOptions): Promise<Watch<DatabaseManager>> {
+  watch(
+    options?: TypedListOptions,
+  ): Promise<TypedWatch<Stored<DatabaseManager, "Namespaced">>> {
     return this.#client.watch(options);
   }
 
@@ -164,21 +181,21 @@ export class DatabaseManagerClient implements DatabaseManagerInterface {
     patchType: PatchType,
     data: unknown,
     options?: PatchOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.patch(name, patchType, data, options);
   }
 
   apply(
     config: ApplyConfigurationFor<DatabaseManager>,
     options: ApplyOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.apply(config, options);
   }
 
   applyStatus(
     config: ApplyConfigurationFor<DatabaseManager>,
     options: ApplyOptions,
-  ): Promise<DatabaseManager> {
+  ): Promise<Stored<DatabaseManager, "Namespaced">> {
     return this.#client.applyStatus(config, options);
   }
 }
