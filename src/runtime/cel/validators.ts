@@ -31,34 +31,6 @@ function unopt(t: CelType): CelType {
   return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0]! : t;
 }
 
-/** Go's regexp error for a pattern our RE2 translation refuses (the common cases). */
-export function goRegexpError(p: string): string {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-      const close = p.indexOf(']', i + 2);
-      if (close < 0) return `error parsing regexp: missing closing ]: \`${p.slice(i)}\``;
-    } else if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) return `error parsing regexp: unexpected ): \`${p}\``;
-      depth--;
-    } else if ((c === '*' || c === '+' || c === '?') && (i === 0 || p[i - 1] === '(' || p[i - 1] === '|')) return `error parsing regexp: missing argument to repetition operator: \`${c}\``;
-  }
-  if (depth > 0) return `error parsing regexp: missing closing ): \`${p}\``;
-  return `error parsing regexp: invalid or unsupported syntax: \`${p}\``;
-}
-
 /** Kubernetes' regex library compiles literal patterns of find/findAll when the program is built. */
 export function programErrors(root: Expr): string | undefined {
   let out: string | undefined;
@@ -68,8 +40,7 @@ export function programErrors(root: Expr): string | undefined {
       try {
         compileRegex(e.args[0].v);
       } catch (err) {
-        const go = /(missing closing \]: .*|invalid escape sequence: .*)$/.exec((err as Error).message)?.[1];
-        out = `program instantiation failed: ${go ? `error parsing regexp: ${go}` : goRegexpError(e.args[0].v)}`;
+        out = `program instantiation failed: ${(err as Error).message}`;
       }
     }
     for (const c of children(e)) visit(c);

@@ -266,6 +266,12 @@ describe('the wrong answers are right', () => {
     assert.equal(run("[duration('1s'), duration('500ms')].sum() == duration('1.5s')"), true);
   });
 
+  it('a bad pattern computed at run time is Go’s regexp error, not an internal error', () => {
+    assert.equal(errorOf("'a'.matches(dyn('(' + ''))"), 'error parsing regexp: missing closing ): `(`');
+    const s = obj({ p: { type: 'string', maxLength: 10 } }, [{ rule: "'x'.matches(self.p)" }]);
+    assert.deepEqual(lines(s, { p: '[a' }), ['<nil>: Invalid value: "object": error parsing regexp: missing closing ]: `[a` evaluating rule: \'x\'.matches(self.p)']);
+  });
+
   it('extra arguments are refused; format never throws a JavaScript error', () => {
     assert.match(compileExpression("'a'.indexOf('a', 0, 1) == 0") as string, /found no matching overload for 'indexOf' applied to 'string\.\(string, int, int\)'/);
     assert.equal(run("'%e'.format([double('NaN')])"), 'NaN');
