@@ -11,7 +11,7 @@ import type { Node } from '../validation/node.js';
 import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileChecked, type CompiledRule, type Program } from './compile.js';
-import { costError, estimateCost, ruleCardinality } from './cost.js';
+import { costError, estimateCost, ruleCardinality, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost.js';
 import { schemaType } from './schema-types.js';
 import { programErrors } from './validators.js';
 import { BOOL, optional, STRING, type CelType } from './types.js';
@@ -132,8 +132,8 @@ function compiled(val: Validator, i: number): Slot {
 
 /** The outcome of {@link compileForSchema}. */
 export type SchemaCompileOutcome =
-  | { ok: true; rule: CompiledRule }
-  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean; where?: 'messageExpression' | 'optionalOldSelf' };
+  | { ok: true; rule: CompiledRule; totalCost?: number }
+  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean; where?: 'messageExpression' | 'optionalOldSelf'; totalCost?: number };
 
 /**
  * Compiles a rule for a node whose values have CEL type `type` (undefined: the node has none), as
@@ -161,9 +161,10 @@ export function compileForSchema(rule: ValidationRule, type: CelType | undefined
   }
   // the cost limit is the CRD's (checked when a CRD is read), not the evaluator's
   const maxCost = cost ? estimateCost(c.ast, c.checked, type) : undefined;
-  const over = maxCost === undefined ? undefined : costError('estimated rule cost', maxCost * ruleCardinality(cost!.card, type));
-  if (over) return { ok: false, message: over, kind: 'forbidden', compile: false };
-  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost } };
+  const totalCost = maxCost === undefined ? undefined : Math.min(2 ** 64 - 1, maxCost * ruleCardinality(cost!.card, type));
+  const over = totalCost === undefined ? undefined : costError('estimated rule cost', totalCost);
+  if (over) return { ok: false, message: over, kind: 'forbidden', compile: false, totalCost };
+  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost }, totalCost };
 }
 
 /** Go's encoding/json of a string (HTML-safe, as json.Marshal writes it). */
@@ -205,9 +206,23 @@ function schemaField(segs: (string | number)[]): string {
   return out;
 }
 
-function precheck(val: Validator, out: RuleProblem[]): void {
+/** The CRD-wide cost account of one schema (apiextensions' TotalCost). */
+interface TotalCost {
+  total: number;
+  /** The most expensive rules (at least 1 % of the limit), most expensive first, at most 4. */
+  mostExpensive: { field: string; segments: (string | number)[]; rule: string; schemaPath: string; cost: number }[];
+}
+
+function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
   val.rules.forEach((r, i) => {
     const res = compileForSchema(r, val.type, { card: val.card });
+    const cost = res.totalCost ?? 0;
+    total.total = Math.min(2 ** 64 - 1, total.total + cost);
+    if (cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100) {
+      total.mostExpensive.push({ field: `${val.field}.x-kubernetes-validations[${i}].rule`, segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, schemaPath: val.path, cost });
+      total.mostExpensive.sort((a, b) => b.cost - a.cost);
+      total.mostExpensive.length = Math.min(total.mostExpensive.length, 4);
+    }
     if (res.ok && res.rule.usesOldSelf && val.uncorrelatable) {
       const within = schemaField(val.uncorrelatable);
       const message = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${within}`;
@@ -230,9 +245,9 @@ function precheck(val: Validator, out: RuleProblem[]): void {
       detail: ruleProblemDetail(r, res),
     });
   });
-  if (val.items) precheck(val.items, out);
-  if (val.props) for (const c of val.props.values()) precheck(c, out);
-  if (val.addl) precheck(val.addl, out);
+  if (val.items) precheck(val.items, out, total);
+  if (val.props) for (const c of val.props.values()) precheck(c, out, total);
+  if (val.addl) precheck(val.addl, out, total);
   // rules under allOf are not compiled when the apiserver admits a CRD (only when it validates objects)
 }
 
@@ -240,7 +255,19 @@ function precheck(val: Validator, out: RuleProblem[]): void {
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
   const tree = build(root, root, opts.isResourceRoot, schemaType(root, opts.isResourceRoot), '', 'openAPIV3Schema', [], 1, undefined);
-  if (tree && opts.eager) precheck(tree, problems);
+  if (tree && opts.eager) {
+    const total: TotalCost = { total: 0, mostExpensive: [] };
+    precheck(tree, problems, total);
+    // the whole schema's estimated cost (apiextensions StaticEstimatedCRDCostLimit)
+    if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
+      for (const m of total.mostExpensive) {
+        const message = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
+        problems.push({ schemaPath: m.schemaPath, field: m.field, segments: m.segments, rule: m.rule, message, detail: `Forbidden: ${message}` });
+      }
+      const message = costError('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, STATIC_ESTIMATED_CRD_COST_LIMIT)!;
+      problems.push({ schemaPath: '', field: 'openAPIV3Schema', segments: [], rule: '', message, detail: `Forbidden: ${message}` });
+    }
+  }
   return {
     problems,
     validate(obj, old, errs) {

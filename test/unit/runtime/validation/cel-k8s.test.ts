@@ -174,6 +174,15 @@ describe('invalid rules are refused when the CRD is read, with the apiserver’s
     assert.deepEqual(at('self.l.all(a, self.l.all(b, a == b))', { l: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 20 } } }), []);
   });
 
+  it('the CRD-wide limit: rules each under 10,000,000 but together over 100,000,000 are refused, the most expensive named', () => {
+    const rules = Array.from({ length: 15 }, (_, i) => ({ rule: `self.l.all(a, self.l.all(b, a == b || size(a) > ${i}))` }));
+    const out = refusals({ type: 'object', properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } }, 'x-kubernetes-validations': rules });
+    assert.equal(out.length, 5, out.join('\n'));
+    assert.deepEqual(out.slice(0, 4), [0, 1, 2, 3].map((i) => `openAPIV3Schema.x-kubernetes-validations[${i}].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`));
+    assert.match(out[4]!, /^openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1\.[0-9]+x \(try simplifying/);
+    assert.deepEqual(refusals({ type: 'object', properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } }, 'x-kubernetes-validations': rules.slice(0, 10) }), []);
+  });
+
   it('through the CRD reader: CRD038 at the rule, with the apiserver’s field and message', () => {
     const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
