@@ -1,7 +1,8 @@
 // Compiling one CEL expression as the apiserver does: parse (./syntax.ts), type-check against the
-// declared variables (./checker.ts), estimate the cost (./cost.ts), then compile to closures
-// (./interp.ts). Parsed ASTs and closures are cached by source text; the check depends on the
-// variables' types, so it runs per schema node.
+// declared variables (./checker.ts), run Kubernetes' AST validators (./validators.ts), then
+// compile to closures (./interp.ts); ./rules.ts adds the rule-level checks and the cost estimate.
+// Parsed ASTs and closures are cached by source text; the check depends on the variables' types,
+// so it runs per schema node.
 import type { ValidationRule } from '../validation/schema.js';
 import { check, type Checked } from './checker.js';
 import { TYPE_IDENTS } from './decls.js';
