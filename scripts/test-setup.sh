@@ -8,9 +8,10 @@
 #     proxy. Cold: about 10 minutes on 2 cores; cached: under a second.
 #   - The Go clients (scripts/ensure-go-clients.sh): k8s.io/sample-controller and a plain
 #     client-go dynamic informer (test/clientgo/), built from the Go module proxy after the
-#     control plane (whose caches they share): about a minute cold.
+#     control plane (whose caches they share): about 20 s cold.
 #   - Debian's Python client, python3-kubernetes, and its Python dependencies
-#     (scripts/ensure-python-kubernetes.sh: apt-get download + dpkg-deb -x, no install).
+#     (scripts/ensure-python-kubernetes.sh: apt-get download + dpkg-deb -x, no install):
+#     under 10 s cold.
 # The last line of standard output is the control plane's bin folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
