@@ -270,7 +270,7 @@ function withApiVersion(obj: unknown, apiVersion: string): unknown {
 }
 
 /** Granular ownership of a field the schema now calls atomic becomes ownership of the whole field. */
-function reconcile(v: Versions, live: unknown, managers: Map<string, VersionedSet>): void {
+function reconcile(v: Versions, managers: Map<string, VersionedSet>): void {
   for (const [m, vs] of [...managers]) {
     const t = v.typedAt(vs.apiVersion);
     if (!t) {
@@ -320,7 +320,7 @@ function reconcile(v: Versions, live: unknown, managers: Map<string, VersionedSe
 
 /** Updater.Update: `manager` owns what it added or changed. */
 function smdUpdate(v: Versions, live: unknown, obj: unknown, managers: Map<string, VersionedSet>, manager: string): void {
-  reconcile(v, live, managers);
+  reconcile(v, managers);
   const compare = update(v, live, obj, managers, manager, true);
   let set = (managers.get(manager)?.set ?? new FieldSet()).difference(compare.removed).union(compare.modified).union(compare.added);
   const reset = v.typedAt(v.current)!.reset;
@@ -331,7 +331,7 @@ function smdUpdate(v: Versions, live: unknown, obj: unknown, managers: Map<strin
 
 /** Updater.Apply: the merged object (undefined when nothing changed). */
 function smdApply(v: Versions, live: unknown, config: unknown, managers: Map<string, VersionedSet>, manager: string, force: boolean): unknown {
-  reconcile(v, live, managers);
+  reconcile(v, managers);
   const cur = v.typedAt(v.current)!;
   let merged: unknown;
   try {
