@@ -7,6 +7,7 @@
 //    schema with `x-kubernetes-validations` (when such a CRD is created, since the apiserver refuses
 //    rules that do not compile).
 import type { KubeObject } from '../runtime/meta/types.js';
+import type { ValidationContext } from '../runtime/validation/validator.js';
 import type { ObjectSchema } from './resource.js';
 import type { FieldCause } from './status.js';
 
@@ -96,7 +97,7 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
   const mod = await loadValidation((await loadSchemaModule()).hasRules(openAPIV3Schema));
   const v = mod.compileValidator(openAPIV3Schema);
   const schema: ObjectSchema = {
-    validate: (obj, old) => v.validate(obj, old).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
+    validate: (obj, old, context) => v.validate(obj, old, context as ValidationContext | undefined).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
     applyDefaults: (obj) => v.applyDefaults(obj),
     prune: (obj) => {
       const before = structuredClone(obj);

@@ -94,7 +94,12 @@ export class ObjectService {
     const obj = this.decode(res, ns, body);
     const meta = obj.metadata!;
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`;
-    if (!meta.name) throw invalid(res.group, res.kind, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    const nameRequired: FieldCause = { reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' };
+    if (!meta.name) {
+      // a custom resource reports it with its schema's errors (it is blocking: the CEL rules are skipped)
+      if (res.schema) await this.admit(res, obj, undefined, opts, [nameRequired]);
+      throw invalid(res.group, res.kind, '', [nameRequired]);
+    }
     await this.requireNamespace(res, ns);
     if (res.namespaced) {
       const nsObj = await this.storage.get(this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!));
@@ -139,8 +144,9 @@ export class ObjectService {
     if (!old) throw notFound(res, name);
     const rv = obj.metadata?.resourceVersion;
     if (!rv && res.custom) {
-      throw invalid(res.group, res.kind, name, [
-        { reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
+      // the update strategy's error names the resource, not the kind
+      throw invalid(res.group, res.resource, name, [
+        { reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0: must be specified for an update' },
       ]);
     }
     if (rv && rv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
@@ -309,9 +315,13 @@ export class ObjectService {
       meta.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds ?? 0;
       const added = (meta.finalizers ?? []).filter((f) => !(om.finalizers ?? []).includes(f));
       if (added.length) {
-        throw invalid(res.group, res.kind, name, [
-          { reason: 'FieldValueForbidden', field: 'metadata.finalizers', message: 'Forbidden: no new finalizers can be added if the object is being deleted' },
-        ]);
+        const cause: FieldCause = {
+          reason: 'FieldValueForbidden',
+          field: 'metadata.finalizers',
+          message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+        };
+        // reported twice, as the apiserver does: by the generic update checks and again by the resource's own
+        throw invalid(res.group, res.kind, name, [cause, cause]);
       }
     } else {
       delete meta.deletionTimestamp;
@@ -336,11 +346,13 @@ export class ObjectService {
     const key = this.key(res, ns ?? om.namespace, name);
     const rev = Number(om.resourceVersion);
     if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
-      // The last finalizer is gone: the object goes away now.
-      await this.storage.update(key, obj, rev);
-      const last = await this.storage.delete(key);
+      // The last finalizer is gone: the object goes away now, without an update first (as the
+      // registry's shouldDeleteDuringUpdate): watchers see one DELETED, the caller gets the
+      // object it wrote at the version it replaced.
+      const last = await this.storage.delete(key, rev);
       await this.afterWrite(res, last, true);
-      return this.present(res, last);
+      meta.resourceVersion = om.resourceVersion;
+      return this.present(res, obj);
     }
     const stored = await this.storage.update(key, obj, rev);
     await this.afterWrite(res, stored, false);
@@ -375,12 +387,14 @@ export class ObjectService {
   }
 
   /** Metadata checks, pruning, defaulting, schema validation and kind-specific preparation. */
-  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions): Promise<void> {
+  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = []): Promise<void> {
     const name = obj.metadata?.name ?? '';
+    const meta: FieldCause[] = [...metaErrors];
+    if (name) meta.push(...(res.resource === 'namespaces' && !res.group ? checkLabelName(name) : checkName(name)));
+    meta.push(...checkLabels(obj.metadata?.labels));
+    meta.push(...checkAnnotations(obj.metadata?.annotations));
     const errs: FieldCause[] = [];
-    errs.push(...(res.resource === 'namespaces' && !res.group ? checkLabelName(name) : checkName(name)));
-    errs.push(...checkLabels(obj.metadata?.labels));
-    errs.push(...checkAnnotations(obj.metadata?.annotations));
+    if (!res.schema) errs.push(...meta);
     if (res.schema) {
       const schema = await res.schema();
       const dropped = schema.prune(obj);
@@ -390,7 +404,7 @@ export class ObjectService {
       }
       if (unknown.length && opts.fieldValidation === 'Warn') for (const p of unknown) opts.warnings?.push(`unknown field "${p}"`);
       schema.applyDefaults(obj);
-      errs.push(...schema.validate(obj, old));
+      errs.push(...schema.validate(obj, old, { before: meta, afterSchema: res.custom && res.scale ? scaleErrors(res.scale, obj) : [] }));
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
     if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
@@ -468,4 +482,56 @@ function randomSuffix(): string {
   let s = '';
   for (let i = 0; i < 5; i++) s += chars[Math.floor(Math.random() * chars.length)];
   return s;
+}
+
+/** Go's `%T` of a decoded JSON value, for unstructured accessor errors. */
+function goType(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (Array.isArray(v)) return '[]interface {}';
+  if (v === null) return '<nil>';
+  return 'map[string]interface {}';
+}
+
+/** Go's `%v` of a decoded JSON value (the accessor errors print the bad value so). */
+function goV(v: unknown): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
+  if (typeof v === 'object') return `map[${Object.keys(v as Rec).sort().map((k) => `${k}:${goV((v as Rec)[k])}`).join(' ')}]`;
+  return String(v);
+}
+
+/**
+ * The custom resource validator's checks of the scale subresource's paths: replicas an int64
+ * in 0..MaxInt32 (spec and status), the label selector a string.
+ */
+function scaleErrors(scale: NonNullable<ResourceInfo['scale']>, obj: KubeObject): FieldCause[] {
+  const out: FieldCause[] = [];
+  const nested = (path: string): { found: boolean; value: unknown } => {
+    let cur: unknown = obj;
+    for (const seg of path.replace(/^\./, '').split('.')) {
+      if (!isObject(cur) || !(seg in cur)) return { found: false, value: undefined };
+      cur = cur[seg];
+    }
+    return { found: true, value: cur };
+  };
+  const replicas = (path: string): void => {
+    const { found, value } = nested(path);
+    if (!found) return;
+    const jsonPath = `.${path.replace(/^\./, '')}`;
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: 0: ${jsonPath} accessor error: ${goV(value)} is of the type ${goType(value)}, expected int64` });
+    } else if (value < 0) out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: should be a non-negative integer` });
+    else if (value > 2147483647) out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: should be less than or equal to 2147483647` });
+  };
+  replicas(scale.specReplicasPath);
+  replicas(scale.statusReplicasPath);
+  if (scale.labelSelectorPath) {
+    const { found, value } = nested(scale.labelSelectorPath);
+    if (found && typeof value !== 'string') {
+      out.push({ reason: 'FieldValueInvalid', field: scale.labelSelectorPath, message: `Invalid value: "": .${scale.labelSelectorPath.replace(/^\./, '')} accessor error: ${goV(value)} is of the type ${goType(value)}, expected string` });
+    }
+  }
+  return out;
 }

@@ -24,8 +24,8 @@ export interface ScaleSpec {
 
 /** Validation, defaulting and pruning of a resource's objects. */
 export interface ObjectSchema {
-  /** Field errors of `obj` (with `old` on update). */
-  validate(obj: KubeObject, old?: KubeObject): FieldCause[];
+  /** Field errors of `obj` (with `old` on update), with the metadata's before and the scale paths' after the schema's. */
+  validate(obj: KubeObject, old?: KubeObject, context?: { before?: FieldCause[]; afterSchema?: FieldCause[] }): FieldCause[];
   /** Fills defaults in place. */
   applyDefaults(obj: KubeObject): void;
   /** Drops unknown fields in place; returns the dropped paths (`spec.foo`) for strict field validation. */

@@ -107,7 +107,8 @@ export function invalid(group: string, kind: string, name: string, errors: Field
   }
   const texts = uniq.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
   const agg = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
-  const causes: StatusCause[] = uniq.map((e) => ({ reason: e.reason, message: e.message, field: e.field }));
+  // the message deduplicates (ErrorList.ToAggregate), the causes do not (NewInvalid lists every error)
+  const causes: StatusCause[] = errors.map((e) => ({ reason: e.reason, message: e.message, field: e.field }));
   return new ApiError(
     failure(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${agg}`, {
       name: name || undefined,

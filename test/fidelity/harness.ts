@@ -119,6 +119,26 @@ function isStatus(b: unknown): b is { kind: 'Status'; reason?: string; message?:
   return !!b && typeof b === 'object' && (b as { kind?: unknown }).kind === 'Status' && (b as { apiVersion?: unknown }).apiVersion === 'v1';
 }
 
+/**
+ * The apiserver reports schema errors in Go map order, which changes from one request to the
+ * next: causes are compared as a sorted list, and an aggregate message `… is invalid: [a, b]`
+ * whose parts are exactly the causes (in any order) is rewritten in that sorted order.
+ */
+function unorderCauses(message: string | undefined, details: unknown): { message: string | undefined; details: unknown } {
+  const causes = (details as { causes?: { field?: string; message?: string; reason?: string }[] } | undefined)?.causes;
+  if (!causes || causes.length < 2) return { message, details };
+  const key = (c: { field?: string; message?: string; reason?: string }): string => `${c.field ?? ''}\u0000${c.message ?? ''}\u0000${c.reason ?? ''}`;
+  const sorted = [...causes].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
+  let msg = message;
+  const at = message?.indexOf(' is invalid: [') ?? -1;
+  if (message && at >= 0 && message.endsWith(']')) {
+    const parts = [...new Set(sorted.map((c) => (c.field ? `${c.field}: ${c.message}` : `${c.message}`)))];
+    const inner = message.slice(at + ' is invalid: ['.length, -1);
+    if (inner.length === parts.join(', ').length && parts.every((p) => inner.includes(p))) msg = `${message.slice(0, at)} is invalid: [${parts.join(', ')}]`;
+  }
+  return { message: msg, details: { ...(details as object), causes: sorted } };
+}
+
 /** Table rows: the age cell depends on the clock, not on the server. */
 function normaliseTable(b: unknown): unknown {
   const t = b as { kind?: string; columnDefinitions?: { name: string }[]; rows?: { cells: unknown[] }[] };
@@ -170,9 +190,10 @@ export async function runScenario(handle: ApiServerHandle, s: Scenario, ns: stri
     const w = warningsOf(res.headers);
     if (w) rec.warnings = w.map((x) => n.text(x));
     if (isStatus(res.body)) {
+      const { message, details } = unorderCauses(res.body.message, res.body.details);
       rec.reason = res.body.reason;
-      rec.message = res.body.message === undefined ? undefined : n.text(res.body.message);
-      rec.details = n.value(res.body.details);
+      rec.message = message === undefined ? undefined : n.text(message);
+      rec.details = n.value(details);
     } else rec.body = n.value(normaliseTable(res.body));
     return rec;
   });

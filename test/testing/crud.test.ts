@@ -126,7 +126,8 @@ describe('custom resource CRUD', () => {
     await api(env.url, 'POST', DMS, dm('norv'));
     const r = await api(env.url, 'PUT', `${DMS}/norv`, dm('norv', 3));
     assert.equal(r.status, 422);
-    assert.match(r.body.message, /metadata\.resourceVersion: Invalid value: 0x0: must be specified for an update/);
+    assert.equal(r.body.message, 'databasemanagers.coolops.cn "norv" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+    assert.equal(r.body.details.kind, 'databasemanagers', 'the update strategy names the resource');
   });
 
   it('generation bumps on spec changes only; status writes go through /status only', async () => {

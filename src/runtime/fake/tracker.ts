@@ -249,7 +249,8 @@ export class ObjectTracker {
     const old = store.get(key) as (KubeObject & { status?: unknown }) | undefined;
     if (!old) throw notFound(r, name);
     const rv = obj.metadata?.resourceVersion;
-    if (!rv && !opts.allowUnconditional) throw invalid(r, name, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
+    // as the apiserver's update strategy: the error names the resource, not the kind
+    if (!rv && !opts.allowUnconditional) throw invalid({ ...r, kind: r.resource }, name, 'metadata.resourceVersion', 'Invalid value: 0: must be specified for an update');
     if (rv && rv !== old.metadata!.resourceVersion) throw conflict(r, name, OBJECT_MODIFIED);
     const incoming = clone(obj) as KubeObject & { status?: unknown };
     let next: KubeObject & { status?: unknown };

@@ -1,4 +1,4 @@
-// Go's fmt verbs as the apiserver's messages use them (%q, %v, %#v), for JSON values.
+// Go's fmt verbs and json.Marshal as the apiserver's messages use them (%q, %v, JSON), for JSON values.
 // The apiserver formats a field error's bad value with these, so we must too.
 
 /** Go's `strconv.Quote`: a double-quoted string with Go escapes. */
@@ -54,26 +54,26 @@ export function goNumber(n: number): string {
   return Number.isInteger(n) && Math.abs(n) < 2 ** 63 ? BigInt(n).toString() : goFloat(n);
 }
 
-/** Go's `%#v` of a decoded JSON value (`map[string]interface {}{"a":1}`, `[]interface {}{"x"}`). */
-export function goSharpV(v: unknown): string {
-  if (v === null || v === undefined) return 'interface {}(nil)';
-  if (typeof v === 'string') return goQuote(v);
-  if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return goNumber(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
-  if (typeof v === 'object') {
-    const keys = Object.keys(v).sort();
-    const rec = v as Record<string, unknown>;
-    return `map[string]interface {}{${keys.map((k) => `${goQuote(k)}:${goSharpV(rec[k])}`).join(', ')}}`;
-  }
-  return String(v);
+/** Go's `json.Marshal` of a decoded JSON value: map keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped. */
+export function goJson(v: unknown): string {
+  const sort = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(sort);
+    if (x && typeof x === 'object') {
+      const rec = x as Record<string, unknown>;
+      return Object.fromEntries(Object.keys(rec).sort().map((k) => [k, sort(rec[k])]));
+    }
+    return x;
+  };
+  return (JSON.stringify(sort(v)) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** How `field.Error.ErrorBody` prints a bad value: numbers and booleans plain, strings quoted, null as `"null"`, the rest `%#v`. */
+/**
+ * How `field.Error.ErrorBody` prints a bad value (apimachinery 1.37): numbers and booleans
+ * plain, strings quoted, anything else (null, objects, arrays) as JSON.
+ */
 export function goBadValue(v: unknown): string {
-  if (v === null || v === undefined) return '"null"';
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return typeof v === 'number' ? goNumber(v) : String(v);
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (typeof v === 'string') return goQuote(v);
-  return goSharpV(v);
+  return goJson(v ?? null);
 }

@@ -31,14 +31,27 @@ function rulesEngine(): typeof createRuleEvaluator {
 
 /** Validates, defaults and prunes objects of one kind and version. */
 export interface StructuralValidator {
-  /** Field errors as the apiserver reports them; `old` (on update) enables transition rules (`oldSelf`). */
-  validate(obj: unknown, old?: unknown): FieldError[];
+  /**
+   * Field errors as the apiserver reports them; `old` (on update) enables transition rules
+   * (`oldSelf`). `context` adds the errors a server finds around the schema (object metadata
+   * before it, the scale subresource's paths after it): they come out in the apiserver's order
+   * and, when blocking, skip the CEL rules too.
+   */
+  validate(obj: unknown, old?: unknown, context?: ValidationContext): FieldError[];
   /** Applies schema defaults in place (and drops non-nullable nulls without a default). */
   applyDefaults(obj: unknown): void;
   /** Drops unknown fields in place, unless x-kubernetes-preserve-unknown-fields. */
   prune(obj: unknown): void;
   /** CEL rules that cannot be evaluated (empty unless `unsupportedRules: 'report'`). */
   readonly problems: readonly RuleProblem[];
+}
+
+/** Errors found outside the schema, placed where the apiserver's custom resource strategy puts them. */
+export interface ValidationContext {
+  /** Before the schema's errors (ObjectMeta validation). */
+  before?: readonly FieldError[];
+  /** After the schema's errors, before embedded resources and list types (the scale subresource's paths). */
+  afterSchema?: readonly FieldError[];
 }
 
 /** Options of {@link compileValidator}. */
@@ -98,9 +111,10 @@ class Validator implements StructuralValidator {
     this.problems = rules?.problems ?? [];
   }
 
-  validate(obj: unknown, old?: unknown): FieldError[] {
-    const errs: FieldError[] = [];
+  validate(obj: unknown, old?: unknown, context?: ValidationContext): FieldError[] {
+    const errs: FieldError[] = [...(context?.before ?? [])];
     validateOpenAPI(this.root, obj, '', errs, old === undefined ? NO_OLD : old);
+    if (context?.afterSchema) errs.push(...context.afterSchema);
     validateEmbedded(this.root, obj, '', errs);
     validateListTypes(this.root, obj, '', errs);
     if (this.rules) {

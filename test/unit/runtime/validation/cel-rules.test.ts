@@ -144,7 +144,7 @@ describe('CEL rules', () => {
     ]);
     assert.deepEqual(lines(s, { spec: { a: 7, b: 'y' } }), [
       'spec.b: Unsupported value: "y": supported values: "x"',
-      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
     ]);
   });
 

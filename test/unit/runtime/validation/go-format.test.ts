@@ -1,7 +1,7 @@
 // Go's fmt verbs as the apiserver's messages use them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { goBadValue, goFloat, goQuote, goSharpV } from '../../../../src/runtime/validation/go-format.js';
+import { goBadValue, goFloat, goQuote } from '../../../../src/runtime/validation/go-format.js';
 import { formatInvalidMessage, dedupe } from '../../../../src/runtime/validation/field-error.js';
 
 describe('Go formatting', () => {
@@ -25,9 +25,10 @@ describe('Go formatting', () => {
   it('bad values print as the apiserver prints them', () => {
     assert.equal(goBadValue(11), '11');
     assert.equal(goBadValue('x'), '"x"');
-    assert.equal(goBadValue(null), '"null"');
+    assert.equal(goBadValue(null), 'null');
     assert.equal(goBadValue(true), 'true');
-    assert.equal(goSharpV({ b: [1, 'x'], a: null }), 'map[string]interface {}{"a":interface {}(nil), "b":[]interface {}{1, "x"}}');
+    assert.equal(goBadValue({ b: [1, 'x'], a: null }), '{"a":null,"b":[1,"x"]}', 'objects as json.Marshal writes them: keys sorted');
+    assert.equal(goBadValue({ h: '<a&b>' }), '{"h":"\\u003ca\\u0026b\\u003e"}', 'with its HTML escaping');
   });
 
   it('the 422 message aggregates like ErrorList.ToAggregate (deduplicated, bracketed when several)', () => {

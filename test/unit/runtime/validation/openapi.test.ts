@@ -129,7 +129,7 @@ describe('OpenAPI keywords', () => {
 
   it('maxLength is TooLong (blocking), minLength and pattern are Invalid; only the first string error is reported', () => {
     const long = errorsOf({ type: 'object', properties: { n: { type: 'string', maxLength: 3, pattern: '^[a-z]+$' } } }, { n: 'ABCDE' });
-    assert.deepEqual(long, [{ reason: 'FieldValueTooLong', field: 'n', message: 'Too long: may not be longer than 3' }]);
+    assert.deepEqual(long, [{ reason: 'FieldValueTooLong', field: 'n', message: 'Too long: may not be more than 3 bytes' }]);
     assert.deepEqual(check({ type: 'string', minLength: 3 }, 'ab'), ['spec.x: Invalid value: "ab": spec.x in body should be at least 3 chars long']);
     assert.deepEqual(check({ type: 'string', pattern: '^[a-z]+$' }, 'A1'), ["spec.x: Invalid value: \"A1\": spec.x in body should match '^[a-z]+$'"]);
     assert.deepEqual(check({ type: 'string', maxLength: 2 }, 'äö'), [], 'lengths count characters, not bytes');
@@ -150,7 +150,7 @@ describe('OpenAPI keywords', () => {
     assert.deepEqual(check(s, []), ['spec.x: Invalid value: 0: spec.x in body should have at least 1 items']);
     const many = errorsOf({ type: 'object', properties: { l: s } }, { l: ['a', 'b', 'c'] });
     assert.deepEqual(many, [{ reason: 'FieldValueTooMany', field: 'l', message: 'Too many: 3: must have at most 2 items' }]);
-    assert.deepEqual(check(s, ['a', 'abcd']), ['spec.x[1]: Too long: may not be longer than 3']);
+    assert.deepEqual(check(s, ['a', 'abcd']), ['spec.x[1]: Too long: may not be more than 3 bytes']);
     assert.deepEqual(check({ type: 'array', uniqueItems: true, items: { type: 'string' } }, ['a', 'a']), [
       'spec.x: Invalid value: "": spec.x in body shouldn\'t contain duplicates',
     ]);
@@ -160,7 +160,7 @@ describe('OpenAPI keywords', () => {
     const s = { type: 'object', minProperties: 2, required: ['a'], additionalProperties: { type: 'string' } };
     assert.deepEqual(check(s, { b: 'x' }), ['spec.x: Invalid value: 1: spec.x in body should have at least 2 properties']);
     const tooMany = errorsOf({ type: 'object', properties: { m: { type: 'object', maxProperties: 1, additionalProperties: { type: 'string' } } } }, { m: { a: 'x', b: 'y' } });
-    assert.deepEqual(tooMany, [{ reason: 'FieldValueTooMany', field: 'm', message: 'Too many: 2: must have at most 1 items' }]);
+    assert.deepEqual(tooMany, [{ reason: 'FieldValueTooMany', field: 'm', message: 'Too many: 2: must have at most 1 item' }]);
   });
 
   it('additionalProperties schema: values are checked with dotted paths', () => {
