@@ -1,7 +1,10 @@
-// Fetches the OpenAPI v3 documents the real kube-apiserver serves for the built-in groups an
-// operator commonly uses and writes their schemas, merged into one OpenAPI v3 document, to
-// schema/kubernetes/<version>/openapi-v3.json (committed: the typed built-ins are generated
-// from it, and crdgen/testing reads the built-ins' field topology from it).
+// Fetches what the real kube-apiserver serves about the built-in kinds and writes it, with the
+// Kubernetes version, under schema/kubernetes/<version>/ (committed):
+//   - openapi-v3.json: the OpenAPI v3 schemas of the groups an operator commonly uses, merged
+//     into one document (the typed built-ins are generated from it; crdgen/testing reads the
+//     built-ins' fields from it);
+//   - table-columns.json: the Table column definitions `kubectl get` receives for each built-in
+//     resource (crdgen/testing serves the same).
 //   node --import tsx scripts/fetch-kubernetes-openapi.ts [ASSETS]   (default: CRDGEN_TEST_ASSETS)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +25,29 @@ export const GROUP_VERSIONS = [
   'apis/autoscaling/v1',
   'apis/rbac.authorization.k8s.io/v1',
   'apis/admissionregistration.k8s.io/v1',
+];
+
+/** Resources whose Table columns are kept (list paths). */
+export const TABLE_RESOURCES = [
+  '/api/v1/namespaces',
+  '/api/v1/events',
+  '/api/v1/configmaps',
+  '/api/v1/secrets',
+  '/api/v1/services',
+  '/api/v1/serviceaccounts',
+  '/api/v1/pods',
+  '/api/v1/persistentvolumeclaims',
+  '/apis/apps/v1/deployments',
+  '/apis/apps/v1/replicasets',
+  '/apis/apps/v1/statefulsets',
+  '/apis/apps/v1/daemonsets',
+  '/apis/batch/v1/jobs',
+  '/apis/batch/v1/cronjobs',
+  '/apis/networking.k8s.io/v1/ingresses',
+  '/apis/policy/v1/poddisruptionbudgets',
+  '/apis/coordination.k8s.io/v1/leases',
+  '/apis/events.k8s.io/v1/events',
+  '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,6 +71,16 @@ try {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(out, null, 1)}\n`);
   console.log(`wrote ${Object.keys(sorted).length} schemas to ${file}`);
+  const columns: Record<string, unknown> = {};
+  const tables = new RestClient({ ...cp.clientConfig, headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+  for (const path of TABLE_RESOURCES) {
+    const table = await tables.request<{ columnDefinitions: unknown }>({ method: 'GET', path });
+    columns[path.replace(/^\/apis?\//, '')] = table.columnDefinitions;
+  }
+  const colFile = join(root, 'schema', 'kubernetes', cp.version, 'table-columns.json');
+  writeFileSync(colFile, `${JSON.stringify({ kubernetesVersion: cp.version, columns }, null, 1)}\n`);
+  console.log(`wrote the Table columns of ${TABLE_RESOURCES.length} resources to ${colFile}`);
+  tables.close();
   client.close();
 } finally {
   await cp.stop();

@@ -3,7 +3,7 @@
 // CRD finalizer (a deleted CRD's objects are removed, then the CRD) and the garbage
 // collector (dependents of a deleted owner follow it: background, foreground, orphan).
 import type { KubeObject, OwnerReference } from '../runtime/meta/types.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, deleteObject } from './deletion.js';
+import { CRD_CLEANUP_FINALIZER as CRD_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, deleteObject } from './deletion.js';
 import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
 import { terminatingCondition } from './crd.js';
@@ -11,8 +11,6 @@ import type { StorageEvent, StorageWatch } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import { ApiError } from './status.js';
 import { WorkLoop } from './work-loop.js';
-
-const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 interface Node {
   key: string;

@@ -170,13 +170,6 @@ function printerColumns(version: Rec): PrinterColumn[] {
     if (typeof c.priority === 'number') col.priority = c.priority;
     return col;
   });
-  if (out.length === 0) {
-    out.push({
-      name: 'Age',
-      type: 'date',
-      jsonPath: '.metadata.creationTimestamp',
-      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
-    });
-  }
+  // (no columns: the table convertor's default Age column, table.ts)
   return out;
 }

@@ -28,6 +28,9 @@ const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
 
 /** Finalizer of an owner deleted with propagationPolicy=Foreground. */
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+/** The finalizer a CRD's delete adds: its custom resources are removed before the CRD. */
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
 /** Finalizer of an owner deleted with propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = 'orphan';
 
@@ -100,6 +103,26 @@ export async function deleteObject(
       finalizers.splice(0, finalizers.length, ...keep);
     }
     const terminating = res.resource === 'namespaces' && !res.group;
+    // A CRD's own delete: the cleanup finalizer, deletionTimestamp and the Terminating condition
+    // in one write (its custom resources go first; the cleanup controller then drops the finalizer).
+    if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions' && !cur.metadata?.deletionTimestamp) {
+      const next = structuredClone(cur) as KubeObject & { status?: { conditions?: Record<string, unknown>[] } };
+      next.metadata = { ...next.metadata, deletionTimestamp: nowRfc3339(), finalizers: [...finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER), CRD_CLEANUP_FINALIZER] };
+      const status = (next.status ??= {});
+      status.conditions = [
+        ...(status.conditions ?? []).filter((c) => c.type !== 'Terminating'),
+        { type: 'Terminating', status: 'True', lastTransitionTime: nowRfc3339(), reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' },
+      ];
+      if (opts.dryRun) return { object: svc.present(res, next), deleted: false };
+      try {
+        const stored = await svc.storage.update(key, next, Number(cur.metadata?.resourceVersion));
+        await svc.afterWrite(res, stored, false);
+        return { object: svc.present(res, stored), deleted: false };
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Conflict') continue;
+        throw e;
+      }
+    }
     if (finalizers.length === 0 && !terminating) {
       if (opts.dryRun) return { object: svc.present(res, cur), deleted: true };
       try {

@@ -411,6 +411,7 @@ export class ObjectService {
       defaultCrd(obj);
       errs.push(...(await checkCrd(obj)));
       if (errs.length === 0) {
+        // (the cleanup finalizer is added by the CRD's delete, not at create)
         (obj as Rec).status = establishedStatus(obj, old);
       }
     }

@@ -93,8 +93,8 @@ describe('kubectl against crdgen testenv', () => {
     assert.match(a.stdout, /customresourcedefinition.apiextensions.k8s.io\/databasemanagers.coolops.cn created/);
     const g = await run(['get', 'crd']);
     assert.equal(g.code, 0, g.stderr);
-    assert.match(g.stdout, /^NAME\s+CREATED AT\n/);
-    assert.match(g.stdout, /databasemanagers\.coolops\.cn\s+\d{4}-\d\d-\d\dT/);
+    assert.match(g.stdout, /^NAME\s+SCOPE\s+VERSIONS\s+CREATED AT\n/);
+    assert.match(g.stdout, /databasemanagers\.coolops\.cn\s+Namespaced\s+v1alpha1\(storage\)\s+\d{4}-\d\d-\d\dT/);
   });
 
   it('refuses a CRD with the `type: strin` typo with the apiserver message', async () => {

@@ -256,7 +256,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'Table form',
-    async run({ ns, req, send }) {
+    async run({ ns, req, send, eventually }) {
       await send('POST', widgets(ns), { body: w('t1', { replicas: 2 }) });
       const c = await send('POST', widgets(ns), { body: w('t2', { color: 'blue' }) });
       await send('PUT', `${widget(ns, 't2')}/status`, { body: { ...c.body, status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] } } });
@@ -266,6 +266,31 @@ export const SCENARIOS: Scenario[] = [
       await send('POST', cms(ns), { body: cm('tc') });
       await req('configmaps as Table', 'GET', cms(ns), { accept: table });
       await req('Table with includeObject=Object', 'GET', `${widget(ns, 't1')}?includeObject=Object`, { accept: table });
+      await send('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ts' }, type: 'kubernetes.io/basic-auth', stringData: { username: 'u', password: 'p' } } });
+      await req('secrets as Table', 'GET', `/api/v1/namespaces/${ns}/secrets`, { accept: table });
+      const d = deployment('td', 2);
+      (d.spec as Json).selector = { matchLabels: { app: 'td' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['x', 'y'] }, { key: 'env', operator: 'Exists' }] };
+      await send('POST', deploys(ns), { body: d });
+      await req('deployments as Table', 'GET', `${deploys(ns)}?fieldSelector=metadata.name%3Dtd`, { accept: table });
+      await send('POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'tl' }, spec: { holderIdentity: 'me' } } });
+      await req('leases as Table', 'GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { accept: table });
+      await req('a namespace as Table', 'GET', `/api/v1/namespaces/${ns}`, { accept: table });
+      await req('CRD as Table', 'GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.fidelity.crdgen.dev', { accept: table });
+      await send('POST', `/api/v1/namespaces/${ns}/events`, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'te1' }, involvedObject: { kind: 'ConfigMap', name: 'tc', namespace: ns, fieldPath: 'data' }, reason: 'Made', message: ' hello \n', type: 'Normal', source: { component: 'me', host: 'h' }, count: 3, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-02T00:00:00Z' } });
+      await send('POST', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, { body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'te2' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'ctl', reportingInstance: 'ctl-1', action: 'Do', reason: 'Did', type: 'Warning', regarding: { kind: 'Pod', name: 'p' }, note: 'done' } });
+      await req('core events as Table', 'GET', `/api/v1/namespaces/${ns}/events`, { accept: table });
+      await req('events.k8s.io events as Table', 'GET', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, { accept: table });
+      const plain = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'plains.fidelity.crdgen.dev' },
+        spec: { group: 'fidelity.crdgen.dev', names: { kind: 'Plain', plural: 'plains' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+      };
+      await send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: plain });
+      await eventually('a CRD without printer columns is served', 'GET', `${G}/namespaces/${ns}/plains`, (r) => r.status === 200);
+      await send('POST', `${G}/namespaces/${ns}/plains`, { body: { apiVersion: 'fidelity.crdgen.dev/v1', kind: 'Plain', metadata: { name: 'p1' } } });
+      await req('a CRD without printer columns as Table', 'GET', `${G}/namespaces/${ns}/plains`, { accept: table });
+      await send('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/plains.fidelity.crdgen.dev');
     },
   },
   {

@@ -51,7 +51,9 @@ describe('CustomResourceDefinitions', () => {
     const w = await watch(env.url, '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true');
     assert.equal((await w.at(0)).object.metadata.name, 'x');
     const d = await api(env.url, 'DELETE', `${CRDS}/databasemanagers.coolops.cn`);
-    assert.ok(d.status === 200 || d.status === 202);
+    assert.equal(d.status, 200);
+    assert.deepEqual(d.body.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+    assert.ok(d.body.status.conditions.some((c: { type: string; status: string; reason: string }) => c.type === 'Terminating' && c.status === 'True' && c.reason === 'InstanceDeletionPending'));
     await eventually(async () => (await api(env.url, 'GET', `${CRDS}/databasemanagers.coolops.cn`)).status === 404);
     await w.ended;
     assert.deepEqual(w.events.map((e) => e.type), ['ADDED', 'DELETED']);
