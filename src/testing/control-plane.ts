@@ -460,6 +460,12 @@ async function waitServed(
       const list = await client.request<ApiResourceList>({ method: 'GET', path: `/apis/${spec.group}/${v.name}` });
       return list.resources.some((r) => r.name === spec.names.plural);
     });
+    // Discovery serves it before its watch cache is ready (lists answer 429 "storage is
+    // (re)initializing" meanwhile): wait for a list, so the first request of a test succeeds.
+    await waitFor(`${spec.names.plural}.${spec.group}/${v.name} to answer a list`, async () => {
+      await client.request({ method: 'GET', path: `/apis/${spec.group}/${v.name}/${spec.names.plural}`, query: { limit: 1 }, timeoutMs: 5000 });
+      return true;
+    });
   }
   return established;
 }

@@ -13,6 +13,8 @@ export interface BackendOptions {
   workloads?: boolean;
   /** kube-apiserver's --etcd-compaction-interval in seconds (real only). */
   etcdCompactionIntervalSeconds?: number;
+  /** Serve HTTPS (the in-process server; the real one always does). */
+  https?: boolean;
 }
 
 export interface Backend {
@@ -22,7 +24,7 @@ export interface Backend {
 
 export const testenvBackend: Backend = {
   name: 'testenv',
-  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false }),
+  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false, https: o.https }),
 };
 
 export const realBackend: Backend = {

@@ -1,8 +1,9 @@
-// The client end to end against crdgen/testing's API server over HTTPS, configured from
-// the kubeconfig the server writes: every ResourceClient verb, typed errors, paging, watch.
+// The client end to end over HTTPS, configured from the kubeconfig the server writes, on
+// crdgen/testing's API server and on the real kube-apiserver: every ResourceClient verb,
+// typed errors, paging, watch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApiServer } from '../../../../src/testing/index.js';
+import { BACKENDS } from '../../../support/backends.js';
 import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../../../src/runtime/client/resource-client.js';
 import { PatchType, type ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
@@ -37,8 +38,8 @@ const dm = (name: string, replicas = 1, labels: Record<string, string> = {}): Da
   apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name, namespace: 'default', labels }, spec: { deploymentName: name, replicas, dbtype: 'mysql' },
 });
 
-test('ResourceClient verbs against the test API server over HTTPS (kubeconfig from the server)', async () => {
-  const env = await startTestApiServer({ crds: [CRD], https: true });
+for (const backend of BACKENDS) test(`ResourceClient verbs against ${backend.name} over HTTPS (kubeconfig from the server)`, async () => {
+  const env = await backend.start({ crds: [CRD], https: true });
   try {
     const config = await loadKubeconfig({ path: env.kubeconfigPath });
     assert.ok(config.server.startsWith('https://'));
