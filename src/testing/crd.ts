@@ -2,9 +2,10 @@
 // CRD reader checks, through a seam until they land), the status the apiserver sets
 // (NamesAccepted, Established), and the resources a CRD serves.
 import type { KubeObject } from '../runtime/meta/types.js';
+import { goBadValue } from '../runtime/validation/go-format.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { PrinterColumn, ResourceInfo } from './resource.js';
-import { checkCrdWithReader, lazyCustomResourceSchema, schemaRejection } from './engines.js';
+import { checkCrdWithReader, compileCustomResourceSchema, lazyCustomResourceSchema, schemaRejection } from './engines.js';
 import type { FieldCause } from './status.js';
 
 type Rec = Record<string, unknown>;
@@ -64,7 +65,7 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   for (const e of await checkCrdWithReader(crd)) {
     if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
   }
-  if (errs.length) return errs;
+  if (errs.length) return hoistPaths(spec, errs);
   // A schema the validation engine refuses (e.g. a CEL rule that does not compile) is refused
   // too. Only rules need the engine itself: the validators are compiled on first use.
   const vs = arr(spec.versions).map(rec);
@@ -73,7 +74,59 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     if (!isObject(schema)) continue;
     errs.push(...(await schemaRejection(schema, `spec.versions[${i}].schema`)));
   }
-  return errs;
+  if (errs.length) return hoistPaths(spec, errs);
+  // Defaults must be valid under their own schema (and pruned), as the apiserver checks them.
+  for (let i = 0; i < vs.length; i++) {
+    const schema = rec(vs[i]!.schema).openAPIV3Schema;
+    if (isObject(schema)) errs.push(...(await defaultErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`)));
+  }
+  return hoistPaths(spec, errs);
+}
+
+/**
+ * The apiserver validates a v1 CRD in its internal form, where a schema, subresources or
+ * printer columns that every version shares are hoisted to `spec.validation`,
+ * `spec.subresources` and `spec.additionalPrinterColumns`: its errors name those paths.
+ */
+function hoistPaths(spec: Rec, errs: FieldCause[]): FieldCause[] {
+  const vs = arr(spec.versions).map(rec);
+  if (vs.length === 0) return errs;
+  const same = (k: string): boolean => vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0]![k]));
+  const rules: [RegExp, string][] = [];
+  if (same('schema')) rules.push([/^spec\.versions\[\d+\]\.schema\b/, 'spec.validation']);
+  if (same('subresources')) rules.push([/^spec\.versions\[\d+\]\.subresources\b/, 'spec.subresources']);
+  if (same('additionalPrinterColumns')) rules.push([/^spec\.versions\[\d+\]\.additionalPrinterColumns\b/, 'spec.additionalPrinterColumns']);
+  const out: FieldCause[] = [];
+  for (const e of errs) {
+    let field = e.field;
+    for (const [re, to] of rules) field = field.replace(re, to);
+    if (!out.some((x) => x.field === field && x.message === e.message)) out.push({ ...e, field });
+  }
+  return out;
+}
+
+/** Field errors of every `default` in a schema that its own schema refuses (or that pruning would change). */
+async function defaultErrors(schema: Rec, path: string): Promise<FieldCause[]> {
+  const out: FieldCause[] = [];
+  const walk = async (node: unknown, at: string, inMeta: boolean): Promise<void> => {
+    if (!isObject(node)) return;
+    if (node.default !== undefined && node.default !== null && !inMeta) {
+      const v = await compileCustomResourceSchema({ ...node, default: undefined } as Rec, { isResourceRoot: false });
+      const value = structuredClone(node.default);
+      const pruned = structuredClone(value);
+      v.prune(pruned as KubeObject);
+      if (JSON.stringify(pruned) !== JSON.stringify(value)) {
+        out.push({ reason: 'FieldValueInvalid', field: `${at}.default`, message: `Invalid value: ${goBadValue(value)}: must not have unknown fields` });
+      } else {
+        for (const e of v.validate(value as KubeObject)) out.push({ ...e, field: e.field && e.field !== '<nil>' ? `${at}.default.${e.field}` : `${at}.default` });
+      }
+    }
+    for (const [k, child] of Object.entries(rec(node.properties))) await walk(child, `${at}.properties[${k}]`, inMeta || (at === path && k === 'metadata'));
+    if (isObject(node.items)) await walk(node.items, `${at}.items`, inMeta);
+    if (isObject(node.additionalProperties)) await walk(node.additionalProperties, `${at}.additionalProperties`, inMeta);
+  };
+  await walk(schema, path, false);
+  return out;
 }
 
 function required(field: string, detail?: string): FieldCause {

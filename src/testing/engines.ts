@@ -90,12 +90,13 @@ async function loadValidation(withRules = false): Promise<typeof import('../runt
 }
 
 /** Compiles a CRD version's openAPIV3Schema with the runtime's engine (throws on a schema it cannot compile). */
-export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>): Promise<ObjectSchema> {
-  const key = JSON.stringify(openAPIV3Schema);
+export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>, options: { isResourceRoot?: boolean } = {}): Promise<ObjectSchema> {
+  const isResourceRoot = options.isResourceRoot ?? true;
+  const key = `${isResourceRoot ? 'root' : 'node'} ${JSON.stringify(openAPIV3Schema)}`;
   const hit = compiled.get(key);
   if (hit) return hit;
   const mod = await loadValidation((await loadSchemaModule()).hasRules(openAPIV3Schema));
-  const v = mod.compileValidator(openAPIV3Schema);
+  const v = mod.compileValidator(openAPIV3Schema, { isResourceRoot });
   const schema: ObjectSchema = {
     validate: (obj, old, context) => v.validate(obj, old, context as ValidationContext | undefined).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
     applyDefaults: (obj) => v.applyDefaults(obj),

@@ -354,6 +354,34 @@ export const SCENARIOS: Scenario[] = [
         },
       };
       await req('create', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
+      const schema = (props: Record<string, unknown>): Record<string, unknown> => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } } });
+      const bad = (name: string, versions: Record<string, unknown>[]): Record<string, unknown> => ({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `${name}s.fidelity.crdgen.dev` },
+        spec: { group: 'fidelity.crdgen.dev', names: { kind: name[0]!.toUpperCase() + name.slice(1), plural: `${name}s` }, scope: 'Namespaced', versions },
+      });
+      await req('a rule that does not compile', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: bad('badrule', [{ name: 'v1', served: true, storage: true, schema: schema({ a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self.nope > 1' }] } }) }]),
+      });
+      await req('a type typo in one of two versions with different schemas', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: bad('typo', [
+          { name: 'v1', served: true, storage: true, schema: schema({ a: { type: 'strin' } }) },
+          { name: 'v2', served: true, storage: false, schema: schema({ b: { type: 'string' } }) },
+        ]),
+      });
+      await req('a type typo in two versions with the same schema', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: bad('twin', [
+          { name: 'v1', served: true, storage: true, schema: schema({ a: { type: 'strin' } }) },
+          { name: 'v2', served: true, storage: false, schema: schema({ a: { type: 'strin' } }) },
+        ]),
+      });
+      await req('a default with an unknown field', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: bad('pruned', [{ name: 'v1', served: true, storage: true, schema: schema({ o: { type: 'object', properties: { x: { type: 'string' } }, default: { x: 'a', y: 'b' } } }) }]),
+      });
+      await req('a nested default breaking a pattern', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+        body: bad('nested', [{ name: 'v1', served: true, storage: true, schema: schema({ o: { type: 'object', properties: { x: { type: 'string', pattern: '^[a-z]+$' } }, default: { x: 'A1' } } }) }]),
+      });
     },
   },
   {

@@ -66,7 +66,7 @@ describe('CRDs with CEL rules', () => {
     const causes = r.body.details.causes as { reason: string; field: string; message: string }[];
     assert.deepEqual(
       causes.map((c) => c.field),
-      [1, 2].map((i) => `spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[${i}].rule`),
+      [1, 2].map((i) => `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[${i}].rule`),
     );
     assert.match(causes[0]!.message, /^Invalid value: "self\.min >": compilation failed: /);
     assert.match(causes[1]!.message, /^Invalid value: "self\.nope == 1": compilation failed: .*nope/);
@@ -78,7 +78,7 @@ describe('CRDs with CEL rules', () => {
   it('startTestApiServer rejects such a CRD with the apiserver message', async () => {
     await assert.rejects(
       startTestApiServer({ crds: [widgetCrd('brokens', [{ rule: 'self.min >' }])] }),
-      (e: Error) => /^cannot create CustomResourceDefinition brokens\.rules\.example\.com: CustomResourceDefinition\.apiextensions\.k8s\.io "brokens\.rules\.example\.com" is invalid: spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: "self\.min >": compilation failed: /.test(e.message),
+      (e: Error) => /^cannot create CustomResourceDefinition brokens\.rules\.example\.com: CustomResourceDefinition\.apiextensions\.k8s\.io "brokens\.rules\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: "self\.min >": compilation failed: /.test(e.message),
     );
   });
 });

@@ -17,12 +17,22 @@ describe('CustomResourceDefinitions', () => {
   });
   after(() => env.stop());
 
+  it('a CRD whose default breaks its own schema is refused at install, as the apiserver refuses it', async () => {
+    const crd = crdObject();
+    crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas = { type: 'integer', minimum: 1, maximum: 10, default: 20 };
+    const r = await api(env.url, 'POST', CRDS, crd);
+    assert.equal(r.status, 422);
+    const field = 'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default';
+    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: 20:  in body should be less than or equal to 10', field }]);
+    await assert.rejects(startTestApiServer({ crds: [crd] }), /is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.properties\[replicas\]\.default: Invalid value: 20:  in body should be less than or equal to 10/);
+  });
+
   it('the seed typo `type: strin` gets 422 with the apiserver message and field', async () => {
     const crd = crdObject();
     crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.deploymentName.type = 'strin';
     const r = await api(env.url, 'POST', CRDS, crd);
     assert.equal(r.status, 422);
-    const field = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type';
+    const field = 'spec.validation.openAPIV3Schema.properties[spec].properties[deploymentName].type';
     const body = 'Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"';
     assert.equal(r.body.message, `CustomResourceDefinition.apiextensions.k8s.io "databasemanagers.coolops.cn" is invalid: ${field}: ${body}`);
     assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueNotSupported', message: body, field }]);
