@@ -34,9 +34,6 @@ export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io
 /** Finalizer of an owner deleted with propagationPolicy=Orphan. */
 export const ORPHAN_FINALIZER = 'orphan';
 
-/** The finalizer that makes a deleted CRD's objects go before it does. */
-export const CRD_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
-
 function isCrd(res: ResourceInfo): boolean {
   return res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
 }
@@ -91,8 +88,6 @@ export async function deleteObject(
       throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata?.resourceVersion ?? ''}). The object might have been modified`);
     }
     const finalizers = [...(cur.metadata?.finalizers ?? [])];
-    // the CRD registry's Delete adds the cleanup finalizer on the first delete (not at create)
-    if (isCrd(res) && !cur.metadata?.deletionTimestamp && !finalizers.includes(CRD_FINALIZER)) finalizers.push(CRD_FINALIZER);
     const policy = opts.propagationPolicy;
     if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) {
       finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== ORPHAN_FINALIZER), FOREGROUND_FINALIZER);
@@ -103,9 +98,10 @@ export async function deleteObject(
       finalizers.splice(0, finalizers.length, ...keep);
     }
     const terminating = res.resource === 'namespaces' && !res.group;
-    // A CRD's own delete: the cleanup finalizer, deletionTimestamp and the Terminating condition
-    // in one write (its custom resources go first; the cleanup controller then drops the finalizer).
-    if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions' && !cur.metadata?.deletionTimestamp) {
+    // A CRD's own delete (the CRD registry's Delete, not the generic one): the cleanup finalizer,
+    // deletionTimestamp and the Terminating condition in one write, no generation bump (its
+    // custom resources go first; the cleanup controller then drops the finalizer).
+    if (isCrd(res) && !cur.metadata?.deletionTimestamp) {
       const next = structuredClone(cur) as KubeObject & { status?: { conditions?: Record<string, unknown>[] } };
       next.metadata = { ...next.metadata, deletionTimestamp: nowRfc3339(), finalizers: [...finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER), CRD_CLEANUP_FINALIZER] };
       const status = (next.status ??= {});
@@ -142,8 +138,8 @@ export async function deleteObject(
       next.metadata.deletionTimestamp = nowRfc3339();
       // the namespace's own deletion is not graceful; everything else records grace 0
       if (!terminating) next.metadata.deletionGracePeriodSeconds = 0;
-      // markAsDeleting: a change a controller must observe bumps the generation (not a CRD's: its own Delete sets the timestamp)
-      if ((next.metadata.generation ?? 0) > 0 && !isCrd(res)) next.metadata.generation = next.metadata.generation! + 1;
+      // markAsDeleting: a change a controller must observe bumps the generation
+      if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = next.metadata.generation! + 1;
     }
     if (terminating) {
       const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};
