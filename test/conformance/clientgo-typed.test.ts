@@ -39,6 +39,7 @@ const FAILING: Record<string, [number, string]> = {
   'read deleted configmap': [404, 'NotFound'],
   'delete it again': [404, 'NotFound'],
   'update scale to -1': [422, 'Invalid'],
+  'apply a conflicting value': [409, 'Conflict'],
 };
 
 const results = new Map<string, Step[]>();

@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/wait"
+	applycorev1 "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -117,6 +119,16 @@ func blank(v any) {
 						m["time"] = "…"
 					}
 				}
+				// the apiserver orders entries by operation, then time in seconds: with the times
+				// blanked, the order within an operation is by manager
+				sort.SliceStable(mf, func(i, j int) bool {
+					a, _ := mf[i].(map[string]any)
+					b, _ := mf[j].(map[string]any)
+					if a["operation"] != b["operation"] {
+						return fmt.Sprint(a["operation"]) < fmt.Sprint(b["operation"])
+					}
+					return fmt.Sprint(a["manager"], a["subresource"]) < fmt.Sprint(b["manager"], b["subresource"])
+				})
 			}
 		}
 		if _, has := t["uid"]; has && t["kind"] != nil && t["name"] != nil {
@@ -178,6 +190,13 @@ func configMaps() {
 	step("delete collection batch=x", nil, err, nil)
 	l, err := cms.List(ctx, metav1.ListOptions{LabelSelector: "batch=x"})
 	step("list batch=x", itemsOf(l), err, nil)
+	ac := applycorev1.ConfigMap("applied", ns).WithLabels(map[string]string{"app": "typed"}).WithData(map[string]string{"k": "v"})
+	got, err = cms.Apply(ctx, ac, metav1.ApplyOptions{FieldManager: "typed-apply"})
+	step("apply configmap", got, err, rawGet("/api/v1/namespaces/"+ns+"/configmaps/applied"))
+	got, err = cms.Apply(ctx, applycorev1.ConfigMap("applied", ns).WithData(map[string]string{"k": "other"}), metav1.ApplyOptions{FieldManager: "someone-else"})
+	step("apply a conflicting value", got, err, nil)
+	got, err = cms.Apply(ctx, applycorev1.ConfigMap("applied", ns).WithData(map[string]string{"k": "other"}), metav1.ApplyOptions{FieldManager: "someone-else", Force: true})
+	step("apply it with force", got, err, rawGet("/api/v1/namespaces/"+ns+"/configmaps/applied"))
 	err = cms.Delete(ctx, "cm", metav1.DeleteOptions{PropagationPolicy: ptr(metav1.DeletePropagationBackground), GracePeriodSeconds: ptr(int64(0))})
 	step("delete configmap", nil, err, nil)
 	_, err = cms.Get(ctx, "cm", metav1.GetOptions{})
