@@ -279,7 +279,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       if (rv && !/^\d+$/.test(rv)) {
         throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`, code: 500 } as Status);
       }
-      validateListOptions({ resourceVersion: rv ?? undefined, resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined, sendInitialEvents: q.get('sendInitialEvents') === 'true', watch: true });
+      validateListOptions({ resourceVersion: rv ?? undefined, resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined, sendInitialEvents: queryBool(q, 'sendInitialEvents') === true, watch: true });
       const ts = q.get('timeoutSeconds');
       await serveWatch(
         svc,
