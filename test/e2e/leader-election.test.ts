@@ -1,8 +1,9 @@
 // End to end: two replicas of the generated operator with --leader-elect on one Lease, against
-// `crdgen testenv --simulate-workloads` running as its own process
-// (short timings: lease 3 s, renew deadline 2 s, retry 0.5 s). Only the leader reconciles;
-// SIGKILLing it hands over to the other within the lease duration (+ the retry period's jitter).
-import { after, before, test } from 'node:test';
+// `crdgen testenv --simulate-workloads` and against `crdgen testenv --real` (real Leases on
+// kube-apiserver), each running as its own process (short timings: lease 3 s, renew deadline
+// 2 s, retry 0.5 s). Only the leader reconciles; SIGKILLing it hands over to the other within
+// the lease duration (+ the retry period's jitter).
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
@@ -14,13 +15,15 @@ const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'datab
 const LEASE_MS = 3000;
 const RETRY_MS = 500;
 
+function leaderElection(label: string, testenvArgs: string[]): void {
+describe(label, () => {
 let server: TestenvProcess;
 let gen: ReturnType<typeof generateOperator>;
 const ops: OperatorProcess[] = [];
 
 before(async () => {
   gen = generateOperator();
-  server = await startTestenvProcess(DM_CRD);
+  server = await startTestenvProcess(DM_CRD, testenvArgs);
 });
 
 after(async () => {
@@ -43,7 +46,7 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
   const leases = resourceClient<Lease>(config, LeaseResource).namespace('default');
 
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'a' }, spec: { deploymentName: 'a-db', replicas: 1, dbtype: 'redis' } });
-  await waitFor(async () => (await deployments.get('a-db')).metadata?.name, 10_000, 'Deployment a-db');
+  await waitFor(async () => (await deployments.get('a-db')).metadata?.name, 30_000, 'Deployment a-db');
   await new Promise((r) => setTimeout(r, 1000)); // a few renewals: the standby must stay standby
   assert.ok(first.logs.some((l) => l.msg === 'created Deployment'), 'the leader reconciled');
   assert.equal(second.logs.some((l) => l.msg === 'acquired lease' || l.msg === 'starting controller' || l.msg === 'created Deployment'), false, 'the standby did nothing');
@@ -118,3 +121,9 @@ test('a leader that loses its lease exits 1 at once: it does not work through it
   // the new leader finishes the work
   await standby.waitForLog((l) => l.msg === 'reconciled' && l['key'] === `default/q-${N - 1}`, 60_000);
 });
+});
+}
+
+leaderElection('leader election on crdgen testenv', ['--simulate-workloads', '50ms']);
+// Leases are all it needs of the real control plane: etcd and kube-apiserver
+leaderElection('leader election on crdgen testenv --real (real Leases)', ['--real']);

@@ -1,15 +1,17 @@
-// End to end: the generated DatabaseManager operator, as its own process, against crdgen's
-// test API server with simulated workloads. One server and one operator for the whole file;
-// every wait is bounded; everything is stopped in `after`.
-import { after, before, test } from 'node:test';
+// End to end: the generated DatabaseManager operator, as its own process, against
+// `crdgen testenv --simulate-workloads` (the in-process server's simulated Deployments) and
+// `crdgen testenv --real --simulate-workloads` (kube-apiserver, the real Deployment, ReplicaSet
+// and garbage-collector controllers, kube-scheduler and kwok's pods): the same flow on both.
+// One server and one operator per backend; every wait is bounded (by a condition, generously:
+// the real backend schedules pods); everything is stopped in `after`.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { CoreEventResource, DeploymentResource, type CoreEvent, type Deployment } from '../../src/runtime/client/builtin.js';
 import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
 import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
-import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+import { DM_CRD, generateOperator, startOperator, startTestenvProcess, waitFor, type OperatorProcess, type TestenvProcess } from './support.js';
 
 interface DM extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
@@ -18,7 +20,12 @@ interface DM extends KubeObject {
 const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
 const NS = 'default';
 
-let server: TestApiServer;
+/** A generous bound for what a controller does: the real backend schedules and starts pods. */
+const CONVERGE_MS = 90_000;
+
+function operatorE2E(label: string, testenvArgs: string[]): void {
+describe(label, () => {
+let server: TestenvProcess;
 let op: OperatorProcess;
 let gen: ReturnType<typeof generateOperator>;
 let dms: ReturnType<typeof resourceClient<DM>>;
@@ -42,15 +49,15 @@ async function getDeployment(name: string): Promise<Deployment | undefined> {
 
 before(async () => {
   gen = generateOperator();
-  server = await startTestApiServer({ crds: [DM_CRD], simulateWorkloads: 100 });
+  server = await startTestenvProcess(DM_CRD, testenvArgs);
   const config = await loadKubeconfig({ path: server.kubeconfigPath });
   dms = resourceClient<DM>(config, DM_RESOURCE);
   deployments = resourceClient<Deployment>(config, DeploymentResource);
   events = resourceClient<CoreEvent>(config, CoreEventResource);
   op = startOperator(gen.main, ['--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '127.0.0.1:0']);
-  metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 30_000))['url']);
-  healthUrl = String((await op.waitForLog((l) => l.msg === 'serving health probes'))['url']);
-  await op.waitForLog((l) => l.msg === 'caches synced; starting workers');
+  metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 60_000))['url']);
+  healthUrl = String((await op.waitForLog((l) => l.msg === 'serving health probes', 60_000))['url']);
+  await op.waitForLog((l) => l.msg === 'caches synced; starting workers', 60_000);
 });
 
 after(async () => {
@@ -61,30 +68,30 @@ after(async () => {
 
 test('create: a Deployment named spec.deploymentName, right replicas and image, controller ownerReference; status follows the rollout; Ready', async () => {
   const created = await dms.namespace(NS).create(dm('orders', { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' }));
-  const d = await waitFor(() => getDeployment('orders-db'), 10_000, 'the Deployment');
+  const d = await waitFor(() => getDeployment('orders-db'), CONVERGE_MS, 'the Deployment');
   assert.equal(d.spec?.replicas, 2);
   assert.equal(d.spec?.template.spec?.containers[0]?.image, 'postgres:17');
   assert.deepEqual(d.metadata?.ownerReferences, [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'orders', uid: created.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
   const done = await waitFor(async () => {
     const cur = await dms.namespace(NS).get('orders');
     return cur.status?.availableReplicas === 2 && cur.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? cur : undefined;
-  }, 10_000, 'availableReplicas 2 and Ready=True');
+  }, CONVERGE_MS, 'availableReplicas 2 and Ready=True');
   assert.equal(done.status?.observedGeneration, done.metadata?.generation);
   const ready = done.status!.conditions!.find((c) => c.type === 'Ready')!;
   assert.equal(ready.observedGeneration, done.metadata?.generation);
   assert.equal(ready.reason, 'DeploymentAvailable');
-  const evs = await waitFor(async () => (await events.namespace(NS).list()).items.filter((e) => e.involvedObject.name === 'orders' && e.reason === 'Synced'), 5_000, 'a Synced event');
+  const evs = await waitFor(async () => (await events.namespace(NS).list()).items.filter((e) => e.involvedObject.name === 'orders' && e.reason === 'Synced'), CONVERGE_MS, 'a Synced event');
   assert.equal(evs[0]!.type, 'Normal');
 });
 
 test('spec.replicas changed → Deployment updated; replicas edited on the Deployment → put back', async () => {
   const cur = await dms.namespace(NS).get('orders');
   await dms.namespace(NS).update({ ...cur, spec: { ...cur.spec, replicas: 4 } });
-  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas 4');
-  await waitFor(async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4, 10_000, 'availableReplicas 4');
+  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, CONVERGE_MS, 'Deployment replicas 4');
+  await waitFor(async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4, CONVERGE_MS, 'availableReplicas 4');
   const d = (await getDeployment('orders-db'))!;
   await deployments.namespace(NS).update({ ...d, spec: { ...d.spec!, replicas: 7 } });
-  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas put back to 4');
+  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, CONVERGE_MS, 'Deployment replicas put back to 4');
 });
 
 test('Deployment deleted by hand → recreated; DatabaseManager deleted → Deployment garbage-collected, no error loop', async () => {
@@ -93,10 +100,10 @@ test('Deployment deleted by hand → recreated; DatabaseManager deleted → Depl
   const again = await waitFor(async () => {
     const d = await getDeployment('orders-db');
     return d && d.metadata?.uid !== before.metadata?.uid ? d : undefined;
-  }, 10_000, 'a recreated Deployment');
+  }, CONVERGE_MS, 'a recreated Deployment');
   assert.equal(again.spec?.replicas, 4);
   await dms.namespace(NS).delete('orders');
-  await waitFor(async () => (await getDeployment('orders-db')) === undefined, 10_000, 'the Deployment to be garbage-collected');
+  await waitFor(async () => (await getDeployment('orders-db')) === undefined, CONVERGE_MS, 'the Deployment to be garbage-collected');
   const errorsBefore = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
   await new Promise((r) => setTimeout(r, 1500));
   const errorsAfter = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
@@ -108,7 +115,7 @@ test('an unowned Deployment with the same name → Warning ErrResourceExists, no
   const labels = { app: 'squatter' };
   await deployments.namespace(NS).create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken-db', namespace: NS }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'busybox' }] } } } });
   await dms.namespace(NS).create(dm('taken', { deploymentName: 'taken-db', replicas: 3, dbtype: 'redis' }));
-  const ev = await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists'), 10_000, 'ErrResourceExists event');
+  const ev = await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists'), CONVERGE_MS, 'ErrResourceExists event');
   assert.equal(ev.type, 'Warning');
   const failures = (): number => op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/taken`).length;
   const t0 = failures();
@@ -136,9 +143,9 @@ test('an unknown dbtype: Ready=False with a reason and a Warning event, no Deplo
   const cur = await waitFor(async () => {
     const o = await dms.namespace(NS).get('weird');
     return o.status?.conditions?.find((c) => c.type === 'Ready' && c.reason === 'UnknownDBType') ? o : undefined;
-  }, 10_000, 'Ready=False UnknownDBType');
+  }, CONVERGE_MS, 'Ready=False UnknownDBType');
   assert.equal(cur.status!.conditions!.find((c) => c.type === 'Ready')!.status, 'False');
-  await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType' && e.type === 'Warning'), 5_000, 'UnknownDBType event');
+  await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType' && e.type === 'Warning'), CONVERGE_MS, 'UnknownDBType event');
   assert.equal(await getDeployment('weird-db'), undefined);
   await dms.namespace(NS).delete('weird');
 });
@@ -212,3 +219,8 @@ test('command line: --help exits 0 with the flags; a bad flag exits 2 with usage
     await Promise.all([help.kill(), bad.kill(), noConfig.kill()]);
   }
 });
+});
+}
+
+operatorE2E('the generated operator on crdgen testenv', ['--simulate-workloads', '100ms']);
+operatorE2E('the generated operator on crdgen testenv --real', ['--real', '--simulate-workloads']);

@@ -9,6 +9,7 @@ import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { ROOT, writeTree } from '../golden/support.js';
+import { controlPlaneAssets } from '../support/assets.js';
 
 /** The DatabaseManager CRD (with status.conditions and observedGeneration). */
 export const DM_CRD = join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml');
@@ -130,11 +131,19 @@ export interface TestenvProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `crdgen testenv --simulate-workloads <delay> --crd <crd> --kubeconfig <tmp>` and waits until it serves. */
-export async function startTestenvProcess(crd: string, simulateDelay = '50ms'): Promise<TestenvProcess> {
+/**
+ * Starts `crdgen testenv <args> --crd <crd> --kubeconfig <tmp>` (default args: in-process,
+ * `--simulate-workloads 50ms`; `['--real', '--simulate-workloads']` runs the real control plane)
+ * and waits until it serves.
+ */
+export async function startTestenvProcess(crd: string, args: string[] = ['--simulate-workloads', '50ms']): Promise<TestenvProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-e2e-testenv-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', '--simulate-workloads', simulateDelay, '--crd', crd, '--kubeconfig', kubeconfigPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', ...args, '--crd', crd, '--kubeconfig', kubeconfigPath], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() },
+  });
   let out = '';
   proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
   proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
@@ -149,7 +158,7 @@ export async function startTestenvProcess(crd: string, simulateDelay = '50ms'): 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(() => out.includes('kubeconfig written to') || (proc.exitCode !== null ? Promise.reject(new Error(`testenv exited: ${out}`)) : false), 30_000, 'crdgen testenv to serve', () => out);
+    await waitFor(() => out.includes('kubeconfig written to') || (proc.exitCode !== null ? Promise.reject(new Error(`testenv exited: ${out}`)) : false), 180_000, 'crdgen testenv to serve', () => out);
   } catch (e) {
     await stop();
     throw e;
