@@ -10,7 +10,8 @@ import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions
 import { listDocument, listObjects, validateListOptions } from './list.js';
 import { isObject, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf } from './objects.js';
-import type { FieldValidation, ObjectService, WriteOptions } from './objects.js';
+import type { FieldValidation, ObjectService, PatchType, WriteOptions } from './objects.js';
+import { decodeJsonPatch } from './patch.js';
 import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
@@ -350,8 +351,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
           : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'],
       );
     }
-    const patch = await decodeBody(await readBody(req), ct);
     const opts = writeOptions(q, req, rp.subresource);
+    const patch = await decodePatch(await readBody(req), ct, type, opts);
     if (type !== 'apply' && q.has('force')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
     if (type === 'apply' && !q.get('fieldManager')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
     const out = await svc.patch(r, ns, rp.name, type, patch, opts);
@@ -390,6 +391,28 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     return sendJson(res, 200, listDocument(r, { items: deleted, resourceVersion: String(await ctx.storage.currentRevision()) }));
   }
   throw methodNotSupported(r, method.toLowerCase());
+}
+
+/**
+ * A patch body as the patch handler reads it: any patch but an apply patch must be valid JSON
+ * (`invalid JSON patch`); with fieldValidation Strict or Warn a JSON patch is decoded into the
+ * handler's operations and a merge patch into a map first (`error decoding patch: …`), their
+ * strict errors becoming warnings.
+ */
+async function decodePatch(raw: Buffer, contentType: string, type: PatchType, opts: WriteOptions): Promise<unknown> {
+  if (type === 'apply') return decodeBody(raw, contentType);
+  let patch: unknown;
+  try {
+    patch = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('invalid JSON patch');
+  }
+  const strictDecoding = opts.fieldValidation !== 'Ignore';
+  if (type === 'json') opts.warnings?.push(...decodeJsonPatch(patch, strictDecoding));
+  else if (type === 'merge' && strictDecoding && patch !== null && !isObject(patch)) {
+    throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type map[string]interface {}`);
+  }
+  return patch;
 }
 
 /** The autoscaling/v1 Scale view of an object. */

@@ -22,94 +22,142 @@ function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function parsePointer(p: unknown): string[] {
-  if (typeof p !== 'string') throw badRequest('json patch: path must be a string');
-  if (p === '') return [];
-  if (!p.startsWith('/')) throw badRequest(`json patch: invalid path "${p}"`);
-  return p.slice(1).split('/').map(unescapePointer);
+/**
+ * A JSON patch operation that does not apply: the apiserver answers every such error of
+ * evanphx/json-patch (a failed `test`, a missing path, an unknown op, a bad pointer) with the
+ * same generic 422 (NewGenericServerResponse), its own message dropped.
+ */
+function patchFailed(): ApiError {
+  return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
 }
 
-function patchFailed(message: string): ApiError {
-  return new ApiError(failure(422, 'Invalid', message));
+function parsePointer(p: unknown): string[] {
+  if (typeof p !== 'string') throw patchFailed();
+  if (p === '') return [];
+  if (!p.startsWith('/')) throw patchFailed();
+  return p.slice(1).split('/').map(unescapePointer);
 }
 
 function getAt(doc: Json, path: string[]): Json {
   let cur = doc;
   for (const seg of path) {
-    if (Array.isArray(cur)) cur = cur[Number(seg)];
+    if (Array.isArray(cur)) cur = /^(0|[1-9][0-9]*)$/.test(seg) ? cur[Number(seg)] : undefined;
     else if (isObject(cur)) cur = ownValue(cur, seg);
     else return undefined;
   }
   return cur;
 }
 
-function parentOf(doc: Json, path: string[], raw: string): { parent: Rec | Json[]; last: string } {
+function parentOf(doc: Json, path: string[]): { parent: Rec | Json[]; last: string } {
   const parent = getAt(doc, path.slice(0, -1));
-  if (!isObject(parent) && !Array.isArray(parent)) {
-    throw patchFailed(`the server rejected our request due to an error in our request: doc is missing path: "${raw}": missing value`);
-  }
+  if (!isObject(parent) && !Array.isArray(parent)) throw patchFailed();
   return { parent: parent as Rec | Json[], last: path[path.length - 1]! };
 }
 
-function add(doc: Json, path: string[], value: Json, raw: string): Json {
+function arrayIndex(last: string, length: number, allowEnd: boolean): number {
+  if (allowEnd && last === '-') return length;
+  if (!/^(0|[1-9][0-9]*)$/.test(last)) throw patchFailed();
+  const i = Number(last);
+  if (i > length || (!allowEnd && i === length)) throw patchFailed();
+  return i;
+}
+
+function add(doc: Json, path: string[], value: Json): Json {
   if (path.length === 0) return structuredClone(value);
-  const { parent, last } = parentOf(doc, path, raw);
-  if (Array.isArray(parent)) {
-    const i = last === '-' ? parent.length : Number(last);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length) throw patchFailed(`add operation does not apply: doc is missing path: "${raw}": missing value`);
-    parent.splice(i, 0, structuredClone(value));
-  } else setOwn(parent, last, structuredClone(value));
+  const { parent, last } = parentOf(doc, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, true), 0, structuredClone(value));
+  else setOwn(parent, last, structuredClone(value));
   return doc;
 }
 
-function remove(doc: Json, path: string[], raw: string): Json {
-  const { parent, last } = parentOf(doc, path, raw);
-  if (Array.isArray(parent)) {
-    const i = Number(last);
-    if (!Number.isInteger(i) || i < 0 || i >= parent.length) throw patchFailed(`remove operation does not apply: doc is missing path: "${raw}": missing value`);
-    parent.splice(i, 1);
-  } else {
-    if (!Object.prototype.hasOwnProperty.call(parent, last)) throw patchFailed(`remove operation does not apply: doc is missing path: "${raw}": missing value`);
+function remove(doc: Json, path: string[]): Json {
+  if (path.length === 0) throw patchFailed();
+  const { parent, last } = parentOf(doc, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false), 1);
+  else {
+    if (!Object.prototype.hasOwnProperty.call(parent, last)) throw patchFailed();
     delete parent[last];
   }
   return doc;
 }
 
-/** Applies an RFC 6902 JSON patch; returns a new value. Throws 422 when an operation does not apply. */
+/** Go's name of a JSON value's type in `json: cannot unmarshal <type> into …`. */
+function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/**
+ * Checks a JSON patch document as the patch handler decodes it: with fieldValidation Strict or
+ * Warn (the default) into its own `[]jsonPatchOp` first (`error decoding patch: …`, and a
+ * `json patch unknown field "[0].x"` strict error per unknown member), with Ignore only as
+ * evanphx/json-patch decodes it. Returns the strict errors.
+ */
+export function decodeJsonPatch(ops: Json, strictDecoding: boolean): string[] {
+  const strict: string[] = [];
+  if (strictDecoding) {
+    const fail = (what: string): never => {
+      throw badRequest(`error decoding patch: json: cannot unmarshal ${what}`);
+    };
+    if (ops === null) return strict;
+    if (!Array.isArray(ops)) fail(`${goJsonType(ops)} into Go value of type []handlers.jsonPatchOp`);
+    (ops as Json[]).forEach((op, i) => {
+      if (op === null) return;
+      if (!isObject(op)) fail(`${goJsonType(op)} into Go value of type handlers.jsonPatchOp`);
+      for (const [k, v] of Object.entries(op as Rec)) {
+        if (k === 'op' || k === 'path' || k === 'from') {
+          if (v !== null && typeof v !== 'string') fail(`${goJsonType(v)} into Go struct field jsonPatchOp.${k} of type string`);
+        } else if (k !== 'value') strict.push(`json patch unknown field "[${i}].${k}"`);
+      }
+    });
+    return strict;
+  }
+  if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
+  for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+  return strict;
+}
+
+/** Applies an RFC 6902 JSON patch (as evanphx/json-patch v4 does); returns a new value. Throws 422 when an operation does not apply. */
 export function jsonPatch(target: Json, ops: Json): Json {
-  if (!Array.isArray(ops)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  decodeJsonPatch(ops, false);
   let doc = structuredClone(target);
-  for (const op of ops) {
-    if (!isObject(op)) throw badRequest('json patch: each operation must be an object');
-    const raw = String(op.path);
+  for (const op of ops as Json[]) {
+    if (!isObject(op)) throw patchFailed();
     const path = parsePointer(op.path);
     switch (op.op) {
       case 'add':
-        doc = add(doc, path, op.value, raw);
+        doc = add(doc, path, op.value);
         break;
       case 'remove':
-        doc = remove(doc, path, raw);
+        doc = remove(doc, path);
         break;
-      case 'replace':
-        if (getAt(doc, path) === undefined) throw patchFailed(`replace operation does not apply: doc is missing key: ${raw}: missing value`);
-        doc = remove(doc, path, raw);
-        doc = add(doc, path, op.value, raw);
+      case 'replace': {
+        // json-patch v4 replaces a missing key of an existing object (it adds it); a missing array index fails
+        if (path.length === 0) {
+          doc = structuredClone(op.value);
+          break;
+        }
+        const { parent, last } = parentOf(doc, path);
+        if (Array.isArray(parent)) parent[arrayIndex(last, parent.length, false)] = structuredClone(op.value);
+        else setOwn(parent, last, structuredClone(op.value));
         break;
+      }
       case 'move':
       case 'copy': {
-        const fromRaw = String(op.from);
         const from = parsePointer(op.from);
         const v = getAt(doc, from);
-        if (v === undefined) throw patchFailed(`${op.op} operation does not apply: doc is missing from path: ${fromRaw}: missing value`);
-        if (op.op === 'move') doc = remove(doc, from, fromRaw);
-        doc = add(doc, path, v, raw);
+        if (v === undefined) throw patchFailed();
+        if (op.op === 'move') doc = remove(doc, from);
+        doc = add(doc, path, structuredClone(v));
         break;
       }
       case 'test':
-        if (!jsonEqual(getAt(doc, path), op.value)) throw patchFailed(`testing value ${raw} failed: test failed`);
+        if (!jsonEqual(getAt(doc, path) ?? null, op.value ?? null)) throw patchFailed();
         break;
       default:
-        throw badRequest(`Unexpected kind: ${String(op.op)}`);
+        throw patchFailed();
     }
   }
   return doc;
@@ -139,7 +187,7 @@ const MERGE_PRIMITIVE_LISTS = new Set(['finalizers']);
 
 /** Applies a strategic merge patch to a built-in kind's object; returns a new value. */
 export function strategicMergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) throw badRequest('strategic merge patch: the patch must be a JSON object');
+  if (!isObject(patch)) throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
   return smpObject(isObject(target) ? target : {}, patch);
 }
 

@@ -144,6 +144,14 @@ export const SCENARIOS: Scenario[] = [
       await req('unsupported patch type: 415', 'PATCH', widget(ns, 'p'), { body: {}, contentType: 'application/xml' });
       await send('POST', cms(ns), { body: cm('pc', { a: '1', b: '2' }, { labels: { k: 'v' } }) });
       await req('strategic merge patch on a configmap', 'PATCH', `${cms(ns)}/pc`, { body: { data: { b: null, c: '3' }, metadata: { labels: { k2: 'v2' } } }, contentType: SMP });
+      await req('JSON patch test op fails on a configmap: 422', 'PATCH', `${cms(ns)}/pc`, { body: [{ op: 'test', path: '/data/a', value: 'nope' }], contentType: JSON_PATCH });
+      await req('JSON patch on a missing parent of a configmap: 422', 'PATCH', `${cms(ns)}/pc`, { body: [{ op: 'add', path: '/nothere/x', value: '1' }], contentType: JSON_PATCH });
+      await req('JSON patch replace of a missing key adds it', 'PATCH', `${cms(ns)}/pc`, { body: [{ op: 'replace', path: '/data/z', value: '26' }], contentType: JSON_PATCH });
+      await req('JSON patch with an unknown op member: warned', 'PATCH', `${cms(ns)}/pc`, { body: [{ op: 'add', path: '/data/y', value: '25', extra: true }], contentType: JSON_PATCH });
+      await req('JSON patch that is not a list: 400', 'PATCH', `${cms(ns)}/pc`, { body: { op: 'add' }, contentType: JSON_PATCH });
+      await req('merge patch that is not an object: 400', 'PATCH', `${cms(ns)}/pc`, { body: [], contentType: MERGE_PATCH });
+      await req('strategic merge patch that is not an object: 400', 'PATCH', `${cms(ns)}/pc`, { body: [], contentType: SMP });
+      await req('malformed strategic merge patch body: 400', 'PATCH', `${cms(ns)}/pc`, { body: '{"data": ', contentType: SMP });
       await send('POST', deploys(ns), { body: deployment('pd') });
       await req('strategic merge patch merges containers by name', 'PATCH', `${deploys(ns)}/pd`, { body: { spec: { template: { spec: { containers: [{ name: 'db', image: 'mysql:9' }, { name: 'side', image: 'busybox' }] } } } }, contentType: SMP });
     },
