@@ -198,6 +198,8 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
       columns: printerColumns(v),
       storagePrefix: `/${group}/${plural}`,
     };
+    const selectable = arr(v.selectableFields).map((f) => rec(f).jsonPath).filter((p): p is string => typeof p === 'string');
+    if (selectable.length) info.selectableFields = selectable;
     if (scale) {
       info.scale = {
         specReplicasPath: String(scale.specReplicasPath ?? '.spec.replicas'),

@@ -66,11 +66,8 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
   } catch (e) {
     const mod = await loadValidation(true);
     if (e instanceof mod.RuleCompileError) {
-      return e.problems.map((p) => ({
-        reason: 'FieldValueInvalid',
-        field: `${field}.${p.field}`,
-        message: `Invalid value: ${JSON.stringify(p.rule)}: compilation failed: ${p.message}`,
-      }));
+      // the CEL layer words each problem as the apiserver does (`detail`: the whole cause)
+      return e.problems.map((p) => ({ reason: reasonOf(p.detail), field: `${field}.${p.field}`, message: p.detail }));
     }
     if (e instanceof mod.SchemaError) return [{ reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` }];
     throw e;

@@ -85,6 +85,17 @@ function str(o: KubeObject, path: string): string {
 }
 
 function fieldGetters(r: ResourceInfo): FieldGetters {
+  if (r.custom) {
+    // a CRD's selectableFields: `spec.color=blue` selects by the value at `.spec.color`, printed as text
+    const out: FieldGetters = {};
+    for (const path of r.selectableFields ?? []) {
+      out[path.replace(/^\./, '')] = (o) => {
+        const v = readJsonPath(o, path);
+        return v === undefined || v === null ? '' : String(v);
+      };
+    }
+    return out;
+  }
   if (r.resource === 'events' && !r.group) return EVENT_FIELDS;
   if (r.resource === 'namespaces' && !r.group) return { 'status.phase': (o) => str(o, 'status.phase') };
   return {};
@@ -380,15 +391,18 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       resourceVersion: undefined,
       resourceVersionMatch: undefined,
     });
+    // As the registry's DeleteCollection: the list it deleted from (its version), each object as
+    // listed when it went at once, or as marked when finalizers keep it.
     const deleted: KubeObject[] = [];
     for (const o of listed.items) {
       try {
-        deleted.push((await deleteObject(svc, r, o.metadata?.namespace, o.metadata!.name!, opts)).object);
+        const out = await deleteObject(svc, r, o.metadata?.namespace, o.metadata!.name!, opts);
+        deleted.push(out.deleted ? o : out.object);
       } catch (e) {
         if (!(e instanceof ApiError && e.code === 404)) throw e;
       }
     }
-    return sendJson(res, 200, listDocument(r, { items: deleted, resourceVersion: String(await ctx.storage.currentRevision()) }));
+    return sendJson(res, 200, listDocument(r, { items: deleted, resourceVersion: listed.resourceVersion }));
   }
   throw methodNotSupported(r, method.toLowerCase());
 }

@@ -64,6 +64,8 @@ export interface ResourceInfo {
   prepare?: (obj: KubeObject, old: KubeObject | undefined) => FieldCause[];
   /** What the kind's strategy sets on create after the field manager ran (so no manager owns it). */
   prepareForCreate?: (obj: KubeObject) => void;
+  /** A CRD version's selectableFields (JSONPaths such as `.spec.color`): more field selectors. */
+  selectableFields?: string[];
   /** Keys added to every stored object's storage path: `/<group>/<resource>`. */
   storagePrefix: string;
 }
