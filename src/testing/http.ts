@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, Status } from '../runtime/meta/types.js';
 import { decodeBody, readBody } from './body.js';
+import { decodeObjectBody, duplicateFields } from './decode.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, openApiV2Json, openApiV2Protobuf } from './discovery.js';
 import { listDocument, listObjects, validateListOptions } from './list.js';
@@ -228,9 +229,12 @@ export function queryBool(q: URLSearchParams, name: string): boolean | undefined
 }
 
 /** A create or update body, decoded and with apiVersion/kind checked (and filled for built-ins) as the apiserver's decoder does. */
-async function readObjectBody(ctx: HttpContext, req: IncomingMessage, target: ResourceInfo | typeof SCALE): Promise<unknown> {
+async function readObjectBody(ctx: HttpContext, req: IncomingMessage, target: ResourceInfo | typeof SCALE, opts: WriteOptions): Promise<unknown> {
   const raw = await readBody(req);
-  return completeTypeMeta(ctx.registry, target, await decodeBody(raw, req.headers['content-type']), raw);
+  const ct = req.headers['content-type'];
+  const body = completeTypeMeta(ctx.registry, target, await decodeBody(raw, ct), raw);
+  const json = (ct ?? 'application/json').split(';')[0]!.trim().toLowerCase() === 'application/json';
+  return decodeObjectBody(target, body, json ? raw.toString('utf8') : undefined, opts.fieldValidation, opts.warnings);
 }
 
 const SCALE = { group: 'autoscaling', version: 'v1', kind: 'Scale', custom: false } as const;
@@ -335,20 +339,20 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
   if (method === 'PUT' && rp.name === undefined) throw badRequest('name must be provided');
   if (method === 'POST' && rp.subresource === undefined) {
     if (!r.verbs.includes('create')) throw methodNotSupported(r, 'create');
-    const body = await readObjectBody(ctx, req, r);
+    const opts = writeOptions(q, req, undefined);
+    const body = await readObjectBody(ctx, req, r, opts);
     // POST to a named path creates that object (the apiserver's create route takes the name too)
     if (rp.name !== undefined && isObject(body)) {
       const given = isObject(body.metadata) ? body.metadata.name : undefined;
       if (given !== undefined && given !== rp.name) throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
       body.metadata = { ...(isObject(body.metadata) ? body.metadata : {}), name: rp.name };
     }
-    const opts = writeOptions(q, req, undefined);
     const obj = await svc.create(r, ns, body, opts);
     return sendJson(res, 201, obj, warningHeaders(opts));
   }
   if (method === 'PUT' && rp.name !== undefined) {
-    const body = await readObjectBody(ctx, req, r);
     const opts = writeOptions(q, req, rp.subresource);
+    const body = await readObjectBody(ctx, req, r, opts);
     const out = await svc.update(r, ns, rp.name, body, opts);
     return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
   }
@@ -411,7 +415,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
  * A patch body as the patch handler reads it: any patch but an apply patch must be valid JSON
  * (`invalid JSON patch`); with fieldValidation Strict or Warn a JSON patch is decoded into the
  * handler's operations and a merge patch into a map first (`error decoding patch: …`), their
- * strict errors becoming warnings.
+ * strict errors (unknown operation members, duplicate members) kept for the result's decoding.
  */
 async function decodePatch(raw: Buffer, contentType: string, type: PatchType, opts: WriteOptions): Promise<unknown> {
   if (type === 'apply') return decodeBody(raw, contentType);
@@ -422,10 +426,10 @@ async function decodePatch(raw: Buffer, contentType: string, type: PatchType, op
     throw badRequest('invalid JSON patch');
   }
   const strictDecoding = opts.fieldValidation !== 'Ignore';
-  if (type === 'json') opts.warnings?.push(...decodeJsonPatch(patch, strictDecoding));
+  if (type === 'json') opts.patchStrict = decodeJsonPatch(patch, strictDecoding);
   else if (type === 'merge' && strictDecoding && patch !== null && !isObject(patch)) {
     throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type map[string]interface {}`);
-  }
+  } else if (strictDecoding) opts.patchStrict = duplicateFields(raw.toString('utf8'));
   return patch;
 }
 
@@ -457,8 +461,9 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
   const cur = await svc.get(r, rp.namespace, name);
   if (method === 'GET') return sendJson(res, 200, toScale(r, cur));
   let scale: unknown;
+  const opts = writeOptions(q, req, undefined);
   if (method === 'PUT') {
-    scale = await readObjectBody(ctx, req, SCALE);
+    scale = await readObjectBody(ctx, req, SCALE, opts);
   } else if (method === 'PATCH') {
     const ct = String(req.headers['content-type'] ?? '');
     const type = patchTypeOf(ct);
@@ -480,7 +485,6 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
   const next = structuredClone(cur) as Record<string, unknown>;
   writeJsonPath(next, r.scale!.specReplicasPath, replicas);
   if (typeof rv === 'string' && rv) (next.metadata as Record<string, unknown>).resourceVersion = rv;
-  const opts = writeOptions(q, req, undefined);
   opts.subresource = 'scale';
   const out = await svc.update(r, rp.namespace, name, next, opts);
   return sendJson(res, 200, toScale(r, out.object));

@@ -14,6 +14,7 @@ import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
 import { goJson } from './fieldpath.js';
+import { decodeBuiltinValue, unknownFields, unknownMetadataFields } from './decode.js';
 import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
@@ -33,6 +34,8 @@ export interface WriteOptions {
   subresource?: 'status' | 'scale';
   /** Warnings for the `Warning` response header (appended to). */
   warnings?: string[];
+  /** Strict errors of a patch body itself (duplicate members, unknown members of JSON patch operations). */
+  patchStrict?: string[];
   /** Ownership computed by server-side apply for a create (internal). */
   appliedManagedFields?: ManagedFieldsEntry[];
 }
@@ -203,6 +206,7 @@ export class ObjectService {
       }
       if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
       if (candidate.metadata !== undefined && candidate.metadata !== null && !isObject(candidate.metadata)) throw metadataNotAnObject(candidate);
+      if (!managed) candidate = await this.decodePatched(res, candidate, patch, type, opts);
       // A resourceVersion in the patch is a precondition.
       const patchRv = isObject(patch) && isObject(patch.metadata) ? patch.metadata.resourceVersion : undefined;
       if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
@@ -215,6 +219,38 @@ export class ObjectService {
         throw e;
       }
     }
+  }
+
+  /**
+   * A patch's result decoded as the patch handler decodes it: a built-in's decode error is a
+   * 422 on `patch` (whatever fieldValidation says); the strict errors of the patch body
+   * (`opts.patchStrict`) and the result's unknown fields are refused (Strict, 422 on `patch`)
+   * or warned about (Warn). Returns the result without its unknown fields.
+   */
+  private async decodePatched(res: ResourceInfo, candidate: KubeObject, patch: unknown, type: PatchType, opts: WriteOptions): Promise<KubeObject> {
+    // the value the apiserver shows: the patched JSON, or for a strategic merge patch the patch map (%+v)
+    const shown = (): string => (type === 'strategic' ? goV(patch) : goJson(candidate as never));
+    let unknown: string[];
+    let out: KubeObject = candidate;
+    if (!res.custom) {
+      const found = decodeBuiltinValue(candidate, res.group, res.version, res.kind);
+      if (found.error !== undefined) throw patchInvalid(shown(), found.error);
+      const u = unknownFields(candidate, res.group, res.version, res.kind, 'sorted');
+      unknown = u.paths;
+      out = u.value as KubeObject;
+    } else {
+      const meta = unknownMetadataFields(candidate.metadata);
+      unknown = meta.paths;
+      if (candidate.metadata !== undefined) out = { ...candidate, metadata: meta.value as KubeObject['metadata'] };
+      if (res.schema) {
+        out = structuredClone(out);
+        unknown.push(...(await res.schema()).prune(out).filter((p) => p !== 'metadata' && !p.startsWith('metadata.')).sort());
+      }
+    }
+    const errs = [...(opts.patchStrict ?? []), ...unknown.map((p) => `unknown field ${JSON.stringify(p)}`)];
+    if (errs.length && opts.fieldValidation === 'Strict') throw patchInvalid(shown(), `strict decoding error: ${errs.join(', ')}`);
+    if (errs.length && opts.fieldValidation === 'Warn') opts.warnings?.push(...errs);
+    return out;
   }
 
   /** Server-side apply of `patch` onto `current` (undefined: create), then the patch handler's namespace and name checks. */
@@ -327,11 +363,11 @@ export class ObjectService {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
     }
-    if (res.hasGeneration) {
-      meta.generation = om.generation ?? 1;
-      if (scope !== 'status' && specChanged(old, obj)) meta.generation += 1;
-    } else delete meta.generation;
+    if (res.hasGeneration) meta.generation = om.generation ?? 1;
+    else delete meta.generation;
     await this.admit(res, obj, old, opts);
+    // the spec is compared as decoded: pruned and defaulted
+    if (res.hasGeneration && scope !== 'status' && specChanged(old, obj)) meta.generation = (meta.generation ?? 1) + 1;
     // managedFields sent by the request replace the live ones (how clients reset or migrate ownership)
     const mf =
       managedFields !== undefined
@@ -394,15 +430,18 @@ export class ObjectService {
     meta.push(...checkLabels(obj.metadata?.labels));
     meta.push(...checkAnnotations(obj.metadata?.annotations));
     const errs: FieldCause[] = [];
+    // what decoding drops (the HTTP layer reported it): a built-in's undeclared fields, unknown metadata fields
+    if (!res.custom) {
+      const kept = unknownFields(obj, res.group, res.version, res.kind).value;
+      // (in place, metadata too: callers hold references to both)
+      if (isObject(kept) && isObject(obj.metadata) && isObject(kept.metadata)) replaceContent(obj.metadata as KubeObject, kept.metadata);
+      if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
+    }
+    else if (isObject(obj.metadata)) replaceContent(obj.metadata as KubeObject, unknownMetadataFields(obj.metadata).value);
     if (!res.schema) errs.push(...meta);
     if (res.schema) {
       const schema = await res.schema();
-      const dropped = schema.prune(obj);
-      const unknown = dropped.filter((p) => !p.startsWith('metadata.'));
-      if (unknown.length && opts.fieldValidation === 'Strict') {
-        throw badRequest(`strict decoding error: ${unknown.map((p) => `unknown field "${p}"`).join(', ')}`);
-      }
-      if (unknown.length && opts.fieldValidation === 'Warn') for (const p of unknown) opts.warnings?.push(`unknown field "${p}"`);
+      schema.prune(obj);
       schema.applyDefaults(obj);
       errs.push(...schema.validate(obj, old, { before: meta, afterSchema: res.custom && res.scale ? scaleErrors(res.scale, obj) : [] }));
     }
@@ -468,6 +507,19 @@ function noOp(a: KubeObject, b: KubeObject): boolean {
     return r;
   };
   return jsonEqual(strip(a), strip(b));
+}
+
+/** Replaces `obj`'s members with `next`'s (in place). */
+function replaceContent(obj: KubeObject, next: unknown): void {
+  if (next === obj || !isObject(next)) return;
+  for (const k of Object.keys(obj)) delete (obj as Rec)[k];
+  Object.assign(obj, next);
+}
+
+/** 422 on `patch` with the patched value: what the patch handler answers when the result cannot be decoded. */
+function patchInvalid(value: string, why: string): ApiError {
+  const cause = `Invalid value: ${JSON.stringify(value)}: ${why}`;
+  return new ApiError(failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }));
 }
 
 /** 422 for a patch that leaves metadata something other than an object (the apiserver cannot decode it). */

@@ -40,6 +40,9 @@ export interface Scenario {
   run(ctx: ScenarioContext): Promise<void>;
 }
 
+/** A resourceVersion inside a message that quotes an object's JSON (`\"resourceVersion\":\"12\"`). */
+const EMBEDDED_RV = /\\"resourceVersion\\":\\"(\d+)\\"/g;
+
 /** One scenario's normaliser: the same uid/resourceVersion gets the same placeholder everywhere. */
 class Normaliser {
   private readonly uids = new Map<string, string>();
@@ -61,6 +64,7 @@ class Normaliser {
       const isList = Array.isArray(o.items) && typeof o.kind === 'string' && o.kind.endsWith('List');
       for (const [k, x] of Object.entries(o)) this.collect(x, k, isList && k === 'metadata');
     } else if (key === 'resourceVersion' && !inListMeta) this.seeRv(v);
+    else if (typeof v === 'string') for (const m of v.matchAll(EMBEDDED_RV)) this.seeRv(m[1]);
   }
 
   private rank(rv: string): string {
@@ -81,6 +85,7 @@ class Normaliser {
   text(s: string): string {
     return s
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (u) => this.uid(u))
+      .replace(EMBEDDED_RV, (_m, rv: string) => `\\"resourceVersion\\":\\"${this.rank(rv)}\\"`)
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
   }
 

@@ -98,6 +98,26 @@ export const SCENARIOS: Scenario[] = [
       await req('Strict: duplicate field refused', 'POST', `${widgets(ns)}?fieldValidation=Strict`, { body: dup });
       await req('Warn: duplicate field warned', 'POST', `${widgets(ns)}?fieldValidation=Warn`, { body: dup });
       await req('Strict on a built-in', 'POST', `${cms(ns)}?fieldValidation=Strict`, { body: { ...cm('s5'), bogus: true } });
+      await req('Warn on a built-in: warned and dropped', 'POST', cms(ns), { body: { ...cm('s5'), bogus: true, metadata: { name: 's5', extra: 1 } } });
+      const cmDup = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"s7","name":"s7"},"data":{"a":"1","a":"2"},"zz":1}';
+      await req('Strict on a built-in: duplicate and unknown fields in document order', 'POST', `${cms(ns)}?fieldValidation=Strict`, { body: cmDup });
+      await req('Warn on a built-in: duplicates warned, the last one kept', 'POST', cms(ns), { body: cmDup });
+      await req('a built-in field of the wrong type: 400', 'POST', deploys(ns), { body: { ...deployment('s8'), spec: { ...(deployment('s8').spec as Json), replicas: '2' } } });
+      await req('a container port of the wrong type: 400', 'POST', deploys(ns), {
+        body: { ...deployment('s9'), spec: { selector: { matchLabels: { app: 's9' } }, template: { metadata: { labels: { app: 's9' } }, spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: '80' }] }] } } } },
+      });
+      await req('secret data that is not base64: 400', 'POST', `/api/v1/namespaces/${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's10' }, data: { k: 'not base64!' } } });
+      await req('Strict: unknown metadata and nested fields of a custom resource', 'POST', `${widgets(ns)}?fieldValidation=Strict`, {
+        body: w('s11', { unknown: 1 }, { metadata: { name: 's11', bogus: 1, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: '00000000-0000-0000-0000-000000000001', zz: 1 }] } }),
+      });
+      const s2 = await req('get the Warn-created widget', 'GET', `${widgets(ns)}/s2`);
+      await req('Strict update with an unknown field: 400', 'PUT', `${widgets(ns)}/s2?fieldValidation=Strict`, { body: { ...s2.body, spec: { ...s2.body.spec, bogus: 1 } } });
+      await req('merge patch with an unknown field, Warn: warned', 'PATCH', `${widgets(ns)}/s2`, { body: { spec: { bogus: 1 } }, contentType: MERGE_PATCH });
+      await req('merge patch with an unknown field, Strict: 422 on patch', 'PATCH', `${widgets(ns)}/s2?fieldValidation=Strict`, { body: { spec: { bogus: 1 } }, contentType: MERGE_PATCH });
+      await req('merge patch with a duplicate field, Warn: warned', 'PATCH', `${widgets(ns)}/s2`, { body: '{"spec":{"color":"blue","color":"green"}}', contentType: MERGE_PATCH });
+      await req('merge patch of a configmap with an unknown field, Warn: warned', 'PATCH', `${cms(ns)}/s5`, { body: { bogus: 1 }, contentType: MERGE_PATCH });
+      await req('merge patch of a configmap with an unknown field, Strict: 422 on patch', 'PATCH', `${cms(ns)}/s5?fieldValidation=Strict`, { body: { bogus: 1 }, contentType: MERGE_PATCH });
+      await req('strategic merge patch of a configmap with an unknown field, Strict: 422 on patch', 'PATCH', `${cms(ns)}/s5?fieldValidation=Strict`, { body: { bogus: 1 }, contentType: SMP });
       await req('bad fieldValidation value: 400', 'POST', `${widgets(ns)}?fieldValidation=Loose`, { body: w('s6') });
     },
   },

@@ -164,7 +164,7 @@ describe('custom resource CRUD', () => {
     assert.match(String(r.headers.warning ?? ''), /unknown field \\"spec\.bogus\\"/);
     const s = await api(env.url, 'POST', `${DMS}?fieldValidation=Strict`, dm('strict', 2, { spec: { replicas: 2, bogus: 1 } }));
     assert.equal(s.status, 400);
-    assert.equal(s.body.message, 'strict decoding error: unknown field "spec.bogus"');
+    assert.equal(s.body.message, 'DatabaseManager in version "v1alpha1" cannot be handled as a DatabaseManager: strict decoding error: unknown field "spec.bogus"');
   });
 
   it('delete with a finalizer returns the object (200) and it stays until the finalizer is removed; otherwise a Success Status', async () => {
