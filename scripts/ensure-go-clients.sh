@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (once) the Go clients the client-go suites run against `crdgen testenv` and the real
-# control plane, from the Go module proxy, into .cache/go-clients/bin/:
+# control plane, from the Go module proxy, into .cache/go-clients/<stamp>/bin/:
 #   - sample-controller: k8s.io/sample-controller, unmodified (its version pinned in
 #     test/clientgo/go.mod, the wrapper module: v0.37.1, client-go of the control plane's 1.37.1)
 #   - informer: test/clientgo/informer, a plain client-go dynamic informer
@@ -8,7 +8,10 @@
 #   - protobuf-messages: test/clientgo/protobuf-messages, which writes the table testenv decodes
 #     protobuf bodies with (scripts/gen-protobuf-messages.sh) and its test samples
 # and puts sample-controller's artifacts/examples/ (its CRDs and example-foo) beside them.
-# Idempotent: nothing is rebuilt while the stamp (a hash of test/clientgo/) matches. Go's
+# Idempotent: the folder is named by a hash of test/clientgo/ (its .go files, go.mod, go.sum;
+# test/support/assets.ts computes the same), so a checkout with other sources (a worktree
+# sharing .cache/) builds beside it instead of over it; folders of other hashes unused for a
+# day are removed. Go's
 # module and build caches are .cache/go/, shared with scripts/ensure-control-plane.sh (the
 # client-go packages are built already). Cold: about 20 s on 2 cores after the control plane,
 # about 11 minutes with nothing cached (downloads included, 2 busy cores); cached: under a second.
@@ -18,8 +21,6 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 src="$root/test/clientgo"
-bin="$root/.cache/go-clients/bin"
-mkdir -p "$bin"
 
 export GOMODCACHE=${GOMODCACHE_CRDGEN:-$root/.cache/go/mod}
 export GOCACHE=${GOCACHE_CRDGEN:-$root/.cache/go/build}
@@ -30,6 +31,8 @@ export GOTOOLCHAIN=local
 log() { echo "ensure-go-clients: $*" >&2; }
 
 stamp=$(cd "$src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+bin="$root/.cache/go-clients/$stamp/bin"
+mkdir -p "$bin"
 if [ -x "$bin/sample-controller" ] && [ -x "$bin/informer" ] && [ -x "$bin/typed" ] && [ -x "$bin/protobuf-messages" ] && [ -f "$bin/examples/crd.yaml" ] &&
   [ "$(cat "$bin/.stamp" 2>/dev/null)" = "$stamp" ]; then
   log "sample-controller, informer, typed and protobuf-messages already built ($bin)"
@@ -56,5 +59,6 @@ mkdir -p "$bin/examples"
 cp "$examples"/*.yaml "$bin/examples/"
 chmod u+w "$bin/examples"/*.yaml
 echo "$stamp" >"$bin/.stamp"
+find "$root/.cache/go-clients" -mindepth 1 -maxdepth 1 -type d ! -name "$stamp" -mtime +0 -exec rm -rf {} + 2>/dev/null || true
 log "done in $(($(date +%s) - started)) s"
 echo "$bin"

@@ -1,6 +1,7 @@
 // The programs the suites drive, as npm test's set-up (scripts/test-setup.sh, run by
 // scripts/run-tests.mjs) provides them. A missing one FAILS the suite with the fix.
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,9 +46,28 @@ export function kubectl120(): string {
   throw new Error(`Debian's kubectl 1.20 is not unpacked: ${HOW}`);
 }
 
+/**
+ * The hash scripts/ensure-go-clients.sh names its build folder by: sha256 of the `sha256sum`
+ * lines of test/clientgo's .go files, go.mod and go.sum (`./path`, byte order), 16 hex digits.
+ */
+function goClientsStamp(): string {
+  const src = join(ROOT, 'test', 'clientgo');
+  const files: string[] = [];
+  const walk = (dir: string, rel: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}/${e.name}`);
+      else if (e.isFile() && (e.name.endsWith('.go') || e.name === 'go.mod' || e.name === 'go.sum')) files.push(`${rel}/${e.name}`);
+    }
+  };
+  walk(src, '.');
+  files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const lines = files.map((f) => `${createHash('sha256').update(readFileSync(join(src, f))).digest('hex')}  ${f}\n`).join('');
+  return createHash('sha256').update(lines).digest('hex').slice(0, 16);
+}
+
 /** The Go clients (scripts/ensure-go-clients.sh): `sample-controller`, `informer`, `typed`, `protobuf-messages`, and `examples/` (sample-controller's CRDs and example-foo). */
 export function goClientsBin(): string {
-  const dir = process.env.CRDGEN_GO_CLIENTS ?? join(ROOT, '.cache', 'go-clients', 'bin');
+  const dir = process.env.CRDGEN_GO_CLIENTS ?? join(ROOT, '.cache', 'go-clients', goClientsStamp(), 'bin');
   if (['sample-controller', 'informer', 'typed', 'protobuf-messages'].every((b) => executable(join(dir, b)))) return dir;
   throw new Error(`sample-controller and the client-go informer are not built: ${HOW}`);
 }
