@@ -36,6 +36,7 @@ export const DIAGNOSTIC_CODES = {
   CRD037: 'pattern is not a valid regular expression',
   CRD038: 'x-kubernetes-validations rule does not compile',
   CRD039: 'schema the validation engine cannot reduce',
+  CRD040: 'default does not validate against its own schema',
   GEN001: 'kind is not an UpperCamelCase identifier',
   GEN002: 'name cannot be used as an output path segment',
   GEN003: 'kind defined twice',

@@ -2,11 +2,11 @@
 // CRD reader checks, through a seam until they land), the status the apiserver sets
 // (NamesAccepted, Established), and the resources a CRD serves.
 import type { KubeObject } from '../runtime/meta/types.js';
-import { goBadValue } from '../runtime/validation/go-format.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { PrinterColumn, ResourceInfo } from './resource.js';
-import { checkCrdWithReader, compileCustomResourceSchema, lazyCustomResourceSchema, schemaRejection } from './engines.js';
+import { checkCrdWithReader, lazyCustomResourceSchema, schemaRejection } from './engines.js';
 import type { FieldCause } from './status.js';
+import { internalVersionsJson } from './crd-internal.js';
 
 type Rec = Record<string, unknown>;
 
@@ -53,7 +53,9 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   const versions = arr(spec.versions);
   if (versions.length === 0) errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
   else if (versions.filter((v) => rec(v).storage === true).length !== 1) {
-    errs.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: `Invalid value: ${JSON.stringify(versions.map((v) => rec(v).name))}: must have exactly one version marked as storage version` });
+    errs.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: `Invalid value: ${internalVersionsJson(spec)}: must have exactly one version marked as storage version` });
+    // storedVersions come from the storage version: none without one
+    if (!versions.some((v) => rec(v).storage === true)) errs.push({ reason: 'FieldValueInvalid', field: 'status.storedVersions', message: 'Invalid value: null: must have at least one stored version' });
   }
   if (typeof names.plural === 'string' && typeof group === 'string') {
     const want = `${names.plural}.${group}`;
@@ -62,10 +64,15 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     }
   }
   // The foundation's CRD reader checks (schema types, structural rules, …), when available.
-  for (const e of await checkCrdWithReader(crd)) {
+  let structural = true;
+  for (const { code, ...e } of await checkCrdWithReader(crd)) {
+    if (STRUCTURAL_CODES.has(code)) structural = false;
+    // the reader words the storage-version error for a file (version names); ours is the apiserver's
+    if (e.field === 'spec.versions' && e.message.endsWith('must have exactly one version marked as storage version')) continue;
     if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
   }
-  if (errs.length) return hoistPaths(spec, errs);
+  // The apiserver compiles rules and checks defaults only on a structural schema, beside the other errors.
+  if (!structural) return hoistPaths(spec, errs);
   // A schema the validation engine refuses (e.g. a CEL rule that does not compile) is refused
   // too. Only rules need the engine itself: the validators are compiled on first use.
   const vs = arr(spec.versions).map(rec);
@@ -74,7 +81,6 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     if (!isObject(schema)) continue;
     errs.push(...(await schemaRejection(schema, `spec.versions[${i}].schema`)));
   }
-  if (errs.length) return hoistPaths(spec, errs);
   // Defaults must be valid under their own schema (and pruned), as the apiserver checks them.
   for (let i = 0; i < vs.length; i++) {
     const schema = rec(vs[i]!.schema).openAPIV3Schema;
@@ -82,6 +88,9 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   }
   return hoistPaths(spec, errs);
 }
+
+/** The reader's codes for a schema that is not structural (no rule compile, no default check then). */
+const STRUCTURAL_CODES = new Set(['CRD030', 'CRD031', 'CRD033', 'CRD034', 'CRD035', 'CRD039']);
 
 /**
  * The apiserver validates a v1 CRD in its internal form, where a schema, subresources or
@@ -92,10 +101,12 @@ function hoistPaths(spec: Rec, errs: FieldCause[]): FieldCause[] {
   const vs = arr(spec.versions).map(rec);
   if (vs.length === 0) return errs;
   const same = (k: string): boolean => vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0]![k]));
-  const rules: [RegExp, string][] = [];
+  // the internal column type's field is JSONPath, and so is the apiserver's path to it
+  const rules: [RegExp, string][] = [[/(\.additionalPrinterColumns\[\d+\])\.jsonPath\b/, '$1.JSONPath']];
   if (same('schema')) rules.push([/^spec\.versions\[\d+\]\.schema\b/, 'spec.validation']);
   if (same('subresources')) rules.push([/^spec\.versions\[\d+\]\.subresources\b/, 'spec.subresources']);
   if (same('additionalPrinterColumns')) rules.push([/^spec\.versions\[\d+\]\.additionalPrinterColumns\b/, 'spec.additionalPrinterColumns']);
+  if (same('selectableFields')) rules.push([/^spec\.versions\[\d+\]\.selectableFields\b/, 'spec.selectableFields']);
   const out: FieldCause[] = [];
   for (const e of errs) {
     let field = e.field;
@@ -105,28 +116,14 @@ function hoistPaths(spec: Rec, errs: FieldCause[]): FieldCause[] {
   return out;
 }
 
-/** Field errors of every `default` in a schema that its own schema refuses (or that pruning would change). */
+/** Field errors of every `default` in a schema that its own schema refuses (the reader's check, as the apiserver's causes). */
 async function defaultErrors(schema: Rec, path: string): Promise<FieldCause[]> {
-  const out: FieldCause[] = [];
-  const walk = async (node: unknown, at: string, inMeta: boolean): Promise<void> => {
-    if (!isObject(node)) return;
-    if (node.default !== undefined && node.default !== null && !inMeta) {
-      const v = await compileCustomResourceSchema({ ...node, default: undefined } as Rec, { isResourceRoot: false });
-      const value = structuredClone(node.default);
-      const pruned = structuredClone(value);
-      v.prune(pruned as KubeObject);
-      if (JSON.stringify(pruned) !== JSON.stringify(value)) {
-        out.push({ reason: 'FieldValueInvalid', field: `${at}.default`, message: `Invalid value: ${goBadValue(value)}: must not have unknown fields` });
-      } else {
-        for (const e of v.validate(value as KubeObject)) out.push({ ...e, field: e.field && e.field !== '<nil>' ? `${at}.default.${e.field}` : `${at}.default` });
-      }
-    }
-    for (const [k, child] of Object.entries(rec(node.properties))) await walk(child, `${at}.properties[${k}]`, inMeta || (at === path && k === 'metadata'));
-    if (isObject(node.items)) await walk(node.items, `${at}.items`, inMeta);
-    if (isObject(node.additionalProperties)) await walk(node.additionalProperties, `${at}.additionalProperties`, inMeta);
-  };
-  await walk(schema, path, false);
-  return out;
+  const { defaultProblems } = await import('../input/crd/defaults.js');
+  const { apiserverField } = await import('../input/crd/field-path.js');
+  return defaultProblems(schema).map((p) => {
+    const at = `${path}.${apiserverField(p.path)}`;
+    return { reason: p.reason, field: p.inside ? `${at}.${p.inside}` : at, message: p.message };
+  });
 }
 
 function required(field: string, detail?: string): FieldCause {

@@ -16,15 +16,15 @@ let schemaModule: Promise<typeof import('../runtime/validation/schema.js')> | un
 let validationModule: Promise<typeof import('../runtime/validation/core.js')> | undefined;
 let celEngine: Promise<unknown> | undefined;
 
-/** The CRD reader's checks, as field errors (errors only; warnings are dropped). */
-export async function checkCrdWithReader(crd: KubeObject): Promise<FieldCause[]> {
+/** The CRD reader's checks, as field errors with the reader's code (errors only; warnings are dropped). */
+export async function checkCrdWithReader(crd: KubeObject): Promise<(FieldCause & { code: string })[]> {
   // check.js rather than the reader's index: the index also loads the YAML reader.
   readerModule ??= import('../input/crd/check.js');
   const mod = await readerModule;
   return mod
     .checkCrdObject(crd)
     .filter((d) => d.severity === 'error')
-    .map((d) => ({ reason: reasonOf(d.message), field: d.field ?? d.path ?? '', message: d.message }));
+    .map((d) => ({ reason: reasonOf(d.message), field: d.field ?? d.path ?? '', message: d.message, code: d.code }));
 }
 
 /** The field error reason the apiserver gives a message (`Unsupported value: …` → FieldValueNotSupported). */

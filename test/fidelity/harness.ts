@@ -144,6 +144,14 @@ function unorderCauses(message: string | undefined, details: unknown): { message
   return { message: msg, details: { ...(details as object), causes: sorted } };
 }
 
+/** A Status body as the scenarios compare it: reason, message and details, causes in sorted order. */
+export function normaliseStatus(body: unknown): { reason?: string; message?: string; details?: unknown } {
+  if (!isStatus(body)) return { message: JSON.stringify(body) };
+  const { message, details } = unorderCauses(body.message, body.details);
+  const n = new Normaliser();
+  return { reason: body.reason, message: message === undefined ? undefined : n.text(message), details: n.value(details) };
+}
+
 /** Table rows: the age cell depends on the clock, not on the server. */
 function normaliseTable(b: unknown): unknown {
   const t = b as { kind?: string; columnDefinitions?: { name: string }[]; rows?: { cells: unknown[] }[] };

@@ -7,6 +7,7 @@ import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } fr
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../emit/sorted.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
+import { defaultProblems } from './defaults.js';
 import { isObj } from './check-schema.js';
 import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.js';
 import { genError, type Finding } from './field-errors.js';
@@ -171,7 +172,15 @@ interface BuiltKind {
  */
 function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): unknown {
   try {
-    return precompileSchema(schema);
+    const pre = precompileSchema(schema);
+    // every default must hold under its own schema (and be pruned), as the apiserver checks
+    const problems = defaultProblems(schema);
+    for (const p of problems) {
+      const path = [...schemaPath, ...p.path];
+      const field = p.inside ? `${apiserverField(path)}.${p.inside}` : apiserverField(path);
+      diagnostics.push({ severity: 'error', code: 'CRD040', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field, message: p.message });
+    }
+    return problems.length ? undefined : pre;
   } catch (e) {
     if (e instanceof RuleCompileError) {
       for (const p of e.problems) {

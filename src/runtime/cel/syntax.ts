@@ -295,6 +295,16 @@ export function parseCel(src: string, opts: ParseOptions = {}): Expr {
   return root;
 }
 
+/** Operators an expression can start with. */
+const EXPR_START_OPS = new Set(['[', '{', '(', '.', '-', '!']);
+
+/** ANTLR's set of tokens an expression can start with, in the CEL grammar's token order, with `also` (a closing token) in its place. */
+function expressionStart(also?: string): string {
+  const order = ["'['", "']'", "'{'", "'}'", "'('", "')'", "'.'", "'-'", "'!'"];
+  const ops = order.filter((o) => ["'['", "'{'", "'('", "'.'", "'-'", "'!'"].includes(o) || (also !== undefined && o === `'${also}'`));
+  return `{${[...ops, "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'].join(', ')}}`;
+}
+
 class Parser {
   private i = 0;
   private nextId = 1;
@@ -494,6 +504,11 @@ class Parser {
     if (this.isOp(close)) {
       this.next();
       return out;
+    }
+    // The first argument is optional: ANTLR's expected set then holds the closing token too.
+    const t = this.peek();
+    if (t.t === 'eof' || (t.t === 'op' && !EXPR_START_OPS.has(t.text))) {
+      throw new SyntaxErr(t.pos, `Syntax error: mismatched input '${t.t === 'eof' ? '<EOF>' : t.text}' expecting ${expressionStart(close)}`);
     }
     for (;;) {
       out.push(this.expr());

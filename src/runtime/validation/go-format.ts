@@ -54,9 +54,14 @@ export function goNumber(n: number): string {
   return Number.isInteger(n) && Math.abs(n) < 2 ** 63 ? BigInt(n).toString() : goFloat(n);
 }
 
-/** Go's `json.Marshal` of a decoded JSON value: map keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped. */
-export function goJson(v: unknown): string {
+/**
+ * Go's `json.Marshal` of a decoded JSON value: map keys sorted, `<`, `>`, `&`, U+2028 and
+ * U+2029 escaped. With `sortKeys: false` objects keep their key order (for Go structs, whose
+ * fields marshal in declaration order).
+ */
+export function goJson(v: unknown, options: { sortKeys?: boolean } = {}): string {
   const sort = (x: unknown): unknown => {
+    if (options.sortKeys === false) return x;
     if (Array.isArray(x)) return x.map(sort);
     if (x && typeof x === 'object') {
       const rec = x as Record<string, unknown>;
