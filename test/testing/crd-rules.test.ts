@@ -68,8 +68,9 @@ describe('CRDs with CEL rules', () => {
       causes.map((c) => c.field),
       [1, 2].map((i) => `spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[${i}].rule`),
     );
-    assert.match(causes[0]!.message, /^Invalid value: "self\.min >": compilation failed: /);
-    assert.match(causes[1]!.message, /^Invalid value: "self\.nope == 1": compilation failed: .*nope/);
+    // the value is the rule as the apiserver prints it: its ValidationRule, JSON-encoded
+    assert.match(causes[0]!.message, /^Invalid value: \{"Rule":"self\.min \\u003e","Message":"",.*\}: compilation failed: /);
+    assert.match(causes[1]!.message, /^Invalid value: \{"Rule":"self\.nope == 1",.*\}: compilation failed: .*nope/);
     assert.ok(causes.every((c) => c.reason === 'FieldValueInvalid'));
     assert.equal((await api(env.url, 'GET', `${CRDS}/brokens.rules.example.com`)).status, 404);
     assert.equal((await api(env.url, 'GET', '/apis/rules.example.com/v1/namespaces/default/brokens')).status, 404);
@@ -78,7 +79,7 @@ describe('CRDs with CEL rules', () => {
   it('startTestApiServer rejects such a CRD with the apiserver message', async () => {
     await assert.rejects(
       startTestApiServer({ crds: [widgetCrd('brokens', [{ rule: 'self.min >' }])] }),
-      (e: Error) => /^cannot create CustomResourceDefinition brokens\.rules\.example\.com: CustomResourceDefinition\.apiextensions\.k8s\.io "brokens\.rules\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: "self\.min >": compilation failed: /.test(e.message),
+      (e: Error) => /^cannot create CustomResourceDefinition brokens\.rules\.example\.com: CustomResourceDefinition\.apiextensions\.k8s\.io "brokens\.rules\.example\.com" is invalid: spec\.validation\.openAPIV3Schema\.properties\[spec\]\.x-kubernetes-validations\[0\]\.rule: Invalid value: \{"Rule":"self\.min \\u003e".*\}: compilation failed: /.test(e.message),
     );
   });
 });
