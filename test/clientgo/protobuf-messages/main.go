@@ -49,6 +49,7 @@ var kinds = []struct {
 	{"v1", "ConfigMap", corev1.ConfigMap{}},
 	{"v1", "Secret", corev1.Secret{}},
 	{"v1", "Event", corev1.Event{}},
+	{"v1", "Service", corev1.Service{}},
 	{"apps/v1", "Deployment", appsv1.Deployment{}},
 	{"coordination.k8s.io/v1", "Lease", coordinationv1.Lease{}},
 	{"events.k8s.io/v1", "Event", eventsv1.Event{}},
@@ -272,6 +273,12 @@ func samples() []sample {
 		FirstTimestamp: ts, LastTimestamp: ts, Count: 3, Type: "Warning", EventTime: mt, Series: &corev1.EventSeries{Count: 2, LastObservedTime: mt}, Related: &corev1.ObjectReference{Kind: "Node", Name: "n"}}, v1("Event"))
 	add("events.k8s.io event", &eventsv1.Event{ObjectMeta: metav1.ObjectMeta{Name: "e"}, EventTime: mt, ReportingController: "c", ReportingInstance: "i", Action: "A", Reason: "R", Regarding: corev1.ObjectReference{Kind: "Pod", Name: "p"},
 		Note: "n", Type: "Normal", DeprecatedCount: 1}, eventsv1.SchemeGroupVersion.WithKind("Event"))
+	add("service", &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "svc"}, Spec: corev1.ServiceSpec{
+		Type: corev1.ServiceTypeNodePort, Selector: map[string]string{"app": "web"}, SessionAffinity: corev1.ServiceAffinityClientIP,
+		Ports:          []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromString("http"), NodePort: 30080, Protocol: corev1.ProtocolTCP, AppProtocol: ptr("http")}, {Name: "dns", Port: 53, TargetPort: intstr.FromInt32(5353), Protocol: corev1.ProtocolUDP}},
+		IPFamilyPolicy: ptr(corev1.IPFamilyPolicySingleStack), IPFamilies: []corev1.IPFamily{corev1.IPv4Protocol}, ExternalTrafficPolicy: corev1.ServiceExternalTrafficPolicyLocal,
+		SessionAffinityConfig: &corev1.SessionAffinityConfig{ClientIP: &corev1.ClientIPConfig{TimeoutSeconds: ptr(int32(600))}},
+	}}, v1("Service"))
 	add("lease", &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "l"}, Spec: coordinationv1.LeaseSpec{HolderIdentity: ptr(""), LeaseDurationSeconds: ptr(int32(0)), AcquireTime: &mt, RenewTime: &mt, LeaseTransitions: ptr(int32(4))}}, coordinationv1.SchemeGroupVersion.WithKind("Lease"))
 	add("empty lease", &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "l"}}, coordinationv1.SchemeGroupVersion.WithKind("Lease"))
 	add("deployment", deployment(ts), appsv1.SchemeGroupVersion.WithKind("Deployment"))
