@@ -1,10 +1,11 @@
-// The built-in resources the test server serves: core v1 namespaces, events, configmaps
-// and secrets; apps/v1 deployments; coordination.k8s.io/v1 leases; events.k8s.io/v1
+// The built-in resources the test server serves: core v1 namespaces, events, configmaps,
+// secrets and services; apps/v1 deployments; coordination.k8s.io/v1 leases; events.k8s.io/v1
 // events; apiextensions.k8s.io/v1 customresourcedefinitions.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { age, isObject, nowRfc3339 } from './meta.js';
 import type { ResourceInfo, PrinterColumn } from './resource.js';
 import type { FieldCause } from './status.js';
+import { beginServiceWrite, defaultService, newServiceReservations, noEndpoints } from './services.js';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -224,6 +225,30 @@ function prepareSecret(obj: KubeObject): FieldCause[] {
   return [];
 }
 
+/** core/v1 services: defaults at decode, then allocation and validation after the field manager (services.ts). */
+function serviceResource(): ResourceInfo {
+  // what Service writes in flight have reserved (per server: each registry builds its own)
+  const reservations = newServiceReservations();
+  const r = base({
+    group: '',
+    version: 'v1',
+    resource: 'services',
+    kind: 'Service',
+    shortNames: ['svc'],
+    categories: ['all'],
+    statusSubresource: true,
+    returnDeletedObject: true,
+    nameIsLabel: true,
+    prepare: (o) => {
+      defaultService(o);
+      return [];
+    },
+    fixedSubresources: { proxy: { kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], answer: noEndpoints } },
+  });
+  r.beginWrite = (w) => beginServiceWrite({ ...w, prefix: `${r.storagePrefix}/`, reservations });
+  return r;
+}
+
 /** The built-in resources, freshly built (callers may keep them). */
 export function builtinResources(): ResourceInfo[] {
   return [
@@ -266,6 +291,7 @@ export function builtinResources(): ResourceInfo[] {
       ],
     }),
     base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true }),
+    serviceResource(),
     base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', prepare: (o) => prepareSecret(o) }),
     base({
       group: 'apps',

@@ -61,6 +61,9 @@ export function apiResourceList(reg: Registry, group: string, version: string): 
     if (r.categories.length) main.categories = r.categories;
     main.storageVersionHash = hash(`${groupVersion(r)}/${r.resource}`);
     resources.push(main);
+    for (const [sub, f] of Object.entries(r.fixedSubresources ?? {})) {
+      resources.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: f.kind, verbs: f.verbs });
+    }
     if (r.statusSubresource) {
       resources.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
     }

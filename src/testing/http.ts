@@ -99,6 +99,7 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
   }
   if (r.resource === 'events' && !r.group) return EVENT_FIELDS;
   if (r.resource === 'namespaces' && !r.group) return { 'status.phase': (o) => str(o, 'status.phase') };
+  if (r.resource === 'services' && !r.group) return { 'spec.clusterIP': (o) => str(o, 'spec.clusterIP'), 'spec.type': (o) => str(o, 'spec.type') };
   return {};
 }
 
@@ -208,6 +209,10 @@ function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefi
   if (namespace !== undefined && !info.namespaced) return undefined;
   // a namespaced resource has no named object outside a namespace
   if (namespace === undefined && info.namespaced && name !== undefined) return undefined;
+  if (subresource !== undefined && info.fixedSubresources?.[subresource] && name !== undefined) {
+    // (any path below it too: services/<name>/proxy/<path>)
+    throw info.fixedSubresources[subresource]!.answer(name);
+  }
   if (subresource !== undefined || extra.length) {
     const ok = !extra.length && ((subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale) || (subresource === 'finalize' && nsItself));
     // the CRD handler answers a subresource the CRD does not serve with its object's NotFound
@@ -382,6 +387,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       const out = await deleteObject(svc, r, ns, rp.name, opts);
       // Still there (finalizers): the object, 200 (202 only for the deprecated orphanDependents=false); gone: a Success Status.
       if (!out.deleted) return sendJson(res, opts.orphanDependents === false ? 202 : 200, out.object);
+      // (the object itself for kinds whose registry returns it: Services)
+      if (r.returnDeletedObject) return sendJson(res, 200, out.object);
       return sendJson(res, 200, success({ name: rp.name, group: r.group || undefined, kind: r.resource, uid: out.object.metadata?.uid }));
     }
     const listed = await listObjects(svc, ctx.storage, {

@@ -120,19 +120,22 @@ export class ObjectService {
     if (res.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     if (res.statusSubresource) delete (obj as Rec).status;
-    await this.admit(res, obj, undefined, opts);
+    const deferred = await this.admit(res, obj, undefined, opts);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
-    res.prepareForCreate?.(obj);
-    if (opts.dryRun) return this.present(res, obj);
+    const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
     try {
+      res.prepareForCreate?.(obj);
+      if (opts.dryRun) return this.present(res, obj);
       const stored = await this.storage.create(this.key(res, ns, meta.name), obj);
       await this.afterWrite(res, stored, false);
       return this.present(res, stored);
     } catch (e) {
       if (e instanceof StorageError && e.code === 'AlreadyExists') throw alreadyExists(res, meta.name);
       throw e;
+    } finally {
+      finish?.();
     }
   }
 
@@ -365,7 +368,7 @@ export class ObjectService {
     }
     if (res.hasGeneration) meta.generation = om.generation ?? 1;
     else delete meta.generation;
-    await this.admit(res, obj, old, opts);
+    const deferred = await this.admit(res, obj, old, opts);
     // the spec is compared as decoded: pruned and defaulted
     if (res.hasGeneration && scope !== 'status' && specChanged(old, obj)) meta.generation = (meta.generation ?? 1) + 1;
     // managedFields sent by the request replace the live ones (how clients reset or migrate ownership)
@@ -377,22 +380,27 @@ export class ObjectService {
           : updateManagedFields(res, old, obj, opts.fieldManager ?? 'unknown', scope, this.versions(res));
     if (mf?.length) meta.managedFields = mf;
     else delete meta.managedFields;
-    if (noOp(old, obj)) return this.present(res, old);
-    if (opts.dryRun) return this.present(res, obj);
-    const key = this.key(res, ns ?? om.namespace, name);
-    const rev = Number(om.resourceVersion);
-    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
-      // The last finalizer is gone: the object goes away now, without an update first (as the
-      // registry's shouldDeleteDuringUpdate): watchers see one DELETED, the caller gets the
-      // object it wrote at the version it replaced.
-      const last = await this.storage.delete(key, rev);
-      await this.afterWrite(res, last, true);
-      meta.resourceVersion = om.resourceVersion;
-      return this.present(res, obj);
+    const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred }) : undefined;
+    try {
+      if (noOp(old, obj)) return this.present(res, old);
+      if (opts.dryRun) return this.present(res, obj);
+      const key = this.key(res, ns ?? om.namespace, name);
+      const rev = Number(om.resourceVersion);
+      if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
+        // The last finalizer is gone: the object goes away now, without an update first (as the
+        // registry's shouldDeleteDuringUpdate): watchers see one DELETED, the caller gets the
+        // object it wrote at the version it replaced.
+        const last = await this.storage.delete(key, rev);
+        await this.afterWrite(res, last, true);
+        meta.resourceVersion = om.resourceVersion;
+        return this.present(res, obj);
+      }
+      const stored = await this.storage.update(key, obj, rev);
+      await this.afterWrite(res, stored, false);
+      return this.present(res, stored);
+    } finally {
+      finish?.();
     }
-    const stored = await this.storage.update(key, obj, rev);
-    await this.afterWrite(res, stored, false);
-    return this.present(res, stored);
   }
 
   /** Decodes a request body into an object of `res`: kind/apiVersion/namespace checks. */
@@ -422,11 +430,14 @@ export class ObjectService {
     return obj;
   }
 
-  /** Metadata checks, pruning, defaulting, schema validation and kind-specific preparation. */
-  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = []): Promise<void> {
+  /**
+   * Metadata checks, pruning, defaulting, schema validation and kind-specific preparation.
+   * Throws the errors found; for a kind that validates late (`beginWrite`), returns them instead.
+   */
+  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = []): Promise<FieldCause[]> {
     const name = obj.metadata?.name ?? '';
     const meta: FieldCause[] = [...metaErrors];
-    if (name) meta.push(...(res.resource === 'namespaces' && !res.group ? checkLabelName(name) : checkName(name)));
+    if (name) meta.push(...((res.resource === 'namespaces' && !res.group) || res.nameIsLabel ? checkLabelName(name) : checkName(name)));
     meta.push(...checkLabels(obj.metadata?.labels));
     meta.push(...checkAnnotations(obj.metadata?.annotations));
     const errs: FieldCause[] = [];
@@ -454,7 +465,9 @@ export class ObjectService {
         (obj as Rec).status = establishedStatus(obj, old);
       }
     }
+    if (res.beginWrite) return errs;
     if (errs.length) throw invalid(res.group, res.kind, name, errs);
+    return [];
   }
 
   private async requireCrdActive(res: ResourceInfo, name: string): Promise<void> {

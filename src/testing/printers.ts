@@ -44,6 +44,12 @@ export function formatLabelSelector(sel: unknown): string {
   return parts.length ? parts.join(',') : '<none>';
 }
 
+/** labels.FormatLabels: `k=v` sorted by key, `<none>` when empty. */
+function formatLabels(m: unknown): string {
+  const keys = Object.keys(rec(m)).sort();
+  return keys.length ? keys.map((k) => `${k}=${str(rec(m)[k])}`).join(',') : '<none>';
+}
+
 const containers = (o: KubeObject): Rec[] => arr(rec(rec(rec((o as Rec).spec).template).spec).containers).map(rec);
 
 /** The core/v1 Event printer's cells (Last Seen … Name), for core and events.k8s.io events alike. */
@@ -67,6 +73,24 @@ function eventCells(e: { firstTimestamp: unknown; lastTimestamp: unknown; eventT
 export const BUILTIN_CELLS: Record<string, (o: KubeObject, now: number) => unknown[]> = {
   'v1/namespaces': (o, now) => [o.metadata?.name ?? '', str(rec((o as Rec).status).phase), since(o.metadata?.creationTimestamp, now)],
   'v1/configmaps': (o, now) => [o.metadata?.name ?? '', count((o as Rec).data) + count((o as Rec).binaryData), since(o.metadata?.creationTimestamp, now)],
+  'v1/services': (o, now) => {
+    const spec = rec((o as Rec).spec);
+    const type = str(spec.type);
+    const ips = arr(spec.clusterIPs).map(str);
+    const externalIPs = arr(spec.externalIPs).map(str);
+    let external: string;
+    if (type === 'ClusterIP' || type === 'NodePort') external = externalIPs.length ? externalIPs.join(',') : '<none>';
+    else if (type === 'LoadBalancer') {
+      // loadBalancerStatusStringer (wide, as the table convertor asks): ingress IPs or hostnames, sorted and unique, then the external IPs
+      const lb = [...new Set(arr(rec(rec((o as Rec).status).loadBalancer).ingress).map(rec).map((i) => str(i.ip) || str(i.hostname)).filter(Boolean))].sort();
+      const lbText = lb.join(',');
+      if (externalIPs.length) external = [...(lbText ? lbText.split(',') : []), ...externalIPs].join(',');
+      else external = lbText || '<pending>';
+    } else if (type === 'ExternalName') external = str(spec.externalName);
+    else external = '<unknown>';
+    const ports = arr(spec.ports).map(rec).map((p) => (num(p.nodePort) > 0 ? `${num(p.port)}:${num(p.nodePort)}/${str(p.protocol)}` : `${num(p.port)}/${str(p.protocol)}`)).join(',');
+    return [o.metadata?.name ?? '', type, ips[0] ?? '<none>', external, ports || '<none>', since(o.metadata?.creationTimestamp, now), formatLabels(spec.selector)];
+  },
   'v1/secrets': (o, now) => [o.metadata?.name ?? '', str((o as Rec).type), count((o as Rec).data), since(o.metadata?.creationTimestamp, now)],
   'apps/v1/deployments': (o, now) => {
     const spec = rec((o as Rec).spec);

@@ -62,6 +62,18 @@ export interface ResourceInfo {
   schema?: () => Promise<ObjectSchema>;
   /** Defaults and checks specific to a built-in kind, run on create and update. */
   prepare?: (obj: KubeObject, old: KubeObject | undefined) => FieldCause[];
+  /**
+   * The registry's BeginCreate/BeginUpdate and late validation (Services: allocation after the
+   * field manager ran, then validation with `errors`, the metadata errors found before): throws
+   * the write's error, or returns what to call when the write ended (success or not).
+   */
+  beginWrite?: (w: { storage: import('./storage/storage.js').Storage; obj: KubeObject; old: KubeObject | undefined; dryRun: boolean; scope: string; errors: FieldCause[] }) => Promise<() => void>;
+  /** A delete answers the deleted object, not a Status (the registry's ReturnDeletedObject). */
+  returnDeletedObject?: boolean;
+  /** Names are DNS-1123 labels (namespaces, services), not subdomains. */
+  nameIsLabel?: boolean;
+  /** Subresources served with a fixed answer (Services' `proxy`): name → the error. */
+  fixedSubresources?: Record<string, { kind: string; verbs: string[]; answer: (name: string) => Error }>;
   /** What the kind's strategy sets on create after the field manager ran (so no manager owns it). */
   prepareForCreate?: (obj: KubeObject) => void;
   /** A CRD version's selectableFields (JSONPaths such as `.spec.color`): more field selectors. */

@@ -16,6 +16,7 @@ import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { loadObjectFiles } from './load.js';
 import { ObjectService } from './objects.js';
 import { Registry } from './registry.js';
+import { kubernetesService } from './services.js';
 import { ApiError } from './status.js';
 import { MemoryStorage } from './storage/memory.js';
 import type { Storage } from './storage/storage.js';
@@ -160,6 +161,11 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   let server: Server = await listen(handler, port, tls);
   port = (server.address() as { port: number }).port;
   const url = `${scheme}://127.0.0.1:${port}`;
+  // the `kubernetes` Service the apiserver keeps in `default` (10.0.0.1, its port as targetPort)
+  const svcRes = registry.lookup('', 'v1', 'services')!;
+  if (!(persistent && (await storage.get(svc.key(svcRes, 'default', 'kubernetes'))))) {
+    await svc.create(svcRes, 'default', kubernetesService(port), { fieldManager: 'kube-apiserver' });
+  }
 
   let tmpDir: string | undefined;
   let kubeconfigPath = options.kubeconfigPath;

@@ -68,8 +68,8 @@ const secretToWidget = (s: Secret): ReconcileRequest[] => {
 /** What differs between backends. */
 export interface SuiteOptions {
   /**
-   * False for crdgen/testing, which does not serve core/v1 Services yet: its test then asserts
-   * the 404, and fails (to be switched on) once the server serves them.
+   * False for a backend that does not serve core/v1 Services: its test then asserts the 404
+   * (every backend serves them now: crdgen/testing since #22).
    */
   servesServices: boolean;
 }

@@ -2,4 +2,4 @@
 import { builderSuite } from './behaviour.js';
 import { testenvEnv } from './support.js';
 
-builderSuite(testenvEnv, { servesServices: false });
+builderSuite(testenvEnv, { servesServices: true });

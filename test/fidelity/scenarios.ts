@@ -368,6 +368,85 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'services',
+    async run({ ns, req, send, note }) {
+      const svcs = `/api/v1/namespaces/${ns}/services`;
+      const svc = (name: string, spec: Json, extra: Json = {}): Json => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec, ...extra });
+      // what the allocators picked at random (10.0.0.17-254, 30086-32767) is masked; the rest compared
+      const dynIp = (v: unknown): unknown => (typeof v === 'string' && /^10\.0\.0\.(\d+)$/.test(v) && Number(v.split('.')[3]) >= 17 ? '<dynamic IP>' : v);
+      const dynPort = (v: unknown): unknown => (typeof v === 'number' && v >= 30086 && v <= 32767 ? '<dynamic port>' : v);
+      const mask = (b: unknown): unknown => {
+        const o = structuredClone(b) as Json & { spec?: Json };
+        const sp = o?.spec as Json | undefined;
+        if (sp) {
+          sp.clusterIP = dynIp(sp.clusterIP);
+          if (Array.isArray(sp.clusterIPs)) sp.clusterIPs = sp.clusterIPs.map(dynIp);
+          if (sp.healthCheckNodePort !== undefined) sp.healthCheckNodePort = dynPort(sp.healthCheckNodePort);
+          if (Array.isArray(sp.ports)) for (const p of sp.ports as Json[]) if (p.nodePort !== undefined) p.nodePort = dynPort(p.nodePort);
+        }
+        return o;
+      };
+      const masked = async (step: string, method: string, path: string, body?: unknown, contentType?: string): Promise<void> => {
+        const r = await send(method, path, { body, contentType });
+        note(step, { status: r.status, body: r.body?.kind === 'Status' ? { message: r.body.message, details: r.body.details } : mask(r.body) });
+      };
+      await masked('create: defaults, an allocated cluster IP', 'POST', svcs, svc('a', { selector: { app: 'a' }, ports: [{ port: 80 }] }));
+      await req('create with a requested cluster IP, a named target port and UDP', 'POST', svcs, { body: svc('b', { clusterIP: '10.0.0.5', ports: [{ name: 'http', port: 80, targetPort: 'web' }, { name: 'dns', port: 53, protocol: 'UDP' }] }) });
+      await req('a requested IP already allocated: 422', 'POST', svcs, { body: svc('c', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] }) });
+      await req('the kubernetes Service IP is allocated: 422', 'POST', svcs, { body: svc('c', { clusterIP: '10.0.0.1', ports: [{ port: 80 }] }) });
+      await req('an IP outside the service CIDR: 422', 'POST', svcs, { body: svc('c', { clusterIP: '10.1.0.5', ports: [{ port: 80 }] }) });
+      await req('an IP that is not one: 422', 'POST', svcs, { body: svc('c', { clusterIP: 'abc', ports: [{ port: 80 }] }) });
+      await req('an IPv6 IP on a single-stack cluster: 422', 'POST', svcs, { body: svc('c', { clusterIP: 'fd00::5', ports: [{ port: 80 }] }) });
+      await req('no ports: 422', 'POST', svcs, { body: svc('c', { selector: { app: 'c' } }) });
+      await req('ports out of range: 422', 'POST', svcs, { body: svc('c', { ports: [{ port: 0 }, { name: 'x', port: 70000, targetPort: 70000 }] }) });
+      await req('duplicate ports: 422', 'POST', svcs, { body: svc('c', { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] }) });
+      await req('two ports without names: 422', 'POST', svcs, { body: svc('c', { ports: [{ port: 80 }, { port: 81 }] }) });
+      await req('bad port name, protocol and target port name: 422', 'POST', svcs, { body: svc('c', { ports: [{ name: 'Bad_Name', port: 80, targetPort: 'Bad_Port_Name_Too_Long', protocol: 'HTTP' }] }) });
+      await req('an unknown type: 422', 'POST', svcs, { body: svc('c', { type: 'Bogus', ports: [{ port: 80 }] }) });
+      await req('a nodePort on a ClusterIP Service: 422', 'POST', svcs, { body: svc('c', { ports: [{ port: 80, nodePort: 30001 }] }) });
+      await req('a name that is not a DNS label: 422', 'POST', svcs, { body: svc('Bad.Name', { ports: [{ port: 80 }] }) });
+      await req('NodePort with a requested node port', 'POST', svcs, { body: svc('np', { type: 'NodePort', clusterIP: '10.0.0.10', selector: { app: 'np' }, ports: [{ port: 80, nodePort: 30005 }] }) });
+      await req('a node port already allocated: 422', 'POST', svcs, { body: svc('np2', { type: 'NodePort', ports: [{ port: 80, nodePort: 30005 }] }) });
+      await req('a node port out of range: 422', 'POST', svcs, { body: svc('np3', { type: 'NodePort', ports: [{ port: 80, nodePort: 80 }] }) });
+      await masked('NodePort: an allocated node port', 'POST', svcs, svc('np4', { type: 'NodePort', ports: [{ port: 80 }] }));
+      await req('LoadBalancer, Local: requested node and health-check ports', 'POST', svcs, {
+        body: svc('lb', { type: 'LoadBalancer', clusterIP: '10.0.0.6', externalTrafficPolicy: 'Local', healthCheckNodePort: 30006, selector: { app: 'lb' }, ports: [{ port: 443, nodePort: 30007 }] }),
+      });
+      await masked('LoadBalancer: allocated', 'POST', svcs, svc('lb2', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }));
+      await req('ExternalName', 'POST', svcs, { body: svc('en', { type: 'ExternalName', externalName: 'db.example.com' }) });
+      await req('ExternalName without externalName: 422', 'POST', svcs, { body: svc('en2', { type: 'ExternalName' }) });
+      await req('headless with a selector', 'POST', svcs, { body: svc('hl', { clusterIP: 'None', selector: { app: 'hl' }, ports: [{ port: 80 }] }) });
+      await req('headless without a selector: dual-stack families', 'POST', svcs, { body: svc('hl2', { clusterIP: 'None' }) });
+      await masked('ClientIP session affinity: its timeout defaulted', 'POST', svcs, svc('ca', { sessionAffinity: 'ClientIP', ports: [{ port: 80 }] }));
+      await req('dry run with a requested IP', 'POST', `${svcs}?dryRun=All`, { body: svc('dr', { clusterIP: '10.0.0.7', ports: [{ port: 80 }] }) });
+      await req('the dry run did not take the IP', 'POST', svcs, { body: svc('dr', { clusterIP: '10.0.0.7', ports: [{ port: 80 }] }) });
+      await req('update without clusterIP keeps it', 'PUT', `${svcs}/b`, { body: svc('b', { ports: [{ name: 'http', port: 8080, targetPort: 'web' }] }) });
+      await req('update that changes clusterIP: 422', 'PUT', `${svcs}/b`, { body: svc('b', { clusterIP: '10.0.0.8', ports: [{ name: 'http', port: 80 }] }) });
+      await req('merge patch that changes clusterIP: 422', 'PATCH', `${svcs}/b`, { body: { spec: { clusterIP: '10.0.0.9' } }, contentType: MERGE_PATCH });
+      await req('patch to NodePort with a requested node port', 'PATCH', `${svcs}/b`, { body: { spec: { type: 'NodePort', ports: [{ name: 'http', port: 8080, targetPort: 'web', nodePort: 30008 }] } }, contentType: MERGE_PATCH });
+      await req('patch back to ClusterIP: node ports and externalTrafficPolicy dropped', 'PATCH', `${svcs}/b`, { body: { spec: { type: 'ClusterIP' } }, contentType: MERGE_PATCH });
+      await req('patch to ExternalName: cluster IPs and families dropped', 'PATCH', `${svcs}/b`, { body: { spec: { type: 'ExternalName', externalName: 'b.example.com' } }, contentType: MERGE_PATCH });
+      await req('the freed IP can be requested again', 'POST', svcs, { body: svc('b2', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] }) });
+      await req('status of a LoadBalancer: ipMode defaulted', 'PATCH', `${svcs}/lb/status`, { body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.10' }] } } }, contentType: MERGE_PATCH });
+      await req('status with a bad ingress IP: 422', 'PATCH', `${svcs}/lb/status`, { body: { status: { loadBalancer: { ingress: [{ ip: 'nope' }] } } }, contentType: MERGE_PATCH });
+      await req('field selector spec.type', 'GET', `${svcs}?fieldSelector=spec.type%3DExternalName`);
+      await req('field selector spec.clusterIP', 'GET', `${svcs}?fieldSelector=spec.clusterIP%3D10.0.0.6`);
+      const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+      await req('services as Table', 'GET', `${svcs}?fieldSelector=metadata.name%21%3Da,metadata.name%21%3Dnp4,metadata.name%21%3Dlb2,metadata.name%21%3Dca`, { accept: table });
+      await req('delete answers the Service', 'DELETE', `${svcs}/b2`);
+      await req('proxy: no endpoints, 503', 'GET', `${svcs}/lb/proxy`);
+      await masked('server-side apply creates a Service', 'PATCH', `${svcs}/ap?fieldManager=op`, JSON.stringify(svc('ap', { selector: { app: 'ap' }, ports: [{ name: 'db', port: 5432, targetPort: 5432, protocol: 'TCP' }] })), APPLY);
+      await masked('server-side apply changes the port, the cluster IP stays', 'PATCH', `${svcs}/ap?fieldManager=op`, JSON.stringify(svc('ap', { selector: { app: 'ap' }, ports: [{ name: 'db', port: 6432, targetPort: 5432, protocol: 'TCP' }] })), APPLY);
+      const k = await send('GET', '/api/v1/namespaces/default/services/kubernetes');
+      const kb = structuredClone(k.body);
+      for (const p of kb?.spec?.ports ?? []) p.targetPort = '<apiserver port>';
+      delete kb?.metadata?.resourceVersion;
+      note('the kubernetes Service', { status: k.status, body: kb });
+      const disc = await send('GET', '/api/v1');
+      note('discovery', (disc.body?.resources ?? []).filter((r: Json) => String(r.name).startsWith('services')).map((r: Json) => ({ ...r, storageVersionHash: undefined })));
+    },
+  },
+  {
     name: 'CRD install: a default that breaks its own schema is refused',
     async run({ req }) {
       const crd = {
