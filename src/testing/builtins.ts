@@ -5,6 +5,7 @@ import type { KubeObject } from '../runtime/meta/types.js';
 import { age, isObject, nowRfc3339 } from './meta.js';
 import type { ResourceInfo, PrinterColumn } from './resource.js';
 import type { FieldCause } from './status.js';
+import { configMapErrors, deploymentErrors, leaseErrors, namespaceErrors, secretErrors } from './builtin-validation.js';
 import { beginServiceWrite, defaultService, newServiceReservations, noEndpoints } from './services.js';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -42,58 +43,25 @@ function prepareDeployment(obj: KubeObject, old: KubeObject | undefined): FieldC
   const o = obj as KubeObject & { spec?: Record<string, unknown>; status?: unknown };
   // the Go struct always has a status (`status: {}` until the controller writes one)
   if (!old && o.status === undefined) o.status = {};
-  const errs: FieldCause[] = [];
-  if (!isObject(o.spec)) {
-    return [{ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' }];
-  }
+  if (!isObject(o.spec)) o.spec = {};
   const spec = o.spec;
   if (spec.replicas === undefined) spec.replicas = 1;
   if (spec.revisionHistoryLimit === undefined) spec.revisionHistoryLimit = 10;
   if (spec.progressDeadlineSeconds === undefined) spec.progressDeadlineSeconds = 600;
   if (!isObject(spec.strategy)) spec.strategy = { type: 'RollingUpdate' };
   const strategy = rec(spec.strategy);
-  if (strategy.type === undefined) strategy.type = 'RollingUpdate';
-  if (strategy.type === 'RollingUpdate' && !isObject(strategy.rollingUpdate)) {
-    strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%' };
+  if (strategy.type === undefined || strategy.type === '') strategy.type = 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    if (!isObject(strategy.rollingUpdate)) strategy.rollingUpdate = {};
+    const ru = strategy.rollingUpdate as Record<string, unknown>;
+    if (ru.maxUnavailable === undefined || ru.maxUnavailable === null) ru.maxUnavailable = '25%';
+    if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = '25%';
   }
-  if (typeof spec.replicas !== 'number' || !Number.isInteger(spec.replicas) || spec.replicas < 0) {
-    errs.push({
-      reason: 'FieldValueInvalid',
-      field: 'spec.replicas',
-      message: `Invalid value: ${JSON.stringify(spec.replicas)}: must be greater than or equal to 0`,
-    });
-  }
-  const selector = spec.selector;
-  const matchLabels = rec(rec(selector).matchLabels);
   const tmpl = rec(spec.template);
-  const tmplLabels = rec(rec(tmpl.metadata).labels);
-  if (!isObject(selector)) {
-    errs.push({ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' });
-  } else if (Object.keys(matchLabels).length === 0 && !Array.isArray(selector.matchExpressions)) {
-    errs.push({
-      reason: 'FieldValueInvalid',
-      field: 'spec.selector',
-      message: 'Invalid value: "null": empty selector is invalid for deployment',
-    });
-  } else if (Object.entries(matchLabels).some(([k, v]) => tmplLabels[k] !== v)) {
-    errs.push({
-      reason: 'FieldValueInvalid',
-      field: 'spec.template.metadata.labels',
-      message: `Invalid value: ${JSON.stringify(tmplLabels)}: \`selector\` does not match template \`labels\``,
-    });
-  }
   const podSpec = rec(tmpl.spec);
-  if (!Array.isArray(podSpec.containers) || podSpec.containers.length === 0) {
-    errs.push({ reason: 'FieldValueRequired', field: 'spec.template.spec.containers', message: 'Required value' });
-  } else {
-    podSpec.containers.forEach((c: unknown, i: number) => {
+  if (Array.isArray(podSpec.containers) && podSpec.containers.length > 0) {
+    podSpec.containers.forEach((c: unknown) => {
       const cc = rec(c);
-      if (typeof cc.name !== 'string' || cc.name === '') {
-        errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].name`, message: 'Required value' });
-      }
-      if (typeof cc.image !== 'string' || cc.image === '') {
-        errs.push({ reason: 'FieldValueRequired', field: `spec.template.spec.containers[${i}].image`, message: 'Required value' });
-      }
       if (cc.terminationMessagePath === undefined) cc.terminationMessagePath = '/dev/termination-log';
       if (cc.resources === undefined) cc.resources = {};
       if (Array.isArray(cc.ports)) for (const p of cc.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
@@ -102,6 +70,8 @@ function prepareDeployment(obj: KubeObject, old: KubeObject | undefined): FieldC
         cc.imagePullPolicy = typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':')) ? 'Always' : 'IfNotPresent';
       }
     });
+  }
+  if (isObject(tmpl.spec)) {
     defaultPodSpec(podSpec);
     if (podSpec.restartPolicy === undefined) podSpec.restartPolicy = 'Always';
     if (podSpec.dnsPolicy === undefined) podSpec.dnsPolicy = 'ClusterFirst';
@@ -109,7 +79,7 @@ function prepareDeployment(obj: KubeObject, old: KubeObject | undefined): FieldC
     if (podSpec.schedulerName === undefined) podSpec.schedulerName = 'default-scheduler';
     if (podSpec.securityContext === undefined) podSpec.securityContext = {};
   }
-  return errs;
+  return deploymentErrors(obj, old);
 }
 
 /** 0644, the default mode of secret, configMap, downwardAPI and projected volumes. */
@@ -197,7 +167,7 @@ function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCa
   if (o.status.phase === undefined) o.status.phase = 'Active';
   o.metadata = o.metadata ?? {};
   o.metadata.labels = { ...(o.metadata.labels ?? {}), 'kubernetes.io/metadata.name': o.metadata.name ?? '' };
-  return [];
+  return old ? [] : namespaceErrors(obj);
 }
 
 function prepareCoreEvent(obj: KubeObject): FieldCause[] {
@@ -213,7 +183,7 @@ function prepareCoreEvent(obj: KubeObject): FieldCause[] {
 }
 
 /** Secrets as v1 → internal conversion and defaulting leave them: stringData merged into data (base64), type Opaque. */
-function prepareSecret(obj: KubeObject): FieldCause[] {
+function prepareSecret(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
   const o = obj as KubeObject & Record<string, unknown>;
   if (isObject(o.stringData)) {
     const data = { ...rec(o.data) };
@@ -222,7 +192,7 @@ function prepareSecret(obj: KubeObject): FieldCause[] {
   }
   delete o.stringData;
   if (o.type === undefined || o.type === '') o.type = 'Opaque';
-  return [];
+  return secretErrors(obj, old);
 }
 
 /** core/v1 services: defaults at decode, then allocation and validation after the field manager (services.ts). */
@@ -290,9 +260,9 @@ export function builtinResources(): ResourceInfo[] {
         { name: 'Message', type: 'string', value: (o) => (o as { message?: unknown }).message },
       ],
     }),
-    base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true }),
+    base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true, prepare: configMapErrors }),
     serviceResource(),
-    base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', prepare: (o) => prepareSecret(o) }),
+    base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', prepare: prepareSecret }),
     base({
       group: 'apps',
       version: 'v1',
@@ -325,6 +295,19 @@ export function builtinResources(): ResourceInfo[] {
       version: 'v1',
       resource: 'leases',
       kind: 'Lease',
+      prepare: (o, old) => {
+        // the CoordinatedLeaderElection fields are dropped while the gate is off (its default)
+        const spec = rec((o as { spec?: unknown }).spec);
+        const was = rec((old as { spec?: unknown } | undefined)?.spec);
+        if (old && was.strategy === undefined) delete spec.strategy;
+        if (old && was.preferredHolder === undefined) delete spec.preferredHolder;
+        return leaseErrors(o);
+      },
+      prepareForCreate: (o) => {
+        const spec = rec((o as { spec?: unknown }).spec);
+        delete spec.strategy;
+        delete spec.preferredHolder;
+      },
       columns: [{ name: 'Holder', type: 'string', value: (o) => rec((o as { spec?: unknown }).spec).holderIdentity ?? '' }, AGE],
     }),
     base({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], strategicMerge: true }),

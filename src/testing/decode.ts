@@ -9,7 +9,7 @@
 // - with fieldValidation Strict or Warn, duplicate JSON members are `duplicate field "data.a"`,
 //   for built-ins and custom resources (decoded as unstructured: any member, at any depth);
 // - the strict errors come in document order, each once, at most 100.
-import { builtinOpenApiModels, builtinTypeName } from './field-schema.js';
+import { builtinOpenApiModels, builtinTypeName, builtinZeroObject } from './field-schema.js';
 import { isObject } from './meta.js';
 import { badRequest } from './status.js';
 import type { ApiError } from './status.js';
@@ -562,4 +562,21 @@ export async function decodeObjectBody(target: DecodeTarget, body: unknown, json
     warnings?.push(...strict);
   }
   return out;
+}
+
+/**
+ * A built-in object as its Go struct holds it: the fields the struct always writes (its zero
+ * value without omitempty: `spec: {}`, an Event's `eventTime: null`, `source: {}`) filled in
+ * where missing, through the structs both have. In place.
+ */
+export function fillZeroFields(obj: Rec, group: string, version: string, kind: string): void {
+  const zero = builtinZeroObject(group, version, kind);
+  if (zero) fill(obj, zero);
+}
+
+function fill(obj: Rec, zero: Rec): void {
+  for (const [k, z] of Object.entries(zero)) {
+    if (!Object.prototype.hasOwnProperty.call(obj, k)) obj[k] = structuredClone(z);
+    else if (isObject(obj[k]) && isObject(z)) fill(obj[k] as Rec, z);
+  }
 }

@@ -14,7 +14,7 @@ import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
 import { goJson } from './fieldpath.js';
-import { decodeBuiltinValue, unknownFields, unknownMetadataFields } from './decode.js';
+import { decodeBuiltinValue, fillZeroFields, unknownFields, unknownMetadataFields } from './decode.js';
 import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
@@ -447,6 +447,7 @@ export class ObjectService {
       // (in place, metadata too: callers hold references to both)
       if (isObject(kept) && isObject(obj.metadata) && isObject(kept.metadata)) replaceContent(obj.metadata as KubeObject, kept.metadata);
       if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
+      fillZeroFields(obj as Rec, res.group, res.version, res.kind);
     }
     else if (isObject(obj.metadata)) replaceContent(obj.metadata as KubeObject, unknownMetadataFields(obj.metadata).value);
     if (!res.schema) errs.push(...meta);

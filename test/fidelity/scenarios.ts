@@ -368,6 +368,66 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'built-in validation',
+    async run({ ns, req }) {
+      const secrets = `/api/v1/namespaces/${ns}/secrets`;
+      const leases = `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`;
+      const secret = (name: string, extra: Json): Json => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, ...extra });
+      await req('configmap keys: bad, reserved, in both maps: 422', 'POST', cms(ns), { body: { ...cm('v1', { 'bad key': 'x', '..x': '1', k: 'a' }), binaryData: { k: 'AA==', 'b/c': 'AA==' } } });
+      await req('immutable configmap', 'POST', cms(ns), { body: { ...cm('v2'), immutable: true } });
+      await req('immutable may not be unset: 422', 'PUT', `${cms(ns)}/v2`, { body: { ...cm('v2'), immutable: false } });
+      await req('immutable may not be dropped: 422', 'PUT', `${cms(ns)}/v2`, { body: cm('v2') });
+      await req('immutable: metadata may change', 'PUT', `${cms(ns)}/v2`, { body: { ...cm('v2', { a: '1' }, { labels: { x: 'y' } }), immutable: true } });
+      await req('secret keys, stringData too: 422', 'POST', secrets, { body: secret('s1', { data: { 'bad key': 'AA==' }, stringData: { 'x y': '1' } }) });
+      await req('tls secret without its keys: 422', 'POST', secrets, { body: secret('s2', { type: 'kubernetes.io/tls', data: {} }) });
+      await req('basic-auth secret without username or password: 422', 'POST', secrets, { body: secret('s3', { type: 'kubernetes.io/basic-auth' }) });
+      await req('dockerconfigjson secret that is not JSON: 422', 'POST', secrets, { body: secret('s4', { type: 'kubernetes.io/dockerconfigjson', stringData: { '.dockerconfigjson': '{bad' } }) });
+      await req('service-account-token secret without its annotation: 422', 'POST', secrets, { body: secret('s5', { type: 'kubernetes.io/service-account-token' }) });
+      await req('ssh-auth secret without its key: 422', 'POST', secrets, { body: secret('s6', { type: 'kubernetes.io/ssh-auth' }) });
+      await req('immutable secret', 'POST', secrets, { body: secret('s7', { stringData: { a: 'x' }, immutable: true }) });
+      await req('immutable secret: type, immutable and data changed: 422', 'PUT', `${secrets}/s7`, { body: secret('s7', { type: 'kubernetes.io/basic-auth', data: { a: 'eQ==', username: 'dQ==' } }) });
+      await req('basic-auth secret', 'POST', secrets, { body: secret('s8', { type: 'kubernetes.io/basic-auth', stringData: { password: 'p' } }) });
+      await req('secret type may not change, not even to the default: 422', 'PUT', `${secrets}/s8`, { body: secret('s8', { stringData: { password: 'p' } }) });
+      await req('lease durations: 422', 'POST', leases, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l1' }, spec: { leaseDurationSeconds: 0, leaseTransitions: -1, holderIdentity: 'me' } } });
+      await req('lease: the gated strategy fields are dropped', 'POST', leases, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l2' }, spec: { strategy: 'Bogus', preferredHolder: 'x' } } });
+      await req('lease without spec: spec {}', 'POST', leases, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l3' } } });
+      await req('namespace with a finalizer that is not qualified: 422', 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${ns}-f` }, spec: { finalizers: ['bad', 'a/b', 'kubernetes'] } } });
+      const dep = (name: string, spec: Json): Json => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name }, spec });
+      const podTemplate = (labels: Json, podSpec: Json): Json => ({ metadata: { labels }, spec: podSpec });
+      await req('deployment: replicas, selector mismatch, container names and images, restartPolicy: 422', 'POST', deploys(ns), {
+        body: dep('d1', { replicas: -1, selector: { matchLabels: { app: 'x' } }, template: podTemplate({ app: 'y' }, { containers: [{ name: 'Bad_Name' }, { image: 'i' }, { name: 'c', image: 'i' }, { name: 'c', image: 'j' }], restartPolicy: 'Never' }) }),
+      });
+      await req('deployment: empty selector, no containers: 422', 'POST', deploys(ns), { body: dep('d2', { selector: {}, template: podTemplate({ app: 'y' }, { containers: [] }) }) });
+      await req('deployment: selector expressions, strategy, limits: 422', 'POST', deploys(ns), {
+        body: dep('d3', {
+          selector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['x'] }, { key: 'tier', operator: 'Exists' }] },
+          template: podTemplate({ app: 'x' }, { containers: [{ name: 'c', image: 'i' }] }),
+          strategy: { type: 'Bogus' },
+          revisionHistoryLimit: -1,
+          minReadySeconds: 700,
+        }),
+      });
+      await req('deployment: container ports, rolling update of 0 and 0: 422', 'POST', deploys(ns), {
+        body: dep('d4', {
+          selector: { matchLabels: { app: 'x' } },
+          template: podTemplate({ app: 'x' }, { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 0 }, { containerPort: 80, name: 'Bad_Name' }, { containerPort: 80, protocol: 'HTTP' }] }] }),
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } },
+        }),
+      });
+      await req('deployment: Recreate with rollingUpdate: 422', 'POST', deploys(ns), {
+        body: dep('d5', { selector: { matchLabels: { app: 'x' } }, template: podTemplate({ app: 'x' }, { containers: [{ name: 'c', image: 'i' }] }), strategy: { type: 'Recreate', rollingUpdate: { maxUnavailable: 1 } } }),
+      });
+      await req('deployment: a volume mount of no volume, a pull policy, requests above limits: 422', 'POST', deploys(ns), {
+        body: dep('d6', {
+          selector: { matchLabels: { app: 'x' } },
+          template: podTemplate({ app: 'x' }, { containers: [{ name: 'c', image: 'i', imagePullPolicy: 'Sometimes', volumeMounts: [{ name: 'missing', mountPath: '/x' }], resources: { limits: { cpu: '1' }, requests: { cpu: '2' } } }] }),
+        }),
+      });
+      await req('deployment: Recreate', 'POST', deploys(ns), { body: dep('d7', { selector: { matchLabels: { app: 'x' } }, template: podTemplate({ app: 'x' }, { containers: [{ name: 'c', image: 'i' }] }), strategy: { type: 'Recreate' } }) });
+      await req('deployment: the selector is immutable: 422', 'PATCH', `${deploys(ns)}/d7`, { body: { spec: { selector: { matchLabels: { app: 'z' } }, template: { metadata: { labels: { app: 'z' } } } } }, contentType: MERGE_PATCH });
+    },
+  },
+  {
     name: 'services',
     async run({ ns, req, send, note }) {
       const svcs = `/api/v1/namespaces/${ns}/services`;
