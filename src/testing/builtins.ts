@@ -6,6 +6,7 @@ import { age, isObject, nowRfc3339 } from './meta.js';
 import type { ResourceInfo, PrinterColumn } from './resource.js';
 import type { FieldCause } from './status.js';
 import { configMapErrors, deploymentErrors, leaseErrors, namespaceErrors, secretErrors } from './builtin-validation.js';
+import { eventFromCore, eventToCore, prepareCoreEvent, prepareEventsV1 } from './events.js';
 import { beginServiceWrite, defaultService, newServiceReservations, noEndpoints } from './services.js';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -170,18 +171,6 @@ function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCa
   return old ? [] : namespaceErrors(obj);
 }
 
-function prepareCoreEvent(obj: KubeObject): FieldCause[] {
-  const o = obj as KubeObject & Record<string, unknown>;
-  if (o.firstTimestamp === undefined && o.eventTime === undefined) o.firstTimestamp = nowRfc3339();
-  if (o.lastTimestamp === undefined && o.eventTime === undefined) o.lastTimestamp = o.firstTimestamp;
-  if (o.count === undefined) o.count = 1;
-  if (o.type === undefined) o.type = 'Normal';
-  if (!isObject(o.involvedObject)) {
-    return [{ reason: 'FieldValueRequired', field: 'involvedObject', message: 'Required value' }];
-  }
-  return [];
-}
-
 /** Secrets as v1 → internal conversion and defaulting leave them: stringData merged into data (base64), type Opaque. */
 function prepareSecret(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
   const o = obj as KubeObject & Record<string, unknown>;
@@ -244,7 +233,7 @@ export function builtinResources(): ResourceInfo[] {
       resource: 'events',
       kind: 'Event',
       shortNames: ['ev'],
-      prepare: (o) => prepareCoreEvent(o),
+      prepare: prepareCoreEvent,
       columns: [
         { name: 'Last Seen', type: 'string', value: (o) => age((o as { lastTimestamp?: unknown }).lastTimestamp ?? (o as { eventTime?: unknown }).eventTime) },
         { name: 'Type', type: 'string', value: (o) => (o as { type?: unknown }).type },
@@ -310,7 +299,20 @@ export function builtinResources(): ResourceInfo[] {
       },
       columns: [{ name: 'Holder', type: 'string', value: (o) => rec((o as { spec?: unknown }).spec).holderIdentity ?? '' }, AGE],
     }),
-    base({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', shortNames: ['ev'], strategicMerge: true }),
+    // one resource with core/v1 events: the same storage (in the core/v1 form), converted on the way in and out
+    base({
+      group: 'events.k8s.io',
+      version: 'v1',
+      resource: 'events',
+      kind: 'Event',
+      shortNames: ['ev'],
+      strategicMerge: true,
+      storagePrefix: '/core/events',
+      toStorage: eventToCore,
+      fromStorage: eventFromCore,
+      errorGroup: '',
+      prepare: prepareEventsV1,
+    }),
     base({
       group: 'apiextensions.k8s.io',
       version: 'v1',

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, Status } from '../runtime/meta/types.js';
 import { decodeBody, readBody } from './body.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
+import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, openApiV2Json, openApiV2Protobuf } from './discovery.js';
 import { listDocument, listObjects, validateListOptions } from './list.js';
@@ -67,19 +68,6 @@ interface ResourcePath {
   legacyWatch: boolean;
 }
 
-const EVENT_FIELDS: FieldGetters = {
-  'involvedObject.kind': (o) => str(o, 'involvedObject.kind'),
-  'involvedObject.name': (o) => str(o, 'involvedObject.name'),
-  'involvedObject.namespace': (o) => str(o, 'involvedObject.namespace'),
-  'involvedObject.uid': (o) => str(o, 'involvedObject.uid'),
-  'involvedObject.apiVersion': (o) => str(o, 'involvedObject.apiVersion'),
-  'involvedObject.resourceVersion': (o) => str(o, 'involvedObject.resourceVersion'),
-  'involvedObject.fieldPath': (o) => str(o, 'involvedObject.fieldPath'),
-  reason: (o) => str(o, 'reason'),
-  type: (o) => str(o, 'type'),
-  source: (o) => str(o, 'source.component'),
-};
-
 function str(o: KubeObject, path: string): string {
   const v = readJsonPath(o, path);
   return v === undefined || v === null ? '' : String(v);
@@ -97,7 +85,8 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
     }
     return out;
   }
-  if (r.resource === 'events' && !r.group) return EVENT_FIELDS;
+  if (r.resource === 'events' && !r.group) return coreEventFields();
+  if (r.resource === 'events' && r.group === 'events.k8s.io') return eventsV1Fields();
   if (r.resource === 'namespaces' && !r.group) return { 'status.phase': (o) => str(o, 'status.phase') };
   if (r.resource === 'services' && !r.group) return { 'spec.clusterIP': (o) => str(o, 'spec.clusterIP'), 'spec.type': (o) => str(o, 'spec.type') };
   return {};

@@ -73,9 +73,19 @@ export class ObjectService {
     return storageKey(res, ns, name);
   }
 
-  /** An object as served at `res`'s version (apiVersion/kind set). */
-  present(res: ResourceInfo, obj: KubeObject): KubeObject {
+  /** A stored object as served at `res`'s version (converted from the stored form where the resource has one; apiVersion/kind set). */
+  present(res: ResourceInfo, stored: KubeObject): KubeObject {
+    return this.typed(res, res.fromStorage ? res.fromStorage(stored) : stored);
+  }
+
+  /** An object already in `res`'s form, with its apiVersion/kind. */
+  private typed(res: ResourceInfo, obj: KubeObject): KubeObject {
     return { ...obj, apiVersion: groupVersion(res), kind: res.kind };
+  }
+
+  /** What is stored for an object of `res`. */
+  private storageForm(res: ResourceInfo, obj: KubeObject): KubeObject {
+    return res.toStorage ? res.toStorage(obj) : obj;
   }
 
   /** Reads an object; throws 404. */
@@ -127,8 +137,8 @@ export class ObjectService {
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
     try {
       res.prepareForCreate?.(obj);
-      if (opts.dryRun) return this.present(res, obj);
-      const stored = await this.storage.create(this.key(res, ns, meta.name), obj);
+      if (opts.dryRun) return this.typed(res, obj);
+      const stored = await this.storage.create(this.key(res, ns, meta.name), this.storageForm(res, obj));
       await this.afterWrite(res, stored, false);
       return this.present(res, stored);
     } catch (e) {
@@ -319,12 +329,14 @@ export class ObjectService {
   private async commit(
     res: ResourceInfo,
     ns: string | undefined,
-    old: KubeObject,
+    stored: KubeObject,
     candidate: KubeObject,
     opts: WriteOptions,
     scope: FieldScope,
     managedFields: ManagedFieldsEntry[] | undefined,
   ): Promise<KubeObject> {
+    // the old object in `res`'s form (as the client sees it)
+    const old = this.present(res, stored);
     const name = old.metadata!.name!;
     let obj = structuredClone(candidate) as KubeObject & Rec;
     const oldRec = old as KubeObject & Rec;
@@ -382,8 +394,8 @@ export class ObjectService {
     else delete meta.managedFields;
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred }) : undefined;
     try {
-      if (noOp(old, obj)) return this.present(res, old);
-      if (opts.dryRun) return this.present(res, obj);
+      if (noOp(old, obj)) return old;
+      if (opts.dryRun) return this.typed(res, obj);
       const key = this.key(res, ns ?? om.namespace, name);
       const rev = Number(om.resourceVersion);
       if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
@@ -393,11 +405,11 @@ export class ObjectService {
         const last = await this.storage.delete(key, rev);
         await this.afterWrite(res, last, true);
         meta.resourceVersion = om.resourceVersion;
-        return this.present(res, obj);
+        return this.typed(res, obj);
       }
-      const stored = await this.storage.update(key, obj, rev);
-      await this.afterWrite(res, stored, false);
-      return this.present(res, stored);
+      const written = await this.storage.update(key, this.storageForm(res, obj), rev);
+      await this.afterWrite(res, written, false);
+      return this.present(res, written);
     } finally {
       finish?.();
     }
@@ -467,7 +479,7 @@ export class ObjectService {
       }
     }
     if (res.beginWrite) return errs;
-    if (errs.length) throw invalid(res.group, res.kind, name, errs);
+    if (errs.length) throw invalid(res.errorGroup ?? res.group, res.kind, name, errs);
     return [];
   }
 

@@ -68,6 +68,14 @@ export interface ResourceInfo {
    * the write's error, or returns what to call when the write ended (success or not).
    */
   beginWrite?: (w: { storage: import('./storage/storage.js').Storage; obj: KubeObject; old: KubeObject | undefined; dryRun: boolean; scope: string; errors: FieldCause[] }) => Promise<() => void>;
+  /**
+   * For a version stored in another version's form (events.k8s.io/v1 events, kept as core/v1
+   * ones under the same storagePrefix): the stored form of an object, and the object of a stored one.
+   */
+  toStorage?: (obj: KubeObject) => KubeObject;
+  /** The group its validation errors name (events.k8s.io/v1 events are validated as the internal core Event: ''). */
+  errorGroup?: string;
+  fromStorage?: (stored: KubeObject) => KubeObject;
   /** A delete answers the deleted object, not a Status (the registry's ReturnDeletedObject). */
   returnDeletedObject?: boolean;
   /** Names are DNS-1123 labels (namespaces, services), not subdomains. */

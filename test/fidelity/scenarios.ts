@@ -428,6 +428,57 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'events: core/v1 and events.k8s.io/v1 are one resource',
+    async run({ ns, req, watch, note, send }) {
+      const core = `/api/v1/namespaces/${ns}/events`;
+      const v1 = `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+      const w = await watch(`${v1}?watch=true`);
+      await req('core event create: nothing invented', 'POST', core, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c1' }, involvedObject: { kind: 'ConfigMap', name: 'b1', namespace: ns }, reason: 'Test', message: 'hello', type: 'Normal', source: { component: 'me' } } });
+      await req('read through events.k8s.io/v1', 'GET', `${v1}/c1`);
+      const k1 = {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'k1' },
+        eventTime: '2026-01-01T00:00:00.000000Z',
+        reportingController: 'example.com/ctl',
+        reportingInstance: 'ctl-1',
+        action: 'Reconcile',
+        reason: 'Synced',
+        type: 'Warning',
+        regarding: { kind: 'Pod', name: 'p', namespace: ns },
+        note: 'done',
+        series: { count: 2, lastObservedTime: '2026-01-01T00:00:01.000000Z' },
+      };
+      await req('events.k8s.io/v1 event create', 'POST', v1, { body: k1 });
+      await req('read through core/v1', 'GET', `${core}/k1`);
+      await req('list through core/v1', 'GET', core);
+      await req('list through events.k8s.io/v1', 'GET', v1);
+      const evs = await w.waitFor(2);
+      w.close();
+      note('an events.k8s.io/v1 watch sees both', evs.slice(0, 2).map((e) => ({ type: e.type, name: e.object.metadata.name, apiVersion: e.object.apiVersion, note: e.object.note, regarding: e.object.regarding })));
+      await req('events.k8s.io/v1 rules: series, eventTime, type, deprecated fields: 422', 'POST', v1, {
+        body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'k2' }, reason: 'x', type: 'Bogus', deprecatedCount: 3, deprecatedSource: { component: 'a' }, deprecatedFirstTimestamp: '2026-01-01T00:00:00Z', series: { count: 1 } },
+      });
+      await req('events.k8s.io/v1 rules: reporting fields required: 422', 'POST', v1, { body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'k3' }, eventTime: '2026-01-01T00:00:00.000000Z', regarding: { kind: 'Pod', name: 'p' } } });
+      await req('core/v1 rules with eventTime: reportingComponent required: 422', 'POST', core, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c2' }, eventTime: '2026-01-01T00:00:00.000000Z', involvedObject: { kind: 'Pod', name: 'p', namespace: ns } } });
+      await req('core/v1: the involved object in another namespace: 422', 'POST', core, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c3' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' } } });
+      await req('events.k8s.io/v1 update: the note is immutable: 422', 'PATCH', `${v1}/k1`, { body: { note: 'changed' }, contentType: MERGE_PATCH });
+      await req('events.k8s.io/v1 update: the series may grow', 'PATCH', `${v1}/k1`, { body: { series: { count: 3, lastObservedTime: '2026-01-01T00:00:05.000000Z' } }, contentType: MERGE_PATCH });
+      await req('core/v1 update: count and message may change', 'PATCH', `${core}/c1`, { body: { count: 5, message: 'again' }, contentType: MERGE_PATCH });
+      await req('the core update read through events.k8s.io/v1', 'GET', `${v1}/c1`);
+      await req('core field selector', 'GET', `${core}?fieldSelector=involvedObject.kind%3DPod`);
+      await req('events.k8s.io/v1 field selector', 'GET', `${v1}?fieldSelector=regarding.kind%3DPod`);
+      await req('events.k8s.io/v1 field selector by a core name: 400', 'GET', `${v1}?fieldSelector=involvedObject.kind%3DPod`);
+      await req('core field selector reportingComponent', 'GET', `${core}?fieldSelector=reportingComponent%3Dexample.com%2Fctl`);
+      await req('core field selector source', 'GET', `${core}?fieldSelector=source%3Dme`);
+      const table = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+      await req('events.k8s.io/v1 events as Table', 'GET', v1, { accept: table });
+      await req('delete through events.k8s.io/v1', 'DELETE', `${v1}/c1`);
+      await req('gone through core/v1', 'GET', `${core}/c1`);
+      void send;
+    },
+  },
+  {
     name: 'services',
     async run({ ns, req, send, note }) {
       const svcs = `/api/v1/namespaces/${ns}/services`;

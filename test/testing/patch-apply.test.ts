@@ -189,7 +189,10 @@ describe('patch and apply over HTTP', () => {
       eventTime: '2026-01-01T00:00:00.000000Z',
       reportingController: 'x',
       reportingInstance: 'y',
+      type: 'Normal',
     });
     assert.equal(ev2.status, 201);
+    const core = await api(env.url, 'GET', '/api/v1/namespaces/default/events/ev2');
+    assert.equal(core.body.reportingComponent, 'x', 'one resource: the events.k8s.io event read as a core/v1 one');
   });
 });
