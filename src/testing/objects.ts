@@ -15,6 +15,7 @@ import type { ResourceInfo } from './resource.js';
 import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
 import { goJson } from './fieldpath.js';
 import { decodeBuiltinValue, fillZeroFields, unknownFields, unknownMetadataFields } from './decode.js';
+import { goMessageOf, goRoundTrip, jsonPatchDecoded, mergePatchDecoded, patchedJson } from './go-json.js';
 import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
@@ -219,7 +220,7 @@ export class ObjectService {
       }
       if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
       if (candidate.metadata !== undefined && candidate.metadata !== null && !isObject(candidate.metadata)) throw metadataNotAnObject(candidate);
-      if (!managed) candidate = await this.decodePatched(res, candidate, patch, type, opts);
+      if (!managed) candidate = await this.decodePatched(res, current, candidate, patch, type, opts);
       // A resourceVersion in the patch is a precondition.
       const patchRv = isObject(patch) && isObject(patch.metadata) ? patch.metadata.resourceVersion : undefined;
       if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
@@ -240,9 +241,18 @@ export class ObjectService {
    * (`opts.patchStrict`) and the result's unknown fields are refused (Strict, 422 on `patch`)
    * or warned about (Warn). Returns the result without its unknown fields.
    */
-  private async decodePatched(res: ResourceInfo, candidate: KubeObject, patch: unknown, type: PatchType, opts: WriteOptions): Promise<KubeObject> {
+  private async decodePatched(res: ResourceInfo, current: KubeObject, candidate: KubeObject, patch: unknown, type: PatchType, opts: WriteOptions): Promise<KubeObject> {
     // the value the apiserver shows: the patched JSON, or for a strategic merge patch the patch map (%+v)
-    const shown = (): string => (type === 'strategic' ? goV(patch) : goJson(candidate as never));
+    // (a built-in's JSON: the members the patch went into sorted, the rest in the Go struct's order)
+    const shown = (): string => {
+      if (type === 'strategic') return goV(patch);
+      if (res.custom) return goJson(candidate as never);
+      // the patch again, over the stored object in its Go encoding's order
+      const msg = goMessageOf(groupVersion(res), res.kind);
+      const base = msg ? goRoundTrip(msg, current as Rec) : current;
+      const doc = type === 'json' ? jsonPatch(base, patch) : mergePatch(base, patch);
+      return patchedJson(doc, type === 'json' ? jsonPatchDecoded(patch) : mergePatchDecoded(base, patch));
+    };
     let unknown: string[];
     let out: KubeObject = candidate;
     if (!res.custom) {
@@ -455,11 +465,13 @@ export class ObjectService {
     const errs: FieldCause[] = [];
     // what decoding drops (the HTTP layer reported it): a built-in's undeclared fields, unknown metadata fields
     if (!res.custom) {
-      const kept = unknownFields(obj, res.group, res.version, res.kind).value;
+      // the Go struct's encoding where the types are known (CRDs keep their own handling), else the undeclared fields dropped
+      const msg = res.group === 'apiextensions.k8s.io' ? undefined : goMessageOf(groupVersion(res), res.kind);
+      const kept = msg ? goRoundTrip(msg, obj as Rec) : unknownFields(obj, res.group, res.version, res.kind).value;
       // (in place, metadata too: callers hold references to both)
       if (isObject(kept) && isObject(obj.metadata) && isObject(kept.metadata)) replaceContent(obj.metadata as KubeObject, kept.metadata);
       if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
-      fillZeroFields(obj as Rec, res.group, res.version, res.kind);
+      if (!msg) fillZeroFields(obj as Rec, res.group, res.version, res.kind);
     }
     else if (isObject(obj.metadata)) replaceContent(obj.metadata as KubeObject, unknownMetadataFields(obj.metadata).value);
     if (!res.schema) errs.push(...meta);

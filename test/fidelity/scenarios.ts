@@ -90,7 +90,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'fieldValidation Strict and Warn',
-    async run({ ns, req }) {
+    async run({ ns, req, send }) {
       await req('Strict: unknown field refused', 'POST', `${widgets(ns)}?fieldValidation=Strict`, { body: w('s1', { unknown: 1 }) });
       await req('Warn: unknown field warned and pruned', 'POST', `${widgets(ns)}?fieldValidation=Warn`, { body: w('s2', { unknown: 1 }) });
       await req('Ignore: dropped silently', 'POST', `${widgets(ns)}?fieldValidation=Ignore`, { body: w('s3', { unknown: 1 }) });
@@ -117,6 +117,13 @@ export const SCENARIOS: Scenario[] = [
       await req('merge patch with a duplicate field, Warn: warned', 'PATCH', `${widgets(ns)}/s2`, { body: '{"spec":{"color":"blue","color":"green"}}', contentType: MERGE_PATCH });
       await req('merge patch of a configmap with an unknown field, Warn: warned', 'PATCH', `${cms(ns)}/s5`, { body: { bogus: 1 }, contentType: MERGE_PATCH });
       await req('merge patch of a configmap with an unknown field, Strict: 422 on patch', 'PATCH', `${cms(ns)}/s5?fieldValidation=Strict`, { body: { bogus: 1 }, contentType: MERGE_PATCH });
+      await req('JSON patch adding an unknown field to a configmap, Strict: 422 on patch', 'PATCH', `${cms(ns)}/s5?fieldValidation=Strict`, { body: [{ op: 'add', path: '/bogus', value: { b: 1, a: 2 } }], contentType: JSON_PATCH });
+      await req('merge patch with a value of the wrong type: 422 on patch', 'PATCH', `${cms(ns)}/s5`, { body: { data: { n: 1 } }, contentType: MERGE_PATCH });
+      await send('POST', deploys(ns), { body: deployment('sd') });
+      await req('merge patch of a deployment with a nested unknown field, Strict: 422 on patch', 'PATCH', `${deploys(ns)}/sd?fieldValidation=Strict`, {
+        body: { spec: { template: { spec: { containers: [{ name: 'db', image: 'mysql:8', bogus: true }] } } } },
+        contentType: MERGE_PATCH,
+      });
       await req('strategic merge patch of a configmap with an unknown field, Strict: 422 on patch', 'PATCH', `${cms(ns)}/s5?fieldValidation=Strict`, { body: { bogus: 1 }, contentType: SMP });
       await req('bad fieldValidation value: 400', 'POST', `${widgets(ns)}?fieldValidation=Loose`, { body: w('s6') });
     },
@@ -365,6 +372,17 @@ export const SCENARIOS: Scenario[] = [
       await req('namespace delete: Terminating', 'DELETE', `/api/v1/namespaces/${ns}-x`);
       await req('event create', 'POST', `/api/v1/namespaces/${ns}/events`, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'ConfigMap', name: 'b1', namespace: ns }, reason: 'Test', message: 'hello', type: 'Normal' } });
       await send('DELETE', `/api/v1/namespaces/${ns}/events/e1`);
+    },
+  },
+  {
+    name: 'built-ins as their Go structs encode them',
+    async run({ ns, req }) {
+      await req('empty labels, annotations, finalizers and data are left out', 'POST', cms(ns), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'g1', labels: {}, annotations: {}, finalizers: [] }, data: {} } });
+      await req('false, 0 and empty lists of omitempty fields are left out', 'POST', deploys(ns), {
+        body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'g2' }, spec: { paused: false, minReadySeconds: 0, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i', stdin: false, args: [], env: [] }], volumes: [] } } } },
+      });
+      await req('pointers are kept as sent', 'POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'g3' }, spec: { holderIdentity: '', leaseTransitions: 0 } } });
+      await req('an update that only sends empty omitempty fields is a no-op', 'PUT', `${cms(ns)}/g1`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'g1', labels: {} }, data: {}, binaryData: {} } });
     },
   },
   {
