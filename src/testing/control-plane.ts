@@ -46,6 +46,10 @@ export interface ControlPlaneOptions {
   etcdCompactionIntervalSeconds?: number;
   /** More kube-apiserver flags (`--flag=value`), after crdgen's. */
   apiserverArgs?: string[];
+  /** More kube-controller-manager flags, after crdgen's (with `workloads`), e.g. `--kube-api-qps=1000`. */
+  controllerManagerArgs?: string[];
+  /** More kube-scheduler flags, after crdgen's (with `workloads`). */
+  schedulerArgs?: string[];
   /** How long to wait for each component to be ready (default 120000 ms: a busy 2-core machine is slow). */
   readyTimeoutMs?: number;
   /** Called with progress lines, and with each component's log lines when `verbose`. */
@@ -328,8 +332,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         `--controllers=${WORKLOAD_CONTROLLERS.join(',')}`,
         `--service-account-private-key-file=${saKey}`, `--root-ca-file=${caFile}`,
         `--service-cluster-ip-range=${SERVICE_CIDR}`,
+        ...(options.controllerManagerArgs ?? []),
       ]);
-      launch('kube-scheduler', [kc, ...auth, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false']);
+      launch('kube-scheduler', [kc, ...auth, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false', ...(options.schedulerArgs ?? [])]);
       // as kwokctl runs it: only nodes annotated kwok.x-k8s.io/node=fake, stages from kwok's own defaults
       launch('kwok', [
         kc, `--config=${join(assets, 'kwok-stages.yaml')}`, '--manage-all-nodes=false',
