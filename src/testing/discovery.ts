@@ -88,30 +88,6 @@ function hash(s: string): string {
   return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
 }
 
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
 
-function lenField(field: number, payload: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([(field << 3) | 2, ...varint(payload.length)]), payload]);
-}
-
-/**
- * A minimal gnostic `openapi_v2.Document` in protobuf: swagger "2.0" (field 1) and
- * info (field 2: title = 1, version = 2). What kubectl needs to proceed.
- */
-export function openApiV2Protobuf(): Buffer {
-  const info = Buffer.concat([lenField(1, Buffer.from('Kubernetes')), lenField(2, Buffer.from(SERVER_VERSION.gitVersion))]);
-  return Buffer.concat([lenField(1, Buffer.from('2.0')), lenField(2, info)]);
-}
 
 /** The same minimal document as JSON. */
-export function openApiV2Json(): Record<string, unknown> {
-  return { swagger: '2.0', info: { title: 'Kubernetes', version: SERVER_VERSION.gitVersion }, paths: {}, definitions: {} };
-}

@@ -8,7 +8,8 @@ import { decodeBody, readBody } from './body.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
 import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
-import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions, openApiV2Json, openApiV2Protobuf } from './discovery.js';
+import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
+import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listDocument, listObjects, validateListOptions } from './list.js';
 import { isObject, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf } from './objects.js';
@@ -126,11 +127,17 @@ async function serveNonResource(ctx: HttpContext, req: IncomingMessage, res: Ser
   if (p === '/openapi/v2') {
     const accept = String(req.headers.accept ?? '');
     if (accept.includes('protobuf')) {
-      const buf = openApiV2Protobuf();
+      const buf = openApiV2Protobuf(ctx.registry);
       res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': buf.length });
       res.end(buf);
-    } else sendJson(res, 200, openApiV2Json());
+    } else sendJson(res, 200, openApiV2Document(ctx.registry));
     return true;
+  }
+  if (p === '/openapi/v3') return sendJson(res, 200, openApiV3Index(ctx.registry)), true;
+  if (segs[0] === 'openapi' && segs[1] === 'v3') {
+    const doc = openApiV3Document(ctx.registry, segs.slice(2).join('/'));
+    if (!doc) throw pathNotFound();
+    return sendJson(res, 200, doc), true;
   }
   if (segs[0] === 'openapi') throw pathNotFound();
   if (p === '/api') return sendJson(res, 200, apiVersions(ctx.address())), true;

@@ -143,6 +143,16 @@ spec:
     assert.ok(obj.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']);
   });
 
+  it('kubectl explain finds the CRD schema and a built-in (OpenAPI v2 for kubectl < 1.27, v3 after)', async () => {
+    const dm = await run(['explain', 'dm.spec.replicas']);
+    assert.equal(dm.code, 0, dm.stderr);
+    assert.match(dm.stdout, /FIELD: +replicas <integer>/);
+    assert.match(dm.stdout, /KIND: +DatabaseManager/);
+    const dep = await run(['explain', 'deployments.spec.replicas']);
+    assert.equal(dep.code, 0, dep.stderr);
+    assert.match(dep.stdout, /Number of desired pods\./);
+  });
+
   it('refuses replicas: 11 naming the field and the bound', async () => {
     const a = await run(['apply', '-f', '-'], DM('toobig', 11));
     assert.notEqual(a.code, 0);

@@ -626,9 +626,16 @@ export const SCENARIOS: Scenario[] = [
       const v3 = await send('GET', '/openapi/v3');
       note('/openapi/v3 lists the group', Object.keys(v3.body?.paths ?? {}).filter((p) => p.includes('fidelity.crdgen.dev')));
       const doc = await send('GET', '/openapi/v3/apis/fidelity.crdgen.dev/v1');
-      note('/openapi/v3/apis/fidelity.crdgen.dev/v1 has the Widget schema', Object.keys(doc.body?.components?.schemas ?? {}).filter((k) => k.includes('Widget')));
+      note('/openapi/v3/apis/fidelity.crdgen.dev/v1 lists its schemas', Object.keys(doc.body?.components?.schemas ?? {}));
+      note('the Widget schema (v3)', doc.body?.components?.schemas?.['dev.crdgen.fidelity.v1.Widget']);
+      note('the WidgetList schema (v3)', doc.body?.components?.schemas?.['dev.crdgen.fidelity.v1.WidgetList']);
+      note('the paths and their kinds and actions (v3)', Object.fromEntries(Object.entries((doc.body?.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>).map(([p, ops]) => [p, Object.fromEntries(Object.entries(ops).filter(([m]) => m !== 'parameters').map(([m, o]) => [m, { action: o['x-kubernetes-action'], gvk: o['x-kubernetes-group-version-kind'] }]))])));
       const v2 = await send('GET', '/openapi/v2');
-      note('/openapi/v2 has the Widget definition', Object.keys(v2.body?.definitions ?? {}).filter((k) => k.includes('fidelity.crdgen.dev')));
+      note('/openapi/v2 has the Widget definitions', Object.keys(v2.body?.definitions ?? {}).filter((k) => k.includes('fidelity')));
+      note('the Widget definition (v2)', v2.body?.definitions?.['dev.crdgen.fidelity.v1.Widget']);
+      note('a built-in definition (v2)', v2.body?.definitions?.['io.k8s.api.apps.v1.Deployment']);
+      const apps = await send('GET', '/openapi/v3/apis/apps/v1');
+      note('a built-in group version (v3): the Deployment schema', apps.body?.components?.schemas?.['io.k8s.api.apps.v1.Deployment']);
       void req;
     },
   },
