@@ -37,9 +37,11 @@ export interface ControlPlaneOptions {
   objects?: KubeObject[];
   /**
    * Run kube-controller-manager (garbage collector, Deployment, ReplicaSet, … controllers),
-   * kube-scheduler and kwok with fake nodes: `true` (one node) or `{ nodes }`.
+   * kube-scheduler and kwok with fake nodes: `true` (one node) or `{ nodes, controllers }`
+   * (`controllers`: kube-controller-manager's `--controllers` list instead of crdgen's default
+   * set, e.g. only `garbage-collector-controller` and `namespace-controller`).
    */
-  workloads?: boolean | { nodes?: number };
+  workloads?: boolean | { nodes?: number; controllers?: string[] };
   /** Where to write the kubeconfig (default: in the temporary folder). */
   kubeconfigPath?: string;
   /** kube-apiserver's `--etcd-compaction-interval` in seconds (default 300, the apiserver's; 0 disables). */
@@ -329,7 +331,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       const auth = [`--authentication-kubeconfig=${componentKubeconfig}`, `--authorization-kubeconfig=${componentKubeconfig}`];
       launch('kube-controller-manager', [
         kc, ...auth, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false',
-        `--controllers=${WORKLOAD_CONTROLLERS.join(',')}`,
+        `--controllers=${(workloads.controllers ?? WORKLOAD_CONTROLLERS).join(',')}`,
         `--service-account-private-key-file=${saKey}`, `--root-ca-file=${caFile}`,
         `--service-cluster-ip-range=${SERVICE_CIDR}`,
         ...(options.controllerManagerArgs ?? []),

@@ -97,6 +97,9 @@ class Normaliser {
       const out: Record<string, unknown> = {};
       const gen = typeof o.generateName === 'string' ? o.generateName : undefined;
       for (const k of Object.keys(o).sort()) out[k] = this.value(o[k], k, isList && k === 'metadata', gen);
+      // managedFields are ordered by write time in seconds: two writes within a second may come
+      // in either order on the apiserver, so entries are compared by who wrote them
+      if (Array.isArray(out.managedFields)) out.managedFields = [...out.managedFields].sort((a, b) => (JSON.stringify(managerKey(a)) < JSON.stringify(managerKey(b)) ? -1 : 1));
       return out;
     }
     if (typeof v !== 'string') return v;
@@ -118,6 +121,11 @@ class Normaliser {
         return this.text(v);
     }
   }
+}
+
+function managerKey(e: unknown): unknown[] {
+  const m = (e ?? {}) as { manager?: string; operation?: string; subresource?: string };
+  return [m.manager ?? '', m.operation ?? '', m.subresource ?? ''];
 }
 
 function isStatus(b: unknown): b is { kind: 'Status'; reason?: string; message?: string; details?: unknown; status?: string } {

@@ -25,7 +25,12 @@ async function namespace(h: ApiServerHandle, name: string): Promise<void> {
 
 /** Starts both backends, runs the scenarios (`only`: names to run), stops both. */
 export async function runFidelity(only?: (name: string) => boolean): Promise<FidelityReport> {
-  const [testenv, real] = await Promise.all([testenvBackend.start({ crds: [WIDGETS_CRD] }), realBackend.start({ crds: [WIDGETS_CRD], workloads: true })]);
+  // The real side runs the controllers whose work testenv does in-process (garbage collection and
+  // namespace cleanup), and none that would race the scenarios (no Deployment controller).
+  const [testenv, real] = await Promise.all([
+    testenvBackend.start({ crds: [WIDGETS_CRD] }),
+    realBackend.start({ crds: [WIDGETS_CRD], controllers: ['garbage-collector-controller', 'namespace-controller'] }),
+  ]);
   try {
     const report: FidelityReport = { identical: 0, total: 0, differences: [], records: [] };
     for (const [i, s] of SCENARIOS.entries()) {

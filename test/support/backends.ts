@@ -11,6 +11,8 @@ export interface BackendOptions {
   objects?: KubeObject[];
   /** Deployments become available: testenv's simulator, or the real controllers and kwok. */
   workloads?: boolean;
+  /** Real only: run these kube-controller-manager controllers (and no others), without the workload simulation on testenv. */
+  controllers?: string[];
   /** kube-apiserver's --etcd-compaction-interval in seconds (real only). */
   etcdCompactionIntervalSeconds?: number;
   /** Serve HTTPS (the in-process server; the real one always does). */
@@ -34,7 +36,7 @@ export const realBackend: Backend = {
       assets: controlPlaneAssets(),
       crds: o.crds,
       objects: o.objects,
-      workloads: o.workloads,
+      workloads: o.controllers ? { controllers: o.controllers } : o.workloads,
       etcdCompactionIntervalSeconds: o.etcdCompactionIntervalSeconds,
     }),
 };
