@@ -346,12 +346,14 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       const nodes = Math.max(1, workloads.nodes ?? 1);
       for (let i = 0; i < nodes; i++) await client.request({ method: 'POST', path: '/api/v1/nodes', body: fakeNode(`kwok-node-${i}`) });
       log?.(`waiting for ${nodes} kwok node(s) to be Ready and schedulable`);
-      await waitFor('the kwok nodes to be Ready and untainted', async () => {
+      // without the node lifecycle controller the not-ready taint stays: Ready is all there is to wait for
+      const untainted = (workloads.controllers ?? WORKLOAD_CONTROLLERS).includes('node-lifecycle-controller');
+      await waitFor(untainted ? 'the kwok nodes to be Ready and untainted' : 'the kwok nodes to be Ready', async () => {
         const list = await client.request<{ items: Obj[] }>({ method: 'GET', path: '/api/v1/nodes' });
         const ready = list.items.filter((n) => {
           const status = n.status as { conditions?: { type: string; status: string }[] } | undefined;
           const spec = n.spec as { taints?: unknown[] } | undefined;
-          return status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && !(spec?.taints?.length);
+          return status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && (!untainted || !spec?.taints?.length);
         });
         return ready.length >= nodes;
       });

@@ -134,6 +134,7 @@ export class ObjectService {
     const deferred = await this.admit(res, obj, undefined, opts);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
+    this.recordCrdStatus(res, undefined, obj);
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
     try {
@@ -402,6 +403,7 @@ export class ObjectService {
           : updateManagedFields(res, old, obj, opts.fieldManager ?? 'unknown', scope, this.versions(res));
     if (mf?.length) meta.managedFields = mf;
     else delete meta.managedFields;
+    this.recordCrdStatus(res, old, obj);
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred }) : undefined;
     try {
       if (noOp(old, obj)) return old;
@@ -423,6 +425,22 @@ export class ObjectService {
     } finally {
       finish?.();
     }
+  }
+
+  /**
+   * A CRD's status is written by the apiserver's own controllers (names and establishing),
+   * as field manager `kube-apiserver` on the status subresource: testenv sets it inline, and
+   * records that ownership the same way.
+   */
+  private recordCrdStatus(res: ResourceInfo, old: KubeObject | undefined, obj: KubeObject): void {
+    if (res.group !== 'apiextensions.k8s.io' || res.resource !== 'customresourcedefinitions') return;
+    const before = { ...obj, metadata: { ...obj.metadata, managedFields: obj.metadata?.managedFields ?? [] } } as KubeObject & Rec;
+    // storedVersions come with the write itself (the strategy), not from those controllers
+    const stored = ((obj as Rec).status as Rec | undefined)?.storedVersions;
+    const prev = old ? ((old as Rec).status as Rec | undefined) : undefined;
+    before.status = { ...(prev ?? {}), ...(stored !== undefined ? { storedVersions: stored } : {}) };
+    const mf = updateManagedFields(res, before, obj, 'kube-apiserver', 'status', this.versions(res));
+    if (mf?.length) obj.metadata!.managedFields = mf;
   }
 
   /** Decodes a request body into an object of `res`: kind/apiVersion/namespace checks. */

@@ -56,8 +56,27 @@ describe('discovery', () => {
     assert.equal(buf.type, 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     // field 1 (swagger), wire type 2, length 3, "2.0"
     assert.deepEqual([...buf.body.subarray(0, 5)], [0x0a, 0x03, 0x32, 0x2e, 0x30]);
+    // the definitions are in it: the built-ins' and each CRD's (kubectl explain reads them)
+    assert.ok(buf.body.includes(Buffer.from('io.k8s.api.apps.v1.Deployment')));
     const j = await api(env.url, 'GET', '/openapi/v2');
     assert.equal(j.body.swagger, '2.0');
-    assert.equal((await api(env.url, 'GET', '/openapi/v3')).status, 404);
+    assert.ok(j.body.definitions['io.k8s.api.core.v1.ConfigMap'], 'the built-in definitions');
+  });
+
+  it('/openapi/v3 indexes every served group version; a CRD version\'s document has its kind, list and operations', async () => {
+    const index = await api(env.url, 'GET', '/openapi/v3');
+    assert.equal(index.status, 200);
+    assert.match(index.body.paths['api/v1'].serverRelativeURL, /^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
+    const crdPath = Object.keys(index.body.paths).find((p) => p.startsWith('apis/coolops.cn/'));
+    assert.ok(crdPath, JSON.stringify(Object.keys(index.body.paths)));
+    const doc = await api(env.url, 'GET', `/openapi/v3/${crdPath}`);
+    const schemas = doc.body.components.schemas;
+    const kind = schemas[`cn.coolops.${crdPath.split('/').pop()}.DatabaseManager`];
+    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [{ group: 'coolops.cn', kind: 'DatabaseManager', version: crdPath.split('/').pop() }]);
+    assert.deepEqual(kind.properties.metadata.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    assert.ok(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'], 'what the kind references comes with it');
+    const item = Object.entries(doc.body.paths).find(([p]) => p.endsWith('/databasemanagers/{name}'))![1] as Record<string, Record<string, unknown>>;
+    assert.equal(item.get!['x-kubernetes-action'], 'get');
+    assert.equal((await api(env.url, 'GET', '/openapi/v3/apis/nope.example.com/v1')).status, 404);
   });
 });
