@@ -58,7 +58,8 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
     yamlModule ??= import('yaml');
     const YAML = await yamlModule;
     try {
-      const docs = YAML.parseAllDocuments(text);
+      // YAML 1.1, as the apiserver's sigs.k8s.io/yaml (go-yaml v2) reads it: `y`, `on`, `no` are booleans
+      const docs = YAML.parseAllDocuments(text, { version: '1.1' });
       const errs = docs.flatMap((d) => d.errors);
       if (errs.length) throw new Error(errs[0]!.message);
       if (docs.length !== 1) throw new Error(`expected one document, got ${docs.length}`);

@@ -194,6 +194,8 @@ export const SCENARIOS: Scenario[] = [
       await req('apply without fieldManager: 400', 'PATCH', widget(ns, 'ap'), { body: JSON.stringify(w('ap')), contentType: APPLY });
       await req('apply with a YAML body', 'PATCH', `${widget(ns, 'ap2')}?fieldManager=alice`, { body: 'apiVersion: fidelity.crdgen.dev/v1\nkind: Widget\nmetadata:\n  name: ap2\nspec:\n  color: blue\n', contentType: APPLY });
       await req('apply a configmap', 'PATCH', `${cms(ns)}/apc?fieldManager=alice`, { body: JSON.stringify(cm('apc', { a: '1' })), contentType: APPLY });
+      await req('apply YAML with a 1.1 boolean where a string goes', 'PATCH', `${cms(ns)}/y11?fieldManager=alice`, { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y11\n  labels:\n    x: on\n', contentType: APPLY });
+      await req('apply YAML with a 1.1 boolean quoted', 'PATCH', `${cms(ns)}/y11?fieldManager=alice`, { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y11\n  labels:\n    x: "on"\ndata:\n  flag: "yes"\n', contentType: APPLY });
       await req('update by another manager then apply: managedFields', 'PUT', `${cms(ns)}/apc?fieldManager=carol`, { body: { ...cm('apc', { a: '2', b: '1' }) } });
       await req('apply after update', 'PATCH', `${cms(ns)}/apc?fieldManager=alice`, { body: JSON.stringify(cm('apc', { a: '3' })), contentType: APPLY });
     },

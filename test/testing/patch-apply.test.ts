@@ -196,3 +196,20 @@ describe('patch and apply over HTTP', () => {
     assert.equal(core.body.reportingComponent, 'x', 'one resource: the events.k8s.io event read as a core/v1 one');
   });
 });
+
+describe('YAML bodies', () => {
+  let env: TestApiServer;
+  before(async () => {
+    env = await startTestApiServer({ crds: [DM_CRD] });
+  });
+  after(() => env.stop());
+
+  it('are read as YAML 1.1, as the apiserver reads them: `on`, `y` and `no` are booleans', async () => {
+    const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml11\n  labels:\n    x: on\n';
+    const r = await api(env.url, 'PATCH', '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t', body, { 'Content-Type': 'application/apply-patch+yaml' });
+    // a label value must be a string: YAML 1.1 made it the boolean true
+    assert.equal(r.status, 500, JSON.stringify(r.body));
+    const ok = await api(env.url, 'PATCH', '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t', body.replace('x: on', 'x: "on"'), { 'Content-Type': 'application/apply-patch+yaml' });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+});
