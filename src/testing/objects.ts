@@ -134,7 +134,6 @@ export class ObjectService {
     const deferred = await this.admit(res, obj, undefined, opts);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
-    this.recordCrdStatus(res, undefined, obj);
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
     try {
@@ -142,6 +141,7 @@ export class ObjectService {
       if (opts.dryRun) return this.typed(res, obj);
       const stored = await this.storage.create(this.key(res, ns, meta.name), this.storageForm(res, obj));
       await this.afterWrite(res, stored, false);
+      if (isCrd(res)) await this.establishedByApiserver(res, stored);
       return this.present(res, stored);
     } catch (e) {
       if (e instanceof StorageError && e.code === 'AlreadyExists') throw alreadyExists(res, meta.name);
@@ -433,7 +433,7 @@ export class ObjectService {
    * records that ownership the same way.
    */
   private recordCrdStatus(res: ResourceInfo, old: KubeObject | undefined, obj: KubeObject): void {
-    if (res.group !== 'apiextensions.k8s.io' || res.resource !== 'customresourcedefinitions') return;
+    if (!isCrd(res)) return;
     const before = { ...obj, metadata: { ...obj.metadata, managedFields: obj.metadata?.managedFields ?? [] } } as KubeObject & Rec;
     // storedVersions come with the write itself (the strategy), not from those controllers
     const stored = ((obj as Rec).status as Rec | undefined)?.storedVersions;
@@ -441,6 +441,25 @@ export class ObjectService {
     before.status = { ...(prev ?? {}), ...(stored !== undefined ? { storedVersions: stored } : {}) };
     const mf = updateManagedFields(res, before, obj, 'kube-apiserver', 'status', this.versions(res));
     if (mf?.length) obj.metadata!.managedFields = mf;
+  }
+
+  /**
+   * Right after a CRD's create, the apiserver's controllers write its status (names accepted,
+   * established) as `kube-apiserver`: the create's answer has no such entry, the next read has.
+   * testenv set the status inline; it records the controllers' ownership in a second write.
+   */
+  private async establishedByApiserver(res: ResourceInfo, stored: KubeObject): Promise<void> {
+    const obj = structuredClone(stored);
+    this.recordCrdStatus(res, undefined, obj);
+    if (JSON.stringify(obj.metadata?.managedFields) === JSON.stringify(stored.metadata?.managedFields)) return;
+    const key = this.key(res, undefined, stored.metadata!.name!);
+    try {
+      const next = await this.storage.update(key, obj, Number(stored.metadata?.resourceVersion));
+      await this.afterWrite(res, next, false);
+    } catch (e) {
+      // a write in between already took its place; that write's own path records what it changed
+      if (!(e instanceof StorageError && e.code === 'Conflict')) throw e;
+    }
   }
 
   /** Decodes a request body into an object of `res`: kind/apiVersion/namespace checks. */
@@ -643,4 +662,8 @@ function scaleErrors(scale: NonNullable<ResourceInfo['scale']>, obj: KubeObject)
     }
   }
   return out;
+}
+
+function isCrd(res: ResourceInfo): boolean {
+  return res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
 }
