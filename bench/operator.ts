@@ -18,8 +18,8 @@
 // client-side rate limit lifted (client-node has none). No heap cap.
 //   npm run bench -- operator        (or: npm run build && node --import tsx bench/operator.ts)
 // Env: BENCH_OPERATOR_SIZES=100,500,2000  BENCH_OPERATOR_IDLE_S=20  BENCH_OPERATOR_STARTS=5
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../src/testing/index.js';
 import { loadKubeconfig } from '../src/runtime/client/kubeconfig.js';
@@ -29,6 +29,7 @@ import { isNotFound } from '../src/runtime/client/errors.js';
 import { newSharedIndexInformer } from '../src/runtime/cache/shared-index-informer.js';
 import type { KubeObject } from '../src/runtime/meta/types.js';
 import { buildOperators } from './lib/operator-build.js';
+import { cpuMs, rssMb, startOperator as start, stopOperator as stop, until, type Contender } from './lib/operator-process.js';
 import { DM_CRD, REPO } from './lib/env.js';
 import { fmt, load1, median, table } from './lib/stats.js';
 
@@ -39,66 +40,6 @@ const SIZES = (process.env.BENCH_OPERATOR_SIZES ?? '100,500,2000').split(',').ma
 const IDLE_S = Number(process.env.BENCH_OPERATOR_IDLE_S ?? 20);
 const STARTS = Number(process.env.BENCH_OPERATOR_STARTS ?? 5);
 const IDLE_COUNT = 1000;
-
-/** One operator under test: how to start it against a kubeconfig. */
-interface Contender {
-  label: string;
-  argv(kubeconfig: string): string[];
-}
-
-/** A running operator process and what the benchmark reads from its log. */
-interface Running {
-  proc: ChildProcess;
-  t0: number;
-  /** ms after spawn of the first line with this `msg`. */
-  marks: Map<string, number>;
-  /** CPU ms at the first `reconciled` line. */
-  cpuAtFirstReconcile: number;
-  exited: Promise<void>;
-}
-
-function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, USER_HZ 100
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
-function start(c: Contender, kubeconfig: string): Running {
-  const env = { ...process.env, KUBECONFIG: '', NODE_OPTIONS: '' };
-  const t0 = performance.now();
-  const proc = spawn(process.execPath, c.argv(kubeconfig), { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const r: Running = { proc, t0, marks: new Map(), cpuAtFirstReconcile: Number.NaN, exited: new Promise((done) => proc.once('exit', () => done())) };
-  let buf = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    buf += chunk;
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      const m = /"msg":"([^"]*)"/.exec(line);
-      if (!m || r.marks.has(m[1]!)) continue;
-      r.marks.set(m[1]!, performance.now() - t0);
-      if (m[1] === 'reconciled') r.cpuAtFirstReconcile = cpuMs(proc.pid!);
-    }
-  });
-  return r;
-}
-
-async function stop(r: Running): Promise<void> {
-  if (r.proc.exitCode === null && r.proc.signalCode === null) r.proc.kill('SIGKILL');
-  await r.exited;
-}
-
-async function until(probe: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A test API server that counts the requests of everything but the benchmark's own client. */
 async function server(): Promise<{ s: TestApiServer; requests: () => { all: number; events: number } }> {
@@ -171,8 +112,8 @@ async function measureStartup(c: Contender): Promise<{ wall: number[]; cpu: numb
       await new Promise((r) => setTimeout(r, 300));
       const r = start(c, s.kubeconfigPath);
       try {
-        await until(() => r.marks.has('reconciled'), 60_000, `${c.label}: first reconcile`);
-        wall.push(r.marks.get('reconciled')!);
+        await until(() => r.marks.has(c.reconciledMsg), 60_000, `${c.label}: first reconcile`);
+        wall.push(r.marks.get(c.reconciledMsg)!);
         cpu.push(r.cpuAtFirstReconcile);
       } finally {
         await stop(r);
@@ -202,7 +143,7 @@ async function measureConvergence(c: Contender, n: number, idle: boolean): Promi
   const d = await driver(s);
   const r = start(c, s.kubeconfigPath);
   try {
-    await until(() => r.marks.has('caches synced; starting workers'), 60_000, `${c.label}: caches synced`);
+    await until(() => r.marks.has(c.syncedMsg), 60_000, `${c.label}: caches synced`);
     const watch = convergence(d.config, n);
     const req0 = requests();
     const t0 = performance.now();
@@ -255,9 +196,10 @@ async function main(): Promise<void> {
     const built = await buildOperators(out);
     console.error(`operators built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     const crdgenArgs = (kc: string): string[] => ['--kubeconfig', kc, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--workers', '4', '--kube-api-qps', '5000', '--kube-api-burst', '5000'];
-    const crdgen: Contender = { label: 'crdgen (tsc output + node_modules)', argv: (kc) => [built.crdgen, ...crdgenArgs(kc)] };
-    const bundled: Contender = { label: `crdgen as its image runs it (esbuild bundle, ${built.imageNodeOptions.join(' ') || 'no node options'})`, argv: (kc) => [...built.imageNodeOptions, built.crdgenBundle, ...crdgenArgs(kc)] };
-    const clientNode: Contender = { label: 'client-node makeInformer operator', argv: (kc) => [built.clientNode, '--kubeconfig', kc, '--workers', '4'] };
+    const marks = { syncedMsg: 'caches synced; starting workers', reconciledMsg: 'reconciled' };
+    const crdgen: Contender = { label: 'crdgen (tsc output + node_modules)', argv: (kc) => [process.execPath, built.crdgen, ...crdgenArgs(kc)], ...marks };
+    const bundled: Contender = { label: `crdgen as its image runs it (esbuild bundle, ${built.imageNodeOptions.join(' ') || 'no node options'})`, argv: (kc) => [process.execPath, ...built.imageNodeOptions, built.crdgenBundle, ...crdgenArgs(kc)], ...marks };
+    const clientNode: Contender = { label: 'client-node makeInformer operator', argv: (kc) => [process.execPath, built.clientNode, '--kubeconfig', kc, '--workers', '4'], ...marks };
 
     console.log(`## Operator: generated DatabaseManager operator vs a client-node operator\n`);
     console.log(`load average at start ${load1()}; no heap cap\n`);

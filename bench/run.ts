@@ -1,21 +1,26 @@
 // `npm run bench [-- <name>...]`: builds the package (`npm run build`), runs the benchmarks, each
-// in its own process, and prints their tables (Markdown) and, at the end, the total wall time of
-// the whole command (build included). With no name, runs the issue's set: deepcopy, workqueue,
-// testenv, informer, generate (the longest last). Installs bench/'s own peer tools first when they
-// are missing. BENCH_NO_BUILD=1 skips the build (dist/ must exist).
+// in its own process, and prints their tables (Markdown), then the targets' verdicts of the run as
+// one table (each benchmark records its own, bench/lib/verdicts.ts) and the total wall time of
+// the whole command (build included). With no name, runs the default set: deepcopy, workqueue,
+// testenv, informer, go-peers (the Go peers on the real control plane), generate. Installs
+// bench/'s own peer tools first when they are missing; go-peers builds its Go peers and the
+// control plane when they are not cached. BENCH_NO_BUILD=1 skips the build (dist/ must exist).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH, REPO, requireBuild, snapshotPackage } from './lib/env.js';
 import { machine } from './lib/stats.js';
+import { readVerdicts, verdictTable } from './lib/verdicts.js';
 
 /** Every benchmark: its file and what it measures. */
 const SUITES: Record<string, { file: string; about: string; inDefault: boolean }> = {
   deepcopy: { file: 'deepcopy.ts', about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written', inDefault: true },
   workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
   testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
-  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer', inDefault: true },
-  operator: { file: 'operator.ts', about: 'generated operator vs a client-node one: start-up, converge 100/500/1k/2k, requests, idle CPU, RSS', inDefault: true },
+  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer and the fetch+JSON.parse floor, on crdgen/testing', inDefault: true },
+  'go-peers': { file: 'go-peers.ts', about: 'client-go, controller-runtime, client-node and crdgen on etcd + kube-apiserver + kwok: informers, operators, test server', inDefault: true },
+  operator: { file: 'operator.ts', about: 'generated operator vs a client-node one on crdgen/testing (go-peers measures it on the real control plane)', inDefault: false },
   generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
   'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
   'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
@@ -67,6 +72,8 @@ function main(): number {
     rmSync(pkg, { recursive: true, force: true });
     return 1;
   }
+  const verdictDir = mkdtempSync(join(tmpdir(), 'crdgen-bench-verdicts-'));
+  const verdicts = join(verdictDir, 'verdicts.jsonl');
   let failed = 0;
   for (const name of names) {
     const s = SUITES[name]!;
@@ -74,7 +81,7 @@ function main(): number {
     const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], {
       cwd: REPO,
       stdio: 'inherit',
-      env: { ...process.env, CRDGEN_BENCH_PKG: pkg },
+      env: { ...process.env, CRDGEN_BENCH_PKG: pkg, CRDGEN_BENCH_VERDICTS: verdicts },
     });
     const secs = ((performance.now() - t) / 1000).toFixed(0);
     if (r.status !== 0) {
@@ -85,6 +92,9 @@ function main(): number {
     }
   }
   rmSync(pkg, { recursive: true, force: true });
+  const all = readVerdicts(verdicts);
+  rmSync(verdictDir, { recursive: true, force: true });
+  if (all.length > 0) console.log(`## Targets of this run\n\n${verdictTable(all)}\n`);
   const total = (performance.now() - t0) / 1000;
   console.log(`total wall time of \`${command}\` (${build ? 'build included' : 'no build'}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
   return failed > 0 ? 1 : 0;

@@ -6,7 +6,13 @@
 //   but shares unknown nested objects with the source);
 // - lossless: the spread copy plus one pass over each copy's keys that deep-copies any
 //   object value still shared with the source (an unknown field): what the spread copy
-//   costs once it keeps crdgen's promise (lossless and alias-free).
+//   costs once it keeps crdgen's promise (lossless and alias-free);
+// - sorted: a fast path for objects whose keys come in one known order (a custom resource from
+//   a real kube-apiserver has its keys sorted at every level): one pass over the source's keys
+//   checks they are exactly the sample's, in its order, then an object literal in that order
+//   (the exact copy's speed); any other object is copied key by key as JSON (lossless, order
+//   kept). Objects whose fields are not all present in every sample element are copied as
+//   the lossless style copies them.
 // Array elements are merged into one shape; a field missing from some elements is optional.
 // An object with a key that is not an identifier (labels, annotations, managedFields' fieldsV1)
 // is a map, as a person would treat it: `{ ...map }` when its values are scalars, else a plain
@@ -42,8 +48,8 @@ function merge(a: Shape, b: Shape): Shape {
   throw new Error('unreachable');
 }
 
-/** The copy style: `exact` (literal of known fields), `spread` (`{...src}` + non-scalars) or `lossless` (spread + a key pass). */
-export type CopyStyle = 'exact' | 'spread' | 'lossless';
+/** The copy style: `exact` (literal of known fields), `spread` (`{...src}` + non-scalars), `lossless` (spread + a key pass) or `sorted` (key check + literal). */
+export type CopyStyle = 'exact' | 'spread' | 'lossless' | 'sorted';
 
 /** A key that can be written as a plain identifier (`o.key`, `{ key: … }`). */
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -68,7 +74,7 @@ export function copySource(sample: unknown, style: CopyStyle): string {
     if (isMap(s) && s.kind === 'object') {
       const flat = [...s.fields.values()].every((f) => f.shape.kind === 'scalar');
       if (!flat) return `copyJson(${e})`;
-      if (style !== 'lossless') return `{ ...${e} }`;
+      if (style !== 'lossless' && style !== 'sorted') return `{ ...${e} }`;
       // One function per map site, so each spread sees few shapes (as inline code would).
       fns.push(`function c${fns.length}(s) { const o = { ...s }; ${PASS} return o; }`);
       return `c${fns.length - 1}(${e})`;
@@ -83,6 +89,12 @@ export function copySource(sample: unknown, style: CopyStyle): string {
         : `function ${name}(s) { const n = s.length, o = []; for (let i = 0; i < n; i++) o.push(${item}); return o; }`;
       return `${name}(${e})`;
     }
+    if (style === 'sorted' && [...s.fields.values()].every((f) => f.count === s.count)) {
+      const keys = [...s.fields.keys()];
+      const literal = keys.map((k) => `${key(k)}: ${expr(s.fields.get(k)!.shape, `s${prop(k)}`)}`).join(', ');
+      fns[at] = `const K${at} = ${JSON.stringify(keys)}; function ${name}(s) { let n = 0; for (const k in s) { if (k !== K${at}[n++]) return copyJson(s); } if (n !== ${keys.length}) return copyJson(s); return { ${literal} }; }`;
+      return `${name}(${e})`;
+    }
     const required: string[] = [];
     const optional: string[] = [];
     for (const [k, f] of s.fields) {
@@ -94,7 +106,7 @@ export function copySource(sample: unknown, style: CopyStyle): string {
       else optional.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value};`);
     }
     const init = style === 'exact' ? `const o = { ${required.join(', ')} };` : `const o = { ...s }; ${required.join(' ')}`;
-    const pass = style === 'lossless' ? PASS : '';
+    const pass = style === 'lossless' || style === 'sorted' ? PASS : '';
     fns[at] = `function ${name}(s) { ${init} ${optional.join(' ')} ${pass} return o; }`;
     return `${name}(${e})`;
   }

@@ -1,16 +1,25 @@
-// One informer client of the informer benchmark, in its own process (so heap figures are its
+// One informer client of the informer benchmarks, in its own process (so heap figures are its
 // own): crdgen's informer as a generated operator gets it (SharedInformerFactoryBase, the base
 // of every generated SharedInformerFactory; by default it drops managedFields before caching,
 // `keepManagedFields` keeps them as client-go does) or @kubernetes/client-node's makeInformer,
-// each with its defaults. For each namespace: time until the handler has seen every object (list and
-// sync), then heap per cached object after GC. Then the event stream: an informer whose list
-// is an empty snapshot taken before a namespace's objects were created, so its watch replays
-// every creation from that resourceVersion; events/s and CPU per event until the handler has
-// seen them all. The stream runs twice: served by crdgen/testing, then the same bytes from a
-// pre-rendered replay (bench/lib/replay-server.ts), where the client sets the pace. A job
-// without a stream only syncs; with `warmHeap` the process first allocates and drops ~50 MB.
+// each with its defaults; or the floor (`floor`): the list fetched in one request with node's http
+// module, `JSON.parse`d, and the handler called for each item (what any JS client pays at least).
+// For each namespace: time until the handler has seen every object (list and sync), then heap
+// and RSS growth per cached object after GC.
+// Then the event streams:
+// - `stream` (crdgen/testing): an informer whose list is an empty snapshot taken before a
+//   namespace's objects were created, so its watch replays every creation from that
+//   resourceVersion; events/s and CPU per event until the handler has seen them all. Run twice:
+//   served by crdgen/testing, then the same bytes from a pre-rendered replay
+//   (bench/lib/replay-server.ts), where the client sets the pace;
+// - `updates` (a real kube-apiserver): an informer that lists the namespace at the exact
+//   resourceVersion before its objects were updated, then watches from there, so the server
+//   replays every update of a cached object; events/s and CPU per event from the end of the
+//   list until the handler has seen every update (bench/go-informer does the same in Go).
+// A job without a stream only syncs; with `warmHeap` the process first allocates and drops ~50 MB.
 //   node --expose-gc --import tsx bench/lib/informer-client.ts '<json of ClientJob>'
 import { readFileSync } from 'node:fs';
+import { fetchAndParse } from './list-floor.js';
 import { importDist } from './env.js';
 import { gc, settledGc } from './stats.js';
 import type * as Runtime from '../../src/runtime/index.js';
@@ -18,7 +27,7 @@ import type * as ClientNode from '@kubernetes/client-node';
 
 /** What the orchestrator asks of one client process. */
 export interface ClientJob {
-  client: 'crdgen' | 'client-node';
+  client: 'crdgen' | 'client-node' | 'floor';
   /** crdgen only: the factory's keepManagedFields option (default false: they are dropped). */
   keepManagedFields?: boolean;
   kubeconfigPath: string;
@@ -31,14 +40,27 @@ export interface ClientJob {
   warmHeap?: boolean;
   /** The event stream, and the same stream from a pre-rendered replay (bench/lib/replay-server.ts); none: sync only. */
   stream?: { namespace: string; events: number; listFile: string; replayKubeconfigPath: string };
+  /** A real apiserver's replay of `events` updates of `namespace`'s objects made after `resourceVersion`. */
+  updates?: { namespace: string; events: number; resourceVersion: string };
 }
 
 /** What one client process reports. */
 export interface ClientReport {
-  sync: { namespace: string; count: number; pageSize?: number; ms: number; cpuMicrosPerObject: number; heapPerObject: number }[];
+  sync: {
+    namespace: string;
+    count: number;
+    pageSize?: number;
+    ms: number;
+    cpuMicrosPerObject: number;
+    heapPerObject: number;
+    /** RSS growth since the process was ready (before its first sync), per cached object. */
+    rssPerObject: number;
+  }[];
   /** Served by crdgen/testing (its pace), then by the replay server (the client's pace); absent without a stream. */
   stream?: StreamReport;
   replay?: StreamReport;
+  /** The real apiserver's replay of updates (job.updates). */
+  updates?: StreamReport;
 }
 
 /** Event throughput of one stream. */
@@ -119,10 +141,12 @@ function counter(n: number): { tick: () => void; reached: Promise<void>; value: 
 async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]!) as ClientJob;
   const harness = (kubeconfigPath: string): Promise<Harness> =>
-    job.client === 'crdgen' ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false) : clientNodeHarness(kubeconfigPath);
+    job.client === 'crdgen' ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false) : job.client === 'floor' ? floorHarness(kubeconfigPath) : clientNodeHarness(kubeconfigPath);
   const h = await harness(job.kubeconfigPath);
   if (job.warmHeap) warmHeap();
   const sync: ClientReport['sync'] = [];
+  await settledGc();
+  const rss0 = process.memoryUsage().rss;
   for (const s of job.sync) {
     await settledGc(); // the previous step's list text and informer are garbage by then
     const heap0 = process.memoryUsage().heapUsed;
@@ -134,9 +158,11 @@ async function main(): Promise<void> {
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     await settledGc();
-    const heapPerObject = (process.memoryUsage().heapUsed - heap0) / s.count;
+    const mem = process.memoryUsage();
+    const heapPerObject = (mem.heapUsed - heap0) / s.count;
+    const rssPerObject = (mem.rss - rss0) / s.count;
     await stop();
-    sync.push({ ...s, ms, cpuMicrosPerObject: (cpu.user + cpu.system) / s.count, heapPerObject });
+    sync.push({ ...s, ms, cpuMicrosPerObject: (cpu.user + cpu.system) / s.count, heapPerObject, rssPerObject });
   }
   const report: ClientReport = { sync };
   const s = job.stream;
@@ -157,7 +183,44 @@ async function main(): Promise<void> {
     report.stream = await stream(h);
     report.replay = await stream(await harness(s.replayKubeconfigPath));
   }
+  const u = job.updates;
+  if (u) {
+    gc();
+    const list = listExactly(job.kubeconfigPath, u.namespace, u.resourceVersion);
+    const adds = counter(u.events);
+    const updates = counter(u.events);
+    let listed: { t: number; cpu: NodeJS.CpuUsage } | undefined;
+    void adds.reached.then(() => (listed = { t: performance.now(), cpu: process.cpuUsage() }));
+    const stop = await h.start(u.namespace, adds.tick, updates.tick, { list, pageSize: 0 });
+    await updates.reached;
+    const t = performance.now();
+    if (!listed) throw new Error('updates arrived before the list was handled');
+    const cpu = process.cpuUsage(listed.cpu);
+    await stop();
+    report.updates = { eventsPerSecond: (u.events / (t - listed.t)) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / u.events };
+  }
   process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+/**
+ * The floor as a client: one GET of the namespace's list (node's http module), JSON.parse, the
+ * handler called for each item. It keeps the parsed list until stopped, as an informer keeps
+ * its cache. No watch (no stream jobs).
+ */
+async function floorHarness(kubeconfigPath: string): Promise<Harness> {
+  return {
+    async start(namespace, onAdd) {
+      let list: { items: unknown[] } | undefined = (await fetchAndParse(kubeconfigPath, `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`)).list;
+      for (let i = 0; i < list.items.length; i++) onAdd();
+      return async () => void (list = undefined);
+    },
+  };
+}
+
+/** A list function answering the namespace's list at exactly `resourceVersion` (one request, parsed as JSON). */
+function listExactly(kubeconfigPath: string, namespace: string, resourceVersion: string): () => Promise<KubeList> {
+  const path = `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}?resourceVersion=${resourceVersion}&resourceVersionMatch=Exact`;
+  return async () => (await fetchAndParse(kubeconfigPath, path)).list as KubeList;
 }
 
 /**

@@ -7,7 +7,7 @@
 // that never hands one key to two workers, and a per-key exponential backoff on errors.
 // It logs the generated operator's lines the benchmark reads ("caches synced; starting
 // workers", "reconciled" with the key), as JSON on stdout.
-//   node operator-client-node.mjs --kubeconfig <file> [--workers 4]
+//   node operator-client-node.mjs --kubeconfig <file> [--workers 4] [--namespace <ns>]
 import { parseArgs } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 
@@ -83,16 +83,22 @@ function statusCode(err: unknown): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, workers: { type: 'string', default: '4' } } });
+  const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, workers: { type: 'string', default: '4' }, namespace: { type: 'string' } } });
   const kc = new k8s.KubeConfig();
   if (values.kubeconfig) kc.loadFromFile(values.kubeconfig);
   else kc.loadFromDefault();
   const apps = kc.makeApiClient(k8s.AppsV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
-  const dms = k8s.makeInformer<DatabaseManager>(kc, `/apis/${GROUP}/${VERSION}/${PLURAL}`, () =>
-    custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL }) as Promise<k8s.KubernetesListObject<DatabaseManager>>,
+  const ns = values.namespace;
+  const within = ns ? `/namespaces/${ns}` : '';
+  const dms = k8s.makeInformer<DatabaseManager>(kc, `/apis/${GROUP}/${VERSION}${within}/${PLURAL}`, () =>
+    (ns
+      ? custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: PLURAL })
+      : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL })) as Promise<k8s.KubernetesListObject<DatabaseManager>>,
   );
-  const deployments = k8s.makeInformer<k8s.V1Deployment>(kc, '/apis/apps/v1/deployments', () => apps.listDeploymentForAllNamespaces());
+  const deployments = k8s.makeInformer<k8s.V1Deployment>(kc, `/apis/apps/v1${within}/deployments`, () =>
+    ns ? apps.listNamespacedDeployment({ namespace: ns }) : apps.listDeploymentForAllNamespaces(),
+  );
   const queue = new KeyQueue();
   const keyOf = (o: k8s.KubernetesObject): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
   dms.on('add', (o) => queue.add(keyOf(o)));

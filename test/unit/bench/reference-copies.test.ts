@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { compileCopy, compileTypeCopy, typeCopySource, type CopyStyle } from '../../../bench/lib/exact-copy.js';
 import { databaseManager, deploymentSized, kindSchema, prometheus, type Json } from '../../../bench/lib/samples.js';
 import { assertAliasFree } from '../aliasing.js';
+import { sortKeysDeep } from '../../../bench/lib/key-order.js';
 
 /** `o` with an unknown object at the root, in spec and in a map (labels). */
 function withUnknown(o: Json): Json {
@@ -33,6 +34,27 @@ describe('bench reference copies', () => {
         assertAliasFree(copy, sample);
       });
     }
+  }
+
+  for (const [name, unsorted] of samples) {
+    const sample = sortKeysDeep(unsorted);
+    it(`the sorted-keys fast path copies the ${name} sample (keys sorted) exactly and shares nothing with it`, () => {
+      const copy = compileCopy(sample, 'sorted')(sample);
+      assert.deepStrictEqual(copy, sample);
+      assert.equal(JSON.stringify(copy), JSON.stringify(sample));
+      assertAliasFree(copy, sample);
+    });
+
+    it(`the sorted-keys fast path stays lossless and keeps the key order of a ${name} in another order`, () => {
+      const copy = compileCopy(sample, 'sorted');
+      const extra = sortKeysDeep(withUnknown(sample));
+      const out = copy(extra);
+      assert.deepStrictEqual(out, extra);
+      assertAliasFree(out, extra);
+      // the sample's own order (not sorted): the fast path's key check fails, the order is kept
+      assert.equal(JSON.stringify(copy(unsorted)), JSON.stringify(unsorted));
+      assertAliasFree(copy(unsorted), unsorted);
+    });
   }
 
   it('exact drops fields its shape does not name', () => {
