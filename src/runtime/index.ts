@@ -67,3 +67,5 @@ export { Controller, type ControllerOptions } from './manager/controller.js';
 export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
 export * from './manager/finalizer.js';
 export * from './builder/builder.js';
+// webhooks: admission (defaulting, validating) and conversion reviews over HTTPS, hub-and-spoke conversion
+export * from './webhook/index.js';

@@ -10,3 +10,7 @@ export type { KubeconfigDoc } from './kubeconfig.js';
 export type { Storage, StorageEvent, StorageList, StorageWatch, StorageErrorCode } from './storage/storage.js';
 export { StorageError } from './storage/storage.js';
 export { MemoryStorage } from './storage/memory.js';
+export { checkConversionRoundTrip, objectArbitrary, ConversionRoundTripError } from './conversion-property.js';
+export type { RoundTripOptions } from './conversion-property.js';
+export { generateCertificateSet } from './tls.js';
+export type { CertificateSet } from './tls.js';

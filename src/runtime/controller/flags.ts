@@ -33,6 +33,10 @@ export interface OperatorFlags {
   /** Client-side rate limit to the API server: queries per second and burst (controller-runtime's 20 and 30). */
   kubeApiQps: number;
   kubeApiBurst: number;
+  /** `[host]:port` of the webhook server, for an operator that serves webhooks (default `:9443`). */
+  webhookBindAddress: string;
+  /** Folder with the webhook serving certificate `tls.crt` and key `tls.key` (controller-runtime's default `/tmp/k8s-webhook-server/serving-certs`). */
+  webhookCertDir: string;
 }
 
 /** Thrown for bad flags; the message is meant for the user (print it with the usage, exit 2). */
@@ -75,6 +79,9 @@ export function operatorUsage(name: string): string {
   --log-level <level>                  debug, info, warn, error (default info)
   --kube-api-qps <n>                   client-side requests per second to the API server (default 20)
   --kube-api-burst <n>                 client-side burst (default 30)
+  --webhook-bind-address <addr>        webhook server (HTTPS), [host]:port (default :9443), for an operator with webhooks
+  --webhook-cert-dir <dir>             folder of the webhook's tls.crt and tls.key, reloaded when they change
+                                       (default /tmp/k8s-webhook-server/serving-certs)
   -h, --help                           show this help
 `;
 }
@@ -113,6 +120,8 @@ export function parseOperatorFlags(argv: readonly string[], name: string, env: N
         'log-level': { type: 'string' },
         'kube-api-qps': { type: 'string' },
         'kube-api-burst': { type: 'string' },
+        'webhook-bind-address': { type: 'string' },
+        'webhook-cert-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -136,6 +145,8 @@ export function parseOperatorFlags(argv: readonly string[], name: string, env: N
     logLevel: values['log-level'] ?? 'info',
     kubeApiQps: values['kube-api-qps'] === undefined ? 20 : positiveInt(values['kube-api-qps'], 'kube-api-qps'),
     kubeApiBurst: values['kube-api-burst'] === undefined ? 30 : positiveInt(values['kube-api-burst'], 'kube-api-burst'),
+    webhookBindAddress: values['webhook-bind-address'] ?? ':9443',
+    webhookCertDir: values['webhook-cert-dir'] ?? '/tmp/k8s-webhook-server/serving-certs',
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
   };

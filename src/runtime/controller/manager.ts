@@ -11,11 +11,12 @@ import { restBackend } from '../typed/backend.js';
 import { FlagError, operatorUsage, parseOperatorFlags, type OperatorFlags } from './flags.js';
 import { errorMessage, newLogger, type Logger } from './logger.js';
 import { noopControllerMetrics, newPrometheusMetrics, type ControllerMetrics, type PrometheusControllerMetrics } from './metrics.js';
-import { parseBindAddress, startEndpointServer, type EndpointServer } from './http-server.js';
+import { parseBindAddress, startEndpointServer } from './http-server.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from './leader-election.js';
 import { EventBroadcaster } from './events.js';
 import { newManager, type Manager } from '../manager/manager.js';
+import type { WebhookServer } from '../webhook/server.js';
 
 /** What the operator's main hands to {@link OperatorSpec.newController}. */
 export interface OperatorContext {
@@ -26,6 +27,13 @@ export interface OperatorContext {
   /** Sends the controller's events (component = the operator's name). */
   events: EventBroadcaster;
 }
+
+/**
+ * The webhooks an operator serves (both spec shapes may have them): called with the started
+ * server (`--webhook-bind-address`, certificate from `--webhook-cert-dir`) to register its paths.
+ * Webhooks are served by every replica, leader or not, from start to shutdown.
+ */
+export type WebhookSetup = (server: WebhookServer, ctx: OperatorContext) => void | Promise<void>;
 
 /** A controller as the manager runs it. */
 export interface RunnableController {
@@ -44,6 +52,8 @@ export interface ControllerOperatorSpec {
   name: string;
   /** Builds the controller (informers are registered here, started by `run`). */
   newController(ctx: OperatorContext): RunnableController;
+  /** Registers the operator's admission and conversion webhooks. */
+  webhooks?: WebhookSetup;
 }
 
 /**
@@ -58,6 +68,8 @@ export interface ManagerOperatorSpec {
   name: string;
   /** Adds the controllers to `manager` (and whatever else the operator needs before it starts). */
   setupWithManager(manager: Manager, ctx: OperatorContext): void | Promise<void>;
+  /** Registers the operator's admission and conversion webhooks. */
+  webhooks?: WebhookSetup;
 }
 
 /** The manager runOperator builds for a {@link ManagerOperatorSpec}. */
@@ -114,7 +126,7 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     process.stderr.write(`${spec.name}: ${errorMessage(e)}\n`);
     return OPERATOR_EXIT.usage;
   }
-  const servers: EndpointServer[] = [];
+  const servers: { close(): Promise<void> }[] = [];
   const signals = setupSignalHandler({
     onFirstSignal: (sig) => logger.info({ signal: sig }, 'shutting down: stopping intake, draining in-flight work'),
     onSecondSignal: (sig) => {
@@ -128,6 +140,12 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     const events = new EventBroadcaster(restBackend(config), { component: spec.name, host: hostname(), logger });
     const ctx: OperatorContext = { config, flags, logger, metrics, events };
     const controller = 'setupWithManager' in spec ? await operatorManager(spec, ctx) : spec.newController(ctx);
+    if (spec.webhooks) {
+      const { startWebhookServer } = await import('../webhook/server.js');
+      const webhookServer = await startWebhookServer({ bindAddress: flags.webhookBindAddress, certDir: flags.webhookCertDir, logger });
+      servers.push(webhookServer);
+      await spec.webhooks(webhookServer, ctx);
+    }
     let standby = flags.leaderElect;
     const metricsBind = parseBindAddress(flags.metricsBindAddress);
     if (metricsBind && 'scrape' in metrics) {

@@ -22,6 +22,10 @@ test('flags: defaults (client-go leader election timings, kubebuilder ports) and
   assert.equal(d.healthProbeBindAddress, ':8081');
   assert.equal(d.leaderElectionId, 'op-leader');
   assert.equal(d.leaderElectionNamespace, 'default');
+  assert.deepEqual([d.webhookBindAddress, d.webhookCertDir], [':9443', '/tmp/k8s-webhook-server/serving-certs']);
+  const w = parseOperatorFlags(['--webhook-bind-address', '127.0.0.1:9443', '--webhook-cert-dir', '/certs'], 'op', {});
+  assert.ok(w !== 'help');
+  assert.deepEqual([w.webhookBindAddress, w.webhookCertDir], ['127.0.0.1:9443', '/certs']);
   const o = parseOperatorFlags(['--workers', '5', '--namespace', 'prod', '--resync', '30s', '--leader-elect', '--leader-elect-lease-duration', '1m30s'], 'op', { POD_NAMESPACE: 'ops' });
   assert.ok(o !== 'help');
   assert.deepEqual([o.workers, o.namespace, o.resyncMs, o.leaderElect, o.leaseDurationMs, o.leaderElectionNamespace], [5, 'prod', 30_000, true, 90_000, 'ops']);
