@@ -9,7 +9,7 @@ import { literal } from '../emit/ts-text.js';
 import { callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { textWidth } from './doc.js';
 import { hasRules, precompileSchema, RuleCompileError, SchemaError, type PrecompiledSchema } from '../runtime/validation/index.js';
-import { schemaToJson } from './crd.js';
+import { schemaToJson } from '../model/schema-json.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { versionSources } from './walk.js';
@@ -147,8 +147,9 @@ function flatLiteral(v: unknown): string {
 
 /** The precompiled schema of one kind, checked now; a bad schema or rule throws {@link ValidatorGenerationError}. */
 function precompiled(group: string, version: string, kind: Kind): unknown {
-  if (kind.precompiledSchema !== undefined) return kind.precompiledSchema;
-  const raw = kind.rawSchema ?? (kind.schema ? schemaToJson(kind.schema) : ANY_OBJECT);
+  // the kind's one schema tree as JSON; compiled once per run (the CRD reader compiled this very
+  // object when it checked the CRD, and precompileSchema memoizes frozen schemas)
+  const raw = kind.schema ? schemaToJson(kind.schema) : ANY_OBJECT;
   try {
     return precompileSchema(raw);
   } catch (e) {

@@ -57,8 +57,9 @@ export function singularTitle(name: string): string {
 
 /**
  * Structural identity of schema nodes: two nodes get the same id exactly when they are the same
- * schema — every facet (type, format, enum, validations, default, nullable, required, …) and every
- * description, all the way down. Source positions do not count, and titles only where `named`
+ * schema — every facet of the typed view (type, format, enum, validations, default, nullable,
+ * required, …) and every description, all the way down; not the `keywords`, which no generated
+ * type shows (two objects that differ only there are one interface). Source positions do not count, and titles only where `named`
  * says a title is the user's own (a TypeScript interface name), not one derived from the path.
  */
 export class ShapeIndex {
@@ -73,7 +74,8 @@ export class ShapeIndex {
     if (known !== undefined) return known;
     const facets: Record<string, unknown> = {};
     for (const k of Object.keys(node).sort()) {
-      if (k === 'source' || k === 'title') continue;
+      // keywords are not part of the shape: the generated types do not show them
+      if (k === 'source' || k === 'title' || k === 'keywords') continue;
       facets[k] = (node as unknown as Record<string, unknown>)[k];
     }
     if (node.type === 'object') {

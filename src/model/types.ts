@@ -2,6 +2,12 @@
 // Plain data, no I/O. Readers build it sorted (groups by name, versions in the
 // CRD's order, kinds by name, object properties in source order) so that
 // emitters are deterministic without sorting again.
+//
+// Each kind's schema is ONE tree (SchemaNode): the typed view emitters read (type, properties,
+// items, enum, format, list types…) plus, in `keywords`, every other JSONSchemaProps keyword as
+// written (oneOf/anyOf/allOf/not, pattern, example, x-kubernetes-* …). src/model/schema-json.ts
+// turns it back into the exact JSON, src/model/crd-json.ts the whole CRD; the validators, the CRD
+// emitter and the operator's config/crd.yaml all read it from there. Readers freeze the tree.
 
 /** Where a model element came from, for diagnostics. Lines and columns are 1-based. */
 export interface SourcePos {
@@ -98,16 +104,42 @@ export interface Kind {
   verbs: Verb[];
   /** The full schema of the object (openAPIV3Schema), or undefined when the CRD has none. */
   schema?: SchemaNode;
-  /** The schema as the input had it (plain JSON), for validation and the CRD emitter. */
-  rawSchema?: unknown;
-  /**
-   * rawSchema already reduced and its CEL rules compiled by the reader (the runtime's
-   * `PrecompiledSchema`), so the validators emitter does not do it twice; absent, it is done there.
-   */
-  precompiledSchema?: unknown;
   /** Opt-out of deepcopy (`+k8s:deepcopy-gen=false`). */
   noDeepCopy?: boolean;
+  /**
+   * Fields of this version's entry in `spec.versions` that the fields above do not carry, or
+   * carry differently from how the input wrote them (`selectableFields`, `deprecated: false`,
+   * columns with unknown fields…), as written. The CRD writer writes them over the typed ones.
+   */
+  crdVersion?: JsonObject;
+  /**
+   * What the CRD this kind came from says beyond its versions' kinds: one object shared by the
+   * Kinds of all its versions. Absent when the CRD is exactly what the fields above give (always,
+   * for TypeScript input).
+   */
+  crd?: CrdFacts;
   source: SourcePos;
+}
+
+/** A JSON object (the values are JSON too). */
+export type JsonObject = Record<string, unknown>;
+
+/** The parts of an input CRD the kinds do not carry, kept so that the CRD written is the CRD read. */
+export interface CrdFacts {
+  /** `metadata.labels` as written. */
+  labels?: Record<string, string>;
+  /** `metadata.annotations` as written. */
+  annotations?: Record<string, string>;
+  /** `spec` fields other than group, names, scope and versions (`conversion`, `preserveUnknownFields`), as written. */
+  spec?: JsonObject;
+  /** `spec.names` fields the kinds do not carry, or carry differently (`shortNames: []`), as written. */
+  names?: JsonObject;
+  /** Names the input left out, so that the kinds hold the apiserver's default: not written. */
+  defaultedNames?: Array<'listKind' | 'singular'>;
+  /** Every version's name, served or not, in the order written, when that is not the model's order. */
+  versionOrder?: string[];
+  /** The versions that are not served: not in the model's groups (nothing is generated for them), written in the CRD. */
+  unserved?: Array<{ version: string; kind: Kind }>;
 }
 
 /** Facets shared by every schema node. */
@@ -116,11 +148,22 @@ export interface NodeBase {
   /** JSON value of `default`, if any. */
   default?: unknown;
   nullable?: boolean;
-  /** From a named type in TypeScript input, or derived from the path for CRD input. */
+  /**
+   * The generated type's name: from a named type in TypeScript input, or derived from the path
+   * for CRD input. Not the JSON `title` keyword (that one is in `keywords`).
+   */
   title?: string;
   source?: SourcePos;
   /** `x-kubernetes-validations` rules, kept verbatim. */
   validations?: ValidationRule[];
+  /**
+   * Every JSONSchemaProps keyword of this node that the typed fields do not carry, or carry
+   * differently from how the input wrote it, as written: `oneOf`/`anyOf`/`allOf`/`not`, `example`,
+   * `externalDocs`, the JSON `title`, `pattern` on a non-string, `x-kubernetes-map-type` on a map,
+   * `required` in another order than the properties… The writer writes these over the typed view,
+   * so the JSON is the input's; emitters that only read the typed view see no difference.
+   */
+  keywords?: JsonObject;
 }
 
 export interface ValidationRule {
@@ -157,6 +200,8 @@ export interface MapNode extends NodeBase {
   values: SchemaNode;
   minProperties?: number;
   maxProperties?: number;
+  /** `x-kubernetes-map-type`: whether server-side apply merges the map's keys or replaces it whole. */
+  mapType?: 'granular' | 'atomic';
 }
 
 export interface ArrayNode extends NodeBase {

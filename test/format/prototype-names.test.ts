@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
 import { readCrdInputs } from '../../src/input/crd/index.js';
+import { schemaToJson } from '../../src/model/schema-json.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { EMITTERS, runEmitters } from '../../src/generate/registry.js';
 import { lazyValidator, precompileSchema } from '../../src/runtime/validation/index.js';
@@ -93,6 +94,6 @@ test('Object.prototype property names: the validator checks them as own fields',
 function yamlSpec(): unknown {
   const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(CRD) }]);
   const kind = r.model.groups[0]!.versions[0]!.kinds[0]!;
-  const raw = kind.rawSchema as { properties: { spec: unknown } };
+  const raw = schemaToJson(kind.schema!) as { properties: { spec: unknown } };
   return raw.properties.spec;
 }

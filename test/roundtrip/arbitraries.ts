@@ -1,7 +1,8 @@
 // fast-check arbitraries for models the TypeScript format can express: every schema node
 // type and facet, kinds with all their markers, several versions and groups.
 import fc from 'fast-check';
-import type { Kind, Model, SchemaNode, ValidationRule, Verb } from '../../src/model/types.js';
+import type { JsonObject, Kind, Model, SchemaNode, ValidationRule, Verb } from '../../src/model/types.js';
+import { QUANTITY_PATTERN } from '../../src/input/ts/schema.js';
 import { verbsOf } from '../../src/input/ts/verbs.js';
 import { compareKubeVersions } from '../../src/model/naming.js';
 
@@ -70,7 +71,15 @@ const leaf: fc.Arbitrary<SchemaNode> = fc.oneof(
     multipleOf: opt(fc.double({ min: 0.5, max: 10, noNaN: true })),
   }),
   fc.record({ type: fc.constant('boolean' as const), ...base(fc.boolean()) }),
-  fc.record({ type: fc.constant('int-or-string' as const), ...base(fc.oneof(fc.integer(), fc.string())) }),
+  fc.record({
+    type: fc.constant('int-or-string' as const),
+    ...base(fc.oneof(fc.integer(), fc.string())),
+    // IntOrString or Quantity, as the TypeScript reader writes them
+    keywords: fc.constantFrom<JsonObject>(
+      { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+      { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN },
+    ),
+  }),
   fc.record({ type: fc.constant('unknown' as const), object: fc.constant(false), ...base(fc.jsonValue().filter((v) => v !== null)) }),
   fc.record({ type: fc.constant('unknown' as const), object: fc.constant(true), ...base(fc.dictionary(propName, fc.jsonValue())) }),
 );
@@ -97,6 +106,7 @@ const { node } = fc.letrec<{ node: SchemaNode; object: SchemaNode }>((tie) => ({
       values: tie('node'),
       minProperties: opt(fc.nat(5)),
       maxProperties: opt(fc.nat(5)),
+      mapType: opt(fc.constantFrom('atomic' as const, 'granular' as const)),
     }),
     tie('object'),
   ),

@@ -1,6 +1,7 @@
 // Every CRD in the fixtures and the shared corpus, read once by the CRD reader, then:
 // - through the TypeScript format, when it can express the CRD:
-//   model → annotated TypeScript (test-only printer) → TS reader → the same model;
+//   model → annotated TypeScript (test-only printer) → TS reader → the same model (but for the
+//   CRD's metadata, defaulted names and version order, which no TypeScript marker says);
 // - through the crd emitter: model → config/crd/*.yaml → CRD reader → no errors, the same model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { crd } from '../../src/generate/crd.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { diagLines, readSources } from '../unit/input/ts/helpers.js';
 import { comparable } from './compare.js';
-import { printModel } from './print-ts.js';
+import { printModel, withoutDroppedFacts } from './print-ts.js';
 
 const CORPUS = '/work/shared/corpus/crds';
 
@@ -51,9 +52,10 @@ for (const file of files) {
         return;
       }
       expressible++;
+      if (printed.dropped.length > 0) tt.diagnostic(`left out (no TypeScript marker says them): ${printed.dropped.join(', ')}`);
       const back = readSources(printed.files);
       assert.deepEqual(diagLines(back.diagnostics), []);
-      assert.deepEqual(comparable(back.model), want);
+      assert.deepEqual(comparable(withoutDroppedFacts(back.model).model), comparable(withoutDroppedFacts(r.model).model));
     });
     await t.test('CRD → model → crd emitter → CRD reader → model', () => {
       const emitted = crd(r.model, createEmitContext({ sources: r.model.sources }));
@@ -66,7 +68,10 @@ for (const file of files) {
 
 test('the TypeScript round trip covers the worked example and the corpus', () => {
   assert.ok(files.includes(join('fixtures', 'databasemanager', 'crd.yaml')));
-  // every corpus file but the one example object (not a CRD) is expressible today
+  // The model keeps whole CRDs (#23), and some of what they say has no TypeScript marker:
+  // oneOf/not schemas (Gateway API, Istio), spec.conversion (Strimzi, Tekton), unserved versions
+  // (External Secrets), selectable fields (cert-manager), `subresources: {}` (Argo CD, Crossplane).
+  // Every other input is expressible: 22 of the 34 today.
   const corpusFiles = files.filter((f) => f.startsWith(CORPUS)).length;
-  assert.ok(expressible >= Math.min(29, corpusFiles), `only ${expressible} of ${files.length} inputs round-tripped`);
+  assert.ok(expressible >= Math.min(22, corpusFiles), `only ${expressible} of ${files.length} inputs round-tripped`);
 });

@@ -6,16 +6,64 @@ import { isIdentifierName, propertyKey, tsString } from '../../src/model/naming.
 import { verbsOf } from '../../src/input/ts/verbs.js';
 import { ALL_VERBS } from '../../src/model/types.js';
 import { IMPLIED_PROPERTIES } from '../../src/input/ts/kinds.js';
+import { QUANTITY_PATTERN } from '../../src/input/ts/schema.js';
 
-/** Printed files (relative path → text), or why the model cannot be printed. */
-export type PrintResult = { files: Record<string, string> } | { unsupported: string };
+/**
+ * Printed files (relative path → text) and the CRD facts left out (`dropped`: what the TypeScript
+ * format has no marker for, see {@link TS_DROPPED_FACTS}), or why the model cannot be printed.
+ */
+export type PrintResult = { files: Record<string, string>; dropped: string[] } | { unsupported: string };
+
+/**
+ * CRD facts (see CrdFacts in src/model/types.ts) the TypeScript format cannot say and the printer
+ * leaves out: the CRD's metadata, which names were left to the apiserver's defaults (TypeScript
+ * input always writes listKind and singular, as controller-gen does) and the order of the versions
+ * (the readers sort them). Anything else the format cannot say makes the model unprintable.
+ */
+export const TS_DROPPED_FACTS = ['labels', 'annotations', 'defaultedNames', 'versionOrder'] as const;
+
+/** The model without the {@link TS_DROPPED_FACTS} of its kinds' CRDs (a copy; `dropped` lists what was there). */
+export function withoutDroppedFacts(model: Model): { model: Model; dropped: string[] } {
+  const dropped = new Set<string>();
+  const groups = model.groups.map((g) => ({
+    ...g,
+    versions: g.versions.map((v) => ({
+      ...v,
+      kinds: v.kinds.map((k) => {
+        if (k.crd === undefined) return k;
+        const facts: Record<string, unknown> = { ...k.crd };
+        for (const f of TS_DROPPED_FACTS) {
+          if (facts[f] !== undefined) dropped.add(f);
+          delete facts[f];
+        }
+        const { crd: _crd, ...rest } = k;
+        return Object.keys(facts).length > 0 ? { ...rest, crd: facts as Kind['crd'] } : rest;
+      }),
+    })),
+  }));
+  return { model: { ...model, groups }, dropped: [...dropped].sort() };
+}
 
 class Unsupported extends Error {}
 
 const NS = 'crd';
 
+/** The keywords the TypeScript reader gives IntOrString and Quantity (controller-gen's). */
+const INT_OR_STRING_ANY_OF = JSON.stringify([{ type: 'integer' }, { type: 'string' }]);
+
+/** The crdgen/types name of an int-or-string node: IntOrString or Quantity, by its keywords. */
+function intOrStringType(node: SchemaNode): 'IntOrString' | 'Quantity' {
+  const k = node.keywords ?? {};
+  if (json(k['anyOf']) !== INT_OR_STRING_ANY_OF) throw new Unsupported('an int-or-string without its anyOf');
+  const keys = Object.keys(k).sort().join();
+  if (keys === 'anyOf') return 'IntOrString';
+  if (keys === 'anyOf,pattern' && k['pattern'] === QUANTITY_PATTERN) return 'Quantity';
+  throw new Unsupported(`int-or-string keywords ${keys}`);
+}
+
 /** Prints every group/version of the model as `<group>/<version>/types.ts`. */
-export function printModel(model: Model): PrintResult {
+export function printModel(full: Model): PrintResult {
+  const { model, dropped } = withoutDroppedFacts(full);
   try {
     const files: Record<string, string> = {};
     const versionsOfKind = new Map<string, number>();
@@ -29,7 +77,7 @@ export function printModel(model: Model): PrintResult {
         files[`${g.name}/${v.name}/types.ts`] = p.print(v.kinds);
       }
     }
-    return { files };
+    return { files, dropped };
   } catch (e) {
     if (e instanceof Unsupported) return { unsupported: e.message };
     throw e;
@@ -79,6 +127,8 @@ class FilePrinter {
   }
 
   private kind(k: Kind): string {
+    if (k.crd !== undefined) throw new Unsupported(`CRD fields the kinds do not carry (${Object.keys(k.crd).join(', ')})`);
+    if (k.crdVersion !== undefined) throw new Unsupported(`version fields the kind does not carry (${Object.keys(k.crdVersion).join(', ')})`);
     const root = k.schema;
     if (!root || root.type !== 'object') throw new Unsupported('a kind without an object schema');
     if (root.title !== k.kind) throw new Unsupported(`root title ${root.title} ≠ kind ${k.kind}`);
@@ -185,7 +235,7 @@ class FilePrinter {
       case 'boolean':
         return 'boolean';
       case 'int-or-string':
-        return `${NS}.IntOrString`;
+        return `${NS}.${intOrStringType(node)}`;
       case 'unknown':
         return node.object ? `${NS}.RawExtension` : `${NS}.JSONValue`;
       case 'array': {
@@ -222,6 +272,9 @@ class FilePrinter {
   private facets(node: SchemaNode): string[] {
     const V = 'kubebuilder:validation:';
     const m: string[] = [];
+    if (node.type === 'int-or-string') intOrStringType(node);
+    else if (node.keywords !== undefined) throw new Unsupported(`schema keywords ${Object.keys(node.keywords).join(', ')}`);
+    if (node.nullable === false) throw new Unsupported('nullable: false');
     if (node.nullable) m.push('nullable');
     if (node.default !== undefined) m.push(`kubebuilder:default=${json(node.default)}`);
     for (const r of node.validations ?? []) {
@@ -265,8 +318,8 @@ class FilePrinter {
         if (node.type === 'object') {
           if (node.preserveUnknownFields) m.push('kubebuilder:pruning:PreserveUnknownFields');
           if (node.embeddedResource) m.push(`${V}EmbeddedResource`);
-          if (node.mapType !== undefined) m.push(`mapType=${node.mapType}`);
         }
+        if (node.mapType !== undefined) m.push(`mapType=${node.mapType}`);
         break;
       default:
         break;

@@ -2,16 +2,18 @@
 // reported as a positioned diagnostic. Nothing is built from an invalid CRD.
 
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { ALL_VERBS, STATUS_VERBS, type Group, type GroupVersion, type Kind, type Model } from '../../model/types.js';
+import { ALL_VERBS, STATUS_VERBS, type CrdFacts, type Group, type GroupVersion, type JsonObject, type Kind, type Model, type SchemaNode } from '../../model/types.js';
+import { freezeSchema, schemaToJson, setOwn } from '../../model/schema-json.js';
+import { crdNamesObject, crdVersionObject, unapprovedFacts } from '../../model/crd-json.js';
 import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
-import { compareStrings } from '../../emit/sorted.js';
+import { compareStrings } from '../../model/order.js';
 import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
 import { defaultProblems } from './defaults.js';
 import { isObj } from './check-schema.js';
 import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.js';
 import { genError, type Finding } from './field-errors.js';
-import { lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
+import { jsonEqual, lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
 import { loadYaml, type YamlDoc } from './yaml-source.js';
 import { SchemaError } from '../../runtime/validation/schema.js';
@@ -124,8 +126,16 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   }
   const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
   if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
-  const kinds = crds.flatMap((c) => buildKinds(c, diagnostics));
+  const checks: EngineCheck[] = [];
+  const kinds = crds.flatMap((c) => buildKinds(c, checks));
+  const at = diagnostics.length;
   const model = assemble(kinds, sourcesList, diagnostics);
+  // titled now: the schemas are final. Frozen, then checked by the engine (CEL rules, defaults)
+  // as written back — the JSON the validators emitter embeds, whose compiled form it reuses.
+  const engine: Diagnostic[] = [];
+  for (const k of checks) freezeSchema(k.schema);
+  for (const k of checks) if (k.check) engineCheck(schemaToJson(k.schema), k.schemaPath, k.crd, engine);
+  diagnostics.splice(at, 0, ...engine);
   if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
   return { model, diagnostics };
 }
@@ -167,12 +177,12 @@ interface BuiltKind {
 /**
  * What the apiserver checks on CRD create beyond the field rules: that the validation engine can
  * reduce the schema and that every `x-kubernetes-validations` rule compiles against it (the same
- * `compilation failed` wording as the test server's 422). Returns the precompiled schema, or
- * undefined after pushing a positioned diagnostic per problem.
+ * `compilation failed` wording as the test server's 422). Pushes a positioned diagnostic per
+ * problem. (The compiled schema is memoized on the frozen JSON: the validators emitter reuses it.)
  */
-function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): unknown {
+function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): void {
   try {
-    const pre = precompileSchema(schema);
+    precompileSchema(schema);
     // every default must hold under its own schema (and be pruned), as the apiserver checks
     const problems = defaultProblems(schema);
     for (const p of problems) {
@@ -180,7 +190,6 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
       const field = p.inside ? `${apiserverField(path)}.${p.inside}` : apiserverField(path);
       diagnostics.push({ severity: 'error', code: 'CRD040', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field, message: p.message });
     }
-    return problems.length ? undefined : pre;
   } catch (e) {
     if (e instanceof RuleCompileError) {
       for (const p of e.problems) {
@@ -192,20 +201,28 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
           message,
         });
       }
-      return undefined;
+      return;
     }
     if (e instanceof SchemaError) {
       diagnostics.push({
         severity: 'error', code: 'CRD039', file: c.file, ...c.doc.locate(schemaPath), path: dottedPath(schemaPath), field: apiserverField(schemaPath),
         message: `Invalid value: ${JSON.stringify(e.path)}: ${e.problem}`,
       });
-      return undefined;
+      return;
     }
     throw e;
   }
 }
 
-function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
+/** A schema of a CRD version, to freeze and (`check`: the first version with that schema) check. */
+interface EngineCheck {
+  schema: SchemaNode;
+  schemaPath: Path;
+  crd: CheckedCrd;
+  check: boolean;
+}
+
+function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
   const spec = c.crd.spec as Record<string, unknown>;
   const names = spec.names as Record<string, unknown>;
   const group = spec.group as string;
@@ -213,13 +230,12 @@ function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
   const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const locate = (path: Path) => (c.doc.positioned ? withPath(c.doc.locate(path), c.file, path) : lazySourcePos(c.file, path, () => c.doc.locate(path)));
   const out: BuiltKind[] = [];
+  const all: { version: string; kind: Kind }[] = [];
   // v1beta1's top-level spec.validation is every version's schema: checked (and reported) once
-  const checked = new Map<unknown, unknown>();
+  const checked = new Set<unknown>();
+  // schemas the apiserver requires to be structural are kept whole (see toSchemaNode)
+  const structural = c.crd.apiVersion !== 'apiextensions.k8s.io/v1beta1' || spec.preserveUnknownFields === false;
   for (const v of normalizeVersions(c.crd)) {
-    // every version with a schema, served or not, as the apiserver compiles them all
-    if (v.schema !== undefined && !checked.has(v.schema)) checked.set(v.schema, engineCheck(v.schema, v.schemaPath, c, diagnostics));
-    const precompiled = v.schema !== undefined ? checked.get(v.schema) : undefined;
-    if (!v.served) continue;
     const sub = isObj(v.subresources) ? v.subresources : {};
     const status = sub.status !== undefined && sub.status !== null;
     const kind: Kind = {
@@ -250,13 +266,78 @@ function buildKinds(c: CheckedCrd, diagnostics: Diagnostic[]): BuiltKind[] {
       if (typeof sub.scale.labelSelectorPath === 'string') kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
     }
     if (v.schema !== undefined) {
-      kind.schema = toSchemaNode(v.schema, v.schemaPath, locate);
-      kind.rawSchema = v.schema;
-      if (precompiled !== undefined) kind.precompiledSchema = precompiled;
+      kind.schema = toSchemaNode(v.schema, v.schemaPath, locate, !structural);
+      // every version with a schema, served or not, as the apiserver compiles them all
+      checks.push({ schema: kind.schema, schemaPath: v.schemaPath, crd: c, check: !checked.has(v.schema) });
+      checked.add(v.schema);
     }
-    out.push({ group, version: v.name, kind, file: c.file });
+    all.push({ version: v.name, kind });
+    if (v.served) out.push({ group, version: v.name, kind, file: c.file });
+  }
+  if (c.crd.apiVersion === 'apiextensions.k8s.io/v1') keepCrdFacts(c.crd, all, out.map((b) => b.kind));
+  else {
+    // v1beta1 is written as the v1 CRD of its kinds; a protected group's gets the annotation v1 requires
+    const facts = unapprovedFacts(group);
+    if (facts) for (const b of out) b.kind.crd = facts;
   }
   return out;
+}
+
+/**
+ * Keeps on the kinds what the v1 CRD says that their typed fields do not (see {@link CrdFacts}):
+ * the CRD writer (src/model/crd-json.ts) then gives back this CRD. v1beta1 input is written as
+ * the v1 CRD its typed fields give.
+ */
+function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind: Kind }[], served: Kind[]): void {
+  const spec = crd.spec as Record<string, unknown>;
+  const rawVersions = Array.isArray(spec.versions) ? spec.versions : [];
+  all.forEach(({ version, kind }, i) => {
+    const raw = rawVersions[i];
+    if (!isObj(raw)) return;
+    // the schema is a tree of its own (exact by toSchemaNode's rule): compared by shape only
+    const typed = crdVersionObject(version, { ...kind, schema: undefined });
+    const extra = untyped(raw, typed, (k, v) => k === 'schema' && kind.schema !== undefined && isObj(v) && sameKeys(Object.keys(v), ['openAPIV3Schema']));
+    if (extra) kind.crdVersion = extra;
+  });
+  const facts: CrdFacts = {};
+  const metadata = isObj(crd.metadata) ? crd.metadata : {};
+  if (isObj(metadata.labels)) facts.labels = { ...(metadata.labels as Record<string, string>) };
+  if (isObj(metadata.annotations)) facts.annotations = { ...(metadata.annotations as Record<string, string>) };
+  const specExtra = untyped(spec, {}, (k) => k === 'group' || k === 'names' || k === 'scope' || k === 'versions');
+  if (specExtra) facts.spec = specExtra;
+  const first = all[0]!.kind;
+  const names = spec.names as Record<string, unknown>;
+  const defaulted = (['listKind', 'singular'] as const).filter((n) => names[n] === undefined);
+  if (defaulted.length > 0) facts.defaultedNames = defaulted;
+  const namesExtra = untyped(names, crdNamesObject(first, []), () => false);
+  if (namesExtra) facts.names = namesExtra;
+  const written = all.map((v) => v.version);
+  const model = served.map((k) => all.find((v) => v.kind === k)!.version).sort(compareKubeVersions);
+  if (written.length !== model.length || written.some((n, i) => n !== model[i])) facts.versionOrder = written;
+  const unserved = all.filter((v) => !v.kind.served);
+  if (unserved.length > 0) facts.unserved = unserved;
+  if (Object.keys(facts).length === 0) return;
+  // the served kinds point at the facts (the unserved ones are in them)
+  for (const kind of served) kind.crd = facts;
+}
+
+/**
+ * The fields of `raw` that `typed` does not hold identically (`same` says a field is carried
+ * elsewhere), as written; undefined when there are none.
+ */
+function untyped(raw: Record<string, unknown>, typed: Record<string, unknown>, same: (key: string, value: unknown) => boolean): JsonObject | undefined {
+  let out: JsonObject | undefined;
+  for (const k of Object.keys(raw)) {
+    const v = raw[k];
+    if (same(k, v)) continue;
+    if (Object.hasOwn(typed, k) && jsonEqual(typed[k], v)) continue;
+    setOwn((out ??= {}), k, v);
+  }
+  return out;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[]): Model {

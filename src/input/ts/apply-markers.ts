@@ -178,8 +178,8 @@ function applyOne(ctx: ReadCtx, node: SchemaNode, m: ParsedMarker): SchemaNode {
       (node.listMapKeys ??= []).push(value as string);
       return node;
     case 'mapType':
-      if (node.type !== 'object') {
-        wrong(ctx, m, node, 'objects');
+      if (node.type !== 'object' && node.type !== 'map') {
+        wrong(ctx, m, node, 'objects and maps');
         return node;
       }
       if (value !== 'atomic' && value !== 'granular') {

@@ -3,7 +3,7 @@
 // structural schema, defaults, list-map keys, CEL rules…) run on it. Each finding is reported
 // at the TypeScript declaration it comes from, with the CRD field path the apiserver would name.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { crdObject } from '../../generate/crd.js';
+import { crdObject } from '../../model/crd-json.js';
 import { isReservedWord } from '../../model/naming.js';
 import type { Group, Kind, SchemaNode, SourcePos } from '../../model/types.js';
 import { checkCrd } from '../crd/check.js';

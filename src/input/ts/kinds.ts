@@ -9,7 +9,6 @@ import type { ParsedMarker } from './markers.js';
 import { propName, type SchemaReader } from './schema.js';
 import { verbsOf } from './verbs.js';
 import { isKindName, pluralName } from '../../model/naming.js';
-import { schemaToJson } from '../../generate/crd.js';
 
 /** Properties every kind has, which the apiserver implies; they are not part of the schema. */
 export const IMPLIED_PROPERTIES: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);
@@ -162,9 +161,6 @@ export function readKind(
   });
   if ('error' in verbs) ctx.report(tsDiag('TS011', verbs.error, kind.source));
   else kind.verbs = verbs.verbs;
-
-  // the schema as a CRD holds it, as the CRD reader keeps the input's (for validation)
-  kind.rawSchema = schemaToJson(schema);
   return { kind, group, version, storageMarker: !!has('kubebuilder:storageversion'), decl };
 }
 

@@ -6,7 +6,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Project, ts } from 'ts-morph';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { compareKubeVersions } from '../../model/naming.js';
-import type { Group, Kind, Model } from '../../model/types.js';
+import type { CrdFacts, Group, Kind, Model } from '../../model/types.js';
+import { unapprovedFacts } from '../../model/crd-json.js';
+import { freezeSchema } from '../../model/schema-json.js';
 import { allMarkerComments, attachedAndDetached, leadingBlocks, markerOf, posOf, type FileCtx } from './comments.js';
 import { ReadCtx, describeTargets } from './context.js';
 import { dedupeDiagnostics, tsDiag } from './diagnostics.js';
@@ -104,6 +106,20 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
     }
   }
   const groups = assemble(ctx, kinds, schemas);
+  // titled: the schemas are final (the model is read, never changed)
+  for (const g of groups) for (const v of g.versions) for (const k of v.kinds) if (k.schema) freezeSchema(k.schema);
+  // a protected group's CRDs are declared unapproved (TypeScript has no marker for the review link)
+  for (const g of groups) {
+    const byKind = new Map<string, CrdFacts>();
+    for (const v of g.versions) {
+      for (const k of v.kinds) {
+        const facts = byKind.get(k.kind) ?? unapprovedFacts(g.name);
+        if (!facts) continue;
+        byKind.set(k.kind, facts);
+        k.crd = facts;
+      }
+    }
+  }
   // What the apiserver would reject, once the TypeScript itself is sound.
   if (options.apiserverChecks !== false && !ctx.diags.some((d) => d.severity === 'error')) {
     ctx.diags.push(...checkKindsAsCrds(groups));

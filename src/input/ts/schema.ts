@@ -10,6 +10,9 @@ import { tsDiag } from './diagnostics.js';
 /** The module whose type names the reader maps to built-in schema nodes. */
 export const TYPES_MODULE = 'crdgen/types';
 
+/** The pattern controller-gen gives a `resource.Quantity` (what the apiserver then checks). */
+export const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+
 /** The names of crdgen/types the reader maps to schema nodes (ListMeta is exported but has no schema use). */
 export const BUILTIN_TYPE_NAMES: readonly string[] = [
   'int32',
@@ -360,9 +363,12 @@ export class SchemaReader {
       case 'float':
       case 'double':
         return { type: 'number', format: name };
+      // written as controller-gen writes them (the anyOf and the pattern are keywords of the
+      // schema, not of the typed view)
       case 'IntOrString':
+        return { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }] } };
       case 'Quantity':
-        return { type: 'int-or-string' };
+        return { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN } };
       case 'Time':
       case 'MicroTime':
         return { type: 'string', format: 'date-time' };

@@ -143,12 +143,23 @@ export { SchemaError };
  * {@link RuleCompileError} otherwise.
  */
 export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
+  const frozen = typeof openAPIV3Schema === 'object' && openAPIV3Schema !== null && Object.isFrozen(openAPIV3Schema);
+  const known = frozen ? precompiled.get(openAPIV3Schema) : undefined;
+  if (known !== undefined) return known;
   const schema = reduceSchema(openAPIV3Schema);
   // the node tree is only needed to type-check rules; without rules only the patterns can fail
   if (hasRules(schema)) compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
   else checkPatterns(schema);
-  return { crdgenValidation: 1, schema };
+  const out: PrecompiledSchema = { crdgenValidation: 1, schema };
+  if (frozen) precompiled.set(openAPIV3Schema, out);
+  return out;
 }
+
+/**
+ * Precompiled forms of frozen schemas (a frozen schema cannot change, so its form cannot either):
+ * crdgen's CRD reader compiles a schema to check it, the validators emitter embeds the same one.
+ */
+const precompiled = new WeakMap<object, PrecompiledSchema>();
 
 /**
  * A validator compiled on first use from the precompiled form — what generated `validate<Kind>` and

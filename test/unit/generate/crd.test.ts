@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { crd, schemaToJson, GENERATED_YAML_HEADER } from '../../../src/generate/crd.js';
+import { crd, GENERATED_YAML_HEADER } from '../../../src/generate/crd.js';
+import { schemaToJson } from '../../../src/model/schema-json.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import type { Kind, Model, SchemaNode } from '../../../src/model/types.js';
 
@@ -39,6 +40,7 @@ test('schemaToJson: every node type, keys alphabetical, properties in model orde
     ['zeta', true, { type: 'string', enum: ['a', 'b'], pattern: '^a', minLength: 1, maxLength: 2, format: 'x' }],
     ['alpha', false, { type: 'integer', format: 'int32', minimum: 1, maximum: 10, exclusiveMaximum: true, multipleOf: 2 }],
     ['ios', false, { type: 'int-or-string', description: 'port' }],
+    ['ios2', false, { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }] } }],
     ['raw', false, { type: 'unknown', object: true }],
     ['any', false, { type: 'unknown', object: false }],
     ['m', false, { type: 'map', values: { type: 'boolean' }, maxProperties: 3 }],
@@ -53,11 +55,13 @@ test('schemaToJson: every node type, keys alphabetical, properties in model orde
   const json = schemaToJson(node);
   assert.deepEqual(Object.keys(json), ['properties', 'required', 'type']);
   const props = json['properties'] as Record<string, Record<string, unknown>>;
-  assert.deepEqual(Object.keys(props), ['zeta', 'alpha', 'ios', 'raw', 'any', 'm', 'l', 'e', 'v']);
+  assert.deepEqual(Object.keys(props), ['zeta', 'alpha', 'ios', 'ios2', 'raw', 'any', 'm', 'l', 'e', 'v']);
   assert.deepEqual(json['required'], ['zeta']);
   assert.deepEqual(Object.keys(props['zeta']!), ['enum', 'format', 'maxLength', 'minLength', 'pattern', 'type']);
   assert.deepEqual(props['alpha'], { exclusiveMaximum: true, format: 'int32', maximum: 10, minimum: 1, multipleOf: 2, type: 'integer' });
-  assert.deepEqual(props['ios'], { anyOf: [{ type: 'integer' }, { type: 'string' }], description: 'port', 'x-kubernetes-int-or-string': true });
+  // the anyOf that usually goes with int-or-string is a keyword (the TypeScript reader writes it)
+  assert.deepEqual(props['ios'], { description: 'port', 'x-kubernetes-int-or-string': true });
+  assert.deepEqual(props['ios2'], { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
   assert.deepEqual(props['raw'], { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   assert.deepEqual(props['any'], { 'x-kubernetes-preserve-unknown-fields': true });
   assert.deepEqual(props['m'], { additionalProperties: { type: 'boolean' }, maxProperties: 3, type: 'object' });

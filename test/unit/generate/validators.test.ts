@@ -120,13 +120,12 @@ test('transition rules see the old object when one is given', async (t) => {
 
 test('a CEL rule that does not compile fails generation with the kind, version and rule named', () => {
   // The CRD reader reports such a rule itself (CRD038, see crd-reader.test.ts); a model built
-  // another way (TypeScript input, a model without the reader's precompiled form) is checked here.
+  // another way (TypeScript input, a model put together by hand) is checked here.
   const bad = readCrdInputs([{ file: 'widget.yaml', content: HOSTILE.replace('rule: "self.min <= self.max"', 'rule: "self.min <= self.nosuchfield"') }]);
   assert.deepEqual(bad.diagnostics.map((d) => d.code), ['CRD038']);
   const m = model('widget.yaml', HOSTILE);
   for (const g of m.groups) for (const v of g.versions) for (const k of v.kinds) {
-    delete k.precompiledSchema;
-    k.rawSchema = JSON.parse(JSON.stringify(k.rawSchema).replace('self.min <= self.max', 'self.min <= self.nosuchfield')) as unknown;
+    k.schema = JSON.parse(JSON.stringify(k.schema).replace('self.min <= self.max', 'self.min <= self.nosuchfield')) as typeof k.schema;
   }
   assert.throws(() => validators(m, createEmitContext({ sources: m.sources })), (e: unknown) => e instanceof ValidatorGenerationError && /Widget \(example\.com\/v1\)/.test(e.message) && /nosuchfield/.test(e.message));
 });
