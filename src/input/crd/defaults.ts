@@ -66,6 +66,10 @@ function withoutRules(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutRules);
   if (!isObj(v)) return v;
   const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) if (k !== 'x-kubernetes-validations') out[k] = k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x);
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'x-kubernetes-validations') continue;
+    // defineProperty: a property named `__proto__` stays an own member instead of setting the prototype
+    Object.defineProperty(out, k, { value: k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x), writable: true, enumerable: true, configurable: true });
+  }
   return out;
 }
