@@ -15,11 +15,21 @@ export const ROOT_META_PROPERTIES: ReadonlySet<string> = new Set(['apiVersion', 
  */
 export function kindRoot(kind: Kind): ObjectNode {
   const s = kind.schema;
-  if (s && s.type === 'object') return s.title ? s : { ...s, title: kind.kind };
-  const root: ObjectNode = { type: 'object', title: kind.kind, properties: [], preserveUnknownFields: true, embeddedResource: false };
-  if (s?.description !== undefined) root.description = s.description;
+  if (s && s.type === 'object' && s.title) return s;
+  // A root made here is made once per kind, so that emitters can compare it by identity.
+  const made = madeRoots.get(kind);
+  if (made) return made;
+  let root: ObjectNode;
+  if (s && s.type === 'object') root = { ...s, title: kind.kind };
+  else {
+    root = { type: 'object', title: kind.kind, properties: [], preserveUnknownFields: true, embeddedResource: false };
+    if (s?.description !== undefined) root.description = s.description;
+  }
+  madeRoots.set(kind, root);
   return root;
 }
+
+const madeRoots = new WeakMap<Kind, ObjectNode>();
 
 /** True when the property of `parent` is typed as `ObjectMeta` rather than a generated interface. */
 export function isMetaProperty(parent: ObjectNode, name: string, isRoot: boolean): boolean {
