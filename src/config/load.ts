@@ -11,7 +11,6 @@ import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, type Docum
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConfigFile, ConfigTarget, LoadedConfig, TargetSettings } from './types.js';
 
-export { CONFIG_CODES } from './codes.js';
 
 /** Absolute path of the published JSON Schema (shipped in the package's schema/ folder). */
 export const CONFIG_SCHEMA_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema', 'crdgen.config.schema.json');

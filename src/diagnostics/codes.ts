@@ -1,8 +1,6 @@
 // The diagnostic catalogue: every code crdgen reports, with a one-line title.
-// Codes are stable; tests and users grep for them.
-
-import { TS_CODES } from '../input/ts/diagnostics.js';
-import { CONFIG_CODES } from '../config/codes.js';
+// Codes are stable; tests and users grep for them. This is the only table of codes:
+// `Diagnostic.code` is typed as its keys, so a code not listed here does not compile.
 
 /** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
  * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `PRJ`: the project
@@ -48,8 +46,37 @@ export const DIAGNOSTIC_CODES = {
   PRJ002: 'tsconfig "module" cannot compile the generated code',
   PRJ003: "tsconfig \"moduleResolution\" cannot resolve 'crdgen/runtime'",
   PRJ004: "Node's types are not available to the generated code",
-  ...TS_CODES,
-  ...CONFIG_CODES,
+  // TypeScript input (src/input/ts).
+  /** A file could not be read, or has syntax errors. */
+  TS001: 'input file problem',
+  /** A declaration the format does not support (class, function, enum, variable, namespace). */
+  TS002: 'unsupported declaration',
+  /** A type the format cannot express as a schema (generic, union of objects, tuple, any, …). */
+  TS003: 'unsupported type',
+  /** A type refers to itself; a CRD schema cannot express recursion. */
+  TS004: 'circular type',
+  /** A marker name that is not in the catalogue. */
+  TS005: 'unknown marker',
+  /** A known marker on a node it cannot apply to. */
+  TS006: 'marker on the wrong kind of node',
+  /** A marker whose value does not parse. */
+  TS007: 'marker value does not parse',
+  /** A type reference that does not resolve to an interface or type alias. */
+  TS008: 'unresolved type',
+  /** Group or version missing or inconsistent. */
+  TS009: 'group/version problem',
+  /** A kind interface that is malformed (kind/apiVersion literals, missing spec shape). */
+  TS010: 'malformed kind',
+  /** Markers that contradict each other. */
+  TS011: 'conflicting markers',
+  /** The same kind twice in one version, or a multi-version kind without one storage version. */
+  TS012: 'kind defined inconsistently',
+  /** No inputs, or inputs that hold no kinds. */
+  TS013: 'nothing to read',
+  // Config files (src/config).
+  CFG001: 'cannot read config file',
+  CFG002: 'config file syntax error',
+  CFG003: 'invalid config',
 } as const;
 
 /** A code from {@link DIAGNOSTIC_CODES}. */

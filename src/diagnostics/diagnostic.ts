@@ -1,12 +1,14 @@
 // Diagnostic: one problem found in an input, with its position.
 // Readers collect all of them, then the CLI prints them and exits 1.
 
+import type { DiagnosticCode } from './codes.js';
+
 export type Severity = 'error' | 'warning';
 
 export interface Diagnostic {
   severity: Severity;
-  /** Stable code from the catalogue, e.g. `CRD004`. */
-  code: string;
+  /** Stable code from the catalogue (src/diagnostics/codes.ts), e.g. `CRD040`. */
+  code: DiagnosticCode;
   message: string;
   /** Input file as given on the command line (or `<stdin>`). */
   file?: string;

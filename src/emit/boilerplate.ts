@@ -1,7 +1,7 @@
 // The user's --header-file boilerplate (a licence, as Go's hack/boilerplate.go.txt):
 // placed above the generated header of every generated TypeScript file.
 
-import type { GeneratedFile } from '../generate/emitter.js';
+import type { GeneratedFile } from './file.js';
 import { GENERATED_HEADER, isGeneratedContents } from './header.js';
 
 /** Thrown when the boilerplate is not only comments (it would hide the generated header). */

@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GeneratedFile } from '../generate/emitter.js';
+import type { GeneratedFile } from './file.js';
 
 /** Thrown when --format is asked for but the project has no prettier. */
 export class FormatterMissingError extends Error {

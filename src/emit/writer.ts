@@ -12,8 +12,8 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { GeneratedFile } from '../generate/emitter.js';
-import { isSafeOutputPath } from '../generate/generators.js';
+import type { GeneratedFile } from './file.js';
+import { isSafeOutputPath } from './file.js';
 import { isGeneratedContents } from './header.js';
 import { compareStrings } from './sorted.js';
 

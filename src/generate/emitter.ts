@@ -3,23 +3,10 @@
 
 import type { Model } from '../model/types.js';
 import type { ClientGenOptions } from './client-options.js';
+import type { GeneratedFile } from '../emit/file.js';
 
-/** One output file, relative to `--out`. */
-export interface GeneratedFile {
-  /**
-   * POSIX path relative to the output folder, e.g. `apis/coolops.cn/v1alpha1/types.ts`.
-   * No leading `/`, no `.`/`..` segments, no backslashes (the registry checks).
-   */
-  path: string;
-  /** Full file contents; generated files start with {@link generatedHeader}'s text. */
-  contents: string;
-  /**
-   * A file meant for the user to edit (e.g. a controller's business logic): the
-   * writer creates it when missing and never overwrites or deletes it afterwards.
-   * Such files carry no "DO NOT EDIT" header.
-   */
-  userOwned?: boolean;
-}
+/** One output file, relative to `--out` (defined on the writer's side, src/emit/file.ts). */
+export type { GeneratedFile };
 
 /** What every emitter receives besides the model. Plain data. */
 export interface EmitContext {

@@ -2,8 +2,6 @@
 // config check need, so that those load no emitter, template or schema compiler. The emitters
 // themselves are joined to these entries in registry.ts (same order).
 
-import { isSafePathSegment } from '../model/naming.js';
-
 /** What the inputs of a run are: CRD YAML or annotated TypeScript. */
 export type InputKind = 'yaml' | 'ts';
 
@@ -38,11 +36,5 @@ export const GENERATORS: readonly GeneratorInfo[] = [
   { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml; by default for TypeScript input)', optIn: true, defaultFor: ['ts'] },
 ];
 
-/**
- * True for a clean relative POSIX output path: segments all pass
- * {@link isSafePathSegment}, no leading `/`, no empty segments.
- */
-export function isSafeOutputPath(p: string): boolean {
-  if (p.length === 0 || p.startsWith('/')) return false;
-  return p.split('/').every(isSafePathSegment);
-}
+/** The writer's rule for an output path (src/emit/file.ts); the registry checks every emitter's paths with it. */
+export { isSafeOutputPath } from '../emit/file.js';

@@ -1,39 +1,10 @@
-// The TypeScript reader's diagnostic catalogue: one stable code per kind of problem.
+// The TypeScript reader's diagnostics: its codes (the catalogue's TS codes) and how it builds and orders them.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../../diagnostics/codes.js';
 import type { SourcePos } from '../../model/types.js';
 
-/** Codes the TypeScript reader reports, with what each means. */
-export const TS_CODES = {
-  /** A file could not be read, or has syntax errors. */
-  TS001: 'input file problem',
-  /** A declaration the format does not support (class, function, enum, variable, namespace). */
-  TS002: 'unsupported declaration',
-  /** A type the format cannot express as a schema (generic, union of objects, tuple, any, …). */
-  TS003: 'unsupported type',
-  /** A type refers to itself; a CRD schema cannot express recursion. */
-  TS004: 'circular type',
-  /** A marker name that is not in the catalogue. */
-  TS005: 'unknown marker',
-  /** A known marker on a node it cannot apply to. */
-  TS006: 'marker on the wrong kind of node',
-  /** A marker whose value does not parse. */
-  TS007: 'marker value does not parse',
-  /** A type reference that does not resolve to an interface or type alias. */
-  TS008: 'unresolved type',
-  /** Group or version missing or inconsistent. */
-  TS009: 'group/version problem',
-  /** A kind interface that is malformed (kind/apiVersion literals, missing spec shape). */
-  TS010: 'malformed kind',
-  /** Markers that contradict each other. */
-  TS011: 'conflicting markers',
-  /** The same kind twice in one version, or a multi-version kind without one storage version. */
-  TS012: 'kind defined inconsistently',
-  /** No inputs, or inputs that hold no kinds. */
-  TS013: 'nothing to read',
-} as const;
-
-/** A TypeScript reader diagnostic code. */
-export type TsCode = keyof typeof TS_CODES;
+/** A TypeScript reader diagnostic code: the `TS` codes of the catalogue (src/diagnostics/codes.ts). */
+export type TsCode = Extract<DiagnosticCode, `TS${string}`>;
 
 /** Builds an error diagnostic at a source position. */
 export function tsDiag(code: TsCode, message: string, pos: SourcePos | undefined, hint?: string): Diagnostic {

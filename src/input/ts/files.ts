@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { GENERATED_HEADER } from '../../emit/header.js';
+import { isGeneratedContents } from '../../model/generated.js';
 import { tsDiag } from './diagnostics.js';
 
 /** One input file: absolute path, and the path shown to the user. */
@@ -70,7 +70,7 @@ function isTsSource(name: string): boolean {
 
 function isGenerated(abs: string): boolean {
   try {
-    return readFileSync(abs, 'utf8').startsWith(GENERATED_HEADER);
+    return isGeneratedContents(readFileSync(abs, 'utf8'));
   } catch {
     return false;
   }

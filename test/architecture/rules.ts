@@ -1,0 +1,125 @@
+// The dependency rules of src/: which layer may import which (ARCHITECTURE.md explains them).
+// imports.test.ts checks every import of src/ against them, in the spirit of Kubernetes'
+// import-boss: a wrong import fails with the rule it breaks. Every file of src/ belongs to a
+// layer (the longest matching prefix); a file in none fails too, so a new folder gets a rule.
+// An import inside one layer is always allowed. Type-only and dynamic imports count.
+
+export interface Layer {
+  /** Short name used in `may` and in messages. */
+  name: string;
+  /** Path prefixes (a folder ends with `/`) or exact files, relative to the repository root. */
+  paths: readonly string[];
+  /** The layers this one may import, besides itself. */
+  may: readonly string[];
+  /** Single files of other layers this one may import, with the reason (kept to a minimum). */
+  files?: readonly { path: string; why: string }[];
+  /** npm packages this layer must not import (the runtime ships without the generator's). */
+  forbiddenPackages?: readonly string[];
+  /** What the layer is, for messages. */
+  role: string;
+}
+
+/** Packages only the generator uses; the runtime and the test server must not load them. */
+export const GENERATOR_PACKAGES = ['typescript', 'ts-morph', 'handlebars', 'prettier', 'commander', 'esbuild', 'jsonc-parser'];
+
+export const LAYERS: readonly Layer[] = [
+  {
+    name: 'cli',
+    paths: ['src/cli/'],
+    role: 'the command line: runs readers, emitters and the writer',
+    may: ['api', 'config', 'readers', 'emitters', 'emit', 'model', 'diagnostics', 'runtime', 'runtime/validation', 'testing'],
+  },
+  {
+    name: 'api',
+    paths: ['src/index.ts'],
+    role: "the package's library entry (`crdgen`)",
+    may: ['config', 'readers', 'emitters', 'emit', 'model', 'diagnostics'],
+  },
+  {
+    name: 'config',
+    paths: ['src/config/'],
+    role: 'crdgen.config.* files',
+    may: ['model', 'diagnostics'],
+  },
+  {
+    name: 'readers',
+    paths: ['src/input/'],
+    role: 'readers: inputs → model',
+    may: ['model', 'diagnostics', 'runtime/validation'],
+  },
+  {
+    name: 'emitters',
+    paths: ['src/generate/'],
+    role: 'emitters: model → files',
+    // The runtime is what generated code stands on: emitters may use its types and its schema
+    // compiler (validators are precompiled at generation time), never a reader or the test server.
+    may: ['model', 'emit', 'diagnostics', 'runtime', 'runtime/validation'],
+  },
+  {
+    name: 'emit',
+    paths: ['src/emit/'],
+    role: "emit helpers and the writer (templates, formatting, header, files on disk)",
+    may: ['model', 'diagnostics'],
+  },
+  {
+    name: 'model',
+    paths: ['src/model/'],
+    role: 'the model every reader builds and every emitter reads, and its one JSON writer',
+    may: [],
+  },
+  {
+    name: 'diagnostics',
+    paths: ['src/diagnostics/'],
+    role: 'the diagnostic type and its one code catalogue',
+    may: [],
+  },
+  {
+    name: 'runtime/validation',
+    paths: ['src/runtime/validation/'],
+    role: "the runtime's schema and CEL validation (crdgen/runtime/validation)",
+    may: ['runtime'],
+    forbiddenPackages: GENERATOR_PACKAGES,
+  },
+  {
+    name: 'runtime',
+    paths: ['src/runtime/'],
+    role: 'what generated code imports (crdgen/runtime)',
+    may: ['runtime/validation'],
+    forbiddenPackages: GENERATOR_PACKAGES,
+  },
+  {
+    name: 'types',
+    paths: ['src/types/'],
+    role: 'crdgen/types, the types annotated TypeScript input imports',
+    may: ['runtime'],
+    forbiddenPackages: GENERATOR_PACKAGES,
+  },
+  {
+    name: 'testing',
+    paths: ['src/testing/'],
+    role: 'the in-process API server (crdgen/testing)',
+    may: ['runtime', 'runtime/validation'],
+    // The test server validates a CRD as kube-apiserver does; so does the CRD reader (crdgen generate
+    // refuses what the apiserver refuses). That check is written once, in the reader, and these files
+    // of it are loaded lazily by the test server. Nothing else of the generator.
+    files: [
+      { path: 'src/input/crd/check.ts', why: "the apiserver's CRD validation, shared with the CRD reader" },
+      { path: 'src/input/crd/defaults.ts', why: "the apiserver's check of defaults against their schema, shared with the CRD reader" },
+      { path: 'src/input/crd/field-path.ts', why: 'field paths as the apiserver prints them in those checks' },
+      { path: 'src/input/crd/yaml-fast.ts', why: 'the fast YAML loader of the CRD reader' },
+    ],
+    forbiddenPackages: GENERATOR_PACKAGES,
+  },
+];
+
+/** Extra advice for a broken rule, by `from→to` layer names. */
+export const HINTS: Readonly<Record<string, string>> = {
+  'readers→emit': 'what readers and emitters share belongs in src/model (order.ts: compareStrings, generated.ts: the generated-file marker)',
+  'readers→emitters': 'what readers and emitters share belongs in src/model (the schema and CRD JSON writers: schema-json.ts, crd-json.ts)',
+  'emitters→readers': 'reading inputs and running emitters is a pipeline: it belongs in src/cli (as pipeline.ts does)',
+  'emit→emitters': 'what the writer needs of an emitter\'s output is in src/emit/file.ts (GeneratedFile, isSafeOutputPath)',
+  'diagnostics→readers': 'every diagnostic code is listed in src/diagnostics/codes.ts itself',
+  'diagnostics→config': 'every diagnostic code is listed in src/diagnostics/codes.ts itself',
+  'runtime→testing': 'the runtime is imported by generated code and must not need the test server',
+  'testing→readers': 'the test server may import the runtime (and the few shared CRD checks listed in test/architecture/rules.ts)',
+};
