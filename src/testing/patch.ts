@@ -1,92 +1,29 @@
-// Patches as the apiserver applies them: JSON patch (RFC 6902), JSON merge patch
-// (RFC 7386) and strategic merge patch for built-in kinds (merge keys per field name,
-// `$patch` directives, `$deleteFromPrimitiveList`, `$setElementOrder` and `$retainKeys`).
-import { badRequest, ApiError, failure } from './status.js';
+// Patches as the apiserver applies them: JSON patch (RFC 6902) and JSON merge patch (RFC 7386)
+// are crdgen/runtime's (src/runtime/fake/patch.ts, shared with the fake clientset); here are the
+// patch handler's strict decoding of a JSON patch and strategic merge patch for built-in kinds
+// (merge keys per field name, `$patch` directives, `$deleteFromPrimitiveList`, `$setElementOrder`
+// and `$retainKeys`).
+import { ApiError as ClientApiError } from '../runtime/client/errors.js';
+import { checkJsonPatchShape, goJsonType, jsonPatch as applyJsonPatch, mergePatch as applyMergePatch } from '../runtime/fake/patch.js';
+import { badRequest, ApiError } from './status.js';
 import { isObject, jsonEqual, ownValue, setOwn } from './meta.js';
 
 type Json = unknown;
 type Rec = Record<string, unknown>;
 
+/** Runs `f`, answering the runtime's ApiError as the server's (same Status). */
+function asServerError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof ClientApiError && !(e instanceof ApiError)) throw new ApiError(e.status);
+    throw e;
+  }
+}
+
 /** Applies an RFC 7386 merge patch; returns a new value. */
 export function mergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) return structuredClone(patch);
-  const out: Rec = isObject(target) ? structuredClone(target) : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else setOwn(out, k, mergePatch(ownValue(out, k), v));
-  }
-  return out;
-}
-
-function unescapePointer(s: string): string {
-  return s.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/**
- * A JSON patch operation that does not apply: the apiserver answers every such error of
- * evanphx/json-patch (a failed `test`, a missing path, an unknown op, a bad pointer) with the
- * same generic 422 (NewGenericServerResponse), its own message dropped.
- */
-function patchFailed(): ApiError {
-  return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
-}
-
-function parsePointer(p: unknown): string[] {
-  if (typeof p !== 'string') throw patchFailed();
-  if (p === '') return [];
-  if (!p.startsWith('/')) throw patchFailed();
-  return p.slice(1).split('/').map(unescapePointer);
-}
-
-function getAt(doc: Json, path: string[]): Json {
-  let cur = doc;
-  for (const seg of path) {
-    if (Array.isArray(cur)) cur = /^(0|[1-9][0-9]*)$/.test(seg) ? cur[Number(seg)] : undefined;
-    else if (isObject(cur)) cur = ownValue(cur, seg);
-    else return undefined;
-  }
-  return cur;
-}
-
-function parentOf(doc: Json, path: string[]): { parent: Rec | Json[]; last: string } {
-  const parent = getAt(doc, path.slice(0, -1));
-  if (!isObject(parent) && !Array.isArray(parent)) throw patchFailed();
-  return { parent: parent as Rec | Json[], last: path[path.length - 1]! };
-}
-
-function arrayIndex(last: string, length: number, allowEnd: boolean): number {
-  if (allowEnd && last === '-') return length;
-  if (!/^(0|[1-9][0-9]*)$/.test(last)) throw patchFailed();
-  const i = Number(last);
-  if (i > length || (!allowEnd && i === length)) throw patchFailed();
-  return i;
-}
-
-function add(doc: Json, path: string[], value: Json): Json {
-  if (path.length === 0) return structuredClone(value);
-  const { parent, last } = parentOf(doc, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, true), 0, structuredClone(value));
-  else setOwn(parent, last, structuredClone(value));
-  return doc;
-}
-
-function remove(doc: Json, path: string[]): Json {
-  if (path.length === 0) throw patchFailed();
-  const { parent, last } = parentOf(doc, path);
-  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false), 1);
-  else {
-    if (!Object.prototype.hasOwnProperty.call(parent, last)) throw patchFailed();
-    delete parent[last];
-  }
-  return doc;
-}
-
-/** Go's name of a JSON value's type in `json: cannot unmarshal <type> into …`. */
-function goJsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
+  return applyMergePatch(target, patch);
 }
 
 /**
@@ -114,53 +51,13 @@ export function decodeJsonPatch(ops: Json, strictDecoding: boolean): string[] {
     });
     return strict;
   }
-  if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
-  for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+  asServerError(() => checkJsonPatchShape(ops));
   return strict;
 }
 
 /** Applies an RFC 6902 JSON patch (as evanphx/json-patch v4 does); returns a new value. Throws 422 when an operation does not apply. */
 export function jsonPatch(target: Json, ops: Json): Json {
-  decodeJsonPatch(ops, false);
-  let doc = structuredClone(target);
-  for (const op of ops as Json[]) {
-    if (!isObject(op)) throw patchFailed();
-    const path = parsePointer(op.path);
-    switch (op.op) {
-      case 'add':
-        doc = add(doc, path, op.value);
-        break;
-      case 'remove':
-        doc = remove(doc, path);
-        break;
-      case 'replace': {
-        // json-patch v4 replaces a missing key of an existing object (it adds it); a missing array index fails
-        if (path.length === 0) {
-          doc = structuredClone(op.value);
-          break;
-        }
-        const { parent, last } = parentOf(doc, path);
-        if (Array.isArray(parent)) parent[arrayIndex(last, parent.length, false)] = structuredClone(op.value);
-        else setOwn(parent, last, structuredClone(op.value));
-        break;
-      }
-      case 'move':
-      case 'copy': {
-        const from = parsePointer(op.from);
-        const v = getAt(doc, from);
-        if (v === undefined) throw patchFailed();
-        if (op.op === 'move') doc = remove(doc, from);
-        doc = add(doc, path, structuredClone(v));
-        break;
-      }
-      case 'test':
-        if (!jsonEqual(getAt(doc, path) ?? null, op.value ?? null)) throw patchFailed();
-        break;
-      default:
-        throw patchFailed();
-    }
-  }
-  return doc;
+  return asServerError(() => applyJsonPatch(target, ops));
 }
 
 /** Merge keys of list fields in built-in kinds (the `patchMergeKey` tags of k8s.io/api). */

@@ -1,24 +1,25 @@
 // Status bodies and the ApiError that carries them, worded as the apiserver's
 // k8s.io/apimachinery/pkg/api/errors writes them.
 import type { Status, StatusCause, StatusDetails } from '../runtime/meta/types.js';
+import { ApiError as ClientApiError } from '../runtime/client/errors.js';
 
-/** An error answered to the client as a metav1.Status with an HTTP code. */
-export class ApiError extends Error {
-  /** The Status body sent to the client. */
-  readonly status: Status;
+/**
+ * An error answered to the client as a metav1.Status with an HTTP code: the runtime's ApiError
+ * (so crdgen/runtime's isNotFound, isConflict… hold for it), with what the server sends besides
+ * the Status.
+ */
+export class ApiError extends ClientApiError {
+  /** The HTTP status code: Status.code, 500 when the Status has none. */
+  override readonly code: number;
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers: Record<string, string>;
   /** A plain-text body sent instead of the Status (the apiserver's mux answers unknown paths so). */
   readonly text?: string;
   constructor(status: Status, headers: Record<string, string> = {}, text?: string) {
-    super(status.message ?? status.reason ?? 'error');
-    this.status = status;
+    super(status, headers['Retry-After'] !== undefined ? { retryAfterHeader: headers['Retry-After'] } : {});
+    this.code = status.code ?? 500;
     this.headers = headers;
     if (text !== undefined) this.text = text;
-  }
-  /** The HTTP status code. */
-  get code(): number {
-    return this.status.code ?? 500;
   }
 }
 

@@ -1,116 +1,190 @@
-// JSON merge patch (RFC 7386) and JSON patch (RFC 6902) on plain JSON values, for the
-// fake clientset's tracker. Pure: inputs are never modified.
+// JSON merge patch (RFC 7386) and JSON patch (RFC 6902) on plain JSON values, as the apiserver
+// applies them (evanphx/json-patch v4 semantics, the apiserver's errors). One implementation:
+// the fake clientset's tracker uses it, and so does crdgen/testing's API server
+// (src/testing/patch.ts adds the strict decoding and strategic merge patch on top).
+// Pure: inputs are never modified.
 import { ApiError } from '../client/errors.js';
+import type { Status } from '../meta/types.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Json = unknown;
+type Rec = Record<string, unknown>;
 
-function isObject(v: unknown): v is Record<string, Json> {
+function isObject(v: unknown): v is Rec {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+/** `o[k]` when `k` is an own key of `o` (never `Object.prototype` for `__proto__`). */
+function ownValue(o: Rec, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
 }
 
-function badRequest(code: number, reason: string, message: string): ApiError {
-  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, reason, message });
+/** `o[k] = v` as an own data property, also for `__proto__` (a key like any other in Go's JSON). */
+function setOwn(o: Rec, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
 }
 
-/** RFC 7386: objects merge recursively, `null` deletes, anything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return clone(patch);
-  const out: Record<string, Json> = isObject(target) ? clone(target) : {};
+/** Deep equality of JSON values (members that are `undefined` count as absent). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ao = a as Rec;
+  const bo = b as Rec;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
+}
+
+function failure(code: number, reason: string, message: string): Status {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: {}, code };
+}
+
+/** Go's name of a JSON value's type in `json: cannot unmarshal <type> into …`. */
+export function goJsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/** 400 with the apiserver's message (`json: cannot unmarshal …`). */
+function badRequest(message: string): ApiError {
+  const s = failure(400, 'BadRequest', message);
+  delete s.details;
+  return new ApiError(s);
+}
+
+/**
+ * A JSON patch operation that does not apply: the apiserver answers every such error of
+ * evanphx/json-patch (a failed `test`, a missing path, an unknown op, a bad pointer) with the
+ * same generic 422 (NewGenericServerResponse), its own message dropped.
+ */
+function patchFailed(): ApiError {
+  return new ApiError(failure(422, 'Invalid', 'the server rejected our request due to an error in our request'));
+}
+
+/** RFC 7386: objects merge recursively, `null` deletes, anything else replaces. Returns a new value. */
+export function mergePatch(target: Json, patch: Json): Json {
+  if (!isObject(patch)) return structuredClone(patch);
+  const out: Rec = isObject(target) ? structuredClone(target) : {};
   for (const [k, v] of Object.entries(patch)) {
-    if (k === '__proto__') continue;
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v) as Json;
+    else setOwn(out, k, mergePatch(ownValue(out, k), v));
   }
   return out;
 }
 
-function unescape(seg: string): string {
-  return seg.replace(/~1/g, '/').replace(/~0/g, '~');
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function parsePointer(path: unknown): string[] {
-  if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) throw badRequest(422, 'Invalid', `invalid JSON pointer ${JSON.stringify(path)}`);
-  return path === '' ? [] : path.slice(1).split('/').map(unescape);
+function parsePointer(p: unknown): string[] {
+  if (typeof p !== 'string') throw patchFailed();
+  if (p === '') return [];
+  if (!p.startsWith('/')) throw patchFailed();
+  return p.slice(1).split('/').map(unescapePointer);
 }
 
-function walk(doc: Json, segs: string[]): { parent: Json; key: string } {
-  let cur: Json = doc;
-  for (const s of segs.slice(0, -1)) {
-    if (Array.isArray(cur)) cur = cur[Number(s)] as Json;
-    else if (isObject(cur) && Object.prototype.hasOwnProperty.call(cur, s)) cur = cur[s]!;
-    else throw badRequest(422, 'Invalid', `the server rejected our request due to an error in our request: path /${segs.join('/')} does not exist`);
-    if (cur === undefined) throw badRequest(422, 'Invalid', `path /${segs.join('/')} does not exist`);
+function getAt(doc: Json, path: string[]): Json {
+  let cur = doc;
+  for (const seg of path) {
+    if (Array.isArray(cur)) cur = /^(0|[1-9][0-9]*)$/.test(seg) ? cur[Number(seg)] : undefined;
+    else if (isObject(cur)) cur = ownValue(cur, seg);
+    else return undefined;
   }
-  return { parent: cur, key: segs[segs.length - 1]! };
+  return cur;
 }
 
-function getAt(doc: Json, segs: string[]): Json {
-  if (segs.length === 0) return doc;
-  const { parent, key } = walk(doc, segs);
-  const v = Array.isArray(parent) ? parent[Number(key)] : isObject(parent) && Object.prototype.hasOwnProperty.call(parent, key) ? parent[key] : undefined;
-  if (v === undefined) throw badRequest(422, 'Invalid', `path /${segs.join('/')} does not exist`);
-  return v;
+function parentOf(doc: Json, path: string[]): { parent: Rec | Json[]; last: string } {
+  const parent = getAt(doc, path.slice(0, -1));
+  if (!isObject(parent) && !Array.isArray(parent)) throw patchFailed();
+  return { parent: parent as Rec | Json[], last: path[path.length - 1]! };
 }
 
-function removeAt(doc: Json, segs: string[]): Json {
-  const v = getAt(doc, segs);
-  const { parent, key } = walk(doc, segs);
-  if (Array.isArray(parent)) parent.splice(Number(key), 1);
-  else delete (parent as Record<string, Json>)[key];
-  return v;
+function arrayIndex(last: string, length: number, allowEnd: boolean): number {
+  if (allowEnd && last === '-') return length;
+  if (!/^(0|[1-9][0-9]*)$/.test(last)) throw patchFailed();
+  const i = Number(last);
+  if (i > length || (!allowEnd && i === length)) throw patchFailed();
+  return i;
 }
 
-function addAt(doc: Json, segs: string[], value: Json, replace: boolean): Json {
-  if (segs.length === 0) return value;
-  const { parent, key } = walk(doc, segs);
-  if (Array.isArray(parent)) {
-    const i = key === '-' ? parent.length : Number(key);
-    if (!Number.isInteger(i) || i < 0 || i > parent.length || (replace && i >= parent.length)) throw badRequest(422, 'Invalid', `array index ${key} out of range`);
-    if (replace) parent[i] = value;
-    else parent.splice(i, 0, value);
-  } else if (isObject(parent)) {
-    if (replace && !Object.prototype.hasOwnProperty.call(parent, key)) throw badRequest(422, 'Invalid', `path /${segs.join('/')} does not exist`);
-    if (key !== '__proto__') parent[key] = value;
-  } else {
-    throw badRequest(422, 'Invalid', `path /${segs.join('/')} does not exist`);
+function add(doc: Json, path: string[], value: Json): Json {
+  if (path.length === 0) return structuredClone(value);
+  const { parent, last } = parentOf(doc, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, true), 0, structuredClone(value));
+  else setOwn(parent, last, structuredClone(value));
+  return doc;
+}
+
+function remove(doc: Json, path: string[]): Json {
+  if (path.length === 0) throw patchFailed();
+  const { parent, last } = parentOf(doc, path);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent.length, false), 1);
+  else {
+    if (!Object.prototype.hasOwnProperty.call(parent, last)) throw patchFailed();
+    delete parent[last];
   }
   return doc;
 }
 
-/** RFC 6902 operations (add, remove, replace, move, copy, test) applied in order. */
-export function jsonPatch(target: unknown, ops: unknown): unknown {
-  if (!Array.isArray(ops)) throw badRequest(400, 'BadRequest', 'a JSON patch must be an array of operations');
-  let doc = clone(target) as Json;
-  for (const op of ops as unknown[]) {
-    if (!isObject(op)) throw badRequest(400, 'BadRequest', 'a JSON patch operation must be an object');
-    const segs = parsePointer(op['path']);
-    switch (op['op']) {
+/**
+ * Checks a JSON patch document as evanphx/json-patch decodes it (the apiserver with
+ * fieldValidation Ignore): an array of objects (or nulls). Throws the apiserver's 400 otherwise.
+ */
+export function checkJsonPatchShape(ops: Json): void {
+  if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
+  for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+}
+
+/**
+ * Applies an RFC 6902 JSON patch as evanphx/json-patch v4 does (a `replace` of a missing member
+ * of an object adds it); returns a new value. Throws the apiserver's 400 for a document that is
+ * not a patch, its generic 422 when an operation does not apply.
+ */
+export function jsonPatch(target: Json, ops: Json): Json {
+  checkJsonPatchShape(ops);
+  let doc = structuredClone(target);
+  for (const op of ops as Json[]) {
+    if (!isObject(op)) throw patchFailed();
+    const path = parsePointer(op.path);
+    switch (op.op) {
       case 'add':
-        doc = addAt(doc, segs, clone(op['value'] as Json), false);
-        break;
-      case 'replace':
-        doc = addAt(doc, segs, clone(op['value'] as Json), true);
+        doc = add(doc, path, op.value);
         break;
       case 'remove':
-        removeAt(doc, segs);
+        doc = remove(doc, path);
         break;
-      case 'move': {
-        const v = removeAt(doc, parsePointer(op['from']));
-        doc = addAt(doc, segs, v, false);
+      case 'replace': {
+        // json-patch v4 replaces a missing key of an existing object (it adds it); a missing array index fails
+        if (path.length === 0) {
+          doc = structuredClone(op.value);
+          break;
+        }
+        const { parent, last } = parentOf(doc, path);
+        if (Array.isArray(parent)) parent[arrayIndex(last, parent.length, false)] = structuredClone(op.value);
+        else setOwn(parent, last, structuredClone(op.value));
         break;
       }
-      case 'copy':
-        doc = addAt(doc, segs, clone(getAt(doc, parsePointer(op['from']))), false);
+      case 'move':
+      case 'copy': {
+        const from = parsePointer(op.from);
+        const v = getAt(doc, from);
+        if (v === undefined) throw patchFailed();
+        if (op.op === 'move') doc = remove(doc, from);
+        doc = add(doc, path, structuredClone(v));
         break;
+      }
       case 'test':
-        if (JSON.stringify(getAt(doc, segs)) !== JSON.stringify(op['value'])) throw badRequest(422, 'Invalid', `test operation failed at ${String(op['path'])}`);
+        if (!jsonEqual(getAt(doc, path) ?? null, op.value ?? null)) throw patchFailed();
         break;
       default:
-        throw badRequest(400, 'BadRequest', `unknown JSON patch operation ${JSON.stringify(op['op'])}`);
+        throw patchFailed();
     }
   }
   return doc;
