@@ -1,8 +1,10 @@
 // Fetches what the real kube-apiserver serves about the built-in kinds and writes it, with the
 // Kubernetes version, under schema/kubernetes/<version>/ (committed):
 //   - openapi-v3.json: the OpenAPI v3 schemas of the groups an operator commonly uses, merged
-//     into one document (the typed built-ins are generated from it; crdgen/testing reads the
-//     built-ins' fields from it);
+//     into one document (the typed built-ins are generated from it: `npm run builtins:update`;
+//     crdgen/testing reads the built-ins' fields from it), with the paths that serve them kept to
+//     what names a resource (each operation's x-kubernetes-action and x-kubernetes-group-version-kind,
+//     which give `crdgen generate` the plural, scope, verbs and subresources of each kind);
 //   - table-columns.json: the Table column definitions `kubectl get` receives for each built-in
 //     resource (crdgen/testing serves the same).
 //   node --import tsx scripts/fetch-kubernetes-openapi.ts [ASSETS]   (default: CRDGEN_TEST_ASSETS)
@@ -56,15 +58,30 @@ const cp = await startControlPlane({ assets });
 try {
   const client = new RestClient(cp.clientConfig);
   const schemas: Record<string, unknown> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const gv of GROUP_VERSIONS) {
-    const doc = await client.request<{ components: { schemas: Record<string, unknown> } }>({ method: 'GET', path: `/openapi/v3/${gv}` });
+    const doc = await client.request<{ paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }>({ method: 'GET', path: `/openapi/v3/${gv}` });
     for (const [name, s] of Object.entries(doc.components.schemas)) schemas[name] ??= s;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const ops: Record<string, unknown> = {};
+      for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+        const op = item[method] as Record<string, unknown> | undefined;
+        if (!op || op['x-kubernetes-action'] === undefined) continue;
+        ops[method] = { operationId: op.operationId, 'x-kubernetes-action': op['x-kubernetes-action'], 'x-kubernetes-group-version-kind': op['x-kubernetes-group-version-kind'] };
+      }
+      if (Object.keys(ops).length > 0) paths[path] = ops;
+    }
   }
   const sorted = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]]));
+  const sortedPaths = Object.fromEntries(Object.keys(paths).sort().map((k) => [k, paths[k]]));
   const out = {
     openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: cp.version, 'x-crdgen-source': `kube-apiserver ${cp.version}: /openapi/v3/{${GROUP_VERSIONS.join(',')}} components.schemas, merged` },
-    paths: {},
+    info: {
+      title: 'Kubernetes',
+      version: cp.version,
+      'x-crdgen-source': `kube-apiserver ${cp.version}: /openapi/v3/{${GROUP_VERSIONS.join(',')}} components.schemas and paths, merged; each operation kept to operationId, x-kubernetes-action and x-kubernetes-group-version-kind`,
+    },
+    paths: sortedPaths,
     components: { schemas: sorted },
   };
   const file = join(root, 'schema', 'kubernetes', cp.version, 'openapi-v3.json');

@@ -104,13 +104,13 @@ export function givenOn(cmd: Command): FlagGiven {
 /** Factory for the `generate` command. */
 export function createGenerateCommand(ctx: CliContext): Command {
   const cmd = new Command('generate')
-    .description('generate typed models, deepcopy, clients, informers, listers (and controllers) from CRD YAML or annotated TypeScript')
-    .argument('[inputs...]', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs). None: use crdgen.config.yaml')
+    .description('generate typed models, deepcopy, clients, informers, listers (and controllers) from CRD YAML, annotated TypeScript or Kubernetes OpenAPI v3 documents')
+    .argument('[inputs...]', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: use crdgen.config.yaml')
     .option('-o, --out <dir>', 'output folder (created if missing; required without a config)');
   addGeneratorOptions(cmd)
     .addHelpText('after', () => {
       const c = commandOf(ctx.io);
-      return `\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExamples:\n  ${c} generate crds/databasemanager.yaml --out src/generated\n  ${c} generate --generators +crd       # the defaults and the CRD YAML\n  ${c} generate                         # every target of crdgen.config.yaml\n`;
+      return `\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExamples:\n  ${c} generate crds/databasemanager.yaml --out src/generated\n  kubectl get --raw /openapi/v3/apis/metrics.k8s.io/v1beta1 > metrics.json && ${c} generate metrics.json --out src/metrics\n  ${c} generate --generators +crd       # the defaults and the CRD YAML\n  ${c} generate                         # every target of crdgen.config.yaml\n`;
     })
     .action(async (inputs: string[], opts: GenerateFlags, command: Command) => {
       const reporter = new Reporter(ctx.io, 'generate', opts);

@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { hasErrors } from '../diagnostics/format.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { readCrdInputs } from '../input/crd/index.js';
+import { readApiInputs } from '../input/read-inputs.js';
 import type { Model } from '../model/types.js';
 import { createEmitContext, type GeneratedFile } from '../generate/emitter.js';
 import { emittersForInput, runEmitters } from '../generate/registry.js';
+import type { InputKind } from '../generate/generators.js';
 import { classifyInputs } from '../input/ts/files.js';
 import { clientOptionsErrors } from '../generate/client-options.js';
 import { NameCollisionError } from '../generate/client-kinds.js';
@@ -53,6 +54,7 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   let diagnostics: Diagnostic[];
   let noSources: boolean;
   let inputCount: number;
+  let format: InputKind = kind;
   if (kind === 'ts') {
     // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
     const { readTypeScript } = await import('../input/ts/reader.js');
@@ -66,7 +68,8 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
     const collected = await collectInputs(target.inputs, tio);
     reporter.startProgress(collected.sources.length);
     reporter.progress(`checking ${collected.sources.length} inputs of ${target.name}…`);
-    const read = readCrdInputs(collected.sources);
+    const read = readApiInputs(collected.sources);
+    if (read.format === 'openapi') format = 'openapi';
     model = read.model;
     diagnostics = [...collected.diagnostics, ...read.diagnostics];
     noSources = collected.sources.length === 0;
@@ -74,6 +77,9 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   }
   reporter.report(diagnostics);
   if (hasErrors(diagnostics) || noSources) return undefined;
+  if (format === 'openapi' && target.emitters.some((e) => e.name === 'crd')) {
+    throw new CliError('the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)', EXIT.usage);
+  }
   const clientErrors = clientOptionsErrors(model, target.client);
   if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
@@ -83,7 +89,7 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   reporter.progress(`generating ${target.name}…`);
   let files: GeneratedFile[];
   try {
-    files = runEmitters(model, ctxEmit, emittersForInput(target.emitters, kind)); // TypeScript input: its CRD too
+    files = runEmitters(model, ctxEmit, emittersForInput(target.emitters, format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
     if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
     if (e instanceof ValidatorGenerationError) throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);

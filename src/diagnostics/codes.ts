@@ -5,7 +5,7 @@
 /** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
  * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `PRJ`: the project
  * the output goes into (warnings, src/cli/project.ts), `TS`: TypeScript input
- * (src/input/ts/diagnostics.ts). */
+ * (src/input/ts/diagnostics.ts), `OAPI`: Kubernetes OpenAPI v3 documents (src/input/openapi/). */
 export const DIAGNOSTIC_CODES = {
   IO001: 'cannot read input',
   IO002: 'input is not UTF-8 text',
@@ -40,8 +40,19 @@ export const DIAGNOSTIC_CODES = {
   GEN003: 'kind defined twice',
   GEN004: 'CRD serves no version (nothing generated)',
   GEN005: 'operator hooks are still the generated stubs',
+  OAPI001: 'OpenAPI document syntax error',
+  OAPI002: 'not an OpenAPI v3 document',
+  OAPI003: 'no Kubernetes kind in OpenAPI document',
+  OAPI004: '$ref does not resolve',
+  OAPI005: 'unsupported $ref',
+  OAPI006: 'invalid x-kubernetes-group-version-kind',
+  OAPI007: 'invalid schema',
+  OAPI008: 'no path serves the kind (plural, scope and verbs guessed)',
+  OAPI009: 'two types of one name in a group/version',
+  OAPI010: 'unknown kind selected',
   CLI001: 'no input files',
   CLI002: 'unsupported input type',
+  CLI003: 'CRD and OpenAPI inputs mixed',
   PRJ001: 'package.json is not an ES module package ("type": "module")',
   PRJ002: 'tsconfig "module" cannot compile the generated code',
   PRJ003: "tsconfig \"moduleResolution\" cannot resolve 'crdgen/runtime'",

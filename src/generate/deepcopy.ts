@@ -15,7 +15,8 @@ import { render } from '../emit/handlebars.js';
 import { compareStrings } from '../emit/sorted.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { isMetaProperty, kindRoot, namedObjects, ROOT_META_PROPERTIES, versionSources } from './walk.js';
+import { foreignHome, isMetaProperty, kindRoot, kindTitles, namedObjects, ROOT_META_PROPERTIES, versionSources, type GroupVersionRef } from './walk.js';
+import { foreignImports } from './types.js';
 import { tsString } from '../model/naming.js';
 import { callLine, importDecl } from './layout.js';
 
@@ -87,6 +88,12 @@ class Copiers {
   private readonly byName = new Map<string, string>();
   /** Named object types whose `copy_X` is still to be written (filled by the caller). */
   readonly objectTypes = new Map<string, ObjectNode>();
+  /** Shared objects declared in another group/version: their `deepCopyX` is imported from there. */
+  readonly foreign = new Map<string, ObjectNode>();
+  /** True once a nested `ObjectMeta` (a shared definition the runtime declares) is copied. */
+  usesObjectMeta = false;
+
+  constructor(private readonly here: GroupVersionRef) {}
 
   /**
    * Name of the copier for `node`: a generated one for objects and arrays or maps of them, the
@@ -99,6 +106,20 @@ class Copiers {
     switch (node.type) {
       case 'object': {
         if (!node.title) return undefined;
+        if (node.declaredIn === 'runtime') {
+          if (node.title === 'ObjectMeta') {
+            this.usesObjectMeta = true;
+            return OBJECT_META_COPIER;
+          }
+          if (node.title === 'ListMeta') return 'copyListMeta';
+          return undefined;
+        }
+        if (foreignHome(node, this.here)) {
+          const name = `copy_${node.title}`;
+          this.foreign.set(node.title, node);
+          this.define(name, foreignCopier(name, node.title));
+          return name;
+        }
         return `copy_${node.title}`;
       }
       case 'array': {
@@ -181,6 +202,16 @@ function mapCopier(name: string, inner: string): string {
   ].join('\n');
 }
 
+/** The copier of a shared object declared in another group/version: that version's exported deep copy. */
+function foreignCopier(name: string, title: string): string {
+  return [
+    signatureLine('function ', name, 'v: object', 'unknown'),
+    '  if (Array.isArray(v)) return copyJsonArray(v);',
+    callLine(2, `return ${deepCopyName(title)}`, [`v as ${title}`], ';'),
+    '}',
+  ].join('\n');
+}
+
 interface Case {
   name: string;
   /** Runtime or generated function copying the value (`(v: object) => unknown`). */
@@ -238,16 +269,17 @@ function typeView(type: string, copier: string): TypeView {
 }
 
 /** Renders deepcopy.ts for one group/version; `runtimeImport` is where the shared helpers come from. */
-export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: string): string {
-  const copiers = new Copiers();
+export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: string, group = ''): string {
+  const here: GroupVersionRef = { group, version: gv.name };
+  const copiers = new Copiers(here);
   const types: TypeView[] = [];
   const typeNames: string[] = [];
   let usesObjectMeta = false;
-  const seen = new Set<string>();
+  const seen = kindTitles(gv);
   for (const kind of gv.kinds) {
     if (kind.noDeepCopy) continue;
     const root = kindRoot(kind);
-    for (const node of namedObjects(kind, seen)) {
+    for (const node of namedObjects(kind, seen, here)) {
       const name = `copy_${node.title!}`;
       const cases = casesOf(node, node === root, copiers);
       if (cases.some((c) => c.copier === OBJECT_META_COPIER)) usesObjectMeta = true;
@@ -258,14 +290,18 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
     types.push(listView(kind, root, copiers));
     typeNames.push(kind.listKind);
   }
+  if (copiers.usesObjectMeta) usesObjectMeta = true;
   const values = ['copyJson', 'copyJsonArray', ...copiers.runtimeNames, 'deepCopyListMeta', ...(usesObjectMeta ? ['deepCopyObjectMeta'] : [])].sort(compareStrings);
   const runtimeTypes = ['JsonObject', 'ListMeta', ...(usesObjectMeta ? ['ObjectMeta'] : [])];
+  const path = apiFilePath(group, gv.name, 'deepcopy.ts');
   return render('deepcopy', 'file', {
     header,
     imports: [
       importDecl(values, tsString(runtimeImport)),
       importDecl(runtimeTypes, tsString(runtimeImport), true),
       importDecl([...new Set(typeNames)].sort(compareStrings), tsString('./types.js'), true),
+      ...foreignImports(path, 'deepcopy.ts', copiers.foreign, here, (t) => [deepCopyName(t)], false),
+      ...foreignImports(path, 'types.ts', copiers.foreign, here, (t) => [t], true),
     ].join('\n'),
     usesObjectMeta,
     copiers: copiers.list(),
@@ -308,7 +344,7 @@ export const deepcopy: Emitter = (model: Model, ctx) => {
       if (v.kinds.every((k) => k.noDeepCopy)) continue;
       files.push({
         path: apiFilePath(g.name, v.name, 'deepcopy.ts'),
-        contents: renderDeepCopy(v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport),
+        contents: renderDeepCopy(v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport, g.name),
       });
     }
   }

@@ -2,8 +2,8 @@
 // config check need, so that those load no emitter, template or schema compiler. The emitters
 // themselves are joined to these entries in registry.ts (same order).
 
-/** What the inputs of a run are: CRD YAML or annotated TypeScript. */
-export type InputKind = 'yaml' | 'ts';
+/** What the inputs of a run are: CRD YAML, annotated TypeScript, or Kubernetes OpenAPI v3 documents. */
+export type InputKind = 'yaml' | 'ts' | 'openapi';
 
 /** A generator as the CLI lists and selects it. `name` is what `--generators` style selections use. */
 export interface GeneratorInfo {

@@ -7,7 +7,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
-import { apiFilePath } from './paths.js';
+import { apiFilePath, groupFolder } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds, type ClientGroupVersion } from './client-kinds.js';
 import { listerPath } from './listers.js';
@@ -95,8 +95,8 @@ export const informers: Emitter = (model: Model, ctx) => {
   if (gvs.length === 0) return files;
   const groups: { groupName: string; groupLabel: string; accessor: string; path: string }[] = [];
   for (const [group, list] of byGroup) {
-    if (!isSafePathSegment(group)) throw new Error(`unsafe path segment ${JSON.stringify(group)}`);
-    const path = `informers/${group}/interface.ts`;
+    if (!isSafePathSegment(groupFolder(group))) throw new Error(`unsafe path segment ${JSON.stringify(group)}`);
+    const path = `informers/${groupFolder(group)}/interface.ts`;
     const groupName = list[0]!.names.groupName;
     assertUniqueNames(path, ['SharedInformerFactoryBase', `${groupName}Informers`, `new${groupName}Informers`, ...list.flatMap((gv) => [`${gv.names.groupVersionType}Informers`, `new${gv.names.groupVersionType}Informers`])]);
     files.push({

@@ -2,7 +2,7 @@
 // `DatabaseManagerGVK`/`GVR`/`Resource` constants and `isDatabaseManager` type guards.
 
 import type { GroupVersion, Model } from '../model/types.js';
-import { safeIdentifier, tsString } from '../model/naming.js';
+import { privateName, safeIdentifier, tsString } from '../model/naming.js';
 import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
@@ -18,12 +18,31 @@ function comparisonLine(indentWidth: number, left: string, right: string, tail: 
   return fitsLine(indentWidth, flat) ? pad + flat : `${pad}${left}\n${pad}  ${right}${tail}`;
 }
 
+/**
+ * `head: left & right = value;` as prettier lays it out: on one line; else broken after `=`;
+ * else the intersection broken after `&` (then after `=` too when still too long).
+ */
+function typedResourceLine(head: string, left: string, right: string, value: string): string {
+  const flat = `${head}: ${left} & ${right} = ${value};`;
+  if (fitsLine(0, flat)) return flat;
+  if (fitsLine(0, `${head}: ${left} & ${right} =`)) return `${head}: ${left} & ${right} =\n  ${value};`;
+  const second = `  ${right} = ${value};`;
+  return `${head}: ${left} &\n${fitsLine(0, second) ? second : `  ${right} =\n  ${value};`}`;
+}
+
 /** Renders register.ts for one group/version. */
-export function renderRegister(group: string, gv: GroupVersion, header: string): string {
+export function renderRegister(group: string, gv: GroupVersion, header: string, runtimeImport: string): string {
+  const descriptors = new Set<string>();
   const kinds = gv.kinds.map((k) => {
     const kind = safeIdentifier(k.kind);
     const listKind = safeIdentifier(k.listKind);
+    // the untyped descriptor (module-private): `httpRouteResource`, numbered if two kinds differ only in case
+    let descriptor = `${privateName(k.kind)}Resource`;
+    for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(k.kind)}Resource${i}`;
+    descriptors.add(descriptor);
     return {
+      descriptor,
+      typedLine: typedResourceLine(`export const ${kind}Resource`, `typeof ${descriptor}`, `TypedResource<${kind}>`, descriptor),
       kind: k.kind,
       listKind: k.listKind,
       plural: k.plural,
@@ -44,7 +63,7 @@ export function renderRegister(group: string, gv: GroupVersion, header: string):
   const typeImports = [...new Set(gv.kinds.flatMap((k) => [k.kind, k.listKind]))].sort(compareStrings).map(safeIdentifier);
   return render('register', 'file', {
     header,
-    imports: importDecl(typeImports, tsString('./types.js'), true),
+    imports: [importDecl(['TypedResource'], tsString(runtimeImport), true), importDecl(typeImports, tsString('./types.js'), true)].join('\n'),
     groupLine: assignLine(0, 'export const GroupName', tsString(group)),
     versionLine: assignLine(0, 'export const Version', tsString(gv.name)),
     apiVersionLine: assignLine(0, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
@@ -58,7 +77,7 @@ export const register: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
     for (const v of g.versions) {
-      files.push({ path: apiFilePath(g.name, v.name, 'register.ts'), contents: renderRegister(g.name, v, generatedHeader(versionSources(v, ctx.sources))) });
+      files.push({ path: apiFilePath(g.name, v.name, 'register.ts'), contents: renderRegister(g.name, v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport) });
     }
   }
   return files;

@@ -1,14 +1,16 @@
 // Output: apis/<group>/<version>/types.ts — `export interface DatabaseManager { metadata?: ObjectMeta; spec?: DatabaseManagerSpec … }`,
 // one interface per named object, and `DatabaseManagerList`.
 
-import type { GroupVersion, Kind, Model, ObjectNode, SchemaNode } from '../model/types.js';
+import type { GroupVersion, Kind, Model, ObjectNode, PropertyNode, SchemaNode } from '../model/types.js';
 import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { importDecl, memberLine, type TypeExpr } from './layout.js';
 import { apiFilePath } from './paths.js';
-import { isMetaProperty, kindRoot, namedObjects, ROOT_META_PROPERTIES, versionSources } from './walk.js';
+import { importPath } from '../emit/ts-text.js';
+import { compareStrings } from '../emit/sorted.js';
+import { foreignHome, isMetaProperty, kindRoot, kindTitles, namedObjects, ROOT_META_PROPERTIES, versionSources, type GroupVersionRef } from './walk.js';
 
 interface Member {
   name: string;
@@ -125,14 +127,19 @@ function objectDecl(node: ObjectNode, root: { apiVersion: string; kind: string }
   }
   for (const p of node.properties) {
     if ((isRoot || node.embeddedResource) && ROOT_META_PROPERTIES.has(p.name)) continue;
-    members.push({ name: p.name, optional: !p.required, type: isMetaProperty(node, p.name, isRoot) ? ref('ObjectMeta') : typeExpr(p.schema), doc: docText(p.schema) });
+    members.push({ name: p.name, optional: !p.required, type: isMetaProperty(node, p.name, isRoot) ? ref('ObjectMeta') : typeExpr(p.schema), doc: propertyDoc(p) });
   }
   return { name: node.title!, doc: node.description ?? '', members, indexSignature: node.preserveUnknownFields };
 }
 
 function docFor(node: ObjectNode, name: string): string {
   const p = node.properties.find((x) => x.name === name);
-  return p?.schema.description ?? '';
+  return p?.description ?? p?.schema.description ?? '';
+}
+
+/** A property's JSDoc: its own description (a shared type's use site) or its schema's, with the schema's facts. */
+export function propertyDoc(p: PropertyNode): string {
+  return docText(p.description === undefined ? p.schema : { ...p.schema, description: p.description });
 }
 
 function listDecl(kind: Kind, apiVersion: string): Decl {
@@ -149,17 +156,40 @@ function listDecl(kind: Kind, apiVersion: string): Decl {
   };
 }
 
-/** The declarations of one group/version, in output order: each named shape once. */
-export function versionDecls(group: string, gv: GroupVersion): Decl[] {
+/**
+ * The declarations of one group/version, in output order: each named shape once. Shared objects
+ * declared in another group/version are not declared here; `foreign` (if given) receives them.
+ */
+export function versionDecls(group: string, gv: GroupVersion, foreign?: Map<string, ObjectNode>): Decl[] {
   const decls: Decl[] = [];
-  const seen = new Set<string>();
+  const seen = kindTitles(gv);
   const apiVersion = apiVersionOf(group, gv.name);
+  const here: GroupVersionRef = { group, version: gv.name };
   for (const kind of gv.kinds) {
     const root = kindRoot(kind);
-    for (const node of namedObjects(kind, seen)) decls.push(objectDecl(node, node === root ? { apiVersion, kind: kind.kind } : undefined));
+    for (const node of namedObjects(kind, seen, here, foreign)) decls.push(objectDecl(node, node === root ? { apiVersion, kind: kind.kind } : undefined));
     decls.push(listDecl(kind, apiVersion));
   }
   return decls;
+}
+
+/**
+ * `import type { A, B } from "../../<group>/<version>/<file>";` for each group/version the
+ * `foreign` nodes are declared in (sorted by path), from the file at `path`.
+ */
+export function foreignImports(path: string, file: string, foreign: ReadonlyMap<string, ObjectNode>, here: GroupVersionRef, name: (title: string) => string[], typeOnly: boolean): string[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const [title, node] of foreign) {
+    const home = foreignHome(node, here);
+    if (!home) continue;
+    const to = importPath(path, apiFilePath(home.group, home.version, file));
+    let set = byPath.get(to);
+    if (!set) byPath.set(to, (set = new Set()));
+    for (const n of name(title)) set.add(n);
+  }
+  return [...byPath.entries()]
+    .sort((a, b) => compareStrings(a[0], b[0]))
+    .map(([to, names]) => importDecl([...names].sort(compareStrings), tsString(to), typeOnly));
 }
 
 /** The types emitter. */
@@ -168,12 +198,17 @@ export const types: Emitter = (model: Model, ctx) => {
   for (const g of model.groups) {
     for (const v of g.versions) {
       const path = apiFilePath(g.name, v.name, 'types.ts');
-      const decls = versionDecls(g.name, v).map((d) => ({
+      const foreign = new Map<string, ObjectNode>();
+      const decls = versionDecls(g.name, v, foreign).map((d) => ({
         ...d,
         empty: d.members.length === 0 && !d.indexSignature,
         members: d.members.map((m) => ({ doc: m.doc, line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type) })),
       }));
-      const contents = render('types', 'file', { header: generatedHeader(versionSources(v, ctx.sources)), imports: importDecl(['ListMeta', 'ObjectMeta'], tsString(ctx.runtimeImport), true), decls });
+      const imports = [
+        importDecl(['ListMeta', 'ObjectMeta'], tsString(ctx.runtimeImport), true),
+        ...foreignImports(path, 'types.ts', foreign, { group: g.name, version: v.name }, (t) => [t], true),
+      ].join('\n');
+      const contents = render('types', 'file', { header: generatedHeader(versionSources(v, ctx.sources)), imports, decls });
       files.push({ path, contents });
     }
   }

@@ -36,18 +36,46 @@ export function isMetaProperty(parent: ObjectNode, name: string, isRoot: boolean
   return (isRoot || parent.embeddedResource) && name === 'metadata';
 }
 
+/** The group/version an emitter is writing (where `declaredIn` is compared). */
+export interface GroupVersionRef {
+  group: string;
+  version: string;
+}
+
+/**
+ * True when a named object is declared in the files of `here`: every node without
+ * `declaredIn` (a CRD's, or a definition whose own version is not in the model), and shared
+ * definitions whose home is `here`. Others are imported: from their version, or the runtime.
+ */
+export function isDeclaredIn(node: ObjectNode, here: GroupVersionRef): boolean {
+  const d = node.declaredIn;
+  return d === undefined || (d !== 'runtime' && d.group === here.group && d.version === here.version);
+}
+
+/** The home of a node declared in another group/version of the model (not the runtime), if any. */
+export function foreignHome(node: ObjectNode, here: GroupVersionRef): GroupVersionRef | undefined {
+  const d = node.declaredIn;
+  return d !== undefined && d !== 'runtime' && !isDeclaredIn(node, here) ? d : undefined;
+}
+
 /**
  * Every titled object node of the kind (root first, then depth-first), excluding metadata
  * objects, each title once: a node whose title is in `seen` (an identical shape named earlier,
  * in this kind or an earlier one of the version) is skipped with everything under it. Titles
- * returned are added to `seen`; pass one set for all kinds of a version.
+ * returned are added to `seen`; pass one set for all kinds of a version. With `here`, shared
+ * objects declared elsewhere (see {@link isDeclaredIn}) are skipped too, and those of another
+ * group/version are added to `foreign` (title → node), for the file to import.
  */
-export function namedObjects(kind: Kind, seen: Set<string> = new Set()): ObjectNode[] {
+export function namedObjects(kind: Kind, seen: Set<string> = new Set(), here?: GroupVersionRef, foreign?: Map<string, ObjectNode>): ObjectNode[] {
   const out: ObjectNode[] = [];
   const visit = (node: SchemaNode): void => {
     switch (node.type) {
       case 'object': {
         if (node.title) {
+          if (here && !isDeclaredIn(node, here)) {
+            if (foreignHome(node, here)) foreign?.set(node.title, node);
+            return;
+          }
           if (seen.has(node.title)) return;
           seen.add(node.title);
           out.push(node);
@@ -76,6 +104,14 @@ export function namedObjects(kind: Kind, seen: Set<string> = new Set()): ObjectN
     visit(p.schema);
   }
   return out;
+}
+
+/**
+ * The titles `namedObjects` must not declare again in a version: its kinds' own (a kind's root
+ * reached from another kind — an OpenAPI `$ref` to it — is declared once, as the kind).
+ */
+export function kindTitles(gv: GroupVersion): Set<string> {
+  return new Set(gv.kinds.map((k) => kindRoot(k).title!));
 }
 
 /**

@@ -186,12 +186,25 @@ export interface ObjectNode extends NodeBase {
   minProperties?: number;
   maxProperties?: number;
   mapType?: 'granular' | 'atomic';
+  /**
+   * Where the declaration of this named, shared object lives when it is not declared in every
+   * version that uses it (an OpenAPI definition reached through `$ref`, issue #24): in another
+   * group/version of the model — emitters import its type and deep copy from there — or in the
+   * runtime (`'runtime'`: `ObjectMeta`, `ListMeta`). Unset: declared in each version whose kinds
+   * use it (every CRD schema, and definitions whose own version is not in the model).
+   */
+  declaredIn?: { group: string; version: string } | 'runtime';
 }
 
 export interface PropertyNode {
   name: string;
   required: boolean;
   schema: SchemaNode;
+  /**
+   * The property's own description when its schema is a shared named object described on its
+   * own (an OpenAPI `allOf: [{$ref}]` with a description beside it): docs prefer it to the schema's.
+   */
+  description?: string;
 }
 
 export interface MapNode extends NodeBase {

@@ -2,12 +2,13 @@
 // file of every fixture case and of every corpus CRD — all generators, a controller for every
 // kind — is unchanged by `prettier.format` with its default options; so is the CRD YAML the crd
 // emitter writes for the fixtures (three corpus CRDs hold block scalars prettier rewrites, so
-// corpus YAML is not asserted). Files with identical contents are formatted once.
+// corpus YAML is not asserted); so is every file generated from the Kubernetes OpenAPI document.
+// Files with identical contents are formatted once.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as prettier from 'prettier';
-import { corpusFiles, fixtureFiles, type CheckedFile } from './support.js';
+import { corpusFiles, fixtureFiles, kubernetesFiles, type CheckedFile } from './support.js';
 
 /** The first lines where `a` and `b` differ, numbered, for a failure message. */
 function firstDifference(a: string, b: string, context = 3): string {
@@ -59,5 +60,13 @@ test('corpus output (all generators, a controller per kind) is unchanged by pret
   assert.ok(files.length > 500, `only ${files.length} corpus files`);
   const failures = await unstable(files);
   console.log(`prettier-stable: ${files.length} corpus files checked, ${failures.length} unstable`);
+  assert.deepEqual(failures, []);
+});
+
+test('Kubernetes OpenAPI output (every default generator) is unchanged by prettier', async () => {
+  const files = kubernetesFiles().filter(isTs);
+  assert.ok(files.length > 200, `only ${files.length} files`);
+  const failures = await unstable(files);
+  console.log(`prettier-stable: ${files.length} Kubernetes files checked, ${failures.length} unstable`);
   assert.deepEqual(failures, []);
 });

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
+import { readOpenApiInputs } from '../../src/input/openapi/index.js';
 import { readTypeScript } from '../../src/input/ts/reader.js';
 import { createEmitContext, type GeneratedFile } from '../../src/generate/emitter.js';
 import { EMITTERS, runEmitters } from '../../src/generate/registry.js';
@@ -49,4 +50,12 @@ export function corpusFiles(): CheckedFile[] {
     for (const file of runEmitters(r.model, ctx, EMITTERS)) out.push({ origin: `corpus/${rel}`, file });
   }
   return out;
+}
+
+/** The Kubernetes OpenAPI document (schema/kubernetes/…) generated with the default generators. */
+export function kubernetesFiles(): CheckedFile[] {
+  const file = 'schema/kubernetes/v1.37.1/openapi-v3.json';
+  const r = readOpenApiInputs([{ file, content: readFileSync(join(ROOT, file)) }]);
+  if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`${file} does not read`);
+  return runEmitters(r.model, createEmitContext({ sources: r.model.sources })).map((f) => ({ origin: file, file: f }));
 }

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCrdInputs } from '../../src/input/crd/index.js';
+import { readApiInputs } from '../../src/input/read-inputs.js';
 import { createEmitContext, type GeneratedFile } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import type { Model } from '../../src/model/types.js';
@@ -32,7 +32,7 @@ export const FIXTURES = join(ROOT, 'fixtures');
 /** True when golden files should be rewritten instead of compared. */
 export const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
-/** Fixture cases with CRD YAML inputs (every folder of fixtures/ but invalid/), sorted. */
+/** Fixture cases with CRD YAML or OpenAPI (JSON) inputs (every folder of fixtures/ but invalid/), sorted. */
 export function yamlCases(): string[] {
   return readdirSync(FIXTURES)
     .filter((d) => d !== 'invalid' && statSync(join(FIXTURES, d)).isDirectory())
@@ -40,10 +40,10 @@ export function yamlCases(): string[] {
     .sort();
 }
 
-/** The YAML input files of a case, as repo-relative POSIX paths. */
+/** The YAML (CRD) or JSON (OpenAPI) input files of a case, as repo-relative POSIX paths. */
 export function caseInputs(name: string): string[] {
   return readdirSync(join(FIXTURES, name))
-    .filter((f) => /\.ya?ml$/.test(f))
+    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'options.json')
     .sort()
     .map((f) => `fixtures/${name}/${f}`);
 }
@@ -51,7 +51,7 @@ export function caseInputs(name: string): string[] {
 /** Generates a case in-process exactly as `crdgen generate <inputs> --out …` would. */
 export function generateCase(name: string): { model: Model; files: GeneratedFile[]; diagnostics: Diagnostic[] } {
   const inputs = caseInputs(name);
-  const r = readCrdInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
+  const r = readApiInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
   const files = r.diagnostics.some((d) => d.severity === 'error') ? [] : runEmitters(r.model, createEmitContext({ sources: r.model.sources, ...caseOptions(name) }));
   return { model: r.model, files, diagnostics: r.diagnostics };
 }

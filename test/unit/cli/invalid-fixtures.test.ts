@@ -1,4 +1,4 @@
-// Every invalid fixture (fixtures/invalid/*.yaml) makes `crdgen generate` print
+// Every invalid fixture (fixtures/invalid/*.yaml, and OpenAPI documents *.json) makes `crdgen generate` print
 // exactly its `<name>.diagnostics` file to stderr, exit 1, and write nothing.
 // `UPDATE_GOLDEN=1` rewrites the .diagnostics files (review the diff!).
 
@@ -11,7 +11,7 @@ import { FIXTURES, UPDATE } from '../../golden/support.js';
 import { cli } from './cli-support.js';
 
 const dir = join(FIXTURES, 'invalid');
-const cases = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const cases = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.json')).sort();
 
 test('invalid fixtures exist', () => {
   for (const name of ['databasemanager-typo.yaml', 'tabs.yaml', 'bad-indent.yaml', 'empty.yaml', 'binary.yaml', 'alias-bomb.yaml', 'escape-kind.yaml', 'escape-group.yaml', 'no-crd.yaml', 'many-errors.yaml']) {
@@ -25,7 +25,7 @@ for (const name of cases) {
     try {
       const target = join(out, 'gen');
       const r = await cli(['generate', `fixtures/invalid/${name}`, '--out', target]);
-      const expectedFile = join(dir, name.replace(/\.yaml$/, '.diagnostics'));
+      const expectedFile = join(dir, name.replace(/\.(yaml|json)$/, '.diagnostics'));
       if (UPDATE) writeFileSync(expectedFile, r.stderr);
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');

@@ -84,7 +84,7 @@ test('deploymentUpdate: server defaults are not drift; replicas or template chan
 test('ownedObjectHandler: controller owner of the right kind only; tombstones unwrapped; same-resourceVersion resyncs skipped', () => {
   const keys: string[] = [];
   const h = ownedObjectHandler<Deployment>({ group: 'coolops.cn', kind: 'DatabaseManager' }, (k) => keys.push(k));
-  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({ metadata: { name: 'x', namespace: 'ns', resourceVersion: rv, ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref }] } });
+  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({ metadata: { name: 'x', namespace: 'ns', resourceVersion: rv, ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref }] }, spec: { selector: {}, template: {} } });
   h.onAdd!(owned('1', { controller: true }), false);
   h.onAdd!(owned('1', { controller: false }), false);
   h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);
