@@ -1,10 +1,10 @@
 // `npm run builtins:update`: regenerates crdgen/runtime's typed built-in kinds (src/runtime/builtin/)
-// from the committed OpenAPI v3 document of the real kube-apiserver (src/generate/builtins.ts says
+// from the committed OpenAPI v3 document of the real kube-apiserver (src/cli/builtins.ts says
 // which kinds). Removes generated files that are no longer produced; writes nothing else.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_DIR, BUILTIN_SOURCE, builtinFiles } from '../src/generate/builtins.js';
+import { BUILTIN_DIR, BUILTIN_SOURCE, builtinFiles } from '../src/cli/builtins.js';
 import { isGeneratedContents } from '../src/emit/header.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,10 +6,11 @@
 
 import pluralize from 'pluralize';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../../diagnostics/codes.js';
 import { ALL_VERBS, STATUS_VERBS, type Group, type GroupVersion, type Kind, type Model, type ObjectNode, type SchemaNode, type Verb } from '../../model/types.js';
 import { compareKubeVersions, isKindName, isSafePathSegment, publicName, RESERVED_WORDS } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES, titleClaimer } from '../../model/titles.js';
-import { compareStrings } from '../../emit/sorted.js';
+import { compareStrings } from '../../model/order.js';
 import { decodeText, type CrdSource, type ReadResult } from '../crd/read.js';
 import { dottedPath, type Path } from '../crd/field-path.js';
 import { lazySourcePos } from '../crd/schema-node.js';
@@ -152,7 +153,7 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
 /** Checks one document's top level and collects its definitions and kinds. */
 function readDocument(file: string, doc: ApiDocument, defs: Map<string, Definition>, found: FoundKind[], diagnostics: Diagnostic[]): void {
   const v = doc.value;
-  const err = (path: Path, code: string, message: string, hint?: string): void => {
+  const err = (path: Path, code: DiagnosticCode, message: string, hint?: string): void => {
     diagnostics.push({ severity: 'error', code, file, ...doc.locate(path), path: dottedPath(path), message, ...(hint ? { hint } : {}) });
   };
   if (!isObj(v)) {

@@ -7,6 +7,7 @@
 // emitters name the type, the declaration is the definition's own.
 
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../../diagnostics/codes.js';
 import type { NodeBase, ObjectNode, PropertyNode, SchemaNode, ValidationRule } from '../../model/types.js';
 import { child, dottedPath, type Path } from '../crd/field-path.js';
 import { lazySourcePos } from '../crd/schema-node.js';
@@ -83,7 +84,7 @@ export class SchemaConverter {
     private readonly diagnostics: Diagnostic[],
   ) {}
 
-  private error(def: Definition, path: Path, code: string, message: string, hint?: string): void {
+  private error(def: Definition, path: Path, code: DiagnosticCode, message: string, hint?: string): void {
     this.diagnostics.push({ severity: 'error', code, file: def.file, ...def.doc.locate(path), path: dottedPath(path), message, ...(hint ? { hint } : {}) });
   }
 

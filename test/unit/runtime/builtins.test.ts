@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_COMMAND, BUILTIN_DIR, BUILTIN_KINDS, BUILTIN_SOURCE, builtinFiles } from '../../../src/generate/builtins.js';
+import { BUILTIN_COMMAND, BUILTIN_DIR, BUILTIN_KINDS, BUILTIN_SOURCE, builtinFiles } from '../../../src/cli/builtins.js';
 import { readTree, ROOT } from '../../golden/support.js';
 import * as runtime from '../../../src/runtime/index.js';
 import type { Deployment, Service, TypedResource } from '../../../src/runtime/index.js';

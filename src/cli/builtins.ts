@@ -8,11 +8,11 @@ import { readOpenApiInputs } from '../input/openapi/index.js';
 import type { Model } from '../model/types.js';
 import { GENERATED_HEADER, generatedHeader } from '../emit/header.js';
 import { compareStrings } from '../emit/sorted.js';
-import { createEmitContext, type GeneratedFile } from './emitter.js';
-import { types, versionDecls } from './types.js';
-import { register } from './register.js';
-import { apiFilePath, groupFolder } from './paths.js';
-import { importDecl } from './layout.js';
+import { createEmitContext, type GeneratedFile } from '../generate/emitter.js';
+import { types, versionDecls } from '../generate/types.js';
+import { register } from '../generate/register.js';
+import { apiFilePath, groupFolder } from '../generate/paths.js';
+import { importDecl } from '../generate/layout.js';
 import { tsString } from '../model/naming.js';
 
 /** The Kubernetes version of the committed document the built-ins are generated from. */
