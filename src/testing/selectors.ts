@@ -1,73 +1,28 @@
-// Label selectors (`app=x,tier in (a,b),!legacy`) and field selectors
-// (`metadata.name=x`, `metadata.namespace!=y`) as list and watch requests carry them.
+// Label selectors (`app=x,tier in (a,b),!legacy`: the runtime's, src/runtime/labels) and field
+// selectors (`metadata.name=x`, `metadata.namespace!=y`) as list and watch requests carry them.
 import type { KubeObject } from '../runtime/meta/types.js';
+import { parseSelector } from '../runtime/labels/parse.js';
+import { SelectorError, type Selector } from '../runtime/labels/selector.js';
 import { badRequest } from './status.js';
 
 /** A parsed selector: true when an object matches. */
 export type Matcher = (obj: KubeObject) => boolean;
 
-type Req =
-  | { op: 'eq' | 'neq'; key: string; value: string }
-  | { op: 'in' | 'notin'; key: string; values: string[] }
-  | { op: 'exists' | 'notexists'; key: string };
-
-/** Parses a label selector; throws a 400 ApiError on bad syntax. Empty matches everything. */
+/**
+ * Parses a label selector with crdgen/runtime's grammar (apimachinery's labels.Parse); throws a
+ * 400 ApiError worded as kube-apiserver answers on bad syntax or an invalid key or value. Empty
+ * matches everything.
+ */
 export function parseLabelSelector(text: string | undefined): Matcher {
   if (!text || !text.trim()) return () => true;
-  const reqs: Req[] = [];
-  for (const part of splitTopLevel(text)) {
-    const p = part.trim();
-    if (!p) throw badRequest(`unable to parse requirement: found '', expected: identifier`);
-    let m: RegExpExecArray | null;
-    if ((m = /^([^\s=!(),]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(p))) {
-      reqs.push({ op: m[2] as 'in' | 'notin', key: m[1]!, values: m[3]!.split(',').map((s) => s.trim()).filter(Boolean) });
-    } else if ((m = /^([^\s=!(),]+)\s*(==|=|!=)\s*([^\s=!(),]*)$/.exec(p))) {
-      reqs.push({ op: m[2] === '!=' ? 'neq' : 'eq', key: m[1]!, value: m[3]! });
-    } else if ((m = /^!\s*([^\s=!(),]+)$/.exec(p))) {
-      reqs.push({ op: 'notexists', key: m[1]! });
-    } else if ((m = /^([^\s=!(),]+)$/.exec(p))) {
-      reqs.push({ op: 'exists', key: m[1]! });
-    } else {
-      throw badRequest(`unable to parse requirement: <nil>: Invalid value: "${p}": invalid label selector`);
-    }
+  let selector: Selector;
+  try {
+    selector = parseSelector(text);
+  } catch (e) {
+    if (e instanceof SelectorError) throw badRequest(e.apiserverMessage);
+    throw e;
   }
-  return (obj) => {
-    const labels = obj.metadata?.labels ?? {};
-    return reqs.every((r) => {
-      const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-      const v = labels[r.key];
-      switch (r.op) {
-        case 'eq':
-          return has && v === r.value;
-        case 'neq':
-          return !has || v !== r.value;
-        case 'in':
-          return has && r.values.includes(v!);
-        case 'notin':
-          return !has || !r.values.includes(v!);
-        case 'exists':
-          return has;
-        case 'notexists':
-          return !has;
-      }
-    });
-  };
-}
-
-function splitTopLevel(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of text) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
+  return (obj) => selector.matches(obj.metadata?.labels ?? {});
 }
 
 /** Field getters per field path; `metadata.name` and `metadata.namespace` always. */

@@ -207,6 +207,8 @@ export const SCENARIOS: Scenario[] = [
       await req('label equality', 'GET', `${widgets(ns)}?labelSelector=tier%3Dweb`);
       await req('label set-based', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db),!missing')}`);
       await req('label selector syntax error: 400', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db')}`);
+      for (const bad of ['a=b,', '!a=b', 'a b', 'a>x', '-bad=x']) await req(`label selector ${JSON.stringify(bad)}: 400`, 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent(bad)}`);
+      await req('in and notin as keys', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('in!=x,!notin')}`);
       await req('field metadata.name', 'GET', `${widgets(ns)}?fieldSelector=metadata.name%3Ds2`);
       await req('field metadata.namespace', 'GET', `${widgets(ns)}?fieldSelector=metadata.namespace%3D${ns}`);
       await req('selectable field .spec.color', 'GET', `${widgets(ns)}?fieldSelector=spec.color%3Dblue`);

@@ -9,7 +9,7 @@ import type { ListOptions, Watch } from '../client/types.js';
 import type { DeleteOptions, ResourceDescriptor } from '../client/resource.js';
 import { apiVersionOf } from '../client/resource-client.js';
 import { parseSelector } from '../labels/parse.js';
-import type { Selector } from '../labels/selector.js';
+import { SelectorError, type Selector } from '../labels/selector.js';
 import { alreadyExists, conflict, invalid, notFound, OBJECT_MODIFIED, statusError } from './errors.js';
 import { FakeWatch } from './watch.js';
 
@@ -186,7 +186,7 @@ export class ObjectTracker {
     try {
       labels = options.labelSelector ? parseSelector(options.labelSelector) : undefined;
     } catch (e) {
-      throw statusError(400, 'BadRequest', `unable to parse requirement: ${(e as Error).message}`);
+      throw e instanceof SelectorError ? statusError(400, 'BadRequest', e.apiserverMessage) : e;
     }
     const fields: ((o: KubeObject) => boolean)[] = [];
     for (const term of (options.fieldSelector ?? '').split(',').filter((t) => t.trim() !== '')) {

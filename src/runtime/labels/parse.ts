@@ -2,7 +2,7 @@
 //   selector    := '' | requirement ( ',' requirement )*
 //   requirement := '!' KEY | KEY [ ( '=' | '==' | '!=' ) VALUE | ( 'in' | 'notin' ) '(' VALUES ')' | ( '>' | '<' ) INTEGER ]
 // Whitespace may surround any token. A bare KEY means "exists".
-import { newRequirement, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
+import { labelKeyErrors, newRequirement, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
 
 type TokenKind = 'ident' | 'in' | 'notin' | ',' | '(' | ')' | '=' | '==' | '!=' | '!' | '>' | '<' | 'end';
 
@@ -73,34 +73,47 @@ class Parser {
     return t.kind === 'in' || t.kind === 'notin' ? { ...t, kind: 'ident' } : t;
   }
 
-  private fail(t: Token, what: string): never {
+  /**
+   * Throws a {@link SelectorError}: `what` for the message (with the position), `go` as
+   * apimachinery's parser words it, wrapped in `unable to parse requirement: ` when the error is
+   * inside a requirement (as Go's parser wraps those).
+   */
+  private fail(t: Token, what: string, go: string, inRequirement = true): never {
     const found = t.kind === 'end' ? 'end of string' : JSON.stringify(t.text);
-    throw new SelectorError(`unable to parse label selector ${JSON.stringify(this.input)}: ${what}, found ${found} at position ${t.pos}`);
+    throw new SelectorError(
+      `unable to parse label selector ${JSON.stringify(this.input)}: ${what}, found ${found} at position ${t.pos}`,
+      inRequirement ? `unable to parse requirement: ${go}` : go,
+    );
+  }
+
+  /** A requirement may start here: a key (`in`/`notin` are keys here too) or `!`. */
+  private startsRequirement(t: Token): boolean {
+    return t.kind === 'ident' || t.kind === '!';
   }
 
   parse(): Requirement[] {
     const reqs: Requirement[] = [];
-    if (this.peek().kind === 'end') return reqs;
+    const first = this.peekValue();
+    if (first.kind === 'end') return reqs;
+    if (!this.startsRequirement(first)) this.fail(first, 'expected a label key or \'!\'', `found '${first.text}', expected: !, identifier, or 'end of string'`, false);
     for (;;) {
       reqs.push(this.requirement());
       const t = this.next();
       if (t.kind === 'end') return reqs;
-      if (t.kind !== ',') this.fail(t, "expected ',' or end of string");
-      if (this.peek().kind === 'end') this.fail(this.peek(), 'expected a requirement after \',\'');
+      if (t.kind !== ',') this.fail(t, "expected ',' or end of string", `found '${t.text}', expected: ',' or 'end of string'`, false);
+      const n = this.peekValue();
+      if (!this.startsRequirement(n)) this.fail(n, "expected a requirement after ','", `found '${n.text}', expected: identifier after ','`, false);
     }
   }
 
   private requirement(): Requirement {
-    let t = this.next();
-    if (t.kind === '!') {
-      t = this.next();
-      if (t.kind !== 'ident') this.fail(t, "expected a label key after '!'");
-      const after = this.peek();
-      if (after.kind !== ',' && after.kind !== 'end') this.fail(after, "expected ',' or end of string after '!key'");
-      return this.build(t, '!', []);
-    }
-    if (t.kind !== 'ident') this.fail(t, 'expected a label key');
+    let t = this.nextValue();
+    const not = t.kind === '!';
+    if (not) t = this.nextValue();
+    if (t.kind !== 'ident') this.fail(t, not ? "expected a label key after '!'" : 'expected a label key', `found '${t.text}', expected: identifier`);
     const key = t;
+    this.checkKey(key);
+    if (not) return this.build(key, '!', []);
     const op = this.peek();
     switch (op.kind) {
       case ',':
@@ -108,20 +121,16 @@ class Parser {
         return this.build(key, 'exists', []);
       case '=':
       case '==':
-      case '!=': {
-        this.next();
-        const v = this.peekValue();
-        if (v.kind === ',' || v.kind === 'end') return this.build(key, op.kind, ['']);
-        this.nextValue();
-        if (v.kind !== 'ident') this.fail(v, `expected a value after '${op.text}'`);
-        return this.build(key, op.kind, [v.text]);
-      }
+      case '!=':
       case '>':
       case '<': {
         this.next();
-        const v = this.nextValue();
-        if (v.kind !== 'ident') this.fail(v, `expected an integer after '${op.text}'`);
-        return this.build(key, op.kind === '>' ? 'gt' : 'lt', [v.text]);
+        const operator: Operator = op.kind === '>' ? 'gt' : op.kind === '<' ? 'lt' : op.kind;
+        const v = this.peekValue();
+        if (v.kind === ',' || v.kind === 'end') return this.build(key, operator, ['']);
+        this.nextValue();
+        if (v.kind !== 'ident') this.fail(v, `expected a value after '${op.text}'`, `found '${v.text}', expected: identifier`);
+        return this.build(key, operator, [v.text]);
       }
       case 'in':
       case 'notin': {
@@ -129,20 +138,20 @@ class Parser {
         return this.build(key, op.kind, this.valueSet());
       }
       default:
-        return this.fail(op, "expected an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of string");
+        return this.fail(op, "expected an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of string", `found '${op.text}', expected: in, notin, =, ==, !=, gt, lt`);
     }
   }
 
   /** `( v1, v2, … )`; an empty slot (and `()`) is the empty value. */
   private valueSet(): string[] {
     const open = this.next();
-    if (open.kind !== '(') this.fail(open, "expected '('");
+    if (open.kind !== '(') this.fail(open, "expected '('", `found '${open.text}' expected: '('`);
     const values: string[] = [];
-    if (this.peek().kind === ')') {
+    if (this.peekValue().kind === ')') {
       this.next();
       return ['']; // `()` is the set of the empty value, as apimachinery reads it
     }
-    for (;;) {
+    for (let first = true; ; first = false) {
       const t = this.peekValue();
       if (t.kind === 'ident') {
         this.nextValue();
@@ -150,12 +159,23 @@ class Parser {
       } else if (t.kind === ',' || t.kind === ')') {
         values.push('');
       } else {
-        this.fail(t, 'expected a value, \',\' or \')\'');
+        this.fail(t, "expected a value, ',' or ')'", first ? `found '${t.text}', expected: ',', ')' or identifier` : `found '${t.text}', expected: ',', or identifier`);
       }
       const sep = this.next();
       if (sep.kind === ')') return values;
-      if (sep.kind !== ',') this.fail(sep, "expected ',' or ')'");
+      if (sep.kind !== ',') this.fail(sep, "expected ',' or ')'", `found '${sep.text}', expected: ',' or ')'`);
     }
+  }
+
+  /** The key is checked as soon as it is read, as apimachinery's parser does. */
+  private checkKey(key: Token): void {
+    const errs = labelKeyErrors(key.text);
+    if (errs.length === 0) return;
+    const go = goLabelKeyErrors(key.text);
+    throw new SelectorError(
+      `unable to parse label selector ${JSON.stringify(this.input)}: invalid label key ${JSON.stringify(key.text)}: ${errs.join('; ')}`,
+      `unable to parse requirement: <nil>: Invalid value: ${JSON.stringify(key.text)}: ${(go.length ? go : errs).join('; ')}`,
+    );
   }
 
   private build(key: Token, op: Operator, values: string[]): Requirement {
@@ -163,11 +183,71 @@ class Parser {
       return newRequirement(key.text, op, values);
     } catch (e) {
       if (e instanceof SelectorError) {
-        throw new SelectorError(`unable to parse label selector ${JSON.stringify(this.input)}: ${e.message}`);
+        const go = goRequirementErrors(key.text, op, values);
+        throw new SelectorError(
+          `unable to parse label selector ${JSON.stringify(this.input)}: ${e.message}`,
+          `unable to parse requirement: ${go.length === 0 ? e.message : go.length === 1 ? go[0] : `[${go.join(', ')}]`}`,
+        );
       }
       throw e;
     }
   }
+}
+
+// apimachinery's wording of what NewRequirement and the key check find (k8s.io/apimachinery
+// validation: IsQualifiedName, IsValidLabelValue), for SelectorError.apiserverMessage.
+const KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const KEY_RE = new RegExp(`^(?:${KEY_FMT})$`);
+const SUBDOMAIN_RE = new RegExp(`^(?:${SUBDOMAIN_FMT})$`);
+const VALUE_RE = new RegExp(`^(?:(${KEY_FMT})?)$`);
+const KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const bytes = (s: string) => new TextEncoder().encode(s).length;
+
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+function goLabelKeyErrors(key: string): string[] {
+  const parts = key.split('/');
+  if (parts.length > 2) return [`a qualified name ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  const errs: string[] = [];
+  const name = parts[parts.length - 1]!;
+  if (parts.length === 2) {
+    const prefix = parts[0]!;
+    if (prefix === '') errs.push('prefix part must be non-empty');
+    else {
+      if (bytes(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
+      if (!SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, 'example.com')}`);
+    }
+  }
+  if (name === '') errs.push('name part must be non-empty');
+  else if (bytes(name) > 63) errs.push('name part must be no more than 63 bytes');
+  if (!KEY_RE.test(name)) errs.push(`name part ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
+  return errs;
+}
+
+function goLabelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (bytes(value) > 63) errs.push('must be no more than 63 bytes');
+  if (!VALUE_RE.test(value)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${KEY_FMT})?`, 'MyValue', 'my_value', '12345'));
+  return errs;
+}
+
+/** NewRequirement's field errors for values the parser read (sorted and de-duplicated, as Go's set gives them). */
+function goRequirementErrors(key: string, op: Operator, values: readonly string[]): string[] {
+  const sorted = [...new Set(values)].sort();
+  const errs: string[] = [];
+  if (op === 'gt' || op === 'lt') {
+    sorted.forEach((v, i) => {
+      if (!/^[-+]?[0-9]+$/.test(v)) errs.push(`values[${i}]: Invalid value: ${JSON.stringify(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+    });
+  }
+  sorted.forEach((v, i) => {
+    const e = goLabelValueErrors(v);
+    if (e.length) errs.push(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${e.join('; ')}`);
+  });
+  return errs;
 }
 
 /**

@@ -11,6 +11,16 @@ export type Labels = Readonly<Record<string, string>>;
 /** Thrown for a malformed selector or an invalid requirement; the message says what and where. */
 export class SelectorError extends Error {
   override readonly name = 'SelectorError';
+  /**
+   * The error as apimachinery's `labels.Parse` words it: what kube-apiserver answers in its 400
+   * (and client-go returns), e.g. `unable to parse requirement: found '', expected: ',' or ')'`.
+   * The message itself says where, for people.
+   */
+  readonly apiserverMessage: string;
+  constructor(message: string, apiserverMessage?: string) {
+    super(message);
+    this.apiserverMessage = apiserverMessage ?? message;
+  }
 }
 
 const QUALIFIED_NAME_MAX = 63;

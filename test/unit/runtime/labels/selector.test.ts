@@ -36,11 +36,12 @@ test('parses the grammar and prints it canonically (sorted by key, values sorted
 });
 
 test('rejects malformed selectors with SelectorError naming the position', () => {
-  const bad = ['in=a', 'x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
+  const bad = ['x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`];
   for (const s of bad) {
     assert.throws(() => parseSelector(s), (e: unknown) => e instanceof SelectorError && e.message.includes('unable to parse label selector'), s);
   }
   assert.throws(() => parseSelector('x==a==b'), /found "==" at position 4/);
+  assert.equal(parseSelector('in=a,notin').toString(), 'in=a,notin', 'in and notin are keys where a key stands, as in apimachinery');
   assert.equal(parseSelector('x in ()').toString(), 'x in ()', '() is the empty value, as in apimachinery');
   assert.equal(parseSelector('x in ()').matches({ x: '' }), true);
   assert.equal(parseSelector('x in ()').matches({ x: 'a' }), false);
@@ -99,4 +100,30 @@ test('labelSelectorAsSelector converts metav1.LabelSelector', () => {
   assert.equal(s.matches({ app: 'db', tier: 'a' }), false);
   assert.throws(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as 'In' }] }), /not a valid label selector operator/);
   assert.throws(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In' }] }), /can't be empty/);
+});
+
+// What kube-apiserver v1.37.1 answers (its 400 message) for each selector: apimachinery's
+// labels.Parse wording, recorded from the real server (test/fidelity's label selector scenario
+// compares the test server's answers with it on every run).
+test('SelectorError.apiserverMessage is worded as apimachinery words it', () => {
+  const cases: [string, string][] = [
+    ['tier in (db', "unable to parse requirement: found '', expected: ',' or ')'"],
+    ['a=b,', "found '', expected: identifier after ','"],
+    [',a', "found ',', expected: !, identifier, or 'end of string'"],
+    ['a=b c', "found 'c', expected: ',' or 'end of string'"],
+    ['a b', "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"],
+    ['!', "unable to parse requirement: found '', expected: identifier"],
+    ['!a=b', "found '=', expected: ',' or 'end of string'"],
+    ['x in (a)b', "found 'b', expected: ',' or 'end of string'"],
+    ['((', "found '(', expected: !, identifier, or 'end of string'"],
+    ['a>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [`a=${'v'.repeat(64)}`, `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`],
+    [
+      '-bad=x',
+      `unable to parse requirement: <nil>: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    ],
+  ];
+  for (const [text, message] of cases) {
+    assert.throws(() => parseSelector(text), (e: unknown) => e instanceof SelectorError && e.apiserverMessage === message && e.message.includes('at position') === !message.includes('Invalid value'), text);
+  }
 });
