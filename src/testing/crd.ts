@@ -7,6 +7,7 @@ import type { PrinterColumn, ResourceInfo } from './resource.js';
 import { checkCrdWithReader, lazyCustomResourceSchema, schemaRejection } from './engines.js';
 import type { FieldCause } from './status.js';
 import { internalVersionsJson } from './crd-internal.js';
+import { crdConversion } from './conversion.js';
 
 type Rec = Record<string, unknown>;
 
@@ -172,6 +173,8 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
   const plural = String(names.plural);
   const kind = String(names.kind);
   const out: ResourceInfo[] = [];
+  const storageVersion = String(arr(spec.versions).map(rec).find((v) => v.storage === true)?.name ?? '');
+  const conversion = crdConversion(spec, storageVersion);
   for (const v of arr(spec.versions).map(rec)) {
     if (v.served !== true) continue;
     const sub = rec(v.subresources);
@@ -194,6 +197,7 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
       custom: true,
       columns: printerColumns(v),
       storagePrefix: `/${group}/${plural}`,
+      conversion,
     };
     const selectable = arr(v.selectableFields).map((f) => rec(f).jsonPath).filter((p): p is string => typeof p === 'string');
     if (selectable.length) info.selectableFields = selectable;

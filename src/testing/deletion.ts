@@ -15,6 +15,8 @@ export interface DeleteOptions {
   dryRun?: boolean;
   /** The deprecated orphanDependents, when given (false makes a pending deletion answer 202). */
   orphanDependents?: boolean;
+  /** Set for deletes through the HTTP API: validating admission webhooks are called (DELETE, the object as oldObject). */
+  admission?: { userInfo?: import('./admission.js').AdmissionAttributes['userInfo'] };
 }
 
 /** What a delete did: the object (final state) and whether it is gone already. */
@@ -78,6 +80,10 @@ export async function deleteObject(
   for (let attempt = 0; attempt < 16; attempt++) {
     const cur = await svc.storage.get(key);
     if (!cur) throw notFound(res, name);
+    if (attempt === 0 && opts.admission) {
+      const attrs = svc.attributes({ admission: opts.admission, dryRun: opts.dryRun === true }, 'DELETE', undefined)!;
+      await svc.webhooks.validate(res, undefined, await svc.view(res, cur), attrs);
+    }
     const pre = opts.preconditions;
     // the storage layer's precondition errors name the kind, not the resource
     const byKind = { group: res.group, resource: res.kind };
@@ -109,22 +115,22 @@ export async function deleteObject(
         ...(status.conditions ?? []).filter((c) => c.type !== 'Terminating'),
         { type: 'Terminating', status: 'True', lastTransitionTime: nowRfc3339(), reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' },
       ];
-      if (opts.dryRun) return { object: svc.present(res, next), deleted: false };
+      if (opts.dryRun) return { object: await svc.view(res, next), deleted: false };
       try {
         const stored = await svc.storage.update(key, next, Number(cur.metadata?.resourceVersion));
         await svc.afterWrite(res, stored, false);
-        return { object: svc.present(res, stored), deleted: false };
+        return { object: await svc.view(res, stored), deleted: false };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict') continue;
         throw e;
       }
     }
     if (finalizers.length === 0 && !terminating) {
-      if (opts.dryRun) return { object: svc.present(res, cur), deleted: true };
+      if (opts.dryRun) return { object: await svc.view(res, cur), deleted: true };
       try {
         const last = await svc.storage.delete(key, Number(cur.metadata?.resourceVersion));
         await svc.afterWrite(res, last, true);
-        return { object: svc.present(res, last), deleted: true };
+        return { object: await svc.view(res, last), deleted: true };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict') continue;
         throw e;
@@ -145,11 +151,11 @@ export async function deleteObject(
       const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};
       (next as { status?: unknown }).status = { ...st, phase: 'Terminating' };
     }
-    if (opts.dryRun) return { object: svc.present(res, next), deleted: false };
-    if (JSON.stringify(next) === JSON.stringify(cur)) return { object: svc.present(res, cur), deleted: false };
+    if (opts.dryRun) return { object: await svc.view(res, next), deleted: false };
+    if (JSON.stringify(next) === JSON.stringify(cur)) return { object: await svc.view(res, cur), deleted: false };
     try {
       const stored = await svc.storage.update(key, next, Number(cur.metadata?.resourceVersion));
-      return { object: svc.present(res, stored), deleted: false };
+      return { object: await svc.view(res, stored), deleted: false };
     } catch (e) {
       if (e instanceof StorageError && e.code === 'Conflict') continue;
       throw e;

@@ -262,6 +262,7 @@ function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: str
     dryRun: dry.includes('All'),
     warnings: [],
     force: queryBool(q, 'force') === true,
+    admission: {},
   };
   if (subresource === 'status') opts.subresource = 'status';
   return opts;
@@ -377,7 +378,7 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
   if (method === 'DELETE') {
     const raw = await readBody(req);
     const body = raw.length ? await decodeBody(raw, req.headers['content-type']) : undefined;
-    const opts = parseDeleteOptions(body, q);
+    const opts = { ...parseDeleteOptions(body, q), admission: {} };
     if (rp.name !== undefined) {
       if (rp.subresource) throw methodNotSupported(r, 'delete');
       const out = await deleteObject(svc, r, ns, rp.name, opts);

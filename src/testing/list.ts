@@ -134,7 +134,7 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     }
     throw e;
   }
-  const result: ListResult = { items: listed.items.map((o) => svc.present(r, o)), resourceVersion: String(listed.revision) };
+  const result: ListResult = { items: await svc.viewAll(r, listed.items), resourceVersion: String(listed.revision) };
   // As the apiserver's etcd3 store: a continue token when keys follow the page's last item,
   // and remainingItemCount (how many) only when no selector filtered the list.
   if (limit && listed.more && listed.keys.length > 0) {

@@ -19,6 +19,8 @@ import { goMessageOf, goRoundTrip, jsonPatchDecoded, mergePatchDecoded, patchedJ
 import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
+import { AdmissionWebhooks, TESTENV_USER, type AdmissionAttributes } from './admission.js';
+import { convertObjects } from './conversion.js';
 
 type Rec = Record<string, unknown>;
 
@@ -39,6 +41,11 @@ export interface WriteOptions {
   patchStrict?: string[];
   /** Ownership computed by server-side apply for a create (internal). */
   appliedManagedFields?: ManagedFieldsEntry[];
+  /**
+   * Set for writes through the HTTP API: admission webhooks are called for them (the in-process
+   * controllers' writes skip them). `userInfo` defaults to testenv's user.
+   */
+  admission?: { userInfo?: AdmissionAttributes['userInfo'] };
 }
 
 /** The patch types the server accepts. */
@@ -64,10 +71,52 @@ const MAX_UPDATE_RETRIES = 16;
 
 /** The generic store: all writes of the server go through it. */
 export class ObjectService {
+  /** The admission webhooks of the stored configurations. */
+  readonly webhooks: AdmissionWebhooks;
   constructor(
     readonly storage: Storage,
     readonly registry: Registry,
-  ) {}
+  ) {
+    this.webhooks = new AdmissionWebhooks(storage, registry);
+  }
+
+  /**
+   * A stored object as served at `res`'s version: a custom resource stored in another version
+   * is converted (its CRD's strategy: a relabel, or its conversion webhook).
+   */
+  async view(res: ResourceInfo, stored: KubeObject): Promise<KubeObject> {
+    if (res.custom && stored.apiVersion !== undefined && stored.apiVersion !== groupVersion(res) && res.conversion?.strategy === 'Webhook') {
+      return this.typed(res, (await convertObjects(res, [stored], res.version))[0]!);
+    }
+    return this.present(res, stored);
+  }
+
+  /** {@link view} of many (one conversion review for all that need one). */
+  async viewAll(res: ResourceInfo, stored: KubeObject[]): Promise<KubeObject[]> {
+    if (res.custom && res.conversion?.strategy === 'Webhook' && stored.some((o) => o.apiVersion !== groupVersion(res))) {
+      return (await convertObjects(res, stored, res.version)).map((o) => this.typed(res, o));
+    }
+    return stored.map((o) => this.present(res, o));
+  }
+
+  /** The attributes admission webhooks get, or undefined for writes that skip them. */
+  attributes(opts: WriteOptions, operation: AdmissionAttributes['operation'], scope: FieldScope | undefined): AdmissionAttributes | undefined {
+    if (!opts.admission) return undefined;
+    const sub = opts.subresource ?? (scope === 'status' ? 'status' : undefined);
+    return {
+      operation,
+      ...(sub ? { subresource: sub } : {}),
+      dryRun: opts.dryRun === true,
+      userInfo: opts.admission.userInfo ?? TESTENV_USER,
+      options: {
+        apiVersion: 'meta.k8s.io/v1',
+        kind: operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : 'DeleteOptions',
+        ...(opts.fieldManager && operation !== 'DELETE' ? { fieldManager: opts.fieldManager } : {}),
+        ...(opts.dryRun ? { dryRun: ['All'] } : {}),
+      },
+      ...(opts.warnings ? { warnings: opts.warnings } : {}),
+    };
+  }
 
   /** The storage key of an object. */
   key(res: ResourceInfo, ns: string | undefined, name: string): string {
@@ -84,8 +133,11 @@ export class ObjectService {
     return { ...obj, apiVersion: groupVersion(res), kind: res.kind };
   }
 
-  /** What is stored for an object of `res`. */
-  private storageForm(res: ResourceInfo, obj: KubeObject): KubeObject {
+  /** What is stored for an object of `res` (a custom resource in its CRD's storage version). */
+  private async storageForm(res: ResourceInfo, obj: KubeObject): Promise<KubeObject> {
+    if (res.custom && res.conversion && res.conversion.storageVersion !== res.version) {
+      return (await convertObjects(res, [this.typed(res, obj)], res.conversion.storageVersion))[0]!;
+    }
     return res.toStorage ? res.toStorage(obj) : obj;
   }
 
@@ -93,7 +145,7 @@ export class ObjectService {
   async get(res: ResourceInfo, ns: string | undefined, name: string): Promise<KubeObject> {
     const obj = await this.storage.get(this.key(res, ns, name));
     if (!obj) throw notFound(res, name);
-    return this.present(res, obj);
+    return this.view(res, obj);
   }
 
   /** Throws 404 `namespaces "x" not found` when a namespaced request names a missing namespace. */
@@ -131,18 +183,20 @@ export class ObjectService {
     if (res.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     if (res.statusSubresource) delete (obj as Rec).status;
-    const deferred = await this.admit(res, obj, undefined, opts);
+    const attrs = this.attributes(opts, 'CREATE', undefined);
+    const deferred = await this.admit(res, obj, undefined, opts, [], attrs);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
     try {
       res.prepareForCreate?.(obj);
+      if (attrs) await this.webhooks.validate(res, this.typed(res, obj), undefined, attrs);
       if (opts.dryRun) return this.typed(res, obj);
-      const stored = await this.storage.create(this.key(res, ns, meta.name), this.storageForm(res, obj));
+      const stored = await this.storage.create(this.key(res, ns, meta.name), await this.storageForm(res, obj));
       await this.afterWrite(res, stored, false);
       if (isCrd(res)) await this.establishedByApiserver(res, stored);
-      return this.present(res, stored);
+      return this.view(res, stored);
     } catch (e) {
       if (e instanceof StorageError && e.code === 'AlreadyExists') throw alreadyExists(res, meta.name);
       throw e;
@@ -201,7 +255,7 @@ export class ObjectService {
           throw e;
         }
       }
-      const current = this.present(res, old);
+      const current = await this.view(res, old);
       let candidate: KubeObject;
       let managed = false;
       switch (type) {
@@ -347,7 +401,7 @@ export class ObjectService {
     managedFields: ManagedFieldsEntry[] | undefined,
   ): Promise<KubeObject> {
     // the old object in `res`'s form (as the client sees it)
-    const old = this.present(res, stored);
+    const old = await this.view(res, stored);
     const name = old.metadata!.name!;
     let obj = structuredClone(candidate) as KubeObject & Rec;
     const oldRec = old as KubeObject & Rec;
@@ -391,7 +445,8 @@ export class ObjectService {
     }
     if (res.hasGeneration) meta.generation = om.generation ?? 1;
     else delete meta.generation;
-    const deferred = await this.admit(res, obj, old, opts);
+    const attrs = this.attributes(opts, 'UPDATE', scope);
+    const deferred = await this.admit(res, obj, old, opts, [], attrs);
     // the spec is compared as decoded: pruned and defaulted
     if (res.hasGeneration && scope !== 'status' && specChanged(old, obj)) meta.generation = (meta.generation ?? 1) + 1;
     // managedFields sent by the request replace the live ones (how clients reset or migrate ownership)
@@ -406,6 +461,7 @@ export class ObjectService {
     this.recordCrdStatus(res, old, obj);
     const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred }) : undefined;
     try {
+      if (attrs) await this.webhooks.validate(res, this.typed(res, obj), old, attrs);
       if (noOp(old, obj)) return old;
       if (opts.dryRun) return this.typed(res, obj);
       const key = this.key(res, ns ?? om.namespace, name);
@@ -419,9 +475,9 @@ export class ObjectService {
         meta.resourceVersion = om.resourceVersion;
         return this.typed(res, obj);
       }
-      const written = await this.storage.update(key, this.storageForm(res, obj), rev);
+      const written = await this.storage.update(key, await this.storageForm(res, obj), rev);
       await this.afterWrite(res, written, false);
-      return this.present(res, written);
+      return this.view(res, written);
     } finally {
       finish?.();
     }
@@ -493,7 +549,7 @@ export class ObjectService {
    * Metadata checks, pruning, defaulting, schema validation and kind-specific preparation.
    * Throws the errors found; for a kind that validates late (`beginWrite`), returns them instead.
    */
-  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = []): Promise<FieldCause[]> {
+  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = [], attrs?: AdmissionAttributes): Promise<FieldCause[]> {
     const name = obj.metadata?.name ?? '';
     const meta: FieldCause[] = [...metaErrors];
     if (name) meta.push(...((res.resource === 'namespaces' && !res.group) || res.nameIsLabel ? checkLabelName(name) : checkName(name)));
@@ -512,10 +568,17 @@ export class ObjectService {
     }
     else if (isObject(obj.metadata)) replaceContent(obj.metadata as KubeObject, unknownMetadataFields(obj.metadata).value);
     if (!res.schema) errs.push(...meta);
+    // mutating admission: after decoding and defaulting, before validation
+    if (attrs && !res.schema) await this.mutate(res, obj, old, attrs);
     if (res.schema) {
       const schema = await res.schema();
       schema.prune(obj);
       schema.applyDefaults(obj);
+      // what a webhook added is pruned and defaulted as the request was
+      if (attrs && (await this.mutate(res, obj, old, attrs))) {
+        schema.prune(obj);
+        schema.applyDefaults(obj);
+      }
       errs.push(...schema.validate(obj, old, { before: meta, afterSchema: res.custom && res.scale ? scaleErrors(res.scale, obj) : [] }));
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
@@ -530,6 +593,24 @@ export class ObjectService {
     if (res.beginWrite) return errs;
     if (errs.length) throw invalid(res.errorGroup ?? res.group, res.kind, name, errs);
     return [];
+  }
+
+  /** Runs the mutating webhooks; `obj` takes their changes in place. True when one changed it. */
+  private async mutate(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, attrs: AdmissionAttributes): Promise<boolean> {
+    const changed = await this.webhooks.mutate(res, this.typed(res, obj), old, attrs);
+    if (!changed) return false;
+    const meta = obj.metadata;
+    replaceContent(obj, changed);
+    // the identity of the object is the server's, whatever a webhook did
+    if (meta && isObject(obj.metadata)) {
+      for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion', 'generation'] as const) {
+        if (meta[k] === undefined) delete (obj.metadata as Rec)[k];
+        else (obj.metadata as Rec)[k] = meta[k];
+      }
+    } else obj.metadata = meta;
+    obj.apiVersion = groupVersion(res);
+    obj.kind = res.kind;
+    return true;
   }
 
   private async requireCrdActive(res: ResourceInfo, name: string): Promise<void> {

@@ -68,8 +68,14 @@ export class Registry {
 
   /** Every served resource stored under one storage prefix (all versions of a resource). */
   byStoragePrefix(prefix: string): ResourceInfo | undefined {
-    for (const r of this.byGvr.values()) if (r.storagePrefix === prefix) return r;
-    return undefined;
+    let found: ResourceInfo | undefined;
+    for (const r of this.byGvr.values()) {
+      if (r.storagePrefix !== prefix) continue;
+      // a custom resource's storage version first: stored objects are in its form
+      if (r.conversion && r.conversion.storageVersion === r.version) return r;
+      found ??= r;
+    }
+    return found;
   }
 }
 

@@ -86,6 +86,8 @@ export interface ResourceInfo {
   prepareForCreate?: (obj: KubeObject) => void;
   /** A CRD version's selectableFields (JSONPaths such as `.spec.color`): more field selectors. */
   selectableFields?: string[];
+  /** A custom resource's conversion (its CRD's strategy and storage version). */
+  conversion?: import('./conversion.js').CrdConversion;
   /** Keys added to every stored object's storage path: `/<group>/<resource>`. */
   storagePrefix: string;
 }

@@ -4,10 +4,10 @@
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ObjectService } from './objects.js';
-import { listPrefix } from './resource.js';
+import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
-import { expired } from './status.js';
+import { ApiError, expired, internalError } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
@@ -72,20 +72,39 @@ export async function serveWatch(
     }
     res.write(`${JSON.stringify({ type, object })}\n`);
   };
+  // events in order, each converted to the watched version (a CRD's conversion webhook may be called)
+  let chain: Promise<void> = Promise.resolve();
+  const emit = (type: string, stored: KubeObject): void => {
+    chain = chain.then(async () => {
+      if (closed) return;
+      try {
+        send(type, await svc.view(r, stored));
+      } catch (e) {
+        send('ERROR', (e instanceof ApiError ? e : internalError(String(e))).status);
+        conn.close();
+      }
+    });
+  };
+  const later = (f: () => void): void => {
+    chain = chain.then(f);
+  };
   const rvParam = req.resourceVersion;
   let from: number;
   if (!rvParam || rvParam === '0') {
     // A list, then a watch from its revision: the store replays what happened in between.
     // Only matching objects are copied out of the store (kubectl delete watches one name).
     const snap = await storage.list(prefix, undefined, { predicate: matches });
-    for (const o of snap.items) send('ADDED', svc.present(r, o));
+    for (const o of snap.items) emit('ADDED', o);
     from = snap.revision;
     if (req.sendInitialEvents && req.bookmarks) {
-      send('BOOKMARK', {
-        kind: r.kind,
-        apiVersion: svc.present(r, {}).apiVersion,
-        metadata: { resourceVersion: String(from), annotations: { 'k8s.io/initial-events-end': 'true' } },
-      });
+      const rv = String(from);
+      later(() =>
+        send('BOOKMARK', {
+          kind: r.kind,
+          apiVersion: groupVersion(r),
+          metadata: { resourceVersion: rv, annotations: { 'k8s.io/initial-events-end': 'true' } },
+        }),
+      );
     }
   } else {
     from = Number(rvParam);
@@ -100,16 +119,18 @@ export async function serveWatch(
       const cur = matches(e.object);
       const prev = e.prevObject ? matches(e.prevObject) : false;
       if (e.type === 'ADDED') {
-        if (cur) send('ADDED', svc.present(r, e.object));
+        if (cur) emit('ADDED', e.object);
       } else if (e.type === 'DELETED') {
-        if (prev || cur) send('DELETED', svc.present(r, e.object));
-      } else if (cur && prev) send('MODIFIED', svc.present(r, e.object));
-      else if (cur) send('ADDED', svc.present(r, e.object));
-      else if (prev) send('DELETED', svc.present(r, e.object));
+        if (prev || cur) emit('DELETED', e.object);
+      } else if (cur && prev) emit('MODIFIED', e.object);
+      else if (cur) emit('ADDED', e.object);
+      else if (prev) emit('DELETED', e.object);
     }, (e) => {
       // The store lost changes (etcd): the client must list again, as after a 410.
-      send('ERROR', expired(from, e.oldestRevision + 1).status);
-      conn.close();
+      later(() => {
+        send('ERROR', expired(from, e.oldestRevision + 1).status);
+        conn.close();
+      });
     });
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {
@@ -122,7 +143,7 @@ export async function serveWatch(
   if (req.bookmarks) {
     const t = setInterval(() => {
       void storage.currentRevision().then((rev) => {
-        send('BOOKMARK', { kind: r.kind, apiVersion: svc.present(r, {}).apiVersion, metadata: { resourceVersion: String(rev) } });
+        later(() => send('BOOKMARK', { kind: r.kind, apiVersion: groupVersion(r), metadata: { resourceVersion: String(rev) } }));
       });
     }, req.bookmarkIntervalMs);
     t.unref();
