@@ -41,6 +41,39 @@ export interface TestenvOptions {
   etcdPrefix: string;
   real?: boolean;
   assets?: string;
+  webhooks: string[];
+  webhookHost?: string;
+  webhookCertDir?: string;
+}
+
+function parseWebhookHostOption(v: string): string {
+  const m = /^(?:\[[0-9a-fA-F:]+\]|[^:[\]\s/]+):(\d{1,5})$/.exec(v);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new InvalidArgumentError(`"${v}" is not host:port (e.g. 127.0.0.1:9443)`);
+  return v;
+}
+
+/** The `webhooks` option of both servers, or why the flags do not make one. */
+function webhookOption(opts: TestenvOptions, cwd: string): { error: string } | { value: import('../testing/webhook-install.js').WebhookInstallOptions | undefined } {
+  if (!opts.webhooks.length) {
+    const stray = [opts.webhookHost !== undefined && '--webhook-host', opts.webhookCertDir !== undefined && '--webhook-cert-dir'].filter(Boolean);
+    return stray.length ? { error: `${stray.join(' and ')} ${stray.length > 1 ? 'need' : 'needs'} --webhooks FILE` } : { value: undefined };
+  }
+  return {
+    value: {
+      configurations: opts.webhooks.map((f) => resolve(cwd, f)),
+      ...(opts.webhookHost ? { host: opts.webhookHost } : {}),
+      ...(opts.webhookCertDir ? { certDir: resolve(cwd, opts.webhookCertDir) } : {}),
+    },
+  };
+}
+
+/** The lines telling how to run the operator's webhook server against the installed configurations. */
+function webhookLines(w: import('../testing/webhook-install.js').InstalledWebhooks | undefined): string {
+  if (!w) return '';
+  return (
+    `webhooks: ${w.configurations.length} configuration(s) installed, calling https://${w.host}; serving certificate in ${w.certDir} (tls.crt, tls.key; CA in ca.crt)\n` +
+    `  run the operator with --webhook-bind-address ${w.host} --webhook-cert-dir ${w.certDir}\n`
+  );
 }
 
 const defaultContext = (): CliContext => ({ io: processIo(), setExitCode: (c) => void (process.exitCode = c) });
@@ -59,10 +92,19 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
     .option('--etcd-prefix <prefix>', 'key prefix in etcd', '/registry')
     .option('--real', 'run the real control plane (etcd + kube-apiserver; with --simulate-workloads also kube-controller-manager, kube-scheduler and kwok)')
     .option('--assets <dir>', 'with --real: the folder of binaries (default $KUBEBUILDER_ASSETS)')
+    .option('--webhooks <file>', 'install the Mutating/ValidatingWebhookConfigurations of this YAML file (e.g. config/webhooks.yaml), rewritten to call --webhook-host (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--webhook-host <host:port>', 'with --webhooks: where the webhook server listens (default 127.0.0.1:9443)', parseWebhookHostOption)
+    .option('--webhook-cert-dir <dir>', 'with --webhooks: where to write the generated tls.crt, tls.key and ca.crt (default: a temporary folder)')
     .option('-v, --verbose', 'log every request (with --real: every component\'s output)')
     .action(async (opts: TestenvOptions) => {
       const kubeconfigPath = resolve(io.cwd, opts.kubeconfig);
-      if (opts.real) return runReal(ctx, opts, kubeconfigPath);
+      const hooks = webhookOption(opts, io.cwd);
+      if ('error' in hooks) {
+        io.stderr(`crdgen testenv: ${hooks.error}\n`);
+        ctx.setExitCode(EXIT.usage);
+        return;
+      }
+      if (opts.real) return runReal(ctx, opts, kubeconfigPath, hooks.value);
       if (opts.assets !== undefined) {
         io.stderr('crdgen testenv: --assets needs --real\n');
         ctx.setExitCode(EXIT.usage);
@@ -79,6 +121,7 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
           kubeconfigPath,
           log: opts.verbose ? (line) => io.stderr(`${line}\n`) : undefined,
           ...(opts.etcd ? { etcd: { endpoints: opts.etcd, prefix: opts.etcdPrefix } } : {}),
+          ...(hooks.value ? { webhooks: hooks.value } : {}),
         });
       } catch (e) {
         io.stderr(`crdgen testenv: ${(e as Error).message}\n`);
@@ -87,8 +130,9 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
       }
       io.stdout(
         `crdgen testenv: API server listening on ${env.url}${opts.etcd ? ` (storage: etcd ${opts.etcd.join(',')})` : ''}\n` +
-          `kubeconfig written to ${kubeconfigPath}\n\n` +
-          `  export KUBECONFIG=${kubeconfigPath}\n` +
+          `kubeconfig written to ${kubeconfigPath}\n` +
+          webhookLines(env.webhooks) +
+          `\n  export KUBECONFIG=${kubeconfigPath}\n` +
           `  kubectl get crd\n\n` +
           `Press Ctrl-C to stop.\n`,
       );
@@ -118,7 +162,7 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: string): Promise<void> {
+async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: string, webhooks: import('../testing/webhook-install.js').WebhookInstallOptions | undefined): Promise<void> {
   const { io } = ctx;
   const conflicting = [opts.etcd && '--etcd', opts.https && '--https (the real apiserver always serves HTTPS)'].filter(Boolean);
   if (conflicting.length) {
@@ -139,6 +183,7 @@ async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: st
       kubeconfigPath,
       log,
       verbose: opts.verbose === true,
+      ...(webhooks ? { webhooks } : {}),
     });
     const first = await Promise.race([starting.then((c) => ({ c })), signal.then((s) => ({ s }))]);
     if ('s' in first) {
@@ -154,8 +199,9 @@ async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: st
   }
   io.stdout(
     `crdgen testenv: kube-apiserver ${cp.version} listening on ${cp.url} (etcd ${cp.etcdEndpoint}${opts.simulateWorkloads !== undefined ? '; kube-controller-manager, kube-scheduler, kwok' : ''})\n` +
-      `kubeconfig written to ${kubeconfigPath}\n\n` +
-      `  export KUBECONFIG=${kubeconfigPath}\n` +
+      `kubeconfig written to ${kubeconfigPath}\n` +
+      webhookLines(cp.webhooks) +
+      `\n  export KUBECONFIG=${kubeconfigPath}\n` +
       `  kubectl get crd\n\n` +
       `Press Ctrl-C to stop.\n`,
   );

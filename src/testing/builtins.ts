@@ -1,6 +1,7 @@
 // The built-in resources the test server serves: core v1 namespaces, events, configmaps,
 // secrets and services; apps/v1 deployments; coordination.k8s.io/v1 leases; events.k8s.io/v1
-// events; apiextensions.k8s.io/v1 customresourcedefinitions.
+// events; apiextensions.k8s.io/v1 customresourcedefinitions; admissionregistration.k8s.io/v1
+// mutating and validating webhook configurations.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { age, isObject, nowRfc3339 } from './meta.js';
 import type { ResourceInfo, PrinterColumn } from './resource.js';
@@ -8,6 +9,7 @@ import type { FieldCause } from './status.js';
 import { configMapErrors, deploymentErrors, leaseErrors, namespaceErrors, secretErrors } from './builtin-validation.js';
 import { eventFromCore, eventToCore, prepareCoreEvent, prepareEventsV1 } from './events.js';
 import { beginServiceWrite, defaultService, newServiceReservations, noEndpoints } from './services.js';
+import { defaultWebhookConfiguration, webhookConfigurationErrors } from './webhook-configs.js';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -313,6 +315,21 @@ export function builtinResources(): ResourceInfo[] {
       errorGroup: '',
       prepare: prepareEventsV1,
     }),
+    ...(['Mutating', 'Validating'] as const).map((k) =>
+      base({
+        group: 'admissionregistration.k8s.io',
+        version: 'v1',
+        resource: `${k.toLowerCase()}webhookconfigurations`,
+        kind: `${k}WebhookConfiguration`,
+        namespaced: false,
+        categories: ['api-extensions'],
+        prepare: (o) => {
+          defaultWebhookConfiguration(o, k === 'Mutating');
+          return webhookConfigurationErrors(o, k === 'Mutating');
+        },
+        columns: [{ name: 'Webhooks', type: 'integer', value: (o) => (Array.isArray((o as { webhooks?: unknown }).webhooks) ? ((o as { webhooks: unknown[] }).webhooks.length) : 0) }, AGE],
+      }),
+    ),
     base({
       group: 'apiextensions.k8s.io',
       version: 'v1',

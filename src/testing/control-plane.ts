@@ -22,6 +22,8 @@ import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import type { KubeconfigDoc } from './kubeconfig.js';
 import { loadObjectFiles } from './load.js';
 import { generateCertificateSet } from './tls.js';
+import { prepareWebhooks } from './webhook-install.js';
+import type { WebhookInstallOptions } from './webhook-install.js';
 
 /** Options of {@link startControlPlane}. */
 export interface ControlPlaneOptions {
@@ -58,6 +60,8 @@ export interface ControlPlaneOptions {
   log?: (line: string) => void;
   /** Pass every component's output to `log` (prefixed with its name). */
   verbose?: boolean;
+  /** Install admission webhook configurations, as startTestApiServer()'s option of the same name (after `crds` and `objects`). */
+  webhooks?: WebhookInstallOptions;
 }
 
 /** Why a component of the control plane ended while it should have been running. */
@@ -233,6 +237,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   let resolveFailed!: (e: ComponentExit) => void;
   const failed = new Promise<ComponentExit>((r) => (resolveFailed = r));
   let stopped: Promise<void> | undefined;
+  const cleanups: (() => void)[] = [];
 
   const stopAll = (): Promise<void> => {
     stopped ??= (async () => {
@@ -240,6 +245,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       // dependents first, etcd last
       for (const c of [...components].reverse()) await c.stop();
       rmSync(dir, { recursive: true, force: true });
+      for (const f of cleanups) f();
     })();
     return stopped;
   };
@@ -361,8 +367,12 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     }
 
     const create = (objects: KubeObject[]): Promise<KubeObject[]> => createAll(client, objects, (what, probe) => waitFor(what, probe));
-    await create(await loadObjectFiles(options.crds ?? [], 'CRD'));
+    const hooks = options.webhooks ? await prepareWebhooks(options.webhooks) : undefined;
+    if (hooks) cleanups.push(() => hooks.cleanup());
+    const crds = await loadObjectFiles(options.crds ?? [], 'CRD');
+    await create(hooks ? crds.map((c) => hooks.rewriteCrd(c)) : crds);
     await create(options.objects ?? []);
+    if (hooks) await create(hooks.installed.configurations);
     log?.(`control plane ${version} ready at ${url}`);
 
     return {
@@ -376,6 +386,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       kubeconfig,
       kubeconfigPath,
       caCert: certs.caCert,
+      ...(hooks ? { webhooks: hooks.installed } : {}),
       clientConfig,
       create,
       logTail: (name, lines) => components.find((c) => c.name === name)?.logTail(lines) ?? '',

@@ -40,10 +40,15 @@ function apiVersionOf(res: ResourceInfo, version: string): string {
   return groupVersion({ group: res.group, version });
 }
 
-/** The apiserver's 500 for a conversion that failed. */
+/** The apiserver's 500 for a conversion that failed; `detail` is the conversion's own error (what a storage read wraps). */
+export class ConversionWebhookError extends ApiError {
+  constructor(readonly detail: string) {
+    super(failure(500, 'InternalError', `Internal error occurred: ${detail}`, { causes: [{ message: detail }] }));
+  }
+}
+
 function conversionFailed(res: ResourceInfo, fromVersion: string, why: string): ApiError {
-  const message = `conversion webhook for ${res.group}/${fromVersion}, Kind=${res.kind} failed: ${why}`;
-  return new ApiError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
+  return new ConversionWebhookError(`conversion webhook for ${res.group}/${fromVersion}, Kind=${res.kind} failed: ${why}`);
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { RestConfig } from '../runtime/client/config.js';
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { KubeconfigDoc } from './kubeconfig.js';
+import type { InstalledWebhooks } from './webhook-install.js';
 
 /** A running API server: the in-process one or the real kube-apiserver. */
 export interface ApiServerHandle {
@@ -19,6 +20,8 @@ export interface ApiServerHandle {
   caCert?: string;
   /** The same connection as a crdgen/runtime RestConfig (no client-side rate limit). */
   clientConfig: RestConfig;
+  /** With the `webhooks` option: the host the installed configurations call, the certificate folder and the CA. */
+  webhooks?: InstalledWebhooks;
   /** Creates objects through the server (CRDs are served when this resolves); returns them as stored. */
   create(objects: KubeObject[]): Promise<KubeObject[]>;
   /** Stops the server and everything it started, removes temporary files. Idempotent. */

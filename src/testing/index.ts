@@ -14,3 +14,4 @@ export { checkConversionRoundTrip, objectArbitrary, ConversionRoundTripError } f
 export type { RoundTripOptions } from './conversion-property.js';
 export { generateCertificateSet } from './tls.js';
 export type { CertificateSet } from './tls.js';
+export type { WebhookInstallOptions, InstalledWebhooks } from './webhook-install.js';

@@ -12,7 +12,7 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
 import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
-import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, invalid, notFound, unsupportedMediaType } from './status.js';
+import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, internalError, invalid, notFound, unsupportedMediaType } from './status.js';
 import { goJson } from './fieldpath.js';
 import { decodeBuiltinValue, fillZeroFields, unknownFields, unknownMetadataFields } from './decode.js';
 import { goMessageOf, goRoundTrip, jsonPatchDecoded, mergePatchDecoded, patchedJson } from './go-json.js';
@@ -20,7 +20,7 @@ import type { FieldCause } from './status.js';
 import { StorageError } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import { AdmissionWebhooks, TESTENV_USER, type AdmissionAttributes } from './admission.js';
-import { convertObjects } from './conversion.js';
+import { ConversionWebhookError, convertObjects } from './conversion.js';
 
 type Rec = Record<string, unknown>;
 
@@ -143,9 +143,18 @@ export class ObjectService {
 
   /** Reads an object; throws 404. */
   async get(res: ResourceInfo, ns: string | undefined, name: string): Promise<KubeObject> {
-    const obj = await this.storage.get(this.key(res, ns, name));
+    const key = this.key(res, ns, name);
+    const obj = await this.storage.get(key);
     if (!obj) throw notFound(res, name);
-    return this.view(res, obj);
+    try {
+      return await this.view(res, obj);
+    } catch (e) {
+      // the etcd3 store decodes (and so converts) what it read: a failed conversion is its corrupt-object error
+      if (e instanceof ConversionWebhookError) {
+        throw internalError(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${obj.metadata?.resourceVersion ?? 0}: ${e.detail}`);
+      }
+      throw e;
+    }
   }
 
   /** Throws 404 `namespaces "x" not found` when a namespaced request names a missing namespace. */

@@ -32,7 +32,7 @@ export class Registry {
       if (!m.has(r.group)) m.set(r.group, new Set());
       m.get(r.group)!.add(r.version);
     }
-    const builtinOrder = ['', 'apiextensions.k8s.io', 'apps', 'events.k8s.io', 'coordination.k8s.io'];
+    const builtinOrder = ['', 'apiextensions.k8s.io', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'admissionregistration.k8s.io'];
     return [...m.entries()]
       .sort(([a], [b]) => {
         const ia = builtinOrder.indexOf(a);

@@ -22,6 +22,8 @@ import { MemoryStorage } from './storage/memory.js';
 import type { Storage } from './storage/storage.js';
 import type { WatchConnection } from './watch.js';
 import { WorkloadSimulator } from './workloads.js';
+import { prepareWebhooks } from './webhook-install.js';
+import type { WebhookInstallOptions } from './webhook-install.js';
 
 /** Options of {@link startTestApiServer}. */
 export interface TestApiServerOptions {
@@ -51,6 +53,13 @@ export interface TestApiServerOptions {
   etcd?: { endpoints: string[]; prefix?: string };
   /** A storage to use instead (the caller owns it: stop() does not close it). */
   storage?: Storage;
+  /**
+   * Install admission webhook configurations (envtest's WebhookInstallOptions): a CA and a
+   * serving certificate for `host` are written into `certDir`, the configurations (and the
+   * CRDs' conversion webhooks) are rewritten to call `https://<host><path>` with the CA as
+   * caBundle. Installed after `crds` and `objects`; the handle's `webhooks` says what was.
+   */
+  webhooks?: WebhookInstallOptions;
 }
 
 /** Test-only controls beyond {@link FaultInjector}. */
@@ -112,8 +121,11 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     if (persistent && (await storage.get(svc.key(nsRes, undefined, ns)))) continue;
     await svc.create(nsRes, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   }
-  await installAll(svc, registry, await loadObjectFiles(options.crds ?? [], 'CRD'), persistent);
+  const hooks = options.webhooks ? await prepareWebhooks(options.webhooks) : undefined;
+  const crds = await loadObjectFiles(options.crds ?? [], 'CRD');
+  await installAll(svc, registry, hooks ? crds.map((c) => hooks.rewriteCrd(c)) : crds, persistent);
   await installAll(svc, registry, options.objects ?? [], persistent);
+  if (hooks) await installAll(svc, registry, hooks.installed.configurations, persistent);
 
   const controllers = new Controllers(svc, storage, onError);
   await controllers.start();
@@ -238,9 +250,11 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
       await closeServer();
       await closeStorage?.();
       if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
+      hooks?.cleanup();
     },
   };
   if (tls) env.caCert = tls.cert;
+  if (hooks) env.webhooks = hooks.installed;
   return env;
 }
 

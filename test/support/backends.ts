@@ -3,7 +3,7 @@
 // `workloads`). Both return the same handle.
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { startControlPlane, startTestApiServer } from '../../src/testing/index.js';
-import type { ApiServerHandle } from '../../src/testing/index.js';
+import type { ApiServerHandle, WebhookInstallOptions } from '../../src/testing/index.js';
 import { controlPlaneAssets } from './assets.js';
 
 export interface BackendOptions {
@@ -17,6 +17,8 @@ export interface BackendOptions {
   etcdCompactionIntervalSeconds?: number;
   /** Serve HTTPS (the in-process server; the real one always does). */
   https?: boolean;
+  /** Install webhook configurations (the servers' `webhooks` option). */
+  webhooks?: WebhookInstallOptions;
 }
 
 export interface Backend {
@@ -26,7 +28,7 @@ export interface Backend {
 
 export const testenvBackend: Backend = {
   name: 'testenv',
-  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false, https: o.https }),
+  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false, https: o.https, webhooks: o.webhooks }),
 };
 
 export const realBackend: Backend = {
@@ -38,6 +40,7 @@ export const realBackend: Backend = {
       objects: o.objects,
       workloads: o.controllers ? { controllers: o.controllers } : o.workloads,
       etcdCompactionIntervalSeconds: o.etcdCompactionIntervalSeconds,
+      webhooks: o.webhooks,
     }),
 };
 
