@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -54,6 +55,8 @@ var kinds = []struct {
 	{"coordination.k8s.io/v1", "Lease", coordinationv1.Lease{}},
 	{"events.k8s.io/v1", "Event", eventsv1.Event{}},
 	{"apiextensions.k8s.io/v1", "CustomResourceDefinition", apiextensionsv1.CustomResourceDefinition{}},
+	{"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", admissionregistrationv1.MutatingWebhookConfiguration{}},
+	{"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", admissionregistrationv1.ValidatingWebhookConfiguration{}},
 	{"autoscaling/v1", "Scale", autoscalingv1.Scale{}},
 	{"*", "DeleteOptions", metav1.DeleteOptions{}},
 }
