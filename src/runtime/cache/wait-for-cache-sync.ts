@@ -1,5 +1,6 @@
 // waitForCacheSync: waits until informers have synced, or gives up when a signal
-// aborts (client-go's cache.WaitForCacheSync, polling every 100 ms).
+// aborts (client-go's cache.WaitForCacheSync, polling every 100 ms). pollUntilTrue is the one
+// polling loop of the runtime's sync waits (the controllers' faster start-up wait uses it too).
 import { realClock, sleep, type Clock } from '../workqueue/clock.js';
 import type { InformerSynced } from './shared-informer.js';
 
@@ -20,9 +21,17 @@ export async function waitForCacheSyncWithClock(
   signal: AbortSignal,
   ...cacheSyncs: InformerSynced[]
 ): Promise<boolean> {
-  for (;;) {
+  return pollUntilTrue(clock, signal, () => cacheSyncs.every((synced) => synced()), SYNCED_POLL_PERIOD_MS, SYNCED_POLL_PERIOD_MS);
+}
+
+/**
+ * Checks `done()` at once, then after `firstGapMs`, doubling the gap up to `maxGapMs`, on `clock`;
+ * `true` once it holds, `false` as soon as `signal` aborts. Never rejects.
+ */
+export async function pollUntilTrue(clock: Clock, signal: AbortSignal, done: () => boolean, firstGapMs: number, maxGapMs: number): Promise<boolean> {
+  for (let gap = firstGapMs; ; gap = Math.min(gap * 2, maxGapMs)) {
     if (signal.aborted) return false;
-    if (cacheSyncs.every((synced) => synced())) return true;
-    if (!(await sleep(clock, SYNCED_POLL_PERIOD_MS, signal))) return false;
+    if (done()) return true;
+    if (!(await sleep(clock, gap, signal))) return false;
   }
 }

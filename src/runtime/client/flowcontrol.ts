@@ -1,6 +1,7 @@
 // Client-side request throttling (client-go's flowcontrol.NewTokenBucketRateLimiter):
 // a token bucket that makes callers wait for a permit instead of failing.
 import type { ClientRateLimiter } from './config.js';
+import { realClock as realTimers, sleep as clockSleep } from '../workqueue/clock.js';
 
 /** Clock and timer, injectable for tests. */
 export interface LimiterClock {
@@ -8,23 +9,9 @@ export interface LimiterClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Sleeps `ms`, rejecting with the signal's reason when it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Sleeps `ms` (the workqueue clock's sleep on the real clock), rejecting with the signal's reason when it aborts. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (!(await clockSleep(realTimers, ms, signal))) throw signal?.reason;
 }
 
 const realClock: LimiterClock = { now: () => performance.now(), sleep };

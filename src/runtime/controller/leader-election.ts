@@ -8,6 +8,7 @@ import { LeaseResource, type Lease } from '../client/builtin.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
 import { errorMessage, noopLogger, type Logger } from './logger.js';
 import { jitter, sleep } from './sleep.js';
+import { realClock, type Clock, type Timer } from '../workqueue/clock.js';
 
 /** client-go's defaults (and controller-runtime's): 15 s lease, 10 s renew deadline, 2 s retry. */
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
@@ -36,7 +37,12 @@ export interface LeaderElectionConfig {
   /** On a clean stop, give the lease up so a successor need not wait for it to expire. Default true. */
   releaseOnCancel?: boolean;
   logger?: Logger;
-  /** Clock (tests). */
+  /**
+   * Timers of the acquire and renew loops (the workqueue's Clock: a FakeClock runs the election
+   * on fake time). Its `now()` is the election's time too unless `now` is given.
+   */
+  clock?: Clock;
+  /** Wall-clock milliseconds for the lease's times and the deadlines (default: a given clock's `now`, else `Date.now`; the real clock's `now` is not wall-clock time). */
   now?: () => number;
 }
 
@@ -63,6 +69,7 @@ export class LeaderElector {
   readonly retryPeriodMs: number;
   private readonly logger: Logger;
   private readonly now: () => number;
+  private readonly clock: Clock;
   /** The lease as last read or written, and when (on our clock) its holder/renewTime last changed. */
   private observed: { spec: LeaseSpec; resourceVersion?: string } | undefined;
   private observedAt = 0;
@@ -79,7 +86,9 @@ export class LeaderElector {
     if (!(this.renewDeadlineMs > LEADER_ELECTION_JITTER * this.retryPeriodMs)) throw new Error(`leader election: the renew deadline must be greater than retry period × ${LEADER_ELECTION_JITTER}`);
     if (!(this.retryPeriodMs >= 1)) throw new Error('leader election: the retry period must be at least 1 ms');
     this.logger = config.logger ?? noopLogger;
-    this.now = config.now ?? Date.now;
+    this.clock = config.clock ?? realClock;
+    const clock = config.clock;
+    this.now = config.now ?? (clock && clock !== realClock ? () => clock.now() : Date.now);
   }
 
   /** True while this candidate holds the lease. */
@@ -122,7 +131,7 @@ export class LeaderElector {
       for (;;) {
         const untilDeadline = this.renewDeadlineMs - (this.now() - lastRenew);
         const tick = new AbortController();
-        await Promise.race([sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal), work]);
+        await Promise.race([sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal, this.clock), work]);
         tick.abort();
         if (workDone) break;
         const sent = this.now();
@@ -151,20 +160,20 @@ export class LeaderElector {
     this.logger.info({ lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity }, 'attempting to acquire leader lease');
     while (!signal.aborted) {
       if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) return true;
-      if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal))) return false;
+      if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal, this.clock))) return false;
     }
     return false;
   }
 
   private async withTimeout(p: Promise<boolean>, ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     const timeout = new Promise<boolean>((done) => {
-      timer = setTimeout(() => done(false), Math.max(1, ms));
+      timer = this.clock.setTimer(() => done(false), Math.max(1, ms));
     });
     try {
       return await Promise.race([p, timeout]);
     } finally {
-      clearTimeout(timer);
+      timer?.cancel();
     }
   }
 

@@ -1,6 +1,7 @@
 // Waiting for a controller's informer caches at start-up without client-go's 100 ms poll:
 // the first reconcile is what an operator's start-up time is measured to.
-import { sleep } from './sleep.js';
+import { pollUntilTrue } from '../cache/wait-for-cache-sync.js';
+import { realClock, type Clock } from '../workqueue/clock.js';
 
 /** The longest gap between two checks of {@link waitForSynced}, in ms. */
 export const SYNCED_MAX_POLL_MS = 10;
@@ -11,10 +12,6 @@ export const SYNCED_MAX_POLL_MS = 10;
  * its list arriving (client-go's WaitForCacheSync polls every 100 ms), and a large one costs a
  * check every 10 ms while it loads. Never rejects.
  */
-export async function waitForSynced(synced: () => boolean, signal: AbortSignal): Promise<boolean> {
-  for (let gap = 1; ; gap = Math.min(gap * 2, SYNCED_MAX_POLL_MS)) {
-    if (signal.aborted) return false;
-    if (synced()) return true;
-    if (!(await sleep(gap, signal))) return false;
-  }
+export function waitForSynced(synced: () => boolean, signal: AbortSignal, clock: Clock = realClock): Promise<boolean> {
+  return pollUntilTrue(clock, signal, synced, 1, SYNCED_MAX_POLL_MS);
 }

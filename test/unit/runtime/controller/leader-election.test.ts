@@ -8,6 +8,7 @@ import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
 import { restBackend, type ClientBackend } from '../../../../src/runtime/typed/backend.js';
 import { LeaseResource, type Lease } from '../../../../src/runtime/client/builtin.js';
 import { LeaderElector } from '../../../../src/runtime/controller/leader-election.js';
+import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
 
 let server: TestApiServer;
 let backend: ClientBackend;
@@ -91,4 +92,39 @@ test('renewals failing past the renew deadline: leadership lost, the work is tol
   assert.equal(workSignal?.aborted, true);
   assert.equal(e.isLeader(), false);
   stop.abort();
+});
+
+test('runs on a fake clock: a standby takes over an abandoned lease only once its lease duration has passed on that clock', async () => {
+  // a leads, then stops without releasing: the lease stays held by a, renewed no more
+  const stopA = new AbortController();
+  const a = new LeaderElector({ backend, namespace: 'default', name: 'le-fake', identity: 'a', releaseOnCancel: false, ...timing });
+  const runA = a.run(stopA.signal, (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })));
+  await until(() => a.isLeader(), 10_000, 'a to lead');
+  stopA.abort();
+  await runA;
+  const clock = new FakeClock(Date.now());
+  const stopB = new AbortController();
+  const b = new LeaderElector({ backend, namespace: 'default', name: 'le-fake', identity: 'b', clock, ...timing });
+  const runB = b.run(stopB.signal, (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })));
+  await until(() => b.getLeader() === 'a' && clock.pendingTimers() > 0, 10_000, 'b to see a and wait on its clock');
+  await new Promise((r) => setTimeout(r, timing.leaseDurationMs + 500)); // real time passes, fake time does not
+  assert.equal(b.isLeader(), false, 'real time does not expire the lease for a candidate on a fake clock');
+  let stepped = 0;
+  while (!b.isLeader()) {
+    await until(() => b.isLeader() || clock.pendingTimers() > 0, 10_000, 'b to wait on its clock');
+    if (b.isLeader()) break;
+    await new Promise((r) => setTimeout(r, 50)); // let a request in flight answer before fake time moves on (its timeout is 1000 ms of fake time)
+    clock.step(100);
+    stepped += 100;
+    assert.ok(stepped <= 10 * timing.leaseDurationMs, `b leads after ${stepped} ms of fake time`);
+  }
+  assert.ok(stepped >= timing.leaseDurationMs, `b took over after ${stepped} ms of fake time, before the lease duration`);
+  assert.equal((await lease('le-fake')).spec?.holderIdentity, 'b');
+  stopB.abort();
+  const done = runB;
+  while (clock.pendingTimers() > 0) {
+    clock.step(100); // the renew loop's wait ends on the fake clock too
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.deepEqual(await done, { kind: 'Released' });
 });
