@@ -17,7 +17,6 @@ export * from './client/load-config.js';
 export { ExecCredentialProvider, type ExecCredentialResult, type ExecClusterInfo } from './client/exec-credential.js';
 export * from './meta/owner.js';
 export * from './meta/conditions.js';
-export * from './meta/keys.js';
 export * from './meta/finalizers.js';
 // deep copies: the helpers generated deepcopy.ts files import, typed ObjectMeta/ListMeta copies
 export * from './deepcopy.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getControllerOf, gvkApiVersion, isControlledBy, newControllerRef } from '../../../../src/runtime/meta/owner.js';
 import { findCondition, formatTime, isConditionFalse, isConditionTrue, removeCondition, setCondition } from '../../../../src/runtime/meta/conditions.js';
-import { objectKey, splitKey } from '../../../../src/runtime/meta/keys.js';
+import { metaNamespaceKeyFunc, splitMetaNamespaceKey } from '../../../../src/runtime/cache/store.js';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../../../src/runtime/meta/finalizers.js';
 import type { Condition, KubeObject } from '../../../../src/runtime/meta/types.js';
 
@@ -71,13 +71,13 @@ test('setCondition: lastTransitionTime only moves when the status changes', () =
   assert.equal(formatTime(new Date('2026-03-04T05:06:07.999Z')), '2026-03-04T05:06:07Z');
 });
 
-test('objectKey / splitKey round-trip namespaced and cluster-scoped keys', () => {
-  assert.equal(objectKey(owner), 'default/db');
-  assert.equal(objectKey({ metadata: { name: 'node-1' } }), 'node-1');
-  assert.deepEqual(splitKey('default/db'), { namespace: 'default', name: 'db' });
-  assert.deepEqual(splitKey('node-1'), { namespace: '', name: 'node-1' });
-  for (const bad of ['', 'a/b/c', 'ns/', '/']) assert.throws(() => splitKey(bad), /unexpected key format/);
-  assert.throws(() => objectKey({ metadata: {} }), /no metadata\.name/);
+test('metaNamespaceKeyFunc / splitMetaNamespaceKey round-trip namespaced and cluster-scoped keys', () => {
+  assert.equal(metaNamespaceKeyFunc(owner), 'default/db');
+  assert.equal(metaNamespaceKeyFunc({ metadata: { name: 'node-1' } }), 'node-1');
+  assert.deepEqual(splitMetaNamespaceKey('default/db'), { namespace: 'default', name: 'db' });
+  assert.deepEqual(splitMetaNamespaceKey('node-1'), { namespace: '', name: 'node-1' });
+  for (const bad of ['', 'a/b/c', 'ns/', '/']) assert.throws(() => splitMetaNamespaceKey(bad), /unexpected key format/);
+  assert.throws(() => metaNamespaceKeyFunc({ metadata: {} }), /no metadata\.name/);
 });
 
 test('finalizers: add is idempotent, remove drops every copy', () => {
