@@ -196,7 +196,8 @@ export class AdmissionWebhooks {
       requestResource: { group: res.group, version: res.version, resource: res.resource },
       ...(attrs.subresource ? { requestSubResource: attrs.subresource } : {}),
       name: (obj ?? old)?.metadata?.name ?? '',
-      ...(res.namespaced ? { namespace: (obj ?? old)?.metadata?.namespace ?? '' } : {}),
+      // a Namespace's admission attributes name it as their namespace
+      ...(res.namespaced ? { namespace: (obj ?? old)?.metadata?.namespace ?? '' } : res.group === '' && res.resource === 'namespaces' ? { namespace: (obj ?? old)?.metadata?.name ?? '' } : {}),
       operation: attrs.operation,
       userInfo: attrs.userInfo,
       object: object ?? null,
@@ -238,23 +239,52 @@ export class AdmissionWebhooks {
   }
 }
 
-/** Applies a webhook's JSON patch strictly (a failed op fails), as json-patch does in the apiserver. */
+/**
+ * Applies a webhook's JSON patch as the apiserver does (gopkg.in/evanphx/json-patch.v4): a failed
+ * operation fails with that library's message; `replace` of a missing member adds it (v4).
+ */
 function applyStrict(doc: KubeObject, ops: Rec[]): KubeObject {
   let out: unknown = structuredClone(doc);
+  const container = (path: string): { parent: unknown; key: string } | undefined => {
+    const t = tokens(path);
+    if (t.length === 0) return undefined;
+    const parent = valueAt(out, t.slice(0, -1).map((x) => `/${x.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''));
+    return isObject(parent) || Array.isArray(parent) ? { parent, key: t[t.length - 1]! } : undefined;
+  };
+  const badIndex = (parent: unknown, key: string, adding: boolean): string | undefined => {
+    if (!Array.isArray(parent)) return undefined;
+    if (adding && key === '-') return undefined;
+    const idx = Number(key);
+    if (!/^-?\d+$/.test(key)) return `value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`;
+    const max = adding ? parent.length : parent.length - 1;
+    return idx < -parent.length || idx > max ? `Unable to access invalid index: ${idx}: invalid index referenced` : undefined;
+  };
   for (const op of ops) {
     const kind = op.op;
     const path = typeof op.path === 'string' ? op.path : '';
-    if (kind === 'add' || kind === 'replace' || kind === 'remove') {
-      if (kind !== 'add' && !exists(out, path)) throw new Error(`${kind} operation does not apply: doc is missing path: "${path}": missing value`);
-      out = applyPatchTolerant(out, [kind === 'remove' ? { op: 'remove', path } : { op: kind, path, value: op.value }]);
+    if (kind === 'add' || kind === 'remove' || kind === 'replace') {
+      const c = container(path);
+      if (!c) {
+        if (kind === 'add') throw new Error(`add operation does not apply: doc is missing path: "${path}": missing value`);
+        if (kind === 'remove') throw new Error(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+        throw new Error(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+      }
+      const bad = badIndex(c.parent, c.key, kind === 'add');
+      if (bad) throw new Error(`error in ${kind === 'add' ? 'add' : 'remove'} for path: '${path}': ${bad}`);
+      if (kind === 'remove' && isObject(c.parent) && !Object.hasOwn(c.parent, c.key)) {
+        throw new Error(`error in remove for path: '${path}': Unable to remove nonexistent key: ${c.key}: missing value`);
+      }
+      const v4Replace = kind === 'replace' && isObject(c.parent) && !Object.hasOwn(c.parent, c.key) ? 'add' : kind;
+      out = applyPatchTolerant(out, [v4Replace === 'remove' ? { op: 'remove', path } : { op: v4Replace as 'add' | 'replace', path, value: op.value }]);
     } else if (kind === 'test') {
-      if (JSON.stringify(valueAt(out, path)) !== JSON.stringify(op.value)) throw new Error(`testing value ${path} failed: test failed`);
+      if (JSON.stringify(valueAt(out, path) ?? null) !== JSON.stringify(op.value ?? null)) throw new Error(`testing value ${path} failed: test failed`);
     } else if (kind === 'copy' || kind === 'move') {
       const from = typeof op.from === 'string' ? op.from : '';
-      if (!exists(out, from)) throw new Error(`${kind} operation does not apply: doc is missing from path: ${from}`);
+      if (!exists(out, from)) throw new Error(`${kind} operation does not apply: doc is missing from path: ${from}: missing value`);
+      if (!container(path)) throw new Error(`${kind} operation does not apply: doc is missing destination path: ${path}: missing value`);
       const v = valueAt(out, from);
       if (kind === 'move') out = applyPatchTolerant(out, [{ op: 'remove', path: from }]);
-      out = applyPatchTolerant(out, [{ op: 'add', path, value: v }]);
+      out = applyPatchTolerant(out, [{ op: 'add', path, value: structuredClone(v) }]);
     } else throw new Error(`Unexpected kind: ${String(kind)}`);
   }
   return out as KubeObject;
