@@ -92,7 +92,8 @@ export function addGeneratorOptions(cmd: Command): Command {
     .option('--readonly <Kind>', 'get/list/watch only, like +genclient:readonly (repeatable)', collect)
     .option('--skip-status <Kind>', 'no updateStatus/applyStatus, like +genclient:noStatus (repeatable)', collect)
     .option('--plural-exceptions <Kind:Plural,…>', 'plurals for generated names, as code-generator takes them (repeatable)', collect)
-    .option('--controller <Kind>', 'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)', collect);
+    .option('--controller <Kind>', 'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)', collect)
+    .option('--webhooks', "the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)");
   return addOutputOptions(cmd);
 }
 

@@ -31,6 +31,8 @@ export interface GenerateFlags extends OutputFlags {
   pluralExceptions?: string[];
   /** Kinds that get an operator (issue #6): `--controller DatabaseManager` (repeatable; `group/Kind` when ambiguous). */
   controller?: string[];
+  /** `--webhooks` (issue #25): the operators serve admission and conversion webhooks. */
+  webhooks?: boolean;
   /** `--config <file>`: the config to use (else found by walking up, when no inputs are given). */
   config?: string;
   /** `--header-file <file>`: boilerplate above the generated header. */
@@ -51,6 +53,8 @@ export interface ResolvedTarget {
   emitters: readonly EmitterEntry[];
   client: ClientGenOptions;
   controllers: string[];
+  /** The operators serve admission and conversion webhooks (`--webhooks`, `webhooks: true`). */
+  webhooks: boolean;
   runtimeImport: string;
   clean: boolean;
   tsconfig?: string;
@@ -227,10 +231,16 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
       emitters: resolveGenerators(given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : undefined, cfg?.generators),
       client: clientOptions(cfg, flags),
       controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
+      webhooks: given('webhooks') ? flags.webhooks === true : (cfg?.webhooks ?? false),
       runtimeImport: (given('runtimeImport') ? flags.runtimeImport : cfg?.runtimeImport) ?? DEFAULT_RUNTIME_IMPORT,
       clean: given('clean') ? flags.clean !== false : (cfg?.clean ?? true),
       format: given('format') ? flags.format === true : (cfg?.format ?? false),
     };
+    if (t.webhooks) {
+      if (t.controllers.length === 0) usage(`${given('webhooks') ? '--webhooks' : 'webhooks: true'} needs the operators to serve them: name their kinds with --controller <Kind> (or controllers: in the config)`);
+      // an operator with webhooks imports webhooks.ts: the generator runs whenever the controller's does
+      if (t.emitters.some((e) => e.name === 'controller') && !t.emitters.some((e) => e.name === 'webhooks')) t.emitters = selectEmitters([...t.emitters.map((e) => e.name), 'webhooks']);
+    }
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;
     if (headerFile !== undefined) t.headerFile = headerFile;

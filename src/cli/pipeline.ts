@@ -18,6 +18,7 @@ import { NameCollisionError } from '../generate/client-kinds.js';
 import { ValidatorGenerationError } from '../generate/validators.js';
 import { applyTypeScriptPlurals } from '../generate/client-names.js';
 import { controllerErrors, stubHookWarnings } from '../generate/controller.js';
+import { webhookErrors } from '../generate/webhooks.js';
 import { applyBoilerplate, BoilerplateError } from '../emit/boilerplate.js';
 import { formatFiles, FormatterMissingError } from '../emit/format.js';
 import { collectInputs, displayPath } from './inputs.js';
@@ -83,8 +84,9 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   const clientErrors = clientOptionsErrors(model, target.client);
   if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
-  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers, ...(outDir ? { outDir } : {}) });
+  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers, webhooks: target.webhooks, ...(outDir ? { outDir } : {}) });
   const controllerProblems = controllerErrors(model, ctxEmit);
+  if (controllerProblems.length === 0) controllerProblems.push(...webhookErrors(model, ctxEmit));
   if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);
   reporter.progress(`generating ${target.name}…`);
   let files: GeneratedFile[];

@@ -21,6 +21,8 @@ export interface TargetSettings {
   out?: string;
   generators?: string[];
   controllers?: string[];
+  /** The operators of `controllers` serve admission and conversion webhooks (`--webhooks`). */
+  webhooks?: boolean;
   pluralExceptions?: Record<string, string>;
   kinds?: Record<string, KindConfig>;
   headerFile?: string;

@@ -18,6 +18,7 @@ import { listerPath } from './listers.js';
 import { deepCopyName } from './deepcopy.js';
 import { crd, generatedYamlHeader } from './crd.js';
 import { compareStrings } from '../emit/sorted.js';
+import { operatorWebhooks, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
 
 /** The esbuild release the generated Dockerfile bundles the operator with (the one crdgen's own tests and benchmark use). */
 export const OPERATOR_ESBUILD_VERSION = '0.28.2';
@@ -257,6 +258,7 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
     importDecl(status ? ['desiredDeployment', 'desiredStatus', 'type Observed'] : ['desiredDeployment', 'type Observed'], tsString('./reconcile.js')),
   ].join('\n');
   const files: GeneratedFile[] = [];
+  const hooks = operatorWebhooks(ctx, ck); // --webhooks (webhooks.ts): main.ts, manager.yaml and crd.yaml change
   files.push({
     path: controllerPath,
     contents: render('controller', 'controller', {
@@ -314,9 +316,10 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       factoryImport: imp(mainPath, 'informers/factory.ts'),
       registerImport: imp(mainPath, api('register.ts')),
       controllerImport: importDecl([`${n.type}Controller`, 'controllerName'], tsString('./controller.js')),
+      webhooks: hooks !== undefined,
     }),
   });
-  files.push(...configFiles(model, ctx, group, ck, base, dir, yamlHeader));
+  files.push(...configFiles(model, ctx, hooks ? withCrdConversion(group, kind.kind, hooks) : group, ck, base, dir, yamlHeader, hooks));
   return files;
 }
 
@@ -335,7 +338,7 @@ export function dockerOutDir(outDir: string | undefined): string {
   return p;
 }
 
-function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKind, base: string, dir: string, yamlHeader: string): GeneratedFile[] {
+function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKind, base: string, dir: string, yamlHeader: string, hooks?: OperatorWebhooks): GeneratedFile[] {
   const name = `${dir}-operator`;
   const namespace = `${dir}-system`;
   const kind = ck.kind;
@@ -354,7 +357,7 @@ function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKin
         statusResource: kind.subresources.status ? `${kind.plural}/status` : kind.plural,
       }),
     },
-    { path: `${base}/config/manager.yaml`, contents: render('controller', 'manager', common) },
+    { path: `${base}/config/manager.yaml`, contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }) },
     {
       path: dockerfilePath,
       contents: render('controller', 'dockerfile', {

@@ -21,6 +21,8 @@ export interface EmitContext {
   client?: ClientGenOptions;
   /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`, issue #6); none by default. */
   controllers?: string[];
+  /** `--webhooks` (`webhooks: true`, issue #25): the controllers' operators serve admission and conversion webhooks. */
+  webhooks?: boolean;
   /**
    * `--out` as a POSIX path relative to the project root (the folder generate runs in), for what
    * names paths of the user's project (the operator's Dockerfile); unset: docs/operator.md's
@@ -45,6 +47,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
     ...(partial.client ? { client: partial.client } : {}),
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
+    ...(partial.webhooks ? { webhooks: true } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),
   };
 }

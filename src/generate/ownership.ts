@@ -18,6 +18,8 @@ export const OUTPUT_PATTERNS: Readonly<Record<string, readonly string[]>> = {
   listers: ['listers/**'],
   informers: ['informers/**'],
   applyconfig: ['applyconfigurations/**'],
+  // before controller: the first pattern that matches owns a path
+  webhooks: ['controllers/*/webhooks.ts', 'controllers/*/admission.ts', 'controllers/*/conversion.generated.ts', 'controllers/*/conversion.ts', 'controllers/*/conversion.test.ts', 'controllers/*/config/webhooks.yaml'],
   controller: ['controllers/**'],
   crd: ['config/crd/**'],
 };

@@ -18,6 +18,7 @@ import { listers } from './listers.js';
 import { informers } from './informers.js';
 import { applyconfig } from './applyconfig.js';
 import { controller } from './controller.js';
+import { webhooks } from './webhooks.js';
 
 export { isSafeOutputPath } from './generators.js';
 
@@ -26,7 +27,7 @@ export interface EmitterEntry extends GeneratorInfo {
   emit: Emitter;
 }
 
-const EMIT: Readonly<Record<string, Emitter>> = { types, deepcopy, register, validators, clientset, fake, listers, informers, applyconfig, controller, crd };
+const EMIT: Readonly<Record<string, Emitter>> = { types, deepcopy, register, validators, clientset, fake, listers, informers, applyconfig, controller, webhooks, crd };
 
 /** All generators in their fixed run order (the order of {@link GENERATORS}). */
 export const EMITTERS: readonly EmitterEntry[] = GENERATORS.map((g) => {

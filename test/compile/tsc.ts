@@ -25,6 +25,12 @@ export function validationEntry(entry: 'index' | 'core' = 'index'): string {
   return existsSync(built) ? built : join(ROOT, 'src', 'runtime', 'validation', `${entry}.ts`);
 }
 
+/** Where `crdgen/testing` resolves for the compile tests (the generated conversion round-trip tests import it). */
+export function testingEntry(): string {
+  const built = join(ROOT, 'dist', 'testing', 'index.d.ts');
+  return existsSync(built) ? built : join(ROOT, 'src', 'testing', 'index.ts');
+}
+
 /** Result of one tsc run. */
 export interface TscResult {
   status: number | null;
@@ -49,7 +55,7 @@ export async function tscStrict(dirs: readonly string[], mode: ResolutionMode, e
         skipLibCheck: true,
         types: ['node'],
         typeRoots: [join(ROOT, 'node_modules', '@types')],
-        paths: { 'crdgen/runtime': [runtimeEntry()], 'crdgen/runtime/validation': [validationEntry()], 'crdgen/runtime/validation/core': [validationEntry('core')] },
+        paths: { 'crdgen/runtime': [runtimeEntry()], 'crdgen/runtime/validation': [validationEntry()], 'crdgen/runtime/validation/core': [validationEntry('core')], 'crdgen/testing': [testingEntry()] },
         ...extra.options,
       },
       include: dirs.map((d) => join(d, extra.include ?? join('**', '*.ts'))),

@@ -58,13 +58,14 @@ export function generateCase(name: string): { model: Model; files: GeneratedFile
 
 /**
  * Generator options of a case from `fixtures/<case>/options.json`, if present: what the CLI
- * flags would give, e.g. `{ "controllers": ["DatabaseManager"] }` for `--controller DatabaseManager`.
+ * flags would give, e.g. `{ "controllers": ["DatabaseManager"] }` for `--controller DatabaseManager`
+ * (`"webhooks": true` for `--webhooks`).
  */
-export function caseOptions(name: string): { controllers?: string[] } {
+export function caseOptions(name: string): { controllers?: string[]; webhooks?: boolean } {
   const p = join(FIXTURES, name, 'options.json');
   if (!existsSync(p)) return {};
-  const o = JSON.parse(readFileSync(p, 'utf8')) as { controllers?: string[] };
-  return o.controllers ? { controllers: o.controllers } : {};
+  const o = JSON.parse(readFileSync(p, 'utf8')) as { controllers?: string[]; webhooks?: boolean };
+  return { ...(o.controllers ? { controllers: o.controllers } : {}), ...(o.webhooks ? { webhooks: true } : {}) };
 }
 
 /** Every file under `dir` as POSIX relative path → contents (empty when missing). */

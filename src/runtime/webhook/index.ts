@@ -5,3 +5,4 @@ export * from './conversion.js';
 export * from './certwatcher.js';
 export * from './server.js';
 export { applyPatchTolerant, diffJson, type JsonPatchOp } from './json-patch.js';
+export { copyFields, type CopyPlan } from './field-copy.js';
