@@ -238,8 +238,9 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
     };
     if (t.webhooks) {
       if (t.controllers.length === 0) usage(`${given('webhooks') ? '--webhooks' : 'webhooks: true'} needs the operators to serve them: name their kinds with --controller <Kind> (or controllers: in the config)`);
-      // an operator with webhooks imports webhooks.ts: the generator runs whenever the controller's does
-      if (t.emitters.some((e) => e.name === 'controller') && !t.emitters.some((e) => e.name === 'webhooks')) t.emitters = selectEmitters([...t.emitters.map((e) => e.name), 'webhooks']);
+      // an operator with webhooks: main.ts imports webhooks.ts, webhooks.ts the operator's kind; the two generators run together
+      const names = t.emitters.map((e) => e.name);
+      if (names.includes('controller') !== names.includes('webhooks')) t.emitters = selectEmitters([...names, 'controller', 'webhooks']);
     }
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;

@@ -33,7 +33,7 @@ export const GENERATORS: readonly GeneratorInfo[] = [
   { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', requires: ['clientset', 'listers', 'register'] },
   { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', requires: ['types'] },
   { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
-  { name: 'webhooks', description: "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml)", requires: ['controller', 'validators', 'types'] },
+  { name: 'webhooks', description: "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml; runs with controller)", requires: ['types', 'validators'] },
   { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml; by default for TypeScript input)', optIn: true, defaultFor: ['ts'] },
 ];
 

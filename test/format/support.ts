@@ -1,5 +1,5 @@
 // What the prettier-stability test checks: every fixture case (with its options) and every
-// corpus CRD (all generators, a controller for every kind), generated in-process.
+// corpus CRD (all generators, a controller with webhooks for every kind), generated in-process.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -37,7 +37,7 @@ export function fixtureFiles(): CheckedFile[] {
   return out;
 }
 
-/** Every corpus CRD file generated on its own with every generator and a controller per kind. */
+/** Every corpus CRD file generated on its own with every generator and a controller (with webhooks) per kind. */
 export function corpusFiles(): CheckedFile[] {
   if (!existsSync(CORPUS)) throw new Error(`corpus not found at ${CORPUS}`);
   const out: CheckedFile[] = [];
@@ -46,7 +46,7 @@ export function corpusFiles(): CheckedFile[] {
     const r = readCrdInputs([{ file: rel, content: readFileSync(f), fromDirectory: true }]);
     if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`corpus ${rel} does not read`);
     if (r.model.groups.length === 0) continue;
-    const ctx = createEmitContext({ sources: r.model.sources, controllers: allControllers(r.model) });
+    const ctx = createEmitContext({ sources: r.model.sources, controllers: allControllers(r.model), webhooks: true });
     for (const file of runEmitters(r.model, ctx, EMITTERS)) out.push({ origin: `corpus/${rel}`, file });
   }
   return out;
