@@ -17,7 +17,7 @@ import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';
 import { compareKubeVersions, isSafePathSegment, privateName, publicName, tsString } from '../model/naming.js';
 import { compareStrings } from '../emit/sorted.js';
-import { callLine, fitsLine, importDecl } from './layout.js';
+import { callLine, fitsLine, importDecl, propertyLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { ControllerOptionsError, resolveControllerKind } from './controller.js';
@@ -324,15 +324,19 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
       header,
       type: n.type,
       imports: webhookImports,
-      mutatePath: tsString(names.mutatePath),
-      validatePath: tsString(names.validatePath),
-      convertPath: tsString(CONVERT_PATH),
+      mutatePath: propertyLine(2, 'mutate', tsString(names.mutatePath)),
+      validatePath: propertyLine(2, 'validate', tsString(names.validatePath)),
+      convertPath: propertyLine(2, 'convert', tsString(CONVERT_PATH)),
       mutatePathText: names.mutatePath,
       validatePathText: names.validatePath,
       converts: ow.converts,
       conversionConst,
       defaultHandler: huggedCall(4, `defaultingHandler<${n.type}>`, [`default${n.type}`], ['schemaDefaults'], ','),
-      validateHandler: huggedCall(4, `validatingHandler<${n.type}>`, [`validate${n.type}`], [`kind: { group: ${tsString(group.name)}, kind: ${tsString(ck.kind.kind)} }`, 'schemaValidate'], ','),
+      validateHandler: huggedCall(4, `validatingHandler<${n.type}>`, [`validate${n.type}`], ['kind: admissionKind', 'schemaValidate'], ','),
+      admissionKind: schemaLiteral({ group: group.name, kind: ck.kind.kind }, 0, 'const admissionKind = ', ';'),
+      conversionCall: fitsLine(2, `server.conversion(webhookPaths.convert, [${conversionConst}]);`)
+        ? `  server.conversion(webhookPaths.convert, [${conversionConst}]);`
+        : `  server.conversion(webhookPaths.convert, [\n    ${conversionConst},\n  ]);`,
       kindLiteral: `{ group: ${tsString(group.name)}, kind: ${tsString(ck.kind.kind)} }`,
       validateName: `validate${n.type}`,
       hub,

@@ -30,6 +30,12 @@ export const webhookPaths = {
   convert: "/convert",
 } as const;
 
+/** The kind the validating webhook's refusals name (`DatabaseManager.<group> "<name>" is invalid: …`). */
+const admissionKind = {
+  group: "coolops.cn",
+  kind: "DatabaseManager",
+};
+
 /** Registers the DatabaseManager webhooks on the operator's webhook server. */
 export function setupWebhooks(server: WebhookServer): void {
   server.admission(
@@ -41,7 +47,7 @@ export function setupWebhooks(server: WebhookServer): void {
   server.admission(
     webhookPaths.validate,
     validatingHandler<DatabaseManager>(validateDatabaseManager, {
-      kind: { group: "coolops.cn", kind: "DatabaseManager" },
+      kind: admissionKind,
       schemaValidate,
     }),
   );
