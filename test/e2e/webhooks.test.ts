@@ -93,7 +93,8 @@ function post(port: number, path: string, body: string, ca: string): Promise<{ s
 function kubectl(kubeconfig: string, args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = execFile(kubectlReal(), ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as NodeJS.ErrnoException & { code?: number }).code as number) || 1 : 0, stdout, stderr });
+      const code = (err as { code?: unknown } | null)?.code;
+      resolve({ code: err ? (typeof code === 'number' ? code : 1) : 0, stdout, stderr });
     });
     if (stdin !== undefined) child.stdin!.end(stdin);
   });
@@ -222,7 +223,7 @@ function webhooksE2E(backend: Backend): void {
           return undefined;
         })();
         await v1().patch('orders', 'application/merge-patch+json', { spec: { replicas: 5 } });
-        const ev = await Promise.race([seen, new Promise<undefined>((r) => setTimeout(r, 30_000))]);
+        const ev = await Promise.race([seen, new Promise<undefined>((r) => setTimeout(() => r(undefined), 30_000))]);
         assert.ok(ev, 'no MODIFIED event for orders within 30 s');
         assert.equal(ev.apiVersion, 'coolops.cn/v1alpha1');
         assert.deepEqual(ev.spec, { deploymentName: 'orders-db', replicas: 5, dbtype: 'postgres' });

@@ -96,7 +96,7 @@ test('the generated conversions carry the fields both versions share, and only t
     assert.equal(c.hub, 'v1');
     assert.deepEqual(Object.keys(c.spokes), ['v1alpha1']);
     const alpha = { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders', namespace: 'shop' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' }, status: { availableReplicas: 1 } };
-    const v1 = convertObject(c, alpha, 'coolops.cn/v1') as typeof alpha & { spec: Record<string, unknown> };
+    const v1 = convertObject(c, alpha, 'coolops.cn/v1') as Omit<typeof alpha, 'metadata' | 'spec'> & { spec: Record<string, unknown>; metadata: { annotations?: Record<string, string> } };
     // same path and shape: copied; dbtype has no place in v1 (the stub conversion.ts does not rename it): kept in the annotation
     assert.deepEqual(v1.spec, { deploymentName: 'orders-db', replicas: 2 });
     assert.deepEqual(v1.status, { availableReplicas: 1 });
