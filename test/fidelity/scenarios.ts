@@ -208,6 +208,10 @@ export const SCENARIOS: Scenario[] = [
       await req('label set-based', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db),!missing')}`);
       await req('label selector syntax error: 400', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('tier in (db')}`);
       for (const bad of ['a=b,', '!a=b', 'a b', 'a>x', '-bad=x']) await req(`label selector ${JSON.stringify(bad)}: 400`, 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent(bad)}`);
+      // more of labels.Parse's words: values checked as label values (also gt/lt's), aggregated errors, long keys and values
+      const more = ['x==a==b', 'x in in', 'x in a', ',', '=a', 'x notin', '!', 'Bad Key=1', 'x=-a', 'a/b/c=d', 'x<', 'x in (a,b=c)', `x=${'a'.repeat(64)}`, `${'k'.repeat(64)}=v`, 'x in (-a,-b)', 'n>-1', 'UPPER.com/x=y'];
+      for (const bad of more) await req(`label selector ${JSON.stringify(bad)}: 400`, 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent(bad)}`);
+      for (const good of ['tier in (db,),color', 'tier notin (in,notin)', 'x in ()', '!color', 'tier != web', 'in=a']) await req(`label selector ${JSON.stringify(good)}`, 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent(good)}`);
       await req('in and notin as keys', 'GET', `${widgets(ns)}?labelSelector=${encodeURIComponent('in!=x,!notin')}`);
       await req('field metadata.name', 'GET', `${widgets(ns)}?fieldSelector=metadata.name%3Ds2`);
       await req('field metadata.namespace', 'GET', `${widgets(ns)}?fieldSelector=metadata.namespace%3D${ns}`);

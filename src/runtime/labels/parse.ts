@@ -2,7 +2,7 @@
 //   selector    := '' | requirement ( ',' requirement )*
 //   requirement := '!' KEY | KEY [ ( '=' | '==' | '!=' ) VALUE | ( 'in' | 'notin' ) '(' VALUES ')' | ( '>' | '<' ) INTEGER ]
 // Whitespace may surround any token. A bare KEY means "exists".
-import { labelKeyErrors, newRequirement, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
+import { labelKeyErrors, labelValueErrors, newRequirement, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
 
 type TokenKind = 'ident' | 'in' | 'notin' | ',' | '(' | ')' | '=' | '==' | '!=' | '!' | '>' | '<' | 'end';
 
@@ -171,7 +171,7 @@ class Parser {
   private checkKey(key: Token): void {
     const errs = labelKeyErrors(key.text);
     if (errs.length === 0) return;
-    const go = goLabelKeyErrors(key.text);
+    const go = labelKeyErrors(key.text);
     throw new SelectorError(
       `unable to parse label selector ${JSON.stringify(this.input)}: invalid label key ${JSON.stringify(key.text)}: ${errs.join('; ')}`,
       `unable to parse requirement: <nil>: Invalid value: ${JSON.stringify(key.text)}: ${(go.length ? go : errs).join('; ')}`,
@@ -194,46 +194,6 @@ class Parser {
   }
 }
 
-// apimachinery's wording of what NewRequirement and the key check find (k8s.io/apimachinery
-// validation: IsQualifiedName, IsValidLabelValue), for SelectorError.apiserverMessage.
-const KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-const KEY_RE = new RegExp(`^(?:${KEY_FMT})$`);
-const SUBDOMAIN_RE = new RegExp(`^(?:${SUBDOMAIN_FMT})$`);
-const VALUE_RE = new RegExp(`^(?:(${KEY_FMT})?)$`);
-const KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const bytes = (s: string) => new TextEncoder().encode(s).length;
-
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
-}
-
-function goLabelKeyErrors(key: string): string[] {
-  const parts = key.split('/');
-  if (parts.length > 2) return [`a qualified name ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  const errs: string[] = [];
-  const name = parts[parts.length - 1]!;
-  if (parts.length === 2) {
-    const prefix = parts[0]!;
-    if (prefix === '') errs.push('prefix part must be non-empty');
-    else {
-      if (bytes(prefix) > 253) errs.push('prefix part must be no more than 253 bytes');
-      if (!SUBDOMAIN_RE.test(prefix)) errs.push(`prefix part ${regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, 'example.com')}`);
-    }
-  }
-  if (name === '') errs.push('name part must be non-empty');
-  else if (bytes(name) > 63) errs.push('name part must be no more than 63 bytes');
-  if (!KEY_RE.test(name)) errs.push(`name part ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
-
-function goLabelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (bytes(value) > 63) errs.push('must be no more than 63 bytes');
-  if (!VALUE_RE.test(value)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${KEY_FMT})?`, 'MyValue', 'my_value', '12345'));
-  return errs;
-}
-
 /** NewRequirement's field errors for values the parser read (sorted and de-duplicated, as Go's set gives them). */
 function goRequirementErrors(key: string, op: Operator, values: readonly string[]): string[] {
   const sorted = [...new Set(values)].sort();
@@ -244,7 +204,7 @@ function goRequirementErrors(key: string, op: Operator, values: readonly string[
     });
   }
   sorted.forEach((v, i) => {
-    const e = goLabelValueErrors(v);
+    const e = labelValueErrors(v);
     if (e.length) errs.push(`values[${i}][${key}]: Invalid value: ${JSON.stringify(v)}: ${e.join('; ')}`);
   });
   return errs;

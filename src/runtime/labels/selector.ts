@@ -24,15 +24,34 @@ export class SelectorError extends Error {
 }
 
 const QUALIFIED_NAME_MAX = 63;
-const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS1123_SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE_RE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const NAME_RE = new RegExp(`^${KEY_FMT}$`);
+const DNS1123_SUBDOMAIN_RE = new RegExp(`^${SUBDOMAIN_FMT}$`);
+const LABEL_VALUE_RE = new RegExp(`^(${KEY_FMT})?$`);
 const INTEGER_RE = /^[-+]?[0-9]+$/;
+const bytes = (s: string): number => new TextEncoder().encode(s).length;
+
+/** apimachinery's content.RegexError. */
+function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
+}
+
+/** content.IsDNS1123Subdomain (apimachinery 1.37), word for word; `[]` when valid. */
+export function dns1123SubdomainErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (bytes(value) > 253) errs.push('must be no more than 253 bytes');
+  if (!DNS1123_SUBDOMAIN_RE.test(value)) {
+    errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, 'example.com'));
+  }
+  return errs;
+}
 
 /**
- * Problems with a label key (a qualified name: optional DNS-1123 subdomain prefix of at
- * most 253 characters and `/`, then a name of 1..63 alphanumerics, `-`, `_`, `.`,
- * starting and ending alphanumeric), in the apiserver's wording; `[]` when valid.
+ * Problems with a label key (content.IsLabelKey of apimachinery 1.37, word for word: an optional
+ * DNS-1123 subdomain prefix and `/`, then a name of 1..63 alphanumerics, `-`, `_`, `.`,
+ * starting and ending alphanumeric); `[]` when valid.
  */
 export function labelKeyErrors(key: string): string[] {
   const parts = key.split('/');
@@ -43,27 +62,22 @@ export function labelKeyErrors(key: string): string[] {
     const prefix = parts[0]!;
     name = parts[1]!;
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
-    else if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
-    else if (!DNS1123_SUBDOMAIN_RE.test(prefix)) {
-      errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character");
-    }
+    else errs.push(...dns1123SubdomainErrors(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return [`a valid label key ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > QUALIFIED_NAME_MAX) errs.push(`name part must be no more than ${QUALIFIED_NAME_MAX} characters`);
-  else if (!NAME_RE.test(name)) {
-    errs.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
-  }
+  else if (bytes(name) > QUALIFIED_NAME_MAX) errs.push(`name part must be no more than ${QUALIFIED_NAME_MAX} bytes`);
+  if (!NAME_RE.test(name)) errs.push(`name part ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
-/** Problems with a label value (empty, or ≤ 63 alphanumerics, `-`, `_`, `.` starting and ending alphanumeric); `[]` when valid. */
+/** Problems with a label value (content.IsLabelValue, word for word: empty, or ≤ 63 alphanumerics, `-`, `_`, `.` starting and ending alphanumeric); `[]` when valid. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > QUALIFIED_NAME_MAX) errs.push(`must be no more than ${QUALIFIED_NAME_MAX} characters`);
+  if (bytes(value) > QUALIFIED_NAME_MAX) errs.push(`must be no more than ${QUALIFIED_NAME_MAX} bytes`);
   if (!LABEL_VALUE_RE.test(value)) {
-    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${KEY_FMT})?`, 'MyValue', 'my_value', '12345'));
   }
   return errs;
 }
@@ -106,7 +120,7 @@ export function newRequirement(key: string, operator: Operator, values: readonly
     case 'lt':
       if (values.length !== 1) throw new SelectorError(`for 'Gt', 'Lt' operators, exactly one value is required (key ${JSON.stringify(key)})`);
       if (!INTEGER_RE.test(values[0]!)) throw new SelectorError(`for 'Gt', 'Lt' operators, the value must be an integer (key ${JSON.stringify(key)}, value ${JSON.stringify(values[0])})`);
-      return Object.freeze({ key, operator, values: Object.freeze([values[0]!]) });
+      break;
     default:
       throw new SelectorError(`operator ${JSON.stringify(operator)} is not recognized`);
   }

@@ -9,7 +9,8 @@ import { SEED, runs } from '../../../fuzz/support.js';
 const word = fc.stringMatching(/^[a-z0-9]([a-z0-9._-]{0,6}[a-z0-9])?$/);
 const key = fc.oneof(word, fc.tuple(fc.stringMatching(/^[a-z]{1,5}(\.[a-z]{1,4})?$/), word).map(([p, n]) => `${p}/${n}`));
 const value = fc.oneof(fc.constant(''), word, fc.constantFrom('in', 'notin'));
-const int = fc.integer({ min: -50, max: 50 }).map(String);
+// gt/lt values are integers that are also label values (apimachinery checks both): no sign
+const int = fc.integer({ min: 0, max: 50 }).map(String);
 const requirement = fc.oneof(
   fc.tuple(key, fc.constantFrom<Operator>('=', '==', '!='), value).map(([k, op, v]) => newRequirement(k, op, [v])),
   fc.tuple(key, fc.constantFrom<Operator>('in', 'notin'), fc.array(value, { minLength: 1, maxLength: 4 })).map(([k, op, vs]) => newRequirement(k, op, vs)),
