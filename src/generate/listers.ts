@@ -2,14 +2,13 @@
 // `DatabaseManagerNamespaceLister { list(selector?); get(name) }` (cluster kinds: `get`/`list` directly) and `newDatabaseManagerLister(indexer)`.
 import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
-import { runtimeAliases } from './clientset.js';
 import { callLine, importDecl, propertyLine, signatureLine } from './layout.js';
 
 /** `listers/<group>/<version>/<file>`. */
@@ -26,26 +25,29 @@ export const listers: Emitter = (model: Model, ctx) => {
       const n = ck.names;
       const path = listerPath(gv.group.name, gv.version.name, n.fileName);
       const namespaced = ck.kind.scope === 'Namespaced';
-      const own = [n.type, `${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
-      const rt = runtimeAliases(['ResourceLister', 'IndexerReader', 'Selector', 'Stored'], own);
-      assertUniqueNames(path, [...own, ...['ResourceLister', 'IndexerReader', 'Selector', 'Stored'].map(rt.alias)]);
+      const runtime = ctx.runtimeImport;
+      const typesModule = importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'));
+      const declared = [`${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
+      const imports = new ImportTracker(declared, { aliasPrefixes: { [runtime]: 'Runtime' }, order: [runtime, typesModule] });
+      const type = imports.use(typesModule, n.type, { type: true }); // first: a runtime name equal to the kind's is aliased
+      const resourceLister = imports.use(runtime, 'ResourceLister');
+      const indexerReader = imports.use(runtime, 'IndexerReader', { type: true });
+      const selector = imports.use(runtime, 'Selector', { type: true });
       // cached objects are as the server returned them: name, namespace, uid, resourceVersion present
-      const stored = `${rt.alias('Stored')}<${n.type}, ${tsString(ck.kind.scope)}>`;
+      const stored = `${imports.use(runtime, 'Stored', { type: true })}<${type}, ${tsString(ck.kind.scope)}>`;
+      assertUniqueNames(path, imports.localNames());
       files.push({
         path,
-        contents: render('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
+        contents: renderCode('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
-          imports: [
-            importDecl([rt.specifiers(['ResourceLister']), ...['IndexerReader', 'Selector', 'Stored'].map((x) => `type ${rt.specifiers([x])}`)], tsString(ctx.runtimeImport)),
-            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
-          ].join('\n'),
-          listSignature: signatureLine(2, 'list', [`selector?: ${rt.alias('Selector')} | string`], `${stored}[]`, ';'),
-          getSignature: signatureLine(2, 'get', ['name: string'], stored, ';'),
-          namespaceSignature: callLine(2, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`),
-          newHead: signatureLine(0, `export function new${n.type}Lister`, [`indexer: ${rt.alias('IndexerReader')}<${stored}>`], `${n.type}Lister`, ' {'),
-          groupLine: propertyLine(4, 'group', tsString(gv.group.name)),
-          resourceLine: propertyLine(4, 'resource', tsString(ck.kind.kind.toLowerCase())),
-          listerLine: callLine(2, `const lister = new ${rt.alias('ResourceLister')}`, ['indexer', 'resource'], ';'),
+          imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
+          listSignature: atColumn((w) => signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';')),
+          getSignature: atColumn((w) => signatureLine(w, 'get', ['name: string'], stored, ';')),
+          namespaceSignature: atColumn((w) => callLine(w, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`)),
+          newHead: atColumn((w) => signatureLine(w, `export function new${n.type}Lister`, [`indexer: ${indexerReader}<${stored}>`], `${n.type}Lister`, ' {')),
+          groupLine: atColumn((w) => propertyLine(w, 'group', tsString(gv.group.name))),
+          resourceLine: atColumn((w) => propertyLine(w, 'resource', tsString(ck.kind.kind.toLowerCase()))),
+          listerLine: atColumn((w) => callLine(w, `const lister = new ${resourceLister}`, ['indexer', 'resource'], ';')),
           type: n.type,
           pluralType: n.plural,
           pluralAccessor: n.pluralAccessor,

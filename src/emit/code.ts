@@ -1,0 +1,139 @@
+// The code builder emitters write through (what gengo's import tracker and ts-poet do for Go and
+// TypeScript): an import tracker that hands out local names and writes the import declarations,
+// and pieces of code laid out for the column their placeholder stands at in a template, so
+// templates keep the shape of the code and emitters never count columns.
+
+import { compareStrings } from '../model/order.js';
+import { render } from './handlebars.js';
+
+interface TrackedModule {
+  /** Imported name → local name. */
+  names: Map<string, string>;
+  /** Imported names used only as types. */
+  typeOnly: Set<string>;
+}
+
+/**
+ * The imports of one generated file. `use(module, name)` gives the name to write in the code;
+ * `declarations()` the `import` lines, one per module in order of first use: value specifiers
+ * sorted, then `type` ones sorted (`import type { … }` when all are types).
+ */
+export class ImportTracker {
+  private readonly modules = new Map<string, TrackedModule>();
+
+  /**
+   * @param declared the names the file itself declares (an imported name equal to one of them is
+   *   aliased where the module allows it, and reported by {@link ImportTracker.localNames} otherwise)
+   * @param options.aliasPrefixes per module specifier, the prefix of its aliases: with
+   *   `{ 'crdgen/runtime': 'Runtime' }` the runtime's `Watch` is imported `Watch as RuntimeWatch` in a
+   *   file that has a `Watch` of its own
+   * @param options.order modules whose declarations come first, in this order (the rest follow in
+   *   order of first use), so that names can be taken before they are written out
+   */
+  constructor(
+    private readonly declared: readonly string[] = [],
+    private readonly options: { aliasPrefixes?: Readonly<Record<string, string>>; order?: readonly string[] } = {},
+  ) {
+    for (const m of options.order ?? []) this.modules.set(m, { names: new Map(), typeOnly: new Set() });
+  }
+
+  /**
+   * The local name of `name` from `module` (a module specifier as written, e.g. `./types.js`).
+   * A name already declared by the file or imported from another module is aliased with the
+   * module's prefix, if it has one. `type: true` imports it for types only (unless it is also
+   * used as a value). The same name of the same module always gets the same local name.
+   */
+  use(module: string, name: string, options: { type?: boolean } = {}): string {
+    let m = this.modules.get(module);
+    if (!m) {
+      m = { names: new Map(), typeOnly: new Set() };
+      this.modules.set(module, m);
+    }
+    let local = m.names.get(name);
+    if (local === undefined) {
+      const prefix = this.options.aliasPrefixes?.[module];
+      local = prefix !== undefined && this.isTaken(name) ? `${prefix}${name}` : name;
+      m.names.set(name, local);
+      if (options.type) m.typeOnly.add(name);
+    } else if (!options.type) m.typeOnly.delete(name);
+    return local;
+  }
+
+  private isTaken(name: string): boolean {
+    if (this.declared.includes(name)) return true;
+    for (const m of this.modules.values()) for (const local of m.names.values()) if (local === name) return true;
+    return false;
+  }
+
+  /** Every name the file binds: its declarations, then each import's local name. Two equal entries are a collision. */
+  localNames(): string[] {
+    return [...this.declared, ...[...this.modules.values()].flatMap((m) => [...m.names.values()])];
+  }
+
+  /**
+   * The import declarations, one per module, joined by newlines; `declaration` writes one
+   * (`importDecl` of src/generate/layout.ts: quoting and prettier's line breaking are the emitter's).
+   */
+  declarations(declaration: (specifiers: readonly string[], module: string, typeOnly: boolean) => string): string {
+    const out: string[] = [];
+    for (const [module, m] of this.modules) {
+      if (m.names.size === 0) continue;
+      const spec = (name: string): string => (m.names.get(name) === name ? name : `${name} as ${m.names.get(name)}`);
+      const all = [...m.names.keys()];
+      const values = all.filter((n) => !m.typeOnly.has(n)).sort(compareStrings);
+      const types = all.filter((n) => m.typeOnly.has(n)).sort(compareStrings);
+      const specifiers = values.length === 0 ? types.map(spec) : [...values.map(spec), ...types.map((n) => `type ${spec(n)}`)];
+      out.push(declaration(specifiers, module, values.length === 0));
+    }
+    return out.join('\n');
+  }
+}
+
+/** A piece of code that lays itself out for the column it starts at. */
+export class AtColumn {
+  /** `layout(column)` returns the code with its first line indented by `column` spaces. */
+  constructor(readonly layout: (column: number) => string) {}
+}
+
+/**
+ * Code laid out where its placeholder stands: in the template, `{{name}}` alone on its line after
+ * the indentation the code has there (`  {{listSignature}}` inside an interface); `layout` gets
+ * that indentation's width and returns the line(s) with it (the layout helpers of
+ * src/generate/layout.ts take the width first: `atColumn((w) => signatureLine(w, 'list', …))`).
+ */
+export function atColumn(layout: (column: number) => string): AtColumn {
+  return new AtColumn(layout);
+}
+
+/**
+ * Renders `templates/<generator>/<name>.hbs` as `render` does, every {@link AtColumn} value of
+ * `data` (at any depth of its plain objects and arrays) laid out at its placeholder's column.
+ * Throws when such a placeholder does not stand alone after the indentation of its line.
+ */
+export function renderCode(generator: string, name: string, data: object): string {
+  return layOut((d) => render(generator, name, d), data, `template ${generator}/${name}`);
+}
+
+/** {@link renderCode} over any template function (`what` names it in errors). */
+export function layOut(template: (data: object) => string, data: object, what = 'template'): string {
+  const pieces: AtColumn[] = [];
+  const nonce = Math.random().toString(36).slice(2);
+  const mark = (i: number): string => `\u0000col:${nonce}:${i}\u0000`;
+  const swap = (v: unknown): unknown => {
+    if (v instanceof AtColumn) {
+      pieces.push(v);
+      return mark(pieces.length - 1);
+    }
+    if (Array.isArray(v)) return v.map(swap);
+    if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]));
+    }
+    return v;
+  };
+  const text = template(swap(data) as object);
+  if (pieces.length === 0) return text;
+  const re = new RegExp(`^( *)\\u0000col:${nonce}:(\\d+)\\u0000$`, 'gm');
+  const out = text.replace(re, (_, pad: string, i: string) => pieces[Number(i)]!.layout(pad.length));
+  if (out.includes(`\u0000col:${nonce}:`)) throw new Error(`${what}: a laid-out placeholder must stand alone on its line after the indentation`);
+  return out;
+}
