@@ -18,7 +18,7 @@ import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import { ApiError, badRequest, failure, internalError } from './status.js';
 import type { Storage } from './storage/storage.js';
-import { callWebhook, reviewResponse, WebhookCallError, type WebhookClientConfig } from './webhook-client.js';
+import { callWebhook, type WebhookClientConfig } from './webhook-client.js';
 
 type Rec = Record<string, unknown>;
 
@@ -205,30 +205,34 @@ export class AdmissionWebhooks {
       dryRun: attrs.dryRun,
       options: attrs.options ?? null,
     };
-    let response: Rec;
+    const failed = (why: string): ApiError => internalError(`failed calling webhook ${JSON.stringify(hook.name)}: ${why}`);
+    let answer: unknown;
     try {
-      const answer = await callWebhook(hook.clientConfig ?? {}, hook.timeoutSeconds ?? 10, { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request });
-      response = reviewResponse(answer, 'AdmissionReview');
-      if (response.uid !== uid) throw new WebhookCallError(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
+      answer = await callWebhook(hook.clientConfig ?? {}, hook.timeoutSeconds ?? 10, { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request });
     } catch (e) {
       if (ignore) return undefined;
-      const why = e instanceof WebhookCallError ? `failed to call webhook: ${e.message}` : String(e);
-      throw internalError(`failed calling webhook ${JSON.stringify(hook.name)}: ${why}`);
+      throw failed(`failed to call webhook: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    let response: Rec;
+    try {
+      response = verifyAdmissionResponse(answer, uid, reviewVersion, mutating);
+    } catch (e) {
+      if (ignore) return undefined;
+      throw failed(`received invalid webhook response: ${(e as Error).message}`);
     }
     if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string' && w) attrs.warnings?.push(w);
     if (response.allowed !== true) throw deniedError(hook.name, isObject(response.status) ? response.status : undefined);
     if (!mutating || typeof response.patch !== 'string' || response.patch === '') return undefined;
-    if (response.patchType !== 'JSONPatch') {
-      if (ignore) return undefined;
-      throw internalError(`failed calling webhook ${JSON.stringify(hook.name)}: webhook returned response.patch but not response.patchType`);
-    }
     let ops: unknown;
     try {
       ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
-      if (!Array.isArray(ops)) throw new Error('the patch is not a JSON array');
+      if (!Array.isArray(ops)) throw new Error(`json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type jsonpatch.Patch`);
     } catch (e) {
-      throw internalError(`failed calling webhook ${JSON.stringify(hook.name)}: ${(e as Error).message}`);
+      if (ignore) return undefined;
+      throw failed(`received undecodable patch in webhook response: ${(e as Error).message}`);
     }
+    if (ops.length === 0) return undefined;
+    if (!object) throw internalError(`admission webhook ${JSON.stringify(hook.name)} attempted to modify the object, which is not supported for this operation`);
     let patched: KubeObject;
     try {
       patched = applyStrict(object!, ops as Rec[]);
@@ -237,6 +241,31 @@ export class AdmissionWebhooks {
     }
     return (await convertObjects(res, [patched], res.version))[0];
   }
+}
+
+/** The apiserver's VerifyAdmissionResponse: the review's response, or why it is not a valid one. */
+function verifyAdmissionResponse(answer: unknown, uid: string, reviewVersion: string, mutating: boolean): Rec {
+  const a = isObject(answer) ? answer : {};
+  const response = isObject(a.response) ? a.response : undefined;
+  if (!response) throw new Error('webhook response was absent');
+  if (reviewVersion === 'v1') {
+    if (response.uid !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`);
+    if (a.apiVersion !== 'admission.k8s.io/v1' || a.kind !== 'AdmissionReview') {
+      const got = typeof a.apiVersion === 'string' ? a.apiVersion : '';
+      throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`);
+    }
+    const hasPatch = typeof response.patch === 'string' && response.patch !== '';
+    const hasType = response.patchType !== undefined && response.patchType !== null;
+    if (mutating) {
+      if (hasPatch && !hasType) throw new Error('webhook returned response.patch but not response.patchType');
+      if (!hasPatch && hasType) throw new Error('webhook returned response.patchType but not response.patch');
+      if (hasType && response.patchType !== 'JSONPatch') throw new Error(`webhook returned invalid response.patchType of ${JSON.stringify(String(response.patchType))}`);
+    } else {
+      if (hasPatch) throw new Error('validating webhook may not return response.patch');
+      if (hasType) throw new Error('validating webhook may not return response.patchType');
+    }
+  }
+  return response;
 }
 
 /**

@@ -90,26 +90,35 @@ async function callConversion(res: ResourceInfo, conv: CrdConversion, objects: K
   } catch (e) {
     throw conversionFailed(res, fromVersion, e instanceof WebhookCallError ? e.message : String(e));
   }
-  const response = isObject(answer) && isObject(answer.response) ? answer.response : undefined;
-  if (!response) throw conversionFailed(res, fromVersion, 'conversion webhook response was absent');
-  if (response.uid !== uid) throw conversionFailed(res, fromVersion, `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(response.uid ?? '')}`);
+  const gvk = `${from}, Kind=${res.kind}`;
+  const invalid = (why: string): ApiError => new ConversionWebhookError(`conversion webhook for ${gvk} ${why}`);
+  const a = isObject(answer) ? answer : {};
+  const expectedGvk = `apiextensions.k8s.io/${reviewVersion}, Kind=ConversionReview`;
+  if (reviewVersion === 'v1' && (a.apiVersion !== 'apiextensions.k8s.io/v1' || a.kind !== 'ConversionReview')) {
+    throw conversionFailed(res, fromVersion, `expected webhook response of ${expectedGvk}, got ${typeof a.apiVersion === 'string' ? a.apiVersion : ''}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`);
+  }
+  const response = isObject(a.response) ? a.response : undefined;
+  if (!response) throw conversionFailed(res, fromVersion, 'no response provided');
+  if (reviewVersion === 'v1' && response.uid !== uid) throw conversionFailed(res, fromVersion, `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`);
   const result = isObject(response.result) ? response.result : {};
   if (result.status !== 'Success') {
-    throw conversionFailed(res, fromVersion, String(result.message ?? 'the webhook answered a failure without a message'));
+    throw conversionFailed(res, fromVersion, typeof result.message === 'string' && result.message ? result.message : `response.result.status was '${typeof result.status === 'string' ? result.status : ''}', not 'Success'`);
   }
   const converted = Array.isArray(response.convertedObjects) ? response.convertedObjects : [];
-  if (converted.length !== objects.length) {
-    throw conversionFailed(res, fromVersion, `returned ${converted.length} objects, expected ${objects.length}`);
-  }
+  if (converted.length !== objects.length) throw invalid(`returned ${converted.length} objects, expected ${objects.length}`);
   return converted.map((c, i) => {
     const orig = objects[i]!;
-    if (!isObject(c)) throw conversionFailed(res, fromVersion, `invalid converted object at index ${i}: not an object`);
+    if (!isObject(c)) throw invalid(`returned invalid converted object at index ${i}: invalid type, expected=Unstructured, got=${c === null ? '<nil>' : typeof c}`);
     const o = c as KubeObject;
-    if (o.apiVersion !== target) throw conversionFailed(res, fromVersion, `invalid converted object at index ${i}: invalid apiVersion "${String(o.apiVersion ?? '')}", expected "${target}"`);
-    if (o.kind !== orig.kind) throw conversionFailed(res, fromVersion, `invalid converted object at index ${i}: invalid kind "${String(o.kind ?? '')}", expected "${String(orig.kind)}"`);
+    if (o.apiVersion !== target) throw invalid(`returned invalid converted object at index ${i}: invalid groupVersion (expected ${target}, received ${String(o.apiVersion ?? '')})`);
+    if (o.kind !== orig.kind) throw invalid(`returned invalid converted object at index ${i}: invalid kind (expected ${String(orig.kind)}, received ${String(o.kind ?? '')})`);
     // only labels and annotations of metadata may change; the rest is the original's
     const om = (orig.metadata ?? {}) as Rec;
-    const cm = isObject(o.metadata) ? o.metadata : {};
+    if (!isObject(o.metadata)) throw invalid(`returned invalid metadata in object at index ${i}: missing metadata in converted object`);
+    const cm = o.metadata;
+    for (const [k, label] of [['name', 'name'], ['namespace', 'namespace'], ['uid', 'UID']] as const) {
+      if ((cm[k] ?? '') !== (om[k] ?? '')) throw invalid(`returned invalid metadata in object at index ${i}: must have the same ${label}: ${String(om[k] ?? '')} != ${String(cm[k] ?? '')}`);
+    }
     const meta: Rec = { ...om };
     for (const k of ['labels', 'annotations'] as const) {
       if (cm[k] === undefined) delete meta[k];

@@ -59,6 +59,47 @@ function goNetError(e: NodeJS.ErrnoException, host: string, port: string): strin
 }
 
 /**
+ * client-go's error for a non-2xx answer: a Status body's message, else apimachinery's
+ * NewGenericServerResponse wording for the code (a text body is the server's message).
+ */
+function restClientError(code: number, text: string, contentType: string): string {
+  try {
+    const st = JSON.parse(text) as unknown;
+    if (isObject(st) && st.kind === 'Status' && typeof st.message === 'string' && st.status === 'Failure') return st.message;
+  } catch {
+    // not JSON
+  }
+  const server = contentType.startsWith('text/') ? text.slice(0, 1024).trim() : 'unknown';
+  switch (code) {
+    case 409:
+      return 'the server reported a conflict';
+    case 404:
+      return 'the server could not find the requested resource';
+    case 400:
+      return 'the server rejected our request for an unknown reason';
+    case 401:
+      return 'the server has asked for the client to provide credentials';
+    case 403:
+    case 415:
+      return server;
+    case 406:
+      return server === '' || server === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : server;
+    case 405:
+      return 'the server does not allow this method on the requested resource';
+    case 422:
+      return 'the server rejected our request due to an error in our request';
+    case 503:
+      return 'the server is currently unable to handle the request';
+    case 504:
+      return 'the server was unable to return a response in the time allotted, but may still be processing the request';
+    case 429:
+      return 'the server has received too many requests and has asked us to try again later';
+    default:
+      return code >= 500 ? `an error on the server (${JSON.stringify(server)}) has prevented the request from succeeding` : `the server responded with the status code ${code} but did not return more information`;
+  }
+}
+
+/**
  * Posts `body` to the webhook and resolves with the decoded JSON answer. Rejects with a
  * {@link WebhookCallError} worded as the apiserver's (without the `failed calling webhook` prefix).
  */
@@ -109,8 +150,7 @@ export function callWebhook(cc: WebhookClientConfig, timeoutSeconds: number, bod
             const text = Buffer.concat(chunks).toString('utf8');
             const code = res.statusCode ?? 0;
             if (code < 200 || code >= 300) {
-              // the REST client's error for a non-2xx answer: the body (or the status text)
-              reject(new WebhookCallError(`the server responded with the status code ${code} but did not return more information${text ? ` (${text.trim().slice(0, 200)})` : ''}`));
+              reject(new WebhookCallError(restClientError(code, text, String(res.headers['content-type'] ?? ''))));
               return;
             }
             try {
@@ -130,12 +170,4 @@ export function callWebhook(cc: WebhookClientConfig, timeoutSeconds: number, bod
     req.on('error', (e: NodeJS.ErrnoException) => done(() => reject(new WebhookCallError(`${post}: ${goNetError(e, url.hostname, url.port || '443')}`))));
     req.end(payload);
   });
-}
-
-/** The decoded review's `response`, or why there is none. */
-export function reviewResponse(answer: unknown, kind: string): Record<string, unknown> {
-  if (!isObject(answer)) throw new WebhookCallError(`received invalid webhook response: expected a ${kind}`);
-  const r = answer.response;
-  if (!isObject(r)) throw new WebhookCallError('webhook response was absent');
-  return r;
 }

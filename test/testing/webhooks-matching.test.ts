@@ -74,6 +74,9 @@ const VALIDATING = {
     hook('equivalent.crdgen.dev', '/record/equivalent', [{ operations: ['CREATE'], apiGroups: ['crdgen.dev'], apiVersions: ['v1'], resources: ['gadgets'] }], { matchPolicy: 'Equivalent' }),
     hook('warn.crdgen.dev', '/warn', CM(['CREATE']), { objectSelector: { matchLabels: { warn: 'yes' } } }),
     hook('slow.crdgen.dev', '/slow', CM(['CREATE']), { timeoutSeconds: 1, objectSelector: { matchLabels: { slow: 'yes' } } }),
+    hook('not-served.crdgen.dev', '/not-served', CM(['CREATE']), { objectSelector: { matchLabels: { answer: 'not-served' } } }),
+    hook('patchy.crdgen.dev', '/patchy', CM(['CREATE']), { objectSelector: { matchLabels: { answer: 'patchy' } } }),
+    hook('patchy-ignored.crdgen.dev', '/patchy', CM(['CREATE']), { failurePolicy: 'Ignore', objectSelector: { matchLabels: { answer: 'patchy-ignored' } } }),
   ],
 };
 const MUTATING = {
@@ -84,6 +87,7 @@ const MUTATING = {
     hook('first.crdgen.dev', '/first', CM(['CREATE']), { reinvocationPolicy: 'IfNeeded', objectSelector: { matchLabels: { reinvoke: 'yes' } } }),
     hook('second.crdgen.dev', '/second', CM(['CREATE']), { objectSelector: { matchLabels: { reinvoke: 'yes' } } }),
     hook('bad-patch.crdgen.dev', '/bad-patch', CM(['CREATE']), { objectSelector: { matchLabels: { 'bad-patch': 'yes' } } }),
+    hook('no-type.crdgen.dev', '/no-type', CM(['CREATE']), { objectSelector: { matchLabels: { answer: 'no-type' } } }),
   ],
 };
 
@@ -146,6 +150,8 @@ async function startHooks(port: number, certDir: string, calls: Record<string, u
     return patch(r.uid, [{ op: 'add', path: '/metadata/labels/second', value: 'added' }]);
   });
   server.admission('/bad-patch', (r) => patch(r.uid, [{ op: 'remove', path: '/metadata/labels/absent' }]));
+  server.admission('/patchy', (r) => patch(r.uid, [{ op: 'add', path: '/metadata/labels/x', value: 'y' }]));
+  server.admission('/no-type', (r) => ({ uid: r.uid, allowed: true, patch: Buffer.from('[]').toString('base64') }));
   server.conversion('/convert', CONVERSIONS);
   return server;
 }
@@ -254,6 +260,14 @@ for (const backend of BACKENDS) {
         const slow = answer('slow', await cm('default', 'slow', { slow: 'yes' }));
         assert.equal(slow.status, 500);
         assert.match(slow.body.message, /^Internal error occurred: failed calling webhook "slow\.crdgen\.dev": failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/slow\?timeout=1s": /);
+      });
+
+      await t.test('answers the apiserver does not take: a path not served, a validating patch, a patch without its type', async () => {
+        for (const a of ['not-served', 'patchy', 'patchy-ignored', 'no-type']) answer(`answer ${a}`, await cm('default', `answer-${a}`, { answer: a }));
+        assert.equal((mine['answer patchy-ignored'] as { code: number }).code, 201);
+        assert.match(String((mine['answer not-served'] as { message: string }).message), /failed to call webhook: the server could not find the requested resource$/);
+        assert.equal((mine['answer patchy'] as { message: string }).message, 'Internal error occurred: failed calling webhook "patchy.crdgen.dev": received invalid webhook response: validating webhook may not return response.patch');
+        assert.equal((mine['answer no-type'] as { message: string }).message, 'Internal error occurred: failed calling webhook "no-type.crdgen.dev": received invalid webhook response: webhook returned response.patch but not response.patchType');
       });
 
       await t.test('configurations the apiserver refuses', async () => {
