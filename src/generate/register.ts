@@ -5,13 +5,12 @@ import type { GroupVersion, Model } from '../model/types.js';
 import { privateName, safeIdentifier, tsString } from '../model/naming.js';
 import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
-import { compareStrings } from '../emit/sorted.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { versionSources } from './walk.js';
 
-/** `left right<tail>` in a broken `&&` chain; `right` goes to the next line, indented, when the line is too long (as prettier breaks a binary expression). */
+/** `left right<tail>` in a broken `&&` chain at `indentWidth`; `right` goes to the next line, indented, when the line is too long (as prettier breaks a binary expression). */
 function comparisonLine(indentWidth: number, left: string, right: string, tail: string): string {
   const pad = ' '.repeat(indentWidth);
   const flat = `${left} ${right}${tail}`;
@@ -30,45 +29,60 @@ function typedResourceLine(head: string, left: string, right: string, value: str
   return `${head}: ${left} &\n${fitsLine(0, second) ? second : `  ${right} =\n  ${value};`}`;
 }
 
+/** A frozen string array member `key: Object.freeze([…] as const),` laid out at its column. */
+function frozenArrayMember(key: string, items: readonly string[]) {
+  return atColumn((w) => ' '.repeat(w) + scalarArray(w, `${key}: Object.freeze(`, items.map(tsString), ' as const),', false));
+}
+
 /** Renders register.ts for one group/version. */
 export function renderRegister(group: string, gv: GroupVersion, header: string, runtimeImport: string): string {
   const descriptors = new Set<string>();
   const kinds = gv.kinds.map((k) => {
-    const kind = safeIdentifier(k.kind);
-    const listKind = safeIdentifier(k.listKind);
     // the untyped descriptor (module-private): `httpRouteResource`, numbered if two kinds differ only in case
     let descriptor = `${privateName(k.kind)}Resource`;
     for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(k.kind)}Resource${i}`;
     descriptors.add(descriptor);
-    return {
-      descriptor,
-      typedLine: typedResourceLine(`export const ${kind}Resource`, `typeof ${descriptor}`, `TypedResource<${kind}>`, descriptor),
-      kind: k.kind,
-      listKind: k.listKind,
-      plural: k.plural,
-      singular: k.singular,
-      namespaced: k.scope === 'Namespaced' ? 'true' : 'false',
-      status: k.subresources.status ? 'true' : 'false',
-      scale: k.subresources.scale ? 'true' : 'false',
-      kindLine: assignLine(0, `export const ${kind}Kind`, tsString(k.kind)),
-      listKindLine: assignLine(0, `export const ${listKind}Kind`, tsString(k.listKind)),
-      shortNamesLine: '  ' + scalarArray(2, 'shortNames: Object.freeze(', k.shortNames.map(tsString), ' as const),', false),
-      categoriesLine: '  ' + scalarArray(2, 'categories: Object.freeze(', k.categories.map(tsString), ' as const),', false),
-      kindCheck: comparisonLine(4, '(obj as { kind?: unknown }).kind ===', `${kind}Kind`, ''),
-      listKindCheck: comparisonLine(4, '(obj as { kind?: unknown }).kind ===', `${listKind}Kind`, ' &&'),
-      isKindHead: callLine(0, `export function is${kind}`, ['obj: unknown'], `: obj is ${kind} {`),
-      isListHead: callLine(0, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`),
-    };
+    return descriptor;
   });
-  const typeImports = [...new Set(gv.kinds.flatMap((k) => [k.kind, k.listKind]))].sort(compareStrings).map(safeIdentifier);
-  return render('register', 'file', {
+  const declared = ['GroupName', 'Version', 'APIVersion', 'SchemeGroupVersion', 'Kinds', ...gv.kinds.flatMap((k, i) => {
+    const kind = safeIdentifier(k.kind);
+    const listKind = safeIdentifier(k.listKind);
+    return [`${kind}Kind`, `${listKind}Kind`, `${kind}GVK`, `${kind}GVR`, kinds[i]!, `${kind}Resource`, `is${kind}`, `is${listKind}`];
+  })];
+  const imports = new ImportTracker(declared, { aliasPrefixes: { [runtimeImport]: 'Runtime' }, order: [runtimeImport, './types.js'] });
+  for (const k of gv.kinds) for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
+  const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
+  return renderCode('register', 'file', {
     header,
-    imports: [importDecl(['TypedResource'], tsString(runtimeImport), true), importDecl(typeImports, tsString('./types.js'), true)].join('\n'),
-    groupLine: assignLine(0, 'export const GroupName', tsString(group)),
-    versionLine: assignLine(0, 'export const Version', tsString(gv.name)),
-    apiVersionLine: assignLine(0, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
-    kinds,
-    kindsLine: scalarArray(0, 'export const Kinds = Object.freeze(', gv.kinds.map((k) => tsString(k.kind)), ' as const);', false),
+    imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
+    groupLine: atColumn((w) => assignLine(w, 'export const GroupName', tsString(group))),
+    versionLine: atColumn((w) => assignLine(w, 'export const Version', tsString(gv.name))),
+    apiVersionLine: atColumn((w) => assignLine(w, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`))),
+    kinds: gv.kinds.map((k, i) => {
+      const kind = safeIdentifier(k.kind);
+      const listKind = safeIdentifier(k.listKind);
+      const descriptor = kinds[i]!;
+      return {
+        descriptor,
+        typedLine: typedResourceLine(`export const ${kind}Resource`, `typeof ${descriptor}`, `${typedResource}<${kind}>`, descriptor),
+        kind: k.kind,
+        listKind: k.listKind,
+        plural: k.plural,
+        singular: k.singular,
+        namespaced: k.scope === 'Namespaced' ? 'true' : 'false',
+        status: k.subresources.status ? 'true' : 'false',
+        scale: k.subresources.scale ? 'true' : 'false',
+        kindLine: atColumn((w) => assignLine(w, `export const ${kind}Kind`, tsString(k.kind))),
+        listKindLine: atColumn((w) => assignLine(w, `export const ${listKind}Kind`, tsString(k.listKind))),
+        shortNamesLine: frozenArrayMember('shortNames', k.shortNames),
+        categoriesLine: frozenArrayMember('categories', k.categories),
+        kindCheck: atColumn((w) => comparisonLine(w, '(obj as { kind?: unknown }).kind ===', `${kind}Kind`, '')),
+        listKindCheck: atColumn((w) => comparisonLine(w, '(obj as { kind?: unknown }).kind ===', `${listKind}Kind`, ' &&')),
+        isKindHead: atColumn((w) => callLine(w, `export function is${kind}`, ['obj: unknown'], `: obj is ${kind} {`)),
+        isListHead: atColumn((w) => callLine(w, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`)),
+      };
+    }),
+    kindsLine: atColumn((w) => ' '.repeat(w) + scalarArray(w, 'export const Kinds = Object.freeze(', gv.kinds.map((k) => tsString(k.kind)), ' as const);', false)),
   });
 }
 
