@@ -125,7 +125,18 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const crds = await loadObjectFiles(options.crds ?? [], 'CRD');
   await installAll(svc, registry, hooks ? crds.map((c) => hooks.rewriteCrd(c)) : crds, persistent);
   await installAll(svc, registry, options.objects ?? [], persistent);
-  if (hooks) await installAll(svc, registry, hooks.installed.configurations, persistent);
+  if (hooks) {
+    // a persistent store may hold the configurations of an earlier run, with another CA: replaced
+    if (persistent) {
+      for (const c of hooks.installed.configurations) {
+        const res = registry.lookup('admissionregistration.k8s.io', 'v1', c.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations')!;
+        const key = svc.key(res, undefined, c.metadata?.name ?? '');
+        const cur = await storage.get(key);
+        if (cur) await storage.delete(key, Number(cur.metadata?.resourceVersion));
+      }
+    }
+    await installAll(svc, registry, hooks.installed.configurations);
+  }
 
   const controllers = new Controllers(svc, storage, onError);
   await controllers.start();

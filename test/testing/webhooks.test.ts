@@ -238,6 +238,11 @@ for (const backend of BACKENDS) {
         assert.deepEqual(b.body.spec, { deploymentName: 'pg-db', replicas: 1, dbtype: 'postgres' });
         const v1 = (await raw(e, 'GET', DMS('v1', 'pg-db'))).body;
         assert.deepEqual(v1.spec, { deploymentName: 'pg-db', replicas: 1, engine: 'postgres', version: '16' });
+        // server-side apply creates through the webhooks too (and the object is then deleted)
+        const applied = record('apply v1', await raw(e, 'PATCH', `${DMS('v1', 'applied')}?fieldManager=test`, { body: dmV1('applied', { engine: 'mysql' }), contentType: 'application/apply-patch+yaml' }));
+        assert.equal(applied.status, 201, applied.text);
+        assert.equal(applied.body.spec.version, '8.0');
+        assert.equal(record('delete applied', await raw(e, 'DELETE', DMS('v1', 'applied'))).status, 200);
       });
 
       await t.test('denial with the hook\'s message', async () => {
