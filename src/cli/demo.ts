@@ -116,7 +116,11 @@ async function transpileAll(out: string, paths: readonly string[]): Promise<void
 export function createDemoCommand(ctx: CliContext): Command {
   return new Command('demo')
     .description('run the generated DatabaseManager operator end to end on the built-in test API server')
-    .action(async () => {
-      ctx.setExitCode(await runDemo(ctx));
+    .option('--webhooks', 'the two-version example with defaulting, validating and conversion webhooks (docs/webhooks.md)')
+    .action(async (opts: { webhooks?: boolean }) => {
+      if (opts.webhooks) {
+        const { runWebhooksDemo } = await import('./demo-webhooks.js');
+        ctx.setExitCode(await runWebhooksDemo(ctx, transpileAll));
+      } else ctx.setExitCode(await runDemo(ctx));
     });
 }

@@ -111,7 +111,7 @@ test('npm pack: bin, dist, schema, templates and the demo CRD are in the package
   const packed = JSON.parse((await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(tmp, packed[0]!.filename);
   const paths = packed[0]!.files.map((f) => f.path);
-  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'dist/testing/index.js', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml', 'fixtures/databasemanager/crd.yaml']) assert.ok(paths.includes(p), `${p} is in the package`);
+  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'dist/testing/index.js', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml', 'fixtures/databasemanager/crd.yaml', 'examples/databasemanager-webhooks/crd.yaml', 'examples/databasemanager-webhooks/generated/controllers/databasemanager/admission.ts']) assert.ok(paths.includes(p), `${p} is in the package`);
   assert.ok(!paths.some((p) => p.startsWith('src/') || p.startsWith('test/') || (p.startsWith('fixtures/') && p !== 'fixtures/databasemanager/crd.yaml')), 'no sources, tests or other fixtures in the package');
   // every subpath typesVersions maps (node10 resolution) is a file of the package
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; typesVersions: { '*': Record<string, string[]> } };
