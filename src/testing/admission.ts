@@ -33,6 +33,8 @@ export interface AdmissionAttributes {
   options?: Rec;
   /** Warnings for the response (appended to). */
   warnings?: string[];
+  /** A create whose name comes from generateName: mutating webhooks see the object without it (the apiserver names it later). */
+  nameGenerated?: boolean;
 }
 
 /** The user testenv's token stands for. */
@@ -184,6 +186,12 @@ export class AdmissionWebhooks {
       if (ignore) return undefined;
       throw e;
     }
+    if (mutating && attrs.nameGenerated && object?.metadata) {
+      object = { ...object, metadata: { ...object.metadata } };
+      delete object.metadata!.name;
+    }
+    const name = mutating && attrs.nameGenerated ? '' : (obj ?? old)?.metadata?.name ?? '';
+    const namespace = res.namespaced ? (obj ?? old)?.metadata?.namespace ?? '' : res.group === '' && res.resource === 'namespaces' ? (obj ?? old)?.metadata?.name ?? '' : '';
     const uid = randomUUID();
     const versions = hook.admissionReviewVersions ?? ['v1'];
     const reviewVersion = versions.includes('v1') ? 'v1' : 'v1beta1';
@@ -195,9 +203,9 @@ export class AdmissionWebhooks {
       requestKind: { group: res.group, version: res.version, kind: res.kind },
       requestResource: { group: res.group, version: res.version, resource: res.resource },
       ...(attrs.subresource ? { requestSubResource: attrs.subresource } : {}),
-      name: (obj ?? old)?.metadata?.name ?? '',
-      // a Namespace's admission attributes name it as their namespace
-      ...(res.namespaced ? { namespace: (obj ?? old)?.metadata?.namespace ?? '' } : res.group === '' && res.resource === 'namespaces' ? { namespace: (obj ?? old)?.metadata?.name ?? '' } : {}),
+      // name and namespace are omitempty; a Namespace's admission attributes name it as their namespace
+      ...(name ? { name } : {}),
+      ...(namespace ? { namespace } : {}),
       operation: attrs.operation,
       userInfo: attrs.userInfo,
       object: object ?? null,

@@ -168,7 +168,8 @@ export class ObjectService {
   async create(res: ResourceInfo, ns: string | undefined, body: unknown, opts: WriteOptions = {}): Promise<KubeObject> {
     const obj = this.decode(res, ns, body);
     const meta = obj.metadata!;
-    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${randomSuffix()}`;
+    const nameGenerated = !meta.name && !!meta.generateName;
+    if (nameGenerated) meta.name = `${meta.generateName}${randomSuffix()}`;
     const nameRequired: FieldCause = { reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' };
     if (!meta.name) {
       // a custom resource reports it with its schema's errors (it is blocking: the CEL rules are skipped)
@@ -193,6 +194,8 @@ export class ObjectService {
     else delete meta.generation;
     if (res.statusSubresource) delete (obj as Rec).status;
     const attrs = this.attributes(opts, 'CREATE', undefined);
+    // the apiserver generates the name after mutating admission: those webhooks see none
+    if (attrs && nameGenerated) attrs.nameGenerated = true;
     const deferred = await this.admit(res, obj, undefined, opts, [], attrs);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
     else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));

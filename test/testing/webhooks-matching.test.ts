@@ -142,7 +142,7 @@ async function startHooks(port: number, certDir: string, calls: Record<string, u
   // first: records the labels it sees (again when reinvoked); second: adds a label
   server.admission('/first', (r) => {
     const labels = r.object?.metadata?.labels ?? {};
-    calls.push({ path: '/first', labels });
+    calls.push({ path: '/first', labels, name: r.name ?? null, objectName: r.object?.metadata?.name ?? null });
     return patch(r.uid, [{ op: 'add', path: '/metadata/labels/first-saw', value: Object.keys(labels).filter((k) => k !== 'first-saw').sort().join('.') }]);
   });
   server.admission('/second', (r) => {
@@ -251,6 +251,18 @@ for (const backend of BACKENDS) {
         assert.deepEqual(re.map((c) => c.path), ['/first', '/first', '/second']);
         assert.deepEqual(re.map((c) => c.labels), [{ reinvoke: 'yes' }, { reinvoke: 'yes', 'first-saw': 'reinvoke', second: 'added' }, { reinvoke: 'yes', 'first-saw': 'reinvoke' }]);
         assert.deepEqual(mine['reinvoke labels'], { reinvoke: 'yes', 'first-saw': 'reinvoke.second', second: 'added' });
+        // generateName: mutating webhooks see no name yet, validating ones the generated one
+        const gen = await during('generateName', async () => {
+          const r = answer('generateName', await raw(e, 'POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-', labels: { reinvoke: 'yes', 'watch-me': 'y' } } } }));
+          assert.equal(r.status, 201, r.text);
+        });
+        const firstCall = gen.find((c) => c.path === '/first')!;
+        assert.equal(firstCall.name, null, 'name is omitempty');
+        assert.equal(firstCall.objectName, null);
+        const validated = gen.find((c) => c.path === '/record/obj-selector')!;
+        assert.match(String(validated.name), /^gen-[a-z0-9]{5}$/);
+        for (const c of gen) if (typeof c.name === 'string' && c.name.startsWith('gen-')) c.name = 'gen-XXXXX';
+        for (const c of gen) if (c.object && typeof (c.object as { name?: string }).name === 'string') (c.object as { name: string }).name = 'gen-XXXXX';
         const bad = answer('bad patch', await cm('default', 'bad', { 'bad-patch': 'yes' }));
         assert.equal(bad.status, 500);
         const warned = answer('warnings', await cm('default', 'warned', { warn: 'yes' }));
