@@ -217,3 +217,27 @@ test('the operators with webhooks of multi-version corpus kinds compile with tsc
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('hostile property names in both versions reach the webhook files only as strings and keys', async () => {
+  const { HOSTILE, assertNoInjection } = await import('../../security/hostile.js');
+  const { parse, stringify } = await import('yaml');
+  const crd = parse(readFileSync(join(ROOT, DM2), 'utf8')) as { spec: { versions: Array<{ name: string; schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }> } };
+  for (const v of crd.spec.versions) {
+    const props = v.schema.openAPIV3Schema.properties.spec.properties;
+    HOSTILE.forEach((h, i) => {
+      // the same shape in both versions (copied), and a different one (left to the user)
+      props[h] = { type: 'object', properties: { [h]: { type: v.name === 'v1' ? 'string' : 'integer' }, same: { type: 'string' } }, ...(i % 2 === 0 ? { 'x-kubernetes-preserve-unknown-fields': true } : {}) };
+    });
+  }
+  const r = readCrdInputs([{ file: 'hostile.yaml', content: stringify(crd) }]);
+  const errors = r.diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(errors, []);
+  const files = webhooks(r.model, createEmitContext({ sources: ['hostile.yaml'], controllers: ['DatabaseManager'], webhooks: true }));
+  const gen = files.find((f) => f.path.endsWith('conversion.generated.ts'))!.contents;
+  // the hostile members are in the plan (as quoted keys), the shared one copied whole inside them
+  assert.ok(gen.includes('"*/ pwned(); /*": {') && gen.includes('same: true'), gen.slice(0, 3000));
+  for (const f of files) if (f.path.endsWith('.ts') && !f.path.endsWith('.test.ts')) assertNoInjection(f.path, f.contents);
+  // the round-trip test's schemas too (its one top-level call aside)
+  const t = files.find((f) => f.path.endsWith('conversion.test.ts'))!;
+  assertNoInjection(t.path, t.contents.slice(0, t.contents.lastIndexOf('\ntest(')));
+});
