@@ -461,7 +461,7 @@ function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
 # (a self-signed Issuer; the Secret the manager Deployment mounts at --webhook-cert-dir), and the
 # defaulting and validating webhooks of ${group.name}/${hub} (the storage version; matchPolicy
 # Equivalent sends requests of the other versions converted). cert-manager's CA injector writes the
-# caBundle (cert-manager.io/inject-ca-from). Apply after config/crd.yaml and config/rbac.yaml.
+# caBundle (cert-manager.io/inject-ca-from). Needs cert-manager and the namespace of config/manager.yaml.
 `;
   const injectCa = { 'cert-manager.io/inject-ca-from': `${names.namespace}/${names.certificate}` };
   const clientConfig = (path: string) => ({ service: { name: names.service, namespace: names.namespace, path, port: 443 } });
