@@ -9,6 +9,7 @@
 // with the hook's message, defaulting on create, objects converted on every read, list and watch,
 // a v1-only field kept through an update in v1alpha1, a rotated certificate served without a
 // restart, and with the operator gone failurePolicy Fail refusing the write.
+// The example imports crdgen/runtime by name: it runs from the build (dist/), which `npm test` makes first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
