@@ -93,7 +93,8 @@ export function addGeneratorOptions(cmd: Command): Command {
     .option('--skip-status <Kind>', 'no updateStatus/applyStatus, like +genclient:noStatus (repeatable)', collect)
     .option('--plural-exceptions <Kind:Plural,…>', 'plurals for generated names, as code-generator takes them (repeatable)', collect)
     .option('--controller <Kind>', 'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)', collect)
-    .option('--webhooks', "the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)");
+    .option('--webhooks', "the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)")
+    .option('--owns <kinds>', 'kinds the operator owns, comma-separated group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment,v1/Service: watched, listed into its reconciler\'s context.owned, granted in RBAC (repeatable)', collect);
   return addOutputOptions(cmd);
 }
 

@@ -33,6 +33,8 @@ export interface GenerateFlags extends OutputFlags {
   controller?: string[];
   /** `--webhooks` (issue #25): the operators serve admission and conversion webhooks. */
   webhooks?: boolean;
+  /** Kinds the controllers own: `--owns apps/v1/Deployment,v1/Service` (repeatable, comma-separated). */
+  owns?: string[];
   /** `--config <file>`: the config to use (else found by walking up, when no inputs are given). */
   config?: string;
   /** `--header-file <file>`: boilerplate above the generated header. */
@@ -55,6 +57,7 @@ export interface ResolvedTarget {
   controllers: string[];
   /** The operators serve admission and conversion webhooks (`--webhooks`, `webhooks: true`). */
   webhooks: boolean;
+  owns: string[];
   runtimeImport: string;
   clean: boolean;
   tsconfig?: string;
@@ -232,6 +235,7 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
       client: clientOptions(cfg, flags),
       controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
       webhooks: given('webhooks') ? flags.webhooks === true : (cfg?.webhooks ?? false),
+      owns: given('owns') ? (flags.owns ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter((o) => o !== '') : [...(cfg?.owns ?? [])],
       runtimeImport: (given('runtimeImport') ? flags.runtimeImport : cfg?.runtimeImport) ?? DEFAULT_RUNTIME_IMPORT,
       clean: given('clean') ? flags.clean !== false : (cfg?.clean ?? true),
       format: given('format') ? flags.format === true : (cfg?.format ?? false),

@@ -84,7 +84,7 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   const clientErrors = clientOptionsErrors(model, target.client);
   if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
-  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers, webhooks: target.webhooks, ...(outDir ? { outDir } : {}) });
+  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers, owns: target.owns, webhooks: target.webhooks, ...(outDir ? { outDir } : {}) });
   const controllerProblems = controllerErrors(model, ctxEmit);
   if (controllerProblems.length === 0) controllerProblems.push(...webhookErrors(model, ctxEmit));
   if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);

@@ -23,6 +23,8 @@ export interface TargetSettings {
   controllers?: string[];
   /** The operators of `controllers` serve admission and conversion webhooks (`--webhooks`). */
   webhooks?: boolean;
+  /** Kinds the controllers own: `group/version/Kind` (`version/Kind` for the core group). */
+  owns?: string[];
   pluralExceptions?: Record<string, string>;
   kinds?: Record<string, KindConfig>;
   headerFile?: string;

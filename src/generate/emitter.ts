@@ -24,6 +24,11 @@ export interface EmitContext {
   /** `--webhooks` (`webhooks: true`, issue #25): the controllers' operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /**
+   * Kinds the controllers own (`--owns apps/v1/Deployment,v1/Service`): `group/version/Kind`,
+   * `version/Kind` for the core group; built-ins of crdgen/runtime or kinds of the inputs.
+   */
+  owns?: string[];
+  /**
    * `--out` as a POSIX path relative to the project root (the folder generate runs in), for what
    * names paths of the user's project (the operator's Dockerfile); unset: docs/operator.md's
    * `src/generated`.
@@ -48,6 +53,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     ...(partial.client ? { client: partial.client } : {}),
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
     ...(partial.webhooks ? { webhooks: true } : {}),
+    ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),
   };
 }

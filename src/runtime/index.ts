@@ -65,6 +65,7 @@ export { semanticEqual, type ApiReader, type ApplyInput, type CacheListOptions, 
 export { Controller, type ControllerOptions } from './manager/controller.js';
 export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
 export * from './manager/finalizer.js';
+export * from './manager/owned.js';
 export * from './builder/builder.js';
 // webhooks: admission (defaulting, validating) and conversion reviews over HTTPS, hub-and-spoke conversion
 export * from './webhook/index.js';

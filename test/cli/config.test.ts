@@ -70,6 +70,25 @@ test('config client options and controllers reach the generators; kinds not in t
   assert.match(bad.stderr, /client options name kind "Nope"/);
 });
 
+test('owns in the config and --owns on the command line: the builder owns the kinds, RBAC grants them; an unknown kind is a usage error', async () => {
+  const dir = project('inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nowns: [v1/ConfigMap]\n');
+  const r = await run(['generate'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const ctl = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
+  // the worked example's Deployment and Service, and what the config adds
+  assert.match(ctl, /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(ConfigMapResource\)/);
+  assert.match(readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'), /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/);
+  const flag = await run(['generate', '--owns', 'v1/Secret,batch/v1/Job'], dir);
+  assert.equal(flag.code, 0, flag.stderr);
+  const ctl2 = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
+  assert.match(ctl2, /\.owns\(SecretResource\)\n {4}\.owns\(JobResource\)/);
+  assert.doesNotMatch(ctl2, /ConfigMapResource/, 'the flag replaces the config');
+  const bad = await run(['generate', '--owns', 'apps/v1/Deploymnet'], dir);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--owns apps\/v1\/Deploymnet: no such kind; built in: .*apps\/v1\/Deployment/);
+  assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
+});
+
 test('config errors are printed with positions and nothing is written', async () => {
   const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types, listerz]\n');
   const r = await run(['generate'], dir);

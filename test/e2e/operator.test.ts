@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { CoreEventResource, DeploymentResource, type CoreEvent, type Deployment } from '../../src/runtime/client/builtin.js';
+import { CoreEventResource, DeploymentResource, ServiceResource, type CoreEvent, type Deployment, type Service } from '../../src/runtime/client/builtin.js';
+import { PatchType } from '../../src/runtime/client/resource.js';
 import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
 import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
 import { DM_CRD, generateOperator, startOperator, startTestenvProcess, waitFor, type OperatorProcess, type TestenvProcess } from './support.js';
@@ -30,12 +31,22 @@ let op: OperatorProcess;
 let gen: ReturnType<typeof generateOperator>;
 let dms: ReturnType<typeof resourceClient<DM>>;
 let deployments: ReturnType<typeof resourceClient<Deployment>>;
+let services: ReturnType<typeof resourceClient<Service>>;
 let events: ReturnType<typeof resourceClient<CoreEvent>>;
 let metricsUrl = '';
 let healthUrl = '';
 
 function dm(name: string, spec: NonNullable<DM['spec']>): DM {
   return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name, namespace: NS }, spec };
+}
+
+async function getService(name: string): Promise<Service | undefined> {
+  try {
+    return await services.namespace(NS).get(name);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
 }
 
 async function getDeployment(name: string): Promise<Deployment | undefined> {
@@ -53,6 +64,7 @@ before(async () => {
   const config = await loadKubeconfig({ path: server.kubeconfigPath });
   dms = resourceClient<DM>(config, DM_RESOURCE);
   deployments = resourceClient<Deployment>(config, DeploymentResource);
+  services = resourceClient<Service>(config, ServiceResource);
   events = resourceClient<CoreEvent>(config, CoreEventResource);
   op = startOperator(gen.main, ['--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '127.0.0.1:0']);
   metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 60_000))['url']);
@@ -84,6 +96,29 @@ test('create: a Deployment named spec.deploymentName, right replicas and image, 
   assert.equal(evs[0]!.type, 'Normal');
 });
 
+test('a Service exposes the database port: named after the Deployment, selecting its pods, controller ownerReference; kept in line, recreated when deleted', async () => {
+  const owner = await dms.namespace(NS).get('orders');
+  const svc = await waitFor(() => getService('orders-db'), CONVERGE_MS, 'the Service');
+  assert.equal(svc.spec?.type, 'ClusterIP');
+  assert.deepEqual(svc.spec?.selector, { app: 'orders-db', controller: 'orders' });
+  assert.deepEqual(svc.spec?.ports?.map((p) => [p.name, p.port, p.targetPort, p.protocol]), [['postgres', 5432, 'postgres', 'TCP']]);
+  assert.match(svc.spec?.clusterIP ?? '', /^\d+\.\d+\.\d+\.\d+$/, 'a cluster IP allocated');
+  assert.deepEqual(svc.metadata?.ownerReferences, [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'orders', uid: owner.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
+  // the Deployment's pod labels are what the Service selects
+  assert.deepEqual((await getDeployment('orders-db'))?.spec?.template.metadata?.labels, svc.spec?.selector);
+  await services.namespace(NS).patch('orders-db', PatchType.Merge, { spec: { selector: { app: 'elsewhere', controller: null }, ports: [{ name: 'postgres', port: 5433, targetPort: 'postgres', protocol: 'TCP' }] } });
+  await waitFor(async () => {
+    const cur = await getService('orders-db');
+    return cur?.spec?.ports?.[0]?.port === 5432 && cur.spec.selector?.['app'] === 'orders-db' && cur.spec.selector['controller'] === 'orders' ? cur : undefined;
+  }, CONVERGE_MS, 'the Service put back');
+  assert.equal((await getService('orders-db'))?.spec?.clusterIP, svc.spec?.clusterIP, 'updated in place: the cluster IP kept');
+  await services.namespace(NS).delete('orders-db');
+  await waitFor(async () => {
+    const again = await getService('orders-db');
+    return again && again.metadata?.uid !== svc.metadata?.uid ? again : undefined;
+  }, CONVERGE_MS, 'a recreated Service');
+});
+
 test('spec.replicas changed → Deployment updated; replicas edited on the Deployment → put back', async () => {
   const cur = await dms.namespace(NS).get('orders');
   await dms.namespace(NS).update({ ...cur, spec: { ...cur.spec, replicas: 4 } });
@@ -104,11 +139,13 @@ test('Deployment deleted by hand → recreated; DatabaseManager deleted → Depl
   assert.equal(again.spec?.replicas, 4);
   await dms.namespace(NS).delete('orders');
   await waitFor(async () => (await getDeployment('orders-db')) === undefined, CONVERGE_MS, 'the Deployment to be garbage-collected');
+  await waitFor(async () => (await getService('orders-db')) === undefined, CONVERGE_MS, 'the Service to be garbage-collected');
   const errorsBefore = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
   await new Promise((r) => setTimeout(r, 1500));
   const errorsAfter = op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
   assert.equal(errorsAfter, errorsBefore, 'no reconcile errors after the delete');
   assert.equal(await getDeployment('orders-db'), undefined, 'not recreated');
+  assert.equal(await getService('orders-db'), undefined, 'the Service not recreated');
 });
 
 test('an unowned Deployment with the same name → Warning ErrResourceExists, no takeover, retried with backoff', async () => {
@@ -147,6 +184,7 @@ test('an unknown dbtype: Ready=False with a reason and a Warning event, no Deplo
   assert.equal(cur.status!.conditions!.find((c) => c.type === 'Ready')!.status, 'False');
   await waitFor(async () => (await events.namespace(NS).list()).items.find((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType' && e.type === 'Warning'), CONVERGE_MS, 'UnknownDBType event');
   assert.equal(await getDeployment('weird-db'), undefined);
+  assert.equal(await getService('weird-db'), undefined);
   await dms.namespace(NS).delete('weird');
 });
 

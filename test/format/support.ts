@@ -1,5 +1,6 @@
 // What the prettier-stability test checks: every fixture case (with its options) and every
-// corpus CRD (all generators, a controller with webhooks for every kind), generated in-process.
+// corpus CRD (all generators, a controller with webhooks for every kind, owning a Deployment and
+// a Service), generated in-process.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -46,7 +47,8 @@ export function corpusFiles(): CheckedFile[] {
     const r = readCrdInputs([{ file: rel, content: readFileSync(f), fromDirectory: true }]);
     if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`corpus ${rel} does not read`);
     if (r.model.groups.length === 0) continue;
-    const ctx = createEmitContext({ sources: r.model.sources, controllers: allControllers(r.model), webhooks: true });
+    // each controller owning two built-ins: the owned-kind code of controller.ts at every name length
+    const ctx = createEmitContext({ sources: r.model.sources, controllers: allControllers(r.model), webhooks: true, owns: ['apps/v1/Deployment', 'v1/Service'] });
     for (const file of runEmitters(r.model, ctx, EMITTERS)) out.push({ origin: `corpus/${rel}`, file });
   }
   return out;

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { CoreEventResource, DeploymentResource, type CoreEvent, type Deployment } from '../../src/runtime/client/builtin.js';
+import { CoreEventResource, DeploymentResource, ServiceResource, type CoreEvent, type Deployment, type Service } from '../../src/runtime/client/builtin.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from '../e2e/support.js';
@@ -106,6 +106,7 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   const dms = resourceClient<DM>(config, DM_RESOURCE).namespace(NS);
   const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace(NS);
   const events = resourceClient<CoreEvent>(config, CoreEventResource).namespace(NS);
+  const services = resourceClient<Service>(config, ServiceResource).namespace(NS);
   const dep = (name: string) => deployments.get(name).catch(() => undefined);
 
   // create → Deployment and status; scale → update; edited behind its back → put back; deleted → recreated
@@ -117,6 +118,10 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   // a patch, not a read-modify-write: the workload simulator writes the status meanwhile
   await deployments.patch('orders-db', PatchType.Merge, { spec: { replicas: 9 } });
   await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 10_000, 'put back to 3');
+  // the Service edited behind its back → put back (an update)
+  await waitFor(() => services.get('orders-db'), 10_000, 'the Service');
+  await services.patch('orders-db', PatchType.Merge, { spec: { selector: { app: 'elsewhere' } } });
+  await waitFor(async () => (await services.get('orders-db')).spec?.selector?.['app'] === 'orders-db', 10_000, 'the Service put back');
   await deployments.delete('orders-db');
   await waitFor(async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined, 10_000, 'recreated');
   // a squatter: ErrResourceExists, repeated (the repeats are aggregated: an Event patch)
@@ -132,7 +137,7 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   await waitFor(async () => (await dep('orders-db')) === undefined, 10_000, 'orders-db collected');
   // the server ends the open watches, so their requests are logged (a watch is logged when it ends)
   server.faults.dropWatches();
-  await waitFor(() => used.has('apps/deployments watch') && used.has('coolops.cn/databasemanagers watch'), 10_000, 'the watches to be logged');
+  await waitFor(() => used.has('apps/deployments watch') && used.has('/services watch') && used.has('coolops.cn/databasemanagers watch'), 10_000, 'the watches to be logged');
   // a clean stop releases the lease (an update)
   op.proc.kill('SIGTERM');
   assert.equal(await op.exited, 0);

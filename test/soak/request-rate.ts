@@ -63,7 +63,7 @@ const LINE = /^(\S+) (\S+) (\d{3}) (\d+)ms "/;
  *     (its first failing call ends it) and records at most one Event.
  *   - *events*: sent one at a time; each is a patch and possibly a create (2 requests); at most
  *     1000 wait in the broadcaster (its maxPending) plus one per reconcile.
- *   - *reflectors*: two informers per process; after a failed list or watch a reflector waits
+ *   - *reflectors*: three informers per process (DatabaseManagers, Deployments, Services); after a failed list or watch a reflector waits
  *     at least 800 ms (800 ms → 30 s, jittered) or the Retry-After (≥ 1 s): `1 + T/0.8` each.
  *   - *leader election*: every retry period a get and an update: `2·(1 + T/retryPeriod)` per process.
  *
@@ -75,7 +75,7 @@ export function requestBound(seconds: number, processes: number, p: BoundParams)
   const reconciles = 2 * p.objects + (100 + 10 * T) + processes * p.workers;
   const workqueue = reconciles; // one failing request per reconcile
   const events = 2 * (processes * 1000 + reconciles);
-  const reflectors = processes * 2 * (1 + T / 0.8);
+  const reflectors = processes * 3 * (1 + T / 0.8);
   const leaderElection = processes * 2 * (1 + T / p.retryPeriodSeconds);
   const backoff = workqueue + events + reflectors + leaderElection;
   return client <= backoff ? { bound: Math.ceil(client), limitedBy: 'client-bucket' } : { bound: Math.ceil(backoff), limitedBy: 'backoff' };

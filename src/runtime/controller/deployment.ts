@@ -1,7 +1,7 @@
-// Keeping an owned Deployment in line with what its owner wants: a semantic comparison
+// Keeping an owned Deployment (or Service) in line with what its owner wants: a semantic comparison
 // (every field the controller sets must match; fields the API server or others default
 // or add are left alone) and the updated copy to send.
-import type { Deployment } from '../client/builtin.js';
+import type { Deployment, Service } from '../client/builtin.js';
 
 /**
  * True when every value set in `want` is present and equal in `have`: objects compare
@@ -34,5 +34,35 @@ export function deploymentUpdate(current: Deployment, desired: Deployment): Depl
   if (replicasOk && templateOk) return undefined;
   const copy = structuredClone(current);
   copy.spec = { ...copy.spec!, ...(want.replicas !== undefined ? { replicas: want.replicas } : {}), template: structuredClone(want.template) };
+  return copy;
+}
+
+/** Equality of two string maps (a missing map is an empty one). */
+function sameMap(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  const ak = Object.keys(a ?? {});
+  return ak.length === Object.keys(b ?? {}).length && ak.every((k) => (b ?? {})[k] === (a ?? {})[k]);
+}
+
+/**
+ * The Service to send when `current` (from the cache; never mutated) is out of line with
+ * `desired` in `spec.type`, `spec.selector` (exactly: an extra key would select other pods)
+ * or `spec.ports` (every field `desired` sets, same number of ports), else `undefined`. The
+ * copy keeps everything else of `current`, the cluster IPs the API server allocated included.
+ */
+export function serviceUpdate(current: Service, desired: Service): Service | undefined {
+  const want = desired.spec;
+  if (!want) return undefined;
+  const have = current.spec;
+  const typeOk = want.type === undefined || (have?.type ?? 'ClusterIP') === want.type;
+  const selectorOk = want.selector === undefined || sameMap(have?.selector, want.selector);
+  const portsOk = want.ports === undefined || semanticallyContains(have?.ports, want.ports);
+  if (typeOk && selectorOk && portsOk) return undefined;
+  const copy = structuredClone(current);
+  copy.spec = {
+    ...copy.spec,
+    ...(want.type !== undefined ? { type: want.type } : {}),
+    ...(want.selector !== undefined ? { selector: { ...want.selector } } : {}),
+    ...(want.ports !== undefined ? { ports: structuredClone(want.ports) } : {}),
+  };
   return copy;
 }

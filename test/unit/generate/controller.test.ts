@@ -12,10 +12,12 @@ import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
 import { controller, controllerErrors, ControllerOptionsError, databaseManagerStatus, dockerOutDir, isDatabaseManagerShape, STUB_HOOKS_MARKER, stubHookWarnings } from '../../../src/generate/controller.js';
+import { BUILTIN_OWNABLE } from '../../../src/generate/builtin-kinds.js';
 import { writeFiles } from '../../../src/emit/writer.js';
 import type { Model } from '../../../src/model/types.js';
 import { ROOT, writeTree } from '../../golden/support.js';
 import { tscStrict } from '../../compile/tsc.js';
+import { gatewayReconcile } from '../../builder/gateway-reconcile.js';
 
 const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
 
@@ -47,6 +49,8 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
       assert.equal(f.userOwned, true);
       assert.doesNotMatch(f.contents, /DO NOT EDIT/);
       assert.match(f.contents, /export function desiredDeployment/);
+      assert.match(f.contents, /export function desiredService/);
+      assert.match(f.contents, /export async function reconcile\(/);
       assert.match(f.contents, /mysql|postgres|redis|mongo/);
     } else {
       assert.notEqual(f.userOwned, true, f.path);
@@ -62,6 +66,7 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     'coolops.cn:databasemanagers:get,list,watch',
     'coolops.cn:databasemanagers/status:update',
     'apps:deployments:list,watch,create,update',
+    ':services:list,watch,create,update',
     ':events:create,patch',
     'coordination.k8s.io:leases:get,create,update',
   ]);
@@ -79,6 +84,75 @@ test('--controller errors: unknown kind lists the known ones; group/Kind accepte
   assert.deepEqual(controllerErrors(model, createEmitContext({ controllers: ['Nope'] })), ['--controller Nope: no such kind; known kinds: DatabaseManager']);
   assert.throws(() => controller(model, createEmitContext({ controllers: ['other.io/DatabaseManager'] })), ControllerOptionsError);
   assert.match(controllerErrors(model, createEmitContext({ controllers: ['DatabaseManager'], client: { kinds: { DatabaseManager: { readonly: true } } } }))[0]!, /needs the client verbs updateStatus/);
+});
+
+/** The Gateway API's Gateway and HTTPRoute CRDs of the corpus. */
+function gatewayApi(): Model {
+  const files = ['gateway-api/gateway.networking.k8s.io_gateways.yaml', 'gateway-api/gateway.networking.k8s.io_httproutes.yaml'];
+  const r = readCrdInputs(files.map((file) => ({ file, content: readFileSync(join(CORPUS, file)) })));
+  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  return r.model;
+}
+
+const rulesOf = (rbacYaml: string): string[] =>
+  parseAllDocuments(rbacYaml)
+    .map((d) => d.toJSON() as { kind: string; rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[] })
+    .filter((d) => d.kind === 'ClusterRole')
+    .flatMap((d) => d.rules ?? [])
+    .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
+
+test('--owns: the builder owns each kind, context.owned lists it typed, RBAC grants it; built-ins and kinds of the inputs', () => {
+  const model = gatewayApi();
+  const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'], owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'] }));
+  const ctl = files.find((f) => f.path === 'controllers/gateway/controller.ts')!.contents;
+  assert.match(ctl, /\n {4}\.for\(GatewayResource\)\n {4}\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(HTTPRouteResource\)\n/);
+  assert.match(ctl, /deployments: Deployment\[\];/);
+  assert.match(ctl, /services: Service\[\];/);
+  assert.match(ctl, /httpRoutes: HTTPRoute\[\];/);
+  assert.match(ctl, /httpRoutes: controlledObjects\(informers\.httpRoutes, obj\)/);
+  assert.match(ctl, /import type \{\n {2}Gateway,\n {2}HTTPRoute,\n\} from "\.\.\/\.\.\/apis\/gateway\.networking\.k8s\.io\/v1\/types\.js";/);
+  assert.match(ctl, /export function setupGatewayController\(/);
+  const main = files.find((f) => f.path === 'controllers/gateway/main.ts')!.contents;
+  assert.match(main, /setupWithManager: \(manager\) => \{\n {4}setupGatewayController\(manager\);/);
+  const all = 'get,list,watch,create,update,patch,delete';
+  assert.deepEqual(rulesOf(files.find((f) => f.path.endsWith('rbac.yaml'))!.contents), [
+    'gateway.networking.k8s.io:gateways:get,list,watch,update,patch',
+    'gateway.networking.k8s.io:gateways/status:update,patch',
+    'gateway.networking.k8s.io:gateways/finalizers:update',
+    `apps:deployments:${all}`,
+    `:services:${all}`,
+    `gateway.networking.k8s.io:httproutes:${all}`,
+    ':events:create,patch',
+  ]);
+  const stub = files.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
+  assert.match(stub, /`context\.owned` lists what it controls now \(`deployments`, `services` and `httpRoutes`\),\n \* {3}from the cache\./);
+  // without --owns: nothing owned, nothing watched but the kind
+  const bare = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'] })).find((f) => f.path.endsWith('/controller.ts'))!.contents;
+  assert.doesNotMatch(bare, /\.owns\(|controlledObjects/);
+  assert.match(bare, /export interface GatewayOwned \{\}/);
+});
+
+test('--owns errors: the selector form, unknown kinds (naming the built-ins), cluster-scoped kinds of a namespaced owner, --owns without --controller', () => {
+  const model = gatewayApi();
+  const errs = (owns: string[], controllers = ['Gateway']) => controllerErrors(model, createEmitContext({ controllers, owns }));
+  assert.deepEqual(errs(['apps/v1/Deployment', 'v1/Service']), []);
+  assert.match(errs(['Deployment'])[0]!, /--owns Deployment: want group\/version\/Kind \(version\/Kind for the core group\)/);
+  assert.match(errs(['apps/v1/Deploymnet'])[0]!, /--owns apps\/v1\/Deploymnet: no such kind; built in: .*apps\/v1\/Deployment.*; in the inputs: gateway\.networking\.k8s\.io\/v1\/Gateway/);
+  assert.match(errs(['v1/Namespace'])[0]!, /Gateway is namespaced and cannot own cluster-scoped Namespace objects/);
+  assert.deepEqual(errs(['v1/Service'], []), ['--owns names what a controller owns: give --controller <Kind> too']);
+  assert.throws(() => controller(model, createEmitContext({ controllers: ['Gateway'], owns: ['nope/v1/Thing'] })), ControllerOptionsError);
+});
+
+test('the built-ins --owns knows are the descriptors crdgen/runtime exports (type, resource, scope)', async () => {
+  const runtime = (await import('../../../src/runtime/index.js')) as unknown as Record<string, { group: string; version: string; kind: string; resource: string; namespaced: boolean }>;
+  for (const [sel, b] of Object.entries(BUILTIN_OWNABLE)) {
+    const d = runtime[b.descriptor];
+    assert.ok(d, `${sel}: crdgen/runtime exports no ${b.descriptor}`);
+    assert.equal(d.group === '' ? `${d.version}/${d.kind}` : `${d.group}/${d.version}/${d.kind}`, sel);
+    assert.equal(d.resource, b.resource, sel);
+    assert.equal(d.namespaced, b.namespaced, sel);
+  }
+  assert.ok(BUILTIN_OWNABLE['apps/v1/Deployment'] && BUILTIN_OWNABLE['v1/Service'] && BUILTIN_OWNABLE['batch/v1/Job']);
 });
 
 /** The published DatabaseManager CRD (fixtures/databasemanager-published) with `edit` applied to its text. */
@@ -110,9 +184,8 @@ test('the DatabaseManager logic is chosen by the spec shape: the published CRD (
   const code = rec.split('\n').filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l)).join('\n');
   assert.doesNotMatch(code, /setCondition|observedGeneration|conditions/);
   assert.doesNotMatch(rec, /stubHooks/);
-  const ctl = controller(published, createEmitContext({ sources: published.sources, controllers: ['DatabaseManager'] })).find((f) => f.path.endsWith('/controller.ts'))!.contents;
-  assert.match(ctl, /\.databaseManagers\(namespace\)\.update\(copy\)/, 'status written through the object: no status subresource');
-  assert.doesNotMatch(ctl, /updateStatus\(copy\)/);
+  assert.match(rec, /context\.client\.update\(DatabaseManagerResource, next\)/, 'status written through the object: no status subresource');
+  assert.doesNotMatch(rec, /updateStatus\(/);
   // the fixture with status.conditions and observedGeneration gets all three
   const full = read('fixtures/databasemanager/crd.yaml').groups[0]!.versions[0]!.kinds[0]!;
   assert.deepEqual(databaseManagerStatus(full), { availableReplicas: true, observedGeneration: true, conditions: { observedGeneration: true } });
@@ -135,7 +208,8 @@ test('conditions are managed only when their items have metav1.Condition\'s fiel
   const other = publishedVariant((y) => y.replace('dbtype: ', 'engine: '));
   assert.equal(isDatabaseManagerShape(other.groups[0]!.versions[0]!.kinds[0]!), false);
   const stub = reconcileOf(other);
-  assert.match(stub, /TODO: map the DatabaseManager's spec to a Deployment/);
+  assert.match(stub, /TODO: make the DatabaseManager's spec happen/);
+  assert.match(stub, /export async function reconcile\(/);
   assert.ok(stub.includes(STUB_HOOKS_MARKER));
 });
 
@@ -245,6 +319,10 @@ test('generated operators compile with tsc --strict: fixture and corpus kinds (c
     };
     assert.equal(databaseManagerStatus(variants['dm-no-status']!.groups[0]!.versions[0]!.kinds[0]!), undefined);
     for (const [name, m] of Object.entries(variants)) writeTree(join(out, name), runEmitters(m, createEmitContext({ sources: m.sources, controllers: ['DatabaseManager'] })));
+    // the Gateway operator owning a Deployment and a Service, with a reconciler written against it
+    const gw = gatewayApi();
+    writeTree(join(out, 'gateway-owns'), runEmitters(gw, createEmitContext({ sources: gw.sources, controllers: ['Gateway'], owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'] })));
+    writeFileSync(join(out, 'gateway-owns', 'controllers', 'gateway', 'reconcile.ts'), gatewayReconcile('crdgen/runtime'));
     const r = await tscStrict([out], 'nodenext');
     assert.equal(r.output, '');
     assert.equal(r.status, 0);
