@@ -5,8 +5,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { newManager } from '../../src/runtime/manager/manager.js';
 import { restBackend } from '../../src/runtime/typed/backend.js';
@@ -18,6 +16,7 @@ import type { ApiServerHandle } from '../../src/testing/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { BucketResource, setupBucketController, type Bucket } from './doc-bucket-controller.js';
 import { waitFor } from './support.js';
+import { startStorageApi, type StorageApi } from './storage-api.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -38,41 +37,6 @@ const BUCKET_CRD: KubeObject = {
     } } } }],
   },
 } as KubeObject;
-
-/** The fake storage API: PUT and DELETE /buckets/<id>; the first DELETE of each bucket answers 503. */
-interface StorageApi {
-  url: string;
-  buckets: Map<string, { region: string }>;
-  deletes: string[];
-  close(): Promise<void>;
-}
-
-async function startStorageApi(): Promise<StorageApi> {
-  const buckets = new Map<string, { region: string }>();
-  const deletes: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const id = decodeURIComponent((req.url ?? '').replace(/^\/buckets\//, ''));
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.method === 'PUT') {
-        buckets.set(id, JSON.parse(body) as { region: string });
-        res.writeHead(200).end('{}');
-      } else if (req.method === 'DELETE') {
-        deletes.push(id);
-        if (deletes.filter((d) => d === id).length === 1) return void res.writeHead(503).end('try again');
-        res.writeHead(buckets.delete(id) ? 204 : 404).end();
-      } else res.writeHead(405).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    buckets,
-    deletes,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
 
 for (const backend of BACKENDS) {
   describe(`the docs' Bucket reconciler on ${backend.name}`, () => {
