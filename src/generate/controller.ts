@@ -398,6 +398,8 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       setupSignature: callLine(0, `export function ${setupName}`, [`manager: ${rt['Manager']}`, `options: ${rt['ControllerOptions']} = {}`, `reconciler: ${n.type}Reconciler = hooks.reconcile`], `: ${rt['Controller']} {`),
       reconcileSignature: callLine(2, 'const reconcileOne = async ', [`request: ${rt['ReconcileRequest']}`, `context: ${rt['ReconcileContext']}`], `: Promise<${rt['Result']} | void> => {`),
       builderStatement: chainStatement(2, 'return ', 'newControllerManagedBy(manager)', builderCalls),
+      getObject: callLine(6, 'obj = await context.client.get', [forDescriptor, 'request'], ';'),
+      ownerReferenceLine: callLine(4, 'const ownerReference = newControllerRef', ['obj', forDescriptor], ';'),
     }),
   });
 

@@ -111,33 +111,33 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
 
   // create → Deployment and status; scale → update; edited behind its back → put back; deleted → recreated
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
-  await waitFor(async () => (await dms.get('orders')).status?.availableReplicas === 2, 15_000, 'orders available');
+  await waitFor(async () => (await dms.get('orders')).status?.availableReplicas === 2, 60_000, 'orders available');
   await dms.patch('orders', PatchType.Merge, { spec: { replicas: 3 } });
-  await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 10_000, 'scaled to 3');
+  await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 60_000, 'scaled to 3');
   const d = (await dep('orders-db'))!;
   // a patch, not a read-modify-write: the workload simulator writes the status meanwhile
   await deployments.patch('orders-db', PatchType.Merge, { spec: { replicas: 9 } });
-  await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 10_000, 'put back to 3');
+  await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 60_000, 'put back to 3');
   // the Service edited behind its back → put back (an update)
-  await waitFor(() => services.get('orders-db'), 10_000, 'the Service');
+  await waitFor(() => services.get('orders-db'), 60_000, 'the Service');
   await services.patch('orders-db', PatchType.Merge, { spec: { selector: { app: 'elsewhere' } } });
-  await waitFor(async () => (await services.get('orders-db')).spec?.selector?.['app'] === 'orders-db', 10_000, 'the Service put back');
+  await waitFor(async () => (await services.get('orders-db')).spec?.selector?.['app'] === 'orders-db', 60_000, 'the Service put back');
   await deployments.delete('orders-db');
-  await waitFor(async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined, 10_000, 'recreated');
+  await waitFor(async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined, 60_000, 'recreated');
   // a squatter: ErrResourceExists, repeated (the repeats are aggregated: an Event patch)
   const labels = { app: 'squatter' };
   await deployments.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken-db' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'busybox' }] } } } });
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'taken' }, spec: { deploymentName: 'taken-db', replicas: 1, dbtype: 'redis' } });
-  await waitFor(async () => ((await events.list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists')?.count ?? 0) >= 2, 15_000, 'an aggregated ErrResourceExists event');
+  await waitFor(async () => ((await events.list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists')?.count ?? 0) >= 2, 60_000, 'an aggregated ErrResourceExists event');
   // an unknown dbtype: Ready=False
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'weird' }, spec: { deploymentName: 'weird-db', replicas: 1, dbtype: 'oracle' } });
-  await waitFor(async () => (await events.list()).items.some((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType'), 10_000, 'UnknownDBType event');
+  await waitFor(async () => (await events.list()).items.some((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType'), 60_000, 'UnknownDBType event');
   // deletes: the garbage collector removes the Deployment, the operator deletes nothing
   await dms.delete('orders');
-  await waitFor(async () => (await dep('orders-db')) === undefined, 10_000, 'orders-db collected');
+  await waitFor(async () => (await dep('orders-db')) === undefined, 60_000, 'orders-db collected');
   // the server ends the open watches, so their requests are logged (a watch is logged when it ends)
   server.faults.dropWatches();
-  await waitFor(() => used.has('apps/deployments watch') && used.has('/services watch') && used.has('coolops.cn/databasemanagers watch'), 10_000, 'the watches to be logged');
+  await waitFor(() => used.has('apps/deployments watch') && used.has('/services watch') && used.has('coolops.cn/databasemanagers watch'), 60_000, 'the watches to be logged');
   // a clean stop releases the lease (an update)
   op.proc.kill('SIGTERM');
   assert.equal(await op.exited, 0);
