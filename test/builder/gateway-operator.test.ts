@@ -15,7 +15,7 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
 import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
-import { DeploymentResource, ServiceResource } from '../../src/runtime/client/builtin.js';
+import { DeploymentResource, ServiceResource, type Deployment, type Service } from '../../src/runtime/client/builtin.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
@@ -96,9 +96,9 @@ for (const backend of BACKENDS) {
     });
 
     test('owns a Deployment and a Service: created with the controller reference, seen in context.owned, kept in line', async () => {
-      const gateways = admin.resource(GatewayResource, NS);
-      const deployments = admin.resource(DeploymentResource, NS);
-      const services = admin.resource(ServiceResource, NS);
+      const gateways = admin.resource<GatewayObject>(GatewayResource, NS);
+      const deployments = admin.resource<Deployment>(DeploymentResource, NS);
+      const services = admin.resource<Service>(ServiceResource, NS);
       const gw = await gateways.create({
         apiVersion: 'gateway.networking.k8s.io/v1',
         kind: 'Gateway',

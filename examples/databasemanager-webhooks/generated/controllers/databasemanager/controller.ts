@@ -2,268 +2,99 @@
 // Source: crd.yaml
 
 import {
-  DeploymentResource,
-  InFlightKeys,
-  ResourceLister,
-  deploymentUpdate,
-  enqueueHandler,
-  errorMessage,
-  isConflict,
-  isControlledBy,
-  isNotFound,
-  newControllerRef,
-  newRateLimitingQueue,
-  noopControllerMetrics,
-  noopLogger,
-  ownedObjectHandler,
-  splitMetaNamespaceKey,
-  waitForSynced,
-  type ControllerMetrics,
+  type Controller,
+  type ControllerOptions,
   type Deployment,
-  type EventRecorder,
-  type Logger,
-  type RateLimitingQueue,
-  type ReconcileResult,
-  type RunnableController,
+  DeploymentResource,
+  type Manager,
+  type OwnerReference,
+  type ReconcileContext,
+  type ReconcileRequest,
+  type Result,
+  type Service,
+  ServiceResource,
+  controlledObjects,
+  isNotFound,
+  newControllerManagedBy,
+  newControllerRef,
 } from "crdgen/runtime";
 import type { DatabaseManager } from "../../apis/coolops.cn/v1/types.js";
-import { DatabaseManagerGVK } from "../../apis/coolops.cn/v1/register.js";
-import { deepCopyDatabaseManager } from "../../apis/coolops.cn/v1/deepcopy.js";
-import type { Clientset } from "../../clientset/clientset.js";
-import type { SharedInformerFactory } from "../../informers/factory.js";
-import type { DatabaseManagerLister } from "../../listers/coolops.cn/v1/databasemanager.js";
-import {
-  desiredDeployment,
-  desiredStatus,
-  type Observed,
-} from "./reconcile.js";
+import { DatabaseManagerResource } from "../../apis/coolops.cn/v1/register.js";
 import * as hooks from "./reconcile.js";
 
-/** The controller's name: event source, workqueue name, metrics label. */
+/** The controller's name: workqueue, metrics and logs; the operator's field manager, event source and Lease. */
 export const controllerName = "databasemanager-controller";
 
-/** The message of the Normal `Synced` event of every successful reconcile. */
-const syncedMessage = "DatabaseManager synced successfully";
-
-/** What the DatabaseManager controller needs. */
-export interface DatabaseManagerControllerOptions {
-  clientset: Clientset;
-  /** The shared informer factory; the controller registers its informers, `run` starts them. */
-  informerFactory: SharedInformerFactory;
-  /** Where Normal/Warning events about DatabaseManagers go. */
-  recorder: EventRecorder;
-  logger?: Logger;
-  metrics?: ControllerMetrics;
+/** What a DatabaseManager controls (a controller ownerReference to it), by kind, from the manager's cache. */
+export interface DatabaseManagerOwned {
+  /** apps/v1/Deployment: Deployment objects. */
+  deployments: Deployment[];
+  /** v1/Service: Service objects. */
+  services: Service[];
 }
 
+/** What reconcile.ts's `reconcile` gets besides the DatabaseManager: the controller's context and more. */
+export interface DatabaseManagerContext extends ReconcileContext {
+  /** The objects the DatabaseManager controls, by kind: copies, yours to change. */
+  owned: DatabaseManagerOwned;
+  /**
+   * The controller ownerReference to put in the metadata.ownerReferences of each object the
+   * DatabaseManager owns: a change to that object then reconciles the DatabaseManager, and the garbage
+   * collector deletes the object with it.
+   */
+  ownerReference: OwnerReference;
+}
+
+/** A reconciler of DatabaseManagers: what reconcile.ts exports as `reconcile`. */
+export type DatabaseManagerReconciler = (
+  databaseManager: DatabaseManager,
+  context: DatabaseManagerContext,
+) => Promise<Result | void>;
+
 /**
- * Keeps one Deployment per DatabaseManager in line with its spec and feeds the Deployment's
- * state back into the DatabaseManager's status (sample-controller's loop: run → runWorker →
- * processNextWorkItem → syncHandler). The business decisions live in ./reconcile.ts.
+ * Adds the DatabaseManager controller to `manager` (controller-runtime's SetupWithManager):
+ * `for(DatabaseManagerResource)`, `owns(DeploymentResource)`, `owns(ServiceResource)`.
+ * Each reconcile reads the DatabaseManager from the cache (gone: nothing to do; the garbage
+ * collector deletes what it owned), lists what it controls and calls `reconciler`
+ * (reconcile.ts's `reconcile` unless given).
  */
-export class DatabaseManagerController implements RunnableController {
-  /** `namespace/name` keys of DatabaseManagers to reconcile. */
-  readonly workqueue: RateLimitingQueue<string>;
-  /**
-   * Keys being reconciled now. Counts overlapping reconciles of one key, which the
-   * workqueue rules out: the metric `<controller>_reconcile_overlaps_total` stays 0.
-   */
-  readonly inFlight: InFlightKeys;
-  private readonly options: DatabaseManagerControllerOptions;
-  private readonly lister: DatabaseManagerLister;
-  private readonly deploymentLister: ResourceLister<Deployment>;
-  private readonly synced: Array<() => boolean>;
-  private readonly logger: Logger;
-  private readonly metrics: ControllerMetrics;
-
-  constructor(options: DatabaseManagerControllerOptions) {
-    this.options = options;
-    this.logger = options.logger ?? noopLogger;
-    this.metrics = options.metrics ?? noopControllerMetrics;
-    this.workqueue = newRateLimitingQueue<string>(undefined, {
-      name: controllerName,
-      metricsProvider: this.metrics.workqueue,
-    });
-    const overlaps = this.metrics.reconcile.newOverlapsMetric(controllerName);
-    this.inFlight = new InFlightKeys(overlaps);
-    const factory = options.informerFactory;
-    const informer = factory.coolops().v1().databaseManagers();
-    const deployments = factory.informerFor<Deployment>(DeploymentResource);
-    this.lister = informer.lister();
-    this.deploymentLister = new ResourceLister<Deployment>(
-      deployments.getIndexer(),
-      { group: "apps", resource: "deployment" },
-    );
-    const enqueue = (key: string): void => this.workqueue.add(key);
-    const gvk = DatabaseManagerGVK;
-    const owner = { group: gvk.group, kind: gvk.kind };
-    informer.informer().addEventHandler(enqueueHandler(enqueue));
-    deployments.addEventHandler(ownedObjectHandler(owner, enqueue));
-    this.synced = [
-      () => informer.informer().hasSynced(),
-      () => deployments.hasSynced(),
-    ];
+export function setupDatabaseManagerController(
+  manager: Manager,
+  options: ControllerOptions = {},
+  reconciler: DatabaseManagerReconciler = hooks.reconcile,
+): Controller {
+  const informers = {
+    deployments: manager.informer(DeploymentResource),
+    services: manager.informer(ServiceResource),
+  };
+  if ("stubHooks" in hooks) {
+    const file = "controllers/databasemanager/reconcile.ts";
+    const message = `${file} still has the generated stub hooks: nothing is reconciled until you fill them in`;
+    manager.logger.warn({ file }, message);
   }
-
-  /** True once both informer caches have synced. */
-  hasSynced(): boolean {
-    return this.synced.every((s) => s());
-  }
-
-  /**
-   * Starts the informers, waits for their caches, runs `workers` workers until `signal`
-   * aborts, then lets in-flight items finish and stops the informers.
-   */
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    const stop = (): void => void this.workqueue.shutDownWithDrain();
-    signal.addEventListener("abort", stop, { once: true });
-    if ("stubHooks" in hooks) {
-      const file = "controllers/databasemanager/reconcile.ts";
-      const message = `${file} still has the generated stub hooks: nothing is reconciled until you fill them in`;
-      this.logger.warn({ file }, message);
-    }
-    this.options.informerFactory.start(signal);
-    try {
-      this.logger.info({}, "waiting for informer caches to sync");
-      if (!(await waitForSynced(() => this.hasSynced(), signal))) return;
-      this.logger.info({ workers }, "caches synced; starting workers");
-      this.metrics.reconcile.setWorkers(controllerName, workers);
-      const runners = Array.from({ length: workers }, () => this.runWorker());
-      await Promise.all(runners);
-    } finally {
-      signal.removeEventListener("abort", stop);
-      await this.workqueue.shutDownWithDrain();
-      await this.options.informerFactory.shutdown();
-    }
-  }
-
-  private async runWorker(): Promise<void> {
-    while (await this.processNextWorkItem());
-  }
-
-  /**
-   * Reconciles one key: `forget` on success, `addRateLimited` on error. False once the queue
-   * shut down. Logs one `reconciled` line per reconcile (key, result, start time, duration).
-   */
-  async processNextWorkItem(): Promise<boolean> {
-    const next = await this.workqueue.get();
-    if (next.shutdown) return false;
-    const key = next.item;
-    const startedAt = new Date().toISOString();
-    const started = performance.now();
-    if (this.inFlight.begin(key)) {
-      const overlaps = this.inFlight.overlaps;
-      this.logger.warn({ key, overlaps }, "overlapping reconcile of one key");
-    }
-    let result: ReconcileResult = "success";
-    try {
-      await this.syncHandler(key);
-      this.workqueue.forget(key);
-    } catch (err) {
-      if (isConflict(err)) {
-        // the cache was behind a write (often our own status update): not a failure, just retry
-        result = "requeue";
-        this.logger.debug({ key }, "object changed meanwhile; requeued");
-      } else {
-        result = "error";
-        const retries = this.workqueue.numRequeues(key);
-        this.logger.error(
-          { key, err: errorMessage(err), retries },
-          "reconcile failed; requeued with backoff",
-        );
-      }
-      this.workqueue.addRateLimited(key);
-    } finally {
-      this.inFlight.end(key);
-      this.workqueue.done(key);
-    }
-    const ms = performance.now() - started;
-    this.metrics.reconcile.observeReconcile(controllerName, result, ms / 1000);
-    const durationMs = Math.round(ms * 1000) / 1000;
-    this.logger.info({ key, result, startedAt, durationMs }, "reconciled");
-    return true;
-  }
-
-  /** Brings the world in line with the DatabaseManager `key` (sample-controller's syncHandler). */
-  async syncHandler(key: string): Promise<void> {
-    const { namespace, name } = splitMetaNamespaceKey(key);
+  const reconcileOne = async (
+    request: ReconcileRequest,
+    context: ReconcileContext,
+  ): Promise<Result | void> => {
     let obj: DatabaseManager;
     try {
-      obj = this.lister.databaseManagers(namespace).get(name);
+      obj = await context.client.get(DatabaseManagerResource, request);
     } catch (err) {
       if (isNotFound(err)) return; // deleted; the garbage collector removes what it owned
       throw err;
     }
-    const recorder = this.options.recorder;
-    const desired = desiredDeployment(obj);
-    if (desired.kind === "Invalid") {
-      // a spec problem: reported on the object, not retried (a spec change enqueues it again)
-      recorder.event(obj, "Warning", desired.reason, desired.message);
-      await this.updateStatus(obj, { problem: desired });
-      return;
-    }
-    if (desired.kind === "None") {
-      await this.updateStatus(obj, {});
-      return;
-    }
-    const want = desired.deployment;
-    const deploymentName = want.metadata?.name ?? "";
-    const deploymentNamespace = want.metadata?.namespace || namespace;
-    const client = this.options.clientset.backend.resource<Deployment>(
-      DeploymentResource,
-      deploymentNamespace,
-    );
-    const logFields = { key, deployment: deploymentName };
-    let deployment = this.cachedDeployment(deploymentNamespace, deploymentName);
-    if (!deployment) {
-      const toCreate = structuredClone(want);
-      const ownerRef = newControllerRef(obj, DatabaseManagerGVK);
-      toCreate.metadata = {
-        ...toCreate.metadata,
-        namespace: deploymentNamespace,
-        ownerReferences: [ownerRef],
-      };
-      deployment = await client.create(toCreate);
-      this.logger.info(logFields, "created Deployment");
-    }
-    if (!isControlledBy(deployment, obj)) {
-      const message = `Resource ${JSON.stringify(deploymentName)} already exists and is not managed by DatabaseManager ${JSON.stringify(name)}`;
-      recorder.event(obj, "Warning", "ErrResourceExists", message);
-      throw new Error(message);
-    }
-    const update = deploymentUpdate(deployment, want);
-    if (update) {
-      deployment = await client.update(update);
-      this.logger.info(logFields, "updated Deployment");
-    }
-    await this.updateStatus(obj, { deployment });
-    recorder.event(obj, "Normal", "Synced", syncedMessage);
-  }
-
-  /** The Deployment `namespace/name` from the informer cache (read-only), if any. */
-  private cachedDeployment(
-    namespace: string,
-    name: string,
-  ): Deployment | undefined {
-    try {
-      return this.deploymentLister.namespace(namespace).get(name);
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
-  }
-
-  /** Writes the status reconcile.ts computes, through the /status subresource on a deep copy, only when it changed. */
-  private async updateStatus(
-    obj: DatabaseManager,
-    observed: Observed,
-  ): Promise<void> {
-    const status = desiredStatus(obj, observed);
-    if (JSON.stringify(status) === JSON.stringify(obj.status ?? {})) return;
-    const copy = deepCopyDatabaseManager(obj);
-    copy.status = status;
-    const namespace = obj.metadata?.namespace ?? "";
-    const client = this.options.clientset.coolopsV1();
-    await client.databaseManagers(namespace).updateStatus(copy);
-  }
+    const owned: DatabaseManagerOwned = {
+      deployments: controlledObjects(informers.deployments, obj),
+      services: controlledObjects(informers.services, obj),
+    };
+    const ownerReference = newControllerRef(obj, DatabaseManagerResource);
+    return reconciler(obj, { ...context, owned, ownerReference });
+  };
+  return newControllerManagedBy(manager)
+    .named(controllerName)
+    .for(DatabaseManagerResource)
+    .owns(DeploymentResource)
+    .owns(ServiceResource)
+    .withOptions(options)
+    .complete(reconcileOne);
 }

@@ -4,31 +4,16 @@
 // The DatabaseManager operator's entry point: `node main.js --help` lists the flags
 // (--kubeconfig, --namespace, --workers, --leader-elect, --metrics-bind-address, …).
 import { runOperator } from "crdgen/runtime";
-import { Clientset } from "../../clientset/clientset.js";
-import { newSharedInformerFactory } from "../../informers/factory.js";
-import { DatabaseManagerGVK } from "../../apis/coolops.cn/v1/register.js";
-import { DatabaseManagerController, controllerName } from "./controller.js";
+import {
+  controllerName,
+  setupDatabaseManagerController,
+} from "./controller.js";
 import { setupWebhooks } from "./webhooks.js";
 
 process.exitCode = await runOperator({
   name: controllerName,
-  newController: ({ config, flags, logger, metrics, events }) => {
-    const clientset = new Clientset(config);
-    // informers drop managedFields before caching (the factory's default): the
-    // controller never reads them
-    const factory = newSharedInformerFactory(
-      clientset,
-      flags.resyncMs,
-      flags.namespace ? { namespace: flags.namespace } : {},
-    );
-    const recorder = events.newRecorder(DatabaseManagerGVK);
-    return new DatabaseManagerController({
-      clientset,
-      informerFactory: factory,
-      recorder,
-      logger,
-      metrics,
-    });
+  setupWithManager: (manager) => {
+    setupDatabaseManagerController(manager);
   },
   // admission and conversion webhooks (webhooks.ts): --webhook-bind-address, --webhook-cert-dir
   webhooks: setupWebhooks,
