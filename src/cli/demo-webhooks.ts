@@ -68,7 +68,7 @@ export async function runWebhooksDemo(ctx: CliContext, transpileAll: (out: strin
     say('   (examples/databasemanager-webhooks: v1alpha1 as published, v1 renames dbtype to engine and adds version; storage v1)');
     const crdFile = join(WEBHOOKS_EXAMPLE, 'crd.yaml');
     const r = readCrdInputs([{ file: 'crd.yaml', content: readFileSync(crdFile) }]);
-    const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'], webhooks: true }));
+    const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'], owns: ['apps/v1/Deployment', 'v1/Service'], webhooks: true }));
     // the example's hooks stand for what the user writes into the files crdgen wrote once
     const opDir = join('controllers', 'databasemanager');
     const hooks = files.map((f) => {
