@@ -19,10 +19,11 @@ import { join, relative } from 'node:path';
 import { startRealControlPlane } from './lib/control-plane-start.js';
 import { lineChart } from './lib/chart.js';
 import { DM_CRD, REPO, requireBuild } from './lib/env.js';
-import { INFORMER_CLIENTS, INFORMER_LABEL, informerTables, runInformerPart, type InformerResult } from './lib/go-peers-informer.js';
+import { SAMPLE_CRDS } from './lib/samples.js';
+import { checkKeyOrder, INFORMER_CLIENTS, INFORMER_LABEL, informerTables, runInformerPart, type InformerResult, type KeyOrderCheck } from './lib/go-peers-informer.js';
 import { OPERATOR_LABEL, OPERATORS, operatorTables, runOperatorPart } from './lib/go-peers-operator.js';
 import { runTestServerPart, testServerTables } from './lib/go-peers-testserver.js';
-import { machine, median, pairedRatio, times } from './lib/stats.js';
+import { bytes, fmt, machine, median, pairedRatio, times } from './lib/stats.js';
 import { recordVerdict } from './lib/verdicts.js';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -54,10 +55,11 @@ function writeChart(name: string, svg: string): string {
   return relative(REPO, file);
 }
 
-async function informer(assets: string, peers: string): Promise<InformerResult> {
+async function informer(assets: string, peers: string): Promise<InformerResult & { keyOrder: KeyOrderCheck[] }> {
   const cp = await startRealControlPlane({
     assets,
-    crds: [DM_CRD],
+    crds: [DM_CRD, SAMPLE_CRDS.deploymentSized, SAMPLE_CRDS.prometheus],
+    objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'keyorder' } }],
     // the stream is replayed from its start: etcd keeps every revision (no compaction), and the
     // watch cache keeps 10 minutes of events (its window is the request timeout + 15 s)
     etcdCompactionIntervalSeconds: 0,
@@ -65,7 +67,8 @@ async function informer(assets: string, peers: string): Promise<InformerResult> 
   });
   try {
     progress(`informer: control plane ${cp.version} up`);
-    return await runInformerPart(cp, peers, ROUNDS, SCALE, progress);
+    const keyOrder = await checkKeyOrder(cp);
+    return { ...(await runInformerPart(cp, peers, ROUNDS, SCALE, progress)), keyOrder };
   } finally {
     await cp.stop();
   }
@@ -81,6 +84,8 @@ async function main(): Promise<void> {
   if (PARTS.has('informer')) {
     const r = await informer(assets, peers);
     console.log(informerTables(r));
+    const sorted = r.keyOrder.filter((k) => k.unsorted === undefined).length;
+    console.log(`\ncustom resources read back from kube-apiserver (the deepcopy benchmark's samples, status written through /status): keys sorted at every level in ${sorted} of ${r.keyOrder.length} (${r.keyOrder.map((k) => `${k.kind}: ${k.unsorted === undefined ? 'sorted' : k.unsorted}`).join('; ')})`);
     const chart = writeChart(
       'informer-sync.svg',
       lineChart({
@@ -94,7 +99,17 @@ async function main(): Promise<void> {
     const i10k = 1;
     const ratio10k = pairedRatio(r.sync['client-go'][i10k]!.ms, r.sync.crdgen[i10k]!.ms);
     headline.push(`informer-sync-10k=${ratio10k.toFixed(2)}`);
-    console.log(`- ${recordVerdict({ target: 'informer sync 10k vs client-go (real control plane)', crdgen: `${median(r.sync.crdgen[i10k]!.ms).toFixed(0)} ms`, peers: `client-go ${median(r.sync['client-go'][i10k]!.ms).toFixed(0)} ms`, judged: `client-go takes ${times(ratio10k)} crdgen's time`, met: null, command: COMMAND })}`);
+    const sizes = r.sizes.map((x) => fmt(x.count)).join(' / ');
+    const perSize = (c: (typeof INFORMER_CLIENTS)[number], f: (x: InformerResult['sync'][typeof c][number]) => string): string => r.sync[c].map(f).join(' / ');
+    const ms = (x: { ms: number[] }): string => fmt(median(x.ms));
+    const ratios = (c: (typeof INFORMER_CLIENTS)[number]): string => r.sync[c].map((x, i) => times(pairedRatio(x.ms, r.sync.crdgen[i]!.ms))).join(' / ');
+    console.log('\nFigures against the Go peers (issue #26 sets no bound for them; recorded):');
+    console.log(`- ${recordVerdict({ target: `informer sync ${sizes} on kube-apiserver, vs client-go`, crdgen: `${perSize('crdgen', ms)} ms`, peers: `client-go typed ${perSize('client-go', ms)} ms; dynamic ${perSize('client-go-dynamic', ms)} ms; client-node ${perSize('client-node', ms)} ms; floor ${perSize('floor', ms)} ms`, judged: `client-go typed takes ${ratios('client-go')} crdgen's time; client-node ${ratios('client-node')}; crdgen ${r.sync.crdgen.map((x, i) => times(pairedRatio(x.ms, r.sync.floor[i]!.ms))).join(' / ')} the floor`, met: null, command: COMMAND })}`);
+    const eps = (c: keyof InformerResult['updates']): string => fmt(median(r.updates[c].eps));
+    console.log(`- ${recordVerdict({ target: `informer: ${fmt(r.sizes[2]!.count)} updates replayed by kube-apiserver, vs client-go`, crdgen: `${eps('crdgen')} events/s`, peers: `client-go typed ${eps('client-go')}; dynamic ${eps('client-go-dynamic')}; client-node ${eps('client-node')} events/s`, judged: `crdgen ${times(pairedRatio(r.updates.crdgen.eps, r.updates['client-go'].eps))} client-go typed's, ${times(pairedRatio(r.updates.crdgen.eps, r.updates['client-node'].eps))} client-node's`, met: null, command: COMMAND })}`);
+    const big = r.sizes.length - 1;
+    const mem = (c: (typeof INFORMER_CLIENTS)[number]): string => `${bytes(r.sync[c][big]!.heapPerObject)} heap, ${bytes(r.sync[c][big]!.rssPerObject)} RSS`;
+    console.log(`- ${recordVerdict({ target: `informer memory per cached object at ${fmt(r.sizes[big]!.count)}, vs client-go`, crdgen: mem('crdgen'), peers: `client-go typed ${mem('client-go')}; dynamic ${mem('client-go-dynamic')}; client-node ${mem('client-node')}`, judged: `RSS: crdgen ${times(r.sync.crdgen[big]!.rssPerObject / r.sync['client-go'][big]!.rssPerObject)} client-go typed's`, met: null, command: COMMAND })}`);
   }
   if (PARTS.has('operator')) {
     const r = await runOperatorPart({ assets, peersBin: peers, starts: ROUNDS, sizes: SIZES.map((n) => ({ n, rounds: n > 500 ? LARGE_ROUNDS : ROUNDS })), idleSeconds: IDLE_S, idleCount: IDLE_COUNT, progress });
@@ -111,11 +126,40 @@ async function main(): Promise<void> {
     console.log(`\nchart: ${chart}\n`);
     const at500 = r.convergence.find((c) => c.n === 500);
     if (at500) headline.push(`converge-500=${pairedRatio(at500.runs['controller-runtime'].seconds, at500.runs.crdgen.seconds).toFixed(2)}`);
-    headline.push(`rss=${(r.idle.byOperator.crdgen.rssMb / r.idle.byOperator['controller-runtime'].rssMb).toFixed(2)}`);
+    const rss = r.idle.byOperator.crdgen.rssMb / r.idle.byOperator['controller-runtime'].rssMb;
+    headline.push(`rss=${rss.toFixed(2)}`);
+    const sizes = r.convergence.map((c) => fmt(c.n)).join(' / ');
+    const each = (f: (c: (typeof r.convergence)[number]) => string): string => r.convergence.map(f).join(' / ');
+    const sec = (op: (typeof OPERATORS)[number]) => (c: (typeof r.convergence)[number]): string => `${fmt(median(c.runs[op].seconds))}`;
+    const conv = r.convergence.map((c) => pairedRatio(c.runs.crdgen.seconds, c.runs['controller-runtime'].seconds));
+    const rounds = each((c) => String(c.runs.crdgen.seconds.length));
+    console.log('\nTargets (issue #26: against controller-runtime; issue #9: absolute):');
+    console.log(`- ${recordVerdict({ target: `operator convergence ≤ 1.0× controller-runtime's time (${sizes}; rounds ${rounds})`, crdgen: `${each(sec('crdgen'))} s`, peers: `controller-runtime ${each(sec('controller-runtime'))} s; client-node ${each(sec('client-node'))} s`, judged: `crdgen takes ${conv.map(times).join(' / ')} controller-runtime's time (≤ 1.00×)`, met: conv.every((x) => x <= 1), command: COMMAND })}`);
+    const req = (op: (typeof OPERATORS)[number]) => (c: (typeof r.convergence)[number]): string => fmt(median(c.runs[op].requestsPerObject));
+    const reqOk = r.convergence.every((c) => median(c.runs.crdgen.requestsPerObject) <= median(c.runs['controller-runtime'].requestsPerObject));
+    console.log(`- ${recordVerdict({ target: `operator API requests per object ≤ controller-runtime's (${sizes})`, crdgen: each(req('crdgen')), peers: `controller-runtime ${each(req('controller-runtime'))}; client-node ${each(req('client-node'))} (no Events)`, judged: `crdgen ${r.convergence.map((c) => times(median(c.runs.crdgen.requestsPerObject) / median(c.runs['controller-runtime'].requestsPerObject))).join(' / ')} controller-runtime's (≤ 1.00×)`, met: reqOk, command: COMMAND })}`);
+    const idle = r.idle.byOperator;
+    console.log(`- ${recordVerdict({ target: `operator RSS ≤ 1.5× controller-runtime's (${fmt(r.idle.count)} + ${fmt(r.idle.count)} cached)`, crdgen: `${fmt(idle.crdgen.rssMb)} MB`, peers: `controller-runtime ${fmt(idle['controller-runtime'].rssMb)} MB; client-node ${fmt(idle['client-node'].rssMb)} MB`, judged: `${times(rss)} (≤ 1.50×)`, met: rss <= 1.5, command: COMMAND })}`);
+    const startup = pairedRatio(r.startup.crdgen.wallMs, r.startup['controller-runtime'].wallMs);
+    const st = (op: (typeof OPERATORS)[number]): string => `${fmt(median(r.startup[op].wallMs) / 1000)} s`;
+    console.log(`- ${recordVerdict({ target: "operator start-up to first reconcile ≤ 2× controller-runtime's", crdgen: st('crdgen'), peers: `controller-runtime ${st('controller-runtime')}; client-node ${st('client-node')}`, judged: `${times(startup)} (≤ 2.00×)`, met: startup <= 2, command: COMMAND })}`);
+    console.log(`- ${recordVerdict({ target: 'operator start-up to first reconcile < 0.5 s (issue #9)', crdgen: st('crdgen'), peers: `controller-runtime ${st('controller-runtime')}; client-node ${st('client-node')}`, judged: `${st('crdgen')} (< 0.5 s)`, met: median(r.startup.crdgen.wallMs) < 500, command: COMMAND })}`);
+    console.log(`- ${recordVerdict({ target: `operator RSS < 100 MB with ${fmt(r.idle.count)} + ${fmt(r.idle.count)} cached (issue #9)`, crdgen: `${fmt(idle.crdgen.rssMb)} MB`, peers: `controller-runtime ${fmt(idle['controller-runtime'].rssMb)} MB; client-node ${fmt(idle['client-node'].rssMb)} MB`, judged: `${fmt(idle.crdgen.rssMb)} MB (< 100 MB)`, met: idle.crdgen.rssMb < 100, command: COMMAND })}`);
+    const cpu = (op: (typeof OPERATORS)[number]): string => `${fmt(idle[op].cpuMs)} ms`;
+    console.log(`- ${recordVerdict({ target: `operator CPU over ${r.idle.seconds} s idle (~0: no polling)`, crdgen: cpu('crdgen'), peers: `controller-runtime ${cpu('controller-runtime')}; client-node ${cpu('client-node')}`, judged: `${fmt((idle.crdgen.cpuMs / (r.idle.seconds * 1000)) * 100, 2)} % of a core`, met: null, command: COMMAND })}`);
   }
   if (PARTS.has('testserver')) {
     const r = await runTestServerPart(assets, ROUNDS, 3, progress);
     console.log(testServerTables(r));
+    const pick = (b: 'testenv' | 'real', f: (x: (typeof r.runs.real)[number]) => number): number[] => r.runs[b].map(f);
+    const first = pairedRatio(pick('real', (x) => x.firstStartMs), pick('testenv', (x) => x.firstStartMs));
+    const later = pairedRatio(pick('real', (x) => median(x.laterMs)), pick('testenv', (x) => median(x.laterMs)));
+    const suite = pairedRatio(pick('real', (x) => x.suiteMs), pick('testenv', (x) => x.suiteMs));
+    const again = pairedRatio(pick('real', (x) => x.suiteAgainMs), pick('testenv', (x) => x.suiteAgainMs));
+    const msOf = (b: 'testenv' | 'real', f: (x: (typeof r.runs.real)[number]) => number): string => `${fmt(median(pick(b, f)))} ms`;
+    console.log('\nTargets (issue #26):');
+    console.log(`- ${recordVerdict({ target: 'test server ≥ 50× faster to start than etcd + kube-apiserver (first in a process / later)', crdgen: `${msOf('testenv', (x) => x.firstStartMs)} / ${msOf('testenv', (x) => median(x.laterMs))}`, peers: `etcd + kube-apiserver ${msOf('real', (x) => x.firstStartMs)} / ${msOf('real', (x) => median(x.laterMs))}`, judged: `${times(first)} / ${times(later)} (≥ 50×)`, met: first >= 50 && later >= 50, command: COMMAND })}`);
+    console.log(`- ${recordVerdict({ target: `test server ≥ 5× faster over a suite of 200 requests (first run in a process / again); ${r.fidelity.line}`, crdgen: `${msOf('testenv', (x) => x.suiteMs)} / ${msOf('testenv', (x) => x.suiteAgainMs)}`, peers: `etcd + kube-apiserver ${msOf('real', (x) => x.suiteMs)} / ${msOf('real', (x) => x.suiteAgainMs)}`, judged: `${times(suite)} / ${times(again)} (≥ 5×)`, met: suite >= 5 && again >= 5, command: COMMAND })}`);
   }
   console.log(`\ngo-peers: ${headline.join(' ')}`);
 }

@@ -5,6 +5,7 @@
 //   npm run bench -- workqueue     (or: node --expose-gc --import tsx bench/workqueue.ts [rounds=7] [adds=200000])
 import { importDist } from './lib/env.js';
 import { fmt, machine, median, pairedRatio, range, table, times } from './lib/stats.js';
+import { recordVerdict } from './lib/verdicts.js';
 import type * as Runtime from '../src/runtime/index.js';
 
 const ROUNDS = Math.max(7, Number(process.argv[2] ?? 7));
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   }
   console.log(table(['queue', 'workers', 'duplicates', 'cycles/s (median)', 'min–max', 'adds/s (median)', 'adds/s vs newQueue'], rows));
   console.log('\nA cycle is one get → done of a processed item; with duplicates the crdgen queues process half the adds (de-duplication), the bare queue all of them.');
-  console.log(`\nTarget ≥ 1M cycles/s, one worker: ${fmt(single)} — ${single >= 1e6 ? 'MET' : 'MISSED'}`);
+  console.log(`\n- ${recordVerdict({ target: 'workqueue ≥ 1M add/get/done cycles/s, one worker', crdgen: `${fmt(single)} cycles/s`, peers: '—', judged: `${fmt(single / 1e6)}M (≥ 1M)`, met: single >= 1e6, command: 'npm run bench -- workqueue' })}`);
 }
 
 await main();

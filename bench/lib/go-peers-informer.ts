@@ -200,3 +200,43 @@ export function informerTables(r: InformerResult): string {
   out.push(table(['client', 'events/s (median)', 'vs crdgen', 'CPU µs per event'], STREAM_CLIENTS.map((c) => [INFORMER_LABEL[c], fmt(median(r.updates[c].eps)), times(pairedRatio(r.updates[c].eps, r.updates.crdgen.eps)), fmt(r.updates[c].cpuMicrosPerEvent)])));
   return out.join('\n');
 }
+
+/** What the key-order check found for one sample kind. */
+export interface KeyOrderCheck {
+  kind: string;
+  /** undefined: every level sorted; else the path of the first unsorted object, or the error. */
+  unsorted?: string;
+}
+
+/**
+ * Creates the deepcopy benchmark's three samples on the server (status written through /status
+ * where the kind has it), reads them back and checks that their keys are sorted at every level.
+ */
+export async function checkKeyOrder(cp: ControlPlane): Promise<KeyOrderCheck[]> {
+  const { databaseManager, deploymentSized, prometheus } = await import('./samples.js');
+  const { firstUnsorted } = await import('./key-order.js');
+  const client = new RestClient({ ...cp.clientConfig, qps: 0, userAgent: 'crdgen-bench-driver' });
+  const out: KeyOrderCheck[] = [];
+  try {
+    for (const sample of [databaseManager('orders-db', 'keyorder'), deploymentSized('checkout', 'keyorder'), prometheus('k8s', 'keyorder')]) {
+      const kind = String(sample.kind);
+      try {
+        const [group] = String(sample.apiVersion).split('/');
+        const plural = `${kind.toLowerCase()}${kind.endsWith('s') ? 'es' : 's'}`;
+        const base = `/apis/${String(sample.apiVersion)}/namespaces/keyorder/${plural}`;
+        const meta = sample.metadata as Record<string, unknown>;
+        const body = { ...sample, metadata: { name: meta.name, namespace: 'keyorder', labels: meta.labels, annotations: meta.annotations } };
+        const created = await client.request<Record<string, unknown>>({ method: 'POST', path: base, body });
+        if (sample.status) await client.request({ method: 'PUT', path: `${base}/${String(meta.name)}/status`, body: { ...created, status: sample.status } });
+        const got = await client.request<unknown>({ method: 'GET', path: `${base}/${String(meta.name)}` });
+        const listed = await client.request<{ items: unknown[] }>({ method: 'GET', path: base });
+        out.push({ kind: `${kind} (${group})`, unsorted: firstUnsorted(got) ?? firstUnsorted(listed.items[0]) });
+      } catch (e) {
+        out.push({ kind, unsorted: `not checked: ${(e as Error).message.slice(0, 160)}` });
+      }
+    }
+  } finally {
+    client.close();
+  }
+  return out;
+}
