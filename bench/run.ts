@@ -2,7 +2,8 @@
 // in its own process, and prints their tables (Markdown), then the targets' verdicts of the run as
 // one table (each benchmark records its own, bench/lib/verdicts.ts) and the total wall time of
 // the whole command (build included). With no name, runs the default set: deepcopy, workqueue,
-// testenv, informer, go-peers (the Go peers on the real control plane), generate. Installs
+// testenv, go-peers (the Go peers on the real control plane; it judges the informer targets
+// too, on kube-apiserver), generate. Installs
 // bench/'s own peer tools first when they are missing; go-peers builds its Go peers and the
 // control plane when they are not cached. BENCH_NO_BUILD=1 skips the build (dist/ must exist).
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,7 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
   deepcopy: { file: 'deepcopy.ts', about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written', inDefault: true },
   workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
   testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
-  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer and the fetch+JSON.parse floor, on crdgen/testing', inDefault: true },
+  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer and the fetch+JSON.parse floor, on crdgen/testing, with a client-paced replay (go-peers judges the targets on kube-apiserver)', inDefault: false },
   'go-peers': { file: 'go-peers.ts', about: 'client-go, controller-runtime, client-node and crdgen on etcd + kube-apiserver + kwok: informers, operators, test server', inDefault: true },
   operator: { file: 'operator.ts', about: 'generated operator vs a client-node one on crdgen/testing (go-peers measures it on the real control plane)', inDefault: false },
   generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },

@@ -35,11 +35,17 @@ export function seededObject(template: object, namespace: string, name: string, 
 /** etcd allows 128 operations per transaction by default (--max-txn-ops). */
 const TXN_OPS = 128;
 
-/** Puts `values` (key → JSON object) in transactions of 128, four in flight; resolves with the revision after the last. */
-export async function putAll(client: Etcd3, values: Iterable<[string, object]>): Promise<string> {
+/**
+ * Puts `values` (key → JSON object) in transactions of `perTxn` (default 128), `lanes` (default 4)
+ * in flight; resolves with the revision after the last. The objects of one transaction share one
+ * resourceVersion: a stream a client is to be replayed whole is written with `perTxn` 1, since a
+ * watch that is closed part-way and resumed from the last resourceVersion seen skips the rest of
+ * that revision's events.
+ */
+export async function putAll(client: Etcd3, values: Iterable<[string, object]>, perTxn = TXN_OPS, lanes = 4): Promise<string> {
   const batches: [string, object][][] = [[]];
   for (const kv of values) {
-    if (batches[batches.length - 1]!.length === TXN_OPS) batches.push([]);
+    if (batches[batches.length - 1]!.length === perTxn) batches.push([]);
     batches[batches.length - 1]!.push(kv);
   }
   let next = 0;
@@ -54,7 +60,7 @@ export async function putAll(client: Etcd3, values: Iterable<[string, object]>):
       if (rev > revision) revision = rev;
     }
   };
-  await Promise.all(Array.from({ length: 4 }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
   return revision.toString();
 }
 

@@ -133,7 +133,7 @@ export async function runInformerPart(cp: ControlPlane, peersBin: string, rounds
     const before = String((await etcd.get('/registry/crdgen-bench-none').exec()).header.revision);
     await cachedAt(client, before);
     // the updates: replicas 3 → 4, generation 1 → 2, on every object of the stream's namespace
-    const after = await putAll(etcd, streamed.map(([k, o]) => [k, { ...o, metadata: { ...o.metadata, generation: (o.metadata.generation ?? 1) + 1 }, spec: { ...o.spec, replicas: 4 } }] as [string, object]));
+    const after = await putAll(etcd, streamed.map(([k, o]) => [k, { ...o, metadata: { ...o.metadata, generation: (o.metadata.generation ?? 1) + 1 }, spec: { ...o.spec, replicas: 4 } }] as [string, object]), 1, 32);
     streamed = [];
     await cachedAt(client, after);
     await checkReplayable(client, stream.namespace, before);

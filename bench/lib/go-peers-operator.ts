@@ -4,15 +4,16 @@
 // kube-apiserver + kube-controller-manager + kube-scheduler + kwok (fake nodes: Deployments get
 // ReplicaSets and Pods that are scheduled and become Ready):
 // - start-up: spawn → the first `reconciled` line (that reconcile creates a Deployment);
-// - N DatabaseManagers created at once (replicas 1, a fresh namespace each run, everything wiped
-//   from etcd afterwards): time until all converged (status.availableReplicas = spec.replicas,
+// - N DatabaseManagers created at once (replicas 1, a fresh namespace each run, everything deleted
+//   through the API afterwards): time until all converged (status.availableReplicas = spec.replicas,
 //   through a Deployment kwok made available), and the operator's API requests per object,
 //   counted from the apiserver's audit log (the operators run as their own service account,
 //   the only user the audit policy records) until the operator has been quiet for 3 s;
 // - idle: each operator watching its own namespace with 1,000 converged DatabaseManagers and
 //   their 1,000 Deployments cached; CPU over the same idle window, then RSS.
-// kube-controller-manager and kube-scheduler get --kube-api-qps=1000 (defaults 20 and 50) so that
-// the platform is not the bottleneck of 2,000 Deployments; every operator gets 4 workers and no
+// kube-controller-manager and kube-scheduler get --kube-api-qps=1000 (defaults 20 and 50), and the
+// deployment and ReplicaSet controllers 20 workers (default 5), so that the platform is less of the
+// bottleneck of 2,000 Deployments; every operator gets 4 workers and no
 // client-side rate limit (controller-runtime has none by default; crdgen's default is 20 QPS,
 // lifted with --kube-api-qps).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -149,11 +150,41 @@ async function operatorKubeconfig(cp: ControlPlane, client: RestClient, dir: str
   return path;
 }
 
-/** Removes every object an operator run left in `namespace`, straight from etcd. */
-async function wipe(etcd: Awaited<ReturnType<typeof etcdClient>>, namespace: string): Promise<void> {
-  for (const [group, resource] of [['coolops.cn', 'databasemanagers'], ['', 'deployments'], ['', 'replicasets'], ['', 'pods'], ['', 'events']] as const) {
-    await deletePrefix(etcd, storageKey(group, resource, namespace, ''));
-  }
+/**
+ * Removes every object an operator run left in `namespace` through the API, each deletion its own
+ * write, so that every controller sees it. Wiped straight from etcd (one range delete: hundreds
+ * of deletions at a single revision), 500 pods stayed in kube-scheduler's cache (its SIGUSR2
+ * dump: 250 pods on each of 3 nodes, the API listing 93 per node), so the next run's pods stayed
+ * Pending ("Too many pods") and the run never converged; ReplicaSets of a wiped Deployment were
+ * recreated and churned pods for the rest of the run. (Likely: a watcher that kube-apiserver
+ * closes part-way through one revision's events resumes after that revision.) Pods go
+ * with gracePeriodSeconds 0 (removed at once, as `kubectl delete --force` does; kwok would end
+ * a graceful one only later); the Events, which no controller caches, straight from etcd.
+ */
+async function wipe(client: RestClient, etcd: Awaited<ReturnType<typeof etcdClient>>, namespace: string): Promise<void> {
+  const del = (path: string, query: Record<string, string | number> = {}): Promise<unknown> => client.request({ method: 'DELETE', path, query, timeoutMs: 120_000 });
+  const count = async (path: string): Promise<number> => (await client.request<{ items: unknown[] }>({ method: 'GET', path })).items.length;
+  const dms = `/apis/coolops.cn/v1alpha1/namespaces/${namespace}/databasemanagers`;
+  const deployments = `/apis/apps/v1/namespaces/${namespace}/deployments`;
+  const replicasets = `/apis/apps/v1/namespaces/${namespace}/replicasets`;
+  const pods = `/api/v1/namespaces/${namespace}/pods`;
+  await del(dms);
+  await del(deployments, { propagationPolicy: 'Background' });
+  await del(replicasets, { propagationPolicy: 'Background' });
+  // a ReplicaSet controller that had not yet seen its ReplicaSet go may make a pod more
+  await until(async () => {
+    await del(pods, { gracePeriodSeconds: 0 });
+    const left = await Promise.all([deployments, replicasets, pods].map(count));
+    return left.every((x) => x === 0);
+  }, 180_000, `the objects of namespace ${namespace} to go`);
+  await deletePrefix(etcd, storageKey('', 'events', namespace, ''));
+}
+
+/** `p`, or an error after `ms` (a run that does not converge fails the benchmark instead of hanging it). */
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms / 1000} s: ${what}`)), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResult> {
@@ -172,7 +203,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
       crds: [DM_CRD],
       workloads: { nodes },
       apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${audit}`],
-      controllerManagerArgs: ['--kube-api-qps=1000', '--kube-api-burst=2000'],
+      controllerManagerArgs: ['--kube-api-qps=1000', '--kube-api-burst=2000', '--concurrent-deployment-syncs=20', '--concurrent-replicaset-syncs=20', '--concurrent-gc-syncs=40'],
       schedulerArgs: ['--kube-api-qps=1000', '--kube-api-burst=2000'],
     });
     o.progress(`operator: control plane ${cp.version} up with ${nodes} kwok nodes`);
@@ -213,7 +244,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
         }
       }
     }
-    await wipe(etcd, 'startup');
+    await wipe(client, etcd, 'startup');
     o.progress('operator: start-up measured');
 
     // convergence
@@ -232,7 +263,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
             const offset = auditSize();
             const t0 = performance.now();
             await createMany(client, namespace, n);
-            await Promise.race([watch.done, run.exited.then(() => Promise.reject(new Error(`${c.label} exited`)))]);
+            await within(Promise.race([watch.done, run.exited.then(() => Promise.reject(new Error(`${c.label} exited`)))]), 600_000, `${c.label}: ${n} DatabaseManagers to converge`);
             const seconds = (performance.now() - t0) / 1000;
             let last = auditSize();
             let quietSince = performance.now();
@@ -248,7 +279,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
           } finally {
             watch.stop();
             await stopOperator(run);
-            await wipe(etcd, namespace);
+            await wipe(client, etcd, namespace);
           }
         }
         o.progress(`operator: ${n} converged, round ${r + 1}/${rounds}`);
@@ -270,7 +301,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
         try {
           await until(() => run.marks.has(c.syncedMsg), 60_000, `${c.label}: caches synced`);
           await createMany(client, namespace, o.idleCount);
-          await watch.done;
+          await within(watch.done, 600_000, `${c.label}: ${o.idleCount} DatabaseManagers to converge`);
         } finally {
           watch.stop();
         }
@@ -289,7 +320,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
     } finally {
       for (const [op, r] of running) {
         await stopOperator(r);
-        await wipe(etcd, `idle-${op}`);
+        await wipe(client, etcd, `idle-${op}`);
       }
     }
     etcd.close();
