@@ -1,13 +1,13 @@
 // `npm run bench [-- <name>...]`: builds the package (`npm run build`), runs the benchmarks, each
 // in its own process, and prints their tables (Markdown), then the targets' verdicts of the run as
-// one table (each benchmark records its own, bench/lib/verdicts.ts) and the total wall time of
-// the whole command (build included). With no name, runs the default set: deepcopy, workqueue,
-// testenv, go-peers (the Go peers on the real control plane; it judges the informer targets
-// too, on kube-apiserver), generate. Installs
-// bench/'s own peer tools first when they are missing; go-peers builds its Go peers and the
-// control plane when they are not cached. BENCH_NO_BUILD=1 skips the build (dist/ must exist).
+// one table (each benchmark records its own, bench/lib/verdicts.ts), the total wall time of the
+// whole command (build included), and last go-peers' one-line summary. With no name, runs the
+// default set: deepcopy, workqueue, testenv, go-peers (the Go peers on the real control plane; it
+// judges the informer targets too, on kube-apiserver), generate. Installs bench/'s own peer tools
+// first when they are missing; go-peers builds its Go peers and the control plane when they are
+// not cached. BENCH_NO_BUILD=1 skips the build (dist/ must exist).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH, REPO, requireBuild, snapshotPackage } from './lib/env.js';
@@ -75,6 +75,7 @@ function main(): number {
   }
   const verdictDir = mkdtempSync(join(tmpdir(), 'crdgen-bench-verdicts-'));
   const verdicts = join(verdictDir, 'verdicts.jsonl');
+  const lastLines = join(verdictDir, 'last-lines.txt');
   let failed = 0;
   for (const name of names) {
     const s = SUITES[name]!;
@@ -82,7 +83,7 @@ function main(): number {
     const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], {
       cwd: REPO,
       stdio: 'inherit',
-      env: { ...process.env, CRDGEN_BENCH_PKG: pkg, CRDGEN_BENCH_VERDICTS: verdicts },
+      env: { ...process.env, CRDGEN_BENCH_PKG: pkg, CRDGEN_BENCH_VERDICTS: verdicts, CRDGEN_BENCH_LAST_LINES: lastLines },
     });
     const secs = ((performance.now() - t) / 1000).toFixed(0);
     if (r.status !== 0) {
@@ -94,10 +95,13 @@ function main(): number {
   }
   rmSync(pkg, { recursive: true, force: true });
   const all = readVerdicts(verdicts);
+  const last = existsSync(lastLines) ? readFileSync(lastLines, 'utf8').trim() : '';
   rmSync(verdictDir, { recursive: true, force: true });
   if (all.length > 0) console.log(`## Targets of this run\n\n${verdictTable(all)}\n`);
   const total = (performance.now() - t0) / 1000;
   console.log(`total wall time of \`${command}\` (${build ? 'build included' : 'no build'}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
+  // a benchmark's one-line summary (go-peers') is the last line of the output
+  if (last) console.log(`\n${last}`);
   return failed > 0 ? 1 : 0;
 }
 
