@@ -87,7 +87,7 @@ test('YAML config errors carry file:line:col, with did-you-mean hints', () => {
     'crdgen.config.yaml:2:6 error CFG003 out must be string',
     'crdgen.config.yaml:3:1 error CFG003 unknown key "generatros" in (top level)',
     '  hint: did you mean "generators"?',
-    'crdgen.config.yaml:4:21 error CFG003 generators[1]: "nope" is not one of "types", "deepcopy", "register", "validators", "clientset", "fake", "listers", "informers", "applyconfig", "controller", "crd" (each also as +name or -name, a change to the defaults; or all)',
+    'crdgen.config.yaml:4:21 error CFG003 generators[1]: "nope" is not one of "types", "deepcopy", "register", "validators", "clientset", "fake", "listers", "informers", "applyconfig", "controller", "webhooks", "crd" (each also as +name or -name, a change to the defaults; or all)',
     'crdgen.config.yaml:7:18 error CFG003 kinds.DatabaseManager.verbs[1]: "lst" is not one of "create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply", "applyStatus"',
     '  hint: did you mean "list"?',
     'crdgen.config.yaml:8:5 error CFG003 unknown key "readOnly" in kinds.DatabaseManager',
