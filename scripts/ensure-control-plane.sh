@@ -61,7 +61,14 @@ if [ ${#need_k8s[@]} -gt 0 ]; then
   mkdir -p "$mod"
   if [ ! -f "$mod/go.sum" ] || ! grep -q "k8s.io/kubernetes $K8S_VERSION" "$mod/go.mod" 2>/dev/null; then
     upstream_mod=$(mktemp)
-    (cd "$mod" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" >/dev/null)
+    # -json reports a failure only in its output's Error field: say it, and try again (a cold CI
+    # run once stopped here with exit 1 and no message)
+    for attempt in 1 2 3; do
+      if dl=$(cd "$mod" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" 2>&1); then break; fi
+      log "go mod download k8s.io/kubernetes@$K8S_VERSION failed (attempt $attempt of 3): $(printf '%s\n' "$dl" | grep -m1 -E '"Error"|error' || printf '%s' "$dl" | tail -n 1)"
+      [ "$attempt" = 3 ] && exit 1
+      sleep $((attempt * 5))
+    done
     cp "$GOMODCACHE/cache/download/k8s.io/kubernetes/@v/$K8S_VERSION.mod" "$upstream_mod"
     {
       echo "module crdgen.local/control-plane"
