@@ -47,8 +47,9 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
 
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'a' }, spec: { deploymentName: 'a-db', replicas: 1, dbtype: 'redis' } });
   await waitFor(async () => (await deployments.get('a-db')).metadata?.name, 30_000, 'Deployment a-db');
+  // the Deployment is in the API before the leader's log line about it has come through its pipe
+  await first.waitForLog((l) => l.msg === 'created Deployment' && l['deployment'] === 'a-db', 15_000);
   await new Promise((r) => setTimeout(r, 1000)); // a few renewals: the standby must stay standby
-  assert.ok(first.logs.some((l) => l.msg === 'created Deployment'), 'the leader reconciled');
   assert.equal(second.logs.some((l) => l.msg === 'acquired lease' || l.msg === 'starting controller' || l.msg === 'created Deployment'), false, 'the standby did nothing');
   const lease1 = await leases.get('databasemanager-controller-leader');
   const firstId = lease1.spec?.holderIdentity;
@@ -66,7 +67,7 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
 
   await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'b' }, spec: { deploymentName: 'b-db', replicas: 1, dbtype: 'mysql' } });
   await waitFor(async () => (await deployments.get('b-db')).metadata?.name, 15_000, 'Deployment b-db from the new leader');
-  assert.ok(second.logs.some((l) => l.msg === 'created Deployment' && l['deployment'] === 'b-db'));
+  await second.waitForLog((l) => l.msg === 'created Deployment' && l['deployment'] === 'b-db', 15_000);
 
   // across both processes, the reconciles of one key never overlap in time
   await second.waitForLog((l) => l.msg === 'reconciled' && l['key'] === 'default/b', 15_000);
@@ -87,6 +88,8 @@ test('two replicas: only the leader reconciles; SIGKILL hands over within the le
 });
 
 test('a leader that loses its lease exits 1 at once: it does not work through its queue beside the new leader', async () => {
+  // replicas the first test left running (when it failed) would hold the lease
+  await Promise.all(ops.splice(0).map((o) => o.kill()));
   const args = ['--kubeconfig', server.kubeconfigPath, '--leader-elect', '--leader-election-namespace', 'default', '--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '500ms', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'];
   const leader = startOperator(gen.main, args);
   ops.push(leader);
