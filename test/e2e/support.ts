@@ -87,7 +87,8 @@ export function startOperator(main: string, args: string[]): OperatorProcess {
     }
   });
   proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => other.push(chunk));
-  const exited = new Promise<number | string>((done) => proc.once('exit', (code, sig) => done(code ?? sig ?? -1)));
+  // 'close', not 'exit': the exit can come before the last log lines have been read from the pipe
+  const exited = new Promise<number | string>((done) => proc.once('close', (code, sig) => done(code ?? sig ?? -1)));
   return {
     proc,
     logs,
