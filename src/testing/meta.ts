@@ -2,6 +2,8 @@
 // kubectl prints them, names and label/field checks.
 import { randomUUID } from 'node:crypto';
 import type { FieldCause } from './status.js';
+import { jsonEqual } from '../runtime/meta/json.js';
+export { jsonEqual };
 
 /** RFC 3339 at seconds precision, UTC: `2026-11-30T07:40:00Z`. */
 export function nowRfc3339(now: Date = new Date()): string {
@@ -145,21 +147,6 @@ export function checkAnnotations(annotations: unknown, field = 'metadata.annotat
   return errs;
 }
 
-/** Deep equality of JSON values. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
-}
 
 /** Is `v` a plain JSON object? */
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -5,6 +5,7 @@
 // Pure: inputs are never modified.
 import { ApiError } from '../client/errors.js';
 import type { Status } from '../meta/types.js';
+import { jsonEqual } from '../meta/json.js';
 
 type Json = unknown;
 type Rec = Record<string, unknown>;
@@ -24,21 +25,6 @@ function setOwn(o: Rec, k: string, v: unknown): void {
   else o[k] = v;
 }
 
-/** Deep equality of JSON values (members that are `undefined` count as absent). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Rec;
-  const bo = b as Rec;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
-}
 
 function failure(code: number, reason: string, message: string): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: {}, code };

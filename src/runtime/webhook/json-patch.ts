@@ -2,6 +2,8 @@
 // fast-json-patch's `compare`, applied here tolerantly (missing parents are created, a remove of
 // nothing is nothing), because a patch saved on one object is replayed on a converted one.
 import jsonPatch from 'fast-json-patch';
+import { jsonEqual } from '../meta/json.js';
+export { jsonEqual };
 
 /** One RFC 6902 operation of the three that diffs produce. */
 export type JsonPatchOp = { op: 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
@@ -88,17 +90,3 @@ function isContainer(v: unknown): v is Record<string, unknown> | unknown[] {
   return typeof v === 'object' && v !== null;
 }
 
-/** Deep equality of JSON values (member order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
