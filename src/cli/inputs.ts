@@ -1,7 +1,8 @@
 // Input expansion for commands that read API definitions: files, directories
 // (recursively, *.yaml / *.yml), globs, and `-` for standard input.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CrdSource } from '../input/crd/index.js';
@@ -120,12 +121,14 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
   const sources: CrdSource[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
-  const addFile = async (abs: string, fromDirectory: boolean): Promise<void> => {
+  const addFile = (abs: string, fromDirectory: boolean): void => {
     if (seen.has(abs)) return;
     seen.add(abs);
     const file = displayPath(io.cwd, abs);
     try {
-      const src: CrdSource = { file, content: await readFile(abs) };
+      // read synchronously: the rest of the run is synchronous, and a corpus of files read one
+      // await at a time left the thread idle between thread-pool round trips (issue #26)
+      const src: CrdSource = { file, content: readFileSync(abs) };
       if (fromDirectory) src.fromDirectory = true;
       sources.push(src);
     } catch (e) {
@@ -142,20 +145,20 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
     const abs = resolve(io.cwd, input);
     let st;
     try {
-      st = await stat(abs);
+      st = statSync(abs);
     } catch {
       st = undefined;
     }
     if (st?.isDirectory()) {
       const files = await walkYaml(abs);
       if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'directory contains no *.yaml or *.yml files' });
-      for (const f of files) await addFile(f, true);
+      for (const f of files) addFile(f, true);
     } else if (st) {
-      await addFile(abs, false);
+      addFile(abs, false);
     } else if (GLOB_CHARS.test(input)) {
       const files = await expandGlob(input, io.cwd);
       if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no files match this pattern' });
-      for (const f of files) await addFile(f, true);
+      for (const f of files) addFile(f, true);
     } else {
       diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no such file or directory' });
     }
