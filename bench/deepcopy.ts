@@ -9,7 +9,7 @@
 //   npm run bench -- deepcopy      (or: node --expose-gc --import tsx bench/deepcopy.ts [rounds=7])
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -44,23 +44,36 @@ interface Sample {
  * `crdgen/runtime` resolves to), and the folder is marked ESM so tsx loads them as modules,
  * as a user's compiled code runs (a CommonJS transform would put a getter on every import).
  */
-async function generatedCopies(): Promise<{ dm: Copy; conf: Copy; prom: Copy; dir: string }> {
+async function generatedCopies(): Promise<{ dm: Copy; conf: Copy; prom: Copy; dmSorted: Copy; confSorted: Copy; promSorted: Copy; dir: string }> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-bench-deepcopy-'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   const crds = [SAMPLE_CRDS.databaseManager, SAMPLE_CRDS.deploymentSized, SAMPLE_CRDS.prometheus];
   const runtime = join(PKG, 'dist', 'runtime', 'index.js');
   execFileSync(process.execPath, [CRDGEN_BIN, 'generate', ...crds, '--generators', 'types,deepcopy', '--runtime-import', runtime, '--out', dir], { stdio: 'pipe' });
-  const load = async (p: string, fn: string): Promise<Copy> => {
-    const m = (await import(pathToFileURL(join(dir, 'apis', p, 'deepcopy.ts')).href)) as Record<string, Copy>;
+  // Each sample gets its own instance of its generated module and of the runtime's deep-copy
+  // helpers (imported with a query naming the sample), as each hand-written reference is
+  // compiled for its one sample: otherwise the generated copy's call sites alone would see the
+  // shapes of every sample and both key orders (polymorphic), the references' only one.
+  const runtimeCopies = pathToFileURL(join(PKG, 'dist', 'runtime', 'deepcopy.js')).href;
+  const load = async (p: string, fn: string, instance: string): Promise<Copy> => {
+    const source = readFileSync(join(dir, 'apis', p, 'deepcopy.ts'), 'utf8');
+    const from = `from ${JSON.stringify(runtime)};`;
+    if (!source.includes(from)) throw new Error(`${p}/deepcopy.ts does not import ${runtime}`);
+    const file = join(dir, 'apis', p, `deepcopy-${instance}.ts`);
+    writeFileSync(file, source.split(from).join(`from ${JSON.stringify(`${runtimeCopies}?${instance}`)};`));
+    const m = (await import(pathToFileURL(file).href)) as Record<string, Copy>;
     const f = m[fn];
     if (typeof f !== 'function') throw new Error(`${p}/deepcopy.ts has no ${fn}`);
     return f;
   };
   return {
-    dm: await load('coolops.cn/v1alpha1', 'deepCopyDatabaseManager'),
-    conf: await load('serving.knative.dev/v1', 'deepCopyConfiguration'),
-    prom: await load('monitoring.coreos.com/v1', 'deepCopyPrometheus'),
+    dm: await load('coolops.cn/v1alpha1', 'deepCopyDatabaseManager', 'dm'),
+    conf: await load('serving.knative.dev/v1', 'deepCopyConfiguration', 'conf'),
+    prom: await load('monitoring.coreos.com/v1', 'deepCopyPrometheus', 'prom'),
+    dmSorted: await load('coolops.cn/v1alpha1', 'deepCopyDatabaseManager', 'dm-sorted'),
+    confSorted: await load('serving.knative.dev/v1', 'deepCopyConfiguration', 'conf-sorted'),
+    promSorted: await load('monitoring.coreos.com/v1', 'deepCopyPrometheus', 'prom-sorted'),
     dir,
   };
 }
@@ -192,9 +205,9 @@ async function main(): Promise<void> {
       build('DatabaseManager', databaseManager(), gen.dm),
       build('Deployment-sized Configuration', deploymentSized(), gen.conf),
       build('Prometheus', prometheus(), gen.prom),
-      buildSorted('DatabaseManager', databaseManager(), gen.dm),
-      buildSorted('Deployment-sized Configuration', deploymentSized(), gen.conf),
-      buildSorted('Prometheus', prometheus(), gen.prom),
+      buildSorted('DatabaseManager', databaseManager(), gen.dmSorted),
+      buildSorted('Deployment-sized Configuration', deploymentSized(), gen.confSorted),
+      buildSorted('Prometheus', prometheus(), gen.promSorted),
     ];
     console.log(`## deepcopy — ${ROUNDS} rounds of ${ROUND_MS} ms of CPU time per copy function and object, order rotated each round`);
     console.log(`machine: ${machine()}\n`);
