@@ -6,6 +6,7 @@
 //    loaded when the first custom resource is written, and its CEL rule engine, loaded only for a
 //    schema with `x-kubernetes-validations` (when such a CRD is created, since the apiserver refuses
 //    rules that do not compile).
+import { jsonCopy } from '../runtime/meta/json.js';
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ValidationContext } from '../runtime/validation/validator.js';
 import type { ObjectSchema } from './resource.js';
@@ -98,7 +99,7 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
     validate: (obj, old, context) => v.validate(obj, old, context as ValidationContext | undefined).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
     applyDefaults: (obj) => v.applyDefaults(obj),
     prune: (obj) => {
-      const before = structuredClone(obj);
+      const before = jsonCopy(obj);
       v.prune(obj);
       return removedPaths(before, obj, '');
     },
