@@ -17,6 +17,7 @@ import type { Registry } from './registry.js';
 import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import { ApiError, badRequest, failure, internalError } from './status.js';
+import { anyUnder } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import { callWebhook, type WebhookClientConfig } from './webhook-client.js';
 
@@ -82,7 +83,7 @@ export class AdmissionWebhooks {
 
   /** Whether any configuration exists (a fast path: no webhooks, nothing to do). */
   private async any(prefix: string): Promise<boolean> {
-    return (await this.storage.list(prefix, undefined, { limit: 1 })).items.length > 0;
+    return anyUnder(this.storage, prefix);
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ResourceInfo } from './resource.js';
 import { terminatingCondition } from './crd.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
+import { listShared, watchShared } from './storage/storage.js';
 import { ApiError } from './status.js';
 import { WorkLoop } from './work-loop.js';
 
@@ -44,9 +45,10 @@ export class Controllers {
 
   /** Starts watching the store from its current state (a list, then a watch from the list's revision). */
   async start(): Promise<void> {
-    const snap = await this.storage.list('/');
+    // (the stored objects themselves: the controllers only read them)
+    const snap = await listShared(this.storage, '/');
     snap.items.forEach((o, i) => this.observe(snap.keys[i]!, o));
-    this.watch = this.storage.watch('/', snap.revision, (e) => this.onEvent(e));
+    this.watch = watchShared(this.storage, '/', snap.revision, (e) => this.onEvent(e));
     snap.items.forEach((o, i) => this.enqueueFor(snap.keys[i]!, o));
   }
 

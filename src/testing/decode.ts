@@ -10,6 +10,7 @@
 //   for built-ins and custom resources (decoded as unstructured: any member, at any depth);
 // - the strict errors come in document order, each once, at most 100.
 import { builtinOpenApiModels, builtinTypeName, builtinZeroObject } from './field-schema.js';
+import { jsonCopy } from '../runtime/meta/json.js';
 import { isObject } from './meta.js';
 import { badRequest } from './status.js';
 import type { ApiError } from './status.js';
@@ -406,8 +407,14 @@ export function base64Error(s: string): number | undefined {
 /** The Go type of a built-in kind's object, or undefined when the OpenAPI does not describe it. */
 function rootType(group: string, version: string, kind: string): GoType | undefined {
   const name = builtinTypeName(group, version, kind);
-  return name ? goType({ $ref: `#/components/schemas/${name}` }) : undefined;
+  if (!name) return undefined;
+  let ref = rootRefs.get(name);
+  if (!ref) rootRefs.set(name, (ref = { $ref: `#/components/schemas/${name}` }));
+  return goType(ref);
 }
+
+/** One reference per model name, so that each kind's Go type is computed once. */
+const rootRefs = new Map<string, OpenApi>();
 
 /**
  * Decodes the JSON text of a built-in kind's object as kube-apiserver does: the first decode
@@ -427,11 +434,44 @@ export function decodeBuiltinJson(text: string, group: string, version: string, 
   return s.error !== undefined ? { error: s.error, strict: [] } : { strict: s.strict };
 }
 
-/** The duplicate members of a JSON document (what decoding it as unstructured content reports), in document order. */
-export function duplicateFields(text: string): string[] {
+/**
+ * The duplicate members of a JSON document (what decoding it as unstructured content reports), in
+ * document order. `parsed`, when given, is `JSON.parse(text)` as it came out (unmodified): a
+ * document whose member count matches it has no duplicate, and is not scanned.
+ */
+export function duplicateFields(text: string, parsed?: unknown): string[] {
+  if (parsed !== undefined && !mayHaveDuplicates(text, parsed)) return [];
   const s = new Scanner(text);
   s.skip(true, '');
   return s.strict;
+}
+
+/**
+ * Whether `text` may hold a duplicate member: every member of a JSON text is a string followed by
+ * `:` (whitespace between), so counting `"` + `:` counts each member at least once (a string
+ * value holding `":` counts too), and a parse keeps one member per name; when the count equals the
+ * members of the parsed value, no name came twice.
+ */
+function mayHaveDuplicates(text: string, parsed: unknown): boolean {
+  let upper = 0;
+  for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
+    let j = i - 1;
+    while (j >= 0 && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d)) j--;
+    if (j >= 0 && text.charCodeAt(j) === 0x22) upper++;
+  }
+  return upper !== memberCount(parsed);
+}
+
+/** How many object members a parsed JSON value holds, at every depth. */
+function memberCount(v: unknown): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) n += memberCount(x);
+    return n;
+  }
+  for (const k of Object.keys(v)) n += 1 + memberCount((v as Rec)[k]);
+  return n;
 }
 
 /**
@@ -448,9 +488,11 @@ export function unknownFields(value: unknown, group: string, version: string, ki
 /** The unknown fields of an ObjectMeta value (`metadata.bogus`), in Go's sorted order, and the value without them. */
 export function unknownMetadataFields(metadata: unknown, prefix = 'metadata'): { paths: string[]; value: unknown } {
   const paths: string[] = [];
-  const t = goType({ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
-  return { paths, value: dropUnknown(t, metadata, prefix, paths, 'sorted') };
+  return { paths, value: dropUnknown(goType(OBJECT_META), metadata, prefix, paths, 'sorted') };
 }
+
+/** ObjectMeta's reference (one object, so that its Go type is computed once). */
+const OBJECT_META: OpenApi = { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
 
 function dropUnknown(t: GoType, v: unknown, path: string, out: string[], order: 'insertion' | 'sorted'): unknown {
   report(t, v, path, out, order);
@@ -479,7 +521,11 @@ function report(t: GoType, v: unknown, path: string, out: string[], order: 'inse
 
 /** `v` without its unknown fields (members in their order). */
 function drop(t: GoType, v: unknown): unknown {
-  const set = (o: Rec, k: string, x: unknown): void => void Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+  // (a `__proto__` member stays a member)
+  const set = (o: Rec, k: string, x: unknown): void => {
+    if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+    else o[k] = x;
+  };
   if (t.kind === 'struct' && isObject(v)) {
     const res: Rec = {};
     for (const [k, x] of Object.entries(v)) {
@@ -544,7 +590,8 @@ export async function decodeObjectBody(target: DecodeTarget, body: unknown, json
     strict = jsonText !== undefined ? found.strict : unknown.paths.map((p) => `unknown field ${JSON.stringify(p)}`);
   } else {
     // unstructured: duplicates (decoder), then ObjectMeta's unknown fields, then what pruning drops (sorted)
-    if (strictMode && jsonText !== undefined) strict.push(...duplicateFields(jsonText));
+    // (`body` is the parsed text itself: completeTypeMeta returns a custom resource's body as it is)
+    if (strictMode && jsonText !== undefined) strict.push(...duplicateFields(jsonText, body));
     if (body.metadata !== undefined) {
       const meta = unknownMetadataFields(body.metadata);
       strict.push(...meta.paths.map((p) => `unknown field ${JSON.stringify(p)}`));
@@ -552,7 +599,7 @@ export async function decodeObjectBody(target: DecodeTarget, body: unknown, json
     }
     if (target.schema) {
       const schema = await target.schema();
-      out = structuredClone(out);
+      out = jsonCopy(out);
       const pruned = schema.prune(out as never).filter((p) => !p.startsWith('metadata.') && p !== 'metadata').sort();
       strict.push(...pruned.map((p) => `unknown field ${JSON.stringify(p)}`));
     }

@@ -6,7 +6,7 @@ import { isObject, nowRfc3339 } from './meta.js';
 import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
 import { conflict, forbidden, invalidOptions, notFound } from './status.js';
-import { StorageError } from './storage/storage.js';
+import { StorageError, readShared } from './storage/storage.js';
 
 /** metav1.DeleteOptions fields the server honours. */
 export interface DeleteOptions {
@@ -78,7 +78,8 @@ export async function deleteObject(
     throw forbidden(res, name, 'this namespace may not be deleted');
   }
   for (let attempt = 0; attempt < 16; attempt++) {
-    const cur = await svc.storage.get(key);
+    // (the stored object itself: it is copied before any change)
+    const cur = await readShared(svc.storage, key);
     if (!cur) throw notFound(res, name);
     if (attempt === 0 && opts.admission) {
       const attrs = svc.attributes({ admission: opts.admission, dryRun: opts.dryRun === true }, 'DELETE', undefined)!;

@@ -6,7 +6,7 @@ import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
 import { ApiError, badRequest, failure, invalidOptions, tooLargeResourceVersion } from './status.js';
-import { StorageError } from './storage/storage.js';
+import { StorageError, listShared } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 
 /** A list request. */
@@ -119,7 +119,7 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
   const limit = req.limit && req.limit > 0 ? req.limit : undefined;
   let listed;
   try {
-    listed = await storage.list(prefix, atRevision, {
+    listed = await listShared(storage, prefix, atRevision, {
       start: start || undefined,
       limit,
       predicate: (o) => req.labels(o) && req.fields(o),

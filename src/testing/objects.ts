@@ -7,6 +7,7 @@ import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
 import { checkCrd, crdResources, defaultCrd, establishedStatus } from './crd.js';
 import { applyManagedFields, scaleManagedFields, updateManagedFields } from './managed-fields.js';
 import type { FieldScope, VersionLookup } from './managed-fields.js';
+import { jsonCopy } from '../runtime/meta/json.js';
 import { checkAnnotations, checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
@@ -17,7 +18,7 @@ import { goJson } from './fieldpath.js';
 import { decodeBuiltinValue, fillZeroFields, unknownFields, unknownMetadataFields } from './decode.js';
 import { goMessageOf, goRoundTrip, jsonPatchDecoded, mergePatchDecoded, patchedJson } from './go-json.js';
 import type { FieldCause } from './status.js';
-import { StorageError } from './storage/storage.js';
+import { StorageError, readShared } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import { AdmissionWebhooks, TESTENV_USER, type AdmissionAttributes } from './admission.js';
 import { ConversionWebhookError, convertObjects } from './conversion.js';
@@ -141,10 +142,10 @@ export class ObjectService {
     return res.toStorage ? res.toStorage(obj) : obj;
   }
 
-  /** Reads an object; throws 404. */
+  /** Reads an object; throws 404. The answer shares members with the stored object: do not modify it. */
   async get(res: ResourceInfo, ns: string | undefined, name: string): Promise<KubeObject> {
     const key = this.key(res, ns, name);
-    const obj = await this.storage.get(key);
+    const obj = await readShared(this.storage, key);
     if (!obj) throw notFound(res, name);
     try {
       return await this.view(res, obj);
@@ -161,7 +162,7 @@ export class ObjectService {
   async requireNamespace(res: ResourceInfo, ns: string | undefined): Promise<void> {
     if (!res.namespaced) return;
     const nsRes = this.registry.lookup('', 'v1', 'namespaces')!;
-    if (!ns || !(await this.storage.get(this.key(nsRes, undefined, ns)))) throw notFound(nsRes, ns ?? '');
+    if (!ns || !(await readShared(this.storage, this.key(nsRes, undefined, ns)))) throw notFound(nsRes, ns ?? '');
   }
 
   /** Creates an object (POST). */
@@ -178,7 +179,7 @@ export class ObjectService {
     }
     await this.requireNamespace(res, ns);
     if (res.namespaced) {
-      const nsObj = await this.storage.get(this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!));
+      const nsObj = await readShared(this.storage, this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!));
       if (nsObj?.metadata?.deletionTimestamp) {
         throw forbidden(res, meta.name, `unable to create new content in namespace ${ns} because it is being terminated`);
       }
@@ -415,18 +416,18 @@ export class ObjectService {
     // the old object in `res`'s form (as the client sees it)
     const old = await this.view(res, stored);
     const name = old.metadata!.name!;
-    let obj = structuredClone(candidate) as KubeObject & Rec;
+    let obj = jsonCopy(candidate) as KubeObject & Rec;
     const oldRec = old as KubeObject & Rec;
     if (scope === 'status') {
       // /status writes change only .status (and nothing else).
       const status = obj.status;
-      obj = structuredClone(oldRec);
+      obj = jsonCopy(oldRec);
       if (status === undefined) delete obj.status;
       else obj.status = status;
     } else if (scope === 'main' && res.statusSubresource) {
       // Main-resource writes ignore .status.
       if (oldRec.status === undefined) delete obj.status;
-      else obj.status = structuredClone(oldRec.status);
+      else obj.status = jsonCopy(oldRec.status);
     }
     obj.apiVersion = groupVersion(res);
     obj.kind = res.kind;
@@ -533,7 +534,7 @@ export class ObjectService {
   /** Decodes a request body into an object of `res`: kind/apiVersion/namespace checks. */
   decode(res: ResourceInfo, ns: string | undefined, body: unknown): KubeObject {
     if (!isObject(body)) throw badRequest('the body of the request must be a JSON or YAML object');
-    const obj = structuredClone(body) as KubeObject & Rec;
+    const obj = jsonCopy(body) as KubeObject & Rec;
     if (typeof obj.kind !== 'string' || obj.kind === '') {
       throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
     }
@@ -627,7 +628,7 @@ export class ObjectService {
 
   private async requireCrdActive(res: ResourceInfo, name: string): Promise<void> {
     const crdRes = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    const crd = await this.storage.get(this.key(crdRes, undefined, `${res.resource}.${res.group}`));
+    const crd = await readShared(this.storage, this.key(crdRes, undefined, `${res.resource}.${res.group}`));
     if (crd?.metadata?.deletionTimestamp) {
       throw new ApiError({
         kind: 'Status',
@@ -664,13 +665,15 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
 }
 
 function noOp(a: KubeObject, b: KubeObject): boolean {
+  // (copies of the levels it changes only: the rest is compared where it is)
   const strip = (o: KubeObject): Rec => {
-    const r = structuredClone(o) as Rec & KubeObject;
+    const r = { ...o } as Rec & KubeObject;
     delete r.apiVersion;
     delete r.kind;
-    if (r.metadata) {
-      delete r.metadata.resourceVersion;
-      r.metadata.managedFields = (r.metadata.managedFields ?? []).map((m) => ({ ...m, time: undefined }));
+    if (isObject(r.metadata)) {
+      const m = (r.metadata = { ...r.metadata } as NonNullable<KubeObject['metadata']>);
+      delete m.resourceVersion;
+      m.managedFields = (m.managedFields ?? []).map((e) => ({ ...e, time: undefined }));
     }
     return r;
   };

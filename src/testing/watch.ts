@@ -8,7 +8,7 @@ import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
 import { ApiError, expired, internalError } from './status.js';
-import { StorageError } from './storage/storage.js';
+import { StorageError, listShared, watchShared } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
 import { toTable } from './table.js';
@@ -93,7 +93,7 @@ export async function serveWatch(
   if (!rvParam || rvParam === '0') {
     // A list, then a watch from its revision: the store replays what happened in between.
     // Only matching objects are copied out of the store (kubectl delete watches one name).
-    const snap = await storage.list(prefix, undefined, { predicate: matches });
+    const snap = await listShared(storage, prefix, undefined, { predicate: matches });
     for (const o of snap.items) emit('ADDED', o);
     from = snap.revision;
     if (req.sendInitialEvents && req.bookmarks) {
@@ -115,7 +115,7 @@ export async function serveWatch(
     }
   }
   try {
-    sw = storage.watch(prefix, from, (e: StorageEvent) => {
+    sw = watchShared(storage, prefix, from, (e: StorageEvent) => {
       const cur = matches(e.object);
       const prev = e.prevObject ? matches(e.prevObject) : false;
       if (e.type === 'ADDED') {

@@ -59,6 +59,24 @@ describe('decoding functions', () => {
     assert.deepEqual(m.paths, ['metadata.bogus', 'metadata.ownerReferences[0].q', 'metadata.zz']);
     assert.deepEqual(m.value, { name: 'x', ownerReferences: [{ apiVersion: 'v1', kind: 'A', name: 'n', uid: 'u' }] });
   });
+
+  it('duplicates with the parsed document given (no scan when its members add up) are the scanned ones', () => {
+    const texts = [
+      '{"a":{"b":1,"b":2,"l":[{"x":1,"x":2}]},"a":{}}',
+      '{"a":1,"b":{"c":[1,{"d":2}]},"e":"x"}',
+      // a value holding `":` counts as a member once more: the text is scanned, and holds a duplicate
+      '{"a":"q\\":","a":1}',
+      '{"a":"q\\":","b":1}',
+      // whitespace before the colon, escapes that name the same member
+      '{"a" :1, "b"\n: {"c" : 2, "\\u0063": 3}}',
+      '{ "s": "\\"\\":", "t": [ {"u":1}, {"u":1, "u":2} ] }',
+      '{"__proto__":1,"__proto__":2}',
+      '{}',
+      '[{"a":1},{"a":1,"a":1}]',
+    ];
+    for (const t of texts) assert.deepEqual(duplicateFields(t, JSON.parse(t)), duplicateFields(t), t);
+    assert.deepEqual(duplicateFields('{"a" :1, "b"\n: {"c" : 2, "\\u0063": 3}}', JSON.parse('{"a" :1, "b"\n: {"c" : 2, "\\u0063": 3}}')), ['duplicate field "b.c"']);
+  });
 });
 
 describe('decoding over HTTP', () => {

@@ -2,9 +2,10 @@
 // counter, and a bounded history of changes (WatchHistory) that serves watches from a past
 // revision and lists at a past revision (the changes since are undone for the keys listed).
 import type { KubeObject } from '../../runtime/meta/types.js';
+import { jsonCopy } from '../../runtime/meta/json.js';
 import { SortedKeys, lowerBound, prefixEnd } from './sorted-keys.js';
-import { StorageError } from './storage.js';
-import type { ListPage, Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
+import { SHARED_READS, StorageError } from './storage.js';
+import type { ListPage, SharedReads, Storage, StorageEvent, StorageList, StorageWatch } from './storage.js';
 import { WatchHistory } from './watch-history.js';
 
 /** Options of the in-memory store. */
@@ -14,13 +15,21 @@ export interface MemoryStorageOptions {
 }
 
 function clone<T>(v: T): T {
-  return structuredClone(v);
+  return jsonCopy(v);
 }
 
 function withRevision(obj: KubeObject, rev: number): KubeObject {
   const o = clone(obj);
   o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(rev) };
   return o;
+}
+
+/** `/<group>/<resource>/` of a key (its first three slashes), or undefined when it has fewer. */
+function resourcePrefix(key: string): string | undefined {
+  const a = key.indexOf('/');
+  const b = a < 0 ? -1 : key.indexOf('/', a + 1);
+  const c = b < 0 ? -1 : key.indexOf('/', b + 1);
+  return c < 0 ? undefined : key.slice(0, c + 1);
 }
 
 function revisionOf(obj: KubeObject): number {
@@ -35,6 +44,8 @@ function revisionOf(obj: KubeObject): number {
 export class MemoryStorage implements Storage {
   private readonly objects = new Map<string, KubeObject>();
   private readonly keys = new SortedKeys();
+  /** How many keys each `/<group>/<resource>/` prefix holds (keys of that shape only). */
+  private readonly perResource = new Map<string, number>();
   private readonly history: WatchHistory;
   private revision = 0;
 
@@ -46,12 +57,27 @@ export class MemoryStorage implements Storage {
     return this.revision;
   }
 
+  /** The stored objects themselves, for the server's readers that do not modify them. */
+  readonly [SHARED_READS]: SharedReads = {
+    get: (key) => this.objects.get(key),
+    list: (prefix, atRevision, page) => this.listFrom(prefix, atRevision, page, false),
+    any: (prefix) => {
+      if (resourcePrefix(prefix) === prefix) return (this.perResource.get(prefix) ?? 0) > 0;
+      return this.listFrom(prefix, undefined, { limit: 1 }, false).items.length > 0;
+    },
+    watch: (prefix, fromRevision, listener, onExpired) => this.history.watch(prefix, fromRevision, listener, onExpired, false),
+  };
+
   async get(key: string): Promise<KubeObject | undefined> {
     const o = this.objects.get(key);
     return o ? clone(o) : undefined;
   }
 
   async list(prefix: string, atRevision?: number, page: ListPage = {}): Promise<StorageList> {
+    return this.listFrom(prefix, atRevision, page, true);
+  }
+
+  private listFrom(prefix: string, atRevision: number | undefined, page: ListPage = {}, copy: boolean): StorageList {
     let revision = this.revision;
     // The state at atRevision of the keys changed since: undefined = absent then.
     const past = new Map<string, KubeObject | undefined>();
@@ -89,7 +115,7 @@ export class MemoryStorage implements Storage {
         break;
       }
       if (page.predicate && !page.predicate(obj)) continue;
-      out.items.push(clone(obj));
+      out.items.push(copy ? clone(obj) : obj);
       out.keys.push(k);
     }
     if (limit !== undefined && !out.more) out.more = false;
@@ -101,6 +127,7 @@ export class MemoryStorage implements Storage {
     const stored = withRevision(obj, ++this.revision);
     this.objects.set(key, stored);
     this.keys.add(key);
+    this.count(key, 1);
     this.history.append({ type: 'ADDED', key, revision: this.revision, object: stored });
     return clone(stored);
   }
@@ -125,6 +152,7 @@ export class MemoryStorage implements Storage {
     }
     this.objects.delete(key);
     this.keys.delete(key);
+    this.count(key, -1);
     // As etcd: the deleted object is reported at the revision of the delete.
     const last = withRevision(prev, ++this.revision);
     this.history.append({ type: 'DELETED', key, revision: this.revision, object: last, prevObject: prev });
@@ -141,6 +169,11 @@ export class MemoryStorage implements Storage {
 
   compactedRevision(): number {
     return this.history.floor;
+  }
+
+  private count(key: string, delta: number): void {
+    const p = resourcePrefix(key);
+    if (p !== undefined) this.perResource.set(p, (this.perResource.get(p) ?? 0) + delta);
   }
 
   /**

@@ -99,3 +99,51 @@ export interface Storage {
   /** The oldest revision a watch may start from (the compacted revision). */
   compactedRevision(): number;
 }
+
+/**
+ * Where a storage keeps its {@link SharedReads} (not part of {@link Storage}: a storage without
+ * them is read through its copying methods).
+ */
+export const SHARED_READS = Symbol('crdgen.testing.sharedReads');
+
+/**
+ * Reads that hand out the stored objects themselves instead of copies, for the server's own
+ * readers that only look at what they get and serialise it (GET and LIST answers, watch events,
+ * existence checks). Stored objects are never changed in place, so what a reader holds stays
+ * the state it read. A reader must not modify it.
+ */
+export interface SharedReads {
+  get(key: string): KubeObject | undefined;
+  list(prefix: string, atRevision?: number, page?: ListPage): StorageList;
+  /** Whether any object's key starts with `prefix` (at the current revision). */
+  any(prefix: string): boolean;
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch;
+}
+
+function sharedOf(storage: Storage): SharedReads | undefined {
+  return (storage as Storage & { [SHARED_READS]?: SharedReads })[SHARED_READS];
+}
+
+/** The object at `key` for a reader that does not modify it (the stored one where the storage shares it, else a copy). */
+export async function readShared(storage: Storage, key: string): Promise<KubeObject | undefined> {
+  const s = sharedOf(storage);
+  return s ? s.get(key) : storage.get(key);
+}
+
+/** {@link Storage.list} for a reader that does not modify the items. */
+export async function listShared(storage: Storage, prefix: string, atRevision?: number, page?: ListPage): Promise<StorageList> {
+  const s = sharedOf(storage);
+  return s ? s.list(prefix, atRevision, page) : storage.list(prefix, atRevision, page);
+}
+
+/** Whether any object's key starts with `prefix`. */
+export async function anyUnder(storage: Storage, prefix: string): Promise<boolean> {
+  const s = sharedOf(storage);
+  return s ? s.any(prefix) : (await storage.list(prefix, undefined, { limit: 1 })).items.length > 0;
+}
+
+/** {@link Storage.watch} for a listener that does not modify the events. */
+export function watchShared(storage: Storage, prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+  const s = sharedOf(storage);
+  return s ? s.watch(prefix, fromRevision, listener, onExpired) : storage.watch(prefix, fromRevision, listener, onExpired);
+}

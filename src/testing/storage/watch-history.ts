@@ -1,6 +1,7 @@
 // The watch side of a store, shared by the memory and etcd storages: a bounded window of
 // the latest changes (index-based, so dropping the oldest is O(1) amortised) that serves
 // watches from a past revision, and the open watchers the new changes fan out to.
+import { jsonCopy } from '../../runtime/meta/json.js';
 import { StorageError } from './storage.js';
 import type { StorageEvent, StorageWatch } from './storage.js';
 
@@ -9,6 +10,8 @@ interface Watcher {
   /** Changes at or below this revision were not asked for (a watch "from" a future revision). */
   from: number;
   listener: (e: StorageEvent) => void;
+  /** Whether the listener gets a copy of each change (else the kept change itself: it must not modify it). */
+  copy: boolean;
   onExpired: ((e: StorageError) => void) | undefined;
   active: boolean;
 }
@@ -56,7 +59,7 @@ export class WatchHistory {
     for (const w of [...this.watchers]) {
       if (!w.active || e.revision <= w.from || !e.key.startsWith(w.prefix)) continue;
       try {
-        w.listener(structuredClone(e));
+        w.listener(w.copy ? jsonCopy(e) : e);
       } catch {
         // A failing listener must not break the write or the other watchers.
       }
@@ -72,16 +75,17 @@ export class WatchHistory {
 
   /**
    * Starts a watch: replays the kept changes after `fromRevision` under `prefix`, then delivers
-   * new ones. Throws `Expired` when changes after `fromRevision` are no longer kept.
+   * new ones. Throws `Expired` when changes after `fromRevision` are no longer kept. With
+   * `copy` false the listener gets the kept changes themselves (it must not modify them).
    */
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void, copy = true): StorageWatch {
     if (fromRevision < this.floorRevision) {
       throw new StorageError('Expired', 'too old resource version', this.floorRevision);
     }
-    const w: Watcher = { prefix, from: fromRevision, listener, onExpired, active: true };
+    const w: Watcher = { prefix, from: fromRevision, listener, copy, onExpired, active: true };
     for (let i = this.indexAfter(fromRevision); i < this.events.length; i++) {
       const e = this.events[i]!;
-      if (e.key.startsWith(prefix)) listener(structuredClone(e));
+      if (e.key.startsWith(prefix)) listener(copy ? jsonCopy(e) : e);
     }
     this.watchers.add(w);
     return {
