@@ -53,7 +53,12 @@ function ensure(script: string): string {
   return dir;
 }
 
-const progress = (s: string): void => void process.stderr.write(`  go-peers: ${s}\n`);
+const T0 = performance.now();
+/** A progress line on stderr, with the minutes:seconds since go-peers started. */
+const progress = (s: string): void => {
+  const t = Math.round((performance.now() - T0) / 1000);
+  process.stderr.write(`  go-peers [${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}]: ${s}\n`);
+};
 
 /** Writes a chart into CHARTS; returns its path relative to the repository. */
 function writeChart(name: string, svg: string): string {

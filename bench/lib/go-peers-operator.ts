@@ -258,6 +258,7 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
           const c = contender(op);
           const run = startOperator(c, kubeconfig);
           const watch = convergence(cp, namespace, n);
+          let took: number | undefined;
           try {
             await until(() => run.marks.has(c.syncedMsg), 60_000, `${c.label}: caches synced`);
             const offset = auditSize();
@@ -276,10 +277,13 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
             runs[op].seconds.push(seconds);
             runs[op].requestsPerObject.push(counted.all / n);
             runs[op].eventsPerObject.push(counted.events / n);
+            took = seconds;
           } finally {
             watch.stop();
             await stopOperator(run);
+            const w0 = performance.now();
             await wipe(client, etcd, namespace);
+            o.progress(`operator: ${n} ${op}: ${took === undefined ? 'failed' : `${took.toFixed(1)} s`}, clean-up ${((performance.now() - w0) / 1000).toFixed(1)} s`);
           }
         }
         o.progress(`operator: ${n} converged, round ${r + 1}/${rounds}`);
