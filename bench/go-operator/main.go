@@ -2,12 +2,14 @@
 // (bench/go-peers.ts): the job of crdgen's generated operator (fixtures/databasemanager/
 // expected/controllers/databasemanager/), written from controller-runtime's documented
 // patterns (the kubebuilder book's CronJob controller, the examples/ of the module): a manager,
-// one controller built with For(DatabaseManager).Owns(Deployment), reads from the manager's
-// cache, writes through its client, Events through its recorder.
+// one controller built with For(DatabaseManager).Owns(Deployment).Owns(Service), reads from the
+// manager's cache, writes through its client, Events through its recorder.
 //
 // Per DatabaseManager: one Deployment named spec.deploymentName (official image, port and
 // environment per spec.dbtype, labels app/controller, controller ownerReference), its replicas
-// and pod template put back when they drift; status.availableReplicas, observedGeneration and
+// and pod template put back when they drift; a ClusterIP Service of the same name selecting its
+// pods on the database port (type, selector and ports put back when they drift), as the
+// generated operator keeps since it owns a Service; status.availableReplicas, observedGeneration and
 // a Ready condition written through /status when they change; a Normal Synced Event after each
 // successful reconcile, a Warning and Ready=False for a spec problem (not retried).
 //
@@ -33,6 +35,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/record"
@@ -62,9 +65,9 @@ var databases = map[string]database{
 	"mongodb":  {image: "mongo:8.0", port: 27017, portName: "mongodb"},
 }
 
-var dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+var dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 
-// DatabaseManagerReconciler keeps one Deployment per DatabaseManager.
+// DatabaseManagerReconciler keeps one Deployment and one Service per DatabaseManager.
 type DatabaseManagerReconciler struct {
 	client.Client
 	Scheme   *runtime.Scheme
@@ -77,8 +80,8 @@ type problem struct{ reason, message string }
 // desiredDeployment is the Deployment dm should own, or why it cannot have one.
 func desiredDeployment(dm *dbv1.DatabaseManager) (*appsv1.Deployment, *problem) {
 	name := dm.Spec.DeploymentName
-	if name == "" || len(name) > 253 || !dns1123Subdomain.MatchString(name) {
-		return nil, &problem{"InvalidDeploymentName", fmt.Sprintf("spec.deploymentName %q must be a non-empty DNS-1123 subdomain", name)}
+	if name == "" || len(name) > 63 || !dns1035Label.MatchString(name) {
+		return nil, &problem{"InvalidDeploymentName", fmt.Sprintf("spec.deploymentName %q must be a DNS-1035 label (it names the Deployment and its Service)", name)}
 	}
 	db, ok := databases[dm.Spec.Dbtype]
 	if !ok {
@@ -110,6 +113,28 @@ func desiredDeployment(dm *dbv1.DatabaseManager) (*appsv1.Deployment, *problem) 
 			},
 		},
 	}, nil
+}
+
+// desiredService is the Service that lets clients reach dep's database: same name and labels,
+// selecting its pods, the database port under its name.
+func desiredService(dep *appsv1.Deployment) *corev1.Service {
+	port := dep.Spec.Template.Spec.Containers[0].Ports[0]
+	labels := map[string]string{}
+	for k, v := range dep.Labels {
+		labels[k] = v
+	}
+	selector := map[string]string{}
+	for k, v := range dep.Spec.Selector.MatchLabels {
+		selector[k] = v
+	}
+	return &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: dep.Name, Namespace: dep.Namespace, Labels: labels},
+		Spec: corev1.ServiceSpec{
+			Type:     corev1.ServiceTypeClusterIP,
+			Selector: selector,
+			Ports:    []corev1.ServicePort{{Name: port.Name, Port: port.ContainerPort, TargetPort: intstr.FromString(port.Name), Protocol: corev1.ProtocolTCP}},
+		},
+	}
 }
 
 // Reconcile brings the world in line with one DatabaseManager.
@@ -165,6 +190,37 @@ func (r *DatabaseManagerReconciler) Reconcile(ctx context.Context, req ctrl.Requ
 			return ctrl.Result{}, err
 		}
 		logger.Info("updated Deployment", "deployment", dep.Name)
+	}
+
+	svcWant := desiredService(want)
+	var svc corev1.Service
+	err = r.Get(ctx, types.NamespacedName{Namespace: svcWant.Namespace, Name: svcWant.Name}, &svc)
+	switch {
+	case apierrors.IsNotFound(err):
+		if err := ctrl.SetControllerReference(&dm, svcWant, r.Scheme); err != nil {
+			return ctrl.Result{}, err
+		}
+		if err := r.Create(ctx, svcWant); err != nil {
+			return ctrl.Result{}, err
+		}
+		logger.Info("created Service", "service", svcWant.Name)
+	case err != nil:
+		return ctrl.Result{}, err
+	default:
+		if !metav1.IsControlledBy(&svc, &dm) {
+			msg := fmt.Sprintf("Resource %q already exists and is not managed by DatabaseManager %q", svc.Name, dm.Name)
+			r.Recorder.Event(&dm, corev1.EventTypeWarning, "ErrResourceExists", msg)
+			return ctrl.Result{}, fmt.Errorf("%s", msg)
+		}
+		if svc.Spec.Type != svcWant.Spec.Type || !equality.Semantic.DeepEqual(svc.Spec.Selector, svcWant.Spec.Selector) || !equality.Semantic.DeepDerivative(svcWant.Spec.Ports, svc.Spec.Ports) {
+			svc.Spec.Type = svcWant.Spec.Type
+			svc.Spec.Selector = svcWant.Spec.Selector
+			svc.Spec.Ports = svcWant.Spec.Ports
+			if err := r.Update(ctx, &svc); err != nil {
+				return ctrl.Result{}, err
+			}
+			logger.Info("updated Service", "service", svc.Name)
+		}
 	}
 	if err := r.updateStatus(ctx, &dm, &dep, nil); err != nil {
 		return ctrl.Result{}, err
@@ -250,6 +306,7 @@ func main() {
 	err = ctrl.NewControllerManagedBy(mgr).
 		For(&dbv1.DatabaseManager{}).
 		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
 		Named(controllerName).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(&DatabaseManagerReconciler{Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorderFor(controllerName)})

@@ -202,7 +202,9 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
       assets: o.assets,
       crds: [DM_CRD],
       workloads: { nodes },
-      apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${audit}`],
+      // every operator keeps a Service per DatabaseManager, as the generated one does: the
+      // control plane's default service range (a /24, 253 cluster IPs) would run out at 500
+      apiserverArgs: [`--audit-policy-file=${policy}`, `--audit-log-path=${audit}`, '--service-cluster-ip-range=10.0.0.0/16'],
       controllerManagerArgs: ['--kube-api-qps=1000', '--kube-api-burst=2000', '--concurrent-deployment-syncs=20', '--concurrent-replicaset-syncs=20', '--concurrent-gc-syncs=40'],
       schedulerArgs: ['--kube-api-qps=1000', '--kube-api-burst=2000'],
     });
@@ -295,21 +297,24 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
     const running: [Operator, Running][] = [];
     const idle = Object.fromEntries(OPERATORS.map((op) => [op, { cpuMs: Number.NaN, rssMb: Number.NaN }])) as OperatorResult['idle']['byOperator'];
     try {
-      for (const op of OPERATORS) {
-        const namespace = `idle-${op}`;
-        await client.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
-        const c = contender(op, namespace);
-        const run = startOperator(c, kubeconfig);
-        running.push([op, run]);
-        const watch = convergence(cp, namespace, o.idleCount);
-        try {
-          await until(() => run.marks.has(c.syncedMsg), 60_000, `${c.label}: caches synced`);
-          await createMany(client, namespace, o.idleCount);
-          await within(watch.done, 600_000, `${c.label}: ${o.idleCount} DatabaseManagers to converge`);
-        } finally {
-          watch.stop();
-        }
-      }
+      // the three fill their namespaces at the same time (how long it takes is not measured here)
+      await Promise.all(
+        OPERATORS.map(async (op) => {
+          const namespace = `idle-${op}`;
+          await client.request({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } });
+          const c = contender(op, namespace);
+          const run = startOperator(c, kubeconfig);
+          running.push([op, run]);
+          const watch = convergence(cp!, namespace, o.idleCount);
+          try {
+            await until(() => run.marks.has(c.syncedMsg), 60_000, `${c.label}: caches synced`);
+            await createMany(client, namespace, o.idleCount);
+            await within(watch.done, 600_000, `${c.label}: ${o.idleCount} DatabaseManagers to converge`);
+          } finally {
+            watch.stop();
+          }
+        }),
+      );
       let last = auditSize();
       let quietSince = performance.now();
       await until(() => {
@@ -322,10 +327,8 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
       await new Promise((res) => setTimeout(res, o.idleSeconds * 1000));
       running.forEach(([op, r], i) => (idle[op] = { cpuMs: cpuMs(r.proc.pid!) - cpu0[i]!, rssMb: rssMb(r.proc.pid!) }));
     } finally {
-      for (const [op, r] of running) {
-        await stopOperator(r);
-        await wipe(client, etcd, `idle-${op}`);
-      }
+      await Promise.all(running.map(([, r]) => stopOperator(r)));
+      await Promise.all(OPERATORS.map((op) => wipe(client, etcd, `idle-${op}`)));
     }
     etcd.close();
     client.close();

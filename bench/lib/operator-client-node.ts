@@ -1,7 +1,8 @@
 // The DatabaseManager operator written directly on @kubernetes/client-node (its makeInformer,
 // its typed API clients), as a developer without crdgen would: the same job as the generated
 // operator, for the operator benchmark's side-by-side rows. One Deployment per DatabaseManager
-// (image per dbtype, replicas, controller ownerReference), replicas and image put back,
+// (image and port per dbtype, replicas, controller ownerReference), replicas and image put back;
+// a ClusterIP Service of the same name on the database port (type, selector and ports put back);
 // status.availableReplicas and a Ready condition written through /status when they change.
 // What client-node does not have is written here at its simplest: a de-duplicating queue
 // that never hands one key to two workers, and a per-key exponential backoff on errors.
@@ -15,6 +16,7 @@ const GROUP = 'coolops.cn';
 const VERSION = 'v1alpha1';
 const PLURAL = 'databasemanagers';
 const IMAGES: Record<string, string> = { mysql: 'mysql:8.4', postgres: 'postgres:17', redis: 'redis:7.4', mongodb: 'mongo:8.0' };
+const PORTS: Record<string, number> = { mysql: 3306, postgres: 5432, redis: 6379, mongodb: 27017 };
 
 interface DatabaseManager extends k8s.KubernetesObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
   if (values.kubeconfig) kc.loadFromFile(values.kubeconfig);
   else kc.loadFromDefault();
   const apps = kc.makeApiClient(k8s.AppsV1Api);
+  const core = kc.makeApiClient(k8s.CoreV1Api);
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const ns = values.namespace;
   const within = ns ? `/namespaces/${ns}` : '';
@@ -99,19 +102,25 @@ async function main(): Promise<void> {
   const deployments = k8s.makeInformer<k8s.V1Deployment>(kc, `/apis/apps/v1${within}/deployments`, () =>
     ns ? apps.listNamespacedDeployment({ namespace: ns }) : apps.listDeploymentForAllNamespaces(),
   );
+  const services = k8s.makeInformer<k8s.V1Service>(kc, `/api/v1${within}/services`, () =>
+    ns ? core.listNamespacedService({ namespace: ns }) : core.listServiceForAllNamespaces(),
+  );
   const queue = new KeyQueue();
   const keyOf = (o: k8s.KubernetesObject): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
   dms.on('add', (o) => queue.add(keyOf(o)));
   dms.on('update', (o) => queue.add(keyOf(o)));
-  const owner = (d: k8s.V1Deployment): void => {
+  const owner = (d: k8s.V1Deployment | k8s.V1Service): void => {
     const ref = d.metadata?.ownerReferences?.find((r) => r.controller);
     if (ref?.kind === 'DatabaseManager' && ref.apiVersion.startsWith(`${GROUP}/`)) queue.add(`${d.metadata?.namespace ?? ''}/${ref.name}`);
   };
   deployments.on('add', owner);
   deployments.on('update', owner);
   deployments.on('delete', owner);
-  for (const inf of [dms, deployments]) inf.on('error', (e: unknown) => log({ err: String(e) }, 'informer error'));
-  await Promise.all([dms.start(), deployments.start()]);
+  services.on('add', owner);
+  services.on('update', owner);
+  services.on('delete', owner);
+  for (const inf of [dms, deployments, services] as k8s.Informer<k8s.KubernetesObject>[]) inf.on('error', (e: unknown) => log({ err: String(e) }, 'informer error'));
+  await Promise.all([dms.start(), deployments.start(), services.start()]);
   log({}, 'caches synced; starting workers');
 
   const reconcile = async (key: string): Promise<void> => {
@@ -124,12 +133,15 @@ async function main(): Promise<void> {
     let dep = deployments.get(depName, namespace);
     if (image && depName) {
       const labels = { app: depName, controller: name };
+      const dbtype = dm.spec?.dbtype ?? 'db';
+      const port = PORTS[dbtype]!;
+      const ownerReferences = [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'DatabaseManager', name, uid: dm.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }];
       if (!dep) {
         const body: k8s.V1Deployment = {
           apiVersion: 'apps/v1',
           kind: 'Deployment',
-          metadata: { name: depName, namespace, labels, ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'DatabaseManager', name, uid: dm.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }] },
-          spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: dm.spec?.dbtype ?? 'db', image }] } } },
+          metadata: { name: depName, namespace, labels, ownerReferences },
+          spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: dbtype, image, ports: [{ name: dbtype, containerPort: port, protocol: 'TCP' }] }] } } },
         };
         dep = await apps.createNamespacedDeployment({ namespace, body });
       }
@@ -140,6 +152,20 @@ async function main(): Promise<void> {
         body.spec!.replicas = replicas;
         body.spec!.template.spec!.containers[0]!.image = image;
         dep = await apps.replaceNamespacedDeployment({ name: depName, namespace, body });
+      }
+      const svcSpec: k8s.V1ServiceSpec = { type: 'ClusterIP', selector: labels, ports: [{ name: dbtype, port, targetPort: dbtype as unknown as k8s.IntOrString, protocol: 'TCP' }] };
+      const svc = services.get(depName, namespace);
+      if (!svc) {
+        await core.createNamespacedService({ namespace, body: { apiVersion: 'v1', kind: 'Service', metadata: { name: depName, namespace, labels, ownerReferences }, spec: svcSpec } });
+      } else {
+        if (!svc.metadata?.ownerReferences?.some((r) => r.controller && r.uid === dm.metadata?.uid)) throw new Error(`Service ${depName} is not controlled by ${name}`);
+        const p = svc.spec?.ports?.[0];
+        const drift = svc.spec?.type !== 'ClusterIP' || JSON.stringify(svc.spec?.selector) !== JSON.stringify(labels) || svc.spec?.ports?.length !== 1 || p?.name !== dbtype || p.port !== port || String(p.targetPort) !== dbtype || p.protocol !== 'TCP';
+        if (drift) {
+          const body = structuredClone(svc);
+          body.spec = { ...body.spec, ...svcSpec };
+          await core.replaceNamespacedService({ name: depName, namespace, body });
+        }
       }
     }
     const available = dep?.status?.availableReplicas ?? 0;
