@@ -65,6 +65,8 @@ export function singularTitle(name: string): string {
 export class ShapeIndex {
   private readonly ids = new Map<string, number>();
   private readonly memo = new WeakMap<SchemaNode, number>();
+  /** Descriptions by number: a shape's key holds the number, not the text (issue #26: the keys held every description again). */
+  private readonly texts = new Map<string, number>();
 
   constructor(private readonly named: (node: ObjectNode) => boolean = () => false) {}
 
@@ -76,7 +78,8 @@ export class ShapeIndex {
     for (const k of Object.keys(node).sort()) {
       // keywords are not part of the shape: the generated types do not show them
       if (k === 'source' || k === 'title' || k === 'keywords') continue;
-      facets[k] = (node as unknown as Record<string, unknown>)[k];
+      const v = (node as unknown as Record<string, unknown>)[k];
+      facets[k] = k === 'description' && typeof v === 'string' ? this.text(v) : v;
     }
     if (node.type === 'object') {
       facets['properties'] = node.properties.map((p) => [p.name, p.required, this.id(p.schema)]);
@@ -91,6 +94,13 @@ export class ShapeIndex {
     }
     this.memo.set(node, id);
     return id;
+  }
+
+  /** The number of a description (equal numbers: equal texts). */
+  private text(s: string): number {
+    let n = this.texts.get(s);
+    if (n === undefined) this.texts.set(s, (n = this.texts.size));
+    return n;
   }
 }
 

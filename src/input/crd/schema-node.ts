@@ -42,7 +42,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 
 function assignDefined<T extends object>(target: T, extra: Record<string, unknown>): T {
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) (target as Record<string, unknown>)[k] = v;
+  // for…in, not Object.entries: no pair arrays per node (`extra` is always a plain literal)
+  for (const k in extra) {
+    const v = extra[k];
+    if (v !== undefined) (target as Record<string, unknown>)[k] = v;
+  }
   return target;
 }
 
