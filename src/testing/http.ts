@@ -10,9 +10,9 @@ import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Index } from './openapi.js';
-import { listDocument, listObjects, validateListOptions } from './list.js';
+import { listDocument, listDocumentJson, listObjects, validateListOptions } from './list.js';
 import { isObject, readJsonPath, writeJsonPath } from './meta.js';
-import { patchTypeOf } from './objects.js';
+import { patchTypeOf, viewJson } from './objects.js';
 import type { FieldValidation, ObjectService, PatchType, WriteOptions } from './objects.js';
 import { decodeJsonPatch } from './patch.js';
 import type { Registry } from './registry.js';
@@ -40,7 +40,11 @@ export interface HttpContext {
 
 /** Writes a JSON response. */
 export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, code, JSON.stringify(body), headers);
+}
+
+/** Writes a JSON response given as text. */
+function sendJsonText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
@@ -331,12 +335,13 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
     });
-    const body = table ? toTable(r, result.items, { resourceVersion: result.resourceVersion, continue: result.continue }, includeObject(q)) : listDocument(r, result);
-    return sendJson(res, 200, body);
+    if (table) return sendJson(res, 200, toTable(r, result.items, { resourceVersion: result.resourceVersion, continue: result.continue }, includeObject(q)));
+    return sendJsonText(res, 200, listDocumentJson(r, result));
   }
   if (method === 'GET') {
     const obj = await svc.get(r, ns, rp.name!);
-    return sendJson(res, 200, table ? toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)) : obj);
+    if (table) return sendJson(res, 200, toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)));
+    return sendJsonText(res, 200, viewJson(obj));
   }
   if (method === 'PUT' && rp.name === undefined) throw badRequest('name must be provided');
   if (method === 'POST' && rp.subresource === undefined) {

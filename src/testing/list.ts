@@ -1,6 +1,7 @@
 // LIST as the apiserver answers it: label and field selectors, limit/continue pages,
 // and resourceVersion semantics ("" latest, "0" any, N not-older-than or Exact).
 import type { KubeObject } from '../runtime/meta/types.js';
+import { viewJson } from './objects.js';
 import type { ObjectService } from './objects.js';
 import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
@@ -142,6 +143,14 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     if (!req.filtered && listed.remaining !== undefined) result.remainingItemCount = listed.remaining;
   }
   return result;
+}
+
+/** {@link listDocument} as JSON text (a custom resource's items from their stored objects' texts). */
+export function listDocumentJson(r: ResourceInfo, l: ListResult): string {
+  if (!r.custom) return JSON.stringify(listDocument(r, l));
+  const { items, ...rest } = listDocument(r, l);
+  const head = JSON.stringify(rest);
+  return `${head.slice(0, -1)},"items":[${(items as unknown[]).map(viewJson).join(',')}]}`;
 }
 
 /** The JSON list document (`DatabaseManagerList`). Built-in kinds' items carry no apiVersion/kind, as typed lists. */

@@ -70,6 +70,24 @@ export interface UpdateResult {
 
 const MAX_UPDATE_RETRIES = 16;
 
+/** Views made by `present` whose JSON is their stored object's (typed copies of one already typed). */
+const sameJson = new WeakMap<KubeObject, KubeObject>();
+
+/** The JSON texts of stored objects (never changed in place), made once each. */
+const storedJson = new WeakMap<KubeObject, string>();
+
+/**
+ * `JSON.stringify(view)`; for a view made by {@link ObjectService.present} that still holds its
+ * stored object's members (checked), the stored object's text, made once per stored object.
+ */
+export function viewJson(view: unknown): string {
+  const stored = typeof view === 'object' && view !== null ? sameJson.get(view as KubeObject) : undefined;
+  if (!stored || !sameMembers(view as Rec, stored as Rec)) return JSON.stringify(view);
+  let text = storedJson.get(stored);
+  if (text === undefined) storedJson.set(stored, (text = JSON.stringify(stored)));
+  return text;
+}
+
 /** The generic store: all writes of the server go through it. */
 export class ObjectService {
   /** The admission webhooks of the stored configurations. */
@@ -126,7 +144,11 @@ export class ObjectService {
 
   /** A stored object as served at `res`'s version (converted from the stored form where the resource has one; apiVersion/kind set). */
   present(res: ResourceInfo, stored: KubeObject): KubeObject {
-    return this.typed(res, res.fromStorage ? res.fromStorage(stored) : stored);
+    if (res.fromStorage) return this.typed(res, res.fromStorage(stored));
+    const out = this.typed(res, stored);
+    // the same members in the same order: the same JSON
+    if (stored.apiVersion === out.apiVersion && stored.kind === out.kind) sameJson.set(out, stored);
+    return out;
   }
 
   /** An object already in `res`'s form, with its apiVersion/kind. */
@@ -662,6 +684,15 @@ function specChanged(a: KubeObject, b: KubeObject): boolean {
     return r;
   };
   return !jsonEqual(strip(a), strip(b));
+}
+
+/** Whether `a` and `b` hold the same members, in the same order, each the same value. */
+function sameMembers(a: Rec, b: Rec): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || a[ka[i]!] !== b[kb[i]!]) return false;
+  return true;
 }
 
 function noOp(a: KubeObject, b: KubeObject): boolean {

@@ -3,6 +3,7 @@
 // enters or leaves the selectors; BOOKMARKs; a 410 ERROR event for expired versions.
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
+import { viewJson } from './objects.js';
 import type { ObjectService } from './objects.js';
 import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
@@ -70,7 +71,8 @@ export async function serveWatch(
     if (req.table && type !== 'ERROR' && type !== 'BOOKMARK') {
       object = toTable(r, [obj as KubeObject], {}, req.table);
     }
-    res.write(`${JSON.stringify({ type, object })}\n`);
+    // (`{"type":…,"object":…}`: a custom resource's text made once for every reader)
+    res.write(object === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":${JSON.stringify(type)},"object":${viewJson(object)}}\n`);
   };
   // events in order, each converted to the watched version (a CRD's conversion webhook may be called)
   let chain: Promise<void> = Promise.resolve();
