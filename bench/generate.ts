@@ -4,7 +4,7 @@
 // crdgen's cost as the input grows (scaling curve). Every tool runs as a child process, as a
 // user runs it: wall time, CPU time and peak RSS (GNU time).
 //   npm run bench -- generate      (or: node --import tsx bench/generate.ts)
-// Rounds: ROUNDS (default 7) for crdgen and the fast peers (openapi-typescript and its wrap step);
+// Rounds: ROUNDS (default 5) for crdgen and the fast peers (openapi-typescript and its wrap step);
 // the three slow peers (crd-generate, cdk8s import, json2ts: seconds to tens of seconds each, 2-27x
 // crdgen) get SLOW_CORPUS_ROUNDS (default 1) on the whole corpus and SLOW_ROUNDS (default 1) on
 // the largest file and in the start-up table, so that the whole `npm run bench` fits in 20 minutes
@@ -21,7 +21,7 @@ import { measure, type RunResult } from './lib/process.js';
 import { bytes, fmt, machine, median, pairedRatio, table, times } from './lib/stats.js';
 import { recordVerdict } from './lib/verdicts.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // BENCH_GENERATE_PART=startup: only the start-up table
 const SLOW_ROUNDS = Number(process.env.BENCH_SLOW_ROUNDS ?? 1);
 const SLOW_CORPUS_ROUNDS = Number(process.env.BENCH_SLOW_CORPUS_ROUNDS ?? 1);

@@ -2,10 +2,11 @@
 // controller-runtime — and against client-node, all on the same real control plane (etcd +
 // kube-apiserver v1.37.1, with kube-controller-manager, kube-scheduler and kwok for the
 // operators), in one run; medians of BENCH_ROUNDS (default 5) rounds for the start-ups and the
-// test server, BENCH_INFORMER_ROUNDS (default 3) for the informers, BENCH_OPERATOR_ROUNDS
-// (default 3) for convergence up to 500 and BENCH_OPERATOR_LARGE_ROUNDS (default 1) above, so
-// that the whole `npm run bench` fits in 20 minutes on 2 cores (a convergence run of 500 is
-// 20-50 s of the platform's work, a round of the informers ~1 min):
+// test server, BENCH_INFORMER_ROUNDS (default 5) for the informers, and BENCH_OPERATOR_ROUNDS
+// (default 5,3,1: one number per size of BENCH_OPERATOR_SIZES, or one for all) for convergence,
+// so that the whole `npm run bench` stays near 20 minutes on 2 cores (a convergence run of 500
+// is 15-50 s of the platform's work and as much again to clean up, one of 2,000 a minute or
+// more each; a round of the informers ~40 s):
 //   informer    client-go's shared informers vs crdgen's vs client-node's (bench/lib/go-peers-informer.ts)
 //   operator    the generated DatabaseManager operator vs a controller-runtime one vs the client-node one
 //               (bench/lib/go-peers-operator.ts)
@@ -17,7 +18,7 @@
 //   npm run bench -- go-peers      (or: npm run build && node --expose-gc --import tsx bench/go-peers.ts)
 // The informer part also judges issue #26's restated informer targets (crdgen against client-node
 // and the fetch + JSON.parse floor, fresh processes, on kube-apiserver).
-// Env: BENCH_ROUNDS=5  BENCH_INFORMER_ROUNDS=3  BENCH_OPERATOR_ROUNDS=3  BENCH_GO_PEERS_PARTS=informer,operator,testserver  BENCH_INFORMER_SCALE=1
+// Env: BENCH_ROUNDS=5  BENCH_INFORMER_ROUNDS=5  BENCH_OPERATOR_ROUNDS=5,3,1  BENCH_GO_PEERS_PARTS=informer,operator,testserver  BENCH_INFORMER_SCALE=1
 //      BENCH_INFORMER_DYNAMIC=1 (adds client-go's dynamic informer)
 //      BENCH_OPERATOR_SIZES=100,500,2000  BENCH_OPERATOR_IDLE_S=60  BENCH_CHARTS_DIR=docs/bench-charts
 import { spawnSync } from 'node:child_process';
@@ -39,10 +40,12 @@ const SCALE = Number(process.env.BENCH_INFORMER_SCALE ?? 1);
 const CHARTS = process.env.BENCH_CHARTS_DIR ?? join(REPO, 'docs', 'bench-charts');
 const COMMAND = 'npm run bench -- go-peers';
 const SIZES = (process.env.BENCH_OPERATOR_SIZES ?? '100,500,2000').split(',').map(Number);
-const INFORMER_ROUNDS = Math.max(1, Number(process.env.BENCH_INFORMER_ROUNDS ?? 3));
-/** Rounds per convergence size: BENCH_OPERATOR_ROUNDS (default 3) up to 500, BENCH_OPERATOR_LARGE_ROUNDS (default 1) above. */
-const OPERATOR_ROUNDS = Math.max(1, Number(process.env.BENCH_OPERATOR_ROUNDS ?? 3));
-const LARGE_ROUNDS = Number(process.env.BENCH_OPERATOR_LARGE_ROUNDS ?? 1);
+const INFORMER_ROUNDS = Math.max(1, Number(process.env.BENCH_INFORMER_ROUNDS ?? 5));
+/** Rounds per convergence size: BENCH_OPERATOR_ROUNDS, one number per size (default 5,3,1) or one for all; the last number holds for any size beyond. */
+const OPERATOR_ROUNDS = (process.env.BENCH_OPERATOR_ROUNDS ?? '5,3,1').split(',').map((x) => {
+  if (!/^\d+$/.test(x.trim()) || Number(x) < 1) throw new Error(`BENCH_OPERATOR_ROUNDS: expected positive whole numbers separated by commas (e.g. 5,3,1), got ${JSON.stringify(process.env.BENCH_OPERATOR_ROUNDS)}`);
+  return Number(x);
+});
 const IDLE_S = Number(process.env.BENCH_OPERATOR_IDLE_S ?? 60);
 const IDLE_COUNT = Number(process.env.BENCH_OPERATOR_IDLE_COUNT ?? 1000);
 
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
   requireBuild();
   const peers = ensure('ensure-bench-peers.sh');
   const assets = ensure('ensure-control-plane.sh');
-  console.log(`## go-peers — client-go, controller-runtime, client-node and crdgen on one real control plane, one fresh process per client per round (rounds: start-ups and test server ${ROUNDS}, informers ${INFORMER_ROUNDS}, convergence ${OPERATOR_ROUNDS} up to 500 and ${LARGE_ROUNDS} above)`);
+  console.log(`## go-peers — client-go, controller-runtime, client-node and crdgen on one real control plane, one fresh process per client per round (rounds: start-ups and test server ${ROUNDS}, informers ${INFORMER_ROUNDS}, convergence ${SIZES.map((n, i) => `${OPERATOR_ROUNDS[Math.min(i, OPERATOR_ROUNDS.length - 1)]} at ${fmt(n)}`).join(', ')})`);
   console.log(`machine: ${machine()}\n`);
   const headline: string[] = [];
   if (PARTS.has('informer')) {
@@ -137,7 +140,7 @@ async function main(): Promise<void> {
     console.log(`- ${recordVerdict({ target: `informer memory per cached object at ${fmt(r.sizes[big]!.count)}, vs client-go`, crdgen: mem('crdgen'), peers: `client-go typed ${mem('client-go')}${dynamic(mem)}; client-node ${mem('client-node')}`, judged: `RSS: crdgen ${times(r.sync.crdgen[big]!.rssPerObject / r.sync['client-go'][big]!.rssPerObject)} client-go typed's`, met: null, command: COMMAND })}`);
   }
   if (PARTS.has('operator')) {
-    const r = await runOperatorPart({ assets, peersBin: peers, starts: ROUNDS, sizes: SIZES.map((n) => ({ n, rounds: n > 500 ? LARGE_ROUNDS : OPERATOR_ROUNDS })), idleSeconds: IDLE_S, idleCount: IDLE_COUNT, progress });
+    const r = await runOperatorPart({ assets, peersBin: peers, starts: ROUNDS, sizes: SIZES.map((n, i) => ({ n, rounds: OPERATOR_ROUNDS[Math.min(i, OPERATOR_ROUNDS.length - 1)]! })), idleSeconds: IDLE_S, idleCount: IDLE_COUNT, progress });
     console.log(operatorTables(r));
     const chart = writeChart(
       'operator-convergence.svg',
@@ -174,7 +177,7 @@ async function main(): Promise<void> {
     console.log(`- ${recordVerdict({ target: `operator CPU over ${r.idle.seconds} s idle (~0: no polling)`, crdgen: cpu('crdgen'), peers: `controller-runtime ${cpu('controller-runtime')}; client-node ${cpu('client-node')}`, judged: `${fmt((idle.crdgen.cpuMs / (r.idle.seconds * 1000)) * 100, 2)} % of a core`, met: null, command: COMMAND })}`);
   }
   if (PARTS.has('testserver')) {
-    const r = await runTestServerPart(assets, ROUNDS, 3, progress);
+    const r = await runTestServerPart(assets, ROUNDS, { testenv: 3, real: 1 }, progress);
     console.log(testServerTables(r));
     const pick = (b: 'testenv' | 'real', f: (x: (typeof r.runs.real)[number]) => number): number[] => r.runs[b].map(f);
     const first = pairedRatio(pick('real', (x) => x.firstStartMs), pick('testenv', (x) => x.firstStartMs));

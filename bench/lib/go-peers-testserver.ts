@@ -38,11 +38,12 @@ export function parseFidelity(output: string): { line: string; identical: number
   return { line: m[0], identical: Number(m[1]), total: Number(m[2]) };
 }
 
-export async function runTestServerPart(assets: string, rounds: number, later: number, progress: (s: string) => void): Promise<TestServerResult> {
+/** `later`: the starts timed after the suites in each process, per backend (etcd + kube-apiserver take seconds each). */
+export async function runTestServerPart(assets: string, rounds: number, later: Record<Backend, number>, progress: (s: string) => void): Promise<TestServerResult> {
   const runs: Record<Backend, Run[]> = { testenv: [], real: [] };
   for (let r = 0; r < rounds; r++) {
     for (const b of r % 2 === 0 ? BACKENDS : [...BACKENDS].reverse()) {
-      const { stdout } = await run(process.execPath, [join(BENCH, 'lib', 'test-server-run.mjs'), PKG, b, assets, DM_CRD, String(later)], { cwd: REPO, timeout: 300_000, maxBuffer: 1 << 20 });
+      const { stdout } = await run(process.execPath, [join(BENCH, 'lib', 'test-server-run.mjs'), PKG, b, assets, DM_CRD, String(later[b])], { cwd: REPO, timeout: 300_000, maxBuffer: 1 << 20 });
       runs[b].push(JSON.parse(stdout.trim().split('\n').pop()!) as Run);
     }
     progress(`testserver: round ${r + 1}/${rounds}`);
