@@ -162,7 +162,18 @@ async function operatorKubeconfig(cp: ControlPlane, client: RestClient, dir: str
  * a graceful one only later); the Events, which no controller caches, straight from etcd.
  */
 async function wipe(client: RestClient, etcd: Awaited<ReturnType<typeof etcdClient>>, namespace: string): Promise<void> {
-  const del = (path: string, query: Record<string, string | number> = {}): Promise<unknown> => client.request({ method: 'DELETE', path, query, timeoutMs: 120_000 });
+  // A deletecollection of thousands can outlast kube-apiserver's request timeout (it hangs up, the
+  // deletions made so far stay made; seen at 2,000 DatabaseManagers on a loaded machine): tried again.
+  const del = async (path: string, query: Record<string, string | number> = {}): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await client.request({ method: 'DELETE', path, query, timeoutMs: 120_000 });
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+      }
+    }
+  };
   // one item is enough to know some are left (a full list of 2,000 pods every 20 ms loads the server the clean-up waits for)
   const count = async (path: string): Promise<number> => (await client.request<{ items: unknown[] }>({ method: 'GET', path, query: { limit: 1 } })).items.length;
   const dms = `/apis/coolops.cn/v1alpha1/namespaces/${namespace}/databasemanagers`;
@@ -178,7 +189,7 @@ async function wipe(client: RestClient, etcd: Awaited<ReturnType<typeof etcdClie
   // a ReplicaSet controller that had not yet seen its ReplicaSet go may make a pod more
   await until(async () => {
     await del(pods, { gracePeriodSeconds: 0 });
-    const left = await Promise.all([deployments, replicasets, pods, services, slices].map(count));
+    const left = await Promise.all([dms, deployments, replicasets, pods, services, slices].map(count));
     return left.every((x) => x === 0);
   }, 180_000, `the objects of namespace ${namespace} to go`);
   await deletePrefix(etcd, storageKey('', 'events', namespace, ''));
@@ -250,8 +261,9 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
         }
       }
     }
+    const w0 = performance.now();
     await wipe(client, etcd, 'startup');
-    o.progress('operator: start-up measured');
+    o.progress(`operator: start-up measured (clean-up ${((performance.now() - w0) / 1000).toFixed(1)} s)`);
 
     // convergence
     const convergenceRuns: OperatorResult['convergence'] = [];
