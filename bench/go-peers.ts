@@ -46,6 +46,8 @@ const OPERATOR_ROUNDS = (process.env.BENCH_OPERATOR_ROUNDS ?? '5,3,1').split(','
   if (!/^\d+$/.test(x.trim()) || Number(x) < 1) throw new Error(`BENCH_OPERATOR_ROUNDS: expected positive whole numbers separated by commas (e.g. 5,3,1), got ${JSON.stringify(process.env.BENCH_OPERATOR_ROUNDS)}`);
   return Number(x);
 });
+/** The rounds of the `i`th convergence size (the last number holds for any size beyond). */
+const roundsAt = (i: number): number => OPERATOR_ROUNDS[Math.min(i, OPERATOR_ROUNDS.length - 1)]!;
 const IDLE_S = Number(process.env.BENCH_OPERATOR_IDLE_S ?? 60);
 const IDLE_COUNT = Number(process.env.BENCH_OPERATOR_IDLE_COUNT ?? 1000);
 
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
   requireBuild();
   const peers = ensure('ensure-bench-peers.sh');
   const assets = ensure('ensure-control-plane.sh');
-  console.log(`## go-peers — client-go, controller-runtime, client-node and crdgen on one real control plane, one fresh process per client per round (rounds: start-ups and test server ${ROUNDS}, informers ${INFORMER_ROUNDS}, convergence ${SIZES.map((n, i) => `${OPERATOR_ROUNDS[Math.min(i, OPERATOR_ROUNDS.length - 1)]} at ${fmt(n)}`).join(', ')})`);
+  console.log(`## go-peers — client-go, controller-runtime, client-node and crdgen on one real control plane, one fresh process per client per round (rounds: start-ups and test server ${ROUNDS}, informers ${INFORMER_ROUNDS}, convergence ${SIZES.map((n, i) => `${roundsAt(i)} at ${fmt(n)}`).join(', ')})`);
   console.log(`machine: ${machine()}\n`);
   const headline: string[] = [];
   if (PARTS.has('informer')) {
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
     console.log(`- ${recordVerdict({ target: `informer memory per cached object at ${fmt(r.sizes[big]!.count)}, vs client-go`, crdgen: mem('crdgen'), peers: `client-go typed ${mem('client-go')}${dynamic(mem)}; client-node ${mem('client-node')}`, judged: `RSS: crdgen ${times(r.sync.crdgen[big]!.rssPerObject / r.sync['client-go'][big]!.rssPerObject)} client-go typed's`, met: null, command: COMMAND })}`);
   }
   if (PARTS.has('operator')) {
-    const r = await runOperatorPart({ assets, peersBin: peers, starts: ROUNDS, sizes: SIZES.map((n, i) => ({ n, rounds: OPERATOR_ROUNDS[Math.min(i, OPERATOR_ROUNDS.length - 1)]! })), idleSeconds: IDLE_S, idleCount: IDLE_COUNT, progress });
+    const r = await runOperatorPart({ assets, peersBin: peers, starts: ROUNDS, sizes: SIZES.map((n, i) => ({ n, rounds: roundsAt(i) })), idleSeconds: IDLE_S, idleCount: IDLE_COUNT, progress });
     console.log(operatorTables(r));
     const chart = writeChart(
       'operator-convergence.svg',

@@ -103,14 +103,17 @@ function dm(i: number, namespace: string): DM {
 
 /** Creates `n` DatabaseManagers in `namespace`, 50 requests in flight. */
 async function createMany(client: RestClient, namespace: string, n: number): Promise<void> {
+  const indices = Array.from({ length: n }, (_, i) => i);
+  await inLanes(indices, 50, (i) => client.request({ method: 'POST', path: `/apis/coolops.cn/v1alpha1/namespaces/${namespace}/databasemanagers`, body: dm(i, namespace) }));
+}
+
+/** Calls `fn` on every item, `lanes` calls in flight, each item once. */
+async function inLanes<T>(items: readonly T[], lanes: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < n) {
-      const i = next++;
-      await client.request({ method: 'POST', path: `/apis/coolops.cn/v1alpha1/namespaces/${namespace}/databasemanagers`, body: dm(i, namespace) });
-    }
+    while (next < items.length) await fn(items[next++]!);
   };
-  await Promise.all(Array.from({ length: 50 }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
 }
 
 /** Resolves once `n` DatabaseManagers of `namespace` have status.availableReplicas = spec.replicas. */
@@ -187,11 +190,7 @@ async function wipe(client: RestClient, etcd: Awaited<ReturnType<typeof etcdClie
   // collector with their owners, the start-up namespace's one Service took 36 s to go (likely:
   // the collector watched DatabaseManagers only from its next discovery, every 30 s).
   const names = (await client.request<{ items: { metadata: { name: string } }[] }>({ method: 'GET', path: services })).items.map((s) => s.metadata.name);
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      for (let name = names.pop(); name !== undefined; name = names.pop()) await client.request({ method: 'DELETE', path: `${services}/${name}` }).catch(() => undefined);
-    }),
-  );
+  await inLanes(names, 20, (name) => client.request({ method: 'DELETE', path: `${services}/${name}` }).catch(() => undefined));
   await del(deployments, { propagationPolicy: 'Background' });
   await del(replicasets, { propagationPolicy: 'Background' });
   // a ReplicaSet controller that had not yet seen its ReplicaSet go may make a pod more
