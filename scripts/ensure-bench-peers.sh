@@ -10,11 +10,8 @@
 # about a minute on 2 cores; cached: under a second. The last line of standard output is the bin folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# one run of this script at a time per .cache (two `npm test`s, or a test run and a bench, on
-# one checkout): the second waits for the first, then finds its work cached
-mkdir -p .cache
-exec 9>".cache/.ensure-bench-peers.lock"
-flock -n 9 || { echo "ensure-bench-peers: waiting for another run of it to finish" >&2; flock 9; }
+. scripts/lock.sh
+lock_once ensure-bench-peers
 root=$PWD
 
 bin="$root/.cache/bench-peers/bin"

@@ -16,11 +16,8 @@
 # Cold, on 2 cores: about 12 minutes (downloads included); warm: under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# one run of this script at a time per .cache (two `npm test`s, or a test run and a bench, on
-# one checkout): the second waits for the first, then finds its work cached
-mkdir -p .cache
-exec 9>".cache/.ensure-control-plane.lock"
-flock -n 9 || { echo "ensure-control-plane: waiting for another run of it to finish" >&2; flock 9; }
+. scripts/lock.sh
+lock_once ensure-control-plane
 root=$PWD
 
 K8S_VERSION=${CRDGEN_K8S_VERSION:-v1.37.1}

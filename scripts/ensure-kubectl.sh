@@ -4,11 +4,8 @@
 # kubectl installs). Idempotent: does nothing when the binary is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# one run of this script at a time per .cache (two `npm test`s, or a test run and a bench, on
-# one checkout): the second waits for the first, then finds its work cached
-mkdir -p .cache
-exec 9>".cache/.ensure-kubectl.lock"
-flock -n 9 || { echo "ensure-kubectl: waiting for another run of it to finish" >&2; flock 9; }
+. scripts/lock.sh
+lock_once ensure-kubectl
 dest=.cache/kubectl-1.20
 bin="$dest/usr/bin/kubectl"
 if [ -x "$bin" ]; then

@@ -7,11 +7,8 @@
 # The last line of standard output is that PYTHONPATH folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# one run of this script at a time per .cache (two `npm test`s, or a test run and a bench, on
-# one checkout): the second waits for the first, then finds its work cached
-mkdir -p .cache
-exec 9>".cache/.ensure-python-kubernetes.lock"
-flock -n 9 || { echo "ensure-python-kubernetes: waiting for another run of it to finish" >&2; flock 9; }
+. scripts/lock.sh
+lock_once ensure-python-kubernetes
 dest=.cache/python-kubernetes
 site="$PWD/$dest/usr/lib/python3/dist-packages"
 python=/usr/bin/python3
