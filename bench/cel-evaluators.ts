@@ -26,11 +26,13 @@ function medianNs(fn: () => void, iters: number): number {
     res.push(((d.user + d.system) * 1000) / iters);
   }
   res.sort((a, b) => a - b);
-  return res[Math.floor(res.length / 2)]!;
+  return res[Math.floor(res.length / 2)];
 }
 
-const yamlDoc = (f: string) => parseAllDocuments(readFileSync(f, 'utf8'))[0]!.toJS() as Record<string, unknown>;
-const crd = yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml') as { spec: { versions: { name: string; schema: { openAPIV3Schema: unknown } }[] } };
+const yamlDoc = (f: string) => parseAllDocuments(readFileSync(f, 'utf8'))[0].toJS() as Record<string, unknown>;
+const crd = yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml') as {
+  spec: { versions: { name: string; schema: { openAPIV3Schema: unknown } }[] };
+};
 const root = compileNode(reduceSchema(crd.spec.versions.find((v) => v.name === 'v1')!.schema.openAPIV3Schema));
 const spec = root.props!.get('spec')!;
 const addressesNode = spec.props!.get('addresses')!;
@@ -79,7 +81,13 @@ console.log('| rule | crdgen µs | @bufbuild/cel µs | ratio |');
 console.log('|---|---|---|---|');
 for (const c of CASES) {
   const type = schemaType(c.node, false)!;
-  const ours = compileChecked(c.rule, new Map([['self', type], ['oldSelf', type]]));
+  const ours = compileChecked(
+    c.rule,
+    new Map([
+      ['self', type],
+      ['oldSelf', type],
+    ]),
+  );
   if (!ours.ok) throw new Error(`${c.rule}: ${ours.message}`);
   const check = ours.program.run(fromJson(c.node, c.value, new WeakMap()));
   const buf = plan(env, bufParse(c.rule));

@@ -44,13 +44,25 @@ interface Sample {
  * `crdgen/runtime` resolves to), and the folder is marked ESM so tsx loads them as modules,
  * as a user's compiled code runs (a CommonJS transform would put a getter on every import).
  */
-async function generatedCopies(): Promise<{ dm: Copy; conf: Copy; prom: Copy; dmSorted: Copy; confSorted: Copy; promSorted: Copy; dir: string }> {
+async function generatedCopies(): Promise<{
+  dm: Copy;
+  conf: Copy;
+  prom: Copy;
+  dmSorted: Copy;
+  confSorted: Copy;
+  promSorted: Copy;
+  dir: string;
+}> {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-bench-deepcopy-'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   const crds = [SAMPLE_CRDS.databaseManager, SAMPLE_CRDS.deploymentSized, SAMPLE_CRDS.prometheus];
   const runtime = join(PKG, 'dist', 'runtime', 'index.js');
-  execFileSync(process.execPath, [CRDGEN_BIN, 'generate', ...crds, '--generators', 'types,deepcopy', '--runtime-import', runtime, '--out', dir], { stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [CRDGEN_BIN, 'generate', ...crds, '--generators', 'types,deepcopy', '--runtime-import', runtime, '--out', dir],
+    { stdio: 'pipe' },
+  );
   // Each sample gets its own instance of its generated module and of the runtime's deep-copy
   // helpers (imported with a query naming the sample), as each hand-written reference is
   // compiled for its one sample: otherwise the generated copy's call sites alone would see the
@@ -164,7 +176,9 @@ function retainedPerCopy(copy: Copy, obj: Json): number {
 async function main(): Promise<void> {
   const gen = await generatedCopies();
   try {
-    const rfdc = (await importPeer<{ default: (o?: { proto?: boolean; circles?: boolean }) => Copy }>('rfdc')).default();
+    const rfdc = (
+      await importPeer<{ default: (o?: { proto?: boolean; circles?: boolean }) => Copy }>('rfdc')
+    ).default();
     const klona = (await importPeer<{ klona: Copy }>('klona/json')).klona;
     const fastCopy = (await importPeer<{ copy: Copy }>('fast-copy')).copy;
     const cloneDeep = (await importPeer<{ default: Copy }>('lodash.clonedeep')).default;
@@ -209,10 +223,19 @@ async function main(): Promise<void> {
       buildSorted('Deployment-sized Configuration', deploymentSized(), gen.confSorted),
       buildSorted('Prometheus', prometheus(), gen.promSorted),
     ];
-    console.log(`## deepcopy — ${ROUNDS} rounds of ${ROUND_MS} ms of CPU time per copy function and object, order rotated each round`);
+    console.log(
+      `## deepcopy — ${ROUNDS} rounds of ${ROUND_MS} ms of CPU time per copy function and object, order rotated each round`,
+    );
     console.log(`machine: ${machine()}\n`);
     const verdicts: string[] = [];
-    const figures: { name: string; ofLossless: number; ofExact: number; alloc: number; allocExact: number; keeps: boolean }[] = [];
+    const figures: {
+      name: string;
+      ofLossless: number;
+      ofExact: number;
+      alloc: number;
+      allocExact: number;
+      keeps: boolean;
+    }[] = [];
     for (const s of samples) {
       for (const c of s.candidates) assert.deepStrictEqual(c.copy(s.obj), s.obj, `${c.name} does not copy ${s.name}`);
       const ops = s.candidates.map(() => [] as number[]);
@@ -220,63 +243,93 @@ async function main(): Promise<void> {
         // Round -1 warms up (JIT) and is not recorded.
         for (let j = 0; j < s.candidates.length; j++) {
           const i = (j + Math.max(r, 0)) % s.candidates.length;
-          const v = opsPerSecond(s.candidates[i]!.copy, s.obj);
-          if (r >= 0) ops[i]!.push(v);
+          const v = opsPerSecond(s.candidates[i].copy, s.obj);
+          if (r >= 0) ops[i].push(v);
         }
       }
       const index = (name: string): number => s.candidates.findIndex((c) => c.name === name);
-      const at = (name: string): number[] => ops[index(name)]!;
+      const at = (name: string): number[] => ops[index(name)];
       const exactIndex = index('hand-written exact copy');
-      const exact = ops[exactIndex]!;
+      const exact = ops[exactIndex];
       const structured = at('structuredClone');
       const alloc = s.candidates.map((c) => allocatedPerCopy(c.copy, s.obj));
       const retained = s.candidates.map((c) => retainedPerCopy(c.copy, s.obj));
       const rows = s.candidates.map((c, i) => {
-        const { min, max } = range(ops[i]!);
+        const { min, max } = range(ops[i]);
         return [
           c.name,
-          fmt(median(ops[i]!)),
+          fmt(median(ops[i])),
           `${fmt(min)}–${fmt(max)}`,
-          times(pairedRatio(ops[i]!, exact)),
-          times(pairedRatio(ops[i]!, structured)),
-          bytes(alloc[i]!),
-          bytes(retained[i]!),
+          times(pairedRatio(ops[i], exact)),
+          times(pairedRatio(ops[i], structured)),
+          bytes(alloc[i]),
+          bytes(retained[i]),
           lossless(c.copy, s.withUnknown) ? 'yes' : 'no',
         ];
       });
       console.log(`### ${s.name}\n`);
-      console.log(table(['copy', 'ops per CPU-s (median)', 'min–max', 'vs exact', 'vs structuredClone', 'allocated/copy', 'retained/copy', 'lossless'], rows));
+      console.log(
+        table(
+          [
+            'copy',
+            'ops per CPU-s (median)',
+            'min–max',
+            'vs exact',
+            'vs structuredClone',
+            'allocated/copy',
+            'retained/copy',
+            'lossless',
+          ],
+          rows,
+        ),
+      );
       console.log('');
-      const ratio = pairedRatio(ops[0]!, exact);
-      const keeps = lossless(s.candidates[0]!.copy, s.withUnknown);
+      const ratio = pairedRatio(ops[0], exact);
+      const keeps = lossless(s.candidates[0].copy, s.withUnknown);
       const losslessRef = at('hand-written lossless copy');
-      const ofLossless = pairedRatio(ops[0]!, losslessRef);
+      const ofLossless = pairedRatio(ops[0], losslessRef);
       const fastPath = index('hand-written sorted-keys fast path');
       const kind = index('hand-written exact copy of the kind');
-      const extra = [kind >= 0 ? `${times(pairedRatio(ops[0]!, ops[kind]!))} the exact copy of the kind` : '', fastPath >= 0 ? `the sorted-keys fast path ${times(pairedRatio(ops[fastPath]!, losslessRef))} the lossless copy` : ''].filter(Boolean).join('; ');
-      figures.push({ name: s.name, ofLossless, ofExact: ratio, alloc: alloc[0]!, allocExact: alloc[exactIndex]!, keeps });
-      verdicts.push(`${s.name}: crdgen ${times(ofLossless)} the hand-written lossless copy, ${times(ratio)} the exact copy (${extra}); allocates ${bytes(alloc[0]!)} vs the exact copy's ${bytes(alloc[exactIndex]!)}; lossless: ${keeps ? 'yes' : 'NO'}`);
+      const extra = [
+        kind >= 0 ? `${times(pairedRatio(ops[0], ops[kind]))} the exact copy of the kind` : '',
+        fastPath >= 0
+          ? `the sorted-keys fast path ${times(pairedRatio(ops[fastPath], losslessRef))} the lossless copy`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      figures.push({ name: s.name, ofLossless, ofExact: ratio, alloc: alloc[0], allocExact: alloc[exactIndex], keeps });
+      verdicts.push(
+        `${s.name}: crdgen ${times(ofLossless)} the hand-written lossless copy, ${times(ratio)} the exact copy (${extra}); allocates ${bytes(alloc[0])} vs the exact copy's ${bytes(alloc[exactIndex])}; lossless: ${keeps ? 'yes' : 'NO'}`,
+      );
     }
-    console.log('Targets: ≥ 1.0× the hand-written lossless copy on all three objects, in both key orders (issue #26); allocation ≤ the exact copy\'s (issue #9):');
+    console.log(
+      "Targets: ≥ 1.0× the hand-written lossless copy on all three objects, in both key orders (issue #26); allocation ≤ the exact copy's (issue #9):",
+    );
     for (const v of verdicts) console.log(`- ${v}`);
     const list = (f: (x: (typeof figures)[number]) => string): string => figures.map(f).join(' / ');
     const command = 'npm run bench -- deepcopy';
-    console.log(`- ${recordVerdict({
-      target: 'deepcopy ≥ 1.0× the hand-written lossless copy (DM / Configuration / Prometheus; as built, then keys sorted)',
-      crdgen: list((x) => times(x.ofLossless)),
-      peers: `exact (lossy) copy: crdgen ${list((x) => times(x.ofExact))} of it`,
-      judged: `lowest ${times(Math.min(...figures.map((x) => x.ofLossless)))} (≥ 1.00×)`,
-      met: figures.every((x) => x.ofLossless >= 1 && x.keeps),
-      command,
-    })}`);
-    console.log(`- ${recordVerdict({
-      target: 'deepcopy allocation ≤ the exact copy\'s',
-      crdgen: list((x) => bytes(x.alloc)),
-      peers: `exact copy ${list((x) => bytes(x.allocExact))}`,
-      judged: 'per object',
-      met: figures.every((x) => x.alloc <= x.allocExact),
-      command,
-    })}`);
+    console.log(
+      `- ${recordVerdict({
+        target:
+          'deepcopy ≥ 1.0× the hand-written lossless copy (DM / Configuration / Prometheus; as built, then keys sorted)',
+        crdgen: list((x) => times(x.ofLossless)),
+        peers: `exact (lossy) copy: crdgen ${list((x) => times(x.ofExact))} of it`,
+        judged: `lowest ${times(Math.min(...figures.map((x) => x.ofLossless)))} (≥ 1.00×)`,
+        met: figures.every((x) => x.ofLossless >= 1 && x.keeps),
+        command,
+      })}`,
+    );
+    console.log(
+      `- ${recordVerdict({
+        target: "deepcopy allocation ≤ the exact copy's",
+        crdgen: list((x) => bytes(x.alloc)),
+        peers: `exact copy ${list((x) => bytes(x.allocExact))}`,
+        judged: 'per object',
+        met: figures.every((x) => x.alloc <= x.allocExact),
+        command,
+      })}`,
+    );
     if (sink === undefined) throw new Error('no copy ran');
   } finally {
     rmSync(gen.dir, { recursive: true, force: true });

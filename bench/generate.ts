@@ -34,7 +34,12 @@ const node = process.execPath;
  * servicemonitor.crd.yaml) and the one that is not a CRD (example-foo.yaml).
  */
 function corpusFiles(): string[] {
-  const skip = new Set(['sample-controller/crd.yaml', 'sample-controller/crd-validation.yaml', 'prometheus-operator/servicemonitor.crd.yaml', 'sample-controller/example-foo.yaml']);
+  const skip = new Set([
+    'sample-controller/crd.yaml',
+    'sample-controller/crd-validation.yaml',
+    'prometheus-operator/servicemonitor.crd.yaml',
+    'sample-controller/example-foo.yaml',
+  ]);
   const files: string[] = [];
   for (const dir of readdirSync(CORPUS).sort()) {
     if (!statSync(join(CORPUS, dir)).isDirectory()) continue;
@@ -59,8 +64,14 @@ interface Tool {
 }
 
 const tools: Tool[] = [
-  { name: 'crdgen generate (all generators)', command: (f, w) => [node, CRDGEN_BIN, 'generate', ...f, '--out', join(w, 'out')] },
-  { name: 'crdgen generate --generators types', command: (f, w) => [node, CRDGEN_BIN, 'generate', ...f, '--generators', 'types', '--out', join(w, 'out')] },
+  {
+    name: 'crdgen generate (all generators)',
+    command: (f, w) => [node, CRDGEN_BIN, 'generate', ...f, '--out', join(w, 'out')],
+  },
+  {
+    name: 'crdgen generate --generators types',
+    command: (f, w) => [node, CRDGEN_BIN, 'generate', ...f, '--generators', 'types', '--out', join(w, 'out')],
+  },
   {
     name: 'wrap CRDs into one OpenAPI document (openapi-typescript needs it)',
     command: (f, w) => [node, WRAP, 'openapi', join(w, 'doc.json'), ...f],
@@ -75,7 +86,11 @@ const tools: Tool[] = [
     },
     command: (_f, w, doc) => [peerBin('openapi-typescript'), doc, '-o', join(w, 'types.ts')],
   },
-  { name: '@kubernetes-models/crd-generate', slow: true, command: (f, w) => [peerBin('crd-generate'), '--input', ...f, '--output', join(w, 'out')] },
+  {
+    name: '@kubernetes-models/crd-generate',
+    slow: true,
+    command: (f, w) => [peerBin('crd-generate'), '--input', ...f, '--output', join(w, 'out')],
+  },
   {
     name: 'cdk8s import (typescript)',
     slow: true,
@@ -103,7 +118,12 @@ function roundsOf(tool: Tool, corpus: boolean): number {
 }
 
 /** Runs every tool on `files` for its number of rounds, tools interleaved within a round. */
-function runAll(label: string, files: readonly string[], scratch: string, corpus: boolean): { rows: string[][]; results: RunResult[][] } {
+function runAll(
+  label: string,
+  files: readonly string[],
+  scratch: string,
+  corpus: boolean,
+): { rows: string[][]; results: RunResult[][] } {
   const prepared = tools.map((t, i) => {
     const dir = join(scratch, `prep${i}`);
     mkdirSync(dir, { recursive: true });
@@ -113,20 +133,28 @@ function runAll(label: string, files: readonly string[], scratch: string, corpus
   for (let r = 0; r < ROUNDS; r++) {
     tools.forEach((t, j) => {
       const i = (j + r) % tools.length;
-      const tool = tools[i]!;
+      const tool = tools[i];
       if (r >= roundsOf(tool, corpus)) return;
       const work = mkdtempSync(join(scratch, 'run-'));
-      results[i]!.push(measure(tool.command(files, work, prepared[i]!), work));
+      results[i].push(measure(tool.command(files, work, prepared[i]), work));
       rmSync(work, { recursive: true, force: true });
     });
     process.stderr.write(`  ${label}: round ${r + 1}/${ROUNDS}\n`);
   }
-  const crdgen = results[0]!;
+  const crdgen = results[0];
   const rows = tools.map((t, i) => {
-    const rs = results[i]!;
+    const rs = results[i];
     const ok = rs.filter((x) => x.status === 0);
     const failed = rs.length - ok.length;
-    const paired = rs.length === crdgen.length ? times(pairedRatio(rs.map((x) => x.wallMs), crdgen.map((x) => x.wallMs))) : times(median(rs.map((x) => x.wallMs)) / median(crdgen.map((x) => x.wallMs)));
+    const paired =
+      rs.length === crdgen.length
+        ? times(
+            pairedRatio(
+              rs.map((x) => x.wallMs),
+              crdgen.map((x) => x.wallMs),
+            ),
+          )
+        : times(median(rs.map((x) => x.wallMs)) / median(crdgen.map((x) => x.wallMs)));
     return [
       t.name,
       String(rs.length),
@@ -147,8 +175,10 @@ function main(): void {
   const scratch = mkdtempSync(join(tmpdir(), 'crdgen-bench-generate-'));
   try {
     const files = corpusFiles();
-    const largest = [...files].sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-    console.log(`## generation — crdgen (all generators) vs types-only peers; ${ROUNDS} rounds (slow peers: ${SLOW_CORPUS_ROUNDS} on the corpus, ${SLOW_ROUNDS} on the largest file)`);
+    const largest = [...files].sort((a, b) => statSync(b).size - statSync(a).size)[0];
+    console.log(
+      `## generation — crdgen (all generators) vs types-only peers; ${ROUNDS} rounds (slow peers: ${SLOW_CORPUS_ROUNDS} on the corpus, ${SLOW_ROUNDS} on the largest file)`,
+    );
     console.log(`machine: ${machine()}\n`);
     if (process.env.BENCH_GENERATE_PART === 'startup') {
       // only the start-up table (a minute instead of the corpus runs' several)
@@ -166,19 +196,36 @@ function main(): void {
 
     // Targets: the fastest peer's types-only run takes ≥ 1.5× crdgen's full run; RSS under 229 MB.
     const wall = (rs: RunResult[]): number => median(rs.map((x) => x.wallMs));
-    const crd = corpus.results[0]!;
-    const peers = corpus.results.slice(3).map((rs, i) => ({ name: tools[i + 3]!.name, rs, wall: rs.every((x) => x.status === 0) ? wall(rs) : Number.POSITIVE_INFINITY }));
+    const crd = corpus.results[0];
+    const peers = corpus.results.slice(3).map((rs, i) => ({
+      name: tools[i + 3].name,
+      rs,
+      wall: rs.every((x) => x.status === 0) ? wall(rs) : Number.POSITIVE_INFINITY,
+    }));
     const fastest = peers.reduce((a, b) => (b.wall < a.wall ? b : a));
-    const ratio = fastest.rs.length === crd.length ? pairedRatio(fastest.rs.map((x) => x.wallMs), crd.map((x) => x.wallMs)) : fastest.wall / wall(crd);
+    const ratio =
+      fastest.rs.length === crd.length
+        ? pairedRatio(
+            fastest.rs.map((x) => x.wallMs),
+            crd.map((x) => x.wallMs),
+          )
+        : fastest.wall / wall(crd);
     const rss = median(crd.map((x) => x.rssBytes));
     const command = 'npm run bench -- generate';
-    const others = peers.filter((p) => p !== fastest).map((p) => `${p.name.replace(/ \(.*\)$/, '')} ${Number.isFinite(p.wall) ? `${fmt(p.wall / 1000)} s` : 'failed'}`).join('; ');
+    const others = peers
+      .filter((p) => p !== fastest)
+      .map((p) => `${p.name.replace(/ \(.*\)$/, '')} ${Number.isFinite(p.wall) ? `${fmt(p.wall / 1000)} s` : 'failed'}`)
+      .join('; ');
     console.log('\nTargets (corpus):');
-    console.log(`- ${recordVerdict({ target: `generation: the fastest peer takes ≥ 1.5× crdgen's time (corpus, ${files.length} files, every generator on)`, crdgen: `${fmt(wall(crd) / 1000)} s (${fmt(median(crd.map((x) => x.cpuMs)) / 1000)} s CPU)`, peers: `${fastest.name} ${fmt(fastest.wall / 1000)} s; ${others}`, judged: `${fastest.name.replace(/ \(.*\)$/, '')} takes ${times(ratio)} crdgen's time (≥ 1.50×)`, met: ratio >= 1.5, command })}`);
-    console.log(`- ${recordVerdict({ target: 'generation peak RSS under 229 MB (corpus)', crdgen: bytes(rss), peers: `${fastest.name.replace(/ \(.*\)$/, '')} ${bytes(median(fastest.rs.map((x) => x.rssBytes)))}`, judged: `${bytes(rss)} (< 229 MB)`, met: rss < 229 * 1024 * 1024, command })}`);
+    console.log(
+      `- ${recordVerdict({ target: `generation: the fastest peer takes ≥ 1.5× crdgen's time (corpus, ${files.length} files, every generator on)`, crdgen: `${fmt(wall(crd) / 1000)} s (${fmt(median(crd.map((x) => x.cpuMs)) / 1000)} s CPU)`, peers: `${fastest.name} ${fmt(fastest.wall / 1000)} s; ${others}`, judged: `${fastest.name.replace(/ \(.*\)$/, '')} takes ${times(ratio)} crdgen's time (≥ 1.50×)`, met: ratio >= 1.5, command })}`,
+    );
+    console.log(
+      `- ${recordVerdict({ target: 'generation peak RSS under 229 MB (corpus)', crdgen: bytes(rss), peers: `${fastest.name.replace(/ \(.*\)$/, '')} ${bytes(median(fastest.rs.map((x) => x.rssBytes)))}`, judged: `${bytes(rss)} (< 229 MB)`, met: rss < 229 * 1024 * 1024, command })}`,
+    );
 
     startup(scratch);
-    scaling(files, corpus.results[0]!, scratch);
+    scaling(files, corpus.results[0], scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -189,7 +236,9 @@ function startup(scratch: string): void {
   const tiny = [join(CORPUS, 'sample-controller', 'crd.yaml')];
   const cmds: { name: string; argv: (w: string, p: string) => string[]; prep?: Tool }[] = [
     { name: 'node -e 0', argv: () => [node, '-e', '0'] },
-    ...tools.filter((t) => !t.name.startsWith('wrap') && !t.name.includes('--generators')).map((t) => ({ name: t.name, argv: (w: string, p: string) => t.command(tiny, w, p), prep: t })),
+    ...tools
+      .filter((t) => !t.name.startsWith('wrap') && !t.name.includes('--generators'))
+      .map((t) => ({ name: t.name, argv: (w: string, p: string) => t.command(tiny, w, p), prep: t })),
   ];
   const prepared = cmds.map((c, i) => {
     const dir = join(scratch, `sprep${i}`);
@@ -200,23 +249,36 @@ function startup(scratch: string): void {
   for (let r = 0; r < ROUNDS; r++) {
     cmds.forEach((_, j) => {
       const i = (j + r) % cmds.length;
-      const prep = cmds[i]!.prep;
+      const prep = cmds[i].prep;
       if (prep && r >= roundsOf(prep, false)) return;
       const work = mkdtempSync(join(scratch, 'start-'));
-      res[i]!.push(measure(cmds[i]!.argv(work, prepared[i]!), work));
+      res[i].push(measure(cmds[i].argv(work, prepared[i]), work));
       rmSync(work, { recursive: true, force: true });
     });
   }
-  const base = res[0]!.map((x) => x.wallMs);
+  const base = res[0].map((x) => x.wallMs);
   const rows = cmds.map((c, i) => {
-    const w = res[i]!.map((x) => x.wallMs);
-    return [c.name, String(w.length), fmt(median(w)), i === 0 ? '—' : fmt(median(w.map((x, k) => x - base[k]!))), res[i]!.every((x) => x.status === 0) ? 'ok' : `failed: ${res[i]!.find((x) => x.status !== 0)!.stderrTail}`];
+    const w = res[i].map((x) => x.wallMs);
+    return [
+      c.name,
+      String(w.length),
+      fmt(median(w)),
+      i === 0 ? '—' : fmt(median(w.map((x, k) => x - base[k]))),
+      res[i].every((x) => x.status === 0) ? 'ok' : `failed: ${res[i].find((x) => x.status !== 0)!.stderrTail}`,
+    ];
   });
-  console.log(`\n### start-up on a trivial CRD (sample-controller/crd.yaml), ${ROUNDS} rounds (slow peers ${SLOW_ROUNDS})\n`);
+  console.log(
+    `\n### start-up on a trivial CRD (sample-controller/crd.yaml), ${ROUNDS} rounds (slow peers ${SLOW_ROUNDS})\n`,
+  );
   console.log(table(['command', 'rounds', 'wall ms (median)', 'above node (paired median)', 'result'], rows));
-  const above = median(res[1]!.map((x, k) => x.wallMs - base[k]!));
-  const peerAbove = cmds.slice(2).map((c, i) => `${c.name.replace(/ \(.*\)$/, '')} ${fmt(median(res[i + 2]!.map((x, k) => x.wallMs - base[k]!)))} ms`).join('; ');
-  console.log(`\n- ${recordVerdict({ target: "generation start-up under 0.3 s above node's (a trivial CRD)", crdgen: `${fmt(above)} ms above node`, peers: peerAbove, judged: `${fmt(above)} ms (< 300 ms)`, met: above < 300, command: 'npm run bench -- generate' })}`);
+  const above = median(res[1].map((x, k) => x.wallMs - base[k]));
+  const peerAbove = cmds
+    .slice(2)
+    .map((c, i) => `${c.name.replace(/ \(.*\)$/, '')} ${fmt(median(res[i + 2].map((x, k) => x.wallMs - base[k])))} ms`)
+    .join('; ');
+  console.log(
+    `\n- ${recordVerdict({ target: "generation start-up under 0.3 s above node's (a trivial CRD)", crdgen: `${fmt(above)} ms above node`, peers: peerAbove, judged: `${fmt(above)} ms (< 300 ms)`, met: above < 300, command: 'npm run bench -- generate' })}`,
+  );
 }
 
 /**
@@ -231,7 +293,7 @@ function scaling(files: readonly string[], whole: RunResult[], scratch: string):
   for (let r = 0; r < ROUNDS; r++) {
     subsets.forEach((s, i) => {
       const work = mkdtempSync(join(scratch, 'scale-'));
-      res[i]!.push(measure(tools[0]!.command(s, work, ''), work));
+      res[i].push(measure(tools[0].command(s, work, ''), work));
       rmSync(work, { recursive: true, force: true });
     });
   }
@@ -239,15 +301,24 @@ function scaling(files: readonly string[], whole: RunResult[], scratch: string):
   res.push(whole);
   const rows = subsets.map((s, i) => {
     const mb = size(s) / 1024 / 1024;
-    const w = median(res[i]!.map((x) => x.wallMs));
-    const cpu = median(res[i]!.map((x) => x.cpuMs));
-    return [String(s.length), bytes(size(s)), fmt(w / 1000), fmt(cpu / 1000), fmt(cpu / mb), bytes(median(res[i]!.map((x) => x.rssBytes)))];
+    const w = median(res[i].map((x) => x.wallMs));
+    const cpu = median(res[i].map((x) => x.cpuMs));
+    return [
+      String(s.length),
+      bytes(size(s)),
+      fmt(w / 1000),
+      fmt(cpu / 1000),
+      fmt(cpu / mb),
+      bytes(median(res[i].map((x) => x.rssBytes))),
+    ];
   });
   console.log(`\n### scaling: crdgen generate (all generators) on growing subsets of the corpus, ${ROUNDS} rounds\n`);
   console.log(table(['files', 'input', 'wall s (median)', 'CPU s', 'CPU ms per input MB', 'peak RSS'], rows));
-  const perMb = subsets.map((s, i) => median(res[i]!.map((x) => x.cpuMs)) / (size(s) / 1024 / 1024));
-  const growth = perMb[perMb.length - 1]! / perMb[0]!;
-  console.log(`\n- ${recordVerdict({ target: 'generation scales linearly (CPU per input MB, smallest subset → the corpus)', crdgen: perMb.map((x) => `${fmt(x)}`).join(' → ') + ' ms/MB', peers: '—', judged: `${times(growth)} the smallest subset's cost per MB (≤ 1.25×: no worse than linear)`, met: growth <= 1.25, command: 'npm run bench -- generate' })}`);
+  const perMb = subsets.map((s, i) => median(res[i].map((x) => x.cpuMs)) / (size(s) / 1024 / 1024));
+  const growth = perMb[perMb.length - 1] / perMb[0];
+  console.log(
+    `\n- ${recordVerdict({ target: 'generation scales linearly (CPU per input MB, smallest subset → the corpus)', crdgen: perMb.map((x) => `${fmt(x)}`).join(' → ') + ' ms/MB', peers: '—', judged: `${times(growth)} the smallest subset's cost per MB (≤ 1.25×: no worse than linear)`, met: growth <= 1.25, command: 'npm run bench -- generate' })}`,
+  );
 }
 
 main();

@@ -40,7 +40,7 @@ const SIZES = [
   { namespace: 'n10k', count: n(10_000) },
   { namespace: 'n50k', count: n(50_000) },
 ];
-const STREAM = SIZES[2]!;
+const STREAM = SIZES[2];
 /**
  * crdgen: the factory's default (managedFields dropped); crdgen-keep: keepManagedFields; the
  * -warm ones sync only, with the heap warmed first (their jobs have no stream).
@@ -60,31 +60,58 @@ const LABEL: Record<Client, string> = {
 const run = promisify(execFile);
 
 /** Starts the server process; resolves with its URL and kubeconfig once the objects are seeded. */
-async function startServer(): Promise<{ url: string; kubeconfigPath: string; seconds: number; before: Record<string, string>; stop: () => Promise<void> }> {
+async function startServer(): Promise<{
+  url: string;
+  kubeconfigPath: string;
+  seconds: number;
+  before: Record<string, string>;
+  stop: () => Promise<void>;
+}> {
   const spec = SIZES.map((s) => `${s.namespace}=${s.count}`).join(',');
-  const child = spawn(process.execPath, [join(BENCH, 'lib', 'informer-server.mjs'), PKG, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(BENCH, 'lib', 'informer-server.mjs'), PKG, spec], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`informer server exited (${code}) before it was ready`)));
   });
-  const info = JSON.parse(line) as { url: string; kubeconfigPath: string; seconds: number; before: Record<string, string> };
+  const info = JSON.parse(line) as {
+    url: string;
+    kubeconfigPath: string;
+    seconds: number;
+    before: Record<string, string>;
+  };
   return { ...info, stop: async () => void (child.stdin.end(), await exited) };
 }
 
 /** Writes the empty list the stream clients start from; returns the mean JSON size of a listed object. */
 async function prepareStream(url: string, before: string, listFile: string): Promise<number> {
-  writeFileSync(listFile, JSON.stringify({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManagerList', metadata: { resourceVersion: before }, items: [] }));
-  const list = (await (await fetch(`${url}/apis/coolops.cn/v1alpha1/namespaces/${SIZES[0]!.namespace}/databasemanagers`)).json()) as { items: unknown[] };
+  writeFileSync(
+    listFile,
+    JSON.stringify({
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManagerList',
+      metadata: { resourceVersion: before },
+      items: [],
+    }),
+  );
+  const list = (await (
+    await fetch(`${url}/apis/coolops.cn/v1alpha1/namespaces/${SIZES[0].namespace}/databasemanagers`)
+  ).json()) as { items: unknown[] };
   return list.items.reduce<number>((n, o) => n + JSON.stringify(o).length, 0) / list.items.length;
 }
 
 async function runClient(job: ClientJob): Promise<ClientReport> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, 'lib', 'informer-client.ts'), JSON.stringify(job)], {
-    cwd: REPO,
-    maxBuffer: 1024 * 1024,
-    timeout: 600_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(BENCH, 'lib', 'informer-client.ts'), JSON.stringify(job)],
+    {
+      cwd: REPO,
+      maxBuffer: 1024 * 1024,
+      timeout: 600_000,
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').pop()!) as ClientReport;
 }
 
@@ -95,11 +122,15 @@ async function main(): Promise<void> {
   let replay: Awaited<ReturnType<typeof startReplayServer>> | undefined;
   try {
     const listFile = join(scratch, 'stream-list.json');
-    const before = server.before[STREAM.namespace]!;
+    const before = server.before[STREAM.namespace];
     const objectJsonBytes = await prepareStream(server.url, before, listFile);
     process.stderr.write(`  informer: server started and seeded in ${fmt(server.seconds)} s\n`);
     const streamFile = join(scratch, 'stream.ndjson');
-    await captureWatch(`${server.url}/apis/coolops.cn/v1alpha1/namespaces/${STREAM.namespace}/databasemanagers?watch=true&resourceVersion=${before}`, STREAM.count, streamFile);
+    await captureWatch(
+      `${server.url}/apis/coolops.cn/v1alpha1/namespaces/${STREAM.namespace}/databasemanagers?watch=true&resourceVersion=${before}`,
+      STREAM.count,
+      streamFile,
+    );
     replay = await startReplayServer(streamFile);
     const replayKubeconfigPath = join(scratch, 'replay-kubeconfig');
     retargetKubeconfig(server.kubeconfigPath, replay.url, replayKubeconfigPath);
@@ -109,32 +140,42 @@ async function main(): Promise<void> {
     // KEP-4988's pagination from the cache), so only the one-request figures carry to a cluster.
     const oneList = SIZES.map((x) => ({ ...x, pageSize: 0 }));
     const stream = { namespace: STREAM.namespace, events: STREAM.count, listFile, replayKubeconfigPath };
-    const on = (job: Omit<ClientJob, 'kubeconfigPath'>): ClientJob => ({ ...job, kubeconfigPath: server.kubeconfigPath });
+    const on = (job: Omit<ClientJob, 'kubeconfigPath'>): ClientJob => ({
+      ...job,
+      kubeconfigPath: server.kubeconfigPath,
+    });
     const jobs: Record<Client, ClientJob> = {
-      crdgen: on({ client: 'crdgen', sync: VARIANTS ? [...oneList, SIZES[0]!] : oneList, stream }),
+      crdgen: on({ client: 'crdgen', sync: VARIANTS ? [...oneList, SIZES[0]] : oneList, stream }),
       'crdgen-keep': on({ client: 'crdgen', keepManagedFields: true, sync: oneList, stream }),
       'client-node': on({ client: 'client-node', sync: SIZES, stream }),
       floor: on({ client: 'floor', sync: SIZES }),
       'crdgen-warm': on({ client: 'crdgen', warmHeap: true, sync: oneList }),
       'client-node-warm': on({ client: 'client-node', warmHeap: true, sync: SIZES }),
     };
-    const reports = Object.fromEntries(ALL_CLIENTS.map((c) => [c, [] as ClientReport[]])) as Record<Client, ClientReport[]>;
+    const reports = Object.fromEntries(ALL_CLIENTS.map((c) => [c, [] as ClientReport[]])) as Record<
+      Client,
+      ClientReport[]
+    >;
     for (let r = 0; r < ROUNDS; r++) {
       // Rotate which client goes first.
-      const order = CLIENTS.map((_, i) => CLIENTS[(i + r) % CLIENTS.length]!);
+      const order = CLIENTS.map((_, i) => CLIENTS[(i + r) % CLIENTS.length]);
       for (const client of order) {
         reports[client].push(await runClient(jobs[client]));
       }
       process.stderr.write(`  informer: round ${r + 1}/${ROUNDS}\n`);
     }
-    console.log(`## informer — crdgen's informer factory vs client-node makeInformer, same server, ${ROUNDS} rounds, one fresh process per client per round`);
+    console.log(
+      `## informer — crdgen's informer factory vs client-node makeInformer, same server, ${ROUNDS} rounds, one fresh process per client per round`,
+    );
     console.log(`machine: ${machine()}`);
-    console.log(`server: crdgen/testing in its own process; a DatabaseManager is ${bytes(objectJsonBytes)} of JSON as listed (with managedFields)\n`);
+    console.log(
+      `server: crdgen/testing in its own process; a DatabaseManager is ${bytes(objectJsonBytes)} of JSON as listed (with managedFields)\n`,
+    );
     type Series = { ms: number[]; cpu: number; heap: number };
     const series = (c: Client, i: number): Series => ({
-      ms: reports[c].map((x) => x.sync[i]!.ms),
-      cpu: median(reports[c].map((x) => x.sync[i]!.cpuMicrosPerObject)),
-      heap: median(reports[c].map((x) => x.sync[i]!.heapPerObject)),
+      ms: reports[c].map((x) => x.sync[i].ms),
+      cpu: median(reports[c].map((x) => x.sync[i].cpuMicrosPerObject)),
+      heap: median(reports[c].map((x) => x.sync[i].heapPerObject)),
     });
     const floorOf = (i: number): number[] => series('floor', i).ms;
     const rows: string[][] = [];
@@ -149,9 +190,22 @@ async function main(): Promise<void> {
         lines.push([`${LABEL['crdgen-keep']}, one list request`, series('crdgen-keep', i)]);
       }
       lines.push([LABEL['client-node'], series('client-node', i)], [LABEL.floor, series('floor', i)]);
-      if (VARIANTS) lines.push([`${LABEL['crdgen-warm']}, one list request`, series('crdgen-warm', i)], [LABEL['client-node-warm'], series('client-node-warm', i)]);
+      if (VARIANTS)
+        lines.push(
+          [`${LABEL['crdgen-warm']}, one list request`, series('crdgen-warm', i)],
+          [LABEL['client-node-warm'], series('client-node-warm', i)],
+        );
       for (const [name, x] of lines) {
-        rows.push([fmt(s.count), name, fmt(median(x.ms)), fmt((median(x.ms) * 1000) / s.count), times(pairedRatio(x.ms, base.ms)), fmt(x.cpu), bytes(x.heap), times(x.heap / objectJsonBytes)]);
+        rows.push([
+          fmt(s.count),
+          name,
+          fmt(median(x.ms)),
+          fmt((median(x.ms) * 1000) / s.count),
+          times(pairedRatio(x.ms, base.ms)),
+          fmt(x.cpu),
+          bytes(x.heap),
+          times(x.heap / objectJsonBytes),
+        ]);
       }
       const floor = floorOf(i);
       syncRatios.push(pairedRatio(series('client-node', i).ms, base.ms));
@@ -159,17 +213,39 @@ async function main(): Promise<void> {
       heapRatios.push(base.heap / objectJsonBytes);
     });
     console.log('### list and sync (time until the handler has seen every object), heap per cached object after GC\n');
-    console.log(table(['objects', 'client', 'sync ms (median)', 'µs per object', 'time vs crdgen', 'client CPU µs per object', 'heap per object', 'heap / JSON size'], rows));
+    console.log(
+      table(
+        [
+          'objects',
+          'client',
+          'sync ms (median)',
+          'µs per object',
+          'time vs crdgen',
+          'client CPU µs per object',
+          'heap per object',
+          'heap / JSON size',
+        ],
+        rows,
+      ),
+    );
     const sources: [string, (r: ClientReport) => StreamReport][] = [
       ['served by crdgen/testing (the server sets the pace)', (r) => streamed(r.stream)],
       ['the same bytes from a pre-rendered replay (the client sets the pace)', (r) => streamed(r.replay)],
     ];
-    console.log(`\n### a stream of ${fmt(STREAM.count)} watch events (ADDED), replayed from the resourceVersion before the objects were created\n`);
+    console.log(
+      `\n### a stream of ${fmt(STREAM.count)} watch events (ADDED), replayed from the resourceVersion before the objects were created\n`,
+    );
     const streamRows: string[][] = [];
     for (const [source, pick] of sources) {
       const eps = (c: Client): number[] => reports[c].map((x) => pick(x).eventsPerSecond);
       for (const c of CLIENTS.filter((x) => jobs[x].stream)) {
-        streamRows.push([source, LABEL[c], fmt(median(eps(c))), times(pairedRatio(eps(c), eps('crdgen'))), fmt(median(reports[c].map((x) => pick(x).cpuMicrosPerEvent)))]);
+        streamRows.push([
+          source,
+          LABEL[c],
+          fmt(median(eps(c))),
+          times(pairedRatio(eps(c), eps('crdgen'))),
+          fmt(median(reports[c].map((x) => pick(x).cpuMicrosPerEvent))),
+        ]);
       }
     }
     console.log(table(['stream', 'client', 'events/s (median)', 'vs crdgen', 'client CPU µs per event'], streamRows));
@@ -181,13 +257,27 @@ async function main(): Promise<void> {
     const command = 'npm run bench -- informer';
     const ms = (c: Client): string => SIZES.map((_, i) => `${fmt(median(series(c, i).ms))}`).join(' / ');
     console.log('\nTargets (issue #26: fresh processes; issue #9: heap):');
-    console.log(`- ${recordVerdict({ target: `informer sync ≥ 1.0× client-node's speed (${sizes}, crdgen/testing)`, crdgen: `${ms('crdgen')} ms`, peers: `client-node ${ms('client-node')} ms`, judged: `client-node takes ${list(syncRatios)} crdgen's time (≥ 1.00×)`, met: syncRatios.every((x) => x >= 1), command })}`);
-    console.log(`- ${recordVerdict({ target: "informer event throughput ≥ 1.0× client-node's (client-paced replay)", crdgen: `${fmt(median(eps('crdgen')))} events/s`, peers: `client-node ${fmt(median(eps('client-node')))} events/s`, judged: `${times(ratio)} (≥ 1.00×)`, met: ratio >= 1, command })}`);
-    console.log(`- ${recordVerdict({ target: `informer sync ≤ 1.5× fetch + JSON.parse of the same list (${sizes})`, crdgen: `${ms('crdgen')} ms`, peers: `floor ${SIZES.map((_, i) => fmt(median(floorOf(i)))).join(' / ')} ms`, judged: `${list(floorRatios)} the floor (≤ 1.50×)`, met: floorRatios.every((x) => x <= 1.5), command })}`);
-    console.log(`- ${recordVerdict({ target: `informer heap per cached object ≤ 1.5× its JSON (${sizes})`, crdgen: SIZES.map((_, i) => bytes(series('crdgen', i).heap)).join(' / '), peers: `client-node ${SIZES.map((_, i) => bytes(series('client-node', i).heap)).join(' / ')}; JSON ${bytes(objectJsonBytes)}`, judged: `${list(heapRatios)} (≤ 1.50×)`, met: heapRatios.every((x) => x <= 1.5), command })}`);
+    console.log(
+      `- ${recordVerdict({ target: `informer sync ≥ 1.0× client-node's speed (${sizes}, crdgen/testing)`, crdgen: `${ms('crdgen')} ms`, peers: `client-node ${ms('client-node')} ms`, judged: `client-node takes ${list(syncRatios)} crdgen's time (≥ 1.00×)`, met: syncRatios.every((x) => x >= 1), command })}`,
+    );
+    console.log(
+      `- ${recordVerdict({ target: "informer event throughput ≥ 1.0× client-node's (client-paced replay)", crdgen: `${fmt(median(eps('crdgen')))} events/s`, peers: `client-node ${fmt(median(eps('client-node')))} events/s`, judged: `${times(ratio)} (≥ 1.00×)`, met: ratio >= 1, command })}`,
+    );
+    console.log(
+      `- ${recordVerdict({ target: `informer sync ≤ 1.5× fetch + JSON.parse of the same list (${sizes})`, crdgen: `${ms('crdgen')} ms`, peers: `floor ${SIZES.map((_, i) => fmt(median(floorOf(i)))).join(' / ')} ms`, judged: `${list(floorRatios)} the floor (≤ 1.50×)`, met: floorRatios.every((x) => x <= 1.5), command })}`,
+    );
+    console.log(
+      `- ${recordVerdict({ target: `informer heap per cached object ≤ 1.5× its JSON (${sizes})`, crdgen: SIZES.map((_, i) => bytes(series('crdgen', i).heap)).join(' / '), peers: `client-node ${SIZES.map((_, i) => bytes(series('client-node', i).heap)).join(' / ')}; JSON ${bytes(objectJsonBytes)}`, judged: `${list(heapRatios)} (≤ 1.50×)`, met: heapRatios.every((x) => x <= 1.5), command })}`,
+    );
     console.log('\n### scaling: sync cost per object as the count grows\n');
-    const perObject = (c: Client, i: number): string => fmt(median(reports[c].map((x) => (x.sync[i]!.ms * 1000) / x.sync[i]!.count)));
-    console.log(table(['objects', ...CLIENTS.map((c) => `${LABEL[c]}: µs per object`)], SIZES.map((s, i) => [fmt(s.count), ...CLIENTS.map((c) => perObject(c, i))])));
+    const perObject = (c: Client, i: number): string =>
+      fmt(median(reports[c].map((x) => (x.sync[i].ms * 1000) / x.sync[i].count)));
+    console.log(
+      table(
+        ['objects', ...CLIENTS.map((c) => `${LABEL[c]}: µs per object`)],
+        SIZES.map((s, i) => [fmt(s.count), ...CLIENTS.map((c) => perObject(c, i))]),
+      ),
+    );
   } finally {
     await replay?.stop();
     await server.stop();

@@ -29,12 +29,29 @@ import { isNotFound } from '../src/runtime/client/errors.js';
 import { newSharedIndexInformer } from '../src/runtime/cache/shared-index-informer.js';
 import type { KubeObject } from '../src/runtime/meta/types.js';
 import { buildOperators } from './lib/operator-build.js';
-import { cpuMs, rssMb, startOperator as start, stopOperator as stop, until, type Contender } from './lib/operator-process.js';
+import {
+  cpuMs,
+  rssMb,
+  startOperator as start,
+  stopOperator as stop,
+  until,
+  type Contender,
+} from './lib/operator-process.js';
 import { DM_CRD, REPO } from './lib/env.js';
 import { fmt, load1, median, table } from './lib/stats.js';
 
-type DM = KubeObject & { spec: { deploymentName: string; replicas: number; dbtype: string }; status?: { availableReplicas?: number } };
-const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+type DM = KubeObject & {
+  spec: { deploymentName: string; replicas: number; dbtype: string };
+  status?: { availableReplicas?: number };
+};
+const DM_RESOURCE = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 const DRIVER_UA = 'crdgen-operator-bench-driver';
 const SIZES = (process.env.BENCH_OPERATOR_SIZES ?? '100,500,2000').split(',').map(Number);
 const IDLE_S = Number(process.env.BENCH_OPERATOR_IDLE_S ?? 20);
@@ -53,13 +70,35 @@ async function server(): Promise<{ s: TestApiServer; requests: () => { all: numb
   return { s, requests: () => ({ ...n }) };
 }
 
-async function driver(s: TestApiServer): Promise<{ dms: ReturnType<typeof resourceClient<DM>>; deployments: ReturnType<typeof resourceClient<Deployment>>; config: Awaited<ReturnType<typeof loadKubeconfig>> }> {
-  const config = { ...(await loadKubeconfig({ path: s.kubeconfigPath })), userAgent: DRIVER_UA, qps: 5000, burst: 5000 };
-  return { config, dms: resourceClient<DM>(config, DM_RESOURCE), deployments: resourceClient<Deployment>(config, DeploymentResource) };
+async function driver(s: TestApiServer): Promise<{
+  dms: ReturnType<typeof resourceClient<DM>>;
+  deployments: ReturnType<typeof resourceClient<Deployment>>;
+  config: Awaited<ReturnType<typeof loadKubeconfig>>;
+}> {
+  const config = {
+    ...(await loadKubeconfig({ path: s.kubeconfigPath })),
+    userAgent: DRIVER_UA,
+    qps: 5000,
+    burst: 5000,
+  };
+  return {
+    config,
+    dms: resourceClient<DM>(config, DM_RESOURCE),
+    deployments: resourceClient<Deployment>(config, DeploymentResource),
+  };
 }
 
 function dm(i: number, prefix: string): DM {
-  return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: `${prefix}-${i}` }, spec: { deploymentName: `${prefix}-${i}-db`, replicas: 1 + (i % 3), dbtype: ['mysql', 'postgres', 'redis', 'mongodb'][i % 4]! } };
+  return {
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: `${prefix}-${i}` },
+    spec: {
+      deploymentName: `${prefix}-${i}-db`,
+      replicas: 1 + (i % 3),
+      dbtype: ['mysql', 'postgres', 'redis', 'mongodb'][i % 4],
+    },
+  };
 }
 
 /** Creates `n` DatabaseManagers, 50 requests in flight at a time. */
@@ -72,7 +111,10 @@ async function createMany(dms: ReturnType<typeof resourceClient<DM>>, n: number,
 }
 
 /** Watches DatabaseManagers; resolves once `n` have status.availableReplicas = spec.replicas. */
-function convergence(config: Awaited<ReturnType<typeof driver>>['config'], n: number): { done: Promise<void>; stop: () => void } {
+function convergence(
+  config: Awaited<ReturnType<typeof driver>>['config'],
+  n: number,
+): { done: Promise<void>; stop: () => void } {
   const informer = newSharedIndexInformer(resourceClient<DM>(config, DM_RESOURCE));
   const converged = new Set<string>();
   let resolve!: () => void;
@@ -88,7 +130,10 @@ function convergence(config: Awaited<ReturnType<typeof driver>>['config'], n: nu
 }
 
 /** Deletes a Deployment if it exists; retries a dropped keep-alive connection (the server closes idle ones). */
-async function deleteDeployment(deployments: ReturnType<typeof resourceClient<Deployment>>, name: string): Promise<void> {
+async function deleteDeployment(
+  deployments: ReturnType<typeof resourceClient<Deployment>>,
+  name: string,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await deployments.namespace('default').delete(name);
@@ -154,13 +199,21 @@ async function measureConvergence(c: Contender, n: number, idle: boolean): Promi
     // the job's requests: until the operator has sent nothing for 3 s (its Events trail the statuses)
     let last = requests().all;
     let quietSince = performance.now();
-    await until(() => {
-      const now = requests().all;
-      if (now !== last) [last, quietSince] = [now, performance.now()];
-      return performance.now() - quietSince >= 3000;
-    }, 120_000, `${c.label}: requests to stop`);
+    await until(
+      () => {
+        const now = requests().all;
+        if (now !== last) [last, quietSince] = [now, performance.now()];
+        return performance.now() - quietSince >= 3000;
+      },
+      120_000,
+      `${c.label}: requests to stop`,
+    );
     const req1 = requests();
-    const result: ConvergenceResult = { seconds, requestsPerObject: (req1.all - req0.all) / n, eventRequestsPerObject: (req1.events - req0.events) / n };
+    const result: ConvergenceResult = {
+      seconds,
+      requestsPerObject: (req1.all - req0.all) / n,
+      eventRequestsPerObject: (req1.events - req0.events) / n,
+    };
     if (idle) {
       const cpu0 = cpuMs(r.proc.pid!);
       await new Promise((res) => setTimeout(res, IDLE_S * 1000));
@@ -182,11 +235,20 @@ function baseline(): string[] {
   const cpu: number[] = [];
   for (let i = 0; i < STARTS; i++) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.cpuUsage().user + process.cpuUsage().system))'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', 'process.stdout.write(String(process.cpuUsage().user + process.cpuUsage().system))'],
+      { encoding: 'utf8' },
+    );
     wall.push(performance.now() - t0);
     cpu.push(Number(r.stdout) / 1000);
   }
-  return ['`node -e 0` (for reference)', `${fmt(median(wall) / 1000)} s`, `${fmt(median(cpu), 3)} ms`, wall.map((w) => (w / 1000).toFixed(2)).join(' ')];
+  return [
+    '`node -e 0` (for reference)',
+    `${fmt(median(wall) / 1000)} s`,
+    `${fmt(median(cpu), 3)} ms`,
+    wall.map((w) => (w / 1000).toFixed(2)).join(' '),
+  ];
 }
 
 async function main(): Promise<void> {
@@ -195,20 +257,52 @@ async function main(): Promise<void> {
     const t = performance.now();
     const built = await buildOperators(out);
     console.error(`operators built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const crdgenArgs = (kc: string): string[] => ['--kubeconfig', kc, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--workers', '4', '--kube-api-qps', '5000', '--kube-api-burst', '5000'];
+    const crdgenArgs = (kc: string): string[] => [
+      '--kubeconfig',
+      kc,
+      '--metrics-bind-address',
+      '0',
+      '--health-probe-bind-address',
+      '0',
+      '--workers',
+      '4',
+      '--kube-api-qps',
+      '5000',
+      '--kube-api-burst',
+      '5000',
+    ];
     const marks = { syncedMsg: 'caches synced; starting workers', reconciledMsg: 'reconciled' };
-    const crdgen: Contender = { label: 'crdgen (tsc output + node_modules)', argv: (kc) => [process.execPath, built.crdgen, ...crdgenArgs(kc)], ...marks };
-    const bundled: Contender = { label: `crdgen as its image runs it (esbuild bundle, ${built.imageNodeOptions.join(' ') || 'no node options'})`, argv: (kc) => [process.execPath, ...built.imageNodeOptions, built.crdgenBundle, ...crdgenArgs(kc)], ...marks };
-    const clientNode: Contender = { label: 'client-node makeInformer operator', argv: (kc) => [process.execPath, built.clientNode, '--kubeconfig', kc, '--workers', '4'], ...marks };
+    const crdgen: Contender = {
+      label: 'crdgen (tsc output + node_modules)',
+      argv: (kc) => [process.execPath, built.crdgen, ...crdgenArgs(kc)],
+      ...marks,
+    };
+    const bundled: Contender = {
+      label: `crdgen as its image runs it (esbuild bundle, ${built.imageNodeOptions.join(' ') || 'no node options'})`,
+      argv: (kc) => [process.execPath, ...built.imageNodeOptions, built.crdgenBundle, ...crdgenArgs(kc)],
+      ...marks,
+    };
+    const clientNode: Contender = {
+      label: 'client-node makeInformer operator',
+      argv: (kc) => [process.execPath, built.clientNode, '--kubeconfig', kc, '--workers', '4'],
+      ...marks,
+    };
 
     console.log(`## Operator: generated DatabaseManager operator vs a client-node operator\n`);
     console.log(`load average at start ${load1()}; no heap cap\n`);
     const startRows: string[][] = [baseline()];
     for (const c of [crdgen, bundled, clientNode]) {
       const r = await measureStartup(c);
-      startRows.push([c.label, `${fmt(median(r.wall) / 1000)} s`, `${fmt(median(r.cpu), 3)} ms`, `${r.wall.map((w) => (w / 1000).toFixed(2)).join(' ')}`]);
+      startRows.push([
+        c.label,
+        `${fmt(median(r.wall) / 1000)} s`,
+        `${fmt(median(r.cpu), 3)} ms`,
+        `${r.wall.map((w) => (w / 1000).toFixed(2)).join(' ')}`,
+      ]);
     }
-    console.log(`### Start-up to the first reconcile (median of ${STARTS}; spawn → first \`reconciled\` line, which created a Deployment); load ${load1()}\n`);
+    console.log(
+      `### Start-up to the first reconcile (median of ${STARTS}; spawn → first \`reconciled\` line, which created a Deployment); load ${load1()}\n`,
+    );
     console.log(table(['operator', 'wall clock', 'CPU', 'runs (s)'], startRows));
 
     const sizes = [...new Set([...SIZES, IDLE_COUNT])].sort((a, b) => a - b);
@@ -219,16 +313,34 @@ async function main(): Promise<void> {
       for (const c of [bundled, clientNode]) {
         const r = await measureConvergence(c, n, n === IDLE_COUNT);
         row.push(`${r.seconds.toFixed(1)} s`, `${fmt(r.requestsPerObject, 3)} (${fmt(r.eventRequestsPerObject, 2)})`);
-        if (r.idle) idleRows.push([c.label, `${r.idle.cpuMs} ms (${fmt((r.idle.cpuMs / (IDLE_S * 1000)) * 100, 2)} %)`, `${r.idle.rss.toFixed(1)} MB`]);
+        if (r.idle)
+          idleRows.push([
+            c.label,
+            `${r.idle.cpuMs} ms (${fmt((r.idle.cpuMs / (IDLE_S * 1000)) * 100, 2)} %)`,
+            `${r.idle.rss.toFixed(1)} MB`,
+          ]);
       }
       convRows.push(row);
     }
     const plain = await measureConvergence(crdgen, IDLE_COUNT, true);
-    idleRows.unshift([crdgen.label, `${plain.idle!.cpuMs} ms (${fmt((plain.idle!.cpuMs / (IDLE_S * 1000)) * 100, 2)} %)`, `${plain.idle!.rss.toFixed(1)} MB`]);
-    console.log(`\n### N DatabaseManagers created at once → all converged (Deployment created, availableReplicas = replicas); load ${load1()}\n`);
+    idleRows.unshift([
+      crdgen.label,
+      `${plain.idle!.cpuMs} ms (${fmt((plain.idle!.cpuMs / (IDLE_S * 1000)) * 100, 2)} %)`,
+      `${plain.idle!.rss.toFixed(1)} MB`,
+    ]);
+    console.log(
+      `\n### N DatabaseManagers created at once → all converged (Deployment created, availableReplicas = replicas); load ${load1()}\n`,
+    );
     console.log(`crdgen: ${bundled.label}; requests per object counted by the server (of which Events)\n`);
-    console.log(table(['N', 'crdgen: time', 'crdgen: requests/object', 'client-node: time', 'client-node: requests/object'], convRows));
-    console.log(`\n### After ${IDLE_COUNT} converged: ${IDLE_S} s idle (CPU), then RSS with ${IDLE_COUNT} DatabaseManagers + ${IDLE_COUNT} Deployments cached; load ${load1()}\n`);
+    console.log(
+      table(
+        ['N', 'crdgen: time', 'crdgen: requests/object', 'client-node: time', 'client-node: requests/object'],
+        convRows,
+      ),
+    );
+    console.log(
+      `\n### After ${IDLE_COUNT} converged: ${IDLE_S} s idle (CPU), then RSS with ${IDLE_COUNT} DatabaseManagers + ${IDLE_COUNT} Deployments cached; load ${load1()}\n`,
+    );
     console.log(table(['operator', `CPU over ${IDLE_S} s idle`, 'RSS at idle'], idleRows));
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -16,17 +16,55 @@ import { readVerdicts, verdictTable } from './lib/verdicts.js';
 
 /** Every benchmark: its file and what it measures. */
 const SUITES: Record<string, { file: string; about: string; inDefault: boolean }> = {
-  deepcopy: { file: 'deepcopy.ts', about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written', inDefault: true },
-  workqueue: { file: 'workqueue.ts', about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue', inDefault: true },
+  deepcopy: {
+    file: 'deepcopy.ts',
+    about: 'generated deepCopy vs structuredClone, JSON, rfdc, klona, fast-copy, lodash, hand-written',
+    inDefault: true,
+  },
+  workqueue: {
+    file: 'workqueue.ts',
+    about: 'add/get/done cycles, 1/2/8 workers, duplicates, rate-limiting queue',
+    inDefault: true,
+  },
   testenv: { file: 'testenv-start.ts', about: 'startTestApiServer() start-up', inDefault: true },
-  informer: { file: 'informer.ts', about: 'informer sync/heap/event stream vs client-node makeInformer and the fetch+JSON.parse floor, on crdgen/testing, with a client-paced replay (go-peers judges the targets on kube-apiserver)', inDefault: false },
-  'go-peers': { file: 'go-peers.ts', about: 'client-go, controller-runtime, client-node and crdgen on etcd + kube-apiserver + kwok: informers, operators, test server', inDefault: true },
-  operator: { file: 'operator.ts', about: 'generated operator vs a client-node one on crdgen/testing (go-peers measures it on the real control plane)', inDefault: false },
-  generate: { file: 'generate.ts', about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling', inDefault: true },
-  'runtime-cache': { file: 'runtime-cache.ts', about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)', inDefault: false },
+  informer: {
+    file: 'informer.ts',
+    about:
+      'informer sync/heap/event stream vs client-node makeInformer and the fetch+JSON.parse floor, on crdgen/testing, with a client-paced replay (go-peers judges the targets on kube-apiserver)',
+    inDefault: false,
+  },
+  'go-peers': {
+    file: 'go-peers.ts',
+    about:
+      'client-go, controller-runtime, client-node and crdgen on etcd + kube-apiserver + kwok: informers, operators, test server',
+    inDefault: true,
+  },
+  operator: {
+    file: 'operator.ts',
+    about: 'generated operator vs a client-node one on crdgen/testing (go-peers measures it on the real control plane)',
+    inDefault: false,
+  },
+  generate: {
+    file: 'generate.ts',
+    about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling',
+    inDefault: true,
+  },
+  'runtime-cache': {
+    file: 'runtime-cache.ts',
+    about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)',
+    inDefault: false,
+  },
   'ts-reader': { file: 'ts-reader.ts', about: 'TypeScript reader vs tsc --noEmit (issue #7)', inDefault: false },
-  validation: { file: 'validation.ts', about: 'validate(): DatabaseManager, Gateway API examples (OpenAPI + list types + CEL) (issues #11, #27)', inDefault: false },
-  cel: { file: 'cel-evaluators.ts', about: 'CEL evaluation: crdgen’s evaluator vs @bufbuild/cel on Gateway API rules (issue #27)', inDefault: false },
+  validation: {
+    file: 'validation.ts',
+    about: 'validate(): DatabaseManager, Gateway API examples (OpenAPI + list types + CEL) (issues #11, #27)',
+    inDefault: false,
+  },
+  cel: {
+    file: 'cel-evaluators.ts',
+    about: 'CEL evaluation: crdgen’s evaluator vs @bufbuild/cel on Gateway API rules (issue #27)',
+    inDefault: false,
+  },
 };
 
 function usage(): string {
@@ -46,7 +84,7 @@ function main(): number {
     console.error(`unknown benchmark ${unknown.map((u) => JSON.stringify(u)).join(', ')}\n${usage()}`);
     return 2;
   }
-  const names = args.length > 0 ? args : Object.keys(SUITES).filter((n) => SUITES[n]!.inDefault);
+  const names = args.length > 0 ? args : Object.keys(SUITES).filter((n) => SUITES[n].inDefault);
   const t0 = performance.now();
   const build = process.env.BENCH_NO_BUILD !== '1';
   const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
@@ -64,8 +102,14 @@ function main(): number {
     if (r.status !== 0) return 1;
   }
   // The BENCH_* settings that change what runs (rounds, scale) are part of the command.
-  const settings = Object.keys(process.env).filter((k) => k.startsWith('BENCH_')).sort().map((k) => `${k}=${process.env[k]} `).join('');
-  console.log(`# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: ${settings}${command}\n`);
+  const settings = Object.keys(process.env)
+    .filter((k) => k.startsWith('BENCH_'))
+    .sort()
+    .map((k) => `${k}=${process.env[k]} `)
+    .join('');
+  console.log(
+    `# crdgen benchmarks — ${new Date().toISOString()}\n\nmachine: ${machine()}\ncommand: ${settings}${command}\n`,
+  );
   const pkg = snapshotPackage();
   const check = spawnSync(process.execPath, [join(pkg, 'bin', 'crdgen.js'), '--version'], { encoding: 'utf8' });
   if (check.status !== 0) {
@@ -78,12 +122,17 @@ function main(): number {
   const lastLines = join(verdictDir, 'last-lines.txt');
   let failed = 0;
   for (const name of names) {
-    const s = SUITES[name]!;
+    const s = SUITES[name];
     const t = performance.now();
     const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(BENCH, s.file)], {
       cwd: REPO,
       stdio: 'inherit',
-      env: { ...process.env, CRDGEN_BENCH_PKG: pkg, CRDGEN_BENCH_VERDICTS: verdicts, CRDGEN_BENCH_LAST_LINES: lastLines },
+      env: {
+        ...process.env,
+        CRDGEN_BENCH_PKG: pkg,
+        CRDGEN_BENCH_VERDICTS: verdicts,
+        CRDGEN_BENCH_LAST_LINES: lastLines,
+      },
     });
     const secs = ((performance.now() - t) / 1000).toFixed(0);
     if (r.status !== 0) {
@@ -99,7 +148,9 @@ function main(): number {
   rmSync(verdictDir, { recursive: true, force: true });
   if (all.length > 0) console.log(`## Targets of this run\n\n${verdictTable(all)}\n`);
   const total = (performance.now() - t0) / 1000;
-  console.log(`total wall time of \`${command}\` (${build ? 'build included' : 'no build'}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`);
+  console.log(
+    `total wall time of \`${command}\` (${build ? 'build included' : 'no build'}): ${Math.floor(total / 60)} min ${Math.round(total % 60)} s; load average at the end: ${machine().split('load average ')[1]}`,
+  );
   // a benchmark's one-line summary (go-peers') is the last line of the output
   if (last) console.log(`\n${last}`);
   return failed > 0 ? 1 : 0;

@@ -16,7 +16,9 @@ async function timed(name: string, ops: number, fn: () => Promise<void> | void):
   const t0 = performance.now();
   await fn();
   const ms = performance.now() - t0;
-  console.log(`${name.padEnd(44)} ${(ops / ms / 1000).toFixed(2).padStart(7)} M ops/s  (${ops} in ${ms.toFixed(0)} ms)`);
+  console.log(
+    `${name.padEnd(44)} ${(ops / ms / 1000).toFixed(2).padStart(7)} M ops/s  (${ops} in ${ms.toFixed(0)} ms)`,
+  );
 }
 
 await timed('queue add/get/done, 1 worker', n, async () => {
@@ -61,13 +63,13 @@ const objs: KubeObject[] = Array.from({ length: 10_000 }, (_, i) => ({
 
 await timed('indexer add/update (namespace index)', n, () => {
   const idx = newIndexer<KubeObject>();
-  for (let i = 0; i < n; i++) idx.update(objs[i % objs.length] as KubeObject);
+  for (let i = 0; i < n; i++) idx.update(objs[i % objs.length]);
 });
 
 await timed('DeltaFIFO add + pop', n / 2, async () => {
   const f = new DeltaFIFO<KubeObject>();
   for (let i = 0; i < n / 2; i++) {
-    f.add(objs[i % objs.length] as KubeObject);
+    f.add(objs[i % objs.length]);
     if (f.len() >= 1000) while (f.len() > 0) await f.pop(() => {});
   }
   while (f.len() > 0) await f.pop(() => {});

@@ -90,15 +90,28 @@ const runs: Run[][] = pkgs.map(() => []);
 for (let i = 0; i < PROCESSES; i++) {
   for (let j = 0; j < pkgs.length; j++) {
     const k = (i + j) % pkgs.length;
-    runs[k]!.push(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', startScript(modulePath(pkgs[k]!))], { encoding: 'utf8' })));
+    runs[k].push(
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', startScript(modulePath(pkgs[k]))], {
+          encoding: 'utf8',
+        }),
+      ),
+    );
   }
 }
 const med = (k: keyof Run | undefined): string[] => runs.map((r) => (k ? fmt(median(r.map((x) => x[k]))) : '—'));
-const heads = (what: string[]): string[] => (BASELINE ? what.flatMap((w) => [`${w} (this build)`, `${w} (baseline)`]) : what);
-const interleave = (cols: string[][]): string[] => (BASELINE ? cols[0]!.flatMap((c, i) => [c, cols[1]![i]!]) : cols[0]!);
-console.log(`## startTestApiServer() with the DatabaseManager CRD — median of ${PROCESSES} fresh processes${BASELINE ? ` each (baseline: ${BASELINE})` : ''}`);
+const heads = (what: string[]): string[] =>
+  BASELINE ? what.flatMap((w) => [`${w} (this build)`, `${w} (baseline)`]) : what;
+const interleave = (cols: string[][]): string[] => (BASELINE ? cols[0].flatMap((c, i) => [c, cols[1][i]]) : cols[0]);
+console.log(
+  `## startTestApiServer() with the DatabaseManager CRD — median of ${PROCESSES} fresh processes${BASELINE ? ` each (baseline: ${BASELINE})` : ''}`,
+);
 console.log(`machine: ${machine()}\n`);
-const row = (label: string, wall: keyof Run, cpu: keyof Run | undefined): string[] => [label, ...interleave(med(wall).map((x) => [x])), ...interleave(med(cpu).map((x) => [x]))];
+const row = (label: string, wall: keyof Run, cpu: keyof Run | undefined): string[] => [
+  label,
+  ...interleave(med(wall).map((x) => [x])),
+  ...interleave(med(cpu).map((x) => [x])),
+];
 console.log(
   table(
     ['measure', ...heads(['wall ms (median)']), ...heads(['CPU ms (median)'])],
@@ -112,9 +125,11 @@ console.log(
 );
 
 {
-  const first = median(runs[0]!.map((x) => x.firstStartMs));
-  const later = median(runs[0]!.map((x) => x.warmMedianMs));
-  console.log(`\n- ${recordVerdict({ target: 'startTestApiServer() with the DatabaseManager CRD well under 200 ms (issue #4)', crdgen: `${fmt(first)} ms first in a process, ${fmt(later)} ms later`, peers: 'etcd + kube-apiserver: see go-peers', judged: `${fmt(first)} ms (< 200 ms)`, met: first < 200, command: 'npm run bench -- testenv' })}`);
+  const first = median(runs[0].map((x) => x.firstStartMs));
+  const later = median(runs[0].map((x) => x.warmMedianMs));
+  console.log(
+    `\n- ${recordVerdict({ target: 'startTestApiServer() with the DatabaseManager CRD well under 200 ms (issue #4)', crdgen: `${fmt(first)} ms first in a process, ${fmt(later)} ms later`, peers: 'etcd + kube-apiserver: see go-peers', judged: `${fmt(first)} ms (< 200 ms)`, met: first < 200, command: 'npm run bench -- testenv' })}`,
+  );
 }
 
 type Paging = { pages: number; pagedMs: number; pagedCpuMs: number; fullMs: number; fullCpuMs: number };
@@ -128,15 +143,44 @@ for (const n of [1000, 10000, 50000]) {
       continue;
     }
     const p: Paging[] = [];
-    for (let i = 0; i < 3; i++) p.push(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', pagingScript(modulePath(pkg), n, limit)], { encoding: 'utf8', maxBuffer: 1 << 30 })));
+    for (let i = 0; i < 3; i++)
+      p.push(
+        JSON.parse(
+          execFileSync(process.execPath, ['--input-type=module', '-e', pagingScript(modulePath(pkg), n, limit)], {
+            encoding: 'utf8',
+            maxBuffer: 1 << 30,
+          }),
+        ),
+      );
     const m = (k: keyof Paging): number => median(p.map((x) => x[k]));
     cols.push([fmt(m('pagedMs')), fmt(m('pagedCpuMs')), fmt((m('pagedCpuMs') / n) * 1000)]);
-    if (pkg === PKG) cols[cols.length - 1]!.push(fmt(m('fullMs')), fmt(m('fullCpuMs')), String(m('pages')));
+    if (pkg === PKG) cols[cols.length - 1].push(fmt(m('fullMs')), fmt(m('fullCpuMs')), String(m('pages')));
   }
-  const mine = cols[0]!;
+  const mine = cols[0];
   const base = cols[1];
-  rows.push([String(n), mine[5]!, ...(base ? [mine[0]!, base[0]!, mine[1]!, base[1]!, mine[2]!, base[2]!] : mine.slice(0, 3)), mine[3]!, mine[4]!]);
+  rows.push([
+    String(n),
+    mine[5],
+    ...(base ? [mine[0], base[0], mine[1], base[1], mine[2], base[2]] : mine.slice(0, 3)),
+    mine[3],
+    mine[4],
+  ]);
 }
-console.log(`\n## Paging a list: limit=500 and continue through HTTP (fetch), one server and client in one process — median of 3 processes`);
+console.log(
+  `\n## Paging a list: limit=500 and continue through HTTP (fetch), one server and client in one process — median of 3 processes`,
+);
 console.log(`load average after the start-up runs: ${load1()}\n`);
-console.log(table(['objects', 'pages', ...heads(['all pages, wall ms']), ...heads(['all pages, CPU ms']), ...heads(['CPU µs per object']), 'one list without limit, wall ms', 'its CPU ms'], rows));
+console.log(
+  table(
+    [
+      'objects',
+      'pages',
+      ...heads(['all pages, wall ms']),
+      ...heads(['all pages, CPU ms']),
+      ...heads(['CPU µs per object']),
+      'one list without limit, wall ms',
+      'its CPU ms',
+    ],
+    rows,
+  ),
+);

@@ -126,7 +126,9 @@ try {
   const readCpu = process.cpuUsage(c1);
   const nKinds = r.model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds)).length;
   if (r.diagnostics.length > 0 || nKinds !== made) {
-    throw new Error(`reader: ${nKinds} kinds, ${r.diagnostics.length} diagnostics: ${JSON.stringify(r.diagnostics[0])}`);
+    throw new Error(
+      `reader: ${nKinds} kinds, ${r.diagnostics.length} diagnostics: ${JSON.stringify(r.diagnostics[0])}`,
+    );
   }
   const t3 = performance.now();
   // GNU time prints the child's user and system CPU seconds as the last line of stderr.
@@ -146,5 +148,6 @@ try {
   );
   console.log(`tsc --noEmit (separate process, full lib, strict): ${ms(t4 - t3)} wall, ${ms(tscCpu)} CPU`);
 } finally {
-  if (!process.env["KEEP"]) rmSync(dir, { recursive: true, force: true }); else console.log(dir);
+  if (!process.env['KEEP']) rmSync(dir, { recursive: true, force: true });
+  else console.log(dir);
 }

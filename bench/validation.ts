@@ -18,11 +18,11 @@ function medianNs(fn: () => void, iters: number): number {
     res.push(((d.user + d.system) * 1000) / iters);
   }
   res.sort((a, b) => a - b);
-  return res[Math.floor(res.length / 2)]!;
+  return res[Math.floor(res.length / 2)];
 }
 
 function yamlDoc(file: string): Record<string, unknown> {
-  return parseAllDocuments(readFileSync(file, 'utf8'))[0]!.toJS() as Record<string, unknown>;
+  return parseAllDocuments(readFileSync(file, 'utf8'))[0].toJS() as Record<string, unknown>;
 }
 
 function versionSchema(crd: Record<string, unknown>, version: string): unknown {
@@ -30,8 +30,11 @@ function versionSchema(crd: Record<string, unknown>, version: string): unknown {
   return versions.find((v) => v.name === version)!.schema.openAPIV3Schema;
 }
 
-const seed = readFileSync('/work/shared/seed/databasemanager-crd.yaml', 'utf8').replace('type: strin ', 'type: string ');
-const dm = compileValidator(versionSchema(parseAllDocuments(seed)[0]!.toJS() as Record<string, unknown>, 'v1alpha1'));
+const seed = readFileSync('/work/shared/seed/databasemanager-crd.yaml', 'utf8').replace(
+  'type: strin ',
+  'type: string ',
+);
+const dm = compileValidator(versionSchema(parseAllDocuments(seed)[0].toJS() as Record<string, unknown>, 'v1alpha1'));
 const dmObj = {
   apiVersion: 'coolops.cn/v1alpha1',
   kind: 'DatabaseManager',
@@ -42,7 +45,9 @@ const dmObj = {
 if (dm.validate(dmObj).length) throw new Error('DatabaseManager example should be valid');
 console.log(`DatabaseManager validate: ${(medianNs(() => dm.validate(dmObj), 20000) / 1000).toFixed(2)} µs`);
 
-const gw: StructuralValidator = compileValidator(versionSchema(yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml'), 'v1'));
+const gw: StructuralValidator = compileValidator(
+  versionSchema(yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml'), 'v1'),
+);
 for (const f of ['http-routing--gateway.yaml', 'simple-http-https--gateway.yaml', 'gateway-addresses.yaml']) {
   const obj = yamlDoc(`/work/shared/corpus/validation/gateway-api/valid/${f}`);
   gw.prune(obj);
@@ -54,7 +59,9 @@ for (const f of ['http-routing--gateway.yaml', 'simple-http-https--gateway.yaml'
 // Where gateway-addresses.yaml's time goes: the same object without the two list-level uniqueness
 // rules on spec.addresses (`self.all(a1, … self.exists_one(a2, …))`, quadratic in the addresses).
 {
-  const schema = structuredClone(versionSchema(yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml'), 'v1')) as {
+  const schema = structuredClone(
+    versionSchema(yamlDoc('/work/shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml'), 'v1'),
+  ) as {
     properties: { spec: { properties: { addresses: Record<string, unknown> } } };
   };
   delete schema.properties.spec.properties.addresses['x-kubernetes-validations'];
@@ -63,5 +70,7 @@ for (const f of ['http-routing--gateway.yaml', 'simple-http-https--gateway.yaml'
   v.prune(obj);
   v.applyDefaults(obj);
   if (v.validate(obj).length) throw new Error('gateway-addresses.yaml should be valid');
-  console.log(`Gateway gateway-addresses.yaml without the addresses uniqueness rules: ${(medianNs(() => v.validate(obj), 2000) / 1000).toFixed(1)} µs`);
+  console.log(
+    `Gateway gateway-addresses.yaml without the addresses uniqueness rules: ${(medianNs(() => v.validate(obj), 2000) / 1000).toFixed(1)} µs`,
+  );
 }

@@ -34,7 +34,7 @@ class BareQueue implements BenchQueue {
   }
   get(): Promise<{ item: string; shutdown: false } | { item: undefined; shutdown: true }> {
     if (this.head < this.items.length) {
-      const item = this.items[this.head++]!;
+      const item = this.items[this.head++];
       if (this.head > 4096 && this.head * 2 > this.items.length) {
         this.items = this.items.slice(this.head);
         this.head = 0;
@@ -58,7 +58,11 @@ const keys = Array.from({ length: BATCH }, (_, i) => `default/databasemanager-${
  * BATCH (yielding to the event loop between batches). With `duplicates`, every key of a
  * batch is added twice. Returns adds and processed items (get → done cycles) per second.
  */
-async function cycles(make: () => BenchQueue, workers: number, duplicates: boolean): Promise<{ adds: number; cycles: number }> {
+async function cycles(
+  make: () => BenchQueue,
+  workers: number,
+  duplicates: boolean,
+): Promise<{ adds: number; cycles: number }> {
   const q = make();
   let processed = 0;
   const worker = async (): Promise<void> => {
@@ -74,8 +78,8 @@ async function cycles(make: () => BenchQueue, workers: number, duplicates: boole
   const running = Array.from({ length: workers }, worker);
   const half = BATCH / 2;
   for (let added = 0; added < ADDS; added += BATCH) {
-    if (duplicates) for (let i = 0; i < half; i++) q.add(keys[i]!), q.add(keys[i]!);
-    else for (let i = 0; i < BATCH; i++) q.add(keys[i]!);
+    if (duplicates) for (let i = 0; i < half; i++) (q.add(keys[i]), q.add(keys[i]));
+    else for (let i = 0; i < BATCH; i++) q.add(keys[i]);
     await new Promise<void>((r) => setImmediate(r));
   }
   q.shutDown();
@@ -101,32 +105,41 @@ async function main(): Promise<void> {
   for (const c of configs) {
     const res = queues.map(() => [] as number[]);
     const adds = queues.map(() => [] as number[]);
-    await cycles(queues[0]!.make, c.workers, c.duplicates); // warm-up
+    await cycles(queues[0].make, c.workers, c.duplicates); // warm-up
     for (let r = 0; r < ROUNDS; r++) {
       for (let j = 0; j < queues.length; j++) {
         const i = (j + r) % queues.length;
-        const m = await cycles(queues[i]!.make, c.workers, c.duplicates);
-        res[i]!.push(m.cycles);
-        adds[i]!.push(m.adds);
+        const m = await cycles(queues[i].make, c.workers, c.duplicates);
+        res[i].push(m.cycles);
+        adds[i].push(m.adds);
       }
     }
-    if (c.workers === 1 && !c.duplicates) single = median(res[0]!);
+    if (c.workers === 1 && !c.duplicates) single = median(res[0]);
     queues.forEach((q, i) => {
-      const { min, max } = range(res[i]!);
+      const { min, max } = range(res[i]);
       rows.push([
         q.name,
         String(c.workers),
         c.duplicates ? 'each key added twice' : 'no',
-        fmt(median(res[i]!)),
+        fmt(median(res[i])),
         `${fmt(min)}–${fmt(max)}`,
-        fmt(median(adds[i]!)),
-        times(pairedRatio(adds[i]!, adds[0]!)),
+        fmt(median(adds[i])),
+        times(pairedRatio(adds[i], adds[0])),
       ]);
     });
   }
-  console.log(table(['queue', 'workers', 'duplicates', 'cycles/s (median)', 'min–max', 'adds/s (median)', 'adds/s vs newQueue'], rows));
-  console.log('\nA cycle is one get → done of a processed item; with duplicates the crdgen queues process half the adds (de-duplication), the bare queue all of them.');
-  console.log(`\n- ${recordVerdict({ target: 'workqueue ≥ 1M add/get/done cycles/s, one worker', crdgen: `${fmt(single)} cycles/s`, peers: '—', judged: `${fmt(single / 1e6)}M (≥ 1M)`, met: single >= 1e6, command: 'npm run bench -- workqueue' })}`);
+  console.log(
+    table(
+      ['queue', 'workers', 'duplicates', 'cycles/s (median)', 'min–max', 'adds/s (median)', 'adds/s vs newQueue'],
+      rows,
+    ),
+  );
+  console.log(
+    '\nA cycle is one get → done of a processed item; with duplicates the crdgen queues process half the adds (de-duplication), the bare queue all of them.',
+  );
+  console.log(
+    `\n- ${recordVerdict({ target: 'workqueue ≥ 1M add/get/done cycles/s, one worker', crdgen: `${fmt(single)} cycles/s`, peers: '—', judged: `${fmt(single / 1e6)}M (≥ 1M)`, met: single >= 1e6, command: 'npm run bench -- workqueue' })}`,
+  );
 }
 
 await main();

@@ -9,5 +9,6 @@
 // The long-running commands (testenv, demo) keep V8's default.
 import { setFlagsFromString } from 'node:v8';
 
-if (['generate', 'verify', 'validate', 'init'].includes(process.argv[2] ?? '')) setFlagsFromString('--interrupt-budget=1048576');
+if (['generate', 'verify', 'validate', 'init'].includes(process.argv[2] ?? ''))
+  setFlagsFromString('--interrupt-budget=1048576');
 await import('../dist/cli-bundle/main.js');

@@ -26,9 +26,24 @@ await build({
   platform: 'node',
   target: 'node20',
   // jsonc-parser: its UMD main requires its parts at run time, which a bundle cannot follow
-  external: ['ts-morph', 'typescript', 'prettier', 'ajv', 'ajv/*', 'handlebars', 'yaml', 'etcd3', '@kubernetes/client-node', 'jsonc-parser', './crd-shape.validate.cjs', './templates.precompiled.cjs'],
+  external: [
+    'ts-morph',
+    'typescript',
+    'prettier',
+    'ajv',
+    'ajv/*',
+    'handlebars',
+    'yaml',
+    'etcd3',
+    '@kubernetes/client-node',
+    'jsonc-parser',
+    './crd-shape.validate.cjs',
+    './templates.precompiled.cjs',
+  ],
   // bundled CommonJS packages (commander) call require(): give the ESM bundle one
-  banner: { js: "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);",
+  },
   logLevel: 'warning',
   legalComments: 'none',
 });

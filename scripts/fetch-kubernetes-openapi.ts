@@ -60,20 +60,35 @@ try {
   const schemas: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const gv of GROUP_VERSIONS) {
-    const doc = await client.request<{ paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } }>({ method: 'GET', path: `/openapi/v3/${gv}` });
+    const doc = await client.request<{
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    }>({ method: 'GET', path: `/openapi/v3/${gv}` });
     for (const [name, s] of Object.entries(doc.components.schemas)) schemas[name] ??= s;
     for (const [path, item] of Object.entries(doc.paths)) {
       const ops: Record<string, unknown> = {};
       for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
         const op = item[method] as Record<string, unknown> | undefined;
         if (!op || op['x-kubernetes-action'] === undefined) continue;
-        ops[method] = { operationId: op.operationId, 'x-kubernetes-action': op['x-kubernetes-action'], 'x-kubernetes-group-version-kind': op['x-kubernetes-group-version-kind'] };
+        ops[method] = {
+          operationId: op.operationId,
+          'x-kubernetes-action': op['x-kubernetes-action'],
+          'x-kubernetes-group-version-kind': op['x-kubernetes-group-version-kind'],
+        };
       }
       if (Object.keys(ops).length > 0) paths[path] = ops;
     }
   }
-  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]]));
-  const sortedPaths = Object.fromEntries(Object.keys(paths).sort().map((k) => [k, paths[k]]));
+  const sorted = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((k) => [k, schemas[k]]),
+  );
+  const sortedPaths = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((k) => [k, paths[k]]),
+  );
   const out = {
     openapi: '3.0.0',
     info: {
@@ -89,7 +104,10 @@ try {
   writeFileSync(file, `${JSON.stringify(out, null, 1)}\n`);
   console.log(`wrote ${Object.keys(sorted).length} schemas to ${file}`);
   const columns: Record<string, unknown> = {};
-  const tables = new RestClient({ ...cp.clientConfig, headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+  const tables = new RestClient({
+    ...cp.clientConfig,
+    headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+  });
   for (const path of TABLE_RESOURCES) {
     const table = await tables.request<{ columnDefinitions: unknown }>({ method: 'GET', path });
     columns[path.replace(/^\/apis?\//, '')] = table.columnDefinitions;

@@ -13,9 +13,14 @@ import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const started = Date.now();
-const setup = spawnSync('bash', [join(repo, 'scripts', 'test-setup.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const setup = spawnSync('bash', [join(repo, 'scripts', 'test-setup.sh')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
 if (setup.status !== 0) {
-  console.error(`run-tests: the test set-up failed (scripts/test-setup.sh exited ${setup.status ?? setup.signal}); see its messages above`);
+  console.error(
+    `run-tests: the test set-up failed (scripts/test-setup.sh exited ${setup.status ?? setup.signal}); see its messages above`,
+  );
   process.exit(1);
 }
 const assets = setup.stdout.trim().split('\n').pop();

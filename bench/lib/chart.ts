@@ -36,7 +36,7 @@ export function niceTicks(max: number, count = 5): number[] {
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
   const ticks: number[] = [];
   for (let v = 0; v < max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
-  if (ticks[ticks.length - 1]! < max) ticks.push(Number((ticks[ticks.length - 1]! + step).toPrecision(12)));
+  if (ticks[ticks.length - 1] < max) ticks.push(Number((ticks[ticks.length - 1] + step).toPrecision(12)));
   return ticks;
 }
 
@@ -50,11 +50,14 @@ export function lineChart(spec: ChartSpec): string {
   const right = 220;
   const top = 40;
   const bottom = 60;
-  const series = spec.series.map((s) => ({ ...s, points: s.points.filter((p) => Number.isFinite(p.x) && p.x > 0 && Number.isFinite(p.y)) }));
+  const series = spec.series.map((s) => ({
+    ...s,
+    points: s.points.filter((p) => Number.isFinite(p.x) && p.x > 0 && Number.isFinite(p.y)),
+  }));
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const yMax = Math.max(0, ...series.flatMap((s) => s.points.map((p) => p.y)));
   const yTicks = niceTicks(yMax);
-  const yTop = yTicks[yTicks.length - 1]!;
+  const yTop = yTicks[yTicks.length - 1];
   const plotW = width - left - right;
   const plotH = height - top - bottom;
   const lo = Math.log(xs[0] ?? 1);
@@ -70,7 +73,9 @@ export function lineChart(spec: ChartSpec): string {
   for (const t of yTicks) {
     const y = num(py(t));
     out.push(`<line x1="${left}" y1="${y}" x2="${left + plotW}" y2="${y}" stroke="#e0e0e0"/>`);
-    out.push(`<text x="${left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeXml(String(t))}</text>`);
+    out.push(
+      `<text x="${left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeXml(String(t))}</text>`,
+    );
   }
   for (const x of xs) {
     const X = num(px(x));
@@ -79,15 +84,27 @@ export function lineChart(spec: ChartSpec): string {
   }
   out.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="#333333"/>`);
   out.push(`<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="#333333"/>`);
-  out.push(`<text x="${num(left + plotW / 2)}" y="${height - 14}" text-anchor="middle">${escapeXml(spec.xLabel)}</text>`);
-  out.push(`<text transform="translate(18 ${num(top + plotH / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(spec.yLabel)}</text>`);
+  out.push(
+    `<text x="${num(left + plotW / 2)}" y="${height - 14}" text-anchor="middle">${escapeXml(spec.xLabel)}</text>`,
+  );
+  out.push(
+    `<text transform="translate(18 ${num(top + plotH / 2)}) rotate(-90)" text-anchor="middle">${escapeXml(spec.yLabel)}</text>`,
+  );
   series.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length]!;
+    const colour = COLOURS[i % COLOURS.length];
     const pts = [...s.points].sort((a, b) => a.x - b.x);
-    if (pts.length > 1) out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${pts.map((p) => `${num(px(p.x))},${num(py(p.y))}`).join(' ')}"/>`);
-    for (const p of pts) out.push(`<circle cx="${num(px(p.x))}" cy="${num(py(p.y))}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.label}: ${xFormat(p.x)} → ${p.y}`)}</title></circle>`);
+    if (pts.length > 1)
+      out.push(
+        `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${pts.map((p) => `${num(px(p.x))},${num(py(p.y))}`).join(' ')}"/>`,
+      );
+    for (const p of pts)
+      out.push(
+        `<circle cx="${num(px(p.x))}" cy="${num(py(p.y))}" r="3.5" fill="${colour}"><title>${escapeXml(`${s.label}: ${xFormat(p.x)} → ${p.y}`)}</title></circle>`,
+      );
     const ly = top + 10 + i * 20;
-    out.push(`<line x1="${width - right + 16}" y1="${ly}" x2="${width - right + 40}" y2="${ly}" stroke="${colour}" stroke-width="2"/>`);
+    out.push(
+      `<line x1="${width - right + 16}" y1="${ly}" x2="${width - right + 40}" y2="${ly}" stroke="${colour}" stroke-width="2"/>`,
+    );
     out.push(`<text x="${width - right + 46}" y="${ly}" dominant-baseline="middle">${escapeXml(s.label)}</text>`);
   });
   out.push('</svg>');

@@ -25,7 +25,8 @@ export const DM_CRD = join(REPO, 'fixtures', 'databasemanager', 'crd.yaml');
 
 /** Throws a clear error unless `npm run build` has produced dist/. */
 export function requireBuild(): void {
-  if (!existsSync(join(PKG, 'dist', 'cli-bundle', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  if (!existsSync(join(PKG, 'dist', 'cli-bundle', 'main.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
 }
 
 /** Imports a module from the built package (dist/), as a user's code would. */

@@ -13,7 +13,10 @@ export function storageKey(group: string, resource: string, namespace: string, n
   return `/registry/${group ? `${group}/` : ''}${resource}/${namespace}/${name}`;
 }
 
-type Stored = { metadata: { name: string; namespace: string; uid: string; generation?: number; labels?: Record<string, string> }; spec?: Record<string, unknown> };
+type Stored = {
+  metadata: { name: string; namespace: string; uid: string; generation?: number; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+};
 
 /**
  * The stored form of object `i` of `namespace`, made from `template` (a stored object, as parsed
@@ -27,7 +30,8 @@ export function seededObject(template: object, namespace: string, name: string, 
   o.metadata.namespace = namespace;
   o.metadata.uid = randomUUID();
   if (o.metadata.labels?.app !== undefined) o.metadata.labels.app = name;
-  for (const [k, v] of Object.entries(o.spec ?? {})) if (typeof v === 'string' && v.includes(was)) o.spec![k] = v.replaceAll(was, name);
+  for (const [k, v] of Object.entries(o.spec ?? {}))
+    if (typeof v === 'string' && v.includes(was)) o.spec![k] = v.replaceAll(was, name);
   mutate?.(o);
   return o;
 }
@@ -42,20 +46,28 @@ const TXN_OPS = 128;
  * watch that is closed part-way and resumed from the last resourceVersion seen skips the rest of
  * that revision's events.
  */
-export async function putAll(client: Etcd3, values: Iterable<[string, object]>, perTxn = TXN_OPS, lanes = 4): Promise<string> {
+export async function putAll(
+  client: Etcd3,
+  values: Iterable<[string, object]>,
+  perTxn = TXN_OPS,
+  lanes = 4,
+): Promise<string> {
   const batches: [string, object][][] = [[]];
   for (const kv of values) {
-    if (batches[batches.length - 1]!.length === perTxn) batches.push([]);
-    batches[batches.length - 1]!.push(kv);
+    if (batches[batches.length - 1].length === perTxn) batches.push([]);
+    batches[batches.length - 1].push(kv);
   }
   let next = 0;
   let revision = 0n;
   const lane = async (): Promise<void> => {
     while (next < batches.length) {
-      const batch = batches[next++]!;
+      const batch = batches[next++];
       if (batch.length === 0) continue;
       // apiserver's values end with a newline (its JSON encoder's)
-      const r = await client.if(batch[0]![0], 'Version', '>', -1).then(...batch.map(([k, v]) => client.put(k).value(`${JSON.stringify(v)}\n`))).commit();
+      const r = await client
+        .if(batch[0][0], 'Version', '>', -1)
+        .then(...batch.map(([k, v]) => client.put(k).value(`${JSON.stringify(v)}\n`)))
+        .commit();
       const rev = BigInt(r.header.revision);
       if (rev > revision) revision = rev;
     }

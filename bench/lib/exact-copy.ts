@@ -25,7 +25,11 @@ type Shape =
 
 function shapeOf(v: unknown): Shape {
   if (typeof v !== 'object' || v === null) return { kind: 'scalar' };
-  if (Array.isArray(v)) return { kind: 'array', item: v.map(shapeOf).reduce<Shape | undefined>((a, b) => (a ? merge(a, b) : b), undefined) };
+  if (Array.isArray(v))
+    return {
+      kind: 'array',
+      item: v.map(shapeOf).reduce<Shape | undefined>((a, b) => (a ? merge(a, b) : b), undefined),
+    };
   const fields = new Map<string, { shape: Shape; count: number }>();
   for (const [k, x] of Object.entries(v)) fields.set(k, { shape: shapeOf(x), count: 1 });
   return { kind: 'object', fields, count: 1 };
@@ -84,15 +88,17 @@ export function copySource(sample: unknown, style: CopyStyle): string {
     const at = fns.length - 1;
     if (s.kind === 'array') {
       const item = s.item && s.item.kind !== 'scalar' ? expr(s.item, 's[i]') : 's[i]';
-      fns[at] = item === 's[i]'
-        ? `function ${name}(s) { return s.slice(); }`
-        : `function ${name}(s) { const n = s.length, o = []; for (let i = 0; i < n; i++) o.push(${item}); return o; }`;
+      fns[at] =
+        item === 's[i]'
+          ? `function ${name}(s) { return s.slice(); }`
+          : `function ${name}(s) { const n = s.length, o = []; for (let i = 0; i < n; i++) o.push(${item}); return o; }`;
       return `${name}(${e})`;
     }
     if (style === 'sorted' && [...s.fields.values()].every((f) => f.count === s.count)) {
       const keys = [...s.fields.keys()];
       const literal = keys.map((k) => `${key(k)}: ${expr(s.fields.get(k)!.shape, `s${prop(k)}`)}`).join(', ');
-      fns[at] = `const K${at} = ${JSON.stringify(keys)}; function ${name}(s) { let n = 0; for (const k in s) { if (k !== K${at}[n++]) return copyJson(s); } if (n !== ${keys.length}) return copyJson(s); return { ${literal} }; }`;
+      fns[at] =
+        `const K${at} = ${JSON.stringify(keys)}; function ${name}(s) { let n = 0; for (const k in s) { if (k !== K${at}[n++]) return copyJson(s); } if (n !== ${keys.length}) return copyJson(s); return { ${literal} }; }`;
       return `${name}(${e})`;
     }
     const required: string[] = [];
@@ -105,7 +111,8 @@ export function copySource(sample: unknown, style: CopyStyle): string {
       else if (always) required.push(`o${prop(k)} = ${value};`);
       else optional.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value};`);
     }
-    const init = style === 'exact' ? `const o = { ${required.join(', ')} };` : `const o = { ...s }; ${required.join(' ')}`;
+    const init =
+      style === 'exact' ? `const o = { ${required.join(', ')} };` : `const o = { ...s }; ${required.join(' ')}`;
     const pass = style === 'lossless' || style === 'sorted' ? PASS : '';
     fns[at] = `function ${name}(s) { ${init} ${optional.join(' ')} ${pass} return o; }`;
     return `${name}(${e})`;
@@ -141,20 +148,47 @@ const STR: SchemaNode = { type: 'string' };
 const OBJECT_META: SchemaNode = {
   type: 'object',
   properties: {
-    name: STR, generateName: STR, namespace: STR, selfLink: STR, uid: STR, resourceVersion: STR,
-    generation: { type: 'integer' }, creationTimestamp: STR, deletionTimestamp: STR, deletionGracePeriodSeconds: { type: 'integer' },
+    name: STR,
+    generateName: STR,
+    namespace: STR,
+    selfLink: STR,
+    uid: STR,
+    resourceVersion: STR,
+    generation: { type: 'integer' },
+    creationTimestamp: STR,
+    deletionTimestamp: STR,
+    deletionGracePeriodSeconds: { type: 'integer' },
     labels: { type: 'object', additionalProperties: STR },
     annotations: { type: 'object', additionalProperties: STR },
     ownerReferences: {
       type: 'array',
-      items: { type: 'object', required: ['apiVersion', 'kind', 'name', 'uid'], properties: { apiVersion: STR, kind: STR, name: STR, uid: STR, controller: { type: 'boolean' }, blockOwnerDeletion: { type: 'boolean' } } },
+      items: {
+        type: 'object',
+        required: ['apiVersion', 'kind', 'name', 'uid'],
+        properties: {
+          apiVersion: STR,
+          kind: STR,
+          name: STR,
+          uid: STR,
+          controller: { type: 'boolean' },
+          blockOwnerDeletion: { type: 'boolean' },
+        },
+      },
     },
     finalizers: { type: 'array', items: STR },
     managedFields: {
       type: 'array',
       items: {
         type: 'object',
-        properties: { manager: STR, operation: STR, apiVersion: STR, time: STR, fieldsType: STR, fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, subresource: STR },
+        properties: {
+          manager: STR,
+          operation: STR,
+          apiVersion: STR,
+          time: STR,
+          fieldsType: STR,
+          fieldsV1: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          subresource: STR,
+        },
       },
     },
   },
@@ -183,9 +217,10 @@ export function typeCopySource(schema: SchemaNode): string {
     if (s.type === 'array') {
       const at = reserve();
       const item = s.items ? copier(s.items, false) : 'copyJson';
-      fns[at] = item === undefined
-        ? `function c${at}(s) { return s.slice(); }`
-        : `function c${at}(s) { const n = s.length, o = new Array(n); for (let i = 0; i < n; i++) o[i] = ${item}(s[i]); return o; }`;
+      fns[at] =
+        item === undefined
+          ? `function c${at}(s) { return s.slice(); }`
+          : `function c${at}(s) { const n = s.length, o = new Array(n); for (let i = 0; i < n; i++) o[i] = ${item}(s[i]); return o; }`;
       return `c${at}`;
     }
     // Every object of a kind (and an embedded resource) has TypeMeta and ObjectMeta, which a
@@ -198,9 +233,10 @@ export function typeCopySource(schema: SchemaNode): string {
       if (typeof addl !== 'object' || s['x-kubernetes-preserve-unknown-fields']) return 'copyJson';
       const at = reserve();
       const value = copier(addl, false);
-      fns[at] = value === undefined
-        ? `function c${at}(s) { return { ...s }; }`
-        : `function c${at}(s) { const o = {}; for (const k in s) o[k] = ${value}(s[k]); return o; }`;
+      fns[at] =
+        value === undefined
+          ? `function c${at}(s) { return { ...s }; }`
+          : `function c${at}(s) { const o = {}; for (const k in s) o[k] = ${value}(s[k]); return o; }`;
       return `c${at}`;
     }
     const at = reserve();
@@ -209,7 +245,8 @@ export function typeCopySource(schema: SchemaNode): string {
     const checked: string[] = [];
     for (const [k, child] of Object.entries(props)) {
       const c = copier(child, false);
-      const value = (v: string): string => (c === undefined ? v : child.nullable ? `${v} === null ? null : ${c}(${v})` : `${c}(${v})`);
+      const value = (v: string): string =>
+        c === undefined ? v : child.nullable ? `${v} === null ? null : ${c}(${v})` : `${c}(${v})`;
       if (required.has(k)) inLiteral.push(`${key(k)}: ${value(`s${prop(k)}`)}`);
       else checked.push(`if (s${prop(k)} !== undefined) o${prop(k)} = ${value(`s${prop(k)}`)};`);
     }

@@ -15,7 +15,10 @@ const run = promisify(execFile);
 
 export const BACKENDS = ['testenv', 'real'] as const;
 export type Backend = (typeof BACKENDS)[number];
-export const BACKEND_LABEL: Record<Backend, string> = { testenv: 'startTestApiServer() (crdgen/testing)', real: 'etcd + kube-apiserver (as envtest starts them)' };
+export const BACKEND_LABEL: Record<Backend, string> = {
+  testenv: 'startTestApiServer() (crdgen/testing)',
+  real: 'etcd + kube-apiserver (as envtest starts them)',
+};
 
 interface Run {
   importMs: number;
@@ -39,16 +42,30 @@ export function parseFidelity(output: string): { line: string; identical: number
 }
 
 /** `later`: the starts timed after the suites in each process, per backend (etcd + kube-apiserver take seconds each). */
-export async function runTestServerPart(assets: string, rounds: number, later: Record<Backend, number>, progress: (s: string) => void): Promise<TestServerResult> {
+export async function runTestServerPart(
+  assets: string,
+  rounds: number,
+  later: Record<Backend, number>,
+  progress: (s: string) => void,
+): Promise<TestServerResult> {
   const runs: Record<Backend, Run[]> = { testenv: [], real: [] };
   for (let r = 0; r < rounds; r++) {
     for (const b of r % 2 === 0 ? BACKENDS : [...BACKENDS].reverse()) {
-      const { stdout } = await run(process.execPath, [join(BENCH, 'lib', 'test-server-run.mjs'), PKG, b, assets, DM_CRD, String(later[b])], { cwd: REPO, timeout: 300_000, maxBuffer: 1 << 20 });
+      const { stdout } = await run(
+        process.execPath,
+        [join(BENCH, 'lib', 'test-server-run.mjs'), PKG, b, assets, DM_CRD, String(later[b])],
+        { cwd: REPO, timeout: 300_000, maxBuffer: 1 << 20 },
+      );
       runs[b].push(JSON.parse(stdout.trim().split('\n').pop()!) as Run);
     }
     progress(`testserver: round ${r + 1}/${rounds}`);
   }
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(REPO, 'test', 'fidelity', 'run.ts')], { cwd: REPO, timeout: 600_000, maxBuffer: 16 << 20, env: { ...process.env, CRDGEN_TEST_ASSETS: assets } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(REPO, 'test', 'fidelity', 'run.ts')], {
+    cwd: REPO,
+    timeout: 600_000,
+    maxBuffer: 16 << 20,
+    env: { ...process.env, CRDGEN_TEST_ASSETS: assets },
+  });
   return { runs, fidelity: parseFidelity(stdout) };
 }
 
@@ -62,11 +79,18 @@ export function testServerTables(r: TestServerResult): string {
     ['suite of 200 requests, first run in the process', (x) => x.suiteMs],
     ['the same suite again', (x) => x.suiteAgainMs],
   ];
-  const out = [`### test server: ${r.runs.testenv.length} fresh processes per backend; ${r.fidelity.line} (test/fidelity/run.ts, the same scenarios on both)\n`];
+  const out = [
+    `### test server: ${r.runs.testenv.length} fresh processes per backend; ${r.fidelity.line} (test/fidelity/run.ts, the same scenarios on both)\n`,
+  ];
   out.push(
     table(
       ['measure', 'startTestApiServer() ms', 'etcd + kube-apiserver ms', 'kube-apiserver / crdgen'],
-      rows.map(([label, f]) => [label, fmt(median(m('testenv', f))), fmt(median(m('real', f))), times(pairedRatio(m('real', f), m('testenv', f)))]),
+      rows.map(([label, f]) => [
+        label,
+        fmt(median(m('testenv', f))),
+        fmt(median(m('real', f))),
+        times(pairedRatio(m('real', f), m('testenv', f))),
+      ]),
     ),
   );
   return out.join('\n');

@@ -79,20 +79,35 @@ type KubeList = { metadata?: { resourceVersion?: string }; items: KubeObj[] };
 /** Runs one informer until `until` resolves; `list` replaces the informer's list call when given. */
 interface Harness {
   /** Starts an informer on `namespace`; calls `onAdd`/`onUpdate` per event; returns a stop function. */
-  start(namespace: string, onAdd: () => void, onUpdate: () => void, options?: { list?: () => Promise<KubeList>; pageSize?: number }): Promise<() => Promise<void>>;
+  start(
+    namespace: string,
+    onAdd: () => void,
+    onUpdate: () => void,
+    options?: { list?: () => Promise<KubeList>; pageSize?: number },
+  ): Promise<() => Promise<void>>;
 }
 
 async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean): Promise<Harness> {
   const rt = await importDist<typeof Runtime>('runtime/index.js');
   const config = await rt.loadConfig({ path: kubeconfigPath });
-  const descriptor = { group: GROUP, version: VERSION, resource: PLURAL, kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+  const descriptor = {
+    group: GROUP,
+    version: VERSION,
+    resource: PLURAL,
+    kind: 'DatabaseManager',
+    listKind: 'DatabaseManagerList',
+    namespaced: true,
+  };
   const rest = rt.restBackend(config);
   return {
     async start(namespace, onAdd, onUpdate, { list, pageSize } = {}) {
       // The stream's informer lists a fixed snapshot: the backend's clients answer list with it.
       const backend: Runtime.ClientBackend = list
         ? {
-            resource: ((d: Runtime.ResourceDescriptor, ns?: string) => Object.assign(Object.create(rest.resource(d, ns)) as object, { list: async () => list() })) as Runtime.ClientBackend['resource'],
+            resource: ((d: Runtime.ResourceDescriptor, ns?: string) =>
+              Object.assign(Object.create(rest.resource(d, ns)) as object, {
+                list: async () => list(),
+              })) as Runtime.ClientBackend['resource'],
             scale: (d, ns) => rest.scale(d, ns),
           }
         : rest;
@@ -119,8 +134,16 @@ async function clientNodeHarness(kubeconfigPath: string): Promise<Harness> {
   return {
     async start(namespace, onAdd, onUpdate, { list } = {}) {
       const path = `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`;
-      const listFn = list ?? (() => api.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL }) as Promise<KubeList>);
-      const informer: ClientNode.Informer<KubeObj> = k8s.makeInformer<KubeObj>(kc, path, listFn as () => Promise<ClientNode.KubernetesListObject<KubeObj>>);
+      const listFn =
+        list ??
+        (() =>
+          api.listNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            namespace,
+            plural: PLURAL,
+          }) as Promise<KubeList>);
+      const informer: ClientNode.Informer<KubeObj> = k8s.makeInformer<KubeObj>(kc, path, listFn);
       informer.on('add', onAdd);
       informer.on('update', onUpdate);
       informer.on('error', (e: unknown) => process.stderr.write(`client-node informer error: ${String(e)}\n`));
@@ -139,9 +162,13 @@ function counter(n: number): { tick: () => void; reached: Promise<void>; value: 
 }
 
 async function main(): Promise<void> {
-  const job = JSON.parse(process.argv[2]!) as ClientJob;
+  const job = JSON.parse(process.argv[2]) as ClientJob;
   const harness = (kubeconfigPath: string): Promise<Harness> =>
-    job.client === 'crdgen' ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false) : job.client === 'floor' ? floorHarness(kubeconfigPath) : clientNodeHarness(kubeconfigPath);
+    job.client === 'crdgen'
+      ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false)
+      : job.client === 'floor'
+        ? floorHarness(kubeconfigPath)
+        : clientNodeHarness(kubeconfigPath);
   const h = await harness(job.kubeconfigPath);
   if (job.warmHeap) warmHeap();
   const sync: ClientReport['sync'] = [];
@@ -173,7 +200,10 @@ async function main(): Promise<void> {
       const events = counter(s.events);
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
-      const stop = await from.start(s.namespace, events.tick, () => {}, { list: async () => JSON.parse(snapshot) as KubeList, pageSize: 0 });
+      const stop = await from.start(s.namespace, events.tick, () => {}, {
+        list: async () => JSON.parse(snapshot) as KubeList,
+        pageSize: 0,
+      });
       await events.reached;
       const ms = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
@@ -197,7 +227,10 @@ async function main(): Promise<void> {
     if (!listed) throw new Error('updates arrived before the list was handled');
     const cpu = process.cpuUsage(listed.cpu);
     await stop();
-    report.updates = { eventsPerSecond: (u.events / (t - listed.t)) * 1000, cpuMicrosPerEvent: (cpu.user + cpu.system) / u.events };
+    report.updates = {
+      eventsPerSecond: (u.events / (t - listed.t)) * 1000,
+      cpuMicrosPerEvent: (cpu.user + cpu.system) / u.events,
+    };
   }
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
@@ -210,7 +243,9 @@ async function main(): Promise<void> {
 async function floorHarness(kubeconfigPath: string): Promise<Harness> {
   return {
     async start(namespace, onAdd) {
-      let list: { items: unknown[] } | undefined = (await fetchAndParse(kubeconfigPath, `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`)).list;
+      let list: { items: unknown[] } | undefined = (
+        await fetchAndParse(kubeconfigPath, `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`)
+      ).list;
       for (let i = 0; i < list.items.length; i++) onAdd();
       return async () => void (list = undefined);
     },

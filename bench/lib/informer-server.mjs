@@ -38,6 +38,8 @@ for (const part of spec.split(',')) {
     await env.create(Array.from({ length: Math.min(1000, Number(count) - i) }, (_, k) => dm(ns, i + k)));
   }
 }
-process.stdout.write(`${JSON.stringify({ kubeconfigPath: env.kubeconfigPath, url: env.url, seconds: (performance.now() - t0) / 1000, before })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ kubeconfigPath: env.kubeconfigPath, url: env.url, seconds: (performance.now() - t0) / 1000, before })}\n`,
+);
 process.stdin.resume();
 process.stdin.on('end', () => void env.stop().then(() => process.exit(0)));

@@ -20,7 +20,7 @@ export function firstUnsorted(v: unknown, path = '$'): string | undefined {
     return undefined;
   }
   const keys = Object.keys(v);
-  for (let i = 1; i < keys.length; i++) if (!before(keys[i - 1]!, keys[i]!)) return path;
+  for (let i = 1; i < keys.length; i++) if (!before(keys[i - 1], keys[i])) return path;
   for (const k of keys) {
     const p = firstUnsorted((v as Record<string, unknown>)[k], `${path}.${k}`);
     if (p) return p;
@@ -34,6 +34,12 @@ export function sortKeysDeep<T>(v: T): T {
   if (Array.isArray(v)) return v.map(sortKeysDeep) as T;
   const keys = Object.keys(v).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const out: Record<string, unknown> = {};
-  for (const k of keys) Object.defineProperty(out, k, { value: sortKeysDeep((v as Record<string, unknown>)[k]), writable: true, enumerable: true, configurable: true });
+  for (const k of keys)
+    Object.defineProperty(out, k, {
+      value: sortKeysDeep((v as Record<string, unknown>)[k]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   return out as T;
 }

@@ -34,21 +34,61 @@ export async function buildOperators(out: string): Promise<BuiltOperators> {
   mkdirSync(out, { recursive: true });
   const r = readCrdInputs([{ file: 'fixtures/databasemanager/crd.yaml', content: readFileSync(DM_CRD) }]);
   const runtimeImport = join(PKG, 'dist', 'runtime', 'index.js');
-  await writeFiles(join(out, 'src'), runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'] })));
+  await writeFiles(
+    join(out, 'src'),
+    runEmitters(
+      r.model,
+      createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'] }),
+    ),
+  );
   writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-  const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: true, outDir: 'js', rootDir: 'src', types: ['node'], typeRoots: [join(REPO, 'node_modules', '@types')] };
+  const compilerOptions = {
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    skipLibCheck: true,
+    outDir: 'js',
+    rootDir: 'src',
+    types: ['node'],
+    typeRoots: [join(REPO, 'node_modules', '@types')],
+  };
   writeFileSync(join(out, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src/**/*.ts'] }));
-  execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(out, 'tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(out, 'tsconfig.json')],
+    { stdio: 'inherit' },
+  );
   const crdgen = join(out, 'js', 'controllers', 'databasemanager', 'main.js');
   const crdgenBundle = join(out, 'bundle', 'operator.mjs');
-  await build({ entryPoints: [crdgen], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: crdgenBundle, banner: { js: OPERATOR_BUNDLE_BANNER }, logLevel: 'error' });
-  if (esbuildVersion !== OPERATOR_ESBUILD_VERSION) process.stderr.write(`note: bundling with esbuild ${esbuildVersion}; the generated Dockerfile pins ${OPERATOR_ESBUILD_VERSION}\n`);
+  await build({
+    entryPoints: [crdgen],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: crdgenBundle,
+    banner: { js: OPERATOR_BUNDLE_BANNER },
+    logLevel: 'error',
+  });
+  if (esbuildVersion !== OPERATOR_ESBUILD_VERSION)
+    process.stderr.write(
+      `note: bundling with esbuild ${esbuildVersion}; the generated Dockerfile pins ${OPERATOR_ESBUILD_VERSION}\n`,
+    );
   const dockerfile = readFileSync(join(out, 'src', 'controllers', 'databasemanager', 'Dockerfile'), 'utf8');
   const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile);
   if (!entrypoint) throw new Error('the generated Dockerfile has no exec-form ENTRYPOINT');
-  const argv = JSON.parse(entrypoint[1]!) as string[];
+  const argv = JSON.parse(entrypoint[1]) as string[];
   const imageNodeOptions = argv.slice(1, -1);
   const clientNode = join(out, 'client-node', 'operator.mjs');
-  await build({ entryPoints: [join(REPO, 'bench', 'lib', 'operator-client-node.ts')], bundle: false, platform: 'node', format: 'esm', target: 'node20', outfile: clientNode, logLevel: 'error' });
+  await build({
+    entryPoints: [join(REPO, 'bench', 'lib', 'operator-client-node.ts')],
+    bundle: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: clientNode,
+    logLevel: 'error',
+  });
   return { crdgen, crdgenBundle, imageNodeOptions, clientNode };
 }

@@ -15,7 +15,12 @@ import * as k8s from '@kubernetes/client-node';
 const GROUP = 'coolops.cn';
 const VERSION = 'v1alpha1';
 const PLURAL = 'databasemanagers';
-const IMAGES: Record<string, string> = { mysql: 'mysql:8.4', postgres: 'postgres:17', redis: 'redis:7.4', mongodb: 'mongo:8.0' };
+const IMAGES: Record<string, string> = {
+  mysql: 'mysql:8.4',
+  postgres: 'postgres:17',
+  redis: 'redis:7.4',
+  mongodb: 'mongo:8.0',
+};
 const PORTS: Record<string, number> = { mysql: 3306, postgres: 5432, redis: 6379, mongodb: 27017 };
 
 interface DatabaseManager extends k8s.KubernetesObject {
@@ -85,7 +90,13 @@ function statusCode(err: unknown): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { kubeconfig: { type: 'string' }, workers: { type: 'string', default: '4' }, namespace: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      kubeconfig: { type: 'string' },
+      workers: { type: 'string', default: '4' },
+      namespace: { type: 'string' },
+    },
+  });
   const kc = new k8s.KubeConfig();
   if (values.kubeconfig) kc.loadFromFile(values.kubeconfig);
   else kc.loadFromDefault();
@@ -94,10 +105,15 @@ async function main(): Promise<void> {
   const custom = kc.makeApiClient(k8s.CustomObjectsApi);
   const ns = values.namespace;
   const within = ns ? `/namespaces/${ns}` : '';
-  const dms = k8s.makeInformer<DatabaseManager>(kc, `/apis/${GROUP}/${VERSION}${within}/${PLURAL}`, () =>
-    (ns
-      ? custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: PLURAL })
-      : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL })) as Promise<k8s.KubernetesListObject<DatabaseManager>>,
+  const dms = k8s.makeInformer<DatabaseManager>(
+    kc,
+    `/apis/${GROUP}/${VERSION}${within}/${PLURAL}`,
+    () =>
+      (ns
+        ? custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: PLURAL })
+        : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: PLURAL })) as Promise<
+        k8s.KubernetesListObject<DatabaseManager>
+      >,
   );
   const deployments = k8s.makeInformer<k8s.V1Deployment>(kc, `/apis/apps/v1${within}/deployments`, () =>
     ns ? apps.listNamespacedDeployment({ namespace: ns }) : apps.listDeploymentForAllNamespaces(),
@@ -111,7 +127,8 @@ async function main(): Promise<void> {
   dms.on('update', (o) => queue.add(keyOf(o)));
   const owner = (d: k8s.V1Deployment | k8s.V1Service): void => {
     const ref = d.metadata?.ownerReferences?.find((r) => r.controller);
-    if (ref?.kind === 'DatabaseManager' && ref.apiVersion.startsWith(`${GROUP}/`)) queue.add(`${d.metadata?.namespace ?? ''}/${ref.name}`);
+    if (ref?.kind === 'DatabaseManager' && ref.apiVersion.startsWith(`${GROUP}/`))
+      queue.add(`${d.metadata?.namespace ?? ''}/${ref.name}`);
   };
   deployments.on('add', owner);
   deployments.on('update', owner);
@@ -119,7 +136,8 @@ async function main(): Promise<void> {
   services.on('add', owner);
   services.on('update', owner);
   services.on('delete', owner);
-  for (const inf of [dms, deployments, services] as k8s.Informer<k8s.KubernetesObject>[]) inf.on('error', (e: unknown) => log({ err: String(e) }, 'informer error'));
+  for (const inf of [dms, deployments, services] as k8s.Informer<k8s.KubernetesObject>[])
+    inf.on('error', (e: unknown) => log({ err: String(e) }, 'informer error'));
   await Promise.all([dms.start(), deployments.start(), services.start()]);
   log({}, 'caches synced; starting workers');
 
@@ -134,33 +152,72 @@ async function main(): Promise<void> {
     if (image && depName) {
       const labels = { app: depName, controller: name };
       const dbtype = dm.spec?.dbtype ?? 'db';
-      const port = PORTS[dbtype]!;
-      const ownerReferences = [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'DatabaseManager', name, uid: dm.metadata?.uid ?? '', controller: true, blockOwnerDeletion: true }];
+      const port = PORTS[dbtype];
+      const ownerReferences = [
+        {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'DatabaseManager',
+          name,
+          uid: dm.metadata?.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ];
       if (!dep) {
         const body: k8s.V1Deployment = {
           apiVersion: 'apps/v1',
           kind: 'Deployment',
           metadata: { name: depName, namespace, labels, ownerReferences },
-          spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: dbtype, image, ports: [{ name: dbtype, containerPort: port, protocol: 'TCP' }] }] } } },
+          spec: {
+            replicas,
+            selector: { matchLabels: labels },
+            template: {
+              metadata: { labels },
+              spec: {
+                containers: [{ name: dbtype, image, ports: [{ name: dbtype, containerPort: port, protocol: 'TCP' }] }],
+              },
+            },
+          },
         };
         dep = await apps.createNamespacedDeployment({ namespace, body });
       }
-      if (!dep.metadata?.ownerReferences?.some((r) => r.controller && r.uid === dm.metadata?.uid)) throw new Error(`Deployment ${depName} is not controlled by ${name}`);
+      if (!dep.metadata?.ownerReferences?.some((r) => r.controller && r.uid === dm.metadata?.uid))
+        throw new Error(`Deployment ${depName} is not controlled by ${name}`);
       const container = dep.spec?.template.spec?.containers[0];
       if (dep.spec?.replicas !== replicas || container?.image !== image) {
         const body = structuredClone(dep);
         body.spec!.replicas = replicas;
-        body.spec!.template.spec!.containers[0]!.image = image;
+        body.spec!.template.spec!.containers[0].image = image;
         dep = await apps.replaceNamespacedDeployment({ name: depName, namespace, body });
       }
-      const svcSpec: k8s.V1ServiceSpec = { type: 'ClusterIP', selector: labels, ports: [{ name: dbtype, port, targetPort: dbtype as unknown as k8s.IntOrString, protocol: 'TCP' }] };
+      const svcSpec: k8s.V1ServiceSpec = {
+        type: 'ClusterIP',
+        selector: labels,
+        ports: [{ name: dbtype, port, targetPort: dbtype, protocol: 'TCP' }],
+      };
       const svc = services.get(depName, namespace);
       if (!svc) {
-        await core.createNamespacedService({ namespace, body: { apiVersion: 'v1', kind: 'Service', metadata: { name: depName, namespace, labels, ownerReferences }, spec: svcSpec } });
+        await core.createNamespacedService({
+          namespace,
+          body: {
+            apiVersion: 'v1',
+            kind: 'Service',
+            metadata: { name: depName, namespace, labels, ownerReferences },
+            spec: svcSpec,
+          },
+        });
       } else {
-        if (!svc.metadata?.ownerReferences?.some((r) => r.controller && r.uid === dm.metadata?.uid)) throw new Error(`Service ${depName} is not controlled by ${name}`);
+        if (!svc.metadata?.ownerReferences?.some((r) => r.controller && r.uid === dm.metadata?.uid))
+          throw new Error(`Service ${depName} is not controlled by ${name}`);
         const p = svc.spec?.ports?.[0];
-        const drift = svc.spec?.type !== 'ClusterIP' || JSON.stringify(svc.spec?.selector) !== JSON.stringify(labels) || svc.spec?.ports?.length !== 1 || p?.name !== dbtype || p.port !== port || String(p.targetPort) !== dbtype || p.protocol !== 'TCP';
+        const drift =
+          svc.spec?.type !== 'ClusterIP' ||
+          JSON.stringify(svc.spec?.selector) !== JSON.stringify(labels) ||
+          svc.spec?.ports?.length !== 1 ||
+          p?.name !== dbtype ||
+          p.port !== port ||
+          String(p.targetPort) !== dbtype ||
+          p.protocol !== 'TCP';
         if (drift) {
           const body = structuredClone(svc);
           body.spec = { ...body.spec, ...svcSpec };
@@ -174,10 +231,33 @@ async function main(): Promise<void> {
     const status = ready ? 'True' : 'False';
     const reason = !image ? 'UnknownDBType' : ready ? 'DeploymentAvailable' : 'DeploymentProgressing';
     const generation = dm.metadata?.generation ?? 0;
-    if (dm.status?.availableReplicas === available && dm.status?.observedGeneration === generation && prev?.status === status && prev.reason === reason) return;
-    const condition: k8s.V1Condition = { type: 'Ready', status, reason, message: `${available}/${replicas} replicas available`, observedGeneration: generation, lastTransitionTime: prev?.status === status ? prev.lastTransitionTime : new Date() };
-    const body: DatabaseManager = { ...dm, status: { availableReplicas: available, observedGeneration: generation, conditions: [condition] } };
-    await custom.replaceNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name, body });
+    if (
+      dm.status?.availableReplicas === available &&
+      dm.status?.observedGeneration === generation &&
+      prev?.status === status &&
+      prev.reason === reason
+    )
+      return;
+    const condition: k8s.V1Condition = {
+      type: 'Ready',
+      status,
+      reason,
+      message: `${available}/${replicas} replicas available`,
+      observedGeneration: generation,
+      lastTransitionTime: prev?.status === status ? prev.lastTransitionTime : new Date(),
+    };
+    const body: DatabaseManager = {
+      ...dm,
+      status: { availableReplicas: available, observedGeneration: generation, conditions: [condition] },
+    };
+    await custom.replaceNamespacedCustomObjectStatus({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: PLURAL,
+      name,
+      body,
+    });
   };
 
   const worker = async (): Promise<never> => {

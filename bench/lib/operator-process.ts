@@ -35,7 +35,9 @@ export function logMsg(line: string): string | undefined {
 
 /** User + system CPU time of a process, ms (from /proc; USER_HZ 100). */
 export function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
@@ -50,10 +52,16 @@ export function startOperator(c: Contender, kubeconfig: string): Running {
   const env = { ...process.env, KUBECONFIG: '', NODE_OPTIONS: '' };
   const [cmd, ...args] = c.argv(kubeconfig);
   const t0 = performance.now();
-  const proc = spawn(cmd!, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
-  const r: Running = { proc, t0, marks: new Map(), cpuAtFirstReconcile: Number.NaN, exited: new Promise((done) => proc.once('exit', () => done())) };
+  const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const r: Running = {
+    proc,
+    t0,
+    marks: new Map(),
+    cpuAtFirstReconcile: Number.NaN,
+    exited: new Promise((done) => proc.once('exit', () => done())),
+  };
   let buf = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buf += chunk;
     for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
       const msg = logMsg(buf.slice(0, i));

@@ -42,7 +42,16 @@ export async function startReplayServer(streamFile: string): Promise<{ url: stri
     const watch = new URL(req.url ?? '/', 'http://replay').searchParams.get('watch');
     if (req.method !== 'GET' || (watch !== 'true' && watch !== '1')) {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'the replay server serves watches only' }));
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'NotFound',
+          code: 404,
+          message: 'the replay server serves watches only',
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -20,7 +20,14 @@ function meta(name: string, namespace: string, extra: Json = {}): Json {
     labels: { app: name, tier: 'database', 'app.kubernetes.io/managed-by': 'crdgen' },
     annotations: { 'coolops.cn/owner': 'team-data' },
     ownerReferences: [
-      { apiVersion: 'coolops.cn/v1alpha1', kind: 'Tenant', name: 'acme', uid: '0b8e6b2c-1f35-4d0e-a7a4-5c7e9d2b1a00', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'coolops.cn/v1alpha1',
+        kind: 'Tenant',
+        name: 'acme',
+        uid: '0b8e6b2c-1f35-4d0e-a7a4-5c7e9d2b1a00',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ],
     finalizers: ['coolops.cn/cleanup'],
     ...extra,
@@ -59,7 +66,14 @@ export function databaseManager(name = 'orders-db', namespace = 'default'): Json
 }
 
 function probe(path: string, port: number): Json {
-  return { httpGet: { path, port, scheme: 'HTTP' }, initialDelaySeconds: 5, periodSeconds: 10, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 };
+  return {
+    httpGet: { path, port, scheme: 'HTTP' },
+    initialDelaySeconds: 5,
+    periodSeconds: 10,
+    timeoutSeconds: 1,
+    successThreshold: 1,
+    failureThreshold: 3,
+  };
 }
 
 /** A container spec of the usual size (~1.4 KB of JSON). */
@@ -86,14 +100,25 @@ function container(name: string, i: number): Json {
       { name: 'config', mountPath: `/etc/${name}`, readOnly: true },
       { name: 'data', mountPath: '/var/lib/data' },
     ],
-    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    },
     terminationMessagePath: '/dev/termination-log',
     terminationMessagePolicy: 'File',
   };
 }
 
 function condition(type: string): Json {
-  return { type, status: 'True', lastTransitionTime: '2026-11-30T08:00:05Z', reason: 'Ready', message: `${type} is true` };
+  return {
+    type,
+    status: 'True',
+    lastTransitionTime: '2026-11-30T08:00:05Z',
+    reason: 'Ready',
+    message: `${type} is true`,
+  };
 }
 
 /**
@@ -118,7 +143,10 @@ export function deploymentSized(name = 'checkout', namespace = 'default'): Json 
           serviceAccountName: `${name}-sa`,
           containers: [container(name, 0), container(`${name}-sidecar`, 1)],
           volumes: [
-            { name: 'config', configMap: { name: `${name}-config`, items: [{ key: 'config.yaml', path: 'config.yaml' }] } },
+            {
+              name: 'config',
+              configMap: { name: `${name}-config`, items: [{ key: 'config.yaml', path: 'config.yaml' }] },
+            },
             { name: 'data', emptyDir: {} },
           ],
           tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }],
@@ -136,7 +164,14 @@ export function deploymentSized(name = 'checkout', namespace = 'default'): Json 
 }
 
 function relabel(i: number): Json {
-  return { sourceLabels: ['__name__', 'job'], separator: ';', regex: `metric_${i}_(.*)`, targetLabel: `label_${i}`, replacement: '$1', action: 'replace' };
+  return {
+    sourceLabels: ['__name__', 'job'],
+    separator: ';',
+    regex: `metric_${i}_(.*)`,
+    targetLabel: `label_${i}`,
+    replacement: '$1',
+    action: 'replace',
+  };
 }
 
 /**
@@ -152,7 +187,9 @@ export function prometheus(name = 'k8s', namespace = 'monitoring'): Json {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'Prometheus',
     metadata: meta(name, namespace, {
-      managedFields: [managed('helm', { 'f:spec': { '.': {}, 'f:replicas': {}, 'f:remoteWrite': {}, 'f:containers': {} } })],
+      managedFields: [
+        managed('helm', { 'f:spec': { '.': {}, 'f:replicas': {}, 'f:remoteWrite': {}, 'f:containers': {} } }),
+      ],
     }),
     spec: {
       replicas: 2,
@@ -163,13 +200,22 @@ export function prometheus(name = 'k8s', namespace = 'monitoring'): Json {
       scrapeInterval: '30s',
       evaluationInterval: '30s',
       externalLabels: { cluster: 'prod-eu-1', region: 'eu-west-1' },
-      podMetadata: { labels: { app: 'prometheus' }, annotations: { 'kubectl.kubernetes.io/default-container': 'prometheus' } },
+      podMetadata: {
+        labels: { app: 'prometheus' },
+        annotations: { 'kubectl.kubernetes.io/default-container': 'prometheus' },
+      },
       serviceMonitorSelector: { matchLabels: { team: 'platform' } },
       ruleSelector: { matchExpressions: [{ key: 'role', operator: 'In', values: ['alert-rules', 'recording-rules'] }] },
       resources: { limits: { cpu: '4', memory: '16Gi' }, requests: { cpu: '1', memory: '8Gi' } },
       securityContext: { fsGroup: 2000, runAsNonRoot: true, runAsUser: 1000 },
       storage: {
-        volumeClaimTemplate: { spec: { storageClassName: 'ssd', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '200Gi' } } } },
+        volumeClaimTemplate: {
+          spec: {
+            storageClassName: 'ssd',
+            accessModes: ['ReadWriteOnce'],
+            resources: { requests: { storage: '200Gi' } },
+          },
+        },
       },
       affinity: {
         podAntiAffinity: {
@@ -177,16 +223,27 @@ export function prometheus(name = 'k8s', namespace = 'monitoring'): Json {
           preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: term('alertmanager') }],
         },
       },
-      tolerations: Array.from({ length: 4 }, (_, i) => ({ key: `dedicated-${i}`, operator: 'Equal', value: 'monitoring', effect: 'NoSchedule' })),
+      tolerations: Array.from({ length: 4 }, (_, i) => ({
+        key: `dedicated-${i}`,
+        operator: 'Equal',
+        value: 'monitoring',
+        effect: 'NoSchedule',
+      })),
       containers: Array.from({ length: 34 }, (_, i) => container(`sidecar-${i}`, i)),
       initContainers: Array.from({ length: 4 }, (_, i) => container(`init-${i}`, i)),
-      volumes: Array.from({ length: 16 }, (_, i) => ({ name: `config-${i}`, configMap: { name: `prometheus-config-${i}`, defaultMode: 420 } })),
+      volumes: Array.from({ length: 16 }, (_, i) => ({
+        name: `config-${i}`,
+        configMap: { name: `prometheus-config-${i}`, defaultMode: 420 },
+      })),
       remoteWrite: Array.from({ length: 28 }, (_, i) => ({
         name: `remote-${i}`,
         url: `https://metrics-${i}.example.com/api/v1/push`,
         remoteTimeout: '30s',
         headers: { 'X-Scope-OrgID': `tenant-${i}` },
-        basicAuth: { username: { name: 'remote-auth', key: 'user' }, password: { name: 'remote-auth', key: 'password' } },
+        basicAuth: {
+          username: { name: 'remote-auth', key: 'user' },
+          password: { name: 'remote-auth', key: 'password' },
+        },
         tlsConfig: { ca: { secret: { name: 'remote-ca', key: 'ca.crt' } }, insecureSkipVerify: false },
         queueConfig: { capacity: 10000, maxShards: 50, minShards: 1, maxSamplesPerSend: 2000, batchSendDeadline: '5s' },
         writeRelabelConfigs: Array.from({ length: 6 }, (_, j) => relabel(i * 6 + j)),
@@ -216,7 +273,13 @@ export function kindSchema(obj: Json): unknown {
   const [group, version] = String(obj.apiVersion).split('/');
   for (const file of Object.values(SAMPLE_CRDS)) {
     for (const doc of loadAll(readFileSync(file, 'utf8')) as (Json | null)[]) {
-      const spec = doc?.spec as { group?: string; names?: { kind?: string }; versions?: { name: string; schema?: { openAPIV3Schema?: unknown } }[] } | undefined;
+      const spec = doc?.spec as
+        | {
+            group?: string;
+            names?: { kind?: string };
+            versions?: { name: string; schema?: { openAPIV3Schema?: unknown } }[];
+          }
+        | undefined;
       if (spec?.group !== group || spec.names?.kind !== obj.kind) continue;
       const schema = spec.versions?.find((v) => v.name === version)?.schema?.openAPIV3Schema;
       if (schema !== undefined) return schema;

@@ -7,7 +7,7 @@ export function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** The smallest and largest of `xs`. */
@@ -18,7 +18,7 @@ export function range(xs: readonly number[]): { min: number; max: number } {
 /** Median of the per-round ratios `a[i] / b[i]` (rounds paired, so load swings cancel). */
 export function pairedRatio(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error(`paired ratio over ${a.length} and ${b.length} rounds`);
-  return median(a.map((x, i) => x / b[i]!));
+  return median(a.map((x, i) => x / b[i]));
 }
 
 /** A number formatted with a few significant digits and a thousands separator. */
@@ -45,19 +45,21 @@ export function bytes(n: number): string {
 /** A Markdown table: a header row and data rows, columns padded for reading in a terminal. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 /** The one-minute load average, to one decimal. */
 export function load1(): string {
-  return loadavg()[0]!.toFixed(1);
+  return loadavg()[0].toFixed(1);
 }
 
 /** The machine line recorded with every run: cores, CPU model, memory, node version, load. */
 export function machine(): string {
   const cpu = cpus();
-  const la = loadavg().map((x) => x.toFixed(1)).join(' ');
+  const la = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   return `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${la}`;
 }
 

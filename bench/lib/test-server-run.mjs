@@ -18,7 +18,9 @@ async function start() {
   for (let attempt = 1; ; attempt++) {
     const t = performance.now();
     try {
-      const env = await (backend === 'real' ? testing.startControlPlane({ assets, crds: [crd] }) : testing.startTestApiServer({ crds: [crd] }));
+      const env = await (backend === 'real'
+        ? testing.startControlPlane({ assets, crds: [crd] })
+        : testing.startTestApiServer({ crds: [crd] }));
       return { env, ms: performance.now() - t };
     } catch (e) {
       if (attempt >= 3 || !/address already in use/.test(String(e?.message))) throw e;
@@ -26,7 +28,14 @@ async function start() {
   }
 }
 
-const DM = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 
 /**
  * 40 rounds of what an operator's test does to one object: create it, get it, list the
@@ -42,7 +51,12 @@ async function suite(env, round) {
   const t = performance.now();
   for (let i = 0; i < 40; i++) {
     const name = `suite-${round}-${i}`;
-    await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name }, spec: { deploymentName: `${name}-db`, replicas: 1, dbtype: 'mysql' } });
+    await dms.create({
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name },
+      spec: { deploymentName: `${name}-db`, replicas: 1, dbtype: 'mysql' },
+    });
     const got = await dms.get(name);
     await dms.list();
     for (;;) {

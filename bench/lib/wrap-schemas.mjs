@@ -17,7 +17,10 @@ function* schemas(file) {
     const crd = doc.toJS({ maxAliasCount: -1 });
     if (crd?.kind !== 'CustomResourceDefinition') continue;
     const kind = crd.spec.names.kind;
-    const group = crd.spec.group.split(/[^A-Za-z0-9]+/).map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+    const group = crd.spec.group
+      .split(/[^A-Za-z0-9]+/)
+      .map((p) => p[0].toUpperCase() + p.slice(1))
+      .join('');
     for (const v of crd.spec.versions ?? [{ name: crd.spec.version }]) {
       const schema = v.schema?.openAPIV3Schema ?? crd.spec.validation?.openAPIV3Schema;
       if (schema) yield [`${group}${v.name[0].toUpperCase()}${v.name.slice(1)}${kind}`, schema];
@@ -28,8 +31,18 @@ function* schemas(file) {
 if (mode === 'openapi') {
   const all = {};
   for (const f of files) for (const [name, schema] of schemas(f)) all[name] = schema;
-  writeFileSync(out, JSON.stringify({ openapi: '3.0.3', info: { title: 'CRDs', version: '1' }, paths: {}, components: { schemas: all } }));
+  writeFileSync(
+    out,
+    JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'CRDs', version: '1' },
+      paths: {},
+      components: { schemas: all },
+    }),
+  );
 } else {
   mkdirSync(out, { recursive: true });
-  for (const f of files) for (const [name, schema] of schemas(f)) writeFileSync(join(out, `${name}.json`), JSON.stringify({ title: name, ...schema }));
+  for (const f of files)
+    for (const [name, schema] of schemas(f))
+      writeFileSync(join(out, `${name}.json`), JSON.stringify({ title: name, ...schema }));
 }

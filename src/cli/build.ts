@@ -10,7 +10,14 @@ import type { Reporter } from './report.js';
 import { plural } from './generate.js';
 
 /** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
-export async function buildAll(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter, needOut: boolean): Promise<TargetOutput[] | undefined> {
+export async function buildAll(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  given: FlagGiven,
+  ctx: CliContext,
+  reporter: Reporter,
+  needOut: boolean,
+): Promise<TargetOutput[] | undefined> {
   const resolution = await resolveTargets(inputs, flags, given, ctx.io, needOut);
   reporter.report(resolution.diagnostics);
   if (resolution.targets.length === 0) return failed(reporter);

@@ -55,8 +55,20 @@ export const BUILTIN_KINDS: readonly string[] = [
  * objects from.
  */
 const NAMED_TYPES = [
-  'Container', 'ContainerPort', 'EnvVar', 'EnvVarSource', 'LabelSelector', 'LabelSelectorRequirement', 'ObjectReference',
-  'PodSpec', 'PodTemplateSpec', 'ResourceRequirements', 'ServicePort', 'ServiceSpec', 'Volume', 'VolumeMount',
+  'Container',
+  'ContainerPort',
+  'EnvVar',
+  'EnvVarSource',
+  'LabelSelector',
+  'LabelSelectorRequirement',
+  'ObjectReference',
+  'PodSpec',
+  'PodTemplateSpec',
+  'ResourceRequirements',
+  'ServicePort',
+  'ServiceSpec',
+  'Volume',
+  'VolumeMount',
 ];
 
 /** Where the runtime's index is from a generated file (`apis/<group>/<version>/…`, three folders down). */
@@ -69,22 +81,26 @@ export function builtinHeader(): string {
 
 /** The namespace a group/version is exported as: `corev1`, `appsv1`, `networkingv1`, `eventsv1` (client-go's import names). */
 export function builtinNamespace(group: string, version: string): string {
-  return `${groupFolder(group).split('.')[0]!.replace(/[^A-Za-z0-9]/g, '')}${version}`;
+  return `${groupFolder(group)
+    .split('.')[0]
+    .replace(/[^A-Za-z0-9]/g, '')}${version}`;
 }
 
 /** The name a kind is exported as: itself, or — when two groups have a kind of that name — `CoreV1Event`, `EventsV1Event`. */
 function exportedKindName(model: Model, group: string, version: string, kind: string): string {
-  const clash = model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds.filter((k) => k.kind === kind))).length > 1;
+  const clash =
+    model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds.filter((k) => k.kind === kind))).length > 1;
   if (!clash) return kind;
   const ns = builtinNamespace(group, version);
-  return `${ns[0]!.toUpperCase()}${ns.slice(1).replace(/v(\d)/, 'V$1')}${kind}`;
+  return `${ns[0].toUpperCase()}${ns.slice(1).replace(/v(\d)/, 'V$1')}${kind}`;
 }
 
 /** The built-ins' model: the selected kinds of the document. Throws when the document does not read. */
 export function builtinModel(documentText: string): Model {
   const r = readOpenApiInputs([{ file: BUILTIN_SOURCE, content: documentText }], { kinds: BUILTIN_KINDS });
   const errors = r.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`${BUILTIN_SOURCE}: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
+  if (errors.length > 0)
+    throw new Error(`${BUILTIN_SOURCE}: ${errors.map((d) => `${d.code} ${d.message}`).join('; ')}`);
   return r.model;
 }
 
@@ -112,7 +128,11 @@ function renderIndex(model: Model): string {
         const name = exportedKindName(model, g.name, v.name, k.kind);
         return name === k.kind ? `${k.kind}Resource` : `${k.kind}Resource as ${name}Resource`;
       });
-      lines.push('', importDecl(typeNames, tsString(types), true).replace(/^import/, 'export'), importDecl(resources, tsString(reg)).replace(/^import/, 'export'));
+      lines.push(
+        '',
+        importDecl(typeNames, tsString(types), true).replace(/^import/, 'export'),
+        importDecl(resources, tsString(reg)).replace(/^import/, 'export'),
+      );
       namespaces.push(`export * as ${builtinNamespace(g.name, v.name)} from ${tsString(types)};`);
     }
   }
@@ -122,7 +142,8 @@ function renderIndex(model: Model): string {
     if (!home) throw new Error(`no built-in group/version declares ${t}`);
     named.set(home.path, [...(named.get(home.path) ?? []), t]);
   }
-  for (const [path, names] of named) lines.push('', importDecl(names.sort(compareStrings), tsString(path), true).replace(/^import/, 'export'));
+  for (const [path, names] of named)
+    lines.push('', importDecl(names.sort(compareStrings), tsString(path), true).replace(/^import/, 'export'));
   lines.push('', ...namespaces, '');
   return `${builtinHeader()}${lines.join('\n')}`;
 }

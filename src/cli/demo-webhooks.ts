@@ -45,7 +45,10 @@ async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: s
 }
 
 /** Runs the webhooks demo; resolves with the exit code. */
-export async function runWebhooksDemo(ctx: CliContext, transpileAll: (out: string, paths: readonly string[]) => Promise<void>): Promise<number> {
+export async function runWebhooksDemo(
+  ctx: CliContext,
+  transpileAll: (out: string, paths: readonly string[]) => Promise<void>,
+): Promise<number> {
   const say = (s: string): void => ctx.io.stdout(`${s}\n`);
   const { startTestApiServer } = await import('../testing/index.js');
   const { readCrdInputs } = await import('../input/crd/index.js');
@@ -64,49 +67,120 @@ export async function runWebhooksDemo(ctx: CliContext, transpileAll: (out: strin
   let server: Awaited<ReturnType<typeof startTestApiServer>> | undefined;
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    say(`1. generating the operator with webhooks: ${cmd} generate crd.yaml --out ${out} --controller DatabaseManager --webhooks`);
-    say('   (examples/databasemanager-webhooks: v1alpha1 as published, v1 renames dbtype to engine and adds version; storage v1)');
+    say(
+      `1. generating the operator with webhooks: ${cmd} generate crd.yaml --out ${out} --controller DatabaseManager --webhooks`,
+    );
+    say(
+      '   (examples/databasemanager-webhooks: v1alpha1 as published, v1 renames dbtype to engine and adds version; storage v1)',
+    );
     const crdFile = join(WEBHOOKS_EXAMPLE, 'crd.yaml');
     const r = readCrdInputs([{ file: 'crd.yaml', content: readFileSync(crdFile) }]);
-    const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'], owns: ['apps/v1/Deployment', 'v1/Service'], webhooks: true }));
+    const files = runEmitters(
+      r.model,
+      createEmitContext({
+        sources: r.model.sources,
+        runtimeImport,
+        controllers: ['DatabaseManager'],
+        owns: ['apps/v1/Deployment', 'v1/Service'],
+        webhooks: true,
+      }),
+    );
     // the example's hooks stand for what the user writes into the files crdgen wrote once
     const opDir = join('controllers', 'databasemanager');
     const hooks = files.map((f) => {
       if (!USER_FILES.some((u) => f.path === `controllers/databasemanager/${u}`)) return f;
-      const mine = readFileSync(join(WEBHOOKS_EXAMPLE, 'generated', f.path), 'utf8').replaceAll('from "crdgen/runtime"', `from ${JSON.stringify(runtimeImport)}`);
+      const mine = readFileSync(join(WEBHOOKS_EXAMPLE, 'generated', f.path), 'utf8').replaceAll(
+        'from "crdgen/runtime"',
+        `from ${JSON.stringify(runtimeImport)}`,
+      );
       return { ...f, contents: mine };
     });
     await writeFiles(out, hooks);
     writeFileSync(join(out, 'package.json'), '{"type":"module"}\n');
-    say(`   with the example's admission.ts (spec.version defaults to the engine's; spec.engine cannot change), conversion.ts (dbtype ⇄ engine) and reconcile.ts`);
-    await transpileAll(out, hooks.map((f) => f.path).filter((p) => p.endsWith('.ts') && !p.endsWith('.test.ts')));
+    say(
+      `   with the example's admission.ts (spec.version defaults to the engine's; spec.engine cannot change), conversion.ts (dbtype ⇄ engine) and reconcile.ts`,
+    );
+    await transpileAll(
+      out,
+      hooks.map((f) => f.path).filter((p) => p.endsWith('.ts') && !p.endsWith('.test.ts')),
+    );
     const host = `127.0.0.1:${await freePort()}`;
-    say(`2. starting the test API server with config/crd.yaml and config/webhooks.yaml installed, calling https://${host}`);
+    say(
+      `2. starting the test API server with config/crd.yaml and config/webhooks.yaml installed, calling https://${host}`,
+    );
     server = await startTestApiServer({
       crds: [join(out, opDir, 'config', 'crd.yaml')],
       simulateWorkloads: 500,
       webhooks: { configurations: [join(out, opDir, 'config', 'webhooks.yaml')], host },
     });
     const installed = server.webhooks!;
-    say(`3. starting the operator: main.js --webhook-bind-address ${host} --webhook-cert-dir <the test CA's serving certificate>`);
-    child = spawn(process.execPath, [join(out, opDir, 'main.js'), '--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0', '--log-level', 'warn', '--webhook-bind-address', host, '--webhook-cert-dir', installed.certDir], { stdio: ['ignore', 'inherit', 'inherit'] });
+    say(
+      `3. starting the operator: main.js --webhook-bind-address ${host} --webhook-cert-dir <the test CA's serving certificate>`,
+    );
+    child = spawn(
+      process.execPath,
+      [
+        join(out, opDir, 'main.js'),
+        '--kubeconfig',
+        server.kubeconfigPath,
+        '--metrics-bind-address',
+        '0',
+        '--health-probe-bind-address',
+        '0',
+        '--log-level',
+        'warn',
+        '--webhook-bind-address',
+        host,
+        '--webhook-cert-dir',
+        installed.certDir,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
     const config = await rt.loadKubeconfig({ path: server.kubeconfigPath });
-    const dm = (version: string) => rt.resourceClient<DM>(config, { group: 'coolops.cn', version, resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true }).namespace('default');
+    const dm = (version: string) =>
+      rt
+        .resourceClient<DM>(config, {
+          group: 'coolops.cn',
+          version,
+          resource: 'databasemanagers',
+          kind: 'DatabaseManager',
+          listKind: 'DatabaseManagerList',
+          namespaced: true,
+        })
+        .namespace('default');
     say('4. creating DatabaseManager "orders" through v1alpha1: deploymentName orders-db, replicas 2, dbtype postgres');
     // until the operator serves (failurePolicy Fail refuses writes before)
-    await until(() => dm('v1alpha1').create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } }), 30_000, 'the operator\'s webhooks');
+    await until(
+      () =>
+        dm('v1alpha1').create({
+          apiVersion: 'coolops.cn/v1alpha1',
+          kind: 'DatabaseManager',
+          metadata: { name: 'orders' },
+          spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' },
+        }),
+      30_000,
+      "the operator's webhooks",
+    );
     const asV1 = await dm('v1').get('orders');
-    say(`   read through v1: ${JSON.stringify(asV1.spec)} (converted by /convert; version set by /mutate-coolops-cn-v1-databasemanager)`);
+    say(
+      `   read through v1: ${JSON.stringify(asV1.spec)} (converted by /convert; version set by /mutate-coolops-cn-v1-databasemanager)`,
+    );
     const asAlpha = await dm('v1alpha1').get('orders');
-    say(`   read through v1alpha1: ${JSON.stringify(asAlpha.spec)} (v1's version kept in the conversion.crdgen.io/v1 annotation)`);
+    say(
+      `   read through v1alpha1: ${JSON.stringify(asAlpha.spec)} (v1's version kept in the conversion.crdgen.io/v1 annotation)`,
+    );
     const deployments = rt.resourceClient<Deployment>(config, rt.DeploymentResource).namespace('default');
     const d = await until(() => deployments.get('orders-db'), 30_000, 'the Deployment');
     say(`   Deployment orders-db appeared: image ${d.spec?.template.spec?.containers[0]?.image}`);
-    say('5. changing the engine (kubectl patch dm.v1.coolops.cn orders --type merge -p \'{"spec":{"engine":"mysql"}}\')');
-    const refused = await dm('v1').patch('orders', rt.PatchType.Merge, { spec: { engine: 'mysql' } }).then(
-      () => undefined,
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    say(
+      '5. changing the engine (kubectl patch dm.v1.coolops.cn orders --type merge -p \'{"spec":{"engine":"mysql"}}\')',
     );
+    const refused = await dm('v1')
+      .patch('orders', rt.PatchType.Merge, { spec: { engine: 'mysql' } })
+      .then(
+        () => undefined,
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
     if (refused === undefined) throw new Error('the validating webhook let spec.engine change');
     say(`   refused: ${refused.replace(/^PATCH \S+: /, '')}`);
     say('6. deleting the DatabaseManager');

@@ -36,7 +36,13 @@ export function summary(files: number, model: Model): string {
 }
 
 /** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
-export async function runGenerate(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, ctx: CliContext, reporter: Reporter): Promise<number> {
+export async function runGenerate(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  given: FlagGiven,
+  ctx: CliContext,
+  reporter: Reporter,
+): Promise<number> {
   const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, given, ctx, reporter, true);
   if (!outputs) {
@@ -57,10 +63,15 @@ export async function runGenerate(inputs: readonly string[], flags: GenerateFlag
     }
     for (const step of plan) reporter.file(displayPath(ctx.io.cwd, `${out}/${step.path}`), step.action);
     const removed = plan.filter((p) => p.action === 'remove').length;
-    const line = summary(o.files.length, o.model) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
+    const line =
+      summary(o.files.length, o.model) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
     reporter.info(outputs.length > 1 ? `${o.target.name}: ${line}` : line);
   }
-  await warnAboutProjects(outputs.map((o) => o.target.out!), ctx, reporter);
+  await warnAboutProjects(
+    outputs.map((o) => o.target.out!),
+    ctx,
+    reporter,
+  );
   reporter.finish(EXIT.ok);
   return EXIT.ok;
 }
@@ -73,28 +84,76 @@ async function warnAboutProjects(outs: readonly string[], ctx: CliContext, repor
     const project = findProject(out);
     if (!project || seen.has(project.packageJson)) continue;
     seen.add(project.packageJson);
-    for (const f of checkProject(project, commandOf(ctx.io))) reporter.report([{ ...f.diagnostic, file: displayPath(ctx.io.cwd, f.diagnostic.file) }]);
+    for (const f of checkProject(project, commandOf(ctx.io)))
+      reporter.report([{ ...f.diagnostic, file: displayPath(ctx.io.cwd, f.diagnostic.file) }]);
   }
 }
 
 /** The options generate, verify and validate share (inputs, config, generator options, output). */
 export function addGeneratorOptions(cmd: Command): Command {
   cmd
-    .option('-c, --config <file>', 'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)')
-    .addOption(new Option('--runtime-import <specifier>', `module generated code imports the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`))
-    .addOption(new Option('--generators <list>', `comma-separated generators to run, or changes to the default set: +${GENERATORS.find((e) => e.optIn)?.name ?? 'name'} adds, -fake leaves out, all is every one (default: all but opt-in ${GENERATORS.filter((e) => e.optIn).map((e) => e.name).join(', ')}; known: ${GENERATORS.map((e) => e.name).join(', ')}). A run removes stale files only of the generators it runs`))
-    .addOption(new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'))
-    .option('--header-file <file>', 'boilerplate (comments, e.g. a licence) placed above the generated header of every TypeScript file')
+    .option(
+      '-c, --config <file>',
+      'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)',
+    )
+    .addOption(
+      new Option(
+        '--runtime-import <specifier>',
+        `module generated code imports the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--generators <list>',
+        `comma-separated generators to run, or changes to the default set: +${GENERATORS.find((e) => e.optIn)?.name ?? 'name'} adds, -fake leaves out, all is every one (default: all but opt-in ${GENERATORS.filter(
+          (e) => e.optIn,
+        )
+          .map((e) => e.name)
+          .join(
+            ', ',
+          )}; known: ${GENERATORS.map((e) => e.name).join(', ')}). A run removes stale files only of the generators it runs`,
+      ),
+    )
+    .addOption(
+      new Option('--tsconfig <file>', 'tsconfig.json whose paths/baseUrl resolve imports of TypeScript inputs'),
+    )
+    .option(
+      '--header-file <file>',
+      'boilerplate (comments, e.g. a licence) placed above the generated header of every TypeScript file',
+    )
     .option('--format', "format generated TypeScript with the project's own prettier (must be installed)")
     .option('--no-clean', 'keep generated files that are no longer produced')
-    .option('--verbs <Kind=verbs>', 'client verbs of a kind, like +genclient:onlyVerbs (repeatable), e.g. DatabaseManager=get,list,watch', collect)
-    .option('--skip-verbs <Kind=verbs>', 'client verbs a kind does not get, like +genclient:skipVerbs (repeatable)', collect)
+    .option(
+      '--verbs <Kind=verbs>',
+      'client verbs of a kind, like +genclient:onlyVerbs (repeatable), e.g. DatabaseManager=get,list,watch',
+      collect,
+    )
+    .option(
+      '--skip-verbs <Kind=verbs>',
+      'client verbs a kind does not get, like +genclient:skipVerbs (repeatable)',
+      collect,
+    )
     .option('--readonly <Kind>', 'get/list/watch only, like +genclient:readonly (repeatable)', collect)
     .option('--skip-status <Kind>', 'no updateStatus/applyStatus, like +genclient:noStatus (repeatable)', collect)
-    .option('--plural-exceptions <Kind:Plural,…>', 'plurals for generated names, as code-generator takes them (repeatable)', collect)
-    .option('--controller <Kind>', 'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)', collect)
-    .option('--webhooks', "the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)")
-    .option('--owns <kinds>', 'kinds the operator owns, comma-separated group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment,v1/Service: watched, listed into its reconciler\'s context.owned, granted in RBAC (repeatable)', collect);
+    .option(
+      '--plural-exceptions <Kind:Plural,…>',
+      'plurals for generated names, as code-generator takes them (repeatable)',
+      collect,
+    )
+    .option(
+      '--controller <Kind>',
+      'also generate an operator for this kind: controllers/<kind>/ (repeatable; group/Kind when ambiguous)',
+      collect,
+    )
+    .option(
+      '--webhooks',
+      'the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)',
+    )
+    .option(
+      '--owns <kinds>',
+      "kinds the operator owns, comma-separated group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment,v1/Service: watched, listed into its reconciler's context.owned, granted in RBAC (repeatable)",
+      collect,
+    );
   return addOutputOptions(cmd);
 }
 
@@ -106,8 +165,13 @@ export function givenOn(cmd: Command): FlagGiven {
 /** Factory for the `generate` command. */
 export function createGenerateCommand(ctx: CliContext): Command {
   const cmd = new Command('generate')
-    .description('generate typed models, deepcopy, clients, informers, listers (and controllers) from CRD YAML, annotated TypeScript or Kubernetes OpenAPI v3 documents')
-    .argument('[inputs...]', 'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: use crdgen.config.yaml')
+    .description(
+      'generate typed models, deepcopy, clients, informers, listers (and controllers) from CRD YAML, annotated TypeScript or Kubernetes OpenAPI v3 documents',
+    )
+    .argument(
+      '[inputs...]',
+      'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: use crdgen.config.yaml',
+    )
     .option('-o, --out <dir>', 'output folder (created if missing; required without a config)');
   addGeneratorOptions(cmd)
     .addHelpText('after', () => {

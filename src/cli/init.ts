@@ -18,7 +18,14 @@ import { CliError, EXIT, type CliContext } from './io.js';
 import { commandOf } from './invocation.js';
 
 /** Where the example CRD ships (templates/init/ in the package). */
-export const EXAMPLE_CRD_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'init', 'databasemanager.yaml');
+export const EXAMPLE_CRD_PATH = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'templates',
+  'init',
+  'databasemanager.yaml',
+);
 
 /** `# `-commented lines of at most ~100 characters listing `words`. */
 function wrapList(words: readonly string[], lead: string): string {
@@ -103,21 +110,52 @@ async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
   const out: Planned[] = [];
   const hasPkg = existsSync(pkgPath);
   const hasTs = existsSync(tsPath);
-  const findings = hasPkg ? checkProject({ dir: cwd, packageJson: pkgPath, ...(hasTs ? { tsconfig: tsPath } : {}) }, command) : [];
-  if (!hasPkg) out.push({ path: 'package.json', text: starterPackageJson(cwd), changes: ['create it: "type": "module", scripts generate (crdgen generate) and build (tsc)'] });
+  const findings = hasPkg
+    ? checkProject({ dir: cwd, packageJson: pkgPath, ...(hasTs ? { tsconfig: tsPath } : {}) }, command)
+    : [];
+  if (!hasPkg)
+    out.push({
+      path: 'package.json',
+      text: starterPackageJson(cwd),
+      changes: ['create it: "type": "module", scripts generate (crdgen generate) and build (tsc)'],
+    });
   else {
     const text = readFileSync(pkgPath, 'utf8');
     const fixes = findings.flatMap((f) => f.fixes).filter((f) => f.file === pkgPath);
     const pkg = JSON.parse(text) as { scripts?: Record<string, unknown> };
-    const scripts = [['generate', 'crdgen generate'], ['build', 'tsc']].filter(([k]) => pkg.scripts?.[k!] === undefined);
-    const all = [...fixes, ...scripts.map(([k, v]) => ({ file: pkgPath, path: ['scripts', k!], value: v, describe: `scripts.${k}: ${JSON.stringify(v)}` }))];
-    if (all.length > 0) out.push({ path: 'package.json', text: applyFixes(text, all), changes: all.map((f) => f.describe) });
+    const scripts = [
+      ['generate', 'crdgen generate'],
+      ['build', 'tsc'],
+    ].filter(([k]) => pkg.scripts?.[k] === undefined);
+    const all = [
+      ...fixes,
+      ...scripts.map(([k, v]) => ({
+        file: pkgPath,
+        path: ['scripts', k],
+        value: v,
+        describe: `scripts.${k}: ${JSON.stringify(v)}`,
+      })),
+    ];
+    if (all.length > 0)
+      out.push({ path: 'package.json', text: applyFixes(text, all), changes: all.map((f) => f.describe) });
   }
-  if (!hasTs) out.push({ path: 'tsconfig.json', text: STARTER_TSCONFIG, changes: ['create it: "module"/"moduleResolution": "nodenext", "strict": true, src/ → dist/'] });
+  if (!hasTs)
+    out.push({
+      path: 'tsconfig.json',
+      text: STARTER_TSCONFIG,
+      changes: ['create it: "module"/"moduleResolution": "nodenext", "strict": true, src/ → dist/'],
+    });
   else {
     const seen = new Set<string>();
-    const fixes = findings.flatMap((f) => f.fixes).filter((f) => f.file === tsPath && !seen.has(f.path.join('.')) && seen.add(f.path.join('.')));
-    if (fixes.length > 0) out.push({ path: 'tsconfig.json', text: applyFixes(readFileSync(tsPath, 'utf8'), fixes), changes: fixes.map((f) => f.describe) });
+    const fixes = findings
+      .flatMap((f) => f.fixes)
+      .filter((f) => f.file === tsPath && !seen.has(f.path.join('.')) && seen.add(f.path.join('.')));
+    if (fixes.length > 0)
+      out.push({
+        path: 'tsconfig.json',
+        text: applyFixes(readFileSync(tsPath, 'utf8'), fixes),
+        changes: fixes.map((f) => f.describe),
+      });
   }
   return out;
 }
@@ -135,13 +173,26 @@ export interface InitResult {
  * Writes the starter files into `cwd`. `confirm` asks the user (absent: no terminal). Files that
  * already hold what init writes count as written; others are refused unless `force`.
  */
-export async function runInit(cwd: string, opts: InitOptions, command = 'npx crdgen', confirm?: (question: string) => Promise<boolean>): Promise<InitResult> {
+export async function runInit(
+  cwd: string,
+  opts: InitOptions,
+  command = 'npx crdgen',
+  confirm?: (question: string) => Promise<boolean>,
+): Promise<InitResult> {
   const files: Planned[] = [{ path: 'crdgen.config.yaml', text: starterConfig(opts.example === true) }];
   if (opts.example) files.push({ path: 'crds/databasemanager.yaml', text: readFileSync(EXAMPLE_CRD_PATH, 'utf8') });
-  const same = (p: string, text: string): boolean => existsSync(join(cwd, p)) && readFileSync(join(cwd, p), 'utf8') === text;
+  const same = (p: string, text: string): boolean =>
+    existsSync(join(cwd, p)) && readFileSync(join(cwd, p), 'utf8') === text;
   const otherConfigs = CONFIG_FILE_NAMES.filter((n) => n !== 'crdgen.config.yaml' && existsSync(join(cwd, n)));
-  const clash = [...otherConfigs, ...files.filter((f) => existsSync(join(cwd, f.path)) && !same(f.path, f.text)).map((f) => f.path)];
-  if (clash.length > 0 && !opts.force) throw new CliError(`${[...new Set(clash)].join(', ')} already exist(s); use --force to overwrite`, EXIT.invalidInput);
+  const clash = [
+    ...otherConfigs,
+    ...files.filter((f) => existsSync(join(cwd, f.path)) && !same(f.path, f.text)).map((f) => f.path),
+  ];
+  if (clash.length > 0 && !opts.force)
+    throw new CliError(
+      `${[...new Set(clash)].join(', ')} already exist(s); use --force to overwrite`,
+      EXIT.invalidInput,
+    );
   const skipped: InitResult['skipped'] = [];
   if (opts.project !== false) {
     const plan = await projectPlan(cwd, command);
@@ -149,7 +200,9 @@ export async function runInit(cwd: string, opts: InitOptions, command = 'npx crd
       let write = opts.yes === true;
       if (!write && confirm) {
         const list = plan.map((p) => `  ${p.path}:\n${(p.changes ?? []).map((c) => `    ${c}\n`).join('')}`).join('');
-        write = await confirm(`The generated code is ES modules and imports crdgen/runtime; this project needs:\n${list}Write these settings? [Y/n] `);
+        write = await confirm(
+          `The generated code is ES modules and imports crdgen/runtime; this project needs:\n${list}Write these settings? [Y/n] `,
+        );
       }
       if (write) files.push(...plan);
       else skipped.push(...plan.map((p) => ({ path: p.path, changes: p.changes ?? [] })));
@@ -172,9 +225,17 @@ export async function runInit(cwd: string, opts: InitOptions, command = 'npx crd
 /** Factory for the `init` command. */
 export function createInitCommand(ctx: CliContext): Command {
   return new Command('init')
-    .description('write a starter crdgen.config.yaml into the current folder, and set the folder up as a project the generated code compiles in (package.json, tsconfig.json)')
-    .option('--example', 'also write the DatabaseManager example CRD (crds/databasemanager.yaml) and generate its controller')
-    .option('-y, --yes', 'write the package.json and tsconfig.json settings without asking ("type": "module", module/moduleResolution nodenext, strict; created when missing)')
+    .description(
+      'write a starter crdgen.config.yaml into the current folder, and set the folder up as a project the generated code compiles in (package.json, tsconfig.json)',
+    )
+    .option(
+      '--example',
+      'also write the DatabaseManager example CRD (crds/databasemanager.yaml) and generate its controller',
+    )
+    .option(
+      '-y, --yes',
+      'write the package.json and tsconfig.json settings without asking ("type": "module", module/moduleResolution nodenext, strict; created when missing)',
+    )
     .option('--no-project', 'leave package.json and tsconfig.json alone')
     .option('--force', 'overwrite an existing crdgen config')
     .addHelpText('after', () => `\nThen: ${commandOf(ctx.io)} generate\n`)
@@ -184,17 +245,24 @@ export function createInitCommand(ctx: CliContext): Command {
       for (const p of written) ctx.io.stdout(`wrote ${p}\n`);
       for (const p of unchanged) ctx.io.stdout(`unchanged ${p}\n`);
       if (skipped.length > 0) {
-        ctx.io.stdout(`\nproject settings not written (no terminal to ask on; ${command} init --yes writes them):\n${skipped.map((s) => `  ${s.path}:\n${s.changes.map((c) => `    ${c}\n`).join('')}`).join('')}\n`);
+        ctx.io.stdout(
+          `\nproject settings not written (no terminal to ask on; ${command} init --yes writes them):\n${skipped.map((s) => `  ${s.path}:\n${s.changes.map((c) => `    ${c}\n`).join('')}`).join('')}\n`,
+        );
       }
       const pkg = join(ctx.io.cwd, 'package.json');
-      const deps = existsSync(pkg) ? ((): Record<string, unknown> => {
-        try {
-          const j = JSON.parse(readFileSync(pkg, 'utf8')) as { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
-          return { ...j.dependencies, ...j.devDependencies };
-        } catch {
-          return {};
-        }
-      })() : {};
+      const deps = existsSync(pkg)
+        ? ((): Record<string, unknown> => {
+            try {
+              const j = JSON.parse(readFileSync(pkg, 'utf8')) as {
+                dependencies?: Record<string, unknown>;
+                devDependencies?: Record<string, unknown>;
+              };
+              return { ...j.dependencies, ...j.devDependencies };
+            } catch {
+              return {};
+            }
+          })()
+        : {};
       // crdgen is a dependency: the generated code imports crdgen/runtime when it runs
       if (deps['crdgen'] === undefined) ctx.io.stdout('next: npm install crdgen\n');
       const dev = ['typescript', '@types/node'].filter((n) => deps[n] === undefined);

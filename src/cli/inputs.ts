@@ -26,7 +26,7 @@ export function displayPath(cwd: string, abs: string): string {
 export function globSegmentRegExp(seg: string): RegExp {
   let re = '';
   for (let i = 0; i < seg.length; i++) {
-    const c = seg[i]!;
+    const c = seg[i];
     if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else if (c === '[') {
@@ -42,7 +42,16 @@ export function globSegmentRegExp(seg: string): RegExp {
       const end = seg.indexOf('}', i + 1);
       if (end < 0) re += '\\{';
       else {
-        re += `(?:${seg.slice(i + 1, end).split(',').map((a) => a.replace(/[.+^$()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')).join('|')})`;
+        re += `(?:${seg
+          .slice(i + 1, end)
+          .split(',')
+          .map((a) =>
+            a
+              .replace(/[.+^$()|\\]/g, '\\$&')
+              .replace(/\*/g, '[^/]*')
+              .replace(/\?/g, '[^/]'),
+          )
+          .join('|')})`;
         i = end;
       }
     } else re += c.replace(/[.+^$()|\\]/g, '\\$&');
@@ -54,10 +63,10 @@ export function globSegmentRegExp(seg: string): RegExp {
 export async function expandGlob(pattern: string, cwd: string): Promise<string[]> {
   const abs = isAbsolute(pattern) ? pattern : join(cwd, pattern);
   const parts = abs.split(/[\\/]+/);
-  let base = parts[0] === '' ? '/' : parts[0]!;
+  let base = parts[0] === '' ? '/' : parts[0];
   let i = 1;
-  while (i < parts.length && !GLOB_CHARS.test(parts[i]!)) {
-    base = join(base, parts[i]!);
+  while (i < parts.length && !GLOB_CHARS.test(parts[i])) {
+    base = join(base, parts[i]);
     i++;
   }
   const rest = parts.slice(i);
@@ -70,7 +79,9 @@ export async function expandGlob(pattern: string, cwd: string): Promise<string[]
     const [seg, ...tail] = segs as [string, ...string[]];
     if (seg === '**') {
       await walk(dir, tail);
-      for (const e of await safeReaddir(dir)) if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await walk(join(dir, e.name), segs);
+      for (const e of await safeReaddir(dir))
+        if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+          await walk(join(dir, e.name), segs);
       return;
     }
     const re = globSegmentRegExp(seg);
@@ -132,7 +143,12 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
       if (fromDirectory) src.fromDirectory = true;
       sources.push(src);
     } catch (e) {
-      diagnostics.push({ severity: 'error', code: 'IO001', file, message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'IO001',
+        file,
+        message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      });
     }
   };
   for (const input of inputs) {
@@ -151,13 +167,20 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
     }
     if (st?.isDirectory()) {
       const files = await walkYaml(abs);
-      if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'directory contains no *.yaml or *.yml files' });
+      if (files.length === 0)
+        diagnostics.push({
+          severity: 'error',
+          code: 'IO001',
+          file: input,
+          message: 'directory contains no *.yaml or *.yml files',
+        });
       for (const f of files) addFile(f, true);
     } else if (st) {
       addFile(abs, false);
     } else if (GLOB_CHARS.test(input)) {
       const files = await expandGlob(input, io.cwd);
-      if (files.length === 0) diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no files match this pattern' });
+      if (files.length === 0)
+        diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no files match this pattern' });
       for (const f of files) addFile(f, true);
     } else {
       diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no such file or directory' });

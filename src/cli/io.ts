@@ -61,7 +61,10 @@ async function askOnTerminal(question: string): Promise<boolean> {
 /** An error meant for the user: printed as `crdgen: <message>` with the given exit code, no stack. */
 export class CliError extends Error {
   override name = 'CliError';
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }

@@ -16,7 +16,14 @@ import { createValidateCommand } from './validate.js';
 import { createInitCommand } from './init.js';
 
 /** Command factories in help order. To add a command: write `src/cli/<name>.ts` exporting a factory, append it here. */
-export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [createGenerateCommand, createVerifyCommand, createValidateCommand, createInitCommand, createTestenvCommand, createDemoCommand];
+export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [
+  createGenerateCommand,
+  createVerifyCommand,
+  createValidateCommand,
+  createInitCommand,
+  createTestenvCommand,
+  createDemoCommand,
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -27,14 +34,20 @@ export function packageVersion(): string {
 
 function applySettings(cmd: Command, io: CliIo): void {
   cmd.exitOverride();
-  cmd.configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: (s, write) => write(s) });
+  cmd.configureOutput({
+    writeOut: (s) => io.stdout(s),
+    writeErr: (s) => io.stderr(s),
+    outputError: (s, write) => write(s),
+  });
   for (const sub of cmd.commands) applySettings(sub, io);
 }
 
 /** Builds the program with every registered command, writing through `ctx.io`. */
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('crdgen')
-    .description('Kubernetes code generator for TypeScript: typed models, deepcopy, clients, informers, listers and controllers from CRDs')
+    .description(
+      'Kubernetes code generator for TypeScript: typed models, deepcopy, clients, informers, listers and controllers from CRDs',
+    )
     .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)');
   for (const factory of COMMAND_FACTORIES) program.addCommand(factory(ctx));
@@ -56,14 +69,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return EXIT.ok;
       return EXIT.usage;
     }
     if (e instanceof CliError) {
       io.stderr(`crdgen: ${e.message}\n`);
       return e.exitCode;
     }
-    io.stderr(`crdgen: internal error: ${(e as Error)?.message ?? String(e)}\n(this is a bug in crdgen; please report it with the input that caused it)\n`);
+    io.stderr(
+      `crdgen: internal error: ${(e as Error)?.message ?? String(e)}\n(this is a bug in crdgen; please report it with the input that caused it)\n`,
+    );
     return EXIT.invalidInput;
   }
 }
@@ -73,7 +89,10 @@ function isEntryPoint(): boolean {
   if (!arg) return false;
   try {
     const entry = realpathSync(arg);
-    return entry === realpathSync(fileURLToPath(import.meta.url)) || entry === realpathSync(join(here, '..', '..', 'bin', 'crdgen.js'));
+    return (
+      entry === realpathSync(fileURLToPath(import.meta.url)) ||
+      entry === realpathSync(join(here, '..', '..', 'bin', 'crdgen.js'))
+    );
   } catch {
     return false;
   }

@@ -10,7 +10,12 @@ import type { ConfigTarget, KindConfig } from '../config/types.js';
 import { DEFAULT_RUNTIME_IMPORT } from '../generate/emitter.js';
 import { DEFAULT_EMITTERS, EMITTERS, selectEmitters, type EmitterEntry } from '../generate/registry.js';
 import { staleFilter } from '../generate/ownership.js';
-import { ClientOptionsError, parseClientOptionFlags, type ClientGenOptions, type KindClientOptions } from '../generate/client-options.js';
+import {
+  ClientOptionsError,
+  parseClientOptionFlags,
+  type ClientGenOptions,
+  type KindClientOptions,
+} from '../generate/client-options.js';
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliIo } from './io.js';
 import type { OutputFlags } from './report.js';
@@ -93,7 +98,13 @@ function kindOptions(k: KindConfig): KindClientOptions {
 function clientOptions(cfg: ConfigTarget | undefined, flags: GenerateFlags): ClientGenOptions {
   let fromFlags: ClientGenOptions;
   try {
-    fromFlags = parseClientOptionFlags({ verbs: flags.verbs ?? [], skipVerbs: flags.skipVerbs ?? [], readonly: flags.readonly ?? [], noStatus: flags.skipStatus ?? [], pluralExceptions: flags.pluralExceptions ?? [] });
+    fromFlags = parseClientOptionFlags({
+      verbs: flags.verbs ?? [],
+      skipVerbs: flags.skipVerbs ?? [],
+      readonly: flags.readonly ?? [],
+      noStatus: flags.skipStatus ?? [],
+      pluralExceptions: flags.pluralExceptions ?? [],
+    });
   } catch (e) {
     if (e instanceof ClientOptionsError) usage(e.message);
     throw e;
@@ -114,14 +125,21 @@ function clientOptions(cfg: ConfigTarget | undefined, flags: GenerateFlags): Cli
  * is every generator (opt-in ones too). The base of a flag's changes is the config's list when it
  * has one, else the defaults (all but opt-in); the base of a config's changes is the defaults.
  */
-export function resolveGenerators(list: readonly string[] | undefined, base: readonly string[] | undefined = undefined): readonly EmitterEntry[] {
+export function resolveGenerators(
+  list: readonly string[] | undefined,
+  base: readonly string[] | undefined = undefined,
+): readonly EmitterEntry[] {
   const start = base === undefined ? DEFAULT_EMITTERS : resolveGenerators(base);
   if (list === undefined) return start;
   const relative = list.filter((x) => x.startsWith('+') || x.startsWith('-'));
   try {
-    if (relative.length === 0) return selectEmitters(list.flatMap((x) => (x === 'all' ? EMITTERS.map((e) => e.name) : [x])));
+    if (relative.length === 0)
+      return selectEmitters(list.flatMap((x) => (x === 'all' ? EMITTERS.map((e) => e.name) : [x])));
     const plain = list.filter((x) => !relative.includes(x) && x !== 'all');
-    if (plain.length > 0) usage(`generators: ${plain.join(', ')} cannot be mixed with +name/-name changes; write +${plain[0]} to add it to the defaults, or list only names`);
+    if (plain.length > 0)
+      usage(
+        `generators: ${plain.join(', ')} cannot be mixed with +name/-name changes; write +${plain[0]} to add it to the defaults, or list only names`,
+      );
     const names = new Set(list.includes('all') ? EMITTERS.map((e) => e.name) : start.map((e) => e.name));
     const removed = new Set<string>();
     for (const x of relative) {
@@ -137,7 +155,9 @@ export function resolveGenerators(list: readonly string[] | undefined, base: rea
     for (const e of chosen) {
       if (!removed.has(e.name)) continue;
       const needs = chosen.filter((c) => names.has(c.name) && requiresOf(c.name).has(e.name)).map((c) => c.name);
-      usage(`generators: cannot leave out ${e.name}: ${needs.join(', ')} ${needs.length === 1 ? 'needs' : 'need'} it (leave ${needs.length === 1 ? 'that' : 'those'} out too: ${needs.map((n) => `-${n}`).join(',')})`);
+      usage(
+        `generators: cannot leave out ${e.name}: ${needs.join(', ')} ${needs.length === 1 ? 'needs' : 'need'} it (leave ${needs.length === 1 ? 'that' : 'those'} out too: ${needs.map((n) => `-${n}`).join(',')})`,
+      );
     }
     return chosen;
   } catch (e) {
@@ -169,24 +189,32 @@ export function isFullRun(emitters: readonly EmitterEntry[]): boolean {
 
 /** Which stale generated files a run of `target` may remove (generate/ownership.ts). */
 export function removableStale(target: ResolvedTarget): (path: string) => boolean {
-  return staleFilter(target.emitters.map((e) => e.name), isFullRun(target.emitters));
+  return staleFilter(
+    target.emitters.map((e) => e.name),
+    isFullRun(target.emitters),
+  );
 }
 
 function splitGenerators(s: string): string[] {
-  return s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  return s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
 }
 
 /** Refuses two targets whose out folders are the same or nested (stale removal would fight). */
 function checkOutsDisjoint(targets: readonly ResolvedTarget[]): void {
   for (let i = 0; i < targets.length; i++) {
     for (let j = i + 1; j < targets.length; j++) {
-      const a = targets[i]!.out;
-      const b = targets[j]!.out;
+      const a = targets[i].out;
+      const b = targets[j].out;
       if (a === undefined || b === undefined) continue;
       const ab = relative(a, b);
       const ba = relative(b, a);
       if (ab === '' || (!ab.startsWith('..') && !isAbsolute(ab)) || (!ba.startsWith('..') && !isAbsolute(ba))) {
-        usage(`targets ${JSON.stringify(targets[i]!.name)} and ${JSON.stringify(targets[j]!.name)} write to the same or nested folders; give each its own out`);
+        usage(
+          `targets ${JSON.stringify(targets[i].name)} and ${JSON.stringify(targets[j].name)} write to the same or nested folders; give each its own out`,
+        );
       }
     }
   }
@@ -200,8 +228,19 @@ function checkOutsDisjoint(targets: readonly ResolvedTarget[]): void {
  * other settings); without them every config target runs from the config's folder.
  * `needOut`: the command writes or compares (generate, verify), so `out` is required.
  */
-export async function resolveTargets(inputs: readonly string[], flags: GenerateFlags, given: FlagGiven, io: CliIo, needOut: boolean): Promise<Resolution> {
-  const configFile = flags.config !== undefined ? resolve(io.cwd, flags.config) : inputs.length === 0 ? findConfigFile(io.cwd) : undefined;
+export async function resolveTargets(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  given: FlagGiven,
+  io: CliIo,
+  needOut: boolean,
+): Promise<Resolution> {
+  const configFile =
+    flags.config !== undefined
+      ? resolve(io.cwd, flags.config)
+      : inputs.length === 0
+        ? findConfigFile(io.cwd)
+        : undefined;
   let cfgTargets: ConfigTarget[] | undefined;
   let cfgDir = io.cwd;
   if (configFile !== undefined) {
@@ -212,39 +251,57 @@ export async function resolveTargets(inputs: readonly string[], flags: GenerateF
     cfgDir = loaded.config.dir;
   }
   if (inputs.length === 0 && cfgTargets === undefined) {
-    usage(`no inputs: give CRD files (or annotated .ts files) and --out, or write a crdgen.config.yaml (${commandOf(io)} init)`);
+    usage(
+      `no inputs: give CRD files (or annotated .ts files) and --out, or write a crdgen.config.yaml (${commandOf(io)} init)`,
+    );
   }
   const fromCli = inputs.length > 0;
   if (fromCli && cfgTargets !== undefined && cfgTargets.length > 1) {
-    usage(`inputs on the command line cannot be combined with a config of ${cfgTargets.length} targets; run without inputs, or use a config with one target`);
+    usage(
+      `inputs on the command line cannot be combined with a config of ${cfgTargets.length} targets; run without inputs, or use a config with one target`,
+    );
   }
   const list: Array<ConfigTarget | undefined> = fromCli ? [cfgTargets?.[0]] : cfgTargets!;
-  if (given('out') && list.length > 1) usage(`--out cannot apply to ${list.length} config targets; set out per target in the config`);
+  if (given('out') && list.length > 1)
+    usage(`--out cannot apply to ${list.length} config targets; set out per target in the config`);
   const targets: ResolvedTarget[] = list.map((cfg) => {
     const cfgPath = (p: string | undefined) => (p === undefined ? undefined : resolve(cfgDir, p));
     const flagPath = (p: string | undefined) => (p === undefined ? undefined : resolve(io.cwd, p));
     const out = given('out') ? flagPath(flags.out) : cfgPath(cfg?.out);
-    if (needOut && out === undefined) usage("required option '-o, --out <dir>' not specified (or set out in crdgen.config.yaml)");
+    if (needOut && out === undefined)
+      usage("required option '-o, --out <dir>' not specified (or set out in crdgen.config.yaml)");
     const tsconfig = given('tsconfig') ? flagPath(flags.tsconfig) : cfgPath(cfg?.tsconfig);
     const headerFile = given('headerFile') ? flagPath(flags.headerFile) : cfgPath(cfg?.headerFile);
     const t: ResolvedTarget = {
       name: cfg && !fromCli ? cfg.name : out !== undefined ? displayPath(io.cwd, out) : inputs.join(' '),
       cwd: fromCli ? io.cwd : cfgDir,
       inputs: fromCli ? [...inputs] : cfg!.inputs,
-      emitters: resolveGenerators(given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : undefined, cfg?.generators),
+      emitters: resolveGenerators(
+        given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : undefined,
+        cfg?.generators,
+      ),
       client: clientOptions(cfg, flags),
       controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
       webhooks: given('webhooks') ? flags.webhooks === true : (cfg?.webhooks ?? false),
-      owns: given('owns') ? (flags.owns ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter((o) => o !== '') : [...(cfg?.owns ?? [])],
+      owns: given('owns')
+        ? (flags.owns ?? [])
+            .flatMap((o) => o.split(','))
+            .map((o) => o.trim())
+            .filter((o) => o !== '')
+        : [...(cfg?.owns ?? [])],
       runtimeImport: (given('runtimeImport') ? flags.runtimeImport : cfg?.runtimeImport) ?? DEFAULT_RUNTIME_IMPORT,
       clean: given('clean') ? flags.clean !== false : (cfg?.clean ?? true),
       format: given('format') ? flags.format === true : (cfg?.format ?? false),
     };
     if (t.webhooks) {
-      if (t.controllers.length === 0) usage(`${given('webhooks') ? '--webhooks' : 'webhooks: true'} needs the operators to serve them: name their kinds with --controller <Kind> (or controllers: in the config)`);
+      if (t.controllers.length === 0)
+        usage(
+          `${given('webhooks') ? '--webhooks' : 'webhooks: true'} needs the operators to serve them: name their kinds with --controller <Kind> (or controllers: in the config)`,
+        );
       // an operator with webhooks: main.ts imports webhooks.ts, webhooks.ts the operator's kind; the two generators run together
       const names = t.emitters.map((e) => e.name);
-      if (names.includes('controller') !== names.includes('webhooks')) t.emitters = selectEmitters([...names, 'controller', 'webhooks']);
+      if (names.includes('controller') !== names.includes('webhooks'))
+        t.emitters = selectEmitters([...names, 'controller', 'webhooks']);
     }
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;

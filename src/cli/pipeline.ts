@@ -39,7 +39,8 @@ export interface TargetOutput {
 function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
   const kind = classifyInputs(target.inputs, target.cwd);
   if (kind === 'mixed') throw new CliError('TypeScript and CRD YAML inputs cannot be mixed in one run', EXIT.usage);
-  if (target.tsconfig !== undefined && kind !== 'ts') throw new CliError('--tsconfig applies to TypeScript inputs only', EXIT.usage);
+  if (target.tsconfig !== undefined && kind !== 'ts')
+    throw new CliError('--tsconfig applies to TypeScript inputs only', EXIT.usage);
   return kind;
 }
 
@@ -48,7 +49,11 @@ function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
  * checks, generates its files in memory. Returns undefined when an input has
  * errors (they are reported); options that do not fit the model are usage errors.
  */
-export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: Reporter): Promise<TargetOutput | undefined> {
+export async function buildTarget(
+  target: ResolvedTarget,
+  io: CliIo,
+  reporter: Reporter,
+): Promise<TargetOutput | undefined> {
   const tio: CliIo = { ...io, cwd: target.cwd };
   const kind = inputKind(target);
   let model: Model;
@@ -60,7 +65,10 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
     // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
     const { readTypeScript } = await import('../input/ts/reader.js');
     reporter.progress(`reading TypeScript inputs of ${target.name}…`);
-    const read = readTypeScript(target.inputs, { cwd: target.cwd, ...(target.tsconfig !== undefined ? { tsconfig: target.tsconfig } : {}) });
+    const read = readTypeScript(target.inputs, {
+      cwd: target.cwd,
+      ...(target.tsconfig !== undefined ? { tsconfig: target.tsconfig } : {}),
+    });
     model = applyTypeScriptPlurals(read.model, target.client); // irregular plurals, --plural-exceptions (issue #5)
     diagnostics = read.diagnostics;
     noSources = read.model.sources.length === 0;
@@ -79,12 +87,23 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
   reporter.report(diagnostics);
   if (hasErrors(diagnostics) || noSources) return undefined;
   if (format === 'openapi' && target.emitters.some((e) => e.name === 'crd')) {
-    throw new CliError('the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)', EXIT.usage);
+    throw new CliError(
+      'the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)',
+      EXIT.usage,
+    );
   }
   const clientErrors = clientOptionsErrors(model, target.client);
   if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
-  const ctxEmit = createEmitContext({ sources: model.sources, runtimeImport: target.runtimeImport, client: target.client, controllers: target.controllers, owns: target.owns, webhooks: target.webhooks, ...(outDir ? { outDir } : {}) });
+  const ctxEmit = createEmitContext({
+    sources: model.sources,
+    runtimeImport: target.runtimeImport,
+    client: target.client,
+    controllers: target.controllers,
+    owns: target.owns,
+    webhooks: target.webhooks,
+    ...(outDir ? { outDir } : {}),
+  });
   const controllerProblems = controllerErrors(model, ctxEmit);
   if (controllerProblems.length === 0) controllerProblems.push(...webhookErrors(model, ctxEmit));
   if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);
@@ -94,7 +113,8 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
     files = runEmitters(model, ctxEmit, emittersForInput(target.emitters, format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
     if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
-    if (e instanceof ValidatorGenerationError) throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);
+    if (e instanceof ValidatorGenerationError)
+      throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);
     throw e;
   }
   // an operator whose reconcile.ts still has the stub hooks does nothing: generate says so, once
@@ -114,7 +134,10 @@ export async function buildTarget(target: ResolvedTarget, io: CliIo, reporter: R
     try {
       text = await readFile(target.headerFile, 'utf8');
     } catch (e) {
-      throw new CliError(`cannot read header file ${target.headerFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.usage);
+      throw new CliError(
+        `cannot read header file ${target.headerFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        EXIT.usage,
+      );
     }
     try {
       files = applyBoilerplate(files, text);

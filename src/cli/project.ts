@@ -70,7 +70,8 @@ export function findProject(from: string): Project | undefined {
   let tsconfig: string | undefined;
   for (let d = resolve(from); ; d = dirname(d)) {
     if (tsconfig === undefined && existsSync(join(d, 'tsconfig.json'))) tsconfig = join(d, 'tsconfig.json');
-    if (existsSync(join(d, 'package.json'))) return { dir: d, packageJson: join(d, 'package.json'), ...(tsconfig !== undefined ? { tsconfig } : {}) };
+    if (existsSync(join(d, 'package.json')))
+      return { dir: d, packageJson: join(d, 'package.json'), ...(tsconfig !== undefined ? { tsconfig } : {}) };
     if (dirname(d) === d) return undefined;
   }
 }
@@ -125,14 +126,16 @@ export function readTsSettings(file: string, seen: ReadonlySet<string> = new Set
     const p = resolveExtends(b, file);
     const base = p === undefined ? undefined : readTsSettings(p, new Set([...seen, file]));
     if (!base) return undefined;
-    for (const k of ['module', 'moduleResolution', 'target', 'types'] as const) if (base[k]) (out as unknown as Record<string, unknown>)[k] = base[k];
+    for (const k of ['module', 'moduleResolution', 'target', 'types'] as const)
+      if (base[k]) (out as unknown as Record<string, unknown>)[k] = base[k];
   }
   const co = cfg.compilerOptions ?? {};
   const at = (key: string): Origin => ({ file, offset: offsetOf(read.text, ['compilerOptions', key]) });
   for (const k of ['module', 'moduleResolution', 'target'] as const) {
     if (typeof co[k] === 'string') out[k] = { value: co[k].toLowerCase(), at: at(k) };
   }
-  if (Array.isArray(co['types'])) out.types = { value: co['types'].filter((t): t is string => typeof t === 'string'), at: at('types') };
+  if (Array.isArray(co['types']))
+    out.types = { value: co['types'].filter((t): t is string => typeof t === 'string'), at: at('types') };
   return out;
 }
 
@@ -158,9 +161,13 @@ function effective(ts: TsSettings, major: number | undefined): { module?: string
     if (module === 'node16') moduleResolution = 'node16';
     else if (module.startsWith('node')) moduleResolution = 'nodenext';
     else if (module === 'preserve') moduleResolution = 'bundler';
-    else if (major !== undefined) moduleResolution = major >= 6 ? 'bundler' : module === 'commonjs' ? 'node10' : 'classic';
+    else if (major !== undefined)
+      moduleResolution = major >= 6 ? 'bundler' : module === 'commonjs' ? 'node10' : 'classic';
   }
-  return { ...(module !== undefined ? { module } : {}), ...(moduleResolution !== undefined ? { moduleResolution } : {}) };
+  return {
+    ...(module !== undefined ? { module } : {}),
+    ...(moduleResolution !== undefined ? { moduleResolution } : {}),
+  };
 }
 
 /** The major version of the typescript installed for the project at `dir`, if any. */
@@ -183,7 +190,7 @@ function lineCol(file: string, offset: number): { line: number; col: number } {
     return { line: 1, col: 1 };
   }
   const before = text.slice(0, offset).split('\n');
-  return { line: before.length, col: before[before.length - 1]!.length + 1 };
+  return { line: before.length, col: before[before.length - 1].length + 1 };
 }
 
 /**
@@ -206,22 +213,51 @@ export function checkProject(project: Project, command: string): ProjectFinding[
   if (pkg.type !== 'module' && !bundled) {
     const now = typeof pkg.type === 'string' ? `"type": ${JSON.stringify(pkg.type)}` : 'no "type"';
     findings.push({
-      diagnostic: { severity: 'warning', code: 'PRJ001', file: project.packageJson, ...lineCol(project.packageJson, offsetOf(pkgRead.text, ['type'])), message: `package.json has ${now}: Node would load the generated code, which is ES modules, as CommonJS`, hint: `set "type": "module" (${initHint})` },
+      diagnostic: {
+        severity: 'warning',
+        code: 'PRJ001',
+        file: project.packageJson,
+        ...lineCol(project.packageJson, offsetOf(pkgRead.text, ['type'])),
+        message: `package.json has ${now}: Node would load the generated code, which is ES modules, as CommonJS`,
+        hint: `set "type": "module" (${initHint})`,
+      },
       fixes: [{ file: project.packageJson, path: ['type'], value: 'module', describe: `${now} → "type": "module"` }],
     });
   }
   if (ts && eff) {
     const fixModule: ProjectFix[] = [
-      { file: ts.file, path: ['compilerOptions', 'module'], value: 'nodenext', describe: `"module": ${JSON.stringify(ts.module?.value ?? eff.module)} → "nodenext"` },
-      { file: ts.file, path: ['compilerOptions', 'moduleResolution'], value: 'nodenext', describe: `"moduleResolution": ${JSON.stringify(ts.moduleResolution?.value ?? eff.moduleResolution)} → "nodenext"` },
+      {
+        file: ts.file,
+        path: ['compilerOptions', 'module'],
+        value: 'nodenext',
+        describe: `"module": ${JSON.stringify(ts.module?.value ?? eff.module)} → "nodenext"`,
+      },
+      {
+        file: ts.file,
+        path: ['compilerOptions', 'moduleResolution'],
+        value: 'nodenext',
+        describe: `"moduleResolution": ${JSON.stringify(ts.moduleResolution?.value ?? eff.moduleResolution)} → "nodenext"`,
+      },
     ];
-    const at = (s: Setting<unknown> | undefined): { file: string; line: number; col: number } => (s ? { file: s.at.file, ...lineCol(s.at.file, s.at.offset) } : { file: ts.file, ...lineCol(ts.file, offsetOf(readFileSync(ts.file, 'utf8'), ['compilerOptions'])) });
+    const at = (s: Setting<unknown> | undefined): { file: string; line: number; col: number } =>
+      s
+        ? { file: s.at.file, ...lineCol(s.at.file, s.at.offset) }
+        : { file: ts.file, ...lineCol(ts.file, offsetOf(readFileSync(ts.file, 'utf8'), ['compilerOptions'])) };
     const moduleBad = eff.module !== undefined && !ESM_MODULES.has(eff.module);
     const node10 = eff.moduleResolution !== undefined && NODE10.has(eff.moduleResolution);
-    const resolutionBad = eff.moduleResolution !== undefined && !GOOD_RESOLUTION.has(eff.moduleResolution) && !(node10 && (major === undefined || major < 6));
+    const resolutionBad =
+      eff.moduleResolution !== undefined &&
+      !GOOD_RESOLUTION.has(eff.moduleResolution) &&
+      !(node10 && (major === undefined || major < 6));
     if (moduleBad) {
       findings.push({
-        diagnostic: { severity: 'warning', code: 'PRJ002', ...at(ts.module), message: `tsconfig "module" is ${JSON.stringify(eff.module)}${ts.module ? '' : ' (the default)'}: the generated code needs ES modules with top-level await`, hint: `set "module": "nodenext" and "moduleResolution": "nodenext" (${initHint})` },
+        diagnostic: {
+          severity: 'warning',
+          code: 'PRJ002',
+          ...at(ts.module),
+          message: `tsconfig "module" is ${JSON.stringify(eff.module)}${ts.module ? '' : ' (the default)'}: the generated code needs ES modules with top-level await`,
+          hint: `set "module": "nodenext" and "moduleResolution": "nodenext" (${initHint})`,
+        },
         fixes: fixModule,
       });
     }
@@ -241,17 +277,51 @@ export function checkProject(project: Project, command: string): ProjectFinding[
     }
     if (ts.types && !ts.types.value.includes('node')) {
       findings.push({
-        diagnostic: { severity: 'warning', code: 'PRJ004', ...at(ts.types), message: `tsconfig "types" leaves out "node": the generated code uses Node's types (process, Buffer)`, hint: `add "node" to "types" (${initHint})` },
-        fixes: [{ file: ts.file, path: ['compilerOptions', 'types'], value: [...ts.types.value, 'node'], describe: `"types": ${JSON.stringify(ts.types.value)} → ${JSON.stringify([...ts.types.value, 'node'])}` }],
+        diagnostic: {
+          severity: 'warning',
+          code: 'PRJ004',
+          ...at(ts.types),
+          message: `tsconfig "types" leaves out "node": the generated code uses Node's types (process, Buffer)`,
+          hint: `add "node" to "types" (${initHint})`,
+        },
+        fixes: [
+          {
+            file: ts.file,
+            path: ['compilerOptions', 'types'],
+            value: [...ts.types.value, 'node'],
+            describe: `"types": ${JSON.stringify(ts.types.value)} → ${JSON.stringify([...ts.types.value, 'node'])}`,
+          },
+        ],
       });
     } else if (!ts.types && major !== undefined && major >= 6) {
       findings.push({
-        diagnostic: { severity: 'warning', code: 'PRJ004', ...at(undefined), message: `tsconfig has no "types": TypeScript ${major} then loads no @types, and the generated code uses Node's types (process, Buffer)`, hint: `set "types": ["node"] (${initHint})` },
-        fixes: [{ file: ts.file, path: ['compilerOptions', 'types'], value: ['node'], describe: 'no "types" → "types": ["node"]' }],
+        diagnostic: {
+          severity: 'warning',
+          code: 'PRJ004',
+          ...at(undefined),
+          message: `tsconfig has no "types": TypeScript ${major} then loads no @types, and the generated code uses Node's types (process, Buffer)`,
+          hint: `set "types": ["node"] (${initHint})`,
+        },
+        fixes: [
+          {
+            file: ts.file,
+            path: ['compilerOptions', 'types'],
+            value: ['node'],
+            describe: 'no "types" → "types": ["node"]',
+          },
+        ],
       });
     } else if (!hasPackage(project.dir, '@types/node')) {
       findings.push({
-        diagnostic: { severity: 'warning', code: 'PRJ004', file: project.packageJson, line: 1, col: 1, message: `@types/node is not installed: the generated code uses Node's types (process, Buffer)`, hint: 'npm install --save-dev @types/node' },
+        diagnostic: {
+          severity: 'warning',
+          code: 'PRJ004',
+          file: project.packageJson,
+          line: 1,
+          col: 1,
+          message: `@types/node is not installed: the generated code uses Node's types (process, Buffer)`,
+          hint: 'npm install --save-dev @types/node',
+        },
         fixes: [],
       });
     }
@@ -273,7 +343,13 @@ export function applyFixes(text: string, fixes: readonly ProjectFix[]): string {
   const indent = /\n([ \t]+)"/.exec(text)?.[1] ?? '  ';
   let out = text;
   for (const f of fixes) {
-    const edits = modify(out, f.path, f.value, { formattingOptions: { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 1 : indent.length, eol: '\n' } });
+    const edits = modify(out, f.path, f.value, {
+      formattingOptions: {
+        insertSpaces: !indent.includes('\t'),
+        tabSize: indent.includes('\t') ? 1 : indent.length,
+        eol: '\n',
+      },
+    });
     out = applyEdits(out, edits);
   }
   return out;
@@ -281,7 +357,11 @@ export function applyFixes(text: string, fixes: readonly ProjectFix[]): string {
 
 /** An npm package name made from a folder name (lower case, [a-z0-9._-], not starting with . or _). */
 export function packageNameFor(dir: string): string {
-  const n = basename(resolve(dir)).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '').replace(/-+$/, '');
+  const n = basename(resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '')
+    .replace(/-+$/, '');
   return n === '' ? 'operator' : n.slice(0, 214);
 }
 

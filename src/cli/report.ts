@@ -21,7 +21,9 @@ export interface OutputFlags {
 /** Adds `--json`, `-q/--quiet`, `-v/--verbose`, `--no-color` to `cmd`. */
 export function addOutputOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--json', 'machine-readable output: one JSON document on stdout (diagnostics, files, result)'))
+    .addOption(
+      new Option('--json', 'machine-readable output: one JSON document on stdout (diagnostics, files, result)'),
+    )
     .addOption(new Option('-q, --quiet', 'print errors only').conflicts('verbose'))
     .addOption(new Option('-v, --verbose', 'also print every file and step'))
     .addOption(new Option('--no-color', 'no colours (also when NO_COLOR is set)'));
@@ -36,7 +38,15 @@ export interface ReportedFile {
 /** Inputs at or past this count get a progress line on a terminal. */
 export const PROGRESS_THRESHOLD = 100;
 
-const STYLE = { red: '\u001b[31m', yellow: '\u001b[33m', green: '\u001b[32m', bold: '\u001b[1m', dim: '\u001b[2m', cyan: '\u001b[36m', reset: '\u001b[0m' } as const;
+const STYLE = {
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  green: '\u001b[32m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  cyan: '\u001b[36m',
+  reset: '\u001b[0m',
+} as const;
 
 /** Collects and prints a command's output in the mode the flags ask for. */
 export class Reporter {
@@ -47,9 +57,18 @@ export class Reporter {
   private progressShown = false;
   private progressEnabled = false;
 
-  constructor(private readonly io: CliIo, readonly command: string, readonly flags: OutputFlags) {
+  constructor(
+    private readonly io: CliIo,
+    readonly command: string,
+    readonly flags: OutputFlags,
+  ) {
     const env = io.env ?? {};
-    this.color = io.stderrIsTTY === true && flags.color !== false && !flags.json && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb';
+    this.color =
+      io.stderrIsTTY === true &&
+      flags.color !== false &&
+      !flags.json &&
+      (env['NO_COLOR'] ?? '') === '' &&
+      env['TERM'] !== 'dumb';
   }
 
   /** Every diagnostic reported so far. */
@@ -127,7 +146,8 @@ export class Reporter {
 
   /** Turns the progress line on when stderr is a terminal, the input is large and no --json/--quiet. */
   startProgress(inputCount: number): void {
-    this.progressEnabled = this.io.stderrIsTTY === true && inputCount >= PROGRESS_THRESHOLD && !this.flags.json && !this.flags.quiet;
+    this.progressEnabled =
+      this.io.stderrIsTTY === true && inputCount >= PROGRESS_THRESHOLD && !this.flags.json && !this.flags.quiet;
   }
 
   /** Rewrites the progress line (`crdgen: reading 300 inputs…`). */
@@ -148,7 +168,14 @@ export class Reporter {
   finish(exitCode: number, extra: Record<string, unknown> = {}): void {
     this.clearProgress();
     if (!this.flags.json) return;
-    const doc = { command: this.command, ok: exitCode === EXIT.ok, exitCode, diagnostics: this.diagnosticsSeen, files: this.files, ...extra };
+    const doc = {
+      command: this.command,
+      ok: exitCode === EXIT.ok,
+      exitCode,
+      diagnostics: this.diagnosticsSeen,
+      files: this.files,
+      ...extra,
+    };
     this.io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
   }
 }

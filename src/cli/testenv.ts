@@ -21,9 +21,13 @@ function parsePort(v: string): number {
 }
 
 function parseEndpoints(v: string): string[] {
-  const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const e of list) {
-    if (!/^https?:\/\/[^/\s]+\/?$/.test(e)) throw new InvalidArgumentError(`"${e}" is not an etcd endpoint (e.g. http://127.0.0.1:2379)`);
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(e))
+      throw new InvalidArgumentError(`"${e}" is not an etcd endpoint (e.g. http://127.0.0.1:2379)`);
   }
   if (!list.length) throw new InvalidArgumentError('give at least one etcd endpoint');
   return list;
@@ -48,15 +52,24 @@ export interface TestenvOptions {
 
 function parseWebhookHostOption(v: string): string {
   const m = /^(?:\[[0-9a-fA-F:]+\]|[^:[\]\s/]+):(\d{1,5})$/.exec(v);
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535) throw new InvalidArgumentError(`"${v}" is not host:port (e.g. 127.0.0.1:9443)`);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > 65535)
+    throw new InvalidArgumentError(`"${v}" is not host:port (e.g. 127.0.0.1:9443)`);
   return v;
 }
 
 /** The `webhooks` option of both servers, or why the flags do not make one. */
-function webhookOption(opts: TestenvOptions, cwd: string): { error: string } | { value: import('../testing/webhook-install.js').WebhookInstallOptions | undefined } {
+function webhookOption(
+  opts: TestenvOptions,
+  cwd: string,
+): { error: string } | { value: import('../testing/webhook-install.js').WebhookInstallOptions | undefined } {
   if (!opts.webhooks.length) {
-    const stray = [opts.webhookHost !== undefined && '--webhook-host', opts.webhookCertDir !== undefined && '--webhook-cert-dir'].filter(Boolean);
-    return stray.length ? { error: `${stray.join(' and ')} ${stray.length > 1 ? 'need' : 'needs'} --webhooks FILE` } : { value: undefined };
+    const stray = [
+      opts.webhookHost !== undefined && '--webhook-host',
+      opts.webhookCertDir !== undefined && '--webhook-cert-dir',
+    ].filter(Boolean);
+    return stray.length
+      ? { error: `${stray.join(' and ')} ${stray.length > 1 ? 'need' : 'needs'} --webhooks FILE` }
+      : { value: undefined };
   }
   return {
     value: {
@@ -84,18 +97,46 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
   return new Command('testenv')
     .description('run an in-process Kubernetes API server for local development and tests (until Ctrl-C)')
     .option('--kubeconfig <path>', 'where to write the kubeconfig', './testenv.kubeconfig')
-    .option('--crd <file>', 'CRD YAML file to install at start (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option(
+      '--crd <file>',
+      'CRD YAML file to install at start (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option('--port <port>', 'port on 127.0.0.1 (0: a free port)', parsePort, 0)
     .option('--https', 'serve HTTPS with a generated self-signed certificate')
-    .option('--simulate-workloads [delay]', 'make Deployments become available after a delay (default 100ms)', parseDelay)
-    .option('--etcd <endpoints>', 'keep objects in etcd (comma-separated client URLs; needs the npm package etcd3)', parseEndpoints)
+    .option(
+      '--simulate-workloads [delay]',
+      'make Deployments become available after a delay (default 100ms)',
+      parseDelay,
+    )
+    .option(
+      '--etcd <endpoints>',
+      'keep objects in etcd (comma-separated client URLs; needs the npm package etcd3)',
+      parseEndpoints,
+    )
     .option('--etcd-prefix <prefix>', 'key prefix in etcd', '/registry')
-    .option('--real', 'run the real control plane (etcd + kube-apiserver; with --simulate-workloads also kube-controller-manager, kube-scheduler and kwok)')
+    .option(
+      '--real',
+      'run the real control plane (etcd + kube-apiserver; with --simulate-workloads also kube-controller-manager, kube-scheduler and kwok)',
+    )
     .option('--assets <dir>', 'with --real: the folder of binaries (default $KUBEBUILDER_ASSETS)')
-    .option('--webhooks <file>', 'install the Mutating/ValidatingWebhookConfigurations of this YAML file (e.g. config/webhooks.yaml), rewritten to call --webhook-host (repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--webhook-host <host:port>', 'with --webhooks: where the webhook server listens (default 127.0.0.1:9443)', parseWebhookHostOption)
-    .option('--webhook-cert-dir <dir>', 'with --webhooks: where to write the generated tls.crt, tls.key and ca.crt (default: a temporary folder)')
-    .option('-v, --verbose', 'log every request (with --real: every component\'s output)')
+    .option(
+      '--webhooks <file>',
+      'install the Mutating/ValidatingWebhookConfigurations of this YAML file (e.g. config/webhooks.yaml), rewritten to call --webhook-host (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
+      '--webhook-host <host:port>',
+      'with --webhooks: where the webhook server listens (default 127.0.0.1:9443)',
+      parseWebhookHostOption,
+    )
+    .option(
+      '--webhook-cert-dir <dir>',
+      'with --webhooks: where to write the generated tls.crt, tls.key and ca.crt (default: a temporary folder)',
+    )
+    .option('-v, --verbose', "log every request (with --real: every component's output)")
     .action(async (opts: TestenvOptions) => {
       const kubeconfigPath = resolve(io.cwd, opts.kubeconfig);
       const hooks = webhookOption(opts, io.cwd);
@@ -162,9 +203,16 @@ function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: string, webhooks: import('../testing/webhook-install.js').WebhookInstallOptions | undefined): Promise<void> {
+async function runReal(
+  ctx: CliContext,
+  opts: TestenvOptions,
+  kubeconfigPath: string,
+  webhooks: import('../testing/webhook-install.js').WebhookInstallOptions | undefined,
+): Promise<void> {
   const { io } = ctx;
-  const conflicting = [opts.etcd && '--etcd', opts.https && '--https (the real apiserver always serves HTTPS)'].filter(Boolean);
+  const conflicting = [opts.etcd && '--etcd', opts.https && '--https (the real apiserver always serves HTTPS)'].filter(
+    Boolean,
+  );
   if (conflicting.length) {
     io.stderr(`crdgen testenv: --real does not take ${conflicting.join(' or ')}\n`);
     ctx.setExitCode(EXIT.usage);
@@ -188,7 +236,10 @@ async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: st
     const first = await Promise.race([starting.then((c) => ({ c })), signal.then((s) => ({ s }))]);
     if ('s' in first) {
       log(`${first.s} while starting: stopping`);
-      await starting.then((c) => c.stop(), () => undefined);
+      await starting.then(
+        (c) => c.stop(),
+        () => undefined,
+      );
       return;
     }
     cp = first.c;
@@ -207,7 +258,9 @@ async function runReal(ctx: CliContext, opts: TestenvOptions, kubeconfigPath: st
   );
   const outcome = await Promise.race([signal.then((s) => ({ s })), cp.failed.then((f) => ({ f }))]);
   if ('f' in outcome) {
-    io.stderr(`crdgen testenv: ${outcome.f.component} exited (${outcome.f.code}); stopped the rest. Its last output:\n${outcome.f.logTail}\n`);
+    io.stderr(
+      `crdgen testenv: ${outcome.f.component} exited (${outcome.f.code}); stopped the rest. Its last output:\n${outcome.f.logTail}\n`,
+    );
     ctx.setExitCode(EXIT.invalidInput);
     return;
   }

@@ -10,7 +10,13 @@ import type { GenerateFlags } from './options.js';
 import { Reporter, runReported } from './report.js';
 
 /** Runs validate; 0 when every input is valid (warnings allowed), 1 otherwise. */
-export async function runValidate(inputs: readonly string[], flags: GenerateFlags, command: Command, ctx: CliContext, reporter: Reporter): Promise<number> {
+export async function runValidate(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  command: Command,
+  ctx: CliContext,
+  reporter: Reporter,
+): Promise<number> {
   const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, givenOn(command), ctx, reporter, false);
   if (!outputs) {
@@ -18,9 +24,14 @@ export async function runValidate(inputs: readonly string[], flags: GenerateFlag
     return EXIT.invalidInput;
   }
   const files = outputs.reduce((n, o) => n + o.inputCount, 0);
-  const kinds = outputs.reduce((n, o) => n + o.model.groups.reduce((m, g) => m + g.versions.reduce((k, v) => k + v.kinds.length, 0), 0), 0);
+  const kinds = outputs.reduce(
+    (n, o) => n + o.model.groups.reduce((m, g) => m + g.versions.reduce((k, v) => k + v.kinds.length, 0), 0),
+    0,
+  );
   const { warnings } = countDiagnostics(reporter.diagnostics);
-  reporter.info(`checked ${plural(files, 'input')} (${plural(kinds, 'kind version')}): no errors${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`);
+  reporter.info(
+    `checked ${plural(files, 'input')} (${plural(kinds, 'kind version')}): no errors${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`,
+  );
   reporter.finish(EXIT.ok, { inputs: files });
   return EXIT.ok;
 }
@@ -28,7 +39,9 @@ export async function runValidate(inputs: readonly string[], flags: GenerateFlag
 /** Factory for the `validate` command. */
 export function createValidateCommand(ctx: CliContext): Command {
   const cmd = new Command('validate')
-    .description('check CRDs (or annotated TypeScript) and the generator options without writing anything (for pre-commit hooks)')
+    .description(
+      'check CRDs (or annotated TypeScript) and the generator options without writing anything (for pre-commit hooks)',
+    )
     .argument('[inputs...]', 'as for generate; none: use crdgen.config.yaml');
   addGeneratorOptions(cmd)
     .addHelpText('after', '\nExit codes: 0 valid, 1 invalid input, 2 usage error.\n')

@@ -39,7 +39,13 @@ export function fixCommand(rawArgs: readonly string[], command = 'crdgen'): stri
 }
 
 /** Runs verify; returns 0 when the output on disk is what generate would write, else 1. */
-export async function runVerify(inputs: readonly string[], flags: GenerateFlags, command: Command, ctx: CliContext, reporter: Reporter): Promise<number> {
+export async function runVerify(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  command: Command,
+  ctx: CliContext,
+  reporter: Reporter,
+): Promise<number> {
   const { buildAll } = await import('./build.js');
   const outputs = await buildAll(inputs, flags, givenOn(command), ctx, reporter, true);
   if (!outputs) {
@@ -63,11 +69,26 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
     for (const step of plan) {
       const shown = displayPath(ctx.io.cwd, join(out, step.path));
       if (step.action !== 'remove') checked++;
-      if (step.action === 'update') findings.push({ path: shown, kind: 'changed', diff: unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '') });
+      if (step.action === 'update')
+        findings.push({
+          path: shown,
+          kind: 'changed',
+          diff: unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? ''),
+        });
       else if (step.action === 'create') findings.push({ path: shown, kind: 'missing' });
       else if (step.action === 'remove') findings.push({ path: shown, kind: 'stale' });
       else if (step.action === 'conflict') findings.push({ path: shown, kind: 'conflict' });
-      reporter.file(shown, { update: 'changed', create: 'missing', remove: 'stale', conflict: 'conflict', unchanged: 'ok', keep: 'user-owned' }[step.action]);
+      reporter.file(
+        shown,
+        {
+          update: 'changed',
+          create: 'missing',
+          remove: 'stale',
+          conflict: 'conflict',
+          unchanged: 'ok',
+          keep: 'user-owned',
+        }[step.action],
+      );
     }
   }
   // commander keeps the arguments it parsed as rawArgs (untyped)
@@ -88,7 +109,12 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
   list('stale', by('stale'), 'generated earlier, no longer produced; generate would remove them');
   list('conflict', by('conflict'), 'files without the generated header where generated files go; move them away');
   const changed = by('changed').length;
-  const parts = [changed > 0 ? `${plural(changed, 'file')} changed` : '', by('missing').length > 0 ? `${by('missing').length} missing` : '', by('stale').length > 0 ? `${by('stale').length} stale` : '', by('conflict').length > 0 ? `${by('conflict').length} in conflict` : ''].filter((s) => s !== '');
+  const parts = [
+    changed > 0 ? `${plural(changed, 'file')} changed` : '',
+    by('missing').length > 0 ? `${by('missing').length} missing` : '',
+    by('stale').length > 0 ? `${by('stale').length} stale` : '',
+    by('conflict').length > 0 ? `${by('conflict').length} in conflict` : '',
+  ].filter((s) => s !== '');
   reporter.errorLine(`crdgen verify: generated code is out of date (${parts.join(', ')}).\nTo fix it, run:\n  ${fix}`);
   reporter.finish(EXIT.invalidInput, { findings, fix });
   return EXIT.invalidInput;
@@ -96,7 +122,20 @@ export async function runVerify(inputs: readonly string[], flags: GenerateFlags,
 
 function colourDiff(diff: string, reporter: Reporter): string {
   if (!reporter.color) return diff;
-  return diff.split('\n').map((l) => (l.startsWith('+++') || l.startsWith('---') ? reporter.paint('bold', l) : l.startsWith('@@') ? reporter.paint('cyan', l) : l.startsWith('+') ? reporter.paint('green', l) : l.startsWith('-') ? reporter.paint('red', l) : l)).join('\n');
+  return diff
+    .split('\n')
+    .map((l) =>
+      l.startsWith('+++') || l.startsWith('---')
+        ? reporter.paint('bold', l)
+        : l.startsWith('@@')
+          ? reporter.paint('cyan', l)
+          : l.startsWith('+')
+            ? reporter.paint('green', l)
+            : l.startsWith('-')
+              ? reporter.paint('red', l)
+              : l,
+    )
+    .join('\n');
 }
 
 /** Factory for the `verify` command. */
@@ -106,7 +145,11 @@ export function createVerifyCommand(ctx: CliContext): Command {
     .argument('[inputs...]', 'as for generate; none: use crdgen.config.yaml')
     .option('-o, --out <dir>', 'output folder to compare (required without a config)');
   addGeneratorOptions(cmd)
-    .addHelpText('after', () => `\nExit codes: 0 up to date, 1 out of date or invalid input, 2 usage error.\n\nExample (CI):\n  ${commandOf(ctx.io)} verify || exit 1\n`)
+    .addHelpText(
+      'after',
+      () =>
+        `\nExit codes: 0 up to date, 1 out of date or invalid input, 2 usage error.\n\nExample (CI):\n  ${commandOf(ctx.io)} verify || exit 1\n`,
+    )
     .action(async (inputs: string[], opts: GenerateFlags, command: Command) => {
       const reporter = new Reporter(ctx.io, 'verify', opts);
       await runReported(ctx, reporter, () => runVerify(inputs, opts, command, ctx, reporter));

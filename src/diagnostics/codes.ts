@@ -55,7 +55,7 @@ export const DIAGNOSTIC_CODES = {
   CLI003: 'CRD and OpenAPI inputs mixed',
   PRJ001: 'package.json is not an ES module package ("type": "module")',
   PRJ002: 'tsconfig "module" cannot compile the generated code',
-  PRJ003: "tsconfig \"moduleResolution\" cannot resolve 'crdgen/runtime'",
+  PRJ003: 'tsconfig "moduleResolution" cannot resolve \'crdgen/runtime\'',
   PRJ004: "Node's types are not available to the generated code",
   // TypeScript input (src/input/ts).
   /** A file could not be read, or has syntax errors. */

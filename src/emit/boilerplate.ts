@@ -22,5 +22,7 @@ export function applyBoilerplate(files: readonly GeneratedFile[], boilerplate: s
   if (!isGeneratedContents(`${text}\n\n${GENERATED_HEADER}\n`) || /^\s*#/m.test(text)) {
     throw new BoilerplateError('the header file must contain only // or /* */ comments (e.g. a licence)');
   }
-  return files.map((f) => (f.userOwned || !f.contents.startsWith(GENERATED_HEADER) ? f : { ...f, contents: `${text}\n\n${f.contents}` }));
+  return files.map((f) =>
+    f.userOwned || !f.contents.startsWith(GENERATED_HEADER) ? f : { ...f, contents: `${text}\n\n${f.contents}` },
+  );
 }

@@ -82,7 +82,8 @@ export class ImportTracker {
       const all = [...m.names.keys()];
       const values = all.filter((n) => !m.typeOnly.has(n)).sort(compareStrings);
       const types = all.filter((n) => m.typeOnly.has(n)).sort(compareStrings);
-      const specifiers = values.length === 0 ? types.map(spec) : [...values.map(spec), ...types.map((n) => `type ${spec(n)}`)];
+      const specifiers =
+        values.length === 0 ? types.map(spec) : [...values.map(spec), ...types.map((n) => `type ${spec(n)}`)];
       out.push(declaration(specifiers, module, values.length === 0));
     }
     return out.join('\n');
@@ -133,7 +134,8 @@ export function layOut(template: (data: object) => string, data: object, what = 
   const text = template(swap(data) as object);
   if (pieces.length === 0) return text;
   const re = new RegExp(`^( *)\\u0000col:${nonce}:(\\d+)\\u0000$`, 'gm');
-  const out = text.replace(re, (_, pad: string, i: string) => pieces[Number(i)]!.layout(pad.length));
-  if (out.includes(`\u0000col:${nonce}:`)) throw new Error(`${what}: a laid-out placeholder must stand alone on its line after the indentation`);
+  const out = text.replace(re, (_, pad: string, i: string) => pieces[Number(i)].layout(pad.length));
+  if (out.includes(`\u0000col:${nonce}:`))
+    throw new Error(`${what}: a laid-out placeholder must stand alone on its line after the indentation`);
   return out;
 }

@@ -26,7 +26,7 @@ function diffLines(a: readonly string[], b: readonly string[], maxCells: number)
   let suf = 0;
   while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
   const ops: Op[] = [];
-  for (let i = 0; i < pre; i++) ops.push({ kind: ' ', text: a[i]!, oldNo: i, newNo: i });
+  for (let i = 0; i < pre; i++) ops.push({ kind: ' ', text: a[i], oldNo: i, newNo: i });
   const am = a.slice(pre, a.length - suf);
   const bm = b.slice(pre, b.length - suf);
   const n = am.length;
@@ -37,29 +37,31 @@ function diffLines(a: readonly string[], b: readonly string[], maxCells: number)
     const lcs = new Uint32Array((n + 1) * w);
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
-        lcs[i * w + j] = am[i] === bm[j] ? lcs[(i + 1) * w + j + 1]! + 1 : Math.max(lcs[(i + 1) * w + j]!, lcs[i * w + j + 1]!);
+        lcs[i * w + j] =
+          am[i] === bm[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
       }
     }
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && am[i] === bm[j]) {
-        ops.push({ kind: ' ', text: am[i]!, oldNo: pre + i, newNo: pre + j });
+        ops.push({ kind: ' ', text: am[i], oldNo: pre + i, newNo: pre + j });
         i++;
         j++;
-      } else if (i < n && (j >= m || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
-        ops.push({ kind: '-', text: am[i]!, oldNo: pre + i, newNo: pre + j });
+      } else if (i < n && (j >= m || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
+        ops.push({ kind: '-', text: am[i], oldNo: pre + i, newNo: pre + j });
         i++;
       } else {
-        ops.push({ kind: '+', text: bm[j]!, oldNo: pre + i, newNo: pre + j });
+        ops.push({ kind: '+', text: bm[j], oldNo: pre + i, newNo: pre + j });
         j++;
       }
     }
   } else {
-    for (let i = 0; i < n; i++) ops.push({ kind: '-', text: am[i]!, oldNo: pre + i, newNo: pre });
-    for (let j = 0; j < m; j++) ops.push({ kind: '+', text: bm[j]!, oldNo: pre + n, newNo: pre + j });
+    for (let i = 0; i < n; i++) ops.push({ kind: '-', text: am[i], oldNo: pre + i, newNo: pre });
+    for (let j = 0; j < m; j++) ops.push({ kind: '+', text: bm[j], oldNo: pre + n, newNo: pre + j });
   }
-  for (let k = 0; k < suf; k++) ops.push({ kind: ' ', text: a[a.length - suf + k]!, oldNo: a.length - suf + k, newNo: b.length - suf + k });
+  for (let k = 0; k < suf; k++)
+    ops.push({ kind: ' ', text: a[a.length - suf + k], oldNo: a.length - suf + k, newNo: b.length - suf + k });
   return ops;
 }
 
@@ -75,7 +77,13 @@ function range(start: number, count: number): string {
  * `context` lines around changes, and `\ No newline at end of file` where a side
  * lacks its final newline. Empty string when the texts are equal.
  */
-export function unifiedDiff(oldName: string | null, oldText: string, newName: string | null, newText: string, opts: DiffOptions = {}): string {
+export function unifiedDiff(
+  oldName: string | null,
+  oldText: string,
+  newName: string | null,
+  newText: string,
+  opts: DiffOptions = {},
+): string {
   if (oldText === newText) return '';
   const context = opts.context ?? 3;
   const A = splitLines(oldText);
@@ -84,18 +92,21 @@ export function unifiedDiff(oldName: string | null, oldText: string, newName: st
   const a = A.lines.map((l, i) => (i === A.lines.length - 1 && !A.finalNewline ? `${l}\u0000` : l));
   const b = B.lines.map((l, i) => (i === B.lines.length - 1 && !B.finalNewline ? `${l}\u0000` : l));
   const ops = diffLines(a, b, opts.maxCells ?? 4_000_000);
-  const out: string[] = [`--- ${oldName === null ? '/dev/null' : `a/${oldName}`}`, `+++ ${newName === null ? '/dev/null' : `b/${newName}`}`];
+  const out: string[] = [
+    `--- ${oldName === null ? '/dev/null' : `a/${oldName}`}`,
+    `+++ ${newName === null ? '/dev/null' : `b/${newName}`}`,
+  ];
   let k = 0;
   while (k < ops.length) {
-    while (k < ops.length && ops[k]!.kind === ' ') k++;
+    while (k < ops.length && ops[k].kind === ' ') k++;
     if (k >= ops.length) break;
     const start = Math.max(0, k - context);
     // extend the hunk while the next change is within 2×context lines
     let end = k;
     for (;;) {
-      while (end < ops.length && ops[end]!.kind !== ' ') end++;
+      while (end < ops.length && ops[end].kind !== ' ') end++;
       let next = end;
-      while (next < ops.length && ops[next]!.kind === ' ') next++;
+      while (next < ops.length && ops[next].kind === ' ') next++;
       if (next < ops.length && next - end <= 2 * context) end = next;
       else {
         end = Math.min(ops.length, end + context);
@@ -105,7 +116,7 @@ export function unifiedDiff(oldName: string | null, oldText: string, newName: st
     const hunk = ops.slice(start, end);
     const oldCount = hunk.filter((o) => o.kind !== '+').length;
     const newCount = hunk.filter((o) => o.kind !== '-').length;
-    const first = hunk[0]!;
+    const first = hunk[0];
     out.push(`@@ -${range(first.oldNo, oldCount)} +${range(first.newNo, newCount)} @@`);
     for (const o of hunk) {
       if (o.text.endsWith('\u0000')) out.push(`${o.kind}${o.text.slice(0, -1)}`, '\\ No newline at end of file');

@@ -23,7 +23,9 @@ async function loadPrettier(projectDir: string): Promise<Prettier> {
   try {
     entry = createRequire(join(projectDir, 'noop.js')).resolve('prettier');
   } catch {
-    throw new FormatterMissingError(`--format needs prettier installed in the project (${projectDir}): npm install --save-dev prettier`);
+    throw new FormatterMissingError(
+      `--format needs prettier installed in the project (${projectDir}): npm install --save-dev prettier`,
+    );
   }
   const mod = (await import(pathToFileURL(entry).href)) as Prettier & { default?: Prettier };
   return typeof mod.format === 'function' ? mod : mod.default!;
@@ -33,7 +35,11 @@ async function loadPrettier(projectDir: string): Promise<Prettier> {
  * `files` with every `.ts` file formatted by the project's prettier (found from
  * `projectDir`) and its config for `<outDir>/<path>`; other files unchanged.
  */
-export async function formatFiles(files: readonly GeneratedFile[], projectDir: string, outDir: string): Promise<GeneratedFile[]> {
+export async function formatFiles(
+  files: readonly GeneratedFile[],
+  projectDir: string,
+  outDir: string,
+): Promise<GeneratedFile[]> {
   const prettier = await loadPrettier(projectDir);
   const out: GeneratedFile[] = [];
   for (const f of files) {

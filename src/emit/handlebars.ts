@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSafePathSegment, pluralName, privateName, propertyKey, publicName, safeIdentifier, tsString } from '../model/naming.js';
+import {
+  isSafePathSegment,
+  pluralName,
+  privateName,
+  propertyKey,
+  publicName,
+  safeIdentifier,
+  tsString,
+} from '../model/naming.js';
 import { importPath, jsdoc, literal } from './ts-text.js';
 
 /** Folder holding `templates/<generator>/*.hbs` (package root, from src/emit or dist/emit). */
@@ -35,7 +43,8 @@ function str(v: unknown, helper: string): string {
  */
 export const HELPERS: Readonly<Record<string, HelperFn>> = {
   tsString: (x) => tsString(str(x, 'tsString')),
-  jsdoc: (x, indent) => (x === undefined || x === null ? '' : jsdoc(str(x, 'jsdoc'), typeof indent === 'string' ? indent : '')),
+  jsdoc: (x, indent) =>
+    x === undefined || x === null ? '' : jsdoc(str(x, 'jsdoc'), typeof indent === 'string' ? indent : ''),
   ident: (x) => safeIdentifier(str(x, 'ident')),
   public: (x) => publicName(str(x, 'public')),
   private: (x) => privateName(str(x, 'private')),

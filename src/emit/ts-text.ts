@@ -45,7 +45,9 @@ export function literal(value: unknown): string {
       if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
       const entries = Object.entries(value as Record<string, unknown>);
       if (entries.length === 0) return '{}';
-      const parts = entries.map(([k, v]) => `${k === '__proto__' ? `[${tsString(k)}]` : propertyKey(k)}: ${literal(v)}`);
+      const parts = entries.map(
+        ([k, v]) => `${k === '__proto__' ? `[${tsString(k)}]` : propertyKey(k)}: ${literal(v)}`,
+      );
       return `{ ${parts.join(', ')} }`;
     }
     default:

@@ -9,7 +9,17 @@
 // the other (each step must finish before the next for the rollback to be exact), and an
 // awaited fs/promises call per step spent most of its time waiting for the thread pool
 // (#9: 454 files, 14 MB, the corpus: 300–500 ms async, 35–250 ms sync depending on the disk).
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GeneratedFile } from './file.js';
@@ -78,7 +88,8 @@ function readIfFile(p: string): string | undefined {
     if (!st.isFile()) throw new WriteError(`${p} exists and is not a regular file`);
     return readFileSync(p, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return undefined;
     throw e;
   }
 }
@@ -122,7 +133,11 @@ function listGenerated(root: string): Map<string, string> {
 }
 
 /** Computes what writing `files` to `outDir` would do, without changing anything. Sorted by path. */
-export async function planWrite(outDir: string, files: readonly GeneratedFile[], opts: PlanOptions = {}): Promise<PlanEntry[]> {
+export async function planWrite(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  opts: PlanOptions = {},
+): Promise<PlanEntry[]> {
   const plan: PlanEntry[] = [];
   const wanted = new Set<string>();
   // a first run into a new folder: nothing to read back, file by file
@@ -149,7 +164,8 @@ export async function planWrite(outDir: string, files: readonly GeneratedFile[],
   }
   if (opts.removeStale ?? true) {
     const may = opts.mayRemove ?? (() => true);
-    for (const [p, text] of listGenerated(resolve(outDir))) if (!wanted.has(p) && may(p)) plan.push({ path: p, action: 'remove', existing: text });
+    for (const [p, text] of listGenerated(resolve(outDir)))
+      if (!wanted.has(p) && may(p)) plan.push({ path: p, action: 'remove', existing: text });
   }
   return plan.sort((a, b) => compareStrings(a.path, b.path));
 }
@@ -197,11 +213,17 @@ function pruneEmptyDirs(dir: string, root: string): void {
  * (old contents restored, new files and folders removed, temp files deleted) and
  * the error is rethrown: the folder is left exactly as it was.
  */
-export async function writeFiles(outDir: string, files: readonly GeneratedFile[], opts: WriteOptions = {}): Promise<WriteResult> {
+export async function writeFiles(
+  outDir: string,
+  files: readonly GeneratedFile[],
+  opts: WriteOptions = {},
+): Promise<WriteResult> {
   const plan = await planWrite(outDir, files, opts);
   const conflicts = plan.filter((p) => p.action === 'conflict');
   if (conflicts.length > 0) {
-    throw new WriteError(`refusing to overwrite files crdgen did not generate: ${conflicts.map((c) => c.path).join(', ')}`);
+    throw new WriteError(
+      `refusing to overwrite files crdgen did not generate: ${conflicts.map((c) => c.path).join(', ')}`,
+    );
   }
   const root = resolve(outDir);
   const writes = plan.filter((p) => p.action === 'create' || p.action === 'update');
@@ -227,7 +249,8 @@ export async function writeFiles(outDir: string, files: readonly GeneratedFile[]
       if (!checkedDirs.has(dir)) {
         mkdirTracked(dir);
         const realDir = realpathSync(dir);
-        if (realDir !== realRoot && !realDir.startsWith(realRoot + sep)) throw new WriteError(`output folder for ${step.path} resolves outside ${root}`);
+        if (realDir !== realRoot && !realDir.startsWith(realRoot + sep))
+          throw new WriteError(`output folder for ${step.path} resolves outside ${root}`);
         checkedDirs.add(dir);
       }
       await hook('stage', step.path);
@@ -255,7 +278,13 @@ export async function writeFiles(outDir: string, files: readonly GeneratedFile[]
 }
 
 /** Undoes a partly applied plan; best effort, in reverse order. */
-function rollback(root: string, staged: Map<string, string>, committed: PlanEntry[], removed: PlanEntry[], createdDirs: string[]): void {
+function rollback(
+  root: string,
+  staged: Map<string, string>,
+  committed: PlanEntry[],
+  removed: PlanEntry[],
+  createdDirs: string[],
+): void {
   const attempt = (f: () => void): void => {
     try {
       f();
@@ -264,7 +293,8 @@ function rollback(root: string, staged: Map<string, string>, committed: PlanEntr
     }
   };
   for (const tmp of staged.values()) attempt(() => rmSync(tmp, { force: true }));
-  for (const step of [...removed].reverse()) attempt(() => atomicWrite(resolveUnder(root, step.path), step.existing ?? ''));
+  for (const step of [...removed].reverse())
+    attempt(() => atomicWrite(resolveUnder(root, step.path), step.existing ?? ''));
   for (const step of [...committed].reverse()) {
     const target = resolveUnder(root, step.path);
     if (step.action === 'update') attempt(() => atomicWrite(target, step.existing ?? ''));

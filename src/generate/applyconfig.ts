@@ -35,10 +35,19 @@ export const applyconfig: Emitter = (model: Model, ctx) => {
           header: generatedHeader(ctx.sources),
           imports: [
             importDecl(['ApplyConfigurationFor'], tsString(ctx.runtimeImport), true),
-            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
+            importDecl(
+              [n.type],
+              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
+              true,
+            ),
           ].join('\n'),
           typeLine: assignLine(0, `export type ${n.type}ApplyConfiguration`, `ApplyConfigurationFor<${n.type}>`),
-          head: callLine(0, `export function ${ctor}`, namespaced ? ['name: string', 'namespace: string'] : ['name: string'], `: ${n.type}ApplyConfiguration {`),
+          head: callLine(
+            0,
+            `export function ${ctor}`,
+            namespaced ? ['name: string', 'namespace: string'] : ['name: string'],
+            `: ${n.type}ApplyConfiguration {`,
+          ),
           apiVersionLine: propertyLine(4, 'apiVersion', tsString(apiVersion)),
           kindLine: propertyLine(4, 'kind', tsString(ck.kind.kind)),
           type: n.type,

@@ -34,7 +34,9 @@ export function assertUniqueNames(file: string, names: readonly string[]): void 
   const dup = new Set<string>();
   for (const n of names) (seen.has(n) ? dup : seen).add(n);
   if (dup.size > 0) {
-    throw new NameCollisionError(`generated names collide in ${file}: ${[...dup].sort().join(', ')} (rename a kind, or set a plural exception)`);
+    throw new NameCollisionError(
+      `generated names collide in ${file}: ${[...dup].sort().join(', ')} (rename a kind, or set a plural exception)`,
+    );
   }
 }
 
@@ -42,7 +44,11 @@ export function assertUniqueNames(file: string, names: readonly string[]): void 
  * Served kinds with at least one verb, per group/version in model order. With
  * `needListWatch`, only kinds whose client can list and watch (informers, listers).
  */
-export function clientKinds(model: Model, options: ClientGenOptions | undefined, needListWatch = false): ClientGroupVersion[] {
+export function clientKinds(
+  model: Model,
+  options: ClientGenOptions | undefined,
+  needListWatch = false,
+): ClientGroupVersion[] {
   const gnames = groupNames(model);
   const out: ClientGroupVersion[] = [];
   for (const group of model.groups) {
@@ -61,7 +67,12 @@ export function clientKinds(model: Model, options: ClientGenOptions | undefined,
       out.push({
         group,
         version,
-        names: { groupName, versionName, groupVersionAccessor: privateName(groupName) + versionName, groupVersionType: groupName + versionName },
+        names: {
+          groupName,
+          versionName,
+          groupVersionAccessor: privateName(groupName) + versionName,
+          groupVersionType: groupName + versionName,
+        },
         kinds,
       });
     }

@@ -32,11 +32,14 @@ export function kindPlural(kind: Kind, options?: ClientGenOptions): string {
   if (exception !== undefined) return publicName(exception);
   const lowerKind = kind.kind.toLowerCase();
   const regular = pluralName(kind.kind);
-  const irregular = Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind.kind) ? IRREGULAR_PLURALS[kind.kind]! : undefined;
+  const irregular = Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind.kind)
+    ? IRREGULAR_PLURALS[kind.kind]
+    : undefined;
   const p = kind.plural;
   if (p === regular.toLowerCase()) return regular;
   if (irregular !== undefined && p === irregular.toLowerCase()) return irregular;
-  if (p.startsWith(lowerKind) && /^[a-z0-9]*$/.test(p.slice(lowerKind.length))) return publicName(kind.kind + p.slice(lowerKind.length));
+  if (p.startsWith(lowerKind) && /^[a-z0-9]*$/.test(p.slice(lowerKind.length)))
+    return publicName(kind.kind + p.slice(lowerKind.length));
   if (p === '' && irregular !== undefined) return irregular;
   return publicName(p === '' ? regular : p);
 }
@@ -47,7 +50,7 @@ export function kindPlural(kind: Kind, options?: ClientGenOptions): string {
  * when two groups of the model share a first label, every label (`GatewayNetworkingK8sIo`).
  */
 export function groupNames(model: Model): Map<string, string> {
-  const first = (g: string): string => (g === '' ? 'core' : g.split('.')[0]!);
+  const first = (g: string): string => (g === '' ? 'core' : g.split('.')[0]);
   const counts = new Map<string, number>();
   for (const g of model.groups) counts.set(publicName(first(g.name)), (counts.get(publicName(first(g.name))) ?? 0) + 1);
   const out = new Map<string, string>();
@@ -97,7 +100,13 @@ function classMember(name: string): string {
 }
 
 /** Names of `kind` in `group`/`version`. File names are checked as path segments. */
-export function kindNames(model: Model, group: Group, version: GroupVersion, kind: Kind, options?: ClientGenOptions): KindNames {
+export function kindNames(
+  model: Model,
+  group: Group,
+  version: GroupVersion,
+  kind: Kind,
+  options?: ClientGenOptions,
+): KindNames {
   const groupName = groupNames(model).get(group.name)!;
   const versionName = publicName(version.name);
   const plural = kindPlural(kind, options);
@@ -135,7 +144,8 @@ export function servedKinds(version: GroupVersion): Kind[] {
  */
 export function applyTypeScriptPlurals(model: Model, options?: ClientGenOptions): Model {
   const pick = (kind: string): string | undefined =>
-    options?.pluralExceptions?.[kind] ?? (Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind) ? IRREGULAR_PLURALS[kind] : undefined);
+    options?.pluralExceptions?.[kind] ??
+    (Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind) ? IRREGULAR_PLURALS[kind] : undefined);
   return {
     ...model,
     groups: model.groups.map((g) => ({

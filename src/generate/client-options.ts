@@ -42,21 +42,31 @@ export function clientOptionsErrors(model: Model, options: ClientGenOptions | un
   if (!options) return [];
   const errs: string[] = [];
   const names = new Set<string>();
-  for (const g of model.groups) for (const v of g.versions) for (const k of v.kinds) {
-    names.add(k.kind);
-    names.add(`${g.name}/${k.kind}`);
-  }
-  const known = [...names].filter((n) => !n.includes('/')).sort().join(', ') || 'none';
+  for (const g of model.groups)
+    for (const v of g.versions)
+      for (const k of v.kinds) {
+        names.add(k.kind);
+        names.add(`${g.name}/${k.kind}`);
+      }
+  const known =
+    [...names]
+      .filter((n) => !n.includes('/'))
+      .sort()
+      .join(', ') || 'none';
   for (const [key, o] of Object.entries(options.kinds ?? {})) {
-    if (!names.has(key)) errs.push(`client options name kind ${JSON.stringify(key)}, which is not in the input (kinds: ${known})`);
+    if (!names.has(key))
+      errs.push(`client options name kind ${JSON.stringify(key)}, which is not in the input (kinds: ${known})`);
     for (const v of [...(o.onlyVerbs ?? []), ...(o.skipVerbs ?? [])]) {
-      if (!isVerb(v)) errs.push(`client options for ${key}: unknown verb ${JSON.stringify(v)} (verbs: ${CLIENT_VERBS.join(', ')})`);
+      if (!isVerb(v))
+        errs.push(`client options for ${key}: unknown verb ${JSON.stringify(v)} (verbs: ${CLIENT_VERBS.join(', ')})`);
     }
     const both = contradictoryVerb(o);
-    if (both !== undefined) errs.push(`client options for ${key}: verb "${both}" is both allowed (onlyVerbs/readonly) and skipped`);
+    if (both !== undefined)
+      errs.push(`client options for ${key}: verb "${both}" is both allowed (onlyVerbs/readonly) and skipped`);
   }
   for (const key of Object.keys(options.pluralExceptions ?? {})) {
-    if (!names.has(key)) errs.push(`plural exception names kind ${JSON.stringify(key)}, which is not in the input (kinds: ${known})`);
+    if (!names.has(key))
+      errs.push(`plural exception names kind ${JSON.stringify(key)}, which is not in the input (kinds: ${known})`);
   }
   return errs;
 }
@@ -84,7 +94,10 @@ export function hasScaleVerbs(kind: Kind, verbs: readonly Verb[]): boolean {
 }
 
 function splitList(s: string, what: string): string[] {
-  const items = s.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const items = s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
   if (items.length === 0) throw new ClientOptionsError(`${what}: empty list`);
   return items;
 }
@@ -93,7 +106,11 @@ function kindAndList(spec: string, flag: string): [string, string[]] {
   const eq = spec.indexOf('=');
   if (eq <= 0) throw new ClientOptionsError(`${flag} ${JSON.stringify(spec)}: expected <Kind>=<verb>,<verb>…`);
   const verbs = splitList(spec.slice(eq + 1), `${flag} ${spec}`);
-  for (const v of verbs) if (!isVerb(v)) throw new ClientOptionsError(`${flag} ${JSON.stringify(spec)}: unknown verb ${JSON.stringify(v)} (verbs: ${CLIENT_VERBS.join(', ')})`);
+  for (const v of verbs)
+    if (!isVerb(v))
+      throw new ClientOptionsError(
+        `${flag} ${JSON.stringify(spec)}: unknown verb ${JSON.stringify(v)} (verbs: ${CLIENT_VERBS.join(', ')})`,
+      );
   return [spec.slice(0, eq), verbs];
 }
 
@@ -130,7 +147,7 @@ export function parseClientOptionFlags(flags: ClientOptionFlags): ClientGenOptio
     for (const pair of splitList(spec, '--plural-exceptions')) {
       const m = /^([A-Za-z][A-Za-z0-9]*):([A-Za-z][A-Za-z0-9]*)$/.exec(pair);
       if (!m) throw new ClientOptionsError(`--plural-exceptions ${JSON.stringify(pair)}: expected <Kind>:<Plural>`);
-      pluralExceptions[m[1]!] = m[2]!;
+      pluralExceptions[m[1]] = m[2]!;
     }
   }
   const out: ClientGenOptions = {};

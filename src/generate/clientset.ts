@@ -30,17 +30,39 @@ function apiVersionOf(group: string, version: string): string {
 export function runtimeAliases(
   names: readonly string[],
   taken: readonly string[],
-): { alias: (n: string) => string; specifiers: (ns: readonly string[]) => string; specifierList: (ns: readonly string[]) => string[] } {
+): {
+  alias: (n: string) => string;
+  specifiers: (ns: readonly string[]) => string;
+  specifierList: (ns: readonly string[]) => string[];
+} {
   const clash = new Set(names.filter((n) => taken.includes(n)));
   const alias = (n: string): string => (clash.has(n) ? `Runtime${n}` : n);
-  const specifierList = (ns: readonly string[]): string[] => [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n));
+  const specifierList = (ns: readonly string[]): string[] =>
+    [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n));
   return { alias, specifiers: (ns) => specifierList(ns).join(', '), specifierList };
 }
 
 function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): string {
   const { group, version, kind, names: n } = ck;
   const own = [n.type, n.listType, `${n.type}Resource`, `${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`];
-  const runtimeNames = ['ApplyConfigurationFor', 'ClientBackend', 'TypedResourceClient', 'CreateOptions', 'UpdateOptions', 'DeleteOptions', 'TypedDeleteCollectionOptions', 'GetOptions', 'TypedListOptions', 'TypedWatch', 'Stored', 'StoredList', 'PatchType', 'PatchOptions', 'ApplyOptions', 'Scale'];
+  const runtimeNames = [
+    'ApplyConfigurationFor',
+    'ClientBackend',
+    'TypedResourceClient',
+    'CreateOptions',
+    'UpdateOptions',
+    'DeleteOptions',
+    'TypedDeleteCollectionOptions',
+    'GetOptions',
+    'TypedListOptions',
+    'TypedWatch',
+    'Stored',
+    'StoredList',
+    'PatchType',
+    'PatchOptions',
+    'ApplyOptions',
+    'Scale',
+  ];
   const rt = runtimeAliases(runtimeNames, own);
   const methods = clientMethods(kind, ck.verbs, n.type, n.listType, rt.alias);
   const runtimeTypes = new Set<string>(['ApplyConfigurationFor', 'ClientBackend']);
@@ -51,7 +73,11 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   const imports = [
     importDecl(rt.specifierList([...runtimeTypes]), runtime, true),
     importDecl(rt.specifierList(['TypedResourceClient']), runtime),
-    importDecl([n.type, n.listType], tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))), true),
+    importDecl(
+      [n.type, n.listType],
+      tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))),
+      true,
+    ),
     importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts')))),
   ].join('\n');
   const rtClient = rt.alias('TypedResourceClient');
@@ -60,7 +86,12 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
     header: generatedHeader(ctx.sources),
     imports,
     rtBackend: rt.alias('ClientBackend'),
-    clientField: typeArgsLine(2, `readonly #client: ${rtClient}`, [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`, tsString(kind.scope)], ';'),
+    clientField: typeArgsLine(
+      2,
+      `readonly #client: ${rtClient}`,
+      [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`, tsString(kind.scope)],
+      ';',
+    ),
     clientInit: callLine(4, `this.#client = new ${rtClient}`, ['backend', `${n.type}Resource`, 'namespace'], ';'),
     getterSignature: callLine(2, n.pluralAccessor, getterParams, `: ${n.type}Interface;`),
     type: n.type,
@@ -121,38 +152,110 @@ export const clientset: Emitter = (model: Model, ctx) => {
     }
     const kinds = gv.kinds.map((ck) => ({
       pluralType: ck.names.plural,
-      import: importDecl([`${ck.names.type}Client`, `type ${ck.names.type}Interface`, `type ${ck.names.plural}Getter`], tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName)))),
+      import: importDecl(
+        [`${ck.names.type}Client`, `type ${ck.names.type}Interface`, `type ${ck.names.plural}Getter`],
+        tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName))),
+      ),
       getterDoc: getterDoc(ck),
-      head: callLine(2, ck.names.pluralAccessor, ck.kind.scope === 'Namespaced' ? ['namespace: string'] : [], `: ${ck.names.type}Interface {`),
-      body: callLine(4, `return new ${ck.names.type}Client`, ['this.#backend', ck.kind.scope === 'Namespaced' ? 'namespace' : '""'], ';'),
+      head: callLine(
+        2,
+        ck.names.pluralAccessor,
+        ck.kind.scope === 'Namespaced' ? ['namespace: string'] : [],
+        `: ${ck.names.type}Interface {`,
+      ),
+      body: callLine(
+        4,
+        `return new ${ck.names.type}Client`,
+        ['this.#backend', ck.kind.scope === 'Namespaced' ? 'namespace' : '""'],
+        ';',
+      ),
     }));
-    assertUniqueNames(clientPath, ['ClientBackend', `${gv.names.groupVersionType}Interface`, `${gv.names.groupVersionType}Client`, ...gv.kinds.flatMap((ck) => [`${ck.names.type}Client`, `${ck.names.type}Interface`, `${ck.names.plural}Getter`])]);
+    assertUniqueNames(clientPath, [
+      'ClientBackend',
+      `${gv.names.groupVersionType}Interface`,
+      `${gv.names.groupVersionType}Client`,
+      ...gv.kinds.flatMap((ck) => [`${ck.names.type}Client`, `${ck.names.type}Interface`, `${ck.names.plural}Getter`]),
+    ]);
     files.push({
       path: clientPath,
       contents: render('clientset', 'group-client', {
         header: generatedHeader(ctx.sources),
-        imports: [importDecl(['ClientBackend'], tsString(ctx.runtimeImport), true), ...kinds.map((k) => k.import)].join('\n'),
+        imports: [importDecl(['ClientBackend'], tsString(ctx.runtimeImport), true), ...kinds.map((k) => k.import)].join(
+          '\n',
+        ),
         groupVersionType: gv.names.groupVersionType,
         apiVersion: apiVersionOf(gv.group.name, gv.version.name),
-        interfaceDecl: interfaceExtends(`export interface ${gv.names.groupVersionType}Interface`, kinds.map((k) => `${k.pluralType}Getter`), '{}'),
+        interfaceDecl: interfaceExtends(
+          `export interface ${gv.names.groupVersionType}Interface`,
+          kinds.map((k) => `${k.pluralType}Getter`),
+          '{}',
+        ),
         kinds,
       }),
     });
-    gvs.push({ accessor: gv.names.groupVersionAccessor, groupVersionType: gv.names.groupVersionType, apiVersion: apiVersionOf(gv.group.name, gv.version.name), path: clientPath });
+    gvs.push({
+      accessor: gv.names.groupVersionAccessor,
+      groupVersionType: gv.names.groupVersionType,
+      apiVersion: apiVersionOf(gv.group.name, gv.version.name),
+      path: clientPath,
+    });
   }
   if (gvs.length > 0) {
     const path = 'clientset/clientset.ts';
-    assertUniqueNames(path, ['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'defaultFieldManager', 'withFieldManager', 'ClientBackend', 'KindValidator', 'LoadConfigOptions', 'RestConfig', ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`])]);
-    assertUniqueNames(`${path} (accessors)`, ['backend', 'fieldManager', 'fromKubeConfig', ...gvs.map((g) => g.accessor)]);
+    assertUniqueNames(path, [
+      'Clientset',
+      'ClientsetInterface',
+      'ClientsetOptions',
+      'validators',
+      'loadConfig',
+      'restBackend',
+      'isClientBackend',
+      'validatingBackend',
+      'defaultFieldManager',
+      'withFieldManager',
+      'ClientBackend',
+      'KindValidator',
+      'LoadConfigOptions',
+      'RestConfig',
+      ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`]),
+    ]);
+    assertUniqueNames(`${path} (accessors)`, [
+      'backend',
+      'fieldManager',
+      'fromKubeConfig',
+      ...gvs.map((g) => g.accessor),
+    ]);
     files.push({
       path,
       contents: render('clientset', 'clientset', {
         header: generatedHeader(ctx.sources),
         imports: [
-          importDecl(['defaultFieldManager', 'loadConfig', 'restBackend', 'isClientBackend', 'validatingBackend', 'withFieldManager', 'type ClientBackend', 'type KindValidator', 'type LoadConfigOptions', 'type RestConfig'], tsString(ctx.runtimeImport)),
-          ...gvs.map((g) => importDecl([`${g.groupVersionType}Client`, `type ${g.groupVersionType}Interface`], tsString(importPath(path, g.path)))),
+          importDecl(
+            [
+              'defaultFieldManager',
+              'loadConfig',
+              'restBackend',
+              'isClientBackend',
+              'validatingBackend',
+              'withFieldManager',
+              'type ClientBackend',
+              'type KindValidator',
+              'type LoadConfigOptions',
+              'type RestConfig',
+            ],
+            tsString(ctx.runtimeImport),
+          ),
+          ...gvs.map((g) =>
+            importDecl(
+              [`${g.groupVersionType}Client`, `type ${g.groupVersionType}Interface`],
+              tsString(importPath(path, g.path)),
+            ),
+          ),
         ].join('\n'),
-        groupVersions: gvs.map((g) => ({ ...g, init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';') })),
+        groupVersions: gvs.map((g) => ({
+          ...g,
+          init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';'),
+        })),
         validators: byGv.flatMap((gv) =>
           gv.kinds.map((ck) => ({
             entry: validatorEntry(

@@ -28,7 +28,8 @@ export const OPERATOR_ESBUILD_VERSION = '0.28.2';
  * The banner of the operator bundle: the CommonJS dependencies bundled into the ES module
  * (pino, prom-client) call `require` for Node's built-in modules.
  */
-export const OPERATOR_BUNDLE_BANNER = "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);";
+export const OPERATOR_BUNDLE_BANNER =
+  "import { createRequire as __crdgenRequire } from 'node:module'; const require = __crdgenRequire(import.meta.url);";
 
 /** A bad `--controller` selection (unknown or ambiguous kind, missing client verbs); the message is for the user. */
 export class ControllerOptionsError extends Error {
@@ -45,21 +46,30 @@ export function resolveControllerKind(model: Model, ctx: EmitContext, selector: 
   const groups = [...new Set(matches.map((ck) => ck.group.name))];
   if (groups.length === 0) {
     const known = [...new Set(all.map((ck) => ck.kind.kind))].sort(compareStrings);
-    throw new ControllerOptionsError(`--controller ${selector}: no such kind; known kinds: ${known.join(', ') || '(none)'}`);
+    throw new ControllerOptionsError(
+      `--controller ${selector}: no such kind; known kinds: ${known.join(', ') || '(none)'}`,
+    );
   }
-  if (groups.length > 1) throw new ControllerOptionsError(`--controller ${selector}: kind ${kind} is in several groups (${groups.join(', ')}); write <group>/${kind}`);
-  const chosen = matches.find((ck) => ck.kind.storage) ?? matches[0]!;
+  if (groups.length > 1)
+    throw new ControllerOptionsError(
+      `--controller ${selector}: kind ${kind} is in several groups (${groups.join(', ')}); write <group>/${kind}`,
+    );
+  const chosen = matches.find((ck) => ck.kind.storage) ?? matches[0];
   const statusVerb = chosen.kind.subresources.status ? 'updateStatus' : 'update';
   const needed = ['get', 'list', 'watch', ...(hasStatus(chosen.kind) ? [statusVerb] : [])];
   const missing = needed.filter((v) => !(chosen.verbs as string[]).includes(v));
-  if (missing.length > 0) throw new ControllerOptionsError(`--controller ${selector}: the controller needs the client verbs ${missing.join(', ')} of ${kind}, which the client options remove`);
+  if (missing.length > 0)
+    throw new ControllerOptionsError(
+      `--controller ${selector}: the controller needs the client verbs ${missing.join(', ')} of ${kind}, which the client options remove`,
+    );
   return chosen;
 }
 
 /** Every problem with `ctx.controllers` and `ctx.owns` (empty when fine). */
 export function controllerErrors(model: Model, ctx: EmitContext): string[] {
   const out: string[] = [];
-  if ((ctx.owns ?? []).length > 0 && (ctx.controllers ?? []).length === 0) out.push('--owns names what a controller owns: give --controller <Kind> too');
+  if ((ctx.owns ?? []).length > 0 && (ctx.controllers ?? []).length === 0)
+    out.push('--owns names what a controller owns: give --controller <Kind> too');
   for (const s of ctx.controllers ?? []) {
     try {
       resolveOwnedKinds(model, ctx, resolveControllerKind(model, ctx, s));
@@ -72,7 +82,7 @@ export function controllerErrors(model: Model, ctx: EmitContext): string[] {
 }
 
 function objectProps(node: SchemaNode | undefined): Map<string, SchemaNode> {
-  return new Map(node?.type === 'object' ? (node as ObjectNode).properties.map((p) => [p.name, p.schema]) : []);
+  return new Map(node?.type === 'object' ? node.properties.map((p) => [p.name, p.schema]) : []);
 }
 
 function hasStatus(kind: Kind): boolean {
@@ -87,7 +97,11 @@ function hasStatus(kind: Kind): boolean {
  */
 export function isDatabaseManagerShape(kind: Kind): boolean {
   const spec = objectProps(objectProps(kind.schema).get('spec'));
-  return spec.get('deploymentName')?.type === 'string' && spec.get('dbtype')?.type === 'string' && spec.get('replicas')?.type === 'integer';
+  return (
+    spec.get('deploymentName')?.type === 'string' &&
+    spec.get('dbtype')?.type === 'string' &&
+    spec.get('replicas')?.type === 'integer'
+  );
 }
 
 /**
@@ -124,7 +138,8 @@ export function databaseManagerStatus(kind: Kind): DatabaseManagerStatus | undef
     const generationOk = generation === undefined || generation.type === 'integer';
     const known = new Set([...CONDITION_FIELDS, 'observedGeneration']);
     const requiresOnlyKnown = item.properties.every((p) => !p.required || known.has(p.name));
-    if (strings && required.has('type') && required.has('status') && statusOk && generationOk && requiresOnlyKnown) conditions = { observedGeneration: generation?.type === 'integer' };
+    if (strings && required.has('type') && required.has('status') && statusOk && generationOk && requiresOnlyKnown)
+      conditions = { observedGeneration: generation?.type === 'integer' };
   }
   return {
     availableReplicas: status.get('availableReplicas')?.type === 'integer',
@@ -154,7 +169,10 @@ function databaseManagerStatusDoc(s: DatabaseManagerStatus): string {
     ...(s.observedGeneration ? ['`observedGeneration`'] : []),
     ...(s.conditions ? ['a `Ready` condition (True once every wanted replica is available)'] : []),
   ];
-  const what = parts.length === 0 ? 'as it is (its status schema declares none of the fields this logic writes).' : `${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
+  const what =
+    parts.length === 0
+      ? 'as it is (its status schema declares none of the fields this logic writes).'
+      : `${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
   const text = [
     what,
     "Only the fields the CRD's status schema declares are written (the API server would prune others), so a status with `observedGeneration` and `conditions` gets those too.",
@@ -170,7 +188,11 @@ function databaseManagerStatusDoc(s: DatabaseManagerStatus): string {
 export const STUB_HOOKS_MARKER = 'export const stubHooks = true;';
 
 /** The warning `crdgen generate` prints once for each operator whose reconcile.ts still has the stub hooks. */
-export function stubHookWarnings(files: readonly GeneratedFile[], existing: (path: string) => string | undefined, display: (path: string) => string): Diagnostic[] {
+export function stubHookWarnings(
+  files: readonly GeneratedFile[],
+  existing: (path: string) => string | undefined,
+  display: (path: string) => string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const f of files) {
     if (!f.userOwned || !f.contents.includes(STUB_HOOKS_MARKER)) continue;
@@ -208,7 +230,9 @@ export interface OwnedKind {
   typeName: string;
   descriptorName: string;
   /** Where from: the runtime, or the generated `apis/<group>/<version>/` of a kind of the inputs. */
-  source: { runtime: true; typeExport: string; descriptorExport: string } | { runtime: false; group: string; version: string; typeExport: string; descriptorExport: string };
+  source:
+    | { runtime: true; typeExport: string; descriptorExport: string }
+    | { runtime: false; group: string; version: string; typeExport: string; descriptorExport: string };
   /** The key in `context.owned`. */
   field: string;
 }
@@ -218,8 +242,13 @@ export const DATABASE_MANAGER_OWNS: readonly string[] = ['apps/v1/Deployment', '
 
 /** `CoreV1`, `AppsV1`, `NetworkingV1`: the prefix of an aliased name (client-go's import names). */
 function aliasPrefix(group: string, version: string): string {
-  const g = group === '' ? 'core' : groupFolder(group).split('.')[0]!.replace(/[^A-Za-z0-9]/g, '');
-  return `${g[0]!.toUpperCase()}${g.slice(1)}${version.replace(/^v/, 'V')}`;
+  const g =
+    group === ''
+      ? 'core'
+      : groupFolder(group)
+          .split('.')[0]
+          .replace(/[^A-Za-z0-9]/g, '');
+  return `${g[0].toUpperCase()}${g.slice(1)}${version.replace(/^v/, 'V')}`;
 }
 
 /** The owned kinds of `--owns` (or the config's `owns`) for the controller of `forKind`. */
@@ -231,9 +260,11 @@ export function resolveOwnedKinds(model: Model, ctx: EmitContext, forKind: Clien
   for (const raw of selectors) {
     const parts = raw.split('/');
     if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
-      throw new ControllerOptionsError(`--owns ${raw}: want group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment or v1/Service`);
+      throw new ControllerOptionsError(
+        `--owns ${raw}: want group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment or v1/Service`,
+      );
     }
-    const [group, version, kind] = parts.length === 2 ? ['', parts[0]!, parts[1]!] : [parts[0]!, parts[1]!, parts[2]!];
+    const [group, version, kind] = parts.length === 2 ? ['', parts[0], parts[1]] : [parts[0], parts[1], parts[2]];
     const selector = group === '' ? `${version}/${kind}` : `${group}/${version}/${kind}`;
     if (seen.has(selector)) continue;
     seen.add(selector);
@@ -241,7 +272,10 @@ export function resolveOwnedKinds(model: Model, ctx: EmitContext, forKind: Clien
     let owned: OwnedKind;
     if (ck) {
       const missing = ['list', 'watch'].filter((v) => !(ck.verbs as string[]).includes(v));
-      if (missing.length > 0) throw new ControllerOptionsError(`--owns ${selector}: the controller watches what it owns, which needs the client verbs ${missing.join(', ')} the client options remove`);
+      if (missing.length > 0)
+        throw new ControllerOptionsError(
+          `--owns ${selector}: the controller watches what it owns, which needs the client verbs ${missing.join(', ')} the client options remove`,
+        );
       owned = {
         selector,
         group,
@@ -251,15 +285,31 @@ export function resolveOwnedKinds(model: Model, ctx: EmitContext, forKind: Clien
         namespaced: ck.kind.scope === 'Namespaced',
         typeName: ck.names.type,
         descriptorName: `${ck.names.type}Resource`,
-        source: { runtime: false, group, version, typeExport: ck.names.type, descriptorExport: `${ck.names.type}Resource` },
+        source: {
+          runtime: false,
+          group,
+          version,
+          typeExport: ck.names.type,
+          descriptorExport: `${ck.names.type}Resource`,
+        },
         field: ck.names.pluralAccessor,
       };
     } else {
       const b = Object.prototype.hasOwnProperty.call(BUILTIN_OWNABLE, selector) ? BUILTIN_OWNABLE[selector] : undefined;
       if (!b) {
         const known = Object.keys(BUILTIN_OWNABLE).sort(compareStrings).join(', ');
-        const inputs = [...new Set(modelKinds.map((k) => (k.group.name === '' ? `${k.version.name}/${k.kind.kind}` : `${k.group.name}/${k.version.name}/${k.kind.kind}`)))].sort(compareStrings);
-        throw new ControllerOptionsError(`--owns ${selector}: no such kind; built in: ${known}${inputs.length > 0 ? `; in the inputs: ${inputs.join(', ')}` : ''}`);
+        const inputs = [
+          ...new Set(
+            modelKinds.map((k) =>
+              k.group.name === ''
+                ? `${k.version.name}/${k.kind.kind}`
+                : `${k.group.name}/${k.version.name}/${k.kind.kind}`,
+            ),
+          ),
+        ].sort(compareStrings);
+        throw new ControllerOptionsError(
+          `--owns ${selector}: no such kind; built in: ${known}${inputs.length > 0 ? `; in the inputs: ${inputs.join(', ')}` : ''}`,
+        );
       }
       owned = {
         selector,
@@ -275,23 +325,40 @@ export function resolveOwnedKinds(model: Model, ctx: EmitContext, forKind: Clien
       };
     }
     if (forKind.kind.scope === 'Namespaced' && !owned.namespaced) {
-      throw new ControllerOptionsError(`--owns ${selector}: ${forKind.kind.kind} is namespaced and cannot own cluster-scoped ${kind} objects (the garbage collector ignores such an owner reference)`);
+      throw new ControllerOptionsError(
+        `--owns ${selector}: ${forKind.kind.kind} is namespaced and cannot own cluster-scoped ${kind} objects (the garbage collector ignores such an owner reference)`,
+      );
     }
     out.push(owned);
   }
   // names in controller.ts: the for kind's own, the runtime's, and each owned kind's once
-  const taken = new Set<string>([forKind.names.type, `${forKind.names.type}Resource`, ...RUNTIME_TYPES, ...RUNTIME_VALUES]);
+  const taken = new Set<string>([
+    forKind.names.type,
+    `${forKind.names.type}Resource`,
+    ...RUNTIME_TYPES,
+    ...RUNTIME_VALUES,
+  ]);
   const fields = new Set<string>();
   for (const o of out) {
-    if (fields.has(o.field)) throw new ControllerOptionsError(`--owns ${o.selector}: two owned kinds would both be context.owned.${o.field}; own one of them`);
+    if (fields.has(o.field))
+      throw new ControllerOptionsError(
+        `--owns ${o.selector}: two owned kinds would both be context.owned.${o.field}; own one of them`,
+      );
     fields.add(o.field);
-    const same = o.source.runtime === false && o.group === forKind.group.name && o.version === forKind.version.name && o.kind === forKind.kind.kind;
+    const same =
+      o.source.runtime === false &&
+      o.group === forKind.group.name &&
+      o.version === forKind.version.name &&
+      o.kind === forKind.kind.kind;
     if (same) continue; // the for kind itself: the same names
     if (taken.has(o.typeName) || taken.has(o.descriptorName)) {
       const prefix = aliasPrefix(o.group, o.version);
       o.typeName = `${prefix}${o.kind}`;
       o.descriptorName = `${prefix}${o.kind}Resource`;
-      if (taken.has(o.typeName) || taken.has(o.descriptorName)) throw new ControllerOptionsError(`--owns ${o.selector}: its names collide in controller.ts; own it through a kind of another name`);
+      if (taken.has(o.typeName) || taken.has(o.descriptorName))
+        throw new ControllerOptionsError(
+          `--owns ${o.selector}: its names collide in controller.ts; own it through a kind of another name`,
+        );
     }
     taken.add(o.typeName);
     taken.add(o.descriptorName);
@@ -300,7 +367,15 @@ export function resolveOwnedKinds(model: Model, ctx: EmitContext, forKind: Clien
 }
 
 /** Types controller.ts imports from the runtime (a kind of one of these names is aliased). */
-const RUNTIME_TYPES = ['Controller', 'ControllerOptions', 'Manager', 'OwnerReference', 'ReconcileContext', 'ReconcileRequest', 'Result'];
+const RUNTIME_TYPES = [
+  'Controller',
+  'ControllerOptions',
+  'Manager',
+  'OwnerReference',
+  'ReconcileContext',
+  'ReconcileRequest',
+  'Result',
+];
 /** Values controller.ts imports from the runtime. */
 const RUNTIME_VALUES = ['controlledObjects', 'isNotFound', 'newControllerManagedBy', 'newControllerRef'];
 
@@ -311,7 +386,8 @@ export const controller: Emitter = (model, ctx) => {
   for (const selector of ctx.controllers ?? []) {
     const ck = resolveControllerKind(model, ctx, selector);
     const dir = ck.kind.kind.toLowerCase();
-    if (!isSafePathSegment(dir)) throw new ControllerOptionsError(`--controller ${selector}: unsafe folder name ${JSON.stringify(dir)}`);
+    if (!isSafePathSegment(dir))
+      throw new ControllerOptionsError(`--controller ${selector}: unsafe folder name ${JSON.stringify(dir)}`);
     if (seen.has(dir)) continue;
     seen.add(dir);
     files.push(...controllerFiles(model, ctx, ck, dir));
@@ -355,11 +431,19 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   // controller.ts
   // a runtime type whose name a kind's type takes is imported as Runtime<Name>
   const localTypes = new Set([n.type, ...owns.map((o) => o.typeName)]);
-  const rt: Record<string, string> = Object.fromEntries(RUNTIME_TYPES.map((t) => [t, localTypes.has(t) ? `Runtime${t}` : t]));
+  const rt: Record<string, string> = Object.fromEntries(
+    RUNTIME_TYPES.map((t) => [t, localTypes.has(t) ? `Runtime${t}` : t]),
+  );
   const runtimeOwned = owns.filter((o) => o.source.runtime);
   const spec = (exported: string, local: string): string => (exported === local ? exported : `${exported} as ${local}`);
-  const runtimeValues = [...RUNTIME_VALUES.filter((v) => v !== 'controlledObjects' || owns.length > 0), ...runtimeOwned.map((o) => spec(o.source.descriptorExport, o.descriptorName))];
-  const runtimeTypes = [...RUNTIME_TYPES.map((t) => spec(t, rt[t]!)), ...runtimeOwned.map((o) => spec(o.source.typeExport, o.typeName))].map((t) => `type ${t}`);
+  const runtimeValues = [
+    ...RUNTIME_VALUES.filter((v) => v !== 'controlledObjects' || owns.length > 0),
+    ...runtimeOwned.map((o) => spec(o.source.descriptorExport, o.descriptorName)),
+  ];
+  const runtimeTypes = [
+    ...RUNTIME_TYPES.map((t) => spec(t, rt[t])),
+    ...runtimeOwned.map((o) => spec(o.source.typeExport, o.typeName)),
+  ].map((t) => `type ${t}`);
   const byName = (a: string, b: string): number => compareStrings(a.replace(/^type /, ''), b.replace(/^type /, ''));
   const modelImports = new Map<string, { types: string[]; values: string[] }>();
   const addModel = (g: string, v: string, type: string, descriptor: string): void => {
@@ -370,13 +454,29 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
     modelImports.set(key, e);
   };
   addModel(group.name, version.name, n.type, forDescriptor);
-  for (const o of owns) if (!o.source.runtime) addModel(o.group, o.version, spec(o.source.typeExport, o.typeName), spec(o.source.descriptorExport, o.descriptorName));
+  for (const o of owns)
+    if (!o.source.runtime)
+      addModel(
+        o.group,
+        o.version,
+        spec(o.source.typeExport, o.typeName),
+        spec(o.source.descriptorExport, o.descriptorName),
+      );
   const imports = [...modelImports.entries()].flatMap(([key, e]) => {
     const [g, v] = key.split('\0') as [string, string];
-    return [importDecl(e.types.sort(byName), imp(controllerPath, api('types.ts', g, v)), true), importDecl(e.values.sort(byName), imp(controllerPath, api('register.ts', g, v)))];
+    return [
+      importDecl(e.types.sort(byName), imp(controllerPath, api('types.ts', g, v)), true),
+      importDecl(e.values.sort(byName), imp(controllerPath, api('register.ts', g, v))),
+    ];
   });
   const setupName = `setup${n.type}Controller`;
-  const builderCalls = ['named(controllerName)', `for(${forDescriptor})`, ...owns.map((o) => `owns(${o.descriptorName})`), 'withOptions(options)', 'complete(reconcileOne)'];
+  const builderCalls = [
+    'named(controllerName)',
+    `for(${forDescriptor})`,
+    ...owns.map((o) => `owns(${o.descriptorName})`),
+    'withOptions(options)',
+    'complete(reconcileOne)',
+  ];
   const builderDoc = `\`for(${forDescriptor})\`${owns.map((o) => `, \`owns(${o.descriptorName})\``).join('')}`;
   const files: GeneratedFile[] = [];
   const hooks = operatorWebhooks(ctx, ck); // --webhooks (webhooks.ts): main.ts, manager.yaml and crd.yaml change
@@ -390,13 +490,36 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       controllerName: tsString(`${dir}-controller`),
       reconcileFile: tsString(`controllers/${dir}/reconcile.ts`),
       forDescriptor,
-      ownedFields: owns.map((o) => `  /** ${o.selector}: ${o.kind} objects. */\n  ${o.field}: ${o.typeName}[];`).join('\n'),
+      ownedFields: owns
+        .map((o) => `  /** ${o.selector}: ${o.kind} objects. */\n  ${o.field}: ${o.typeName}[];`)
+        .join('\n'),
       informerFields: owns.map((o) => `    ${o.field}: manager.informer(${o.descriptorName}),`).join('\n'),
-      ownedValues: owns.map((o) => callLine(6, `${o.field}: controlledObjects`, [`informers.${o.field}`, 'obj'], ',')).join('\n'),
-      reconcilerType: callLine(0, `export type ${n.type}Reconciler = `, [`${lowerType}: ${n.type}`, `context: ${n.type}Context`], ` => Promise<${rt['Result']} | void>;`),
+      ownedValues: owns
+        .map((o) => callLine(6, `${o.field}: controlledObjects`, [`informers.${o.field}`, 'obj'], ','))
+        .join('\n'),
+      reconcilerType: callLine(
+        0,
+        `export type ${n.type}Reconciler = `,
+        [`${lowerType}: ${n.type}`, `context: ${n.type}Context`],
+        ` => Promise<${rt['Result']} | void>;`,
+      ),
       builderDoc: wrapDoc(' *', builderDoc).replace(/^ \* /, ''),
-      setupSignature: callLine(0, `export function ${setupName}`, [`manager: ${rt['Manager']}`, `options: ${rt['ControllerOptions']} = {}`, `reconciler: ${n.type}Reconciler = hooks.reconcile`], `: ${rt['Controller']} {`),
-      reconcileSignature: callLine(2, 'const reconcileOne = async ', [`request: ${rt['ReconcileRequest']}`, `context: ${rt['ReconcileContext']}`], `: Promise<${rt['Result']} | void> => {`),
+      setupSignature: callLine(
+        0,
+        `export function ${setupName}`,
+        [
+          `manager: ${rt['Manager']}`,
+          `options: ${rt['ControllerOptions']} = {}`,
+          `reconciler: ${n.type}Reconciler = hooks.reconcile`,
+        ],
+        `: ${rt['Controller']} {`,
+      ),
+      reconcileSignature: callLine(
+        2,
+        'const reconcileOne = async ',
+        [`request: ${rt['ReconcileRequest']}`, `context: ${rt['ReconcileContext']}`],
+        `: Promise<${rt['Result']} | void> => {`,
+      ),
       builderStatement: chainStatement(2, 'return ', 'newControllerManagedBy(manager)', builderCalls),
       getObject: callLine(6, 'obj = await context.client.get', [forDescriptor, 'request'], ';'),
       ownerReferenceLine: callLine(4, 'const ownerReference = newControllerRef', ['obj', forDescriptor], ';'),
@@ -407,22 +530,35 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   const reconcilePath = `${base}/reconcile.ts`;
   const typesImport = imp(reconcilePath, api('types.ts'));
   const contextImport = importDecl([`${n.type}Context`], tsString('./controller.js'), true);
-  const statusAlias = status ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;` : '';
+  const statusAlias = status
+    ? `\n\n/** The status of a ${n.type}. */\ntype Status = NonNullable<${n.type}["status"]>;`
+    : '';
   const dmStatus = databaseManagerStatus(kind);
   let reconcile: string;
   if (isDatabaseManagerShape(kind)) {
     const statusMethod = kind.subresources.status ? 'updateStatus' : 'update';
-    const writeStatus = (status
-      ? render('controller', 'update-status', {
-          ...common,
-          statusMethod,
-          signature: callLine(0, 'async function writeStatus', [`${lowerType}: ${n.type}`, `context: ${n.type}Context`, 'observed: Observed'], ': Promise<void> {'),
-          statusVia: kind.subresources.status ? 'the /status subresource' : 'an update (no status subresource)',
-        })
-      : render('controller', 'update-status-none', {
-          ...common,
-          signature: callLine(0, 'async function writeStatus', [`_${lowerType}: ${n.type}`, `_context: ${n.type}Context`, '_observed: Observed'], ': Promise<void> {}'),
-        })
+    const writeStatus = (
+      status
+        ? render('controller', 'update-status', {
+            ...common,
+            statusMethod,
+            signature: callLine(
+              0,
+              'async function writeStatus',
+              [`${lowerType}: ${n.type}`, `context: ${n.type}Context`, 'observed: Observed'],
+              ': Promise<void> {',
+            ),
+            statusVia: kind.subresources.status ? 'the /status subresource' : 'an update (no status subresource)',
+          })
+        : render('controller', 'update-status-none', {
+            ...common,
+            signature: callLine(
+              0,
+              'async function writeStatus',
+              [`_${lowerType}: ${n.type}`, `_context: ${n.type}Context`, '_observed: Observed'],
+              ': Promise<void> {}',
+            ),
+          })
     ).trimEnd();
     const runtimeNames = [
       'DeploymentResource',
@@ -444,7 +580,11 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       registerLine: status ? `${importDecl([`${n.type}Resource`], imp(reconcilePath, api('register.ts')))}\n` : '',
       contextImport,
       runtimeImports: importDecl(runtimeNames, tsString(ctx.runtimeImport)),
-      statusAlias: statusAlias + (dmStatus?.conditions ? `\n\n/** One condition of a ${n.type}'s status. */\ntype Condition = NonNullable<Status["conditions"]>[number];` : ''),
+      statusAlias:
+        statusAlias +
+        (dmStatus?.conditions
+          ? `\n\n/** One condition of a ${n.type}'s status. */\ntype Condition = NonNullable<Status["conditions"]>[number];`
+          : ''),
       statusHook: dmStatus
         ? render('controller', 'status-databasemanager', {
             ...common,
@@ -456,19 +596,42 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
           })
         : '',
       writeStatus,
-      ensureDeployment: callLine(2, 'const deployment = await ensureOwned', [lowerType, 'context', 'DeploymentResource', 'desired.deployment', 'deploymentUpdate'], ';'),
-      ensureService: callLine(2, 'await ensureOwned', [lowerType, 'context', 'ServiceResource', 'desiredService(desired.deployment)', 'serviceUpdate'], ';'),
+      ensureDeployment: callLine(
+        2,
+        'const deployment = await ensureOwned',
+        [lowerType, 'context', 'DeploymentResource', 'desired.deployment', 'deploymentUpdate'],
+        ';',
+      ),
+      ensureService: callLine(
+        2,
+        'await ensureOwned',
+        [lowerType, 'context', 'ServiceResource', 'desiredService(desired.deployment)', 'serviceUpdate'],
+        ';',
+      ),
     });
   } else {
-    const ownedDoc = owns.length === 0
-      ? ' * - It owns nothing yet: name the kinds it creates with `--owns` (e.g. apps/v1/Deployment),\n *   and `context.owned` lists the ones it controls.'
-      : wrapDoc(' * -', `\`context.owned\` lists what it controls now (${listText(owns.map((o) => `\`${o.field}\``))}), from the cache.`);
+    const ownedDoc =
+      owns.length === 0
+        ? ' * - It owns nothing yet: name the kinds it creates with `--owns` (e.g. apps/v1/Deployment),\n *   and `context.owned` lists the ones it controls.'
+        : wrapDoc(
+            ' * -',
+            `\`context.owned\` lists what it controls now (${listText(owns.map((o) => `\`${o.field}\``))}), from the cache.`,
+          );
     reconcile = render('controller', 'reconcile-generic', {
       ...common,
-      imports: [importDecl(['Result'], tsString(ctx.runtimeImport), true), importDecl([n.type], typesImport, true), contextImport].join('\n'),
+      imports: [
+        importDecl(['Result'], tsString(ctx.runtimeImport), true),
+        importDecl([n.type], typesImport, true),
+        contextImport,
+      ].join('\n'),
       stubMarker: STUB_HOOKS_MARKER,
       ownedDoc: ownedDoc.replace(/\n \* (?!-)/g, '\n *   '),
-      reconcileSignature: callLine(0, 'export async function reconcile', [`_${lowerType}: ${n.type}`, `_context: ${n.type}Context`], ': Promise<Result> {'),
+      reconcileSignature: callLine(
+        0,
+        'export async function reconcile',
+        [`_${lowerType}: ${n.type}`, `_context: ${n.type}Context`],
+        ': Promise<Result> {',
+      ),
     });
   }
   files.push({ path: reconcilePath, contents: reconcile, userOwned: true });
@@ -482,7 +645,19 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
       webhooks: hooks !== undefined,
     }),
   });
-  files.push(...configFiles(model, ctx, hooks ? withCrdConversion(group, kind.kind, hooks) : group, ck, owns, base, dir, yamlHeader, hooks));
+  files.push(
+    ...configFiles(
+      model,
+      ctx,
+      hooks ? withCrdConversion(group, kind.kind, hooks) : group,
+      ck,
+      owns,
+      base,
+      dir,
+      yamlHeader,
+      hooks,
+    ),
+  );
   return files;
 }
 
@@ -497,7 +672,12 @@ export const DOCUMENTED_OUT_DIR = 'src/generated';
 export function dockerOutDir(outDir: string | undefined): string {
   if (outDir === undefined) return DOCUMENTED_OUT_DIR;
   const p = outDir.replace(/\/+$/, '');
-  if (!/^[A-Za-z0-9._/-]+$/.test(p) || p.startsWith('/') || p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return DOCUMENTED_OUT_DIR;
+  if (
+    !/^[A-Za-z0-9._/-]+$/.test(p) ||
+    p.startsWith('/') ||
+    p.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')
+  )
+    return DOCUMENTED_OUT_DIR;
   return p;
 }
 
@@ -513,10 +693,14 @@ const OWNED_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delet
 function rbac(ck: ClientKind, owns: readonly OwnedKind[]): { comment: string; rules: string } {
   const kind = ck.kind;
   const yamlGroup = JSON.stringify(ck.group.name);
-  const ownedGroup = (o: OwnedKind): string => (o.source.runtime ? (o.group === '' ? '""' : o.group) : JSON.stringify(o.group));
+  const ownedGroup = (o: OwnedKind): string =>
+    o.source.runtime ? (o.group === '' ? '""' : o.group) : JSON.stringify(o.group);
   const events = rbacRule('""', 'events', ['create', 'patch']);
   if (isDatabaseManagerShape(kind)) {
-    const exact = new Map([['apps/v1/Deployment', ['list', 'watch', 'create', 'update']], ['v1/Service', ['list', 'watch', 'create', 'update']]]);
+    const exact = new Map([
+      ['apps/v1/Deployment', ['list', 'watch', 'create', 'update']],
+      ['v1/Service', ['list', 'watch', 'create', 'update']],
+    ]);
     const rules = [
       rbacRule(yamlGroup, kind.plural, ['get', 'list', 'watch']),
       rbacRule(yamlGroup, kind.subresources.status ? `${kind.plural}/status` : kind.plural, ['update']),
@@ -548,18 +732,44 @@ function rbac(ck: ClientKind, owns: readonly OwnedKind[]): { comment: string; ru
   return { comment: comment.join('\n'), rules: rules.join('\n') };
 }
 
-function configFiles(model: Model, ctx: EmitContext, group: Group, ck: ClientKind, owns: readonly OwnedKind[], base: string, dir: string, yamlHeader: string, hooks?: OperatorWebhooks): GeneratedFile[] {
+function configFiles(
+  model: Model,
+  ctx: EmitContext,
+  group: Group,
+  ck: ClientKind,
+  owns: readonly OwnedKind[],
+  base: string,
+  dir: string,
+  yamlHeader: string,
+  hooks?: OperatorWebhooks,
+): GeneratedFile[] {
   const name = `${dir}-operator`;
   const namespace = `${dir}-system`;
   const kind = ck.kind;
-  const crdFile = crd({ ...model, groups: [{ ...group, versions: group.versions.filter((v) => v.kinds.some((k) => k.kind === kind.kind)).map((v) => ({ ...v, kinds: v.kinds.filter((k) => k.kind === kind.kind) })) }] }, ctx);
+  const crdFile = crd(
+    {
+      ...model,
+      groups: [
+        {
+          ...group,
+          versions: group.versions
+            .filter((v) => v.kinds.some((k) => k.kind === kind.kind))
+            .map((v) => ({ ...v, kinds: v.kinds.filter((k) => k.kind === kind.kind) })),
+        },
+      ],
+    },
+    ctx,
+  );
   const common = { yamlHeader, type: ck.names.type, name, namespace };
   const dockerfilePath = `${base}/Dockerfile`;
   const outDir = dockerOutDir(ctx.outDir);
   return [
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
     { path: `${base}/config/rbac.yaml`, contents: render('controller', 'rbac', { ...common, ...rbac(ck, owns) }) },
-    { path: `${base}/config/manager.yaml`, contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }) },
+    {
+      path: `${base}/config/manager.yaml`,
+      contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }),
+    },
     {
       path: dockerfilePath,
       contents: render('controller', 'dockerfile', {

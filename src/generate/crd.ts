@@ -55,6 +55,9 @@ function kindsOf(group: Group): Map<string, { version: string; kind: Kind }[]> {
 function renderYaml(doc: Record<string, unknown>, ctx: EmitContext): string {
   // yaml is loaded when this opt-in emitter runs, not with the registry (CLI start-up)
   const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  const text = new Document(doc, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true });
+  const text = new Document(doc, { version: '1.1', aliasDuplicateObjects: false }).toString({
+    lineWidth: 0,
+    indentSeq: true,
+  });
   return `${generatedYamlHeader(ctx.sources)}---\n${text}`;
 }

@@ -15,7 +15,16 @@ import { render } from '../emit/handlebars.js';
 import { compareStrings } from '../emit/sorted.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { foreignHome, isMetaProperty, kindRoot, kindTitles, namedObjects, ROOT_META_PROPERTIES, versionSources, type GroupVersionRef } from './walk.js';
+import {
+  foreignHome,
+  isMetaProperty,
+  kindRoot,
+  kindTitles,
+  namedObjects,
+  ROOT_META_PROPERTIES,
+  versionSources,
+  type GroupVersionRef,
+} from './walk.js';
 import { foreignImports } from './types.js';
 import { tsString } from '../model/naming.js';
 import { callLine, importDecl } from './layout.js';
@@ -167,7 +176,13 @@ function copierSuffix(copier: string): string {
 }
 
 function isScalar(node: SchemaNode): boolean {
-  return node.type === 'string' || node.type === 'integer' || node.type === 'number' || node.type === 'boolean' || node.type === 'int-or-string';
+  return (
+    node.type === 'string' ||
+    node.type === 'integer' ||
+    node.type === 'number' ||
+    node.type === 'boolean' ||
+    node.type === 'int-or-string'
+  );
 }
 
 function arrayCopier(name: string, inner: string): string {
@@ -291,7 +306,13 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
     typeNames.push(kind.listKind);
   }
   if (copiers.usesObjectMeta) usesObjectMeta = true;
-  const values = ['copyJson', 'copyJsonArray', ...copiers.runtimeNames, 'deepCopyListMeta', ...(usesObjectMeta ? ['deepCopyObjectMeta'] : [])].sort(compareStrings);
+  const values = [
+    'copyJson',
+    'copyJsonArray',
+    ...copiers.runtimeNames,
+    'deepCopyListMeta',
+    ...(usesObjectMeta ? ['deepCopyObjectMeta'] : []),
+  ].sort(compareStrings);
   const runtimeTypes = ['JsonObject', 'ListMeta', ...(usesObjectMeta ? ['ObjectMeta'] : [])];
   const path = apiFilePath(group, gv.name, 'deepcopy.ts');
   return render('deepcopy', 'file', {

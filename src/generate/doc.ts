@@ -45,7 +45,11 @@ export const line: Doc = { kind: 'line', soft: false };
 /** Nothing, or a line break in a broken group. */
 export const softline: Doc = { kind: 'line', soft: true };
 /** `breakContents` in a broken group, `flatContents` in a flat one. */
-export const ifBreak = (breakContents: Doc, flatContents: Doc = ''): Doc => ({ kind: 'ifBreak', breakContents, flatContents });
+export const ifBreak = (breakContents: Doc, flatContents: Doc = ''): Doc => ({
+  kind: 'ifBreak',
+  breakContents,
+  flatContents,
+});
 /** `docs` separated by `sep`. */
 export function join(sep: Doc, docs: readonly Doc[]): Doc[] {
   const out: Doc[] = [];
@@ -97,7 +101,7 @@ function fits(next: Cmd, rest: readonly Cmd[], width: number): boolean {
   while (width >= 0) {
     if (cmds.length === 0) {
       if (restIdx === 0) return true;
-      cmds.push(rest[--restIdx]!);
+      cmds.push(rest[--restIdx]);
       continue;
     }
     const { ind, mode, doc } = cmds.pop()!;

@@ -24,7 +24,21 @@ export const fake: Emitter = (model: Model, ctx) => {
       import: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
     })),
   );
-  assertUniqueNames(path, ['FakeClientBackend', 'Action', 'ActionVerb', 'KubeObject', 'ObjectTracker', 'ReactionFunc', 'TrackedResource', 'WatchReactionFunc', 'Clientset', 'FakeClientset', 'createFakeClientset', 'fakeResources', ...resources.map((r) => r.alias)]);
+  assertUniqueNames(path, [
+    'FakeClientBackend',
+    'Action',
+    'ActionVerb',
+    'KubeObject',
+    'ObjectTracker',
+    'ReactionFunc',
+    'TrackedResource',
+    'WatchReactionFunc',
+    'Clientset',
+    'FakeClientset',
+    'createFakeClientset',
+    'fakeResources',
+    ...resources.map((r) => r.alias),
+  ]);
   return [
     {
       path,
@@ -32,13 +46,28 @@ export const fake: Emitter = (model: Model, ctx) => {
         header: generatedHeader(ctx.sources),
         imports: [
           importDecl(
-            ['FakeClientBackend', 'type Action', 'type ActionVerb', 'type KubeObject', 'type ObjectTracker', 'type ReactionFunc', 'type TrackedResource', 'type WatchReactionFunc'],
+            [
+              'FakeClientBackend',
+              'type Action',
+              'type ActionVerb',
+              'type KubeObject',
+              'type ObjectTracker',
+              'type ReactionFunc',
+              'type TrackedResource',
+              'type WatchReactionFunc',
+            ],
             tsString(ctx.runtimeImport),
           ),
           importDecl(['Clientset'], tsString(importPath(path, 'clientset/clientset.ts'))),
           ...resources.map((r) => importDecl([`${r.type}Resource as ${r.alias}`], r.import)),
         ].join('\n'),
-        resourceList: scalarArray(0, 'export const fakeResources: readonly TrackedResource[] = ', resources.map((r) => r.alias), ';', false),
+        resourceList: scalarArray(
+          0,
+          'export const fakeResources: readonly TrackedResource[] = ',
+          resources.map((r) => r.alias),
+          ';',
+          false,
+        ),
       }),
     },
   ];

@@ -24,17 +24,61 @@ export interface GeneratorInfo {
 /** All generators in their fixed run order. */
 export const GENERATORS: readonly GeneratorInfo[] = [
   { name: 'types', description: 'typed interfaces per group/version (apis/<group>/<version>/types.ts)' },
-  { name: 'deepcopy', description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)', requires: ['types'] },
-  { name: 'register', description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)', requires: ['types'] },
-  { name: 'validators', description: 'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)', requires: ['types'] },
-  { name: 'clientset', description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)', requires: ['types', 'register', 'validators'] },
-  { name: 'fake', description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)', requires: ['clientset'] },
+  {
+    name: 'deepcopy',
+    description: 'lossless deepCopy<Type> functions (apis/<group>/<version>/deepcopy.ts)',
+    requires: ['types'],
+  },
+  {
+    name: 'register',
+    description: 'group/version/kind constants and type guards (apis/<group>/<version>/register.ts)',
+    requires: ['types'],
+  },
+  {
+    name: 'validators',
+    description:
+      'validate<Kind>/default<Kind> from the embedded schema, as the apiserver checks (apis/<group>/<version>/validation.ts)',
+    requires: ['types'],
+  },
+  {
+    name: 'clientset',
+    description: 'typed clientset: Clientset → coolopsV1alpha1() → databaseManagers(ns) (clientset/)',
+    requires: ['types', 'register', 'validators'],
+  },
+  {
+    name: 'fake',
+    description: 'fake clientset over an in-memory tracker, with actions and reactors (clientset/fake/)',
+    requires: ['clientset'],
+  },
   { name: 'listers', description: 'listers over informer caches (listers/<group>/<version>/)', requires: ['types'] },
-  { name: 'informers', description: 'SharedInformerFactory and typed informers (informers/)', requires: ['clientset', 'listers', 'register'] },
-  { name: 'applyconfig', description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)', requires: ['types'] },
-  { name: 'controller', description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)', requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'] },
-  { name: 'webhooks', description: "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml; runs with controller)", requires: ['types', 'validators'] },
-  { name: 'crd', description: 'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml; by default for TypeScript input)', optIn: true, defaultFor: ['ts'] },
+  {
+    name: 'informers',
+    description: 'SharedInformerFactory and typed informers (informers/)',
+    requires: ['clientset', 'listers', 'register'],
+  },
+  {
+    name: 'applyconfig',
+    description: 'server-side apply configurations per kind (applyconfigurations/<group>/<version>/)',
+    requires: ['types'],
+  },
+  {
+    name: 'controller',
+    description: 'operator for the kinds named by --controller: reconcile loop, main, manifests (controllers/<kind>/)',
+    requires: ['clientset', 'informers', 'listers', 'deepcopy', 'register'],
+  },
+  {
+    name: 'webhooks',
+    description:
+      "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml; runs with controller)",
+    requires: ['types', 'validators'],
+  },
+  {
+    name: 'crd',
+    description:
+      'CustomResourceDefinition YAML per kind (config/crd/<plural>.<group>.yaml; by default for TypeScript input)',
+    optIn: true,
+    defaultFor: ['ts'],
+  },
 ];
 
 /** The writer's rule for an output path (src/emit/file.ts); the registry checks every emitter's paths with it. */

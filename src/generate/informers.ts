@@ -20,7 +20,18 @@ export function informerPath(group: string, version: string, file: string): stri
 }
 
 /** Members of SharedInformerFactoryBase a group accessor must not shadow. */
-const FACTORY_MEMBERS = ['backend', 'defaultResyncMs', 'options', 'informerFor', 'start', 'waitForCacheSync', 'shutdown', 'forResource', 'knownResources', 'constructor'];
+const FACTORY_MEMBERS = [
+  'backend',
+  'defaultResyncMs',
+  'options',
+  'informerFor',
+  'start',
+  'waitForCacheSync',
+  'shutdown',
+  'forResource',
+  'knownResources',
+  'constructor',
+];
 
 /** The factory accessor of a group: `coolops`, or `startGroup` when it would shadow a factory member. */
 export function groupAccessor(groupName: string): string {
@@ -44,22 +55,58 @@ export const informers: Emitter = (model: Model, ctx) => {
     for (const ck of gv.kinds) {
       const n = ck.names;
       const path = informerPath(gv.group.name, gv.version.name, n.fileName);
-      const own = [n.type, `${n.type}Resource`, `new${n.type}Lister`, `${n.type}Lister`, `${n.type}Informer`, `new${n.type}Informer`];
+      const own = [
+        n.type,
+        `${n.type}Resource`,
+        `new${n.type}Lister`,
+        `${n.type}Lister`,
+        `${n.type}Informer`,
+        `new${n.type}Informer`,
+      ];
       const rt = runtimeAliases(['Stored'], own);
       const stored = `${rt.alias('Stored')}<${n.type}, ${tsString(ck.kind.scope)}>`;
-      assertUniqueNames(path, ['SharedIndexInformer', 'SharedInformerFactoryBase', rt.alias('Stored'), n.type, `${n.type}Resource`, `new${n.type}Lister`, `${n.type}Lister`, `${n.type}Informer`, `new${n.type}Informer`]);
+      assertUniqueNames(path, [
+        'SharedIndexInformer',
+        'SharedInformerFactoryBase',
+        rt.alias('Stored'),
+        n.type,
+        `${n.type}Resource`,
+        `new${n.type}Lister`,
+        `${n.type}Lister`,
+        `${n.type}Informer`,
+        `new${n.type}Informer`,
+      ]);
       files.push({
         path,
         contents: render('informers', 'informer', {
           header,
           imports: [
-            importDecl(['SharedIndexInformer', 'SharedInformerFactoryBase', ...rt.specifierList(['Stored'])], tsString(ctx.runtimeImport), true),
-            importDecl([n.type], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))), true),
-            importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts')))),
-            importDecl([`new${n.type}Lister`, `type ${n.type}Lister`], tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName)))),
+            importDecl(
+              ['SharedIndexInformer', 'SharedInformerFactoryBase', ...rt.specifierList(['Stored'])],
+              tsString(ctx.runtimeImport),
+              true,
+            ),
+            importDecl(
+              [n.type],
+              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
+              true,
+            ),
+            importDecl(
+              [`${n.type}Resource`],
+              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
+            ),
+            importDecl(
+              [`new${n.type}Lister`, `type ${n.type}Lister`],
+              tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName))),
+            ),
           ].join('\n'),
           informerSignature: typeArgsLine(2, 'informer(): SharedIndexInformer', [stored], ';'),
-          newHead: callLine(0, `export function new${n.type}Informer`, ['factory: SharedInformerFactoryBase'], `: ${n.type}Informer {`),
+          newHead: callLine(
+            0,
+            `export function new${n.type}Informer`,
+            ['factory: SharedInformerFactoryBase'],
+            `: ${n.type}Informer {`,
+          ),
           informerHead: typeArgsLine(2, 'function informer(): SharedIndexInformer', [stored], ' {'),
           informerFor: callLine(4, 'return factory.informerFor', [`${n.type}Resource`], ';'),
           listerCall: callLine(6, `return new${n.type}Lister`, ['informer().getIndexer()'], ';'),
@@ -69,7 +116,12 @@ export const informers: Emitter = (model: Model, ctx) => {
         }),
       });
     }
-    assertUniqueNames(versionPath, ['SharedInformerFactoryBase', `${gv.names.groupVersionType}Informers`, `new${gv.names.groupVersionType}Informers`, ...gv.kinds.flatMap((ck) => [`${ck.names.type}Informer`, `new${ck.names.type}Informer`])]);
+    assertUniqueNames(versionPath, [
+      'SharedInformerFactoryBase',
+      `${gv.names.groupVersionType}Informers`,
+      `new${gv.names.groupVersionType}Informers`,
+      ...gv.kinds.flatMap((ck) => [`${ck.names.type}Informer`, `new${ck.names.type}Informer`]),
+    ]);
     files.push({
       path: versionPath,
       contents: render('informers', 'version', {
@@ -77,12 +129,20 @@ export const informers: Emitter = (model: Model, ctx) => {
         imports: [
           importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
           ...gv.kinds.map((ck) =>
-            importDecl([`new${ck.names.type}Informer`, `type ${ck.names.type}Informer`], tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName)))),
+            importDecl(
+              [`new${ck.names.type}Informer`, `type ${ck.names.type}Informer`],
+              tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName))),
+            ),
           ),
         ].join('\n'),
         apiVersion,
         groupVersionType: gv.names.groupVersionType,
-        newHead: callLine(0, `export function new${gv.names.groupVersionType}Informers`, ['factory: SharedInformerFactoryBase'], `: ${gv.names.groupVersionType}Informers {`),
+        newHead: callLine(
+          0,
+          `export function new${gv.names.groupVersionType}Informers`,
+          ['factory: SharedInformerFactoryBase'],
+          `: ${gv.names.groupVersionType}Informers {`,
+        ),
         kinds: gv.kinds.map((ck) => ({
           type: ck.names.type,
           pluralType: ck.names.plural,
@@ -97,8 +157,13 @@ export const informers: Emitter = (model: Model, ctx) => {
   for (const [group, list] of byGroup) {
     if (!isSafePathSegment(groupFolder(group))) throw new Error(`unsafe path segment ${JSON.stringify(group)}`);
     const path = `informers/${groupFolder(group)}/interface.ts`;
-    const groupName = list[0]!.names.groupName;
-    assertUniqueNames(path, ['SharedInformerFactoryBase', `${groupName}Informers`, `new${groupName}Informers`, ...list.flatMap((gv) => [`${gv.names.groupVersionType}Informers`, `new${gv.names.groupVersionType}Informers`])]);
+    const groupName = list[0].names.groupName;
+    assertUniqueNames(path, [
+      'SharedInformerFactoryBase',
+      `${groupName}Informers`,
+      `new${groupName}Informers`,
+      ...list.flatMap((gv) => [`${gv.names.groupVersionType}Informers`, `new${gv.names.groupVersionType}Informers`]),
+    ]);
     files.push({
       path,
       contents: render('informers', 'group', {
@@ -106,12 +171,20 @@ export const informers: Emitter = (model: Model, ctx) => {
         imports: [
           importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
           ...list.map((gv) =>
-            importDecl([`new${gv.names.groupVersionType}Informers`, `type ${gv.names.groupVersionType}Informers`], tsString(importPath(path, informerPath(group, gv.version.name, 'interface.ts')))),
+            importDecl(
+              [`new${gv.names.groupVersionType}Informers`, `type ${gv.names.groupVersionType}Informers`],
+              tsString(importPath(path, informerPath(group, gv.version.name, 'interface.ts'))),
+            ),
           ),
         ].join('\n'),
         groupName,
         groupLabel: group,
-        newHead: callLine(0, `export function new${groupName}Informers`, ['factory: SharedInformerFactoryBase'], `: ${groupName}Informers {`),
+        newHead: callLine(
+          0,
+          `export function new${groupName}Informers`,
+          ['factory: SharedInformerFactoryBase'],
+          `: ${groupName}Informers {`,
+        ),
         versions: list.map((gv) => ({
           groupVersionType: gv.names.groupVersionType,
           accessor: privateName(gv.version.name),
@@ -130,20 +203,52 @@ export const informers: Emitter = (model: Model, ctx) => {
       import: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
     })),
   );
-  assertUniqueNames(path, ['SharedInformerFactoryBase', 'ClientBackend', 'ResourceDescriptor', 'RestConfig', 'SharedInformerFactoryOptions', 'SharedInformerFactory', 'newSharedInformerFactory', ...groups.flatMap((g) => [`${g.groupName}Informers`, `new${g.groupName}Informers`]), ...resources.map((r) => r.alias)]);
-  const first = gvs[0]!;
+  assertUniqueNames(path, [
+    'SharedInformerFactoryBase',
+    'ClientBackend',
+    'ResourceDescriptor',
+    'RestConfig',
+    'SharedInformerFactoryOptions',
+    'SharedInformerFactory',
+    'newSharedInformerFactory',
+    ...groups.flatMap((g) => [`${g.groupName}Informers`, `new${g.groupName}Informers`]),
+    ...resources.map((r) => r.alias),
+  ]);
+  const first = gvs[0];
   files.push({
     path,
     contents: render('informers', 'factory', {
       header,
       imports: [
-        importDecl(['SharedInformerFactoryBase', 'type ClientBackend', 'type ResourceDescriptor', 'type RestConfig', 'type SharedInformerFactoryOptions'], tsString(ctx.runtimeImport)),
-        ...groups.map((g) => importDecl([`new${g.groupName}Informers`, `type ${g.groupName}Informers`], tsString(importPath(path, g.path)))),
+        importDecl(
+          [
+            'SharedInformerFactoryBase',
+            'type ClientBackend',
+            'type ResourceDescriptor',
+            'type RestConfig',
+            'type SharedInformerFactoryOptions',
+          ],
+          tsString(ctx.runtimeImport),
+        ),
+        ...groups.map((g) =>
+          importDecl(
+            [`new${g.groupName}Informers`, `type ${g.groupName}Informers`],
+            tsString(importPath(path, g.path)),
+          ),
+        ),
         ...resources.map((r) => importDecl([`${r.type}Resource as ${r.alias}`], r.import)),
       ].join('\n'),
-      example: `${groupAccessor(first.names.groupName)}().${privateName(first.version.name)}().${first.kinds[0]!.names.pluralAccessor}()`,
+      example: `${groupAccessor(first.names.groupName)}().${privateName(first.version.name)}().${first.kinds[0].names.pluralAccessor}()`,
       groups: groups.map((g) => ({ ...g, call: callLine(4, `return new${g.groupName}Informers`, ['this'], ';') })),
-      resourceList: '    ' + scalarArray(4, 'return ', resources.map((r) => r.alias), ';', false),
+      resourceList:
+        '    ' +
+        scalarArray(
+          4,
+          'return ',
+          resources.map((r) => r.alias),
+          ';',
+          false,
+        ),
     }),
   });
   return files;

@@ -3,7 +3,19 @@
 // members (unions of enum values, arrays, records). Each builds the document prettier builds
 // for that construct, so `prettier --check` with default options leaves the output unchanged.
 
-import { align, group, ifBreak, indent, join, line, printDoc, softline, textWidth, PRINT_WIDTH, type Doc } from './doc.js';
+import {
+  align,
+  group,
+  ifBreak,
+  indent,
+  join,
+  line,
+  printDoc,
+  softline,
+  textWidth,
+  PRINT_WIDTH,
+  type Doc,
+} from './doc.js';
 
 /** A type expression as the types emitter builds it. */
 export type TypeExpr =
@@ -37,11 +49,17 @@ export function typeText(t: TypeExpr): string {
 function isHugUnion(t: TypeExpr): boolean {
   if (t.kind !== 'union') return false;
   const rest = t.members.filter((m) => !(m.kind === 'keyword' && m.text === 'null'));
-  return rest.length === 1 && (rest[0]!.kind === 'ref' || rest[0]!.kind === 'record' || rest[0]!.kind === 'anyObject');
+  return rest.length === 1 && (rest[0].kind === 'ref' || rest[0].kind === 'record' || rest[0].kind === 'anyObject');
 }
 
 function unionBody(t: Extract<TypeExpr, { kind: 'union' }>): Doc {
-  return [ifBreak('| '), join([line, '| '], t.members.map((m) => align(2, typeDoc(m))))];
+  return [
+    ifBreak('| '),
+    join(
+      [line, '| '],
+      t.members.map((m) => align(2, typeDoc(m))),
+    ),
+  ];
 }
 
 /** prettier's document for a type expression (not in an annotation position). */
@@ -74,14 +92,22 @@ export function typeDoc(t: TypeExpr): Doc {
 export function memberLine(indentWidth: number, key: string, type: TypeExpr): string {
   const pad = ' '.repeat(indentWidth);
   const doc: Doc =
-    type.kind === 'union' && !isHugUnion(type) ? [key, ':', group(indent([line, group(unionBody(type))])), ';'] : [key, ': ', typeDoc(type), ';'];
+    type.kind === 'union' && !isHugUnion(type)
+      ? [key, ':', group(indent([line, group(unionBody(type))])), ';']
+      : [key, ': ', typeDoc(type), ';'];
   return pad + printDoc(doc, indentWidth);
 }
 
 /** `items` between `open` and `close`, one line when it fits, else one item per line with a trailing comma. */
 function listDoc(open: string, items: readonly Doc[], close: string, trailingComma = true): Doc {
   if (items.length === 0) return [open, close];
-  return group([open, indent([softline, join([',', line], items)]), trailingComma ? ifBreak(',') : '', softline, close]);
+  return group([
+    open,
+    indent([softline, join([',', line], items)]),
+    trailingComma ? ifBreak(',') : '',
+    softline,
+    close,
+  ]);
 }
 
 /**
@@ -92,7 +118,13 @@ export function importDecl(specifiers: readonly string[], from: string, typeOnly
   const head = typeOnly ? 'import type ' : 'import ';
   if (specifiers.length === 0) return `${head}{} from ${from};`;
   if (specifiers.length === 1) return `${head}{ ${specifiers[0]} } from ${from};`;
-  return printDoc([head, group(['{', indent([line, join([',', line], specifiers)]), ifBreak(','), line, '}']), ' from ', from, ';']);
+  return printDoc([
+    head,
+    group(['{', indent([line, join([',', line], specifiers)]), ifBreak(','), line, '}']),
+    ' from ',
+    from,
+    ';',
+  ]);
 }
 
 /**
@@ -138,7 +170,7 @@ export function typeRefDoc(text: string): Doc {
   }
   args.push(inner.slice(start).trim());
   // one argument that is a plain name or keyword (`Promise<void>`, `ApplyConfigurationFor<Foo>`): prettier never breaks it
-  if (args.length === 1 && !args[0]!.includes('<')) return text;
+  if (args.length === 1 && !args[0].includes('<')) return text;
   return [text.slice(0, lt), listDoc('<', args.map(typeRefDoc), '>', false)];
 }
 
@@ -146,7 +178,13 @@ export function typeRefDoc(text: string): Doc {
  * `head(a, b): Type<…>end` at `indentWidth` spaces (a method signature or head): the parameters
  * break first, then the return type's type arguments ({@link typeRefDoc}), as prettier does.
  */
-export function signatureLine(indentWidth: number, head: string, params: readonly string[], returnType: string, end: string): string {
+export function signatureLine(
+  indentWidth: number,
+  head: string,
+  params: readonly string[],
+  returnType: string,
+  end: string,
+): string {
   // prettier groups the parameters with the return type (not on their own): when the line is too
   // long the parameters break, and the return type's type arguments only if still too long
   // a parameter `name: Type<…>` whose type is too long for its line breaks inside the type arguments
@@ -154,7 +192,10 @@ export function signatureLine(indentWidth: number, head: string, params: readonl
     const colon = p.indexOf(': ');
     return colon < 0 ? p : [p.slice(0, colon + 2), typeRefDoc(p.slice(colon + 2))];
   };
-  const paramsDoc: Doc = params.length === 0 ? '()' : ['(', indent([softline, join([',', line], params.map(param))]), ifBreak(','), softline, ')'];
+  const paramsDoc: Doc =
+    params.length === 0
+      ? '()'
+      : ['(', indent([softline, join([',', line], params.map(param))]), ifBreak(','), softline, ')'];
   return ' '.repeat(indentWidth) + printDoc(group([head, paramsDoc, ': ', typeRefDoc(returnType), end]), indentWidth);
 }
 
@@ -197,12 +238,19 @@ export function fitsLine(indentWidth: number, text: string): boolean {
  * at `indentWidth`) and followed by `suffix` on the same line: `[a, b]` when it fits; else one
  * element per line, or — for numbers — as many per line as fit (prettier's fill).
  */
-export function scalarArray(indentWidth: number, prefix: string, items: readonly string[], suffix: string, numeric: boolean): string {
+export function scalarArray(
+  indentWidth: number,
+  prefix: string,
+  items: readonly string[],
+  suffix: string,
+  numeric: boolean,
+): string {
   if (items.length === 0) return `${prefix}[]${suffix}`;
   const flat = `${prefix}[${items.join(', ')}]${suffix}`;
   if (fitsLine(indentWidth, flat)) return flat;
   const inner = ' '.repeat(indentWidth + 2);
-  if (!numeric) return `${prefix}[\n${items.map((i) => `${inner}${i},\n`).join('')}${' '.repeat(indentWidth)}]${suffix}`;
+  if (!numeric)
+    return `${prefix}[\n${items.map((i) => `${inner}${i},\n`).join('')}${' '.repeat(indentWidth)}]${suffix}`;
   const lines: string[] = [];
   let cur = '';
   for (let i = 0; i < items.length; i++) {

@@ -28,7 +28,10 @@ export const listers: Emitter = (model: Model, ctx) => {
       const runtime = ctx.runtimeImport;
       const typesModule = importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'));
       const declared = [`${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
-      const imports = new ImportTracker(declared, { aliasPrefixes: { [runtime]: 'Runtime' }, order: [runtime, typesModule] });
+      const imports = new ImportTracker(declared, {
+        aliasPrefixes: { [runtime]: 'Runtime' },
+        order: [runtime, typesModule],
+      });
       const type = imports.use(typesModule, n.type, { type: true }); // first: a runtime name equal to the kind's is aliased
       const resourceLister = imports.use(runtime, 'ResourceLister');
       const indexerReader = imports.use(runtime, 'IndexerReader', { type: true });
@@ -40,14 +43,30 @@ export const listers: Emitter = (model: Model, ctx) => {
         path,
         contents: renderCode('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
-          imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
-          listSignature: atColumn((w) => signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';')),
+          imports: imports.declarations((specifiers, module, typeOnly) =>
+            importDecl(specifiers, tsString(module), typeOnly),
+          ),
+          listSignature: atColumn((w) =>
+            signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';'),
+          ),
           getSignature: atColumn((w) => signatureLine(w, 'get', ['name: string'], stored, ';')),
-          namespaceSignature: atColumn((w) => callLine(w, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`)),
-          newHead: atColumn((w) => signatureLine(w, `export function new${n.type}Lister`, [`indexer: ${indexerReader}<${stored}>`], `${n.type}Lister`, ' {')),
+          namespaceSignature: atColumn((w) =>
+            callLine(w, n.pluralAccessor, ['namespace: string'], `: ${n.type}NamespaceLister;`),
+          ),
+          newHead: atColumn((w) =>
+            signatureLine(
+              w,
+              `export function new${n.type}Lister`,
+              [`indexer: ${indexerReader}<${stored}>`],
+              `${n.type}Lister`,
+              ' {',
+            ),
+          ),
           groupLine: atColumn((w) => propertyLine(w, 'group', tsString(gv.group.name))),
           resourceLine: atColumn((w) => propertyLine(w, 'resource', tsString(ck.kind.kind.toLowerCase()))),
-          listerLine: atColumn((w) => callLine(w, `const lister = new ${resourceLister}`, ['indexer', 'resource'], ';')),
+          listerLine: atColumn((w) =>
+            callLine(w, `const lister = new ${resourceLister}`, ['indexer', 'resource'], ';'),
+          ),
           type: n.type,
           pluralType: n.plural,
           pluralAccessor: n.pluralAccessor,

@@ -19,7 +19,14 @@ export const OUTPUT_PATTERNS: Readonly<Record<string, readonly string[]>> = {
   informers: ['informers/**'],
   applyconfig: ['applyconfigurations/**'],
   // before controller: the first pattern that matches owns a path
-  webhooks: ['controllers/*/webhooks.ts', 'controllers/*/admission.ts', 'controllers/*/conversion.generated.ts', 'controllers/*/conversion.ts', 'controllers/*/conversion.test.ts', 'controllers/*/config/webhooks.yaml'],
+  webhooks: [
+    'controllers/*/webhooks.ts',
+    'controllers/*/admission.ts',
+    'controllers/*/conversion.generated.ts',
+    'controllers/*/conversion.ts',
+    'controllers/*/conversion.test.ts',
+    'controllers/*/config/webhooks.yaml',
+  ],
   controller: ['controllers/**'],
   crd: ['config/crd/**'],
 };
@@ -28,7 +35,7 @@ function matches(pattern: string, path: string): boolean {
   const ps = pattern.split('/');
   const xs = path.split('/');
   for (let i = 0; i < ps.length; i++) {
-    const p = ps[i]!;
+    const p = ps[i];
     if (p === '**' && i === ps.length - 1) return xs.length > i;
     if (i >= xs.length || (p !== '*' && p !== xs[i])) return false;
   }
@@ -37,7 +44,8 @@ function matches(pattern: string, path: string): boolean {
 
 /** The generator whose layout `path` (relative to the output folder, POSIX) belongs to, if any. */
 export function ownerOf(path: string): string | undefined {
-  for (const [name, patterns] of Object.entries(OUTPUT_PATTERNS)) if (patterns.some((p) => matches(p, path))) return name;
+  for (const [name, patterns] of Object.entries(OUTPUT_PATTERNS))
+    if (patterns.some((p) => matches(p, path))) return name;
   return undefined;
 }
 

@@ -31,7 +31,9 @@ function typedResourceLine(head: string, left: string, right: string, value: str
 
 /** A frozen string array member `key: Object.freeze([…] as const),` laid out at its column. */
 function frozenArrayMember(key: string, items: readonly string[]) {
-  return atColumn((w) => ' '.repeat(w) + scalarArray(w, `${key}: Object.freeze(`, items.map(tsString), ' as const),', false));
+  return atColumn(
+    (w) => ' '.repeat(w) + scalarArray(w, `${key}: Object.freeze(`, items.map(tsString), ' as const),', false),
+  );
 }
 
 /** Renders register.ts for one group/version. */
@@ -44,27 +46,54 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
     descriptors.add(descriptor);
     return descriptor;
   });
-  const declared = ['GroupName', 'Version', 'APIVersion', 'SchemeGroupVersion', 'Kinds', ...gv.kinds.flatMap((k, i) => {
-    const kind = safeIdentifier(k.kind);
-    const listKind = safeIdentifier(k.listKind);
-    return [`${kind}Kind`, `${listKind}Kind`, `${kind}GVK`, `${kind}GVR`, kinds[i]!, `${kind}Resource`, `is${kind}`, `is${listKind}`];
-  })];
-  const imports = new ImportTracker(declared, { aliasPrefixes: { [runtimeImport]: 'Runtime' }, order: [runtimeImport, './types.js'] });
-  for (const k of gv.kinds) for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
+  const declared = [
+    'GroupName',
+    'Version',
+    'APIVersion',
+    'SchemeGroupVersion',
+    'Kinds',
+    ...gv.kinds.flatMap((k, i) => {
+      const kind = safeIdentifier(k.kind);
+      const listKind = safeIdentifier(k.listKind);
+      return [
+        `${kind}Kind`,
+        `${listKind}Kind`,
+        `${kind}GVK`,
+        `${kind}GVR`,
+        kinds[i],
+        `${kind}Resource`,
+        `is${kind}`,
+        `is${listKind}`,
+      ];
+    }),
+  ];
+  const imports = new ImportTracker(declared, {
+    aliasPrefixes: { [runtimeImport]: 'Runtime' },
+    order: [runtimeImport, './types.js'],
+  });
+  for (const k of gv.kinds)
+    for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
   const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
   return renderCode('register', 'file', {
     header,
     imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
     groupLine: atColumn((w) => assignLine(w, 'export const GroupName', tsString(group))),
     versionLine: atColumn((w) => assignLine(w, 'export const Version', tsString(gv.name))),
-    apiVersionLine: atColumn((w) => assignLine(w, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`))),
+    apiVersionLine: atColumn((w) =>
+      assignLine(w, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
+    ),
     kinds: gv.kinds.map((k, i) => {
       const kind = safeIdentifier(k.kind);
       const listKind = safeIdentifier(k.listKind);
-      const descriptor = kinds[i]!;
+      const descriptor = kinds[i];
       return {
         descriptor,
-        typedLine: typedResourceLine(`export const ${kind}Resource`, `typeof ${descriptor}`, `${typedResource}<${kind}>`, descriptor),
+        typedLine: typedResourceLine(
+          `export const ${kind}Resource`,
+          `typeof ${descriptor}`,
+          `${typedResource}<${kind}>`,
+          descriptor,
+        ),
         kind: k.kind,
         listKind: k.listKind,
         plural: k.plural,
@@ -77,12 +106,26 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
         shortNamesLine: frozenArrayMember('shortNames', k.shortNames),
         categoriesLine: frozenArrayMember('categories', k.categories),
         kindCheck: atColumn((w) => comparisonLine(w, '(obj as { kind?: unknown }).kind ===', `${kind}Kind`, '')),
-        listKindCheck: atColumn((w) => comparisonLine(w, '(obj as { kind?: unknown }).kind ===', `${listKind}Kind`, ' &&')),
+        listKindCheck: atColumn((w) =>
+          comparisonLine(w, '(obj as { kind?: unknown }).kind ===', `${listKind}Kind`, ' &&'),
+        ),
         isKindHead: atColumn((w) => callLine(w, `export function is${kind}`, ['obj: unknown'], `: obj is ${kind} {`)),
-        isListHead: atColumn((w) => callLine(w, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`)),
+        isListHead: atColumn((w) =>
+          callLine(w, `export function is${listKind}`, ['obj: unknown'], `: obj is ${listKind} {`),
+        ),
       };
     }),
-    kindsLine: atColumn((w) => ' '.repeat(w) + scalarArray(w, 'export const Kinds = Object.freeze(', gv.kinds.map((k) => tsString(k.kind)), ' as const);', false)),
+    kindsLine: atColumn(
+      (w) =>
+        ' '.repeat(w) +
+        scalarArray(
+          w,
+          'export const Kinds = Object.freeze(',
+          gv.kinds.map((k) => tsString(k.kind)),
+          ' as const);',
+          false,
+        ),
+    ),
   });
 }
 
@@ -91,7 +134,10 @@ export const register: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
     for (const v of g.versions) {
-      files.push({ path: apiFilePath(g.name, v.name, 'register.ts'), contents: renderRegister(g.name, v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport) });
+      files.push({
+        path: apiFilePath(g.name, v.name, 'register.ts'),
+        contents: renderRegister(g.name, v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport),
+      });
     }
   }
   return files;

@@ -27,7 +27,20 @@ export interface EmitterEntry extends GeneratorInfo {
   emit: Emitter;
 }
 
-const EMIT: Readonly<Record<string, Emitter>> = { types, deepcopy, register, validators, clientset, fake, listers, informers, applyconfig, controller, webhooks, crd };
+const EMIT: Readonly<Record<string, Emitter>> = {
+  types,
+  deepcopy,
+  register,
+  validators,
+  clientset,
+  fake,
+  listers,
+  informers,
+  applyconfig,
+  controller,
+  webhooks,
+  crd,
+};
 
 /** All generators in their fixed run order (the order of {@link GENERATORS}). */
 export const EMITTERS: readonly EmitterEntry[] = GENERATORS.map((g) => {
@@ -61,12 +74,17 @@ export class EmitterConflictError extends Error {
  * returns every file, in emitter order then each emitter's own order. Throws
  * {@link EmitterConflictError} if a path is unsafe or written twice.
  */
-export function runEmitters(model: Model, ctx: EmitContext, entries: readonly EmitterEntry[] = DEFAULT_EMITTERS): GeneratedFile[] {
+export function runEmitters(
+  model: Model,
+  ctx: EmitContext,
+  entries: readonly EmitterEntry[] = DEFAULT_EMITTERS,
+): GeneratedFile[] {
   const owner = new Map<string, string>();
   const out: GeneratedFile[] = [];
   for (const e of entries) {
     for (const f of e.emit(model, ctx)) {
-      if (!isSafeOutputPath(f.path)) throw new EmitterConflictError(`emitter ${e.name} produced an unsafe path ${JSON.stringify(f.path)}`);
+      if (!isSafeOutputPath(f.path))
+        throw new EmitterConflictError(`emitter ${e.name} produced an unsafe path ${JSON.stringify(f.path)}`);
       const prev = owner.get(f.path);
       if (prev !== undefined) throw new EmitterConflictError(`emitters ${prev} and ${e.name} both write ${f.path}`);
       owner.set(f.path, e.name);
@@ -84,7 +102,8 @@ export function runEmitters(model: Model, ctx: EmitContext, entries: readonly Em
 export function selectEmitters(names: readonly string[]): EmitterEntry[] {
   const byName = new Map(EMITTERS.map((e) => [e.name, e]));
   const bad = names.filter((n) => !byName.has(n));
-  if (bad.length > 0) throw new Error(`unknown generator(s) ${bad.join(', ')}; known: ${[...byName.keys()].join(', ')}`);
+  if (bad.length > 0)
+    throw new Error(`unknown generator(s) ${bad.join(', ')}; known: ${[...byName.keys()].join(', ')}`);
   const chosen = new Set<string>();
   const add = (n: string): void => {
     if (chosen.has(n)) return;

@@ -10,7 +10,16 @@ import { importDecl, memberLine, type TypeExpr } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { importPath } from '../emit/ts-text.js';
 import { compareStrings } from '../emit/sorted.js';
-import { foreignHome, isMetaProperty, kindRoot, kindTitles, namedObjects, ROOT_META_PROPERTIES, versionSources, type GroupVersionRef } from './walk.js';
+import {
+  foreignHome,
+  isMetaProperty,
+  kindRoot,
+  kindTitles,
+  namedObjects,
+  ROOT_META_PROPERTIES,
+  versionSources,
+  type GroupVersionRef,
+} from './walk.js';
 
 interface Member {
   name: string;
@@ -33,11 +42,15 @@ const keyword = (text: string): TypeExpr => ({ kind: 'keyword', text });
 export function typeExpr(node: SchemaNode): TypeExpr {
   const t = baseTypeExpr(node);
   if (!node.nullable) return t;
-  return t.kind === 'union' ? { kind: 'union', members: [...t.members, keyword('null')] } : { kind: 'union', members: [t, keyword('null')] };
+  return t.kind === 'union'
+    ? { kind: 'union', members: [...t.members, keyword('null')] }
+    : { kind: 'union', members: [t, keyword('null')] };
 }
 
 function literalUnion(values: readonly string[]): TypeExpr {
-  return values.length === 1 ? { kind: 'literal', text: values[0]! } : { kind: 'union', members: values.map((text) => ({ kind: 'literal', text })) };
+  return values.length === 1
+    ? { kind: 'literal', text: values[0] }
+    : { kind: 'union', members: values.map((text) => ({ kind: 'literal', text })) };
 }
 
 function baseTypeExpr(node: SchemaNode): TypeExpr {
@@ -49,10 +62,14 @@ function baseTypeExpr(node: SchemaNode): TypeExpr {
     case 'array':
       return { kind: 'array', item: typeExpr(node.items) };
     case 'string':
-      return node.enum && node.enum.length > 0 ? literalUnion([...new Set(node.enum)].map(tsString)) : keyword('string');
+      return node.enum && node.enum.length > 0
+        ? literalUnion([...new Set(node.enum)].map(tsString))
+        : keyword('string');
     case 'integer':
     case 'number':
-      return node.enum && node.enum.length > 0 ? literalUnion([...new Set(node.enum)].map(numberLiteral)) : keyword('number');
+      return node.enum && node.enum.length > 0
+        ? literalUnion([...new Set(node.enum)].map(numberLiteral))
+        : keyword('number');
     case 'boolean':
       return keyword('boolean');
     case 'int-or-string':
@@ -114,8 +131,18 @@ export function apiVersionOf(group: string, version: string): string {
 function typeMetaMembers(node: ObjectNode, literals: { apiVersion: string; kind: string } | undefined): Member[] {
   const lit = (text: string): TypeExpr => ({ kind: 'literal', text: tsString(text) });
   return [
-    { name: 'apiVersion', optional: true, type: literals ? lit(literals.apiVersion) : keyword('string'), doc: docFor(node, 'apiVersion') },
-    { name: 'kind', optional: true, type: literals ? lit(literals.kind) : keyword('string'), doc: docFor(node, 'kind') },
+    {
+      name: 'apiVersion',
+      optional: true,
+      type: literals ? lit(literals.apiVersion) : keyword('string'),
+      doc: docFor(node, 'apiVersion'),
+    },
+    {
+      name: 'kind',
+      optional: true,
+      type: literals ? lit(literals.kind) : keyword('string'),
+      doc: docFor(node, 'kind'),
+    },
   ];
 }
 
@@ -123,11 +150,21 @@ function objectDecl(node: ObjectNode, root: { apiVersion: string; kind: string }
   const isRoot = root !== undefined;
   const members: Member[] = [];
   if (isRoot || node.embeddedResource) {
-    members.push(...typeMetaMembers(node, root), { name: 'metadata', optional: true, type: ref('ObjectMeta'), doc: docFor(node, 'metadata') });
+    members.push(...typeMetaMembers(node, root), {
+      name: 'metadata',
+      optional: true,
+      type: ref('ObjectMeta'),
+      doc: docFor(node, 'metadata'),
+    });
   }
   for (const p of node.properties) {
     if ((isRoot || node.embeddedResource) && ROOT_META_PROPERTIES.has(p.name)) continue;
-    members.push({ name: p.name, optional: !p.required, type: isMetaProperty(node, p.name, isRoot) ? ref('ObjectMeta') : typeExpr(p.schema), doc: propertyDoc(p) });
+    members.push({
+      name: p.name,
+      optional: !p.required,
+      type: isMetaProperty(node, p.name, isRoot) ? ref('ObjectMeta') : typeExpr(p.schema),
+      doc: propertyDoc(p),
+    });
   }
   return { name: node.title!, doc: node.description ?? '', members, indexSignature: node.preserveUnknownFields };
 }
@@ -167,7 +204,8 @@ export function versionDecls(group: string, gv: GroupVersion, foreign?: Map<stri
   const here: GroupVersionRef = { group, version: gv.name };
   for (const kind of gv.kinds) {
     const root = kindRoot(kind);
-    for (const node of namedObjects(kind, seen, here, foreign)) decls.push(objectDecl(node, node === root ? { apiVersion, kind: kind.kind } : undefined));
+    for (const node of namedObjects(kind, seen, here, foreign))
+      decls.push(objectDecl(node, node === root ? { apiVersion, kind: kind.kind } : undefined));
     decls.push(listDecl(kind, apiVersion));
   }
   return decls;
@@ -177,7 +215,14 @@ export function versionDecls(group: string, gv: GroupVersion, foreign?: Map<stri
  * `import type { A, B } from "../../<group>/<version>/<file>";` for each group/version the
  * `foreign` nodes are declared in (sorted by path), from the file at `path`.
  */
-export function foreignImports(path: string, file: string, foreign: ReadonlyMap<string, ObjectNode>, here: GroupVersionRef, name: (title: string) => string[], typeOnly: boolean): string[] {
+export function foreignImports(
+  path: string,
+  file: string,
+  foreign: ReadonlyMap<string, ObjectNode>,
+  here: GroupVersionRef,
+  name: (title: string) => string[],
+  typeOnly: boolean,
+): string[] {
   const byPath = new Map<string, Set<string>>();
   for (const [title, node] of foreign) {
     const home = foreignHome(node, here);
@@ -202,13 +247,20 @@ export const types: Emitter = (model: Model, ctx) => {
       const decls = versionDecls(g.name, v, foreign).map((d) => ({
         ...d,
         empty: d.members.length === 0 && !d.indexSignature,
-        members: d.members.map((m) => ({ doc: m.doc, line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type) })),
+        members: d.members.map((m) => ({
+          doc: m.doc,
+          line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type),
+        })),
       }));
       const imports = [
         importDecl(['ListMeta', 'ObjectMeta'], tsString(ctx.runtimeImport), true),
         ...foreignImports(path, 'types.ts', foreign, { group: g.name, version: v.name }, (t) => [t], true),
       ].join('\n');
-      const contents = render('types', 'file', { header: generatedHeader(versionSources(v, ctx.sources)), imports, decls });
+      const contents = render('types', 'file', {
+        header: generatedHeader(versionSources(v, ctx.sources)),
+        imports,
+        decls,
+      });
       files.push({ path, contents });
     }
   }

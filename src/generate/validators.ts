@@ -8,7 +8,13 @@ import { render } from '../emit/handlebars.js';
 import { literal } from '../emit/ts-text.js';
 import { callLine, fitsLine, importDecl, scalarArray } from './layout.js';
 import { textWidth } from './doc.js';
-import { hasRules, precompileSchema, RuleCompileError, SchemaError, type PrecompiledSchema } from '../runtime/validation/index.js';
+import {
+  hasRules,
+  precompileSchema,
+  RuleCompileError,
+  SchemaError,
+  type PrecompiledSchema,
+} from '../runtime/validation/index.js';
 import { schemaToJson } from '../model/schema-json.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
@@ -82,7 +88,15 @@ function writeLiteral(value: unknown, indent: number, prefix: string, suffix: st
       else broken();
       return;
     }
-    out.push(scalarArray(indent, prefix, value.map((v) => literal(v)), suffix, value.length > 1 && value.every((v) => typeof v === 'number')));
+    out.push(
+      scalarArray(
+        indent,
+        prefix,
+        value.map((v) => literal(v)),
+        suffix,
+        value.length > 1 && value.every((v) => typeof v === 'number'),
+      ),
+    );
     return;
   }
   let empty = true;
@@ -93,7 +107,12 @@ function writeLiteral(value: unknown, indent: number, prefix: string, suffix: st
       empty = false;
     }
     out.push(innerPad);
-    writeProperty(inner, k === '__proto__' ? `[${tsString(k)}]` : propertyKey(k), (value as Record<string, unknown>)[k], out);
+    writeProperty(
+      inner,
+      k === '__proto__' ? `[${tsString(k)}]` : propertyKey(k),
+      (value as Record<string, unknown>)[k],
+      out,
+    );
     out.push('\n');
   }
   if (empty) out.push(prefix, '{}', suffix);
@@ -108,7 +127,8 @@ function writeLiteral(value: unknown, indent: number, prefix: string, suffix: st
 function writeProperty(indent: number, key: string, value: unknown, out: string[]): void {
   if (typeof value === 'string') {
     const text = literal(value);
-    if (!fitsLine(indent, `${key}: ${text},`) && textWidth(key) >= 5) out.push(key, ':\n', ' '.repeat(indent + 2), text, ',');
+    if (!fitsLine(indent, `${key}: ${text},`) && textWidth(key) >= 5)
+      out.push(key, ':\n', ' '.repeat(indent + 2), text, ',');
     else out.push(key, ': ', text, ',');
     return;
   }
@@ -154,7 +174,9 @@ function precompiled(group: string, version: string, kind: Kind): unknown {
     return precompileSchema(raw);
   } catch (e) {
     if (e instanceof SchemaError || e instanceof RuleCompileError) {
-      throw new ValidatorGenerationError(`cannot generate the validator of ${kind.kind} (${group}/${version}): ${e.message}`);
+      throw new ValidatorGenerationError(
+        `cannot generate the validator of ${kind.kind} (${group}/${version}): ${e.message}`,
+      );
     }
     throw e;
   }
@@ -194,13 +216,21 @@ export function renderValidators(group: string, gv: GroupVersion, header: string
       schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
       schema: schemaDeclaration(kind, schema),
       validatorLine: callLine(0, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';'),
-      validateHead: callLine(0, `export function validate${kind}`, ['obj: unknown', 'old?: unknown'], ': FieldError[] {'),
+      validateHead: callLine(
+        0,
+        `export function validate${kind}`,
+        ['obj: unknown', 'old?: unknown'],
+        ': FieldError[] {',
+      ),
       validateCall: callLine(2, `return validatorOf${kind}.validate`, ['obj', 'old'], ';'),
       defaultCall: callLine(2, `validatorOf${kind}.applyDefaults`, ['obj'], ';'),
     };
   });
   // schemas without CEL rules import the engine without CEL (it is most of the engine's load time)
-  const imports = importDecl(['lazyValidator', 'type FieldError', 'type PrecompiledSchema'], tsString(validationImport(runtimeImport, !rules)));
+  const imports = importDecl(
+    ['lazyValidator', 'type FieldError', 'type PrecompiledSchema'],
+    tsString(validationImport(runtimeImport, !rules)),
+  );
   return render('validators', 'file', { header, imports, kinds });
 }
 
@@ -210,7 +240,10 @@ export const validators: Emitter = (model: Model, ctx) => {
   for (const g of model.groups) {
     for (const v of g.versions) {
       if (v.kinds.length === 0) continue;
-      files.push({ path: apiFilePath(g.name, v.name, 'validation.ts'), contents: renderValidators(g.name, v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport) });
+      files.push({
+        path: apiFilePath(g.name, v.name, 'validation.ts'),
+        contents: renderValidators(g.name, v, generatedHeader(versionSources(v, ctx.sources)), ctx.runtimeImport),
+      });
     }
   }
   return files;

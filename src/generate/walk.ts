@@ -66,7 +66,12 @@ export function foreignHome(node: ObjectNode, here: GroupVersionRef): GroupVersi
  * objects declared elsewhere (see {@link isDeclaredIn}) are skipped too, and those of another
  * group/version are added to `foreign` (title → node), for the file to import.
  */
-export function namedObjects(kind: Kind, seen: Set<string> = new Set(), here?: GroupVersionRef, foreign?: Map<string, ObjectNode>): ObjectNode[] {
+export function namedObjects(
+  kind: Kind,
+  seen: Set<string> = new Set(),
+  here?: GroupVersionRef,
+  foreign?: Map<string, ObjectNode>,
+): ObjectNode[] {
   const out: ObjectNode[] = [];
   const visit = (node: SchemaNode): void => {
     switch (node.type) {
@@ -119,6 +124,8 @@ export function kindTitles(gv: GroupVersion): Set<string> {
  * for the generated header; `fallback` when the kinds carry no source file.
  */
 export function versionSources(gv: GroupVersion, fallback: readonly string[]): string[] {
-  const files = [...new Set(gv.kinds.map((k) => k.source.file.replace(/\\/g, '/')).filter((f) => f !== ''))].sort(compareStrings);
+  const files = [...new Set(gv.kinds.map((k) => k.source.file.replace(/\\/g, '/')).filter((f) => f !== ''))].sort(
+    compareStrings,
+  );
   return files.length > 0 ? files : [...fallback];
 }

@@ -84,7 +84,8 @@ export function conversionVersions(group: Group, kindName: string): ConversionVe
   }
   const facts = out.find((v) => v.kind.crd)?.kind.crd;
   for (const u of facts?.unserved ?? []) {
-    if (u.kind.kind === kindName && !out.some((v) => v.version === u.version)) out.push({ version: u.version, kind: u.kind, served: false });
+    if (u.kind.kind === kindName && !out.some((v) => v.version === u.version))
+      out.push({ version: u.version, kind: u.kind, served: false });
   }
   return out.sort((a, b) => compareKubeVersions(a.version, b.version));
 }
@@ -96,7 +97,10 @@ export function conversionVersions(group: Group, kindName: string): ConversionVe
  */
 export function operatorWebhooks(ctx: EmitContext, ck: ClientKind): OperatorWebhooks | undefined {
   if (!ctx.webhooks) return undefined;
-  if (!ck.kind.storage) throw new ControllerOptionsError(`--webhooks: the storage version of ${ck.kind.kind} is not served; conversion needs the storage version as its hub`);
+  if (!ck.kind.storage)
+    throw new ControllerOptionsError(
+      `--webhooks: the storage version of ${ck.kind.kind} is not served; conversion needs the storage version as its hub`,
+    );
   const group = ck.group;
   const versions = conversionVersions(group, ck.kind.kind);
   const hub = ck.version.name;
@@ -132,7 +136,8 @@ function sameShape(a: SchemaNode, b: SchemaNode): boolean {
   switch (a.type) {
     case 'object': {
       const o = b as typeof a;
-      if (a.preserveUnknownFields !== o.preserveUnknownFields || a.embeddedResource !== o.embeddedResource) return false;
+      if (a.preserveUnknownFields !== o.preserveUnknownFields || a.embeddedResource !== o.embeddedResource)
+        return false;
       if (a.properties.length !== o.properties.length) return false;
       const other = new Map(o.properties.map((p) => [p.name, p.schema]));
       return a.properties.every((p) => {
@@ -168,7 +173,11 @@ export function copyPlan(a: SchemaNode, b: SchemaNode): CopyPlan | undefined {
   return undefined;
 }
 
-function objectPlan(a: SchemaNode & { type: 'object' }, b: SchemaNode & { type: 'object' }, root: boolean): CopyPlan | undefined {
+function objectPlan(
+  a: SchemaNode & { type: 'object' },
+  b: SchemaNode & { type: 'object' },
+  root: boolean,
+): CopyPlan | undefined {
   const fields: Record<string, CopyPlan> = {};
   const inB = new Map(b.properties.map((p) => [p.name, p.schema]));
   for (const p of a.properties) {
@@ -176,15 +185,20 @@ function objectPlan(a: SchemaNode & { type: 'object' }, b: SchemaNode & { type: 
     const other = inB.get(p.name);
     if (other === undefined) continue;
     const plan = copyPlan(p.schema, other);
-    if (plan !== undefined) Object.defineProperty(fields, p.name, { value: plan, enumerable: true, writable: true, configurable: true });
+    if (plan !== undefined)
+      Object.defineProperty(fields, p.name, { value: plan, enumerable: true, writable: true, configurable: true });
   }
   if (root || (a.embeddedResource && b.embeddedResource)) {
-    for (const m of ROOT_META) if (!root || m === 'metadata') Object.defineProperty(fields, m, { value: true, enumerable: true, writable: true, configurable: true });
+    for (const m of ROOT_META)
+      if (!root || m === 'metadata')
+        Object.defineProperty(fields, m, { value: true, enumerable: true, writable: true, configurable: true });
   }
   const unknown = a.preserveUnknownFields && b.preserveUnknownFields;
   if (Object.keys(fields).length === 0 && !unknown) return undefined;
   if (!unknown) return { fields };
-  const declared = [...new Set([...a.properties.map((p) => p.name), ...b.properties.map((p) => p.name), ...(root ? ROOT_META : [])])];
+  const declared = [
+    ...new Set([...a.properties.map((p) => p.name), ...b.properties.map((p) => p.name), ...(root ? ROOT_META : [])]),
+  ];
   const except = declared.filter((n) => !Object.hasOwn(fields, n)).sort(compareStrings);
   return except.length ? { fields, unknown: true, except } : { fields, unknown: true };
 }
@@ -194,7 +208,7 @@ export function rootCopyPlan(a: Kind, b: Kind): CopyPlan {
   const any: SchemaNode = { type: 'object', properties: [], preserveUnknownFields: true, embeddedResource: false };
   const sa = a.schema?.type === 'object' ? a.schema : any;
   const sb = b.schema?.type === 'object' ? b.schema : any;
-  return objectPlan(sa as SchemaNode & { type: 'object' }, sb as SchemaNode & { type: 'object' }, true) ?? { fields: { metadata: true } };
+  return objectPlan(sa, sb, true) ?? { fields: { metadata: true } };
 }
 
 /**
@@ -212,7 +226,13 @@ export function arbitrarySchema(node: SchemaNode | undefined): Record<string, un
       set('type', 'object');
       if (node.properties.length) {
         const props: Record<string, unknown> = {};
-        for (const p of node.properties) Object.defineProperty(props, p.name, { value: arbitrarySchema(p.schema), enumerable: true, writable: true, configurable: true });
+        for (const p of node.properties)
+          Object.defineProperty(props, p.name, {
+            value: arbitrarySchema(p.schema),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         set('properties', props);
       }
       if (node.preserveUnknownFields) set('x-kubernetes-preserve-unknown-fields', true);
@@ -271,7 +291,15 @@ export function testingImport(runtimeImport: string): string {
 /** The YAML text of `docs` (separated by `---`), as the CRD emitter writes YAML (1.1 quoting, no folding). */
 function renderYamlDocs(header: string, docs: readonly Record<string, unknown>[]): string {
   const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return header + docs.map((d) => `---\n${new Document(d, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true })}`).join('');
+  return (
+    header +
+    docs
+      .map(
+        (d) =>
+          `---\n${new Document(d, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true })}`,
+      )
+      .join('')
+  );
 }
 
 /** A version's type alias in files that import several: `DatabaseManagerV1alpha1`. */
@@ -289,10 +317,17 @@ function fnName(from: string, to: string): string {
  * object, hugged (`head(a, {` … `})`) when that first line fits, else every argument on its own
  * line and the object flat.
  */
-function huggedCall(indent: number, head: string, args: readonly string[], members: readonly string[], tail: string): string {
+function huggedCall(
+  indent: number,
+  head: string,
+  args: readonly string[],
+  members: readonly string[],
+  tail: string,
+): string {
   const pad = ' '.repeat(indent);
   const first = `${head}(${[...args, '{'].join(', ')}`;
-  if (fitsLine(indent, first)) return `${pad}${first}\n${members.map((m) => `${pad}  ${m},\n`).join('')}${pad}})${tail}`;
+  if (fitsLine(indent, first))
+    return `${pad}${first}\n${members.map((m) => `${pad}  ${m},\n`).join('')}${pad}})${tail}`;
   return callLine(indent, head, [...args, `{ ${members.join(', ')} }`], tail);
 }
 
@@ -314,7 +349,10 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
   const webhookImports = [
     importDecl(['defaultingHandler', 'validatingHandler', 'type WebhookServer'], runtime),
     importDecl([n.type], imp(webhooksPath, api(hub, 'types.ts')), true),
-    importDecl([`default${n.type} as schemaDefaults`, `validate${n.type} as schemaValidate`], imp(webhooksPath, hubValidation)),
+    importDecl(
+      [`default${n.type} as schemaDefaults`, `validate${n.type} as schemaValidate`],
+      imp(webhooksPath, hubValidation),
+    ),
     importDecl([`default${n.type}`, `validate${n.type}`], tsString('./admission.js')),
     ...(ow.converts ? [importDecl([conversionConst], tsString('./conversion.generated.js'))] : []),
   ].join('\n');
@@ -332,7 +370,13 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
       converts: ow.converts,
       conversionConst,
       defaultHandler: huggedCall(4, `defaultingHandler<${n.type}>`, [`default${n.type}`], ['schemaDefaults'], ','),
-      validateHandler: huggedCall(4, `validatingHandler<${n.type}>`, [`validate${n.type}`], ['kind: admissionKind', 'schemaValidate'], ','),
+      validateHandler: huggedCall(
+        4,
+        `validatingHandler<${n.type}>`,
+        [`validate${n.type}`],
+        ['kind: admissionKind', 'schemaValidate'],
+        ',',
+      ),
       admissionKind: schemaLiteral({ group: group.name, kind: ck.kind.kind }, 0, 'const admissionKind = ', ';'),
       conversionCall: fitsLine(2, `server.conversion(webhookPaths.convert, [${conversionConst}]);`)
         ? `  server.conversion(webhookPaths.convert, [${conversionConst}]);`
@@ -352,12 +396,20 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
     contents: render('webhooks', 'admission', {
       type: n.type,
       hub,
-      imports: [importDecl(['AdmissionOperation', 'ValidationOutcome'], runtime, true), importDecl([n.type], imp(admissionPath, api(hub, 'types.ts')), true)].join('\n'),
+      imports: [
+        importDecl(['AdmissionOperation', 'ValidationOutcome'], runtime, true),
+        importDecl([n.type], imp(admissionPath, api(hub, 'types.ts')), true),
+      ].join('\n'),
       mutatePathText: names.mutatePath,
       validatePathText: names.validatePath,
       hubValidationPath: hubValidation,
       defaultSignature: callLine(0, `export function default${n.type}`, [`_${lowerType}: ${n.type}`], ': void {}'),
-      validateSignature: callLine(0, `export function validate${n.type}`, [`_${lowerType}: ${n.type}`, `_old: ${n.type} | undefined`, '_operation: AdmissionOperation'], ': ValidationOutcome {'),
+      validateSignature: callLine(
+        0,
+        `export function validate${n.type}`,
+        [`_${lowerType}: ${n.type}`, `_old: ${n.type} | undefined`, '_operation: AdmissionOperation'],
+        ': ValidationOutcome {',
+      ),
     }),
   });
 
@@ -366,19 +418,37 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
   return files;
 }
 
-function conversionFiles(ctx: EmitContext, ow: OperatorWebhooks, base: string, header: string, conversionConst: string): GeneratedFile[] {
+function conversionFiles(
+  ctx: EmitContext,
+  ow: OperatorWebhooks,
+  base: string,
+  header: string,
+  conversionConst: string,
+): GeneratedFile[] {
   const { ck, group, hub, versions } = ow;
   const n = ck.names;
   const imp = (from: string, to: string): string => tsString(importPath(from, to));
-  const hubV = versions[0]!;
+  const hubV = versions[0];
   const spokes = versions.slice(1);
   const typeImports = (from: string): string[] =>
-    versions.filter((v) => v.served).map((v) => importDecl([`${n.type} as ${versionType(ow, v)}`], imp(from, apiFilePath(group.name, v.version, 'types.ts')), true));
+    versions
+      .filter((v) => v.served)
+      .map((v) =>
+        importDecl(
+          [`${n.type} as ${versionType(ow, v)}`],
+          imp(from, apiFilePath(group.name, v.version, 'types.ts')),
+          true,
+        ),
+      );
   const anyUnserved = versions.some((v) => !v.served);
 
   // conversion.generated.ts
   const genPath = `${base}/conversion.generated.ts`;
-  const plans = spokes.map((v) => ({ v, planConst: `${privateName(v.version)}Fields`, plan: rootCopyPlan(v.kind, hubV.kind) }));
+  const plans = spokes.map((v) => ({
+    v,
+    planConst: `${privateName(v.version)}Fields`,
+    plan: rootCopyPlan(v.kind, hubV.kind),
+  }));
   const hubType = versionType(ow, hubV);
   const apiVersion = (v: string): string => tsString(`${group.name}/${v}`);
   const spokeEntries = plans.map(({ v, planConst }) => {
@@ -401,7 +471,12 @@ function conversionFiles(ctx: EmitContext, ow: OperatorWebhooks, base: string, h
       ...typeImports(genPath),
       `import * as custom from "./conversion.js";`,
     ].join('\n'),
-    plans: plans.map(({ v, planConst, plan }) => `/** The fields with the same path and shape in ${v.version} and ${hub} (the hub): copied as they are. */\n${schemaLiteral(plan, 0, `const ${planConst}: CopyPlan = `, ';')}`).join('\n\n'),
+    plans: plans
+      .map(
+        ({ v, planConst, plan }) =>
+          `/** The fields with the same path and shape in ${v.version} and ${hub} (the hub): copied as they are. */\n${schemaLiteral(plan, 0, `const ${planConst}: CopyPlan = `, ';')}`,
+      )
+      .join('\n\n'),
     conversionConst,
     groupLiteral: tsString(group.name),
     kindLiteral: tsString(ck.kind.kind),
@@ -414,25 +489,44 @@ function conversionFiles(ctx: EmitContext, ow: OperatorWebhooks, base: string, h
   const userFns = spokes.flatMap((v) => [
     render('webhooks', 'conversion-user-fn', {
       doc: `${v.version} → ${hub} (the hub)`,
-      signature: callLine(0, `export function ${fnName(v.version, hub)}`, [`_${privateName(v.version)}: ${versionType(ow, v)}`, `_${privateName(hub)}: ${hubType}`], ': void {}'),
+      signature: callLine(
+        0,
+        `export function ${fnName(v.version, hub)}`,
+        [`_${privateName(v.version)}: ${versionType(ow, v)}`, `_${privateName(hub)}: ${hubType}`],
+        ': void {}',
+      ),
     }).trimEnd(),
     render('webhooks', 'conversion-user-fn', {
       doc: `${hub} (the hub) → ${v.version}`,
-      signature: callLine(0, `export function ${fnName(hub, v.version)}`, [`_${privateName(hub)}: ${hubType}`, `_${privateName(v.version)}: ${versionType(ow, v)}`], ': void {}'),
+      signature: callLine(
+        0,
+        `export function ${fnName(hub, v.version)}`,
+        [`_${privateName(hub)}: ${hubType}`, `_${privateName(v.version)}: ${versionType(ow, v)}`],
+        ': void {}',
+      ),
     }).trimEnd(),
   ]);
   const user = render('webhooks', 'conversion-user', {
     type: n.type,
     hub,
     group: group.name,
-    imports: [...(anyUnserved ? [importDecl(['KubeObject'], tsString(ctx.runtimeImport), true)] : []), ...typeImports(userPath)].join('\n'),
+    imports: [
+      ...(anyUnserved ? [importDecl(['KubeObject'], tsString(ctx.runtimeImport), true)] : []),
+      ...typeImports(userPath),
+    ].join('\n'),
     functions: userFns.join('\n\n'),
   });
 
   // conversion.test.ts
   const testPath = `${base}/conversion.test.ts`;
   const schemas: Record<string, unknown> = {};
-  for (const v of versions) Object.defineProperty(schemas, v.version, { value: arbitrarySchema(v.kind.schema), enumerable: true, writable: true, configurable: true });
+  for (const v of versions)
+    Object.defineProperty(schemas, v.version, {
+      value: arbitrarySchema(v.kind.schema),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const test = render('webhooks', 'conversion-test', {
     header,
     type: n.type,
@@ -464,8 +558,18 @@ function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
 # caBundle (cert-manager.io/inject-ca-from). Needs cert-manager and the namespace of config/manager.yaml.
 `;
   const injectCa = { 'cert-manager.io/inject-ca-from': `${names.namespace}/${names.certificate}` };
-  const clientConfig = (path: string) => ({ service: { name: names.service, namespace: names.namespace, path, port: 443 } });
-  const rules = [{ apiGroups: [group.name], apiVersions: [hub], operations: ['CREATE', 'UPDATE'], resources: [kind.plural], scope: kind.scope === 'Namespaced' ? 'Namespaced' : 'Cluster' }];
+  const clientConfig = (path: string) => ({
+    service: { name: names.service, namespace: names.namespace, path, port: 443 },
+  });
+  const rules = [
+    {
+      apiGroups: [group.name],
+      apiVersions: [hub],
+      operations: ['CREATE', 'UPDATE'],
+      resources: [kind.plural],
+      scope: kind.scope === 'Namespaced' ? 'Namespaced' : 'Cluster',
+    },
+  ];
   const webhook = (name: string, path: string, extra: Record<string, unknown>) => ({
     admissionReviewVersions: ['v1'],
     clientConfig: clientConfig(path),
@@ -520,7 +624,10 @@ function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
  * The CRD's `spec.conversion` for a kind with several versions (strategy Webhook, ConversionReview
  * v1, the operator's Service at /convert) and the annotation cert-manager's CA injector reads.
  */
-export function crdConversion(ow: OperatorWebhooks): { conversion: Record<string, unknown>; annotations: Record<string, string> } {
+export function crdConversion(ow: OperatorWebhooks): {
+  conversion: Record<string, unknown>;
+  annotations: Record<string, string>;
+} {
   const { names } = ow;
   return {
     conversion: {
@@ -544,7 +651,14 @@ export function withCrdConversion(group: Group, kindName: string, ow: OperatorWe
   const patch = (k: Kind): Kind => {
     if (k.kind !== kindName) return k;
     const crd = k.crd ?? {};
-    return { ...k, crd: { ...crd, annotations: { ...(crd.annotations ?? {}), ...annotations }, spec: { ...(crd.spec ?? {}), conversion } } };
+    return {
+      ...k,
+      crd: {
+        ...crd,
+        annotations: { ...(crd.annotations ?? {}), ...annotations },
+        spec: { ...(crd.spec ?? {}), conversion },
+      },
+    };
   };
   return {
     ...group,
@@ -574,7 +688,8 @@ export const webhooks: Emitter = (model, ctx) => {
   const seen = new Set<string>();
   for (const selector of ctx.controllers ?? []) {
     const ow = operatorWebhooks(ctx, resolveControllerKind(model, ctx, selector))!;
-    if (!isSafePathSegment(ow.names.dir)) throw new ControllerOptionsError(`--controller ${selector}: unsafe folder name ${JSON.stringify(ow.names.dir)}`);
+    if (!isSafePathSegment(ow.names.dir))
+      throw new ControllerOptionsError(`--controller ${selector}: unsafe folder name ${JSON.stringify(ow.names.dir)}`);
     if (seen.has(ow.names.dir)) continue;
     seen.add(ow.names.dir);
     files.push(...webhookFiles(model, ctx, ow));

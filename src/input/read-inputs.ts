@@ -27,9 +27,13 @@ export function readApiInputs(sources: readonly CrdSource[], options: OpenApiRea
   const diagnostic: Diagnostic = {
     severity: 'error',
     code: 'CLI003',
-    file: crds[0]!.file,
+    file: crds[0].file,
     message: `CRD inputs and OpenAPI documents cannot be generated in one run (OpenAPI: ${openapi.map((s) => s.file).join(', ')})`,
     hint: 'generate them into separate output folders (two config targets)',
   };
-  return { model: { groups: [], sources: [...new Set(sources.map((s) => s.file))].sort() }, diagnostics: [diagnostic], format: 'openapi' };
+  return {
+    model: { groups: [], sources: [...new Set(sources.map((s) => s.file))].sort() },
+    diagnostics: [diagnostic],
+    format: 'openapi',
+  };
 }

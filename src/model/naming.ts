@@ -11,20 +11,99 @@
  */
 export const RESERVED_WORDS: ReadonlySet<string> = new Set([
   // ECMAScript reserved words
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
-  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
-  'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try',
-  'typeof', 'var', 'void', 'while', 'with',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
   // strict mode and module code
-  'await', 'implements', 'interface', 'let', 'package', 'private', 'protected', 'public', 'static',
-  'yield', 'arguments', 'eval',
+  'await',
+  'implements',
+  'interface',
+  'let',
+  'package',
+  'private',
+  'protected',
+  'public',
+  'static',
+  'yield',
+  'arguments',
+  'eval',
   // TypeScript type names and contextual keywords that cannot name a type
-  'any', 'bigint', 'boolean', 'never', 'number', 'object', 'string', 'symbol', 'undefined',
-  'unknown', 'type', 'as', 'asserts', 'infer', 'is', 'keyof', 'readonly', 'unique', 'declare',
-  'namespace', 'module', 'abstract', 'global', 'require', 'satisfies', 'accessor', 'out',
+  'any',
+  'bigint',
+  'boolean',
+  'never',
+  'number',
+  'object',
+  'string',
+  'symbol',
+  'undefined',
+  'unknown',
+  'type',
+  'as',
+  'asserts',
+  'infer',
+  'is',
+  'keyof',
+  'readonly',
+  'unique',
+  'declare',
+  'namespace',
+  'module',
+  'abstract',
+  'global',
+  'require',
+  'satisfies',
+  'accessor',
+  'out',
   // globals that generated code relies on and must not shadow
-  'Object', 'Array', 'Record', 'Partial', 'Readonly', 'Date', 'Error', 'JSON', 'Map', 'Set',
-  'Promise', 'Symbol', 'String', 'Number', 'Boolean',
+  'Object',
+  'Array',
+  'Record',
+  'Partial',
+  'Readonly',
+  'Date',
+  'Error',
+  'JSON',
+  'Map',
+  'Set',
+  'Promise',
+  'Symbol',
+  'String',
+  'Number',
+  'Boolean',
 ]);
 
 const IDENTIFIER_RE = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -69,7 +148,7 @@ export function splitWords(s: string): string[] {
  */
 export function publicName(s: string): string {
   const parts = s.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0);
-  const joined = parts.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  const joined = parts.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
   return safeIdentifier(joined === '' ? '_' : joined);
 }
 
@@ -83,14 +162,15 @@ export function privateName(s: string): string {
   if (pub === '') return '_';
   const m = /^([A-Z]+)([A-Z][a-z].*)$/.exec(pub);
   let out: string;
-  if (m) out = m[1]!.toLowerCase() + m[2]!;
+  if (m) out = m[1].toLowerCase() + m[2];
   else if (/^[A-Z]+$/.test(pub)) out = pub.toLowerCase();
   else {
     const lead = /^[A-Z]+/.exec(pub);
     const n = lead ? lead[0].length : 0;
-    out = n > 1 && /[0-9]/.test(pub[n] ?? '')
-      ? pub.slice(0, n).toLowerCase() + pub.slice(n)
-      : pub[0]!.toLowerCase() + pub.slice(1);
+    out =
+      n > 1 && /[0-9]/.test(pub[n] ?? '')
+        ? pub.slice(0, n).toLowerCase() + pub.slice(n)
+        : pub[0].toLowerCase() + pub.slice(1);
   }
   return safeIdentifier(out);
 }
@@ -148,16 +228,22 @@ export function tsString(s: string): string {
   let out = q;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const ch = s[i]!;
+    const ch = s[i];
     if (ch === '\\') out += '\\\\';
     else if (ch === q) out += `\\${q}`;
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || c === 0x7f || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff && !isPairedSurrogate(s, i))) {
+    else if (
+      c < 0x20 ||
+      c === 0x7f ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      (c >= 0xd800 && c <= 0xdfff && !isPairedSurrogate(s, i))
+    ) {
       out += `\\u${c.toString(16).padStart(4, '0')}`;
     } else if (c >= 0xd800 && c <= 0xdbff) {
-      out += ch + s[i + 1]!;
+      out += ch + s[i + 1];
       i++;
     } else out += ch;
   }
@@ -204,13 +290,7 @@ export function isDns1035Label(s: string): boolean {
  * with this before they become `apis/<group>/<version>/`.
  */
 export function isSafePathSegment(s: string): boolean {
-  return (
-    s.length > 0 &&
-    s.length <= 255 &&
-    s !== '.' &&
-    s !== '..' &&
-    !/[/\\:\u0000-\u001f\u007f]/.test(s)
-  );
+  return s.length > 0 && s.length <= 255 && s !== '.' && s !== '..' && !/[/\\:\u0000-\u001f\u007f]/.test(s);
 }
 
 /** True for a kind name: an identifier in UpperCamelCase (`DatabaseManager`, `HTTPRoute`). */

@@ -101,7 +101,8 @@ function ruleToJson(r: ValidationRule): Record<string, unknown> {
 
 /** Sets an own enumerable key, `__proto__` included (never the object's prototype). */
 export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
   else o[key] = value;
 }
 
@@ -119,7 +120,8 @@ export function schemaToJson(node: SchemaNode): JsonObject {
   const frozen = Object.isFrozen(node);
   const o = typedKeywords(node);
   if (o['items'] === CHILD) o['items'] = schemaToJson((node as { items: SchemaNode }).items);
-  else if (o['additionalProperties'] === CHILD) o['additionalProperties'] = schemaToJson((node as { values: SchemaNode }).values);
+  else if (o['additionalProperties'] === CHILD)
+    o['additionalProperties'] = schemaToJson((node as { values: SchemaNode }).values);
   else if (node.type === 'object' && o['properties'] !== undefined) {
     const props: Record<string, unknown> = {};
     for (const p of node.properties) setOwn(props, p.name, schemaToJson(p.schema));

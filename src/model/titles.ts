@@ -30,8 +30,29 @@ export function titleClaimer(used: Set<string>): (candidate: string, ...alternat
  * plurals (`TLS` → `TL`, `Redis` → `Redi` otherwise), and `data` (not `datum`).
  */
 const KEEP_WORDS: ReadonlySet<string> = new Set([
-  'alias', 'bias', 'canvas', 'chaos', 'cors', 'data', 'dns', 'ens', 'gas', 'gps', 'https', 'iops', 'jenkins',
-  'kubernetes', 'lens', 'metadata', 'nas', 'ops', 'redis', 'sas', 'status', 'tls', 'vps',
+  'alias',
+  'bias',
+  'canvas',
+  'chaos',
+  'cors',
+  'data',
+  'dns',
+  'ens',
+  'gas',
+  'gps',
+  'https',
+  'iops',
+  'jenkins',
+  'kubernetes',
+  'lens',
+  'metadata',
+  'nas',
+  'ops',
+  'redis',
+  'sas',
+  'status',
+  'tls',
+  'vps',
 ]);
 
 /**
@@ -51,7 +72,7 @@ export function singularTitle(name: string): string {
   if (lower.length <= 3 || KEEP_WORDS.has(lower) || /^[A-Z0-9]+$/.test(last) || !pluralize.isPlural(lower)) return name;
   const singular = pluralize.singular(lower);
   if (singular === lower || singular.length === 0) return name;
-  const cased = last[0] === last[0]!.toUpperCase() ? singular[0]!.toUpperCase() + singular.slice(1) : singular;
+  const cased = last[0] === last[0].toUpperCase() ? singular[0].toUpperCase() + singular.slice(1) : singular;
   return publicName(stem + cased);
 }
 
@@ -118,7 +139,7 @@ export function copyTitles(from: SchemaNode, to: SchemaNode): boolean {
       changed = true;
     }
     from.properties.forEach((p, i) => {
-      if (copyTitles(p.schema, to.properties[i]!.schema)) changed = true;
+      if (copyTitles(p.schema, to.properties[i].schema)) changed = true;
     });
   } else if (from.type === 'array' && to.type === 'array') changed = copyTitles(from.items, to.items);
   else if (from.type === 'map' && to.type === 'map') changed = copyTitles(from.values, to.values);
@@ -138,7 +159,13 @@ export interface PathTitleHooks {
 }
 
 /** Walks `node` in pre-order, offering every object node the name its path gives it. */
-export function visitPathTitles(node: SchemaNode, candidate: string, hooks: PathTitleHooks, depth = 1, fallback?: string): void {
+export function visitPathTitles(
+  node: SchemaNode,
+  candidate: string,
+  hooks: PathTitleHooks,
+  depth = 1,
+  fallback?: string,
+): void {
   switch (node.type) {
     case 'object': {
       const title = hooks.object(node, candidate, depth, fallback);
@@ -155,12 +182,25 @@ export function visitPathTitles(node: SchemaNode, candidate: string, hooks: Path
     case 'array': {
       // the item in the singular; the plural (the property's own name) when the singular is taken
       const item = singularTitle(candidate);
-      if (node.items.type === 'array') visitPathTitles(node.items, `${item}Item`, hooks, depth, fallback === undefined ? `${candidate}Item` : `${fallback}Item`);
+      if (node.items.type === 'array')
+        visitPathTitles(
+          node.items,
+          `${item}Item`,
+          hooks,
+          depth,
+          fallback === undefined ? `${candidate}Item` : `${fallback}Item`,
+        );
       else visitPathTitles(node.items, item, hooks, depth, item === candidate ? fallback : candidate);
       break;
     }
     case 'map':
-      visitPathTitles(node.values, node.values.type === 'map' ? `${candidate}Value` : candidate, hooks, depth, fallback === undefined || node.values.type !== 'map' ? fallback : `${fallback}Value`);
+      visitPathTitles(
+        node.values,
+        node.values.type === 'map' ? `${candidate}Value` : candidate,
+        hooks,
+        depth,
+        fallback === undefined || node.values.type !== 'map' ? fallback : `${fallback}Value`,
+      );
       break;
     default:
       break;

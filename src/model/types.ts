@@ -58,7 +58,17 @@ export type Verb =
 
 /** Every client-gen verb, in client-gen's order. */
 export const ALL_VERBS: readonly Verb[] = [
-  'create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus',
+  'create',
+  'update',
+  'updateStatus',
+  'delete',
+  'deleteCollection',
+  'get',
+  'list',
+  'watch',
+  'patch',
+  'apply',
+  'applyStatus',
 ];
 
 /** The verbs of `+genclient:readonly`. */

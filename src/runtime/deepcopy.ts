@@ -23,7 +23,8 @@ export type JsonObject = Record<string, unknown>;
  * assignment would change the prototype of an object without that own key).
  */
 export function setOwn(o: JsonObject, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -144,7 +145,7 @@ export function deepCopyObjectMeta(src: ObjectMeta): ObjectMeta {
     }
     out[k] = copyJson(v);
   }
-  return out as ObjectMeta;
+  return out;
 }
 
 /** Deep copy of a ListMeta (metav1.ListMeta; all its fields are scalars). Lossless and alias-free. */

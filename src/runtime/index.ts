@@ -61,7 +61,17 @@ export * from './reconcile/reconcile.js';
 export type * from './handler/event.js';
 export * from './handler/handler.js';
 export * from './predicate/predicate.js';
-export { semanticEqual, type ApiReader, type ApplyInput, type CacheListOptions, type Client, type ClientApplyOptions, type ObjectKey, type OperationResult, type WriteOptions } from './manager/client.js';
+export {
+  semanticEqual,
+  type ApiReader,
+  type ApplyInput,
+  type CacheListOptions,
+  type Client,
+  type ClientApplyOptions,
+  type ObjectKey,
+  type OperationResult,
+  type WriteOptions,
+} from './manager/client.js';
 export { Controller, type ControllerOptions } from './manager/controller.js';
 export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
 export * from './manager/finalizer.js';

@@ -77,7 +77,8 @@ export class AdmissionWebhooks {
     const listed = await this.storage.list(prefix);
     const configs = [...listed.items].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
     const out: Webhook[] = [];
-    for (const c of configs) for (const w of Array.isArray((c as Rec).webhooks) ? ((c as Rec).webhooks as Webhook[]) : []) out.push(w);
+    for (const c of configs)
+      for (const w of Array.isArray((c as Rec).webhooks) ? ((c as Rec).webhooks as Webhook[]) : []) out.push(w);
     return out;
   }
 
@@ -90,7 +91,12 @@ export class AdmissionWebhooks {
    * Runs the mutating webhooks on `obj` (in `res`'s version); returns the object they left, or
    * undefined when none changed it. Throws the apiserver's error when one refuses or fails closed.
    */
-  async mutate(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, attrs: AdmissionAttributes): Promise<KubeObject | undefined> {
+  async mutate(
+    res: ResourceInfo,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+  ): Promise<KubeObject | undefined> {
     if (!(await this.any(MUTATING))) return undefined;
     const hooks = await this.hooks(MUTATING);
     let cur = obj;
@@ -113,14 +119,21 @@ export class AdmissionWebhooks {
     for (const h of hooks) await run(h);
     // reinvocation: once, for IfNeeded webhooks that ran before the last change
     if (changed) {
-      const again = invoked.filter((i) => i.hook.reinvocationPolicy === 'IfNeeded' && i.at < lastChange).map((i) => i.hook);
+      const again = invoked
+        .filter((i) => i.hook.reinvocationPolicy === 'IfNeeded' && i.at < lastChange)
+        .map((i) => i.hook);
       for (const h of again) await run(h);
     }
     return changed ? cur : undefined;
   }
 
   /** Runs the validating webhooks (concurrently); throws the first refusal. */
-  async validate(res: ResourceInfo, obj: KubeObject | undefined, old: KubeObject | undefined, attrs: AdmissionAttributes): Promise<void> {
+  async validate(
+    res: ResourceInfo,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+  ): Promise<void> {
     if (!(await this.any(VALIDATING))) return;
     const hooks = await this.hooks(VALIDATING);
     const subject = obj ?? old!;
@@ -135,7 +148,13 @@ export class AdmissionWebhooks {
   }
 
   /** The resource (version) the webhook is called for, or undefined when it does not match. */
-  private async match(hook: Webhook, res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, attrs: AdmissionAttributes): Promise<ResourceInfo | undefined> {
+  private async match(
+    hook: Webhook,
+    res: ResourceInfo,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+  ): Promise<ResourceInfo | undefined> {
     let target: ResourceInfo | undefined;
     if (rulesMatch(hook.rules, res, attrs)) target = res;
     else if ((hook.matchPolicy ?? 'Equivalent') === 'Equivalent' && res.custom) {
@@ -149,7 +168,8 @@ export class AdmissionWebhooks {
     if (!target) return undefined;
     if (!(await this.namespaceMatches(hook, res, obj))) return undefined;
     const objSel = selector(hook.objectSelector);
-    if (objSel && !(objSel.matches(labelsOf(obj)) || (old !== undefined && objSel.matches(labelsOf(old))))) return undefined;
+    if (objSel && !(objSel.matches(labelsOf(obj)) || (old !== undefined && objSel.matches(labelsOf(old)))))
+      return undefined;
     return target;
   }
 
@@ -169,12 +189,20 @@ export class AdmissionWebhooks {
    * patched object in `res`'s version (undefined: no patch); a refusal or a failed call
    * (failurePolicy Fail) rejects with the apiserver's error.
    */
-  private async call(hook: Webhook, res: ResourceInfo, target: ResourceInfo, obj: KubeObject | undefined, old: KubeObject | undefined, attrs: AdmissionAttributes, mutating: boolean): Promise<KubeObject | undefined> {
+  private async call(
+    hook: Webhook,
+    res: ResourceInfo,
+    target: ResourceInfo,
+    obj: KubeObject | undefined,
+    old: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+    mutating: boolean,
+  ): Promise<KubeObject | undefined> {
     if (attrs.dryRun && hook.sideEffects !== 'None' && hook.sideEffects !== 'NoneOnDryRun') {
       throw badRequest(`admission webhook ${JSON.stringify(hook.name)} does not support dry run`);
     }
     const convert = async (o: KubeObject | undefined, to: ResourceInfo): Promise<KubeObject | undefined> => {
-      if (!o || to.version === res.version && o.apiVersion === groupVersion(to)) return o;
+      if (!o || (to.version === res.version && o.apiVersion === groupVersion(to))) return o;
       return (await convertObjects(res, [o], to.version))[0];
     };
     const ignore = hook.failurePolicy === 'Ignore';
@@ -191,8 +219,12 @@ export class AdmissionWebhooks {
       object = { ...object, metadata: { ...object.metadata } };
       delete object.metadata!.name;
     }
-    const name = mutating && attrs.nameGenerated ? '' : (obj ?? old)?.metadata?.name ?? '';
-    const namespace = res.namespaced ? (obj ?? old)?.metadata?.namespace ?? '' : res.group === '' && res.resource === 'namespaces' ? (obj ?? old)?.metadata?.name ?? '' : '';
+    const name = mutating && attrs.nameGenerated ? '' : ((obj ?? old)?.metadata?.name ?? '');
+    const namespace = res.namespaced
+      ? ((obj ?? old)?.metadata?.namespace ?? '')
+      : res.group === '' && res.resource === 'namespaces'
+        ? ((obj ?? old)?.metadata?.name ?? '')
+        : '';
     const uid = randomUUID();
     const versions = hook.admissionReviewVersions ?? ['v1'];
     const reviewVersion = versions.includes('v1') ? 'v1' : 'v1beta1';
@@ -214,10 +246,15 @@ export class AdmissionWebhooks {
       dryRun: attrs.dryRun,
       options: attrs.options ?? null,
     };
-    const failed = (why: string): ApiError => internalError(`failed calling webhook ${JSON.stringify(hook.name)}: ${why}`);
+    const failed = (why: string): ApiError =>
+      internalError(`failed calling webhook ${JSON.stringify(hook.name)}: ${why}`);
     let answer: unknown;
     try {
-      answer = await callWebhook(hook.clientConfig ?? {}, hook.timeoutSeconds ?? 10, { apiVersion: `admission.k8s.io/${reviewVersion}`, kind: 'AdmissionReview', request });
+      answer = await callWebhook(hook.clientConfig ?? {}, hook.timeoutSeconds ?? 10, {
+        apiVersion: `admission.k8s.io/${reviewVersion}`,
+        kind: 'AdmissionReview',
+        request,
+      });
     } catch (e) {
       if (ignore) return undefined;
       throw failed(`failed to call webhook: ${e instanceof Error ? e.message : String(e)}`);
@@ -229,22 +266,30 @@ export class AdmissionWebhooks {
       if (ignore) return undefined;
       throw failed(`received invalid webhook response: ${(e as Error).message}`);
     }
-    if (Array.isArray(response.warnings)) for (const w of response.warnings) if (typeof w === 'string' && w) attrs.warnings?.push(w);
-    if (response.allowed !== true) throw deniedError(hook.name, isObject(response.status) ? response.status : undefined);
+    if (Array.isArray(response.warnings))
+      for (const w of response.warnings) if (typeof w === 'string' && w) attrs.warnings?.push(w);
+    if (response.allowed !== true)
+      throw deniedError(hook.name, isObject(response.status) ? response.status : undefined);
     if (!mutating || typeof response.patch !== 'string' || response.patch === '') return undefined;
     let ops: unknown;
     try {
       ops = JSON.parse(Buffer.from(response.patch, 'base64').toString('utf8'));
-      if (!Array.isArray(ops)) throw new Error(`json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type jsonpatch.Patch`);
+      if (!Array.isArray(ops))
+        throw new Error(
+          `json: cannot unmarshal ${ops === null ? 'null' : typeof ops === 'object' ? 'object' : typeof ops} into Go value of type jsonpatch.Patch`,
+        );
     } catch (e) {
       if (ignore) return undefined;
       throw failed(`received undecodable patch in webhook response: ${(e as Error).message}`);
     }
     if (ops.length === 0) return undefined;
-    if (!object) throw internalError(`admission webhook ${JSON.stringify(hook.name)} attempted to modify the object, which is not supported for this operation`);
+    if (!object)
+      throw internalError(
+        `admission webhook ${JSON.stringify(hook.name)} attempted to modify the object, which is not supported for this operation`,
+      );
     let patched: KubeObject;
     try {
-      patched = applyStrict(object!, ops as Rec[]);
+      patched = applyStrict(object, ops as Rec[]);
     } catch (e) {
       throw internalError((e as Error).message);
     }
@@ -258,17 +303,23 @@ function verifyAdmissionResponse(answer: unknown, uid: string, reviewVersion: st
   const response = isObject(a.response) ? a.response : undefined;
   if (!response) throw new Error('webhook response was absent');
   if (reviewVersion === 'v1') {
-    if (response.uid !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`);
+    if (response.uid !== uid)
+      throw new Error(
+        `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`,
+      );
     if (a.apiVersion !== 'admission.k8s.io/v1' || a.kind !== 'AdmissionReview') {
       const got = typeof a.apiVersion === 'string' ? a.apiVersion : '';
-      throw new Error(`expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`);
+      throw new Error(
+        `expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got ${got}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`,
+      );
     }
     const hasPatch = typeof response.patch === 'string' && response.patch !== '';
     const hasType = response.patchType !== undefined && response.patchType !== null;
     if (mutating) {
       if (hasPatch && !hasType) throw new Error('webhook returned response.patch but not response.patchType');
       if (!hasPatch && hasType) throw new Error('webhook returned response.patchType but not response.patch');
-      if (hasType && response.patchType !== 'JSONPatch') throw new Error(`webhook returned invalid response.patchType of ${JSON.stringify(String(response.patchType))}`);
+      if (hasType && response.patchType !== 'JSONPatch')
+        throw new Error(`webhook returned invalid response.patchType of ${JSON.stringify(String(response.patchType))}`);
     } else {
       if (hasPatch) throw new Error('validating webhook may not return response.patch');
       if (hasType) throw new Error('validating webhook may not return response.patchType');
@@ -286,16 +337,25 @@ function applyStrict(doc: KubeObject, ops: Rec[]): KubeObject {
   const container = (path: string): { parent: unknown; key: string } | undefined => {
     const t = tokens(path);
     if (t.length === 0) return undefined;
-    const parent = valueAt(out, t.slice(0, -1).map((x) => `/${x.replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''));
-    return isObject(parent) || Array.isArray(parent) ? { parent, key: t[t.length - 1]! } : undefined;
+    const parent = valueAt(
+      out,
+      t
+        .slice(0, -1)
+        .map((x) => `/${x.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+        .join(''),
+    );
+    return isObject(parent) || Array.isArray(parent) ? { parent, key: t[t.length - 1] } : undefined;
   };
   const badIndex = (parent: unknown, key: string, adding: boolean): string | undefined => {
     if (!Array.isArray(parent)) return undefined;
     if (adding && key === '-') return undefined;
     const idx = Number(key);
-    if (!/^-?\d+$/.test(key)) return `value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`;
+    if (!/^-?\d+$/.test(key))
+      return `value was not a proper array index: '${key}': strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`;
     const max = adding ? parent.length : parent.length - 1;
-    return idx < -parent.length || idx > max ? `Unable to access invalid index: ${idx}: invalid index referenced` : undefined;
+    return idx < -parent.length || idx > max
+      ? `Unable to access invalid index: ${idx}: invalid index referenced`
+      : undefined;
   };
   for (const op of ops) {
     const kind = op.op;
@@ -303,23 +363,32 @@ function applyStrict(doc: KubeObject, ops: Rec[]): KubeObject {
     if (kind === 'add' || kind === 'remove' || kind === 'replace') {
       const c = container(path);
       if (!c) {
-        if (kind === 'add') throw new Error(`add operation does not apply: doc is missing path: "${path}": missing value`);
-        if (kind === 'remove') throw new Error(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+        if (kind === 'add')
+          throw new Error(`add operation does not apply: doc is missing path: "${path}": missing value`);
+        if (kind === 'remove')
+          throw new Error(`remove operation does not apply: doc is missing path: "${path}": missing value`);
         throw new Error(`replace operation does not apply: doc is missing path: ${path}: missing value`);
       }
       const bad = badIndex(c.parent, c.key, kind === 'add');
       if (bad) throw new Error(`error in ${kind === 'add' ? 'add' : 'remove'} for path: '${path}': ${bad}`);
       if (kind === 'remove' && isObject(c.parent) && !Object.hasOwn(c.parent, c.key)) {
-        throw new Error(`error in remove for path: '${path}': Unable to remove nonexistent key: ${c.key}: missing value`);
+        throw new Error(
+          `error in remove for path: '${path}': Unable to remove nonexistent key: ${c.key}: missing value`,
+        );
       }
       const v4Replace = kind === 'replace' && isObject(c.parent) && !Object.hasOwn(c.parent, c.key) ? 'add' : kind;
-      out = applyPatchTolerant(out, [v4Replace === 'remove' ? { op: 'remove', path } : { op: v4Replace as 'add' | 'replace', path, value: op.value }]);
+      out = applyPatchTolerant(out, [
+        v4Replace === 'remove' ? { op: 'remove', path } : { op: v4Replace, path, value: op.value },
+      ]);
     } else if (kind === 'test') {
-      if (JSON.stringify(valueAt(out, path) ?? null) !== JSON.stringify(op.value ?? null)) throw new Error(`testing value ${path} failed: test failed`);
+      if (JSON.stringify(valueAt(out, path) ?? null) !== JSON.stringify(op.value ?? null))
+        throw new Error(`testing value ${path} failed: test failed`);
     } else if (kind === 'copy' || kind === 'move') {
       const from = typeof op.from === 'string' ? op.from : '';
-      if (!exists(out, from)) throw new Error(`${kind} operation does not apply: doc is missing from path: ${from}: missing value`);
-      if (!container(path)) throw new Error(`${kind} operation does not apply: doc is missing destination path: ${path}: missing value`);
+      if (!exists(out, from))
+        throw new Error(`${kind} operation does not apply: doc is missing from path: ${from}: missing value`);
+      if (!container(path))
+        throw new Error(`${kind} operation does not apply: doc is missing destination path: ${path}: missing value`);
       const v = valueAt(out, from);
       if (kind === 'move') out = applyPatchTolerant(out, [{ op: 'remove', path: from }]);
       out = applyPatchTolerant(out, [{ op: 'add', path, value: structuredClone(v) }]);
@@ -329,7 +398,12 @@ function applyStrict(doc: KubeObject, ops: Rec[]): KubeObject {
 }
 
 function tokens(path: string): string[] {
-  return path === '' ? [] : path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path === ''
+    ? []
+    : path
+        .slice(1)
+        .split('/')
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function valueAt(doc: unknown, path: string): unknown {
@@ -358,19 +432,29 @@ export function deniedError(name: string, status: Rec | undefined): ApiError {
   const deniedBy = `admission webhook ${JSON.stringify(name)} denied the request`;
   let code = typeof s.code === 'number' ? s.code : 0;
   if (code < 400) code = 400;
-  const message = typeof s.message === 'string' && s.message ? `${deniedBy}: ${s.message}` : typeof s.reason === 'string' && s.reason ? `${deniedBy}: ${s.reason}` : `${deniedBy} without explanation`;
-  const out = failure(code, typeof s.reason === 'string' ? s.reason : '', message, isObject(s.details) ? (s.details as never) : undefined);
+  const message =
+    typeof s.message === 'string' && s.message
+      ? `${deniedBy}: ${s.message}`
+      : typeof s.reason === 'string' && s.reason
+        ? `${deniedBy}: ${s.reason}`
+        : `${deniedBy} without explanation`;
+  const out = failure(
+    code,
+    typeof s.reason === 'string' ? s.reason : '',
+    message,
+    isObject(s.details) ? s.details : undefined,
+  );
   if (!out.reason) delete out.reason;
   return new ApiError(out);
 }
 
 function labelsOf(o: KubeObject): Record<string, string> {
-  return (o.metadata?.labels ?? {}) as Record<string, string>;
+  return o.metadata?.labels ?? {};
 }
 
 function selector(ls: Rec | undefined): ReturnType<typeof labelSelectorAsSelector> | undefined {
   if (!ls || Object.keys(ls).length === 0) return undefined;
-  return labelSelectorAsSelector(ls as never);
+  return labelSelectorAsSelector(ls);
 }
 
 function rulesMatch(rules: Rule[] | undefined, res: ResourceInfo, attrs: AdmissionAttributes): boolean {
@@ -387,7 +471,9 @@ function ruleMatches(r: Rule, res: ResourceInfo, attrs: AdmissionAttributes): bo
   if (scope === 'Namespaced' && !res.namespaced) return false;
   const sub = attrs.subresource ?? '';
   return (r.resources ?? []).some((pattern) => {
-    const [pr, ps] = pattern.includes('/') ? [pattern.slice(0, pattern.indexOf('/')), pattern.slice(pattern.indexOf('/') + 1)] : [pattern, ''];
+    const [pr, ps] = pattern.includes('/')
+      ? [pattern.slice(0, pattern.indexOf('/')), pattern.slice(pattern.indexOf('/') + 1)]
+      : [pattern, ''];
     if (pr !== '*' && pr !== res.resource) return false;
     if (ps === '*') return true;
     return ps === sub;

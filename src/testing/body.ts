@@ -43,7 +43,7 @@ let yamlModule: Promise<typeof import('yaml')> | undefined;
 
 /** Decodes a body by its Content-Type: JSON (and the JSON patch types) or YAML (apply patches, application/yaml). */
 export async function decodeBody(buf: Buffer, contentType: string | undefined): Promise<unknown> {
-  const ct = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  const ct = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
   const text = buf.toString('utf8');
   if (ct === 'application/vnd.kubernetes.protobuf') {
     const { decodeKubeProtobuf } = await import('./protobuf.js');
@@ -51,7 +51,11 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
   }
   if (ct.includes('protobuf') || ct.includes('cbor')) {
     throw new ApiError(
-      failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`),
+      failure(
+        415,
+        'UnsupportedMediaType',
+        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`,
+      ),
     );
   }
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml' || ct === 'text/yaml') {
@@ -61,9 +65,9 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
       // YAML 1.1, as the apiserver's sigs.k8s.io/yaml (go-yaml v2) reads it: `y`, `on`, `no` are booleans
       const docs = YAML.parseAllDocuments(text, { version: '1.1' });
       const errs = docs.flatMap((d) => d.errors);
-      if (errs.length) throw new Error(errs[0]!.message);
+      if (errs.length) throw new Error(errs[0].message);
       if (docs.length !== 1) throw new Error(`expected one document, got ${docs.length}`);
-      return docs[0]!.toJSON() as unknown;
+      return docs[0].toJSON() as unknown;
     } catch (e) {
       throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
     }

@@ -67,10 +67,14 @@ function prepareDeployment(obj: KubeObject, old: KubeObject | undefined): FieldC
       const cc = rec(c);
       if (cc.terminationMessagePath === undefined) cc.terminationMessagePath = '/dev/termination-log';
       if (cc.resources === undefined) cc.resources = {};
-      if (Array.isArray(cc.ports)) for (const p of cc.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
+      if (Array.isArray(cc.ports))
+        for (const p of cc.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
       if (cc.terminationMessagePolicy === undefined) cc.terminationMessagePolicy = 'File';
       if (cc.imagePullPolicy === undefined) {
-        cc.imagePullPolicy = typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':')) ? 'Always' : 'IfNotPresent';
+        cc.imagePullPolicy =
+          typeof cc.image === 'string' && (cc.image.endsWith(':latest') || !cc.image.includes(':'))
+            ? 'Always'
+            : 'IfNotPresent';
       }
     });
   }
@@ -90,7 +94,12 @@ const DEFAULT_VOLUME_MODE = 0o644;
 
 function defaultProbe(p: unknown): void {
   if (!isObject(p)) return;
-  for (const [k, v] of [['timeoutSeconds', 1], ['periodSeconds', 10], ['successThreshold', 1], ['failureThreshold', 3]] as const) {
+  for (const [k, v] of [
+    ['timeoutSeconds', 1],
+    ['periodSeconds', 10],
+    ['successThreshold', 1],
+    ['failureThreshold', 3],
+  ] as const) {
     if (p[k] === undefined || p[k] === 0) p[k] = v;
   }
   defaultHandler(p);
@@ -125,13 +134,18 @@ function defaultPodSpec(podSpec: Record<string, unknown>): void {
         if (c.terminationMessagePath === undefined) c.terminationMessagePath = '/dev/termination-log';
         if (c.terminationMessagePolicy === undefined) c.terminationMessagePolicy = 'File';
         if (c.imagePullPolicy === undefined) {
-          c.imagePullPolicy = typeof c.image === 'string' && (c.image.endsWith(':latest') || !c.image.includes(':')) ? 'Always' : 'IfNotPresent';
+          c.imagePullPolicy =
+            typeof c.image === 'string' && (c.image.endsWith(':latest') || !c.image.includes(':'))
+              ? 'Always'
+              : 'IfNotPresent';
         }
         if (c.resources === undefined) c.resources = {};
-        if (Array.isArray(c.ports)) for (const p of c.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
+        if (Array.isArray(c.ports))
+          for (const p of c.ports) if (isObject(p) && p.protocol === undefined) p.protocol = 'TCP';
       }
       if (podSpec.hostNetwork === true && Array.isArray(c.ports)) {
-        for (const p of c.ports) if (isObject(p) && (p.hostPort === undefined || p.hostPort === 0)) p.hostPort = p.containerPort;
+        for (const p of c.ports)
+          if (isObject(p) && (p.hostPort === undefined || p.hostPort === 0)) p.hostPort = p.containerPort;
       }
       for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
       if (isObject(c.lifecycle)) for (const h of ['postStart', 'preStop']) defaultHandler(c.lifecycle[h]);
@@ -148,17 +162,25 @@ function defaultPodSpec(podSpec: Record<string, unknown>): void {
         if (isObject(src) && src.defaultMode === undefined) src.defaultMode = DEFAULT_VOLUME_MODE;
       }
       if (isObject(v.downwardAPI) && Array.isArray(v.downwardAPI.items)) {
-        for (const it of v.downwardAPI.items) if (isObject(it) && isObject(it.fieldRef) && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
+        for (const it of v.downwardAPI.items)
+          if (isObject(it) && isObject(it.fieldRef) && !it.fieldRef.apiVersion) it.fieldRef.apiVersion = 'v1';
       }
       if (isObject(v.projected) && Array.isArray(v.projected.sources)) {
         for (const ps of v.projected.sources) {
-          if (isObject(ps) && isObject(ps.serviceAccountToken) && ps.serviceAccountToken.expirationSeconds === undefined) ps.serviceAccountToken.expirationSeconds = 3600;
+          if (
+            isObject(ps) &&
+            isObject(ps.serviceAccountToken) &&
+            ps.serviceAccountToken.expirationSeconds === undefined
+          )
+            ps.serviceAccountToken.expirationSeconds = 3600;
         }
       }
     }
   }
-  if (!podSpec.serviceAccountName && typeof podSpec.serviceAccount === 'string' && podSpec.serviceAccount) podSpec.serviceAccountName = podSpec.serviceAccount;
-  if (typeof podSpec.serviceAccountName === 'string' && podSpec.serviceAccountName) podSpec.serviceAccount = podSpec.serviceAccountName;
+  if (!podSpec.serviceAccountName && typeof podSpec.serviceAccount === 'string' && podSpec.serviceAccount)
+    podSpec.serviceAccountName = podSpec.serviceAccount;
+  if (typeof podSpec.serviceAccountName === 'string' && podSpec.serviceAccountName)
+    podSpec.serviceAccount = podSpec.serviceAccountName;
 }
 
 function prepareNamespace(obj: KubeObject, old: KubeObject | undefined): FieldCause[] {
@@ -204,7 +226,13 @@ function serviceResource(): ResourceInfo {
       defaultService(o);
       return [];
     },
-    fixedSubresources: { proxy: { kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], answer: noEndpoints } },
+    fixedSubresources: {
+      proxy: {
+        kind: 'ServiceProxyOptions',
+        verbs: ['create', 'delete', 'get', 'patch', 'update'],
+        answer: noEndpoints,
+      },
+    },
   });
   r.beginWrite = (w) => beginServiceWrite({ ...w, prefix: `${r.storagePrefix}/`, reservations });
   return r;
@@ -227,7 +255,15 @@ export function builtinResources(): ResourceInfo[] {
         const fins = Array.isArray(spec.finalizers) ? spec.finalizers : [];
         spec.finalizers = fins.includes('kubernetes') ? fins : [...fins, 'kubernetes'];
       },
-      columns: [{ name: 'Status', type: 'string', description: 'The status of the namespace', value: (o) => rec((o as { status?: unknown }).status).phase }, AGE],
+      columns: [
+        {
+          name: 'Status',
+          type: 'string',
+          description: 'The status of the namespace',
+          value: (o) => rec((o as { status?: unknown }).status).phase,
+        },
+        AGE,
+      ],
     }),
     base({
       group: '',
@@ -237,7 +273,12 @@ export function builtinResources(): ResourceInfo[] {
       shortNames: ['ev'],
       prepare: prepareCoreEvent,
       columns: [
-        { name: 'Last Seen', type: 'string', value: (o) => age((o as { lastTimestamp?: unknown }).lastTimestamp ?? (o as { eventTime?: unknown }).eventTime) },
+        {
+          name: 'Last Seen',
+          type: 'string',
+          value: (o) =>
+            age((o as { lastTimestamp?: unknown }).lastTimestamp ?? (o as { eventTime?: unknown }).eventTime),
+        },
         { name: 'Type', type: 'string', value: (o) => (o as { type?: unknown }).type },
         { name: 'Reason', type: 'string', value: (o) => (o as { reason?: unknown }).reason },
         {
@@ -251,7 +292,15 @@ export function builtinResources(): ResourceInfo[] {
         { name: 'Message', type: 'string', value: (o) => (o as { message?: unknown }).message },
       ],
     }),
-    base({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', shortNames: ['cm'], strategicMerge: true, prepare: configMapErrors }),
+    base({
+      group: '',
+      version: 'v1',
+      resource: 'configmaps',
+      kind: 'ConfigMap',
+      shortNames: ['cm'],
+      strategicMerge: true,
+      prepare: configMapErrors,
+    }),
     serviceResource(),
     base({ group: '', version: 'v1', resource: 'secrets', kind: 'Secret', prepare: prepareSecret }),
     base({
@@ -262,7 +311,11 @@ export function builtinResources(): ResourceInfo[] {
       shortNames: ['deploy'],
       categories: ['all'],
       statusSubresource: true,
-      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
       hasGeneration: true,
       prepare: prepareDeployment,
       columns: [
@@ -276,8 +329,16 @@ export function builtinResources(): ResourceInfo[] {
             return `${Number(st.readyReplicas ?? 0)}/${Number(sp.replicas ?? 0)}`;
           },
         },
-        { name: 'Up-to-date', type: 'string', value: (o) => Number(rec((o as { status?: unknown }).status).updatedReplicas ?? 0) },
-        { name: 'Available', type: 'string', value: (o) => Number(rec((o as { status?: unknown }).status).availableReplicas ?? 0) },
+        {
+          name: 'Up-to-date',
+          type: 'string',
+          value: (o) => Number(rec((o as { status?: unknown }).status).updatedReplicas ?? 0),
+        },
+        {
+          name: 'Available',
+          type: 'string',
+          value: (o) => Number(rec((o as { status?: unknown }).status).availableReplicas ?? 0),
+        },
         AGE,
       ],
     }),
@@ -299,7 +360,10 @@ export function builtinResources(): ResourceInfo[] {
         delete spec.strategy;
         delete spec.preferredHolder;
       },
-      columns: [{ name: 'Holder', type: 'string', value: (o) => rec((o as { spec?: unknown }).spec).holderIdentity ?? '' }, AGE],
+      columns: [
+        { name: 'Holder', type: 'string', value: (o) => rec((o as { spec?: unknown }).spec).holderIdentity ?? '' },
+        AGE,
+      ],
     }),
     // one resource with core/v1 events: the same storage (in the core/v1 form), converted on the way in and out
     base({
@@ -327,7 +391,17 @@ export function builtinResources(): ResourceInfo[] {
           defaultWebhookConfiguration(o, k === 'Mutating');
           return webhookConfigurationErrors(o, k === 'Mutating');
         },
-        columns: [{ name: 'Webhooks', type: 'integer', value: (o) => (Array.isArray((o as { webhooks?: unknown }).webhooks) ? ((o as { webhooks: unknown[] }).webhooks.length) : 0) }, AGE],
+        columns: [
+          {
+            name: 'Webhooks',
+            type: 'integer',
+            value: (o) =>
+              Array.isArray((o as { webhooks?: unknown }).webhooks)
+                ? (o as { webhooks: unknown[] }).webhooks.length
+                : 0,
+          },
+          AGE,
+        ],
       }),
     ),
     base({

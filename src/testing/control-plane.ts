@@ -114,7 +114,8 @@ const SERVICE_CIDR = '10.0.0.0/24';
 /** The folder of binaries from `assets` or $KUBEBUILDER_ASSETS, checked; a clear error when something is missing. */
 export function resolveAssets(assets: string | undefined, workloads: boolean): string {
   const dir = assets ?? process.env.KUBEBUILDER_ASSETS;
-  const hint = 'crdgen\'s scripts/ensure-control-plane.sh builds them (its last line is the folder), controller-runtime\'s setup-envtest downloads etcd and kube-apiserver';
+  const hint =
+    "crdgen's scripts/ensure-control-plane.sh builds them (its last line is the folder), controller-runtime's setup-envtest downloads etcd and kube-apiserver";
   if (!dir) throw new Error(`no control-plane binaries: pass assets (--assets DIR) or set KUBEBUILDER_ASSETS; ${hint}`);
   const need = ['etcd', 'kube-apiserver', ...(workloads ? ['kube-controller-manager', 'kube-scheduler', 'kwok'] : [])];
   const missing = need.filter((b) => {
@@ -148,9 +149,19 @@ class Component {
   private tail = '';
   private readonly file: WriteStream;
 
-  constructor(readonly name: string, binary: string, args: string[], dir: string, private readonly onLine?: (line: string) => void) {
+  constructor(
+    readonly name: string,
+    binary: string,
+    args: string[],
+    dir: string,
+    private readonly onLine?: (line: string) => void,
+  ) {
     this.file = createWriteStream(join(dir, `${name}.log`));
-    this.child = spawn(binary, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+    this.child = spawn(binary, args, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBECONFIG: '' },
+    });
     const take = (d: Buffer): void => {
       const s = d.toString();
       this.file.write(s);
@@ -204,7 +215,12 @@ function installExitHook(): void {
 }
 
 /** Polls `probe` until it is truthy; fails after `timeoutMs`, or at once when `abort` settles first. */
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, abort: Promise<unknown>): Promise<T> {
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+  abort: Promise<unknown>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let aborted = false;
   void abort.then(() => (aborted = true));
@@ -217,14 +233,22 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** Starts etcd and kube-apiserver (and the workload components); resolves once all are ready and the CRDs are served. */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
-  const workloads = options.workloads === undefined || options.workloads === false ? undefined : options.workloads === true ? {} : options.workloads;
+  const workloads =
+    options.workloads === undefined || options.workloads === false
+      ? undefined
+      : options.workloads === true
+        ? {}
+        : options.workloads;
   const assets = resolveAssets(options.assets, workloads !== undefined);
   const readyTimeout = options.readyTimeoutMs ?? 120_000;
   const log = options.log;
@@ -270,7 +294,18 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   try {
     // Certificates: one CA signs the apiserver's serving certificate; a key pair signs
     // service-account tokens; one random token is the admin (system:masters).
-    const certs = await generateCertificateSet(['127.0.0.1', 'localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local', '10.0.0.1'], { commonName: 'kube-apiserver' });
+    const certs = await generateCertificateSet(
+      [
+        '127.0.0.1',
+        'localhost',
+        'kubernetes',
+        'kubernetes.default',
+        'kubernetes.default.svc',
+        'kubernetes.default.svc.cluster.local',
+        '10.0.0.1',
+      ],
+      { commonName: 'kube-apiserver' },
+    );
     const sa = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const token = randomBytes(24).toString('hex');
     const file = (name: string, content: string): string => {
@@ -290,10 +325,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const etcdEndpoint = `http://127.0.0.1:${etcdClient}`;
     const etcdPeerUrl = `http://127.0.0.1:${etcdPeer}`;
     launch('etcd', [
-      '--name=crdgen', `--data-dir=${join(dir, 'etcd')}`,
-      `--listen-client-urls=${etcdEndpoint}`, `--advertise-client-urls=${etcdEndpoint}`,
-      `--listen-peer-urls=${etcdPeerUrl}`, `--initial-advertise-peer-urls=${etcdPeerUrl}`,
-      `--initial-cluster=crdgen=${etcdPeerUrl}`, '--unsafe-no-fsync', '--log-level=warn',
+      '--name=crdgen',
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=${etcdEndpoint}`,
+      `--advertise-client-urls=${etcdEndpoint}`,
+      `--listen-peer-urls=${etcdPeerUrl}`,
+      `--initial-advertise-peer-urls=${etcdPeerUrl}`,
+      `--initial-cluster=crdgen=${etcdPeerUrl}`,
+      '--unsafe-no-fsync',
+      '--log-level=warn',
     ]);
     log?.(`etcd starting on ${etcdEndpoint}`);
     await waitFor('etcd to be healthy', async () => {
@@ -306,14 +346,21 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const url = `https://127.0.0.1:${port}`;
     launch('kube-apiserver', [
       `--etcd-servers=${etcdEndpoint}`,
-      '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--secure-port=${port}`,
       // the endpoint reconciler refuses a loopback address; envtest turns it off too
       '--endpoint-reconciler-type=none',
-      `--tls-cert-file=${certFile}`, `--tls-private-key-file=${keyFile}`, `--client-ca-file=${caFile}`,
-      `--token-auth-file=${tokens}`, '--authorization-mode=RBAC',
+      `--tls-cert-file=${certFile}`,
+      `--tls-private-key-file=${keyFile}`,
+      `--client-ca-file=${caFile}`,
+      `--token-auth-file=${tokens}`,
+      '--authorization-mode=RBAC',
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-      `--service-account-key-file=${saPub}`, `--service-account-signing-key-file=${saKey}`,
-      `--service-cluster-ip-range=${SERVICE_CIDR}`, '--allow-privileged=true',
+      `--service-account-key-file=${saPub}`,
+      `--service-account-signing-key-file=${saKey}`,
+      `--service-cluster-ip-range=${SERVICE_CIDR}`,
+      '--allow-privileged=true',
       // as envtest: pods need no ServiceAccount object
       '--disable-admission-plugins=ServiceAccount',
       `--etcd-compaction-interval=${options.etcdCompactionIntervalSeconds ?? 300}s`,
@@ -327,30 +374,61 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     // the components read their own copy: the user's path may be moved or edited
     const componentKubeconfig = join(dir, 'components.kubeconfig');
     writeKubeconfig(componentKubeconfig, kubeconfig);
-    const clientConfig: RestConfig = { server: url, tls: { caData: certs.caCert }, auth: { bearerToken: token }, qps: 0, namespace: 'default', source: kubeconfigPath };
+    const clientConfig: RestConfig = {
+      server: url,
+      tls: { caData: certs.caCert },
+      auth: { bearerToken: token },
+      qps: 0,
+      namespace: 'default',
+      source: kubeconfigPath,
+    };
     const client = new RestClient(clientConfig);
-    await waitFor('kube-apiserver to be ready (/readyz)', async () => (await client.requestText({ method: 'GET', path: '/readyz', timeoutMs: 5000 })) === 'ok');
-    const version = ((await client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version' })).gitVersion) ?? 'unknown';
+    await waitFor(
+      'kube-apiserver to be ready (/readyz)',
+      async () => (await client.requestText({ method: 'GET', path: '/readyz', timeoutMs: 5000 })) === 'ok',
+    );
+    const version =
+      (await client.request<{ gitVersion?: string }>({ method: 'GET', path: '/version' })).gitVersion ?? 'unknown';
 
     if (workloads) {
       const kc = `--kubeconfig=${componentKubeconfig}`;
-      const auth = [`--authentication-kubeconfig=${componentKubeconfig}`, `--authorization-kubeconfig=${componentKubeconfig}`];
+      const auth = [
+        `--authentication-kubeconfig=${componentKubeconfig}`,
+        `--authorization-kubeconfig=${componentKubeconfig}`,
+      ];
       launch('kube-controller-manager', [
-        kc, ...auth, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false',
+        kc,
+        ...auth,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
         `--controllers=${(workloads.controllers ?? WORKLOAD_CONTROLLERS).join(',')}`,
-        `--service-account-private-key-file=${saKey}`, `--root-ca-file=${caFile}`,
+        `--service-account-private-key-file=${saKey}`,
+        `--root-ca-file=${caFile}`,
         `--service-cluster-ip-range=${SERVICE_CIDR}`,
         ...(options.controllerManagerArgs ?? []),
       ]);
-      launch('kube-scheduler', [kc, ...auth, '--bind-address=127.0.0.1', '--secure-port=0', '--leader-elect=false', ...(options.schedulerArgs ?? [])]);
+      launch('kube-scheduler', [
+        kc,
+        ...auth,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--leader-elect=false',
+        ...(options.schedulerArgs ?? []),
+      ]);
       // as kwokctl runs it: only nodes annotated kwok.x-k8s.io/node=fake, stages from kwok's own defaults
       launch('kwok', [
-        kc, `--config=${join(assets, 'kwok-stages.yaml')}`, '--manage-all-nodes=false',
-        '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake', '--node-ip=127.0.0.1',
-        `--server-address=127.0.0.1:${await freePort()}`, `--cidr=10.244.0.0/16`,
+        kc,
+        `--config=${join(assets, 'kwok-stages.yaml')}`,
+        '--manage-all-nodes=false',
+        '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+        '--node-ip=127.0.0.1',
+        `--server-address=127.0.0.1:${await freePort()}`,
+        `--cidr=10.244.0.0/16`,
       ]);
       const nodes = Math.max(1, workloads.nodes ?? 1);
-      for (let i = 0; i < nodes; i++) await client.request({ method: 'POST', path: '/api/v1/nodes', body: fakeNode(`kwok-node-${i}`) });
+      for (let i = 0; i < nodes; i++)
+        await client.request({ method: 'POST', path: '/api/v1/nodes', body: fakeNode(`kwok-node-${i}`) });
       log?.(`waiting for ${nodes} kwok node(s) to be Ready and schedulable`);
       // without the node lifecycle controller the not-ready taint stays: Ready is all there is to wait for
       const untainted = (workloads.controllers ?? WORKLOAD_CONTROLLERS).includes('node-lifecycle-controller');
@@ -359,14 +437,18 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
         const ready = list.items.filter((n) => {
           const status = n.status as { conditions?: { type: string; status: string }[] } | undefined;
           const spec = n.spec as { taints?: unknown[] } | undefined;
-          return status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && (!untainted || !spec?.taints?.length);
+          return (
+            status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') &&
+            (!untainted || !spec?.taints?.length)
+          );
         });
         return ready.length >= nodes;
       });
       // pods of namespace `default` are created by the ReplicaSet controller, which needs the namespace's ServiceAccount only with the admission plugin on
     }
 
-    const create = (objects: KubeObject[]): Promise<KubeObject[]> => createAll(client, objects, (what, probe) => waitFor(what, probe));
+    const create = (objects: KubeObject[]): Promise<KubeObject[]> =>
+      createAll(client, objects, (what, probe) => waitFor(what, probe));
     const hooks = options.webhooks ? await prepareWebhooks(options.webhooks) : undefined;
     if (hooks) cleanups.push(() => hooks.cleanup());
     const crds = await loadObjectFiles(options.crds ?? [], 'CRD');
@@ -410,7 +492,12 @@ function fakeNode(name: string): KubeObject {
     metadata: {
       name,
       annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
-      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', type: 'kwok' },
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        type: 'kwok',
+      },
     },
     spec: {},
     status: {
@@ -443,21 +530,34 @@ async function createAll(
       try {
         list = await client.request<ApiResourceList>({ method: 'GET', path: base });
       } catch (e) {
-        throw new Error(`cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${apiVersion || '?'} (${(e as Error).message})`);
+        throw new Error(
+          `cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${apiVersion || '?'} (${(e as Error).message})`,
+        );
       }
       discovery.set(apiVersion, list);
     }
     const res = list.resources.find((r) => r.kind === o.kind && !r.name.includes('/'));
-    if (!res) throw new Error(`cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${apiVersion} ${o.kind ?? '?'}`);
-    const path = res.namespaced ? `${base}/namespaces/${encodeURIComponent(o.metadata?.namespace ?? 'default')}/${res.name}` : `${base}/${res.name}`;
+    if (!res)
+      throw new Error(
+        `cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${apiVersion} ${o.kind ?? '?'}`,
+      );
+    const path = res.namespaced
+      ? `${base}/namespaces/${encodeURIComponent(o.metadata?.namespace ?? 'default')}/${res.name}`
+      : `${base}/${res.name}`;
     let created: KubeObject;
     try {
-      created = await client.request<KubeObject>({ method: 'POST', path, query: { fieldManager: 'crdgen-testenv' }, body: o });
+      created = await client.request<KubeObject>({
+        method: 'POST',
+        path,
+        query: { fieldManager: 'crdgen-testenv' },
+        body: o,
+      });
     } catch (e) {
       if (e instanceof ApiError) throw new Error(`cannot create ${o.kind} ${o.metadata?.name ?? ''}: ${e.message}`);
       throw e;
     }
-    if (o.kind === 'CustomResourceDefinition' && apiVersion === 'apiextensions.k8s.io/v1') created = await waitServed(client, created, waitFor);
+    if (o.kind === 'CustomResourceDefinition' && apiVersion === 'apiextensions.k8s.io/v1')
+      created = await waitServed(client, created, waitFor);
     out.push(created);
   }
   return out;
@@ -469,9 +569,16 @@ async function waitServed(
   waitFor: <T>(what: string, probe: () => Promise<T | undefined>) => Promise<T>,
 ): Promise<KubeObject> {
   const name = crd.metadata?.name ?? '';
-  const spec = (crd as Obj).spec as { group: string; names: { plural: string }; versions: { name: string; served: boolean }[] };
+  const spec = (crd as Obj).spec as {
+    group: string;
+    names: { plural: string };
+    versions: { name: string; served: boolean }[];
+  };
   const established = await waitFor(`CRD ${name} to be Established`, async () => {
-    const cur = await client.request<Obj>({ method: 'GET', path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}` });
+    const cur = await client.request<Obj>({
+      method: 'GET',
+      path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${encodeURIComponent(name)}`,
+    });
     const conds = (cur.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
     return conds.some((c) => c.type === 'Established' && c.status === 'True') ? cur : undefined;
   });
@@ -483,7 +590,12 @@ async function waitServed(
     // Discovery serves it before its watch cache is ready (lists answer 429 "storage is
     // (re)initializing" meanwhile): wait for a list, so the first request of a test succeeds.
     await waitFor(`${spec.names.plural}.${spec.group}/${v.name} to answer a list`, async () => {
-      await client.request({ method: 'GET', path: `/apis/${spec.group}/${v.name}/${spec.names.plural}`, query: { limit: 1 }, timeoutMs: 5000 });
+      await client.request({
+        method: 'GET',
+        path: `/apis/${spec.group}/${v.name}/${spec.names.plural}`,
+        query: { limit: 1 },
+        timeoutMs: 5000,
+      });
       return true;
     });
   }

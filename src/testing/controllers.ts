@@ -3,7 +3,12 @@
 // CRD finalizer (a deleted CRD's objects are removed, then the CRD) and the garbage
 // collector (dependents of a deleted owner follow it: background, foreground, orphan).
 import type { KubeObject, OwnerReference } from '../runtime/meta/types.js';
-import { CRD_CLEANUP_FINALIZER as CRD_FINALIZER, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, deleteObject } from './deletion.js';
+import {
+  CRD_CLEANUP_FINALIZER as CRD_FINALIZER,
+  FOREGROUND_FINALIZER,
+  ORPHAN_FINALIZER,
+  deleteObject,
+} from './deletion.js';
 import type { ObjectService } from './objects.js';
 import type { ResourceInfo } from './resource.js';
 import { terminatingCondition } from './crd.js';
@@ -47,9 +52,9 @@ export class Controllers {
   async start(): Promise<void> {
     // (the stored objects themselves: the controllers only read them)
     const snap = await listShared(this.storage, '/');
-    snap.items.forEach((o, i) => this.observe(snap.keys[i]!, o));
+    snap.items.forEach((o, i) => this.observe(snap.keys[i], o));
     this.watch = watchShared(this.storage, '/', snap.revision, (e) => this.onEvent(e));
-    snap.items.forEach((o, i) => this.enqueueFor(snap.keys[i]!, o));
+    snap.items.forEach((o, i) => this.enqueueFor(snap.keys[i], o));
   }
 
   /** Stops the controllers (queued work is dropped). */
@@ -91,8 +96,10 @@ export class Controllers {
     }
     if (m.deletionTimestamp) {
       if (key.startsWith('/core/namespaces/')) this.loop.push(() => this.finishNamespace(m.name!));
-      if (key.startsWith('/apiextensions.k8s.io/customresourcedefinitions/')) this.loop.push(() => this.finishCrd(m.name!));
-      if (m.finalizers?.includes(FOREGROUND_FINALIZER) || m.finalizers?.includes(ORPHAN_FINALIZER)) this.loop.push(() => this.gcOwner(m.uid!));
+      if (key.startsWith('/apiextensions.k8s.io/customresourcedefinitions/'))
+        this.loop.push(() => this.finishCrd(m.name!));
+      if (m.finalizers?.includes(FOREGROUND_FINALIZER) || m.finalizers?.includes(ORPHAN_FINALIZER))
+        this.loop.push(() => this.gcOwner(m.uid!));
     }
     if (m.ownerReferences?.length) this.loop.push(() => this.gcDependent(m.uid!));
   }
@@ -153,7 +160,9 @@ export class Controllers {
       return;
     }
     // An owner being deleted in the foreground takes its dependents with it.
-    const fg = live.some((o) => this.nodes.get(o.uid)!.deleting && this.nodes.get(o.uid)!.finalizers.includes(FOREGROUND_FINALIZER));
+    const fg = live.some(
+      (o) => this.nodes.get(o.uid)!.deleting && this.nodes.get(o.uid)!.finalizers.includes(FOREGROUND_FINALIZER),
+    );
     if (fg && live.every((o) => this.nodes.get(o.uid)!.deleting) && !node.deleting) {
       await ignoreNotFound(deleteObject(this.svc, res, node.namespace, node.name, { propagationPolicy: 'Foreground' }));
     }
@@ -170,12 +179,18 @@ export class Controllers {
       for (const d of deps) {
         const dres = this.resourceFor(d.storagePrefix);
         if (!dres) continue;
-        await this.svc.guaranteedUpdate(dres, d.namespace, d.name, (cur) => {
-          const refs = (cur.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid);
-          cur.metadata = { ...cur.metadata, ownerReferences: refs };
-          if (refs.length === 0) delete cur.metadata.ownerReferences;
-          return cur;
-        }, { fieldManager: 'garbage-collector' });
+        await this.svc.guaranteedUpdate(
+          dres,
+          d.namespace,
+          d.name,
+          (cur) => {
+            const refs = (cur.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid);
+            cur.metadata = { ...cur.metadata, ownerReferences: refs };
+            if (refs.length === 0) delete cur.metadata.ownerReferences;
+            return cur;
+          },
+          { fieldManager: 'garbage-collector' },
+        );
       }
       await this.removeFinalizer(res, node, ORPHAN_FINALIZER);
       return;
@@ -188,12 +203,18 @@ export class Controllers {
   }
 
   private async removeFinalizer(res: ResourceInfo, node: Node, finalizer: string): Promise<void> {
-    await this.svc.guaranteedUpdate(res, node.namespace, node.name, (cur) => {
-      const fins = cur.metadata?.finalizers ?? [];
-      if (!fins.includes(finalizer)) return undefined;
-      cur.metadata = { ...cur.metadata, finalizers: fins.filter((f) => f !== finalizer) };
-      return cur;
-    }, { fieldManager: 'garbage-collector' });
+    await this.svc.guaranteedUpdate(
+      res,
+      node.namespace,
+      node.name,
+      (cur) => {
+        const fins = cur.metadata?.finalizers ?? [];
+        if (!fins.includes(finalizer)) return undefined;
+        cur.metadata = { ...cur.metadata, finalizers: fins.filter((f) => f !== finalizer) };
+        return cur;
+      },
+      { fieldManager: 'garbage-collector' },
+    );
   }
 
   /** Deletes everything in a Terminating namespace, then the namespace. */
@@ -204,7 +225,8 @@ export class Controllers {
     const namespaced = uniqueByPrefix(this.svc.registry.all()).filter((r) => r.namespaced);
     for (const r of namespaced) {
       for (const o of (await this.storage.list(`${r.storagePrefix}/${name}/`)).items) {
-        if (!o.metadata?.deletionTimestamp) await ignoreNotFound(deleteObject(this.svc, r, name, o.metadata!.name!, { propagationPolicy: 'Background' }));
+        if (!o.metadata?.deletionTimestamp)
+          await ignoreNotFound(deleteObject(this.svc, r, name, o.metadata!.name!, { propagationPolicy: 'Background' }));
       }
     }
     let remaining = 0;
@@ -221,13 +243,19 @@ export class Controllers {
     if (!crd?.metadata?.deletionTimestamp || !crd.metadata.finalizers?.includes(CRD_FINALIZER)) return;
     const served = this.svc.registry.crdResources(name)[0];
     if (served) {
-      const conds = ((crd as { status?: { conditions?: { type: string }[] } }).status?.conditions ?? []);
+      const conds = (crd as { status?: { conditions?: { type: string }[] } }).status?.conditions ?? [];
       if (!conds.some((c) => c.type === 'Terminating')) {
-        await this.svc.guaranteedUpdate(crdRes, undefined, name, (cur) => {
-          const st = ((cur as { status?: Record<string, unknown> }).status ??= {});
-          st.conditions = [...((st.conditions as unknown[]) ?? []), terminatingCondition()];
-          return cur;
-        }, { subresource: 'status', fieldManager: 'apiextensions-apiserver' });
+        await this.svc.guaranteedUpdate(
+          crdRes,
+          undefined,
+          name,
+          (cur) => {
+            const st = ((cur as { status?: Record<string, unknown> }).status ??= {});
+            st.conditions = [...((st.conditions as unknown[]) ?? []), terminatingCondition()];
+            return cur;
+          },
+          { subresource: 'status', fieldManager: 'apiextensions-apiserver' },
+        );
       }
       const { items } = await this.storage.list(`${served.storagePrefix}/`);
       for (const o of items) {
@@ -235,10 +263,19 @@ export class Controllers {
         await ignoreNotFound(this.storage.delete(this.svc.key(served, o.metadata?.namespace, o.metadata!.name!)));
       }
     }
-    await this.svc.guaranteedUpdate(crdRes, undefined, name, (cur) => {
-      cur.metadata = { ...cur.metadata, finalizers: (cur.metadata?.finalizers ?? []).filter((f) => f !== CRD_FINALIZER) };
-      return cur;
-    }, { fieldManager: 'apiextensions-apiserver' });
+    await this.svc.guaranteedUpdate(
+      crdRes,
+      undefined,
+      name,
+      (cur) => {
+        cur.metadata = {
+          ...cur.metadata,
+          finalizers: (cur.metadata?.finalizers ?? []).filter((f) => f !== CRD_FINALIZER),
+        };
+        return cur;
+      },
+      { fieldManager: 'apiextensions-apiserver' },
+    );
   }
 }
 

@@ -47,7 +47,10 @@ export async function checkConversionRoundTrip(conversion: HubAndSpoke, options:
   }
   const versions = Object.keys(options.schemas);
   for (const v of versions) {
-    if (v !== conversion.hub && !conversion.spokes[v]) throw new Error(`the conversion of ${conversion.kind} has no version ${v} (it has ${[conversion.hub, ...Object.keys(conversion.spokes)].join(', ')})`);
+    if (v !== conversion.hub && !conversion.spokes[v])
+      throw new Error(
+        `the conversion of ${conversion.kind} has no version ${v} (it has ${[conversion.hub, ...Object.keys(conversion.spokes)].join(', ')})`,
+      );
   }
   for (const from of versions) {
     const objects = objectArbitrary(fc, conversion, from, options.schemas[from], options.maxDepth ?? 6);
@@ -58,7 +61,7 @@ export async function checkConversionRoundTrip(conversion: HubAndSpoke, options:
         { numRuns: options.numRuns ?? 200, ...(options.seed !== undefined ? { seed: options.seed } : {}) },
       );
       if (details.failed && details.counterexample) {
-        const obj = details.counterexample[0] as KubeObject;
+        const obj = details.counterexample[0];
         const result = roundTrip(conversion, obj, via);
         throw new ConversionRoundTripError(
           `${conversion.kind} ${from} → ${via} → ${from} is not lossless (seed ${details.seed}): ${JSON.stringify(result.difference)} for ${JSON.stringify(obj)}`,
@@ -66,13 +69,22 @@ export async function checkConversionRoundTrip(conversion: HubAndSpoke, options:
           result,
         );
       }
-      if (details.failed) throw new Error(`${conversion.kind} ${from} → ${via} → ${from}: ${String((details as { errorInstance?: unknown }).errorInstance ?? 'the property threw')} (seed ${details.seed})`);
+      if (details.failed)
+        throw new Error(
+          `${conversion.kind} ${from} → ${via} → ${from}: ${String((details as { errorInstance?: unknown }).errorInstance ?? 'the property threw')} (seed ${details.seed})`,
+        );
     }
   }
 }
 
 /** Objects of one version: its apiVersion and kind, a name, the schema's spec/status/other fields. */
-export function objectArbitrary(fc: FastCheck, conversion: HubAndSpoke, version: string, schema: unknown, maxDepth = 6): Arbitrary<KubeObject> {
+export function objectArbitrary(
+  fc: FastCheck,
+  conversion: HubAndSpoke,
+  version: string,
+  schema: unknown,
+  maxDepth = 6,
+): Arbitrary<KubeObject> {
   const root = isRec(schema) ? schema : {};
   const props = isRec(root.properties) ? root.properties : {};
   const fields: Record<string, Arbitrary<unknown>> = {};
@@ -92,13 +104,14 @@ export function objectArbitrary(fc: FastCheck, conversion: HubAndSpoke, version:
     kind: conversion.kind,
     metadata: { name: 'sample', ...m },
     ...body,
-  })) as Arbitrary<KubeObject>;
+  }));
 }
 
 function valueArbitrary(fc: FastCheck, schema: unknown, depth: number, maxDepth: number): Arbitrary<unknown> {
   const s = isRec(schema) ? schema : {};
   if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...(s.enum as unknown[]));
-  if (s['x-kubernetes-int-or-string'] === true) return fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom('10%', '50%', 'http'));
+  if (s['x-kubernetes-int-or-string'] === true)
+    return fc.oneof(fc.integer({ min: 0, max: 100 }), fc.constantFrom('10%', '50%', 'http'));
   const small = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean());
   if (depth > maxDepth) return small;
   switch (s.type) {
@@ -108,10 +121,15 @@ function valueArbitrary(fc: FastCheck, schema: unknown, depth: number, maxDepth:
     case 'integer': {
       const min = typeof s.minimum === 'number' ? s.minimum : -1000;
       const max = typeof s.maximum === 'number' ? s.maximum : 1000;
-      return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.max(Math.min(max, Number.MAX_SAFE_INTEGER), min) });
+      return fc.integer({
+        min: Math.max(min, Number.MIN_SAFE_INTEGER),
+        max: Math.max(Math.min(max, Number.MAX_SAFE_INTEGER), min),
+      });
     }
     case 'number':
-      return fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map((n) => (Object.is(n, -0) ? 0 : n));
+      return fc
+        .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+        .map((n) => (Object.is(n, -0) ? 0 : n));
     case 'boolean':
       return fc.boolean();
     case 'array':
@@ -123,8 +141,14 @@ function valueArbitrary(fc: FastCheck, schema: unknown, depth: number, maxDepth:
         for (const [k, p] of Object.entries(s.properties)) fields[k] = valueArbitrary(fc, p, depth + 1, maxDepth);
         return fc.record(fields, { requiredKeys: [] });
       }
-      if (isRec(s.additionalProperties)) return fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), valueArbitrary(fc, s.additionalProperties, depth + 1, maxDepth), { maxKeys: 2 });
-      if (s['x-kubernetes-preserve-unknown-fields'] === true || s.type === undefined) return fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), small, { maxKeys: 2 });
+      if (isRec(s.additionalProperties))
+        return fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 4 }),
+          valueArbitrary(fc, s.additionalProperties, depth + 1, maxDepth),
+          { maxKeys: 2 },
+        );
+      if (s['x-kubernetes-preserve-unknown-fields'] === true || s.type === undefined)
+        return fc.dictionary(fc.string({ minLength: 1, maxLength: 4 }), small, { maxKeys: 2 });
       return fc.constant({});
     }
   }

@@ -30,8 +30,10 @@ export function crdConversion(spec: Rec, storageVersion: string): CrdConversion 
     strategy: 'Webhook',
     storageVersion,
     webhook: {
-      clientConfig: (isObject(w.clientConfig) ? w.clientConfig : {}) as WebhookClientConfig,
-      conversionReviewVersions: Array.isArray(w.conversionReviewVersions) ? w.conversionReviewVersions.filter((v): v is string => typeof v === 'string') : [],
+      clientConfig: isObject(w.clientConfig) ? w.clientConfig : {},
+      conversionReviewVersions: Array.isArray(w.conversionReviewVersions)
+        ? w.conversionReviewVersions.filter((v): v is string => typeof v === 'string')
+        : [],
     },
   };
 }
@@ -48,7 +50,9 @@ export class ConversionWebhookError extends ApiError {
 }
 
 function conversionFailed(res: ResourceInfo, fromVersion: string, why: string): ApiError {
-  return new ConversionWebhookError(`conversion webhook for ${res.group}/${fromVersion}, Kind=${res.kind} failed: ${why}`);
+  return new ConversionWebhookError(
+    `conversion webhook for ${res.group}/${fromVersion}, Kind=${res.kind} failed: ${why}`,
+  );
 }
 
 /**
@@ -71,19 +75,40 @@ export async function convertObjects(res: ResourceInfo, objects: KubeObject[], v
     byFrom.get(from)!.push(i);
   });
   for (const [from, idx] of byFrom) {
-    const converted = await callConversion(res, conv!, idx.map((i) => objects[i]!), target, from);
+    const converted = await callConversion(
+      res,
+      conv!,
+      idx.map((i) => objects[i]),
+      target,
+      from,
+    );
     idx.forEach((i, k) => (out[i] = converted[k]!));
   }
   return out;
 }
 
-async function callConversion(res: ResourceInfo, conv: CrdConversion, objects: KubeObject[], target: string, from: string): Promise<KubeObject[]> {
+async function callConversion(
+  res: ResourceInfo,
+  conv: CrdConversion,
+  objects: KubeObject[],
+  target: string,
+  from: string,
+): Promise<KubeObject[]> {
   const fromVersion = from.includes('/') ? from.slice(from.indexOf('/') + 1) : from;
   const w = conv.webhook!;
-  const reviewVersion = w.conversionReviewVersions.includes('v1') ? 'v1' : w.conversionReviewVersions.includes('v1beta1') ? 'v1beta1' : undefined;
-  if (!reviewVersion) throw conversionFailed(res, fromVersion, `webhook does not accept v1 or v1beta1 ConversionReview`);
+  const reviewVersion = w.conversionReviewVersions.includes('v1')
+    ? 'v1'
+    : w.conversionReviewVersions.includes('v1beta1')
+      ? 'v1beta1'
+      : undefined;
+  if (!reviewVersion)
+    throw conversionFailed(res, fromVersion, `webhook does not accept v1 or v1beta1 ConversionReview`);
   const uid = randomUUID();
-  const review = { apiVersion: `apiextensions.k8s.io/${reviewVersion}`, kind: 'ConversionReview', request: { uid, desiredAPIVersion: target, objects } };
+  const review = {
+    apiVersion: `apiextensions.k8s.io/${reviewVersion}`,
+    kind: 'ConversionReview',
+    request: { uid, desiredAPIVersion: target, objects },
+  };
   let answer: unknown;
   try {
     answer = await callWebhook(w.clientConfig, 30, review);
@@ -95,35 +120,68 @@ async function callConversion(res: ResourceInfo, conv: CrdConversion, objects: K
   const a = isObject(answer) ? answer : {};
   const expectedGvk = `apiextensions.k8s.io/${reviewVersion}, Kind=ConversionReview`;
   if (reviewVersion === 'v1' && (a.apiVersion !== 'apiextensions.k8s.io/v1' || a.kind !== 'ConversionReview')) {
-    throw conversionFailed(res, fromVersion, `expected webhook response of ${expectedGvk}, got ${typeof a.apiVersion === 'string' ? a.apiVersion : ''}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`);
+    throw conversionFailed(
+      res,
+      fromVersion,
+      `expected webhook response of ${expectedGvk}, got ${typeof a.apiVersion === 'string' ? a.apiVersion : ''}, Kind=${typeof a.kind === 'string' ? a.kind : ''}`,
+    );
   }
   const response = isObject(a.response) ? a.response : undefined;
   if (!response) throw conversionFailed(res, fromVersion, 'no response provided');
-  if (reviewVersion === 'v1' && response.uid !== uid) throw conversionFailed(res, fromVersion, `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`);
+  if (reviewVersion === 'v1' && response.uid !== uid)
+    throw conversionFailed(
+      res,
+      fromVersion,
+      `expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response.uid === 'string' ? response.uid : '')}`,
+    );
   const result = isObject(response.result) ? response.result : {};
   if (result.status !== 'Success') {
-    throw conversionFailed(res, fromVersion, typeof result.message === 'string' && result.message ? result.message : `response.result.status was '${typeof result.status === 'string' ? result.status : ''}', not 'Success'`);
+    throw conversionFailed(
+      res,
+      fromVersion,
+      typeof result.message === 'string' && result.message
+        ? result.message
+        : `response.result.status was '${typeof result.status === 'string' ? result.status : ''}', not 'Success'`,
+    );
   }
   const converted = Array.isArray(response.convertedObjects) ? response.convertedObjects : [];
-  if (converted.length !== objects.length) throw invalid(`returned ${converted.length} objects, expected ${objects.length}`);
+  if (converted.length !== objects.length)
+    throw invalid(`returned ${converted.length} objects, expected ${objects.length}`);
   return converted.map((c, i) => {
-    const orig = objects[i]!;
-    if (!isObject(c)) throw invalid(`returned invalid converted object at index ${i}: invalid type, expected=Unstructured, got=${c === null ? '<nil>' : typeof c}`);
+    const orig = objects[i];
+    if (!isObject(c))
+      throw invalid(
+        `returned invalid converted object at index ${i}: invalid type, expected=Unstructured, got=${c === null ? '<nil>' : typeof c}`,
+      );
     const o = c as KubeObject;
-    if (o.apiVersion !== target) throw invalid(`returned invalid converted object at index ${i}: invalid groupVersion (expected ${target}, received ${String(o.apiVersion ?? '')})`);
-    if (o.kind !== orig.kind) throw invalid(`returned invalid converted object at index ${i}: invalid kind (expected ${String(orig.kind)}, received ${String(o.kind ?? '')})`);
+    if (o.apiVersion !== target)
+      throw invalid(
+        `returned invalid converted object at index ${i}: invalid groupVersion (expected ${target}, received ${String(o.apiVersion ?? '')})`,
+      );
+    if (o.kind !== orig.kind)
+      throw invalid(
+        `returned invalid converted object at index ${i}: invalid kind (expected ${String(orig.kind)}, received ${String(o.kind ?? '')})`,
+      );
     // only labels and annotations of metadata may change; the rest is the original's
     const om = (orig.metadata ?? {}) as Rec;
-    if (!isObject(o.metadata)) throw invalid(`returned invalid metadata in object at index ${i}: missing metadata in converted object`);
+    if (!isObject(o.metadata))
+      throw invalid(`returned invalid metadata in object at index ${i}: missing metadata in converted object`);
     const cm = o.metadata;
-    for (const [k, label] of [['name', 'name'], ['namespace', 'namespace'], ['uid', 'UID']] as const) {
-      if ((cm[k] ?? '') !== (om[k] ?? '')) throw invalid(`returned invalid metadata in object at index ${i}: must have the same ${label}: ${String(om[k] ?? '')} != ${String(cm[k] ?? '')}`);
+    for (const [k, label] of [
+      ['name', 'name'],
+      ['namespace', 'namespace'],
+      ['uid', 'UID'],
+    ] as const) {
+      if ((cm[k] ?? '') !== (om[k] ?? ''))
+        throw invalid(
+          `returned invalid metadata in object at index ${i}: must have the same ${label}: ${String(om[k] ?? '')} != ${String(cm[k] ?? '')}`,
+        );
     }
     const meta: Rec = { ...om };
     for (const k of ['labels', 'annotations'] as const) {
       if (cm[k] === undefined) delete meta[k];
       else meta[k] = cm[k];
     }
-    return { ...o, metadata: meta } as KubeObject;
+    return { ...o, metadata: meta };
   });
 }

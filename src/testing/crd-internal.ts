@@ -10,7 +10,12 @@ const ptr = (v: unknown): unknown => (v === undefined ? null : v);
 /** A JSON value inside the structs: Go marshals its maps with sorted keys. */
 const jsonValue = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(jsonValue);
-  if (isRec(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, jsonValue(v[k])]));
+  if (isRec(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, jsonValue(v[k])]),
+    );
   return v === undefined ? null : v;
 };
 const int = (v: unknown): unknown => (typeof v === 'number' ? v : null);
@@ -19,21 +24,42 @@ const int = (v: unknown): unknown => (typeof v === 'number' ? v : null);
 function props(s: unknown): Rec | null {
   if (!isRec(s)) return null;
   const many = (v: unknown): unknown => (Array.isArray(v) ? v.map(props) : null);
-  const map = (v: unknown): unknown => (isRec(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, props(v[k])])) : null);
-  const orBool = (v: unknown): unknown => (v === undefined ? null : typeof v === 'boolean' ? { Allows: v, Schema: null } : { Allows: true, Schema: props(v) });
+  const map = (v: unknown): unknown =>
+    isRec(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, props(v[k])]),
+        )
+      : null;
+  const orBool = (v: unknown): unknown =>
+    v === undefined ? null : typeof v === 'boolean' ? { Allows: v, Schema: null } : { Allows: true, Schema: props(v) };
   const deps = isRec(s.dependencies)
-    ? Object.fromEntries(Object.keys(s.dependencies).sort().map((k) => {
-        const d = (s.dependencies as Rec)[k];
-        return [k, Array.isArray(d) ? { Schema: null, Property: d } : { Schema: props(d), Property: null }];
-      }))
+    ? Object.fromEntries(
+        Object.keys(s.dependencies)
+          .sort()
+          .map((k) => {
+            const d = (s.dependencies as Rec)[k];
+            return [k, Array.isArray(d) ? { Schema: null, Property: d } : { Schema: props(d), Property: null }];
+          }),
+      )
     : null;
   const rules = Array.isArray(s['x-kubernetes-validations'])
     ? (s['x-kubernetes-validations'] as unknown[]).map((r) => {
         const x = isRec(r) ? r : {};
-        return { Rule: x.rule ?? '', Message: x.message ?? '', MessageExpression: x.messageExpression ?? '', Reason: ptr(x.reason), FieldPath: x.fieldPath ?? '', OptionalOldSelf: ptr(x.optionalOldSelf) };
+        return {
+          Rule: x.rule ?? '',
+          Message: x.message ?? '',
+          MessageExpression: x.messageExpression ?? '',
+          Reason: ptr(x.reason),
+          FieldPath: x.fieldPath ?? '',
+          OptionalOldSelf: ptr(x.optionalOldSelf),
+        };
       })
     : null;
-  const docs = isRec(s.externalDocs) ? { Description: s.externalDocs.description ?? '', URL: s.externalDocs.url ?? '' } : null;
+  const docs = isRec(s.externalDocs)
+    ? { Description: s.externalDocs.description ?? '', URL: s.externalDocs.url ?? '' }
+    : null;
   return {
     ID: s.id ?? '',
     Schema: s.$schema ?? '',
@@ -59,7 +85,12 @@ function props(s: unknown): Rec | null {
     MaxProperties: int(s.maxProperties),
     MinProperties: int(s.minProperties),
     Required: Array.isArray(s.required) ? s.required : null,
-    Items: s.items === undefined ? null : Array.isArray(s.items) ? { Schema: null, JSONSchemas: many(s.items) } : { Schema: props(s.items), JSONSchemas: null },
+    Items:
+      s.items === undefined
+        ? null
+        : Array.isArray(s.items)
+          ? { Schema: null, JSONSchemas: many(s.items) }
+          : { Schema: props(s.items), JSONSchemas: null },
     AllOf: many(s.allOf),
     OneOf: many(s.oneOf),
     AnyOf: many(s.anyOf),
@@ -84,7 +115,13 @@ function props(s: unknown): Rec | null {
 
 function subresources(v: unknown): unknown {
   if (!isRec(v)) return null;
-  const scale = isRec(v.scale) ? { SpecReplicasPath: v.scale.specReplicasPath ?? '', StatusReplicasPath: v.scale.statusReplicasPath ?? '', LabelSelectorPath: ptr(v.scale.labelSelectorPath) } : null;
+  const scale = isRec(v.scale)
+    ? {
+        SpecReplicasPath: v.scale.specReplicasPath ?? '',
+        StatusReplicasPath: v.scale.statusReplicasPath ?? '',
+        LabelSelectorPath: ptr(v.scale.labelSelectorPath),
+      }
+    : null;
   return { Status: isRec(v.status) ? {} : null, Scale: scale };
 }
 
@@ -92,15 +129,28 @@ function columns(v: unknown): unknown {
   if (!Array.isArray(v)) return null;
   return v.map((c) => {
     const x = isRec(c) ? c : {};
-    return { Name: x.name ?? '', Type: x.type ?? '', Format: x.format ?? '', Description: x.description ?? '', Priority: x.priority ?? 0, JSONPath: x.jsonPath ?? '' };
+    return {
+      Name: x.name ?? '',
+      Type: x.type ?? '',
+      Format: x.format ?? '',
+      Description: x.description ?? '',
+      Priority: x.priority ?? 0,
+      JSONPath: x.jsonPath ?? '',
+    };
   });
 }
 
 /** `spec.versions` as the apiserver's error messages print it (Go's json.Marshal of the internal types). */
 export function internalVersionsJson(spec: Rec): string {
   const vs = (Array.isArray(spec.versions) ? spec.versions : []).map((v) => (isRec(v) ? v : {}));
-  const same = (k: string): boolean => vs.length > 0 && vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0]![k]));
-  const hoist = { schema: same('schema'), subresources: same('subresources'), columns: same('additionalPrinterColumns'), selectable: same('selectableFields') };
+  const same = (k: string): boolean =>
+    vs.length > 0 && vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0][k]));
+  const hoist = {
+    schema: same('schema'),
+    subresources: same('subresources'),
+    columns: same('additionalPrinterColumns'),
+    selectable: same('selectableFields'),
+  };
   return goJson(
     vs.map((v) => ({
       Name: v.name ?? '',
@@ -111,7 +161,10 @@ export function internalVersionsJson(spec: Rec): string {
       Schema: hoist.schema || !isRec(v.schema) ? null : { OpenAPIV3Schema: props(v.schema.openAPIV3Schema) },
       Subresources: hoist.subresources ? null : subresources(v.subresources),
       AdditionalPrinterColumns: hoist.columns ? null : columns(v.additionalPrinterColumns),
-      SelectableFields: hoist.selectable || !Array.isArray(v.selectableFields) ? null : v.selectableFields.map((f) => ({ JSONPath: isRec(f) ? (f.jsonPath ?? '') : '' })),
+      SelectableFields:
+        hoist.selectable || !Array.isArray(v.selectableFields)
+          ? null
+          : v.selectableFields.map((f) => ({ JSONPath: isRec(f) ? (f.jsonPath ?? '') : '' })),
     })),
     { sortKeys: false },
   );

@@ -40,7 +40,11 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   const group = spec.group;
   if (typeof group !== 'string' || group === '') errs.push(required('spec.group'));
   else if (!group.includes('.')) {
-    errs.push({ reason: 'FieldValueInvalid', field: 'spec.group', message: `Invalid value: "${group}": should be a domain with at least one dot` });
+    errs.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.group',
+      message: `Invalid value: "${group}": should be a domain with at least one dot`,
+    });
   }
   if (typeof names.plural !== 'string' || names.plural === '') errs.push(required('spec.names.plural'));
   if (typeof names.kind !== 'string' || names.kind === '') errs.push(required('spec.names.kind'));
@@ -48,20 +52,38 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
     errs.push(
       spec.scope === undefined
         ? required('spec.scope')
-        : { reason: 'FieldValueNotSupported', field: 'spec.scope', message: `Unsupported value: "${String(spec.scope)}": supported values: "Cluster", "Namespaced"` },
+        : {
+            reason: 'FieldValueNotSupported',
+            field: 'spec.scope',
+            message: `Unsupported value: "${String(spec.scope)}": supported values: "Cluster", "Namespaced"`,
+          },
     );
   }
   const versions = arr(spec.versions);
-  if (versions.length === 0) errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
+  if (versions.length === 0)
+    errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
   else if (versions.filter((v) => rec(v).storage === true).length !== 1) {
-    errs.push({ reason: 'FieldValueInvalid', field: 'spec.versions', message: `Invalid value: ${internalVersionsJson(spec)}: must have exactly one version marked as storage version` });
+    errs.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.versions',
+      message: `Invalid value: ${internalVersionsJson(spec)}: must have exactly one version marked as storage version`,
+    });
     // storedVersions come from the storage version: none without one
-    if (!versions.some((v) => rec(v).storage === true)) errs.push({ reason: 'FieldValueInvalid', field: 'status.storedVersions', message: 'Invalid value: null: must have at least one stored version' });
+    if (!versions.some((v) => rec(v).storage === true))
+      errs.push({
+        reason: 'FieldValueInvalid',
+        field: 'status.storedVersions',
+        message: 'Invalid value: null: must have at least one stored version',
+      });
   }
   if (typeof names.plural === 'string' && typeof group === 'string') {
     const want = `${names.plural}.${group}`;
     if (crd.metadata?.name !== want) {
-      errs.push({ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${crd.metadata?.name ?? ''}": must be spec.names.plural+"."+spec.group` });
+      errs.push({
+        reason: 'FieldValueInvalid',
+        field: 'metadata.name',
+        message: `Invalid value: "${crd.metadata?.name ?? ''}": must be spec.names.plural+"."+spec.group`,
+      });
     }
   }
   // The foundation's CRD reader checks (schema types, structural rules, …), when available.
@@ -69,7 +91,8 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   for (const { code, ...e } of await checkCrdWithReader(crd)) {
     if (STRUCTURAL_CODES.has(code)) structural = false;
     // the reader words the storage-version error for a file (version names); ours is the apiserver's
-    if (e.field === 'spec.versions' && e.message.endsWith('must have exactly one version marked as storage version')) continue;
+    if (e.field === 'spec.versions' && e.message.endsWith('must have exactly one version marked as storage version'))
+      continue;
     if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
   }
   // The apiserver compiles rules and checks defaults only on a structural schema, beside the other errors.
@@ -78,13 +101,13 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
   // too. Only rules need the engine itself: the validators are compiled on first use.
   const vs = arr(spec.versions).map(rec);
   for (let i = 0; i < vs.length; i++) {
-    const schema = rec(vs[i]!.schema).openAPIV3Schema;
+    const schema = rec(vs[i].schema).openAPIV3Schema;
     if (!isObject(schema)) continue;
     errs.push(...(await schemaRejection(schema, `spec.versions[${i}].schema`)));
   }
   // Defaults must be valid under their own schema (and pruned), as the apiserver checks them.
   for (let i = 0; i < vs.length; i++) {
-    const schema = rec(vs[i]!.schema).openAPIV3Schema;
+    const schema = rec(vs[i].schema).openAPIV3Schema;
     if (isObject(schema)) errs.push(...(await defaultErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`)));
   }
   return hoistPaths(spec, errs);
@@ -101,12 +124,13 @@ const STRUCTURAL_CODES = new Set(['CRD030', 'CRD031', 'CRD033', 'CRD034', 'CRD03
 function hoistPaths(spec: Rec, errs: FieldCause[]): FieldCause[] {
   const vs = arr(spec.versions).map(rec);
   if (vs.length === 0) return errs;
-  const same = (k: string): boolean => vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0]![k]));
+  const same = (k: string): boolean => vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0][k]));
   // the internal column type's field is JSONPath, and so is the apiserver's path to it
   const rules: [RegExp, string][] = [[/(\.additionalPrinterColumns\[\d+\])\.jsonPath\b/, '$1.JSONPath']];
   if (same('schema')) rules.push([/^spec\.versions\[\d+\]\.schema\b/, 'spec.validation']);
   if (same('subresources')) rules.push([/^spec\.versions\[\d+\]\.subresources\b/, 'spec.subresources']);
-  if (same('additionalPrinterColumns')) rules.push([/^spec\.versions\[\d+\]\.additionalPrinterColumns\b/, 'spec.additionalPrinterColumns']);
+  if (same('additionalPrinterColumns'))
+    rules.push([/^spec\.versions\[\d+\]\.additionalPrinterColumns\b/, 'spec.additionalPrinterColumns']);
   if (same('selectableFields')) rules.push([/^spec\.versions\[\d+\]\.selectableFields\b/, 'spec.selectableFields']);
   const out: FieldCause[] = [];
   for (const e of errs) {
@@ -141,13 +165,27 @@ export function establishedStatus(crd: KubeObject, old?: KubeObject): Rec {
     const p = prevConds.find((c) => c.type === type && c.status === 'True');
     return typeof p?.lastTransitionTime === 'string' ? p.lastTransitionTime : now;
   };
-  const storage = arr(spec.versions).map(rec).find((v) => v.storage === true);
+  const storage = arr(spec.versions)
+    .map(rec)
+    .find((v) => v.storage === true);
   const stored = new Set<string>(arr(prev.storedVersions).filter((v): v is string => typeof v === 'string'));
   if (typeof storage?.name === 'string') stored.add(storage.name);
   return {
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: since('NamesAccepted'), reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: since('Established'), reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: since('NamesAccepted'),
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: since('Established'),
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
     acceptedNames: structuredClone(rec(spec.names)),
     storedVersions: [...stored],
@@ -173,7 +211,11 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
   const plural = String(names.plural);
   const kind = String(names.kind);
   const out: ResourceInfo[] = [];
-  const storageVersion = String(arr(spec.versions).map(rec).find((v) => v.storage === true)?.name ?? '');
+  const storageVersion = String(
+    arr(spec.versions)
+      .map(rec)
+      .find((v) => v.storage === true)?.name ?? '',
+  );
   const conversion = crdConversion(spec, storageVersion);
   for (const v of arr(spec.versions).map(rec)) {
     if (v.served !== true) continue;
@@ -199,7 +241,9 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
       storagePrefix: `/${group}/${plural}`,
       conversion,
     };
-    const selectable = arr(v.selectableFields).map((f) => rec(f).jsonPath).filter((p): p is string => typeof p === 'string');
+    const selectable = arr(v.selectableFields)
+      .map((f) => rec(f).jsonPath)
+      .filter((p): p is string => typeof p === 'string');
     if (selectable.length) info.selectableFields = selectable;
     if (scale) {
       info.scale = {
@@ -220,7 +264,11 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
 function printerColumns(version: Rec): PrinterColumn[] {
   const cols = arr(version.additionalPrinterColumns).map(rec);
   const out: PrinterColumn[] = cols.map((c) => {
-    const col: PrinterColumn = { name: String(c.name), type: String(c.type ?? 'string'), jsonPath: String(c.jsonPath ?? '') };
+    const col: PrinterColumn = {
+      name: String(c.name),
+      type: String(c.type ?? 'string'),
+      jsonPath: String(c.jsonPath ?? ''),
+    };
     if (typeof c.format === 'string') col.format = c.format;
     if (typeof c.description === 'string') col.description = c.description;
     if (typeof c.priority === 'number') col.priority = c.priority;

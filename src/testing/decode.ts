@@ -57,7 +57,8 @@ type GoType =
 function refName(s: OpenApi): string | undefined {
   let ref = typeof s.$ref === 'string' ? s.$ref : '';
   const allOf = s.allOf;
-  if (!ref && Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) && typeof allOf[0].$ref === 'string') ref = allOf[0].$ref;
+  if (!ref && Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) && typeof allOf[0].$ref === 'string')
+    ref = allOf[0].$ref;
   const name = ref.slice(ref.lastIndexOf('/') + 1);
   return name || undefined;
 }
@@ -87,7 +88,12 @@ function computeGoType(s: OpenApi): GoType {
     const model = builtinOpenApiModels()[name];
     if (!isObject(model)) return { kind: 'raw' };
     if (isObject(model.properties) && model.additionalProperties === undefined) {
-      return { kind: 'struct', name: name.slice(name.lastIndexOf('.') + 1), goName: goTypeName(name), fields: new Map(Object.entries(model.properties).filter((e): e is [string, OpenApi] => isObject(e[1]))) };
+      return {
+        kind: 'struct',
+        name: name.slice(name.lastIndexOf('.') + 1),
+        goName: goTypeName(name),
+        fields: new Map(Object.entries(model.properties).filter((e): e is [string, OpenApi] => isObject(e[1]))),
+      };
     }
     return goType({ ...model, description: undefined });
   }
@@ -185,7 +191,7 @@ class Scanner {
     this.pos++;
     let escaped = false;
     while (this.pos < t.length) {
-      const c = t[this.pos]!;
+      const c = t[this.pos];
       if (c === '\\') {
         escaped = true;
         this.pos += 2;
@@ -202,7 +208,7 @@ class Scanner {
   private readLiteral(): string {
     const t = this.text;
     const start = this.pos;
-    while (this.pos < t.length && !/[\s,\]}:]/.test(t[this.pos]!)) this.pos++;
+    while (this.pos < t.length && !/[\s,\]}:]/.test(t[this.pos])) this.pos++;
     return t.slice(start, this.pos);
   }
 
@@ -217,7 +223,11 @@ class Scanner {
   }
 
   /** Reads an object; `member(key, path)` decides how each member's value is read. */
-  private object(path: string, member: (key: string, childPath: string) => { dups: boolean } | ((childPath: string) => void), checkDups: boolean): void {
+  private object(
+    path: string,
+    member: (key: string, childPath: string) => { dups: boolean } | ((childPath: string) => void),
+    checkDups: boolean,
+  ): void {
     this.pos++; // {
     const keys = new Set<string>();
     for (;;) {
@@ -287,7 +297,8 @@ class Scanner {
                 this.skip(false, childPath);
               };
             }
-            return (childPath: string) => this.typed(goType(f), childPath, { struct: t.name, fields: [...ctx.fields, key] });
+            return (childPath: string) =>
+              this.typed(goType(f), childPath, { struct: t.name, fields: [...ctx.fields, key] });
           },
           true,
         );
@@ -345,10 +356,13 @@ class Scanner {
         if (k === 'string') return this.skip(false, path);
         const lit = k === 'number' ? this.readLiteral() : '';
         if (k !== 'number') this.skip(false, path);
-        const ok = k === 'number' && /^-?(0|[1-9][0-9]*)$/.test(lit) && BigInt(lit) < 2n ** 31n && BigInt(lit) >= -(2n ** 31n);
+        const ok =
+          k === 'number' && /^-?(0|[1-9][0-9]*)$/.test(lit) && BigInt(lit) < 2n ** 31n && BigInt(lit) >= -(2n ** 31n);
         if (!ok) {
           const where = ctx.fields.length ? `Go struct field ${ctx.struct}.${ctx.fields.join('.')}` : 'Go value';
-          throw new HardError(`json: cannot unmarshal ${k === 'number' ? `number ${lit}` : k} into ${where} of type int32`);
+          throw new HardError(
+            `json: cannot unmarshal ${k === 'number' ? `number ${lit}` : k} into ${where} of type int32`,
+          );
         }
         return;
       }
@@ -356,7 +370,10 @@ class Scanner {
         // Quantity.UnmarshalJSON: a string (or number) that parses as a quantity (its error aborts the decode)
         if (k === 'string' || k === 'number') {
           const s = k === 'string' ? this.readString().trim() : this.readLiteral();
-          if (!QUANTITY_PATTERN.test(s)) throw new HardError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+          if (!QUANTITY_PATTERN.test(s))
+            throw new HardError(
+              "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            );
           return;
         }
         this.skip(false, path);
@@ -377,7 +394,7 @@ export function base64Error(s: string): number | undefined {
   const next = (): { c: string; at: number } | undefined => {
     while (si < n && (s[si] === '\n' || s[si] === '\r')) si++;
     if (si >= n) return undefined;
-    return { c: s[si]!, at: si++ };
+    return { c: s[si], at: si++ };
   };
   for (;;) {
     // one quantum of up to 4 characters
@@ -456,7 +473,14 @@ function mayHaveDuplicates(text: string, parsed: unknown): boolean {
   let upper = 0;
   for (let i = text.indexOf(':'); i >= 0; i = text.indexOf(':', i + 1)) {
     let j = i - 1;
-    while (j >= 0 && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d)) j--;
+    while (
+      j >= 0 &&
+      (text.charCodeAt(j) === 0x20 ||
+        text.charCodeAt(j) === 0x09 ||
+        text.charCodeAt(j) === 0x0a ||
+        text.charCodeAt(j) === 0x0d)
+    )
+      j--;
     if (j >= 0 && text.charCodeAt(j) === 0x22) upper++;
   }
   return upper !== memberCount(parsed);
@@ -478,7 +502,13 @@ function memberCount(v: unknown): number {
  * The fields of a decoded value its Go type does not have (`spec.bogus`), walking members in
  * the order given (`sorted`: as a map re-encoded by Go is read), and the value without them.
  */
-export function unknownFields(value: unknown, group: string, version: string, kind: string, order: 'insertion' | 'sorted' = 'insertion'): { paths: string[]; value: unknown } {
+export function unknownFields(
+  value: unknown,
+  group: string,
+  version: string,
+  kind: string,
+  order: 'insertion' | 'sorted' = 'insertion',
+): { paths: string[]; value: unknown } {
   const t = rootType(group, version, kind);
   const paths: string[] = [];
   if (!t) return { paths, value };
@@ -523,7 +553,8 @@ function report(t: GoType, v: unknown, path: string, out: string[], order: 'inse
 function drop(t: GoType, v: unknown): unknown {
   // (a `__proto__` member stays a member)
   const set = (o: Rec, k: string, x: unknown): void => {
-    if (k === '__proto__') Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
     else o[k] = x;
   };
   if (t.kind === 'struct' && isObject(v)) {
@@ -567,7 +598,9 @@ export interface DecodeTarget {
 
 /** `Widget in version "v1" cannot be handled as a Widget: <why>` (400), as the create and update handlers answer a decode error. */
 export function cannotBeHandled(target: { version: string; kind: string }, why: string): ApiError {
-  return badRequest(`${target.kind} in version ${JSON.stringify(target.version)} cannot be handled as a ${target.kind}: ${why}`);
+  return badRequest(
+    `${target.kind} in version ${JSON.stringify(target.version)} cannot be handled as a ${target.kind}: ${why}`,
+  );
 }
 
 /**
@@ -576,13 +609,22 @@ export function cannotBeHandled(target: { version: string; kind: string }, why: 
  * about (Warn); returns the body without the dropped fields. `jsonText` is the body as sent
  * when it was JSON (duplicates can only be seen there).
  */
-export async function decodeObjectBody(target: DecodeTarget, body: unknown, jsonText: string | undefined, fieldValidation: string | undefined, warnings: string[] | undefined): Promise<unknown> {
+export async function decodeObjectBody(
+  target: DecodeTarget,
+  body: unknown,
+  jsonText: string | undefined,
+  fieldValidation: string | undefined,
+  warnings: string[] | undefined,
+): Promise<unknown> {
   if (!isObject(body)) return body;
   const strictMode = fieldValidation === 'Strict' || fieldValidation === 'Warn';
   let strict: string[] = [];
   let out: Rec = body;
   if (!target.custom) {
-    const found = jsonText !== undefined ? decodeBuiltinJson(jsonText, target.group, target.version, target.kind) : decodeBuiltinValue(body, target.group, target.version, target.kind);
+    const found =
+      jsonText !== undefined
+        ? decodeBuiltinJson(jsonText, target.group, target.version, target.kind)
+        : decodeBuiltinValue(body, target.group, target.version, target.kind);
     if (found.error !== undefined) throw cannotBeHandled(target, found.error);
     const unknown = unknownFields(body, target.group, target.version, target.kind);
     out = unknown.value as Rec;
@@ -600,7 +642,10 @@ export async function decodeObjectBody(target: DecodeTarget, body: unknown, json
     if (target.schema) {
       const schema = await target.schema();
       out = jsonCopy(out);
-      const pruned = schema.prune(out as never).filter((p) => !p.startsWith('metadata.') && p !== 'metadata').sort();
+      const pruned = schema
+        .prune(out as never)
+        .filter((p) => !p.startsWith('metadata.') && p !== 'metadata')
+        .sort();
       strict.push(...pruned.map((p) => `unknown field ${JSON.stringify(p)}`));
     }
   }
@@ -624,6 +669,6 @@ export function fillZeroFields(obj: Rec, group: string, version: string, kind: s
 function fill(obj: Rec, zero: Rec): void {
   for (const [k, z] of Object.entries(zero)) {
     if (!Object.prototype.hasOwnProperty.call(obj, k)) obj[k] = structuredClone(z);
-    else if (isObject(obj[k]) && isObject(z)) fill(obj[k] as Rec, z);
+    else if (isObject(obj[k]) && isObject(z)) fill(obj[k], z);
   }
 }

@@ -46,10 +46,18 @@ export function parseDeleteOptions(body: unknown, query: URLSearchParams): Delet
   const b = isObject(body) ? body : {};
   const policy = (b.propagationPolicy ?? query.get('propagationPolicy') ?? undefined) as string | undefined;
   const orphanQuery = query.get('orphanDependents');
-  const orphan = b.orphanDependents ?? (orphanQuery === null ? undefined : !(orphanQuery === '0' || orphanQuery.toLowerCase() === 'false'));
+  const orphan =
+    b.orphanDependents ??
+    (orphanQuery === null ? undefined : !(orphanQuery === '0' || orphanQuery.toLowerCase() === 'false'));
   if (policy !== undefined) {
     if (policy !== 'Foreground' && policy !== 'Background' && policy !== 'Orphan') {
-      throw invalidOptions('DeleteOptions', [{ reason: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` }]);
+      throw invalidOptions('DeleteOptions', [
+        {
+          reason: 'FieldValueNotSupported',
+          field: 'propagationPolicy',
+          message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+        },
+      ]);
     }
     opts.propagationPolicy = policy;
   } else if (orphan === true) opts.propagationPolicy = 'Orphan';
@@ -89,17 +97,35 @@ export async function deleteObject(
     // the storage layer's precondition errors name the kind, not the resource
     const byKind = { group: res.group, resource: res.kind };
     if (pre?.uid && pre.uid !== cur.metadata?.uid) {
-      throw conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${cur.metadata?.uid ?? ''}). The object might have been deleted and then recreated`);
+      throw conflict(
+        byKind,
+        name,
+        `the UID in the precondition (${pre.uid}) does not match the UID in record (${cur.metadata?.uid ?? ''}). The object might have been deleted and then recreated`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== cur.metadata?.resourceVersion) {
-      throw conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata?.resourceVersion ?? ''}). The object might have been modified`);
+      throw conflict(
+        byKind,
+        name,
+        `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata?.resourceVersion ?? ''}). The object might have been modified`,
+      );
     }
     const finalizers = [...(cur.metadata?.finalizers ?? [])];
     const policy = opts.propagationPolicy;
     if (policy === 'Foreground' && !finalizers.includes(FOREGROUND_FINALIZER)) {
-      finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== ORPHAN_FINALIZER), FOREGROUND_FINALIZER);
+      finalizers.splice(
+        0,
+        finalizers.length,
+        ...finalizers.filter((f) => f !== ORPHAN_FINALIZER),
+        FOREGROUND_FINALIZER,
+      );
     } else if (policy === 'Orphan' && !finalizers.includes(ORPHAN_FINALIZER)) {
-      finalizers.splice(0, finalizers.length, ...finalizers.filter((f) => f !== FOREGROUND_FINALIZER), ORPHAN_FINALIZER);
+      finalizers.splice(
+        0,
+        finalizers.length,
+        ...finalizers.filter((f) => f !== FOREGROUND_FINALIZER),
+        ORPHAN_FINALIZER,
+      );
     } else if (policy === 'Background') {
       const keep = finalizers.filter((f) => f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER);
       finalizers.splice(0, finalizers.length, ...keep);
@@ -110,11 +136,21 @@ export async function deleteObject(
     // custom resources go first; the cleanup controller then drops the finalizer).
     if (isCrd(res) && !cur.metadata?.deletionTimestamp) {
       const next = structuredClone(cur) as KubeObject & { status?: { conditions?: Record<string, unknown>[] } };
-      next.metadata = { ...next.metadata, deletionTimestamp: nowRfc3339(), finalizers: [...finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER), CRD_CLEANUP_FINALIZER] };
+      next.metadata = {
+        ...next.metadata,
+        deletionTimestamp: nowRfc3339(),
+        finalizers: [...finalizers.filter((f) => f !== CRD_CLEANUP_FINALIZER), CRD_CLEANUP_FINALIZER],
+      };
       const status = (next.status ??= {});
       status.conditions = [
         ...(status.conditions ?? []).filter((c) => c.type !== 'Terminating'),
-        { type: 'Terminating', status: 'True', lastTransitionTime: nowRfc3339(), reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' },
+        {
+          type: 'Terminating',
+          status: 'True',
+          lastTransitionTime: nowRfc3339(),
+          reason: 'InstanceDeletionPending',
+          message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+        },
       ];
       if (opts.dryRun) return { object: await svc.view(res, next), deleted: false };
       try {
@@ -149,7 +185,9 @@ export async function deleteObject(
       if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = next.metadata.generation! + 1;
     }
     if (terminating) {
-      const st = isObject((next as { status?: unknown }).status) ? ((next as { status: Record<string, unknown> }).status) : {};
+      const st = isObject((next as { status?: unknown }).status)
+        ? (next as { status: Record<string, unknown> }).status
+        : {};
       (next as { status?: unknown }).status = { ...st, phase: 'Terminating' };
     }
     if (opts.dryRun) return { object: await svc.view(res, next), deleted: false };
@@ -162,5 +200,9 @@ export async function deleteObject(
       throw e;
     }
   }
-  throw conflict(res, name, 'the object has been modified; please apply your changes to the latest version and try again');
+  throw conflict(
+    res,
+    name,
+    'the object has been modified; please apply your changes to the latest version and try again',
+  );
 }

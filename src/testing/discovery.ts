@@ -18,7 +18,11 @@ export const SERVER_VERSION = {
 
 /** `/api`: core versions. */
 export function apiVersions(serverAddress: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 /** `/apis`: every non-core group with its versions, preferred first. */
@@ -62,10 +66,22 @@ export function apiResourceList(reg: Registry, group: string, version: string): 
     main.storageVersionHash = hash(`${groupVersion(r)}/${r.resource}`);
     resources.push(main);
     for (const [sub, f] of Object.entries(r.fixedSubresources ?? {})) {
-      resources.push({ name: `${r.resource}/${sub}`, singularName: '', namespaced: r.namespaced, kind: f.kind, verbs: f.verbs });
+      resources.push({
+        name: `${r.resource}/${sub}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: f.kind,
+        verbs: f.verbs,
+      });
     }
     if (r.statusSubresource) {
-      resources.push({ name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+      resources.push({
+        name: `${r.resource}/status`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: ['get', 'patch', 'update'],
+      });
     }
     if (r.scale) {
       resources.push({
@@ -79,7 +95,12 @@ export function apiResourceList(reg: Registry, group: string, version: string): 
       });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }
 
 function hash(s: string): string {
@@ -87,7 +108,5 @@ function hash(s: string): string {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
   return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
 }
-
-
 
 /** The same minimal document as JSON. */

@@ -57,7 +57,10 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
   try {
     reduceSchema(openAPIV3Schema);
   } catch (e) {
-    if (e instanceof SchemaError) return [{ reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` }];
+    if (e instanceof SchemaError)
+      return [
+        { reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` },
+      ];
     throw e;
   }
   if (!hasRules(openAPIV3Schema)) return [];
@@ -70,7 +73,10 @@ export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, 
       // the CEL layer words each problem as the apiserver does (`detail`: the whole cause)
       return e.problems.map((p) => ({ reason: reasonOf(p.detail), field: `${field}.${p.field}`, message: p.detail }));
     }
-    if (e instanceof mod.SchemaError) return [{ reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` }];
+    if (e instanceof mod.SchemaError)
+      return [
+        { reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` },
+      ];
     throw e;
   }
 }
@@ -88,7 +94,10 @@ async function loadValidation(withRules = false): Promise<typeof import('../runt
 }
 
 /** Compiles a CRD version's openAPIV3Schema with the runtime's engine (throws on a schema it cannot compile). */
-export async function compileCustomResourceSchema(openAPIV3Schema: Record<string, unknown>, options: { isResourceRoot?: boolean } = {}): Promise<ObjectSchema> {
+export async function compileCustomResourceSchema(
+  openAPIV3Schema: Record<string, unknown>,
+  options: { isResourceRoot?: boolean } = {},
+): Promise<ObjectSchema> {
   const isResourceRoot = options.isResourceRoot ?? true;
   const key = `${isResourceRoot ? 'root' : 'node'} ${JSON.stringify(openAPIV3Schema)}`;
   const hit = compiled.get(key);
@@ -96,7 +105,10 @@ export async function compileCustomResourceSchema(openAPIV3Schema: Record<string
   const mod = await loadValidation((await loadSchemaModule()).hasRules(openAPIV3Schema));
   const v = mod.compileValidator(openAPIV3Schema, { isResourceRoot });
   const schema: ObjectSchema = {
-    validate: (obj, old, context) => v.validate(obj, old, context as ValidationContext | undefined).map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
+    validate: (obj, old, context) =>
+      v
+        .validate(obj, old, context as ValidationContext | undefined)
+        .map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
     applyDefaults: (obj) => v.applyDefaults(obj),
     prune: (obj) => {
       const before = jsonCopy(obj);

@@ -19,7 +19,17 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Members of each version's JSON that Go leaves out when empty (omitempty): the others are always written. */
 const CORE_OMITEMPTY = ['reason', 'message', 'count', 'type', 'series', 'action', 'related'];
-const EVENTS_OMITEMPTY = ['series', 'reportingController', 'reportingInstance', 'action', 'reason', 'related', 'note', 'type', 'deprecatedCount'];
+const EVENTS_OMITEMPTY = [
+  'series',
+  'reportingController',
+  'reportingInstance',
+  'action',
+  'reason',
+  'related',
+  'note',
+  'type',
+  'deprecatedCount',
+];
 
 function omitEmpty(o: Rec, keys: string[]): Rec {
   for (const k of keys) {
@@ -51,7 +61,7 @@ export function eventToCore(e: KubeObject): KubeObject {
     reportingComponent: o.reportingController ?? '',
     reportingInstance: o.reportingInstance ?? '',
   };
-  return omitEmpty(out, CORE_OMITEMPTY) as KubeObject;
+  return omitEmpty(out, CORE_OMITEMPTY);
 }
 
 /** The events.k8s.io/v1 form of a stored (core/v1) Event. */
@@ -76,7 +86,7 @@ export function eventFromCore(c: KubeObject): KubeObject {
     deprecatedLastTimestamp: o.lastTimestamp ?? null,
     deprecatedCount: o.count,
   };
-  return omitEmpty(out, EVENTS_OMITEMPTY) as KubeObject;
+  return omitEmpty(out, EVENTS_OMITEMPTY);
 }
 
 /** A core/v1 Event as its Go struct writes it (the empty omitempty members left out). */
@@ -94,10 +104,13 @@ function legacyErrors(e: Rec, namespace: string, v1: boolean): FieldCause[] {
   const controllerField = v1 ? 'reportingComponent' : 'reportingController';
   if (zeroTime(e.eventTime)) {
     if (!ioNs) {
-      if (namespace !== '' && namespace !== 'default') errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
-    } else if (namespace !== ioNs) errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
+      if (namespace !== '' && namespace !== 'default')
+        errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
+    } else if (namespace !== ioNs)
+      errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
   } else {
-    if (!ioNs && namespace !== 'default' && namespace !== 'kube-system') errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
+    if (!ioNs && namespace !== 'default' && namespace !== 'kube-system')
+      errs.push(invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
     const controller = str(e.reportingComponent);
     if (!controller) errs.push(required(controllerField));
     for (const m of qualifiedNameErrors(controller)) errs.push(invalid(controllerField, controller, m));
@@ -128,7 +141,11 @@ function seriesErrors(e: Rec): FieldCause[] {
  * ValidateEventCreate / ValidateEventUpdate for an event written through `version` (`v1` or
  * `events.k8s.io/v1`), given in its core/v1 form (`old` too).
  */
-export function eventErrors(core: KubeObject, old: KubeObject | undefined, version: 'v1' | 'events.k8s.io/v1'): FieldCause[] {
+export function eventErrors(
+  core: KubeObject,
+  old: KubeObject | undefined,
+  version: 'v1' | 'events.k8s.io/v1',
+): FieldCause[] {
   const e = core as Rec;
   const v1 = version === 'v1';
   const errs = legacyErrors(e, core.metadata?.namespace ?? '', v1);
@@ -136,7 +153,8 @@ export function eventErrors(core: KubeObject, old: KubeObject | undefined, versi
   if (!old) {
     errs.push(...seriesErrors(e));
     if (zeroTime(e.eventTime)) errs.push(required('eventTime'));
-    if (e.type !== 'Normal' && e.type !== 'Warning') errs.push(invalid('type', '', `has invalid value: ${str(e.type)}`));
+    if (e.type !== 'Normal' && e.type !== 'Warning')
+      errs.push(invalid('type', '', `has invalid value: ${str(e.type)}`));
     if (!zeroTime(e.firstTimestamp)) errs.push(invalid('firstTimestamp', '', 'needs to be unset'));
     if (!zeroTime(e.lastTimestamp)) errs.push(invalid('lastTimestamp', '', 'needs to be unset'));
     if (typeof e.count === 'number' && e.count !== 0) errs.push(invalid('count', '', 'needs to be unset'));
@@ -167,7 +185,10 @@ export function eventErrors(core: KubeObject, old: KubeObject | undefined, versi
 
 /** The field selectors of core/v1 events (ToSelectableFields), read from the stored form. */
 export function coreEventFields(): Record<string, (o: KubeObject) => string> {
-  const ref = (k: string) => (o: KubeObject): string => str(rec((o as Rec).involvedObject)[k]);
+  const ref =
+    (k: string) =>
+    (o: KubeObject): string =>
+      str(rec((o as Rec).involvedObject)[k]);
   return {
     'involvedObject.kind': ref('kind'),
     'involvedObject.namespace': ref('namespace'),
@@ -186,8 +207,13 @@ export function coreEventFields(): Record<string, (o: KubeObject) => string> {
 /** The field selectors of events.k8s.io/v1 events: its names, mapped to the stored fields (AddFieldLabelConversionsForEvent). */
 export function eventsV1Fields(): Record<string, (o: KubeObject) => string> {
   const core = coreEventFields();
-  const out: Record<string, (o: KubeObject) => string> = { reason: core.reason!, reportingController: core.reportingComponent!, type: core.type! };
-  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) out[`regarding.${k}`] = core[`involvedObject.${k}`]!;
+  const out: Record<string, (o: KubeObject) => string> = {
+    reason: core.reason,
+    reportingController: core.reportingComponent,
+    type: core.type,
+  };
+  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'])
+    out[`regarding.${k}`] = core[`involvedObject.${k}`]!;
   return out;
 }
 

@@ -64,7 +64,8 @@ export class Faults {
       this.remaining--;
       return toError(this.nextSpec);
     }
-    if (this.fraction > 0 && matches(path, this.fractionSpec) && Math.random() < this.fraction) return toError(this.fractionSpec);
+    if (this.fraction > 0 && matches(path, this.fractionSpec) && Math.random() < this.fraction)
+      return toError(this.fractionSpec);
     return undefined;
   }
 }

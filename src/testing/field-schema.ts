@@ -114,8 +114,10 @@ export class TypeSchema {
     const key = `${tr.named ?? ''}\u0000${tr.relationship}`;
     if (tr.named !== undefined && this.overridden.has(key)) return this.overridden.get(key);
     let out: Atom | undefined;
-    if (base.map) out = { ...base, map: { ...base.map, relationship: tr.relationship === 'atomic' ? 'atomic' : 'separable' } };
-    else if (base.list) out = { ...base, list: { ...base.list, relationship: tr.relationship === 'atomic' ? 'atomic' : 'associative' } };
+    if (base.map)
+      out = { ...base, map: { ...base.map, relationship: tr.relationship === 'atomic' ? 'atomic' : 'separable' } };
+    else if (base.list)
+      out = { ...base, list: { ...base.list, relationship: tr.relationship === 'atomic' ? 'atomic' : 'associative' } };
     else out = undefined;
     if (tr.named !== undefined) this.overridden.set(key, out);
     return out;
@@ -133,7 +135,8 @@ function mapRelationship(s: OpenApi): MapRelationship | undefined {
 function refName(s: OpenApi): string | undefined {
   let ref = typeof s.$ref === 'string' ? s.$ref : '';
   const allOf = s.allOf;
-  if (!ref && Array.isArray(allOf) && allOf.length === 1 && isRec(allOf[0]) && typeof allOf[0].$ref === 'string') ref = allOf[0].$ref;
+  if (!ref && Array.isArray(allOf) && allOf.length === 1 && isRec(allOf[0]) && typeof allOf[0].$ref === 'string')
+    ref = allOf[0].$ref;
   const name = ref.slice(ref.lastIndexOf('/') + 1);
   return name || undefined;
 }
@@ -212,7 +215,8 @@ function convertList(s: OpenApi, preserve: boolean): ListType {
   }
   let elementType: TypeRef = { named: UNTYPED_ATOMIC };
   if (isRec(s.items)) elementType = makeRef(s.items, preserve);
-  else if (Array.isArray(s.items) && s.items.length === 1 && isRec(s.items[0])) elementType = makeRef(s.items[0], preserve);
+  else if (Array.isArray(s.items) && s.items.length === 1 && isRec(s.items[0]))
+    elementType = makeRef(s.items[0], preserve);
   return { elementType, relationship, keys };
 }
 
@@ -244,7 +248,8 @@ export function builtinTypeName(group: string, version: string, kind: string): s
     for (const [name, m] of Object.entries(builtinOpenApiModels())) {
       const gvks = m['x-kubernetes-group-version-kind'];
       if (!Array.isArray(gvks)) continue;
-      for (const g of gvks) if (isRec(g)) gvkIndex.set(gvkKey(String(g.group ?? ''), String(g.version ?? ''), String(g.kind ?? '')), name);
+      for (const g of gvks)
+        if (isRec(g)) gvkIndex.set(gvkKey(String(g.group ?? ''), String(g.version ?? ''), String(g.kind ?? '')), name);
     }
   }
   return gvkIndex.get(gvkKey(group, version, kind));
@@ -258,7 +263,10 @@ let zeroObjects: Record<string, Record<string, unknown>> | undefined;
  */
 export function builtinZeroObject(group: string, version: string, kind: string): Record<string, unknown> | undefined {
   if (!zeroObjects) {
-    const file = new URL(`../../schema/kubernetes/${KUBERNETES_OPENAPI_VERSION}/typed-zero-objects.json`, import.meta.url);
+    const file = new URL(
+      `../../schema/kubernetes/${KUBERNETES_OPENAPI_VERSION}/typed-zero-objects.json`,
+      import.meta.url,
+    );
     zeroObjects = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
   }
   const z = zeroObjects[gvkKey(group, version, kind)];
@@ -279,10 +287,15 @@ const CR_ROOT = '__custom_resource_';
  * `apiVersion` and `kind` at the root and in every x-kubernetes-embedded-resource, beside the
  * built-in models (for ObjectMeta). Returns the schema and the root reference.
  */
-export function customResourceTypeSchema(openAPIV3Schema: Record<string, unknown> | undefined): { schema: TypeSchema; root: TypeRef } {
-  const root = structuredClone(isRec(openAPIV3Schema) ? openAPIV3Schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+export function customResourceTypeSchema(openAPIV3Schema: Record<string, unknown> | undefined): {
+  schema: TypeSchema;
+  root: TypeRef;
+} {
+  const root = structuredClone(
+    isRec(openAPIV3Schema) ? openAPIV3Schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+  );
   const typeMeta = (s: OpenApi): void => {
-    const props = (isRec(s.properties) ? s.properties : (s.properties = {})) as Record<string, unknown>;
+    const props = isRec(s.properties) ? s.properties : (s.properties = {});
     props.apiVersion = { type: 'string' };
     props.kind = { type: 'string' };
     props.metadata = { $ref: `#/components/schemas/${OBJECT_META}` };

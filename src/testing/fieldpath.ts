@@ -82,7 +82,7 @@ export function compareValues(a: Value, b: Value): number {
       if (lx === 0 && ly === 0) return 0;
       const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort(compareStrings);
       for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]!;
+        const k = keys[i];
         const hx = Object.prototype.hasOwnProperty.call(x, k);
         const hy = Object.prototype.hasOwnProperty.call(y, k);
         let c: number;
@@ -140,7 +140,10 @@ export function valueToString(v: Value): string {
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(valueToString).join(',')}]`;
-  if (isMap(v)) return Object.entries(v).map(([k, x]) => `${k}=${valueToString(x)}`).join('');
+  if (isMap(v))
+    return Object.entries(v)
+      .map(([k, x]) => `${k}=${valueToString(x)}`)
+      .join('');
   return String(v);
 }
 
@@ -163,16 +166,23 @@ export function goJson(v: Value): string {
 function goJsonString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
+    const ch = s[i];
     const c = s.charCodeAt(i);
     if (ch === '"') out += '\\"';
     else if (ch === '\\') out += '\\\\';
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (c < 0x20 || ch === '<' || ch === '>' || ch === '&' || c === 0x2028 || c === 0x2029) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
-      out += ch + s[i + 1]!;
+    else if (c < 0x20 || ch === '<' || ch === '>' || ch === '&' || c === 0x2028 || c === 0x2029)
+      out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      i + 1 < s.length &&
+      s.charCodeAt(i + 1) >= 0xdc00 &&
+      s.charCodeAt(i + 1) <= 0xdfff
+    ) {
+      out += ch + s[i + 1];
       i++;
     } else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
     else out += ch;
@@ -186,9 +196,9 @@ const KIND_ORDER = { field: 0, key: 1, value: 2, index: 3 } as const;
 
 function compareKeys(a: [string, Value][], b: [string, Value][]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareStrings(a[i]![0], b[i]![0]);
+    const c = compareStrings(a[i][0], b[i][0]);
     if (c !== 0) return c;
-    const d = compareValues(a[i]![1], b[i]![1]);
+    const d = compareValues(a[i][1], b[i][1]);
     if (d !== 0) return d;
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
@@ -283,7 +293,7 @@ function search<T>(arr: readonly T[], pe: PathElement, get: (x: T) => PathElemen
   let hi = arr.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    const c = compareElements(get(arr[mid]!), pe);
+    const c = compareElements(get(arr[mid]), pe);
     if (c === 0) return { found: true, at: mid };
     if (c < 0) lo = mid + 1;
     else hi = mid;
@@ -314,8 +324,8 @@ export class FieldSet {
   insert(path: Path): void {
     if (path.length === 0) return;
     let s: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i]!);
-    s.addMember(path[path.length - 1]!);
+    for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i]);
+    s.addMember(path[path.length - 1]);
   }
 
   addMember(pe: PathElement): void {
@@ -326,7 +336,7 @@ export class FieldSet {
   /** The child set at `pe`, created when missing. */
   descend(pe: PathElement): FieldSet {
     const r = search(this.children, pe, (c) => c.pe);
-    if (r.found) return this.children[r.at]!.set;
+    if (r.found) return this.children[r.at].set;
     const set = new FieldSet();
     this.children.splice(r.at, 0, { pe, set });
     return set;
@@ -334,7 +344,7 @@ export class FieldSet {
 
   child(pe: PathElement): FieldSet | undefined {
     const r = search(this.children, pe, (c) => c.pe);
-    return r.found ? this.children[r.at]!.set : undefined;
+    return r.found ? this.children[r.at].set : undefined;
   }
 
   hasMember(pe: PathElement): boolean {
@@ -344,8 +354,8 @@ export class FieldSet {
   has(path: Path): boolean {
     if (path.length === 0) return false;
     let s: FieldSet | undefined = this;
-    for (let i = 0; i < path.length - 1 && s; i++) s = s.child(path[i]!);
-    return !!s && s.hasMember(path[path.length - 1]!);
+    for (let i = 0; i < path.length - 1 && s; i++) s = s.child(path[i]);
+    return !!s && s.hasMember(path[path.length - 1]);
   }
 
   /** The subtree under `pe` (empty when none). */
@@ -370,8 +380,10 @@ export class FieldSet {
 
   equals(o: FieldSet): boolean {
     if (this.members.length !== o.members.length || this.children.length !== o.children.length) return false;
-    if (this.members.some((m, i) => compareElements(m, o.members[i]!) !== 0)) return false;
-    return this.children.every((c, i) => compareElements(c.pe, o.children[i]!.pe) === 0 && c.set.equals(o.children[i]!.set));
+    if (this.members.some((m, i) => compareElements(m, o.members[i]) !== 0)) return false;
+    return this.children.every(
+      (c, i) => compareElements(c.pe, o.children[i].pe) === 0 && c.set.equals(o.children[i].set),
+    );
   }
 
   union(o: FieldSet): FieldSet {
@@ -384,13 +396,13 @@ export class FieldSet {
       const b = o.children[j];
       const c = !a ? 1 : !b ? -1 : compareElements(a.pe, b.pe);
       if (c < 0) {
-        s.children.push(a!);
+        s.children.push(a);
         i++;
       } else if (c > 0) {
-        s.children.push(b!);
+        s.children.push(b);
         j++;
       } else {
-        s.children.push({ pe: a!.pe, set: a!.set.union(b!.set) });
+        s.children.push({ pe: a.pe, set: a.set.union(b.set) });
         i++;
         j++;
       }
@@ -470,13 +482,13 @@ export class FieldSet {
       const c = this.children[ci];
       const d = !m ? 1 : !c ? -1 : compareElements(m, c.pe);
       if (d < 0) {
-        out[serializeElement(m!)] = {};
+        out[serializeElement(m)] = {};
         mi++;
       } else if (d > 0) {
-        out[serializeElement(c!.pe)] = c!.set.emit(false);
+        out[serializeElement(c.pe)] = c.set.emit(false);
         ci++;
       } else {
-        out[serializeElement(c!.pe)] = c!.set.emit(true);
+        out[serializeElement(c.pe)] = c.set.emit(true);
         mi++;
         ci++;
       }
@@ -522,20 +534,20 @@ function mergeSorted(a: PathElement[], b: PathElement[], op: 'union' | 'intersec
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const c = compareElements(a[i]!, b[j]!);
+    const c = compareElements(a[i], b[j]);
     if (c < 0) {
-      if (op !== 'intersection') out.push(a[i]!);
+      if (op !== 'intersection') out.push(a[i]);
       i++;
     } else if (c > 0) {
-      if (op === 'union') out.push(b[j]!);
+      if (op === 'union') out.push(b[j]);
       j++;
     } else {
-      if (op !== 'difference') out.push(a[i]!);
+      if (op !== 'difference') out.push(a[i]);
       i++;
       j++;
     }
   }
-  if (op !== 'intersection') while (i < a.length) out.push(a[i++]!);
-  if (op === 'union') while (j < b.length) out.push(b[j++]!);
+  if (op !== 'intersection') while (i < a.length) out.push(a[i++]);
+  if (op === 'union') while (j < b.length) out.push(b[j++]);
   return out;
 }

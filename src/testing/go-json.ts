@@ -21,7 +21,9 @@ interface Table {
 let table: Table | undefined;
 
 function messages(): Table {
-  table ??= JSON.parse(readFileSync(new URL('../../schema/kubernetes/v1.37.1/protobuf-messages.json', import.meta.url), 'utf8')) as Table;
+  table ??= JSON.parse(
+    readFileSync(new URL('../../schema/kubernetes/v1.37.1/protobuf-messages.json', import.meta.url), 'utf8'),
+  ) as Table;
   return table;
 }
 
@@ -30,8 +32,10 @@ export function goMessageOf(apiVersion: string, kind: string): string | undefine
   return messages().kinds[`${apiVersion}/${kind}`];
 }
 
-const set = (o: Rec, k: string, v: unknown): void => void Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-const isEmptyCollection = (v: unknown): boolean => (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
+const set = (o: Rec, k: string, v: unknown): void =>
+  void Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+const isEmptyCollection = (v: unknown): boolean =>
+  Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
 
 /** A scalar's zero value (what a missing non-pointer member decodes to). */
 function zeroScalar(type: string): unknown {
@@ -67,7 +71,7 @@ function element(type: string, v: unknown): unknown {
 }
 
 function encodeFields(name: string, v: Rec): Rec {
-  const spec = messages().messages[name]!;
+  const spec = messages().messages[name];
   const out: Rec = {};
   for (const [, jsonName, type, flags] of spec.fields ?? []) {
     const pointer = flags.includes('p');
@@ -86,7 +90,12 @@ function encodeFields(name: string, v: Rec): Rec {
         continue;
       }
       if (omitempty && isEmptyCollection(x)) continue;
-      if (Array.isArray(x)) set(out, jsonName, x.map((e) => element(elem, e)));
+      if (Array.isArray(x))
+        set(
+          out,
+          jsonName,
+          x.map((e) => element(elem, e)),
+        );
       else if (isObject(x)) {
         const m: Rec = {};
         for (const [k, e] of Object.entries(x)) set(m, k, elem === 'bytes' ? e : element(elem, e));
@@ -149,7 +158,10 @@ export function goRoundTrip(message: string, obj: Rec): Rec {
 
 /** Go's encoding/json of a string (HTML-safe escapes). */
 function goString(str: string): string {
-  return JSON.stringify(str).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(str).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

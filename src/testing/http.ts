@@ -19,7 +19,19 @@ import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import type { FieldGetters } from './selectors.js';
-import { ApiError, badRequest, cleanStatus, failure, internalError, invalidOptions, methodNotSupported, notFound, pathNotFound, success, unsupportedMediaType } from './status.js';
+import {
+  ApiError,
+  badRequest,
+  cleanStatus,
+  failure,
+  internalError,
+  invalidOptions,
+  methodNotSupported,
+  notFound,
+  pathNotFound,
+  success,
+  unsupportedMediaType,
+} from './status.js';
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
@@ -57,7 +69,12 @@ export function sendError(res: ServerResponse, e: unknown): void {
     return;
   }
   if (err.text !== undefined) {
-    res.writeHead(err.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(err.text), ...err.headers });
+    res.writeHead(err.code, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Length': Buffer.byteLength(err.text),
+      ...err.headers,
+    });
     res.end(err.text);
     return;
   }
@@ -93,7 +110,8 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
   if (r.resource === 'events' && !r.group) return coreEventFields();
   if (r.resource === 'events' && r.group === 'events.k8s.io') return eventsV1Fields();
   if (r.resource === 'namespaces' && !r.group) return { 'status.phase': (o) => str(o, 'status.phase') };
-  if (r.resource === 'services' && !r.group) return { 'spec.clusterIP': (o) => str(o, 'spec.clusterIP'), 'spec.type': (o) => str(o, 'spec.type') };
+  if (r.resource === 'services' && !r.group)
+    return { 'spec.clusterIP': (o) => str(o, 'spec.clusterIP'), 'spec.type': (o) => str(o, 'spec.type') };
   return {};
 }
 
@@ -116,50 +134,71 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
   }
 }
 
-async function serveNonResource(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, url: URL, segs: string[]): Promise<boolean> {
+async function serveNonResource(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  segs: string[],
+): Promise<boolean> {
   const p = url.pathname.replace(/\/+$/, '') || '/';
   const method = req.method ?? 'GET';
-  if (method !== 'GET' && method !== 'HEAD' && (segs[0] === 'version' || segs[0] === 'openapi' || p === '/api' || p === '/apis')) {
-    throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405 });
+  if (
+    method !== 'GET' &&
+    method !== 'HEAD' &&
+    (segs[0] === 'version' || segs[0] === 'openapi' || p === '/api' || p === '/apis')
+  ) {
+    throw new ApiError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server does not allow this method on the requested resource',
+      reason: 'MethodNotAllowed',
+      code: 405,
+    });
   }
   if (p === '/healthz' || p === '/livez' || p === '/readyz') {
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('ok');
     return true;
   }
-  if (p === '/version') return sendJson(res, 200, SERVER_VERSION), true;
+  if (p === '/version') return (sendJson(res, 200, SERVER_VERSION), true);
   if (p === '/openapi/v2') {
     const accept = String(req.headers.accept ?? '');
     if (accept.includes('protobuf')) {
       const buf = openApiV2Protobuf(ctx.registry);
-      res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': buf.length });
+      res.writeHead(200, {
+        'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+        'Content-Length': buf.length,
+      });
       res.end(buf);
     } else sendJson(res, 200, openApiV2Document(ctx.registry));
     return true;
   }
-  if (p === '/openapi/v3') return sendJson(res, 200, openApiV3Index(ctx.registry)), true;
+  if (p === '/openapi/v3') return (sendJson(res, 200, openApiV3Index(ctx.registry)), true);
   if (segs[0] === 'openapi' && segs[1] === 'v3') {
     const doc = openApiV3Document(ctx.registry, segs.slice(2).join('/'));
     if (!doc) throw pathNotFound();
-    return sendJson(res, 200, doc), true;
+    return (sendJson(res, 200, doc), true);
   }
   if (segs[0] === 'openapi') throw pathNotFound();
-  if (p === '/api') return sendJson(res, 200, apiVersions(ctx.address())), true;
-  if (p === '/apis') return sendJson(res, 200, apiGroupList(ctx.registry)), true;
+  if (p === '/api') return (sendJson(res, 200, apiVersions(ctx.address())), true);
+  if (p === '/apis') return (sendJson(res, 200, apiGroupList(ctx.registry)), true);
   if (segs[0] === 'api' && segs.length === 2) {
-    const doc = apiResourceList(ctx.registry, '', segs[1]!);
+    const doc = apiResourceList(ctx.registry, '', segs[1]);
     if (!doc) throw notFoundAt(ctx.registry, segs);
-    return sendJson(res, 200, doc), true;
+    return (sendJson(res, 200, doc), true);
   }
   if (segs[0] === 'apis' && segs.length === 2) {
-    const doc = apiGroupDoc(ctx.registry, segs[1]!);
+    const doc = apiGroupDoc(ctx.registry, segs[1]);
     if (!doc) throw notFoundAt(ctx.registry, segs);
-    return sendJson(res, 200, doc), true;
+    return (sendJson(res, 200, doc), true);
   }
   if (segs[0] === 'apis' && segs.length === 3) {
-    const doc = apiResourceList(ctx.registry, segs[1]!, segs[2]!);
+    const doc = apiResourceList(ctx.registry, segs[1], segs[2]);
     if (!doc) throw notFoundAt(ctx.registry, segs);
-    return sendJson(res, 200, doc), true;
+    return (sendJson(res, 200, doc), true);
   }
   return false;
 }
@@ -171,8 +210,10 @@ async function serveNonResource(ctx: HttpContext, req: IncomingMessage, res: Ser
  * mux's text `404 page not found`.
  */
 function notFoundAt(reg: Registry, segs: string[]): ApiError {
-  const builtinGroup = segs[0] === 'apis' && segs[1] !== undefined && reg.all().some((r) => !r.custom && r.group === segs[1]);
-  if (segs[0] === 'api' || builtinGroup) return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+  const builtinGroup =
+    segs[0] === 'apis' && segs[1] !== undefined && reg.all().some((r) => !r.custom && r.group === segs[1]);
+  if (segs[0] === 'api' || builtinGroup)
+    return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   return pathNotFound();
 }
 
@@ -196,7 +237,10 @@ function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefi
   }
   let namespace: string | undefined;
   // /api/v1/namespaces/<name>[/status|/finalize] names a Namespace itself.
-  const nsItself = group === '' && rest[0] === 'namespaces' && (rest.length <= 2 || (rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize')));
+  const nsItself =
+    group === '' &&
+    rest[0] === 'namespaces' &&
+    (rest.length <= 2 || (rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize')));
   if (rest[0] === 'namespaces' && !nsItself) {
     if (rest.length < 3) return undefined;
     namespace = rest[1];
@@ -211,12 +255,16 @@ function parseResourcePath(reg: Registry, segs: string[]): ResourcePath | undefi
   if (namespace === undefined && info.namespaced && name !== undefined) return undefined;
   if (subresource !== undefined && info.fixedSubresources?.[subresource] && name !== undefined) {
     // (any path below it too: services/<name>/proxy/<path>)
-    throw info.fixedSubresources[subresource]!.answer(name);
+    throw info.fixedSubresources[subresource].answer(name);
   }
   if (subresource !== undefined || extra.length) {
-    const ok = !extra.length && ((subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale) || (subresource === 'finalize' && nsItself));
+    const ok =
+      !extra.length &&
+      ((subresource === 'status' && info.statusSubresource) ||
+        (subresource === 'scale' && info.scale) ||
+        (subresource === 'finalize' && nsItself));
     // the CRD handler answers a subresource the CRD does not serve with its object's NotFound
-    if (!ok && info.custom && !legacyWatch) throw notFound(info, name!);
+    if (!ok && info.custom && !legacyWatch) throw notFound(info, name);
     if (!ok) return undefined;
   }
   return { resource: info, namespace, name, subresource, legacyWatch };
@@ -234,11 +282,16 @@ export function queryBool(q: URLSearchParams, name: string): boolean | undefined
 }
 
 /** A create or update body, decoded and with apiVersion/kind checked (and filled for built-ins) as the apiserver's decoder does. */
-async function readObjectBody(ctx: HttpContext, req: IncomingMessage, target: ResourceInfo | typeof SCALE, opts: WriteOptions): Promise<unknown> {
+async function readObjectBody(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  target: ResourceInfo | typeof SCALE,
+  opts: WriteOptions,
+): Promise<unknown> {
   const raw = await readBody(req);
   const ct = req.headers['content-type'];
   const body = completeTypeMeta(ctx.registry, target, await decodeBody(raw, ct), raw);
-  const json = (ct ?? 'application/json').split(';')[0]!.trim().toLowerCase() === 'application/json';
+  const json = (ct ?? 'application/json').split(';')[0].trim().toLowerCase() === 'application/json';
   return decodeObjectBody(target, body, json ? raw.toString('utf8') : undefined, opts.fieldValidation, opts.warnings);
 }
 
@@ -249,20 +302,36 @@ function optionsKind(method: string): string {
   return method === 'POST' ? 'CreateOptions' : method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
 }
 
-function writeOptions(q: URLSearchParams, req: IncomingMessage, subresource: string | undefined): WriteOptions & { force: boolean } {
+function writeOptions(
+  q: URLSearchParams,
+  req: IncomingMessage,
+  subresource: string | undefined,
+): WriteOptions & { force: boolean } {
   const kind = optionsKind(req.method ?? 'POST');
   const fv = q.get('fieldValidation') ?? undefined;
   if (fv !== undefined && fv !== '' && fv !== 'Strict' && fv !== 'Warn' && fv !== 'Ignore') {
-    throw invalidOptions(kind, [{ reason: 'FieldValueNotSupported', field: 'fieldValidation', message: `Unsupported value: ${JSON.stringify(fv)}: supported values: "", "Ignore", "Strict", "Warn"` }]);
+    throw invalidOptions(kind, [
+      {
+        reason: 'FieldValueNotSupported',
+        field: 'fieldValidation',
+        message: `Unsupported value: ${JSON.stringify(fv)}: supported values: "", "Ignore", "Strict", "Warn"`,
+      },
+    ]);
   }
   const dry = q.getAll('dryRun');
   if (dry.some((d) => d !== 'All')) {
-    throw invalidOptions(kind, [{ reason: 'FieldValueNotSupported', field: 'dryRun', message: `Unsupported value: ${JSON.stringify(dry)}: supported values: "All"` }]);
+    throw invalidOptions(kind, [
+      {
+        reason: 'FieldValueNotSupported',
+        field: 'dryRun',
+        message: `Unsupported value: ${JSON.stringify(dry)}: supported values: "All"`,
+      },
+    ]);
   }
   const ua = String(req.headers['user-agent'] ?? '');
   const opts: WriteOptions & { force: boolean } = {
     fieldManager: q.get('fieldManager') ?? (ua ? ua.split('/')[0] : 'unknown'),
-    fieldValidation: (fv || 'Warn') as FieldValidation,
+    fieldValidation: fv || 'Warn',
     dryRun: dry.includes('All'),
     warnings: [],
     force: queryBool(q, 'force') === true,
@@ -282,7 +351,13 @@ function includeObject(q: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-async function serveResource(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, q: URLSearchParams, rp: ResourcePath): Promise<void> {
+async function serveResource(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  q: URLSearchParams,
+  rp: ResourcePath,
+): Promise<void> {
   const { svc } = ctx;
   const r = rp.resource;
   const method = req.method ?? 'GET';
@@ -299,9 +374,21 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       const rv = q.get('resourceVersion');
       // the watch cache answers an unparsable version with a 500 that has no reason
       if (rv && !/^\d+$/.test(rv)) {
-        throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`, code: 500 } as Status);
+        throw new ApiError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`,
+          code: 500,
+        });
       }
-      validateListOptions({ resourceVersion: rv ?? undefined, resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined, sendInitialEvents: queryBool(q, 'sendInitialEvents') === true, watch: true });
+      validateListOptions({
+        resourceVersion: rv ?? undefined,
+        resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+        sendInitialEvents: queryBool(q, 'sendInitialEvents') === true,
+        watch: true,
+      });
       const ts = q.get('timeoutSeconds');
       await serveWatch(
         svc,
@@ -335,12 +422,27 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
     });
-    if (table) return sendJson(res, 200, toTable(r, result.items, { resourceVersion: result.resourceVersion, continue: result.continue }, includeObject(q)));
+    if (table)
+      return sendJson(
+        res,
+        200,
+        toTable(
+          r,
+          result.items,
+          { resourceVersion: result.resourceVersion, continue: result.continue },
+          includeObject(q),
+        ),
+      );
     return sendJsonText(res, 200, listDocumentJson(r, result));
   }
   if (method === 'GET') {
     const obj = await svc.get(r, ns, rp.name!);
-    if (table) return sendJson(res, 200, toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)));
+    if (table)
+      return sendJson(
+        res,
+        200,
+        toTable(r, [obj], { resourceVersion: obj.metadata?.resourceVersion }, includeObject(q)),
+      );
     return sendJsonText(res, 200, viewJson(obj));
   }
   if (method === 'PUT' && rp.name === undefined) throw badRequest('name must be provided');
@@ -351,7 +453,8 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     // POST to a named path creates that object (the apiserver's create route takes the name too)
     if (rp.name !== undefined && isObject(body)) {
       const given = isObject(body.metadata) ? body.metadata.name : undefined;
-      if (given !== undefined && given !== rp.name) throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
+      if (given !== undefined && given !== rp.name)
+        throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
       body.metadata = { ...(isObject(body.metadata) ? body.metadata : {}), name: rp.name };
     }
     const obj = await svc.create(r, ns, body, opts);
@@ -369,14 +472,29 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
     if (!type) {
       throw unsupportedMediaType(
         r.strategicMerge
-          ? ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml', 'application/strategic-merge-patch+json']
+          ? [
+              'application/json-patch+json',
+              'application/merge-patch+json',
+              'application/apply-patch+yaml',
+              'application/strategic-merge-patch+json',
+            ]
           : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'],
       );
     }
     const opts = writeOptions(q, req, rp.subresource);
     const patch = await decodePatch(await readBody(req), ct, type, opts);
-    if (type !== 'apply' && q.has('force')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' }]);
-    if (type === 'apply' && !q.get('fieldManager')) throw invalidOptions('PatchOptions', [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+    if (type !== 'apply' && q.has('force'))
+      throw invalidOptions('PatchOptions', [
+        {
+          reason: 'FieldValueForbidden',
+          field: 'force',
+          message: 'Forbidden: may not be specified for non-apply patch',
+        },
+      ]);
+    if (type === 'apply' && !q.get('fieldManager'))
+      throw invalidOptions('PatchOptions', [
+        { reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' },
+      ]);
     const out = await svc.patch(r, ns, rp.name, type, patch, opts);
     return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
   }
@@ -391,7 +509,11 @@ async function serveResource(ctx: HttpContext, req: IncomingMessage, res: Server
       if (!out.deleted) return sendJson(res, opts.orphanDependents === false ? 202 : 200, out.object);
       // (the object itself for kinds whose registry returns it: Services)
       if (r.returnDeletedObject) return sendJson(res, 200, out.object);
-      return sendJson(res, 200, success({ name: rp.name, group: r.group || undefined, kind: r.resource, uid: out.object.metadata?.uid }));
+      return sendJson(
+        res,
+        200,
+        success({ name: rp.name, group: r.group || undefined, kind: r.resource, uid: out.object.metadata?.uid }),
+      );
     }
     const listed = await listObjects(svc, ctx.storage, {
       resource: r,
@@ -437,7 +559,9 @@ async function decodePatch(raw: Buffer, contentType: string, type: PatchType, op
   const strictDecoding = opts.fieldValidation !== 'Ignore';
   if (type === 'json') opts.patchStrict = decodeJsonPatch(patch, strictDecoding);
   else if (type === 'merge' && strictDecoding && patch !== null && !isObject(patch)) {
-    throw badRequest(`error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type map[string]interface {}`);
+    throw badRequest(
+      `error decoding patch: json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch} into Go value of type map[string]interface {}`,
+    );
   } else if (strictDecoding) opts.patchStrict = duplicateFields(raw.toString('utf8'));
   return patch;
 }
@@ -448,7 +572,11 @@ function toScale(r: ResourceInfo, obj: KubeObject): Record<string, unknown> {
   let selector: unknown = spec.labelSelectorPath ? readJsonPath(obj, spec.labelSelectorPath) : undefined;
   if (r.resource === 'deployments' && !r.custom) {
     const ml = readJsonPath(obj, '.spec.selector.matchLabels');
-    selector = isObject(ml) ? Object.entries(ml).map(([k, v]) => `${k}=${String(v)}`).join(',') : undefined;
+    selector = isObject(ml)
+      ? Object.entries(ml)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',')
+      : undefined;
   }
   const m = obj.metadata ?? {};
   const status: Record<string, unknown> = { replicas: Number(readJsonPath(obj, spec.statusReplicasPath) ?? 0) };
@@ -456,13 +584,25 @@ function toScale(r: ResourceInfo, obj: KubeObject): Record<string, unknown> {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: Number(readJsonPath(obj, spec.specReplicasPath) ?? 0) },
     status,
   };
 }
 
-async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerResponse, q: URLSearchParams, rp: ResourcePath): Promise<void> {
+async function serveScale(
+  ctx: HttpContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  q: URLSearchParams,
+  rp: ResourcePath,
+): Promise<void> {
   const { svc } = ctx;
   const r = rp.resource;
   const method = req.method ?? 'GET';
@@ -483,13 +623,20 @@ async function serveScale(ctx: HttpContext, req: IncomingMessage, res: ServerRes
     else if (type === 'merge' || type === 'strategic' || type === 'apply') scale = mergePatch(base, patch);
     else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json']);
   } else throw methodNotSupported(r, method.toLowerCase());
-  if (!isObject(scale) || scale.kind !== 'Scale') throw badRequest('the body of the request must be an autoscaling/v1 Scale');
+  if (!isObject(scale) || scale.kind !== 'Scale')
+    throw badRequest('the body of the request must be an autoscaling/v1 Scale');
   // a Scale is a Go struct: no spec.replicas is 0 (what protobuf and omitempty JSON send for 0)
   const replicas = readJsonPath(scale, '.spec.replicas') ?? 0;
   const rv = readJsonPath(scale, '.metadata.resourceVersion');
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     const { invalid } = await import('./status.js');
-    throw invalid('autoscaling', 'Scale', name, [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0` }]);
+    throw invalid('autoscaling', 'Scale', name, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+      },
+    ]);
   }
   const next = structuredClone(cur) as Record<string, unknown>;
   writeJsonPath(next, r.scale!.specReplicasPath, replicas);

@@ -51,7 +51,9 @@ class Parser {
     }
     // a leading field without the dot (`metadata.name`)
     if (this.i === 0 && /[A-Za-z_$]/.test(c)) return { t: 'field', names: [this.name()] };
-    throw new JsonPathError(`unrecognized character in action: U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} '${c}'`);
+    throw new JsonPathError(
+      `unrecognized character in action: U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} '${c}'`,
+    );
   }
 
   private name(): string {
@@ -78,10 +80,13 @@ class Parser {
     if (body === '*') return { t: 'wildcard' };
     if (body.startsWith('?(') && body.endsWith(')')) return this.filter(body.slice(2, -1).trim());
     if (/^['"]/.test(body)) {
-      const names = body.split(',').map((x) => x.trim()).map((x) => {
-        if (!/^(['"]).*\1$/.test(x)) throw new JsonPathError(`invalid array index ${x}`);
-        return x.slice(1, -1);
-      });
+      const names = body
+        .split(',')
+        .map((x) => x.trim())
+        .map((x) => {
+          if (!/^(['"]).*\1$/.test(x)) throw new JsonPathError(`invalid array index ${x}`);
+          return x.slice(1, -1);
+        });
       return { t: 'field', names };
     }
     if (body.includes(',')) {
@@ -112,7 +117,7 @@ class Parser {
     let depth = 0;
     let quote = '';
     for (let j = this.i; j < this.s.length; j++) {
-      const c = this.s[j]!;
+      const c = this.s[j];
       if (quote) {
         if (c === quote) quote = '';
         continue;
@@ -127,9 +132,9 @@ class Parser {
   private filter(expr: string): Step {
     const m = /^(@[^=!<>\s]*)\s*(==|!=|<=|>=|<|>)?\s*(.*)$/.exec(expr);
     if (!m) throw new JsonPathError(`unrecognized filter: ${expr}`);
-    const left = new Parser(m[1]!).parse();
+    const left = new Parser(m[1]).parse();
     if (!m[2]) return { t: 'filter', left };
-    const rhs = m[3]!.trim();
+    const rhs = m[3].trim();
     let right: { path: Step[] } | { value: unknown };
     if (rhs.startsWith('@')) right = { path: new Parser(rhs).parse() };
     else if (/^(['"]).*\1$/.test(rhs)) right = { value: rhs.slice(1, -1) };
@@ -147,7 +152,10 @@ export function parseJsonPath(path: string): Step[] {
 
 function children(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
-  if (v !== null && typeof v === 'object') return Object.keys(v).sort().map((k) => (v as Record<string, unknown>)[k]);
+  if (v !== null && typeof v === 'object')
+    return Object.keys(v)
+      .sort()
+      .map((k) => (v as Record<string, unknown>)[k]);
   return [];
 }
 
@@ -160,7 +168,7 @@ function compare(a: unknown, op: string, b: unknown): boolean {
   if (op === '==') return a === b || (typeof a === 'number' && typeof b === 'number' && a === b);
   if (op === '!=') return a !== b;
   if (typeof a !== typeof b || (typeof a !== 'number' && typeof a !== 'string')) return false;
-  const x = a as number | string;
+  const x = a;
   const y = b as number | string;
   return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
 }
@@ -168,13 +176,14 @@ function compare(a: unknown, op: string, b: unknown): boolean {
 function evalSteps(steps: Step[], input: unknown[]): unknown[] {
   let cur = input;
   for (let k = 0; k < steps.length; k++) {
-    const s = steps[k]!;
+    const s = steps[k];
     const next: unknown[] = [];
     for (const v of cur) {
       switch (s.t) {
         case 'field':
           if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-            for (const n of s.names) if (Object.prototype.hasOwnProperty.call(v, n)) next.push((v as Record<string, unknown>)[n]);
+            for (const n of s.names)
+              if (Object.prototype.hasOwnProperty.call(v, n)) next.push((v as Record<string, unknown>)[n]);
           }
           break;
         case 'recursive':
@@ -186,7 +195,8 @@ function evalSteps(steps: Step[], input: unknown[]): unknown[] {
         case 'index': {
           if (!Array.isArray(v)) break;
           const len = v.length;
-          const norm = (n: number | undefined, dflt: number): number => (n === undefined ? dflt : n < 0 ? Math.max(0, len + n) : Math.min(n, len));
+          const norm = (n: number | undefined, dflt: number): number =>
+            n === undefined ? dflt : n < 0 ? Math.max(0, len + n) : Math.min(n, len);
           const start = norm(s.start, 0);
           const end = s.single ? start + 1 : norm(s.end, len);
           const step = s.step && s.step > 0 ? s.step : 1;
@@ -194,7 +204,9 @@ function evalSteps(steps: Step[], input: unknown[]): unknown[] {
           break;
         }
         case 'union':
-          if (Array.isArray(v)) for (const n of s.indexes) if (v[n < 0 ? v.length + n : n] !== undefined) next.push(v[n < 0 ? v.length + n : n]);
+          if (Array.isArray(v))
+            for (const n of s.indexes)
+              if (v[n < 0 ? v.length + n : n] !== undefined) next.push(v[n < 0 ? v.length + n : n]);
           break;
         case 'filter':
           for (const item of Array.isArray(v) ? v : children(v)) {

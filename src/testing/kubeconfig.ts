@@ -15,7 +15,12 @@ export interface KubeconfigDoc {
 }
 
 /** Builds the kubeconfig for a server at `url` (with the PEM CA when serving HTTPS). */
-export function buildKubeconfig(url: string, caPem?: string, name = 'crdgen-testenv', token = 'crdgen-testenv'): KubeconfigDoc {
+export function buildKubeconfig(
+  url: string,
+  caPem?: string,
+  name = 'crdgen-testenv',
+  token = 'crdgen-testenv',
+): KubeconfigDoc {
   const cluster: Record<string, unknown> = { server: url };
   if (caPem) cluster['certificate-authority-data'] = Buffer.from(caPem).toString('base64');
   else cluster['insecure-skip-tls-verify'] = true;

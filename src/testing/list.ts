@@ -59,11 +59,13 @@ function decodeContinue(s: string): ContinueToken {
   const invalid = (why: string): ApiError => badRequest(`invalid continue token: continue key is not valid: ${why}`);
   // base64.RawURLEncoding, as the apiserver: no padding, URL alphabet
   const bad = s.search(/[^A-Za-z0-9_-]/);
-  if (bad >= 0 || s.length % 4 === 1) throw invalid(`illegal base64 data at input byte ${bad >= 0 ? bad : s.length - 1}`);
+  if (bad >= 0 || s.length % 4 === 1)
+    throw invalid(`illegal base64 data at input byte ${bad >= 0 ? bad : s.length - 1}`);
   const bytes = Buffer.from(s, 'base64url');
   let i = 0;
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
-  if (i < bytes.length && !'{["-0123456789tfn'.includes(String.fromCharCode(bytes[i]!))) throw invalid(`invalid character ${goQuoteChar(bytes[i]!)} looking for beginning of value`);
+  if (i < bytes.length && !'{["-0123456789tfn'.includes(String.fromCharCode(bytes[i])))
+    throw invalid(`invalid character ${goQuoteChar(bytes[i])} looking for beginning of value`);
   let t: ContinueToken;
   try {
     t = JSON.parse(bytes.toString('utf8')) as ContinueToken;
@@ -71,21 +73,53 @@ function decodeContinue(s: string): ContinueToken {
     throw invalid('unexpected end of JSON input');
   }
   if (t?.v !== 'meta.k8s.io/v1') throw invalid(`server does not recognize this encoded version ${String(t?.v ?? '')}`);
-  if (!Number.isInteger(t.rv) || t.rv === 0) throw invalid('incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (!Number.isInteger(t.rv) || t.rv === 0)
+    throw invalid('incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   if (typeof t.start !== 'string' || t.start === '') throw invalid('encoded start key empty (version meta.k8s.io/v1)');
   return t;
 }
 
 /** metav1.ListOptions as the apiserver validates it (422 ListOptions.meta.k8s.io). */
-export function validateListOptions(q: { resourceVersion?: string; resourceVersionMatch?: string; continueToken?: string; sendInitialEvents?: boolean; watch?: boolean }): void {
+export function validateListOptions(q: {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  continueToken?: string;
+  sendInitialEvents?: boolean;
+  watch?: boolean;
+}): void {
   const causes: { reason: string; field: string; message: string }[] = [];
   const rvm = q.resourceVersionMatch;
   if (rvm) {
-    if (rvm !== 'Exact' && rvm !== 'NotOlderThan') causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(rvm)}: supported values: "Exact", "NotOlderThan", ""` });
-    else if (q.watch && !q.sendInitialEvents) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
-    else if (!q.resourceVersion && !(q.watch && q.sendInitialEvents)) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided' });
-    else if (q.continueToken) causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided' });
-    else if (rvm === 'Exact' && q.resourceVersion === '0') causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+    if (rvm !== 'Exact' && rvm !== 'NotOlderThan')
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: 'resourceVersionMatch',
+        message: `Unsupported value: ${JSON.stringify(rvm)}: supported values: "Exact", "NotOlderThan", ""`,
+      });
+    else if (q.watch && !q.sendInitialEvents)
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      });
+    else if (!q.resourceVersion && !(q.watch && q.sendInitialEvents))
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+      });
+    else if (q.continueToken)
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided',
+      });
+    else if (rvm === 'Exact' && q.resourceVersion === '0')
+      causes.push({
+        reason: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
   }
   if (causes.length) throw invalidOptions('ListOptions', causes);
 }
@@ -93,7 +127,9 @@ export function validateListOptions(q: { resourceVersion?: string; resourceVersi
 /** A resourceVersion query value as a number; the apiserver's 400 (its strconv.ParseUint wording) otherwise. */
 export function parseResourceVersion(rv: string): number {
   if (/^\d+$/.test(rv) && Number.isSafeInteger(Number(rv))) return Number(rv);
-  throw badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  throw badRequest(
+    `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`,
+  );
 }
 
 /** Runs a list request against the store. */
@@ -103,7 +139,11 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
   const current = await storage.currentRevision();
   let atRevision: number | undefined;
   let start = '';
-  validateListOptions({ resourceVersion: req.resourceVersion, resourceVersionMatch: req.resourceVersionMatch, continueToken: req.continueToken });
+  validateListOptions({
+    resourceVersion: req.resourceVersion,
+    resourceVersionMatch: req.resourceVersionMatch,
+    continueToken: req.continueToken,
+  });
   if (req.continueToken) {
     if (req.resourceVersion && req.resourceVersion !== '0') {
       throw badRequest('specifying resource version is not allowed when using continue');
@@ -127,7 +167,8 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     });
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {
-      if (!req.continueToken) throw new ApiError(failure(410, 'Expired', 'The resourceVersion for the provided list is too old.'));
+      if (!req.continueToken)
+        throw new ApiError(failure(410, 'Expired', 'The resourceVersion for the provided list is too old.'));
       // As the apiserver: the Status carries a token that continues from the same key at the latest revision.
       const status = failure(410, 'Expired', INCONSISTENT_CONTINUE);
       status.metadata = { continue: encodeContinue({ v: 'meta.k8s.io/v1', rv: -1, start }) };
@@ -139,7 +180,11 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
   // As the apiserver's etcd3 store: a continue token when keys follow the page's last item,
   // and remainingItemCount (how many) only when no selector filtered the list.
   if (limit && listed.more && listed.keys.length > 0) {
-    result.continue = encodeContinue({ v: 'meta.k8s.io/v1', rv: listed.revision, start: `${listed.keys[listed.keys.length - 1]}\u0000` });
+    result.continue = encodeContinue({
+      v: 'meta.k8s.io/v1',
+      rv: listed.revision,
+      start: `${listed.keys[listed.keys.length - 1]}\u0000`,
+    });
     if (!req.filtered && listed.remaining !== undefined) result.remainingItemCount = listed.remaining;
   }
   return result;
@@ -156,7 +201,9 @@ export function listDocumentJson(r: ResourceInfo, l: ListResult): string {
 /** The JSON list document (`DatabaseManagerList`). Built-in kinds' items carry no apiVersion/kind, as typed lists. */
 export function listDocument(r: ResourceInfo, l: ListResult): Record<string, unknown> {
   // custom resources are served as unstructured lists, which always carry `continue`
-  const metadata: Record<string, unknown> = r.custom ? { continue: l.continue ?? '', resourceVersion: l.resourceVersion } : { resourceVersion: l.resourceVersion };
+  const metadata: Record<string, unknown> = r.custom
+    ? { continue: l.continue ?? '', resourceVersion: l.resourceVersion }
+    : { resourceVersion: l.resourceVersion };
   if (l.continue) metadata.continue = l.continue;
   if (l.remainingItemCount !== undefined) metadata.remainingItemCount = l.remainingItemCount;
   const items = r.custom

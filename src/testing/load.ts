@@ -27,9 +27,9 @@ export async function loadObjectFiles(items: (KubeObject | string)[], what = 'ob
     const YAML = await import('yaml');
     const docs = YAML.parseAllDocuments(text);
     for (const d of docs) {
-      if (d.errors.length) throw new Error(`${c}: ${d.errors[0]!.message}`);
+      if (d.errors.length) throw new Error(`${c}: ${d.errors[0].message}`);
       const v = d.toJSON() as unknown;
-      if (v !== null && v !== undefined) out.push(v as KubeObject);
+      if (v !== null && v !== undefined) out.push(v);
     }
   }
   return out;

@@ -10,7 +10,14 @@
 // the metadata that is never tracked, and the strategies' reset fields (status on the main
 // resource, spec and metadata on /status); /scale maps ownership of the replicas field.
 import type { KubeObject, ManagedFieldsEntry } from '../runtime/meta/types.js';
-import { builtinTypeName, builtinTypeSchema, builtinZeroObject, customResourceTypeSchema, FieldSchemaError, UNTYPED_DEDUCED } from './field-schema.js';
+import {
+  builtinTypeName,
+  builtinTypeSchema,
+  builtinZeroObject,
+  customResourceTypeSchema,
+  FieldSchemaError,
+  UNTYPED_DEDUCED,
+} from './field-schema.js';
 import type { TypeRef, TypeSchema } from './field-schema.js';
 import { FieldSet, FieldsV1Error, field, goJson, goQuote, pathString } from './fieldpath.js';
 import type { Path } from './fieldpath.js';
@@ -77,7 +84,10 @@ export function typedOf(res: ResourceInfo): Typed {
 }
 
 function scaleTyped(): Typed {
-  return { schema: builtinTypeSchema(), root: { named: builtinTypeName('autoscaling', 'v1', 'Scale') ?? UNTYPED_DEDUCED } };
+  return {
+    schema: builtinTypeSchema(),
+    root: { named: builtinTypeName('autoscaling', 'v1', 'Scale') ?? UNTYPED_DEDUCED },
+  };
 }
 
 const path = (...names: string[]): Path => names.map(field);
@@ -87,7 +97,8 @@ function resetFields(res: ResourceInfo, scope: FieldScope): FieldSet | undefined
   if (scope === 'main') return res.statusSubresource ? FieldSet.of(path('status')) : undefined;
   if (scope !== 'status') return undefined;
   if (res.custom) return FieldSet.of(path('metadata'), path('spec'));
-  if (res.group === 'apps' && res.resource === 'deployments') return FieldSet.of(path('spec'), path('metadata', 'labels'));
+  if (res.group === 'apps' && res.resource === 'deployments')
+    return FieldSet.of(path('spec'), path('metadata', 'labels'));
   return FieldSet.of(path('spec'));
 }
 
@@ -127,7 +138,7 @@ function identityOf(e: Identity): string {
 function parseIdentity(id: string): Identity {
   try {
     const v = JSON.parse(id) as unknown;
-    return isObject(v) ? (v as Identity) : {};
+    return isObject(v) ? v : {};
   } catch {
     return {};
   }
@@ -141,17 +152,29 @@ function decodeManaged(entries: unknown): Managed {
   if (!Array.isArray(entries)) throw new DecodeError('managedFields must be a list');
   entries.forEach((raw, i) => {
     const e = (isObject(raw) ? raw : {}) as ManagedFieldsEntry;
-    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new DecodeError('operation must be `Apply` or `Update`');
-    if (typeof e.apiVersion !== 'string' || e.apiVersion.length < 1) throw new DecodeError('apiVersion must not be empty');
+    if (e.operation !== 'Apply' && e.operation !== 'Update')
+      throw new DecodeError('operation must be `Apply` or `Update`');
+    if (typeof e.apiVersion !== 'string' || e.apiVersion.length < 1)
+      throw new DecodeError('apiVersion must not be empty');
     if (e.fieldsType !== 'FieldsV1') {
-      throw new DecodeError(e.fieldsType ? `invalid fieldsType "${String(e.fieldsType)}" in managed fields entry ${i}` : `missing fieldsType in managed fields entry ${i}`);
+      throw new DecodeError(
+        e.fieldsType
+          ? `invalid fieldsType "${String(e.fieldsType)}" in managed fields entry ${i}`
+          : `missing fieldsType in managed fields entry ${i}`,
+      );
     }
-    const id = identityOf({ manager: typeof e.manager === 'string' ? e.manager : undefined, operation: e.operation, apiVersion: e.apiVersion, subresource: typeof e.subresource === 'string' ? e.subresource : undefined });
+    const id = identityOf({
+      manager: typeof e.manager === 'string' ? e.manager : undefined,
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      subresource: typeof e.subresource === 'string' ? e.subresource : undefined,
+    });
     let set: FieldSet;
     try {
       set = FieldSet.fromFieldsV1(e.fieldsV1 ?? {});
     } catch (err) {
-      if (err instanceof FieldsV1Error) throw new DecodeError(`error decoding versioned set: error decoding set: ${err.message}`);
+      if (err instanceof FieldsV1Error)
+        throw new DecodeError(`error decoding versioned set: error decoding set: ${err.message}`);
       throw err;
     }
     m.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
@@ -222,11 +245,22 @@ interface Versions {
 
 function filter(c: Comparison, reset: FieldSet | undefined): Comparison {
   if (!reset) return c;
-  return { added: c.added.recursiveDifference(reset), modified: c.modified.recursiveDifference(reset), removed: c.removed.recursiveDifference(reset) };
+  return {
+    added: c.added.recursiveDifference(reset),
+    modified: c.modified.recursiveDifference(reset),
+    removed: c.removed.recursiveDifference(reset),
+  };
 }
 
 /** Conflicts and removals for every other manager (structured-merge-diff's Updater.update). */
-function update(v: Versions, oldObj: unknown, newObj: unknown, managers: Map<string, VersionedSet>, workflow: string, force: boolean): Comparison {
+function update(
+  v: Versions,
+  oldObj: unknown,
+  newObj: unknown,
+  managers: Map<string, VersionedSet>,
+  workflow: string,
+  force: boolean,
+): Comparison {
   const cur = v.typedAt(v.current)!;
   const compare = filter(compareTyped(cur.typed.schema, cur.typed.root, oldObj, newObj), cur.reset);
   const byVersion = new Map<string, Comparison>([[v.current, compare]]);
@@ -241,7 +275,15 @@ function update(v: Versions, oldObj: unknown, newObj: unknown, managers: Map<str
         managers.delete(m);
         continue;
       }
-      c = filter(compareTyped(other.typed.schema, other.typed.root, withApiVersion(oldObj, vs.apiVersion), withApiVersion(newObj, vs.apiVersion)), other.reset);
+      c = filter(
+        compareTyped(
+          other.typed.schema,
+          other.typed.root,
+          withApiVersion(oldObj, vs.apiVersion),
+          withApiVersion(newObj, vs.apiVersion),
+        ),
+        other.reset,
+      );
       byVersion.set(vs.apiVersion, c);
     }
     const conflictSet = vs.set.intersection(c.modified.union(c.added));
@@ -295,7 +337,10 @@ function reconcile(v: Versions, managers: Map<string, VersionedSet>): void {
       };
       if (atom.map) {
         const mt = atom.map;
-        const deduced = mt.fields.size === 0 && !!mt.elementType && (mt.elementType.named === UNTYPED_DEDUCED || mt.elementType.inlined?.scalar === 'untyped');
+        const deduced =
+          mt.fields.size === 0 &&
+          !!mt.elementType &&
+          (mt.elementType.named === UNTYPED_DEDUCED || mt.elementType.inlined?.scalar === 'untyped');
         if (deduced) return;
         if (!isAtomic && mt.relationship === 'atomic') {
           if (set && set.size() > 0) toRemove.insert(p);
@@ -319,10 +364,19 @@ function reconcile(v: Versions, managers: Map<string, VersionedSet>): void {
 }
 
 /** Updater.Update: `manager` owns what it added or changed. */
-function smdUpdate(v: Versions, live: unknown, obj: unknown, managers: Map<string, VersionedSet>, manager: string): void {
+function smdUpdate(
+  v: Versions,
+  live: unknown,
+  obj: unknown,
+  managers: Map<string, VersionedSet>,
+  manager: string,
+): void {
   reconcile(v, managers);
   const compare = update(v, live, obj, managers, manager, true);
-  let set = (managers.get(manager)?.set ?? new FieldSet()).difference(compare.removed).union(compare.modified).union(compare.added);
+  let set = (managers.get(manager)?.set ?? new FieldSet())
+    .difference(compare.removed)
+    .union(compare.modified)
+    .union(compare.added);
   const reset = v.typedAt(v.current)!.reset;
   if (reset) set = set.recursiveDifference(reset);
   if (set.empty()) managers.delete(manager);
@@ -330,7 +384,14 @@ function smdUpdate(v: Versions, live: unknown, obj: unknown, managers: Map<strin
 }
 
 /** Updater.Apply: the merged object (undefined when nothing changed). */
-function smdApply(v: Versions, live: unknown, config: unknown, managers: Map<string, VersionedSet>, manager: string, force: boolean): unknown {
+function smdApply(
+  v: Versions,
+  live: unknown,
+  config: unknown,
+  managers: Map<string, VersionedSet>,
+  manager: string,
+  force: boolean,
+): unknown {
   reconcile(v, managers);
   const cur = v.typedAt(v.current)!;
   let merged: unknown;
@@ -355,12 +416,22 @@ function valuesEqualLoose(a: unknown, b: unknown): boolean {
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  if (isObject(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys(v[k])]),
+    );
   return v;
 }
 
 /** Removes what the applier applied last time and not now, unless another manager (or this configuration) owns it. */
-function prune(v: Versions, merged: unknown, managers: Map<string, VersionedSet>, lastSet: VersionedSet | undefined): unknown {
+function prune(
+  v: Versions,
+  merged: unknown,
+  managers: Map<string, VersionedSet>,
+  lastSet: VersionedSet | undefined,
+): unknown {
   if (!lastSet || lastSet.set.empty()) return merged;
   const at = v.typedAt(lastSet.apiVersion);
   if (!at) return merged;
@@ -372,7 +443,12 @@ function prune(v: Versions, merged: unknown, managers: Map<string, VersionedSet>
   let owned = new FieldSet();
   for (const vs of managers.values()) owned = owned.union(vs.set);
   const mergedSet = ens(toFieldSet(schema, root, obj));
-  pruned = removeItemsTyped(schema, root, obj, mergedSet.difference(ens(toFieldSet(schema, root, pruned)).union(ens(owned))));
+  pruned = removeItemsTyped(
+    schema,
+    root,
+    obj,
+    mergedSet.difference(ens(toFieldSet(schema, root, pruned)).union(ens(owned))),
+  );
   // add back what the applier did not own (dangling, or owned by updaters)
   const prunedSet = ens(toFieldSet(schema, root, pruned));
   const out = removeItemsTyped(schema, root, obj, mergedSet.difference(prunedSet).intersection(ens(lastSet.set)));
@@ -399,7 +475,8 @@ function versionsOf(t: Target, typed: Typed = typedOf(t.res), gv = groupVersion(
   return {
     current: gv,
     typedAt: (apiVersion) => {
-      if (apiVersion === gv) return { typed, reset: typed === typedOf(t.res) ? resetFields(t.res, t.scope) : undefined };
+      if (apiVersion === gv)
+        return { typed, reset: typed === typedOf(t.res) ? resetFields(t.res, t.scope) : undefined };
       const other = t.versions?.(apiVersion);
       if (!other) return undefined;
       return { typed: typedOf(other), reset: resetFields(other, t.scope) };
@@ -436,13 +513,30 @@ const STRIP = FieldSet.of(
 );
 
 /** ObjectMeta's fields: the apiserver's decoding drops any other from metadata. */
-const OBJECT_META_FIELDS = new Set(['annotations', 'creationTimestamp', 'deletionGracePeriodSeconds', 'deletionTimestamp', 'finalizers', 'generateName', 'generation', 'labels', 'managedFields', 'name', 'namespace', 'ownerReferences', 'resourceVersion', 'selfLink', 'uid']);
+const OBJECT_META_FIELDS = new Set([
+  'annotations',
+  'creationTimestamp',
+  'deletionGracePeriodSeconds',
+  'deletionTimestamp',
+  'finalizers',
+  'generateName',
+  'generation',
+  'labels',
+  'managedFields',
+  'name',
+  'namespace',
+  'ownerReferences',
+  'resourceVersion',
+  'selfLink',
+  'uid',
+]);
 
 /** A stored (or requested) object as the field manager reads it: no managedFields, metadata as decoded. */
 function bare(obj: unknown): unknown {
   if (!isObject(obj) || !isObject(obj.metadata)) return obj;
   const meta: Rec = {};
-  for (const [k, v] of Object.entries(obj.metadata)) if (k !== 'managedFields' && OBJECT_META_FIELDS.has(k)) meta[k] = v;
+  for (const [k, v] of Object.entries(obj.metadata))
+    if (k !== 'managedFields' && OBJECT_META_FIELDS.has(k)) meta[k] = v;
   return { ...obj, metadata: meta };
 }
 
@@ -467,7 +561,11 @@ function updateChain(v: Versions, typed: Typed, live: unknown, obj: unknown, man
     const stripped = stripMeta(mine.set);
     if (!stripped.empty()) {
       const prev = managed.fields.get(id);
-      managed.fields.set(id, { set: prev ? stripped.union(prev.set) : stripped, apiVersion: mine.apiVersion, applied: false });
+      managed.fields.set(id, {
+        set: prev ? stripped.union(prev.set) : stripped,
+        apiVersion: mine.apiVersion,
+        applied: false,
+      });
       managed.times.set(id, nowRfc3339());
     }
   }
@@ -477,11 +575,13 @@ function updateChain(v: Versions, typed: Typed, live: unknown, obj: unknown, man
 function capUpdateManagers(managed: Managed): void {
   const updaters = [...managed.fields.entries()].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= MAX_UPDATE_MANAGERS) return;
-  updaters.sort((a, b) => seconds(managed.times.get(a)) - seconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort(
+    (a, b) => seconds(managed.times.get(a)) - seconds(managed.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const firstOfVersion = new Map<string, string>();
   let length = updaters.length;
   for (let i = 0; i < updaters.length && length > MAX_UPDATE_MANAGERS; i++) {
-    const id = updaters[i]!;
+    const id = updaters[i];
     const vs = managed.fields.get(id)!;
     const time = managed.times.get(id);
     const bucket = identityOf({ manager: 'ancient-changes', operation: 'Update', apiVersion: vs.apiVersion });
@@ -495,7 +595,11 @@ function capUpdateManagers(managed: Managed): void {
       managed.fields.delete(first);
       managed.fields.set(bucket, s);
     }
-    managed.fields.set(bucket, { set: vs.set.union(managed.fields.get(bucket)!.set), apiVersion: vs.apiVersion, applied: vs.applied });
+    managed.fields.set(bucket, {
+      set: vs.set.union(managed.fields.get(bucket)!.set),
+      apiVersion: vs.apiVersion,
+      applied: vs.applied,
+    });
     managed.fields.delete(id);
     managed.times.set(bucket, time);
     length--;
@@ -547,7 +651,12 @@ export function updateManagedFields(
   const zero = res.custom ? undefined : builtinZeroObject(res.group, res.version, res.kind);
   const fill = (o: unknown): unknown => (zero ? withZero(decoded(res, typed, o), zero) : o);
   const before = live ? fill(live) : (zero ?? { apiVersion: gv, kind: res.kind });
-  const id = identityOf({ manager: manager || 'unknown', operation: 'Update', apiVersion: gv, subresource: subresourceOf(scope) });
+  const id = identityOf({
+    manager: manager || 'unknown',
+    operation: 'Update',
+    apiVersion: gv,
+    subresource: subresourceOf(scope),
+  });
   try {
     updateChain(versionsOf(target, typed, gv), typed, before, fill(obj), managed, id);
   } catch (e) {
@@ -615,20 +724,28 @@ export function applyManagedFields(
     throw internalError(`failed to decode managed fields: ${(e as Error).message}`);
   }
   // the version check
-  if (applied.apiVersion !== gv || applied.kind !== res.kind) throw badRequest(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);
+  if (applied.apiVersion !== gv || applied.kind !== res.kind)
+    throw badRequest(`invalid object type: ${gvkString(applied.apiVersion, applied.kind)}`);
   const appliedMeta = isObject(applied.metadata) ? applied.metadata : {};
-  if (appliedMeta.managedFields !== undefined && appliedMeta.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+  if (appliedMeta.managedFields !== undefined && appliedMeta.managedFields !== null)
+    throw badRequest('metadata.managedFields must be nil');
 
   const run = (managedIn: Managed, forced: boolean): { obj: Rec; managed: Managed } => {
     const m: Managed = { fields: new Map(managedIn.fields), times: new Map(managedIn.times) };
-    let liveObj: unknown = current;
+    const liveObj: unknown = current;
     // objects without managedFields: a before-first-apply manager owns what is there
     if (m.fields.size === 0) {
-      const id = identityOf({ manager: 'before-first-apply', operation: 'Update', apiVersion: gv, subresource: subresourceOf(scope) });
+      const id = identityOf({
+        manager: 'before-first-apply',
+        operation: 'Update',
+        apiVersion: gv,
+        subresource: subresourceOf(scope),
+      });
       try {
         updateChain(v, typed, { apiVersion: gv, kind: res.kind }, current, m, id);
       } catch (e) {
-        if (e instanceof TypedValueError) throw internalError(`failed to create manager for existing fields: ${e.message}`);
+        if (e instanceof TypedValueError)
+          throw internalError(`failed to create manager for existing fields: ${e.message}`);
         throw e;
       }
     }
@@ -638,7 +755,9 @@ export function applyManagedFields(
     const liveErr = typedCheck(typed, bare(liveObj), true);
     if (liveErr) {
       const lm = isObject((liveObj as Rec).metadata) ? ((liveObj as Rec).metadata as Rec) : {};
-      throw internalError(`failed to create typed live object (${String(lm.namespace ?? '')}/${String(lm.name ?? '')}; ${gvkString(gv, res.kind)}): ${liveErr}`);
+      throw internalError(
+        `failed to create typed live object (${String(lm.namespace ?? '')}/${String(lm.name ?? '')}; ${gvkString(gv, res.kind)}): ${liveErr}`,
+      );
     }
     const id = identityOf({ manager: manager || 'unknown', operation: 'Apply', subresource: subresourceOf(scope) });
     const out = smdApply(v, bare(liveObj), applied, m.fields, id, forced);
@@ -678,15 +797,19 @@ export function applyManagedFields(
   }
   const obj = result.obj;
   if (manager === 'kubectl') {
-    const annotations = isObject(obj.metadata) && isObject((obj.metadata as Rec).annotations) ? ((obj.metadata as Rec).annotations as Record<string, string>) : undefined;
-    if (annotations && typeof annotations[LAST_APPLIED] === 'string' && annotations[LAST_APPLIED] !== '') setLastApplied(obj, buildLastApplied(applied));
+    const annotations =
+      isObject(obj.metadata) && isObject((obj.metadata as Rec).annotations)
+        ? ((obj.metadata as Rec).annotations as Record<string, string>)
+        : undefined;
+    if (annotations && typeof annotations[LAST_APPLIED] === 'string' && annotations[LAST_APPLIED] !== '')
+      setLastApplied(obj, buildLastApplied(applied));
   }
   const mf = encodeManaged(result.managed);
   const meta = { ...(isObject(obj.metadata) ? obj.metadata : {}) };
   if (mf) meta.managedFields = mf;
   else delete meta.managedFields;
   obj.metadata = meta;
-  return obj as KubeObject;
+  return obj;
 }
 
 function buildLastApplied(applied: Rec): string {
@@ -696,7 +819,7 @@ function buildLastApplied(applied: Rec): string {
 }
 
 function setLastApplied(obj: Rec, value: string): void {
-  const meta = (obj.metadata = { ...(isObject(obj.metadata) ? obj.metadata : {}) }) as Rec;
+  const meta = (obj.metadata = { ...(isObject(obj.metadata) ? obj.metadata : {}) });
   const annotations = { ...(isObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {}) };
   annotations[LAST_APPLIED] = value;
   let size = 0;
@@ -708,7 +831,7 @@ function setLastApplied(obj: Rec, value: string): void {
 /** The fields kubectl's last-applied-configuration set that still have that value. */
 function allowedFromLastApplied(typed: Typed, live: Rec): FieldSet | undefined {
   const meta = isObject(live.metadata) ? live.metadata : {};
-  const text = isObject(meta.annotations) ? (meta.annotations as Record<string, unknown>)[LAST_APPLIED] : undefined;
+  const text = isObject(meta.annotations) ? meta.annotations[LAST_APPLIED] : undefined;
   if (typeof text !== 'string' || text === '') return undefined;
   const liveObj = bare(live);
   if (typedCheck(typed, liveObj, false)) return undefined;
@@ -738,7 +861,7 @@ function printManager(id: string): string {
 function conflictError(conflicts: Conflict[]): ApiError {
   let message: string;
   if (conflicts.length === 1) {
-    const c = conflicts[0]!;
+    const c = conflicts[0];
     message = `Apply failed with 1 conflict: conflict with ${printManager(c.manager)}: ${pathString(c.path)}`;
   } else {
     const byManager = new Map<string, Path[]>();
@@ -757,7 +880,13 @@ function conflictError(conflicts: Conflict[]): ApiError {
     status: 'Failure',
     message,
     reason: 'Conflict',
-    details: { causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) })) },
+    details: {
+      causes: conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with ${printManager(c.manager)}`,
+        field: pathString(c.path),
+      })),
+    },
     code: 409,
   });
 }
@@ -784,7 +913,13 @@ function readPath(obj: unknown, p: Path): unknown {
  * owners of the replicas field are mapped to the Scale (autoscaling/v1 `.spec.replicas`), the
  * Scale's update is tracked as any update, and the Scale's owners are mapped back.
  */
-export function scaleManagedFields(res: ResourceInfo, live: KubeObject, obj: KubeObject, manager: string, versions?: VersionLookup): ManagedFieldsEntry[] | undefined {
+export function scaleManagedFields(
+  res: ResourceInfo,
+  live: KubeObject,
+  obj: KubeObject,
+  manager: string,
+  versions?: VersionLookup,
+): ManagedFieldsEntry[] | undefined {
   const parentGv = groupVersion(res);
   const mapping = (apiVersion: string): Path | undefined => {
     if (apiVersion === parentGv) return replicasPath(res);
@@ -807,8 +942,19 @@ export function scaleManagedFields(res: ResourceInfo, live: KubeObject, obj: Kub
     toScale.times.set(id, parent.times.get(id));
   }
   const scaleEntries = encodeManaged(toScale);
-  const scaleMeta = (o: KubeObject): Rec => ({ name: o.metadata?.name, namespace: o.metadata?.namespace, uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion, creationTimestamp: o.metadata?.creationTimestamp });
-  const scaleOf = (o: KubeObject): Rec => ({ apiVersion: SCALE_GV, kind: 'Scale', metadata: scaleMeta(o), spec: { replicas: readPath(o, replicasPath(res) ?? []) } });
+  const scaleMeta = (o: KubeObject): Rec => ({
+    name: o.metadata?.name,
+    namespace: o.metadata?.namespace,
+    uid: o.metadata?.uid,
+    resourceVersion: o.metadata?.resourceVersion,
+    creationTimestamp: o.metadata?.creationTimestamp,
+  });
+  const scaleOf = (o: KubeObject): Rec => ({
+    apiVersion: SCALE_GV,
+    kind: 'Scale',
+    metadata: scaleMeta(o),
+    spec: { replicas: readPath(o, replicasPath(res) ?? []) },
+  });
   const oldScale = { ...scaleOf(live), metadata: { ...scaleMeta(live), managedFields: scaleEntries } } as KubeObject;
   const newScale = scaleOf(obj) as KubeObject;
   // the Scale's own field manager (its requests' managedFields are ignored)
@@ -820,8 +966,16 @@ export function scaleManagedFields(res: ResourceInfo, live: KubeObject, obj: Kub
   }
   if (scaleManaged.fields.size > 0) {
     const typed = scaleTyped();
-    const v: Versions = { current: SCALE_GV, typedAt: (av) => (av === SCALE_GV ? { typed, reset: undefined } : undefined) };
-    const id = identityOf({ manager: manager || 'unknown', operation: 'Update', apiVersion: SCALE_GV, subresource: 'scale' });
+    const v: Versions = {
+      current: SCALE_GV,
+      typedAt: (av) => (av === SCALE_GV ? { typed, reset: undefined } : undefined),
+    };
+    const id = identityOf({
+      manager: manager || 'unknown',
+      operation: 'Update',
+      apiVersion: SCALE_GV,
+      subresource: 'scale',
+    });
     try {
       updateChain(v, typed, oldScale, newScale, scaleManaged, id);
     } catch (e) {
@@ -860,4 +1014,3 @@ export function scaleManagedFields(res: ResourceInfo, live: KubeObject, obj: Kub
   }
   return encodeManaged(out);
 }
-

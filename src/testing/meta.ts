@@ -50,7 +50,9 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Checks an object name as the apiserver does for most kinds (DNS-1123 subdomain). */
 export function checkName(name: string, field = 'metadata.name'): FieldCause[] {
   if (name.length > 253) {
-    return [{ reason: 'FieldValueInvalid', field, message: `Invalid value: "${name}": must be no more than 253 characters` }];
+    return [
+      { reason: 'FieldValueInvalid', field, message: `Invalid value: "${name}": must be no more than 253 characters` },
+    ];
   }
   if (!DNS1123_SUBDOMAIN.test(name)) {
     return [
@@ -112,7 +114,11 @@ function isQualifiedName(k: string): boolean {
   const slash = k.lastIndexOf('/');
   const namePart = slash >= 0 ? k.slice(slash + 1) : k;
   const prefix = slash >= 0 ? k.slice(0, slash) : '';
-  return namePart.length <= 63 && LABEL_KEY_NAME.test(namePart) && (slash < 0 || (prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix)));
+  return (
+    namePart.length <= 63 &&
+    LABEL_KEY_NAME.test(namePart) &&
+    (slash < 0 || (prefix.length <= 253 && DNS1123_SUBDOMAIN.test(prefix)))
+  );
 }
 
 function badKey(field: string, k: string): FieldCause {
@@ -142,11 +148,14 @@ export function checkAnnotations(annotations: unknown, field = 'metadata.annotat
     size += Buffer.byteLength(k) + Buffer.byteLength(v);
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    errs.push({ reason: 'FieldValueTooLong', field, message: `Too long: must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
+    errs.push({
+      reason: 'FieldValueTooLong',
+      field,
+      message: `Too long: must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
+    });
   }
   return errs;
 }
-
 
 /** Is `v` a plain JSON object? */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -160,13 +169,17 @@ export function ownValue(o: Record<string, unknown>, k: string): unknown {
 
 /** Sets `o[k] = v` as an own data property, also for `__proto__` (which would change the prototype). */
 export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
   else o[k] = v;
 }
 
 /** Reads a CRD-style JSONPath (`.spec.replicas`, `.status.conditions[0].type`). */
 export function readJsonPath(obj: unknown, path: string): unknown {
-  const parts = path.replace(/^\./, '').split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '');
+  const parts = path
+    .replace(/^\./, '')
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== '');
   let cur: unknown = obj;
   for (const p of parts) {
     if (cur === null || cur === undefined) return undefined;
@@ -185,5 +198,5 @@ export function writeJsonPath(obj: Record<string, unknown>, path: string, value:
     if (!isObject(cur[p])) cur[p] = {};
     cur = cur[p] as Record<string, unknown>;
   }
-  cur[parts[parts.length - 1]!] = value;
+  cur[parts[parts.length - 1]] = value;
 }

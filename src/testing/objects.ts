@@ -8,12 +8,33 @@ import { checkCrd, crdResources, defaultCrd, establishedStatus } from './crd.js'
 import { applyManagedFields, scaleManagedFields, updateManagedFields } from './managed-fields.js';
 import type { FieldScope, VersionLookup } from './managed-fields.js';
 import { jsonCopy } from '../runtime/meta/json.js';
-import { checkAnnotations, checkLabelName, checkLabels, checkName, isObject, jsonEqual, newUid, nowRfc3339 } from './meta.js';
+import {
+  checkAnnotations,
+  checkLabelName,
+  checkLabels,
+  checkName,
+  isObject,
+  jsonEqual,
+  newUid,
+  nowRfc3339,
+} from './meta.js';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch.js';
 import type { Registry } from './registry.js';
 import { groupVersion, storageKey } from './resource.js';
 import type { ResourceInfo } from './resource.js';
-import { ApiError, OBJECT_MODIFIED, alreadyExists, badRequest, conflict, failure, forbidden, internalError, invalid, notFound, unsupportedMediaType } from './status.js';
+import {
+  ApiError,
+  OBJECT_MODIFIED,
+  alreadyExists,
+  badRequest,
+  conflict,
+  failure,
+  forbidden,
+  internalError,
+  invalid,
+  notFound,
+  unsupportedMediaType,
+} from './status.js';
 import { goJson } from './fieldpath.js';
 import { decodeBuiltinValue, fillZeroFields, unknownFields, unknownMetadataFields } from './decode.js';
 import { goMessageOf, goRoundTrip, jsonPatchDecoded, mergePatchDecoded, patchedJson } from './go-json.js';
@@ -54,7 +75,7 @@ export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 /** The patch type of a Content-Type, or undefined. */
 export function patchTypeOf(contentType: string): PatchType | undefined {
-  const ct = contentType.split(';')[0]!.trim().toLowerCase();
+  const ct = contentType.split(';')[0].trim().toLowerCase();
   if (ct === 'application/json-patch+json') return 'json';
   if (ct === 'application/merge-patch+json') return 'merge';
   if (ct === 'application/strategic-merge-patch+json') return 'strategic';
@@ -81,7 +102,7 @@ const storedJson = new WeakMap<KubeObject, string>();
  * stored object's members (checked), the stored object's text, made once per stored object.
  */
 export function viewJson(view: unknown): string {
-  const stored = typeof view === 'object' && view !== null ? sameJson.get(view as KubeObject) : undefined;
+  const stored = typeof view === 'object' && view !== null ? sameJson.get(view) : undefined;
   if (!stored || !sameMembers(view as Rec, stored as Rec)) return JSON.stringify(view);
   let text = storedJson.get(stored);
   if (text === undefined) storedJson.set(stored, (text = JSON.stringify(stored)));
@@ -104,22 +125,35 @@ export class ObjectService {
    * is converted (its CRD's strategy: a relabel, or its conversion webhook).
    */
   async view(res: ResourceInfo, stored: KubeObject): Promise<KubeObject> {
-    if (res.custom && stored.apiVersion !== undefined && stored.apiVersion !== groupVersion(res) && res.conversion?.strategy === 'Webhook') {
-      return this.typed(res, (await convertObjects(res, [stored], res.version))[0]!);
+    if (
+      res.custom &&
+      stored.apiVersion !== undefined &&
+      stored.apiVersion !== groupVersion(res) &&
+      res.conversion?.strategy === 'Webhook'
+    ) {
+      return this.typed(res, (await convertObjects(res, [stored], res.version))[0]);
     }
     return this.present(res, stored);
   }
 
   /** {@link view} of many (one conversion review for all that need one). */
   async viewAll(res: ResourceInfo, stored: KubeObject[]): Promise<KubeObject[]> {
-    if (res.custom && res.conversion?.strategy === 'Webhook' && stored.some((o) => o.apiVersion !== groupVersion(res))) {
+    if (
+      res.custom &&
+      res.conversion?.strategy === 'Webhook' &&
+      stored.some((o) => o.apiVersion !== groupVersion(res))
+    ) {
       return (await convertObjects(res, stored, res.version)).map((o) => this.typed(res, o));
     }
     return stored.map((o) => this.present(res, o));
   }
 
   /** The attributes admission webhooks get, or undefined for writes that skip them. */
-  attributes(opts: WriteOptions, operation: AdmissionAttributes['operation'], scope: FieldScope | undefined): AdmissionAttributes | undefined {
+  attributes(
+    opts: WriteOptions,
+    operation: AdmissionAttributes['operation'],
+    scope: FieldScope | undefined,
+  ): AdmissionAttributes | undefined {
     if (!opts.admission) return undefined;
     const sub = opts.subresource ?? (scope === 'status' ? 'status' : undefined);
     return {
@@ -159,7 +193,7 @@ export class ObjectService {
   /** What is stored for an object of `res` (a custom resource in its CRD's storage version). */
   private async storageForm(res: ResourceInfo, obj: KubeObject): Promise<KubeObject> {
     if (res.custom && res.conversion && res.conversion.storageVersion !== res.version) {
-      return (await convertObjects(res, [this.typed(res, obj)], res.conversion.storageVersion))[0]!;
+      return (await convertObjects(res, [this.typed(res, obj)], res.conversion.storageVersion))[0];
     }
     return res.toStorage ? res.toStorage(obj) : obj;
   }
@@ -174,7 +208,9 @@ export class ObjectService {
     } catch (e) {
       // the etcd3 store decodes (and so converts) what it read: a failed conversion is its corrupt-object error
       if (e instanceof ConversionWebhookError) {
-        throw internalError(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${obj.metadata?.resourceVersion ?? 0}: ${e.detail}`);
+        throw internalError(
+          `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${obj.metadata?.resourceVersion ?? 0}: ${e.detail}`,
+        );
       }
       throw e;
     }
@@ -193,7 +229,11 @@ export class ObjectService {
     const meta = obj.metadata!;
     const nameGenerated = !meta.name && !!meta.generateName;
     if (nameGenerated) meta.name = `${meta.generateName}${randomSuffix()}`;
-    const nameRequired: FieldCause = { reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' };
+    const nameRequired: FieldCause = {
+      reason: 'FieldValueRequired',
+      field: 'metadata.name',
+      message: 'Required value: name or generateName is required',
+    };
     if (!meta.name) {
       // a custom resource reports it with its schema's errors (it is blocking: the CEL rules are skipped)
       if (res.schema) await this.admit(res, obj, undefined, opts, [nameRequired]);
@@ -201,9 +241,16 @@ export class ObjectService {
     }
     await this.requireNamespace(res, ns);
     if (res.namespaced) {
-      const nsObj = await readShared(this.storage, this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!));
+      const nsObj = await readShared(
+        this.storage,
+        this.key(this.registry.lookup('', 'v1', 'namespaces')!, undefined, ns!),
+      );
       if (nsObj?.metadata?.deletionTimestamp) {
-        throw forbidden(res, meta.name, `unable to create new content in namespace ${ns} because it is being terminated`);
+        throw forbidden(
+          res,
+          meta.name,
+          `unable to create new content in namespace ${ns} because it is being terminated`,
+        );
       }
     }
     if (res.custom) await this.requireCrdActive(res, meta.name);
@@ -221,9 +268,26 @@ export class ObjectService {
     if (attrs && nameGenerated) attrs.nameGenerated = true;
     const deferred = await this.admit(res, obj, undefined, opts, [], attrs);
     if (opts.appliedManagedFields) obj.metadata!.managedFields = opts.appliedManagedFields;
-    else obj.metadata!.managedFields = updateManagedFields(res, undefined, obj, opts.fieldManager ?? 'unknown', 'main', this.versions(res));
+    else
+      obj.metadata!.managedFields = updateManagedFields(
+        res,
+        undefined,
+        obj,
+        opts.fieldManager ?? 'unknown',
+        'main',
+        this.versions(res),
+      );
     if (!obj.metadata!.managedFields?.length) delete obj.metadata!.managedFields;
-    const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old: undefined, dryRun: opts.dryRun === true, scope: 'main', errors: deferred }) : undefined;
+    const finish = res.beginWrite
+      ? await res.beginWrite({
+          storage: this.storage,
+          obj,
+          old: undefined,
+          dryRun: opts.dryRun === true,
+          scope: 'main',
+          errors: deferred,
+        })
+      : undefined;
     try {
       res.prepareForCreate?.(obj);
       if (attrs) await this.webhooks.validate(res, this.typed(res, obj), undefined, attrs);
@@ -241,7 +305,13 @@ export class ObjectService {
   }
 
   /** Replaces an object (PUT), on the main resource or /status. */
-  async update(res: ResourceInfo, ns: string | undefined, name: string, body: unknown, opts: WriteOptions = {}): Promise<UpdateResult> {
+  async update(
+    res: ResourceInfo,
+    ns: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): Promise<UpdateResult> {
     const obj = this.decode(res, ns, body);
     if (obj.metadata?.name && obj.metadata.name !== name) {
       throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -253,7 +323,11 @@ export class ObjectService {
     if (!rv && res.custom) {
       // the update strategy's error names the resource, not the kind
       throw invalid(res.group, res.resource, name, [
-        { reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0: must be specified for an update' },
+        {
+          reason: 'FieldValueInvalid',
+          field: 'metadata.resourceVersion',
+          message: 'Invalid value: 0: must be specified for an update',
+        },
       ]);
     }
     if (rv && rv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
@@ -271,7 +345,11 @@ export class ObjectService {
     opts: WriteOptions & { force?: boolean } = {},
   ): Promise<UpdateResult> {
     if (type === 'strategic' && !res.strategicMerge) {
-      throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']);
+      throw unsupportedMediaType([
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/apply-patch+yaml',
+      ]);
     }
     if (type === 'apply' && !opts.fieldManager) {
       throw badRequest('fieldManager is required for apply requests');
@@ -283,7 +361,10 @@ export class ObjectService {
         if (type !== 'apply') throw notFound(res, name);
         const created = this.apply(res, ns, name, undefined, patch, opts, 'main');
         try {
-          const obj = await this.create(res, ns, created, { ...opts, appliedManagedFields: created.metadata!.managedFields ?? [] });
+          const obj = await this.create(res, ns, created, {
+            ...opts,
+            appliedManagedFields: created.metadata!.managedFields ?? [],
+          });
           return { object: obj, created: true };
         } catch (e) {
           if (e instanceof ApiError && e.status.reason === 'AlreadyExists' && attempt < MAX_UPDATE_RETRIES) continue;
@@ -309,16 +390,32 @@ export class ObjectService {
           break;
       }
       if (!isObject(candidate)) throw badRequest('the patch produced an object that is not a JSON object');
-      if (candidate.metadata !== undefined && candidate.metadata !== null && !isObject(candidate.metadata)) throw metadataNotAnObject(candidate);
+      if (candidate.metadata !== undefined && candidate.metadata !== null && !isObject(candidate.metadata))
+        throw metadataNotAnObject(candidate);
       if (!managed) candidate = await this.decodePatched(res, current, candidate, patch, type, opts);
       // A resourceVersion in the patch is a precondition.
       const patchRv = isObject(patch) && isObject(patch.metadata) ? patch.metadata.resourceVersion : undefined;
-      if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion) throw conflict(res, name, OBJECT_MODIFIED);
+      if (typeof patchRv === 'string' && patchRv !== old.metadata?.resourceVersion)
+        throw conflict(res, name, OBJECT_MODIFIED);
       try {
-        const stored = await this.commit(res, ns, old, candidate, opts, scope, managed ? (candidate as KubeObject).metadata?.managedFields ?? [] : undefined);
+        const stored = await this.commit(
+          res,
+          ns,
+          old,
+          candidate,
+          opts,
+          scope,
+          managed ? ((candidate as KubeObject).metadata?.managedFields ?? []) : undefined,
+        );
         return { object: stored, created: false };
       } catch (e) {
-        if (e instanceof StorageError && e.code === 'Conflict' && attempt < MAX_UPDATE_RETRIES && typeof patchRv !== 'string') continue;
+        if (
+          e instanceof StorageError &&
+          e.code === 'Conflict' &&
+          attempt < MAX_UPDATE_RETRIES &&
+          typeof patchRv !== 'string'
+        )
+          continue;
         if (e instanceof StorageError && e.code === 'Conflict') throw conflict(res, name, OBJECT_MODIFIED);
         throw e;
       }
@@ -331,12 +428,19 @@ export class ObjectService {
    * (`opts.patchStrict`) and the result's unknown fields are refused (Strict, 422 on `patch`)
    * or warned about (Warn). Returns the result without its unknown fields.
    */
-  private async decodePatched(res: ResourceInfo, current: KubeObject, candidate: KubeObject, patch: unknown, type: PatchType, opts: WriteOptions): Promise<KubeObject> {
+  private async decodePatched(
+    res: ResourceInfo,
+    current: KubeObject,
+    candidate: KubeObject,
+    patch: unknown,
+    type: PatchType,
+    opts: WriteOptions,
+  ): Promise<KubeObject> {
     // the value the apiserver shows: the patched JSON, or for a strategic merge patch the patch map (%+v)
     // (a built-in's JSON: the members the patch went into sorted, the rest in the Go struct's order)
     const shown = (): string => {
       if (type === 'strategic') return goV(patch);
-      if (res.custom) return goJson(candidate as never);
+      if (res.custom) return goJson(candidate);
       // the patch again, over the stored object in its Go encoding's order
       const msg = goMessageOf(groupVersion(res), res.kind);
       const base = msg ? goRoundTrip(msg, current as Rec) : current;
@@ -357,29 +461,56 @@ export class ObjectService {
       if (candidate.metadata !== undefined) out = { ...candidate, metadata: meta.value as KubeObject['metadata'] };
       if (res.schema) {
         out = structuredClone(out);
-        unknown.push(...(await res.schema()).prune(out).filter((p) => p !== 'metadata' && !p.startsWith('metadata.')).sort());
+        unknown.push(
+          ...(await res.schema())
+            .prune(out)
+            .filter((p) => p !== 'metadata' && !p.startsWith('metadata.'))
+            .sort(),
+        );
       }
     }
     const errs = [...(opts.patchStrict ?? []), ...unknown.map((p) => `unknown field ${JSON.stringify(p)}`)];
-    if (errs.length && opts.fieldValidation === 'Strict') throw patchInvalid(shown(), `strict decoding error: ${errs.join(', ')}`);
+    if (errs.length && opts.fieldValidation === 'Strict')
+      throw patchInvalid(shown(), `strict decoding error: ${errs.join(', ')}`);
     if (errs.length && opts.fieldValidation === 'Warn') opts.warnings?.push(...errs);
     return out;
   }
 
   /** Server-side apply of `patch` onto `current` (undefined: create), then the patch handler's namespace and name checks. */
-  private apply(res: ResourceInfo, ns: string | undefined, name: string, current: KubeObject | undefined, patch: unknown, opts: WriteOptions & { force?: boolean }, scope: FieldScope): KubeObject {
+  private apply(
+    res: ResourceInfo,
+    ns: string | undefined,
+    name: string,
+    current: KubeObject | undefined,
+    patch: unknown,
+    opts: WriteOptions & { force?: boolean },
+    scope: FieldScope,
+  ): KubeObject {
     if (patch !== null && !isObject(patch)) {
       const what = Array.isArray(patch) ? 'array' : typeof patch === 'boolean' ? 'bool' : typeof patch;
-      throw badRequest(`error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+      throw badRequest(
+        `error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`,
+      );
     }
-    const out = applyManagedFields(res, current, patch ?? {}, opts.fieldManager!, scope, opts.force === true, this.versions(res));
+    const out = applyManagedFields(
+      res,
+      current,
+      patch ?? {},
+      opts.fieldManager!,
+      scope,
+      opts.force === true,
+      this.versions(res),
+    );
     const meta = (out.metadata ??= {});
     if (res.namespaced && ns) {
-      if (meta.namespace && meta.namespace !== ns) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      if (meta.namespace && meta.namespace !== ns)
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
       meta.namespace = ns;
     }
-    if (!meta.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
-    if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    if (!meta.name)
+      throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
+    if (meta.name !== name)
+      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     return out;
   }
 
@@ -494,7 +625,9 @@ export class ObjectService {
     if (mf?.length) meta.managedFields = mf;
     else delete meta.managedFields;
     this.recordCrdStatus(res, old, obj);
-    const finish = res.beginWrite ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred }) : undefined;
+    const finish = res.beginWrite
+      ? await res.beginWrite({ storage: this.storage, obj, old, dryRun: opts.dryRun === true, scope, errors: deferred })
+      : undefined;
     try {
       if (attrs) await this.webhooks.validate(res, this.typed(res, obj), old, attrs);
       if (noOp(old, obj)) return old;
@@ -525,7 +658,10 @@ export class ObjectService {
    */
   private recordCrdStatus(res: ResourceInfo, old: KubeObject | undefined, obj: KubeObject): void {
     if (!isCrd(res)) return;
-    const before = { ...obj, metadata: { ...obj.metadata, managedFields: obj.metadata?.managedFields ?? [] } } as KubeObject & Rec;
+    const before = {
+      ...obj,
+      metadata: { ...obj.metadata, managedFields: obj.metadata?.managedFields ?? [] },
+    } as KubeObject & Rec;
     // storedVersions come with the write itself (the strategy), not from those controllers
     const stored = ((obj as Rec).status as Rec | undefined)?.storedVersions;
     const prev = old ? ((old as Rec).status as Rec | undefined) : undefined;
@@ -564,7 +700,9 @@ export class ObjectService {
       throw badRequest(`Object 'apiVersion' is missing in '${JSON.stringify(body)}'`);
     }
     if (obj.apiVersion !== groupVersion(res)) {
-      throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(res)})`);
+      throw badRequest(
+        `the API version in the data (${obj.apiVersion}) does not match the expected API version (${groupVersion(res)})`,
+      );
     }
     if (obj.kind !== res.kind) {
       throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${res.kind})`);
@@ -584,10 +722,20 @@ export class ObjectService {
    * Metadata checks, pruning, defaulting, schema validation and kind-specific preparation.
    * Throws the errors found; for a kind that validates late (`beginWrite`), returns them instead.
    */
-  private async admit(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, opts: WriteOptions, metaErrors: FieldCause[] = [], attrs?: AdmissionAttributes): Promise<FieldCause[]> {
+  private async admit(
+    res: ResourceInfo,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    opts: WriteOptions,
+    metaErrors: FieldCause[] = [],
+    attrs?: AdmissionAttributes,
+  ): Promise<FieldCause[]> {
     const name = obj.metadata?.name ?? '';
     const meta: FieldCause[] = [...metaErrors];
-    if (name) meta.push(...((res.resource === 'namespaces' && !res.group) || res.nameIsLabel ? checkLabelName(name) : checkName(name)));
+    if (name)
+      meta.push(
+        ...((res.resource === 'namespaces' && !res.group) || res.nameIsLabel ? checkLabelName(name) : checkName(name)),
+      );
     meta.push(...checkLabels(obj.metadata?.labels));
     meta.push(...checkAnnotations(obj.metadata?.annotations));
     const errs: FieldCause[] = [];
@@ -597,11 +745,11 @@ export class ObjectService {
       const msg = res.group === 'apiextensions.k8s.io' ? undefined : goMessageOf(groupVersion(res), res.kind);
       const kept = msg ? goRoundTrip(msg, obj as Rec) : unknownFields(obj, res.group, res.version, res.kind).value;
       // (in place, metadata too: callers hold references to both)
-      if (isObject(kept) && isObject(obj.metadata) && isObject(kept.metadata)) replaceContent(obj.metadata as KubeObject, kept.metadata);
+      if (isObject(kept) && isObject(obj.metadata) && isObject(kept.metadata))
+        replaceContent(obj.metadata, kept.metadata);
       if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
       if (!msg) fillZeroFields(obj as Rec, res.group, res.version, res.kind);
-    }
-    else if (isObject(obj.metadata)) replaceContent(obj.metadata as KubeObject, unknownMetadataFields(obj.metadata).value);
+    } else if (isObject(obj.metadata)) replaceContent(obj.metadata, unknownMetadataFields(obj.metadata).value);
     if (!res.schema) errs.push(...meta);
     // mutating admission: after decoding and defaulting, before validation
     if (attrs && !res.schema) await this.mutate(res, obj, old, attrs);
@@ -614,7 +762,12 @@ export class ObjectService {
         schema.prune(obj);
         schema.applyDefaults(obj);
       }
-      errs.push(...schema.validate(obj, old, { before: meta, afterSchema: res.custom && res.scale ? scaleErrors(res.scale, obj) : [] }));
+      errs.push(
+        ...schema.validate(obj, old, {
+          before: meta,
+          afterSchema: res.custom && res.scale ? scaleErrors(res.scale, obj) : [],
+        }),
+      );
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
     if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
@@ -631,7 +784,12 @@ export class ObjectService {
   }
 
   /** Runs the mutating webhooks; `obj` takes their changes in place. True when one changed it. */
-  private async mutate(res: ResourceInfo, obj: KubeObject, old: KubeObject | undefined, attrs: AdmissionAttributes): Promise<boolean> {
+  private async mutate(
+    res: ResourceInfo,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+  ): Promise<boolean> {
     const changed = await this.webhooks.mutate(res, this.typed(res, obj), old, attrs);
     if (!changed) return false;
     const meta = obj.metadata;
@@ -691,7 +849,7 @@ function sameMembers(a: Rec, b: Rec): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || a[ka[i]!] !== b[kb[i]!]) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || a[ka[i]] !== b[kb[i]]) return false;
   return true;
 }
 
@@ -721,7 +879,11 @@ function replaceContent(obj: KubeObject, next: unknown): void {
 /** 422 on `patch` with the patched value: what the patch handler answers when the result cannot be decoded. */
 function patchInvalid(value: string, why: string): ApiError {
   const cause = `Invalid value: ${JSON.stringify(value)}: ${why}`;
-  return new ApiError(failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }));
+  return new ApiError(
+    failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, {
+      causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }],
+    }),
+  );
 }
 
 /** 422 for a patch that leaves metadata something other than an object (the apiserver cannot decode it). */
@@ -729,7 +891,11 @@ function metadataNotAnObject(patched: KubeObject): ApiError {
   const m = (patched as Rec).metadata;
   const what = Array.isArray(m) ? 'array' : typeof m === 'boolean' ? 'bool' : typeof m;
   const cause = `Invalid value: ${JSON.stringify(goJson(patched))}: json: cannot unmarshal ${what} into Go value of type v1.ObjectMeta`;
-  return new ApiError(failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, { causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }] }));
+  return new ApiError(
+    failure(422, 'Invalid', ` "" is invalid: patch: ${cause}`, {
+      causes: [{ reason: 'FieldValueInvalid', message: cause, field: 'patch' }],
+    }),
+  );
 }
 
 function randomSuffix(): string {
@@ -753,7 +919,11 @@ function goType(v: unknown): string {
 function goV(v: unknown): string {
   if (v === null) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (typeof v === 'object') return `map[${Object.keys(v as Rec).sort().map((k) => `${k}:${goV((v as Rec)[k])}`).join(' ')}]`;
+  if (typeof v === 'object')
+    return `map[${Object.keys(v as Rec)
+      .sort()
+      .map((k) => `${k}:${goV((v as Rec)[k])}`)
+      .join(' ')}]`;
   return String(v);
 }
 
@@ -776,16 +946,34 @@ function scaleErrors(scale: NonNullable<ResourceInfo['scale']>, obj: KubeObject)
     if (!found) return;
     const jsonPath = `.${path.replace(/^\./, '')}`;
     if (typeof value !== 'number' || !Number.isInteger(value)) {
-      out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: 0: ${jsonPath} accessor error: ${goV(value)} is of the type ${goType(value)}, expected int64` });
-    } else if (value < 0) out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: should be a non-negative integer` });
-    else if (value > 2147483647) out.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: should be less than or equal to 2147483647` });
+      out.push({
+        reason: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: 0: ${jsonPath} accessor error: ${goV(value)} is of the type ${goType(value)}, expected int64`,
+      });
+    } else if (value < 0)
+      out.push({
+        reason: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: ${value}: should be a non-negative integer`,
+      });
+    else if (value > 2147483647)
+      out.push({
+        reason: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: ${value}: should be less than or equal to 2147483647`,
+      });
   };
   replicas(scale.specReplicasPath);
   replicas(scale.statusReplicasPath);
   if (scale.labelSelectorPath) {
     const { found, value } = nested(scale.labelSelectorPath);
     if (found && typeof value !== 'string') {
-      out.push({ reason: 'FieldValueInvalid', field: scale.labelSelectorPath, message: `Invalid value: "": .${scale.labelSelectorPath.replace(/^\./, '')} accessor error: ${goV(value)} is of the type ${goType(value)}, expected string` });
+      out.push({
+        reason: 'FieldValueInvalid',
+        field: scale.labelSelectorPath,
+        message: `Invalid value: "": .${scale.labelSelectorPath.replace(/^\./, '')} accessor error: ${goV(value)} is of the type ${goType(value)}, expected string`,
+      });
     }
   }
   return out;

@@ -4,7 +4,12 @@
 // (merge keys per field name, `$patch` directives, `$deleteFromPrimitiveList`, `$setElementOrder`
 // and `$retainKeys`).
 import { ApiError as ClientApiError } from '../runtime/client/errors.js';
-import { checkJsonPatchShape, goJsonType, jsonPatch as applyJsonPatch, mergePatch as applyMergePatch } from '../runtime/fake/patch.js';
+import {
+  checkJsonPatchShape,
+  goJsonType,
+  jsonPatch as applyJsonPatch,
+  mergePatch as applyMergePatch,
+} from '../runtime/fake/patch.js';
 import { badRequest, ApiError } from './status.js';
 import { isObject, jsonEqual, ownValue, setOwn } from './meta.js';
 
@@ -45,7 +50,8 @@ export function decodeJsonPatch(ops: Json, strictDecoding: boolean): string[] {
       if (!isObject(op)) fail(`${goJsonType(op)} into Go value of type handlers.jsonPatchOp`);
       for (const [k, v] of Object.entries(op as Rec)) {
         if (k === 'op' || k === 'path' || k === 'from') {
-          if (v !== null && typeof v !== 'string') fail(`${goJsonType(v)} into Go struct field jsonPatchOp.${k} of type string`);
+          if (v !== null && typeof v !== 'string')
+            fail(`${goJsonType(v)} into Go struct field jsonPatchOp.${k} of type string`);
         } else if (k !== 'value') strict.push(`json patch unknown field "[${i}].${k}"`);
       }
     });
@@ -84,7 +90,8 @@ const MERGE_PRIMITIVE_LISTS = new Set(['finalizers']);
 
 /** Applies a strategic merge patch to a built-in kind's object; returns a new value. */
 export function strategicMergePatch(target: Json, patch: Json): Json {
-  if (!isObject(patch)) throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
+  if (!isObject(patch))
+    throw badRequest(`json: cannot unmarshal ${goJsonType(patch)} into Go value of type map[string]interface {}`);
   return smpObject(isObject(target) ? target : {}, patch);
 }
 
@@ -102,7 +109,8 @@ function smpObject(target: Rec, patch: Rec): Rec {
     if (k.startsWith('$setElementOrder/')) continue;
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const field = k.slice('$deleteFromPrimitiveList/'.length);
-      if (Array.isArray(out[field]) && Array.isArray(v)) out[field] = (out[field] as Json[]).filter((x) => !v.some((y) => jsonEqual(x, y)));
+      if (Array.isArray(out[field]) && Array.isArray(v))
+        out[field] = (out[field] as Json[]).filter((x) => !v.some((y) => jsonEqual(x, y)));
       continue;
     }
     if (v === null) {

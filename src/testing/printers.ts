@@ -53,7 +53,23 @@ function formatLabels(m: unknown): string {
 const containers = (o: KubeObject): Rec[] => arr(rec(rec(rec((o as Rec).spec).template).spec).containers).map(rec);
 
 /** The core/v1 Event printer's cells (Last Seen … Name), for core and events.k8s.io events alike. */
-function eventCells(e: { firstTimestamp: unknown; lastTimestamp: unknown; eventTime: unknown; series: unknown; count: unknown; type: unknown; reason: unknown; involved: Rec; message: unknown; component: string; host: string; name: unknown }, now: number): unknown[] {
+function eventCells(
+  e: {
+    firstTimestamp: unknown;
+    lastTimestamp: unknown;
+    eventTime: unknown;
+    series: unknown;
+    count: unknown;
+    type: unknown;
+    reason: unknown;
+    involved: Rec;
+    message: unknown;
+    component: string;
+    host: string;
+    name: unknown;
+  },
+  now: number,
+): unknown[] {
   let first = since(e.firstTimestamp, now);
   if (!e.firstTimestamp) first = since(e.eventTime, now);
   let last = since(e.lastTimestamp, now);
@@ -66,13 +82,32 @@ function eventCells(e: { firstTimestamp: unknown; lastTimestamp: unknown; eventT
   const kind = str(e.involved.kind).toLowerCase();
   const target = str(e.involved.name) ? `${kind}/${str(e.involved.name)}` : kind;
   const source = e.host ? `${e.component}, ${e.host}` : e.component;
-  return [last, str(e.type), str(e.reason), target, str(e.involved.fieldPath), source, str(e.message).trim(), first, n, str(e.name)];
+  return [
+    last,
+    str(e.type),
+    str(e.reason),
+    target,
+    str(e.involved.fieldPath),
+    source,
+    str(e.message).trim(),
+    first,
+    n,
+    str(e.name),
+  ];
 }
 
 /** Cells by resource (`group/version/resource`, `v1/<resource>` for the core group). */
 export const BUILTIN_CELLS: Record<string, (o: KubeObject, now: number) => unknown[]> = {
-  'v1/namespaces': (o, now) => [o.metadata?.name ?? '', str(rec((o as Rec).status).phase), since(o.metadata?.creationTimestamp, now)],
-  'v1/configmaps': (o, now) => [o.metadata?.name ?? '', count((o as Rec).data) + count((o as Rec).binaryData), since(o.metadata?.creationTimestamp, now)],
+  'v1/namespaces': (o, now) => [
+    o.metadata?.name ?? '',
+    str(rec((o as Rec).status).phase),
+    since(o.metadata?.creationTimestamp, now),
+  ],
+  'v1/configmaps': (o, now) => [
+    o.metadata?.name ?? '',
+    count((o as Rec).data) + count((o as Rec).binaryData),
+    since(o.metadata?.creationTimestamp, now),
+  ],
   'v1/services': (o, now) => {
     const spec = rec((o as Rec).spec);
     const type = str(spec.type);
@@ -82,16 +117,43 @@ export const BUILTIN_CELLS: Record<string, (o: KubeObject, now: number) => unkno
     if (type === 'ClusterIP' || type === 'NodePort') external = externalIPs.length ? externalIPs.join(',') : '<none>';
     else if (type === 'LoadBalancer') {
       // loadBalancerStatusStringer (wide, as the table convertor asks): ingress IPs or hostnames, sorted and unique, then the external IPs
-      const lb = [...new Set(arr(rec(rec((o as Rec).status).loadBalancer).ingress).map(rec).map((i) => str(i.ip) || str(i.hostname)).filter(Boolean))].sort();
+      const lb = [
+        ...new Set(
+          arr(rec(rec((o as Rec).status).loadBalancer).ingress)
+            .map(rec)
+            .map((i) => str(i.ip) || str(i.hostname))
+            .filter(Boolean),
+        ),
+      ].sort();
       const lbText = lb.join(',');
       if (externalIPs.length) external = [...(lbText ? lbText.split(',') : []), ...externalIPs].join(',');
       else external = lbText || '<pending>';
     } else if (type === 'ExternalName') external = str(spec.externalName);
     else external = '<unknown>';
-    const ports = arr(spec.ports).map(rec).map((p) => (num(p.nodePort) > 0 ? `${num(p.port)}:${num(p.nodePort)}/${str(p.protocol)}` : `${num(p.port)}/${str(p.protocol)}`)).join(',');
-    return [o.metadata?.name ?? '', type, ips[0] ?? '<none>', external, ports || '<none>', since(o.metadata?.creationTimestamp, now), formatLabels(spec.selector)];
+    const ports = arr(spec.ports)
+      .map(rec)
+      .map((p) =>
+        num(p.nodePort) > 0
+          ? `${num(p.port)}:${num(p.nodePort)}/${str(p.protocol)}`
+          : `${num(p.port)}/${str(p.protocol)}`,
+      )
+      .join(',');
+    return [
+      o.metadata?.name ?? '',
+      type,
+      ips[0] ?? '<none>',
+      external,
+      ports || '<none>',
+      since(o.metadata?.creationTimestamp, now),
+      formatLabels(spec.selector),
+    ];
   },
-  'v1/secrets': (o, now) => [o.metadata?.name ?? '', str((o as Rec).type), count((o as Rec).data), since(o.metadata?.creationTimestamp, now)],
+  'v1/secrets': (o, now) => [
+    o.metadata?.name ?? '',
+    str((o as Rec).type),
+    count((o as Rec).data),
+    since(o.metadata?.creationTimestamp, now),
+  ],
   'apps/v1/deployments': (o, now) => {
     const spec = rec((o as Rec).spec);
     const status = rec((o as Rec).status);
@@ -101,12 +163,20 @@ export const BUILTIN_CELLS: Record<string, (o: KubeObject, now: number) => unkno
       num(status.updatedReplicas),
       num(status.availableReplicas),
       since(o.metadata?.creationTimestamp, now),
-      containers(o).map((c) => str(c.name)).join(','),
-      containers(o).map((c) => str(c.image)).join(','),
+      containers(o)
+        .map((c) => str(c.name))
+        .join(','),
+      containers(o)
+        .map((c) => str(c.image))
+        .join(','),
       formatLabelSelector(spec.selector),
     ];
   },
-  'coordination.k8s.io/v1/leases': (o, now) => [o.metadata?.name ?? '', str(rec((o as Rec).spec).holderIdentity), since(o.metadata?.creationTimestamp, now)],
+  'coordination.k8s.io/v1/leases': (o, now) => [
+    o.metadata?.name ?? '',
+    str(rec((o as Rec).spec).holderIdentity),
+    since(o.metadata?.creationTimestamp, now),
+  ],
   'v1/events': (o, now) => {
     const e = o as Rec;
     const src = rec(e.source);
@@ -152,11 +222,15 @@ export const BUILTIN_CELLS: Record<string, (o: KubeObject, now: number) => unkno
   'apiextensions.k8s.io/v1/customresourcedefinitions': (o) => {
     const spec = rec((o as Rec).spec);
     const names = rec(spec.names);
-    const established = arr(rec((o as Rec).status).conditions).map(rec).find((c) => c.type === 'Established');
+    const established = arr(rec((o as Rec).status).conditions)
+      .map(rec)
+      .find((c) => c.type === 'Established');
     return [
       o.metadata?.name ?? '',
       str(spec.scope),
-      arr(spec.versions).map((v) => `${str(rec(v).name)}${rec(v).storage === true ? '(storage)' : ''}`).join(','),
+      arr(spec.versions)
+        .map((v) => `${str(rec(v).name)}${rec(v).storage === true ? '(storage)' : ''}`)
+        .join(','),
       // a date column: the timestamp itself (clients print the age)
       o.metadata?.creationTimestamp ?? null,
       str(spec.group),

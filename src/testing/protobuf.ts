@@ -59,7 +59,7 @@ class Reader {
     let shift = 0n;
     for (;;) {
       if (this.pos >= this.buf.length) throw new Error('truncated varint');
-      const b = this.buf[this.pos++]!;
+      const b = this.buf[this.pos++];
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return result;
       shift += 7n;
@@ -174,9 +174,11 @@ function decodeSpecial(special: string, name: string, buf: Uint8Array): unknown 
   }
   // the apiextensions "either/or" types: their fields first, then their JSON form
   const o = decodeFields(name, buf);
-  if (special === 'schemaorarray') return Array.isArray(o.JSONSchemas) && o.JSONSchemas.length ? o.JSONSchemas : (o.Schema ?? null);
+  if (special === 'schemaorarray')
+    return Array.isArray(o.JSONSchemas) && o.JSONSchemas.length ? o.JSONSchemas : (o.Schema ?? null);
   if (special === 'schemaorbool') return o.Schema ?? o.Allows === true;
-  if (special === 'schemaorstringarray') return Array.isArray(o.Property) && o.Property.length ? o.Property : (o.Schema ?? null);
+  if (special === 'schemaorstringarray')
+    return Array.isArray(o.Property) && o.Property.length ? o.Property : (o.Schema ?? null);
   throw new Error(`no decoder for ${special}`);
 }
 
@@ -246,7 +248,7 @@ function element(type: string, r: Raw | undefined): unknown {
 }
 
 function decodeFields(name: string, buf: Uint8Array): Json {
-  const spec = messages().messages[name]!;
+  const spec = messages().messages[name];
   const raw = rawFields(buf);
   const out: Json = {};
   for (const [no, jsonName, type, flags] of spec.fields ?? []) {
@@ -265,7 +267,10 @@ function decodeFields(name: string, buf: Uint8Array): Json {
       const map: Json = {};
       for (const entry of values) {
         const e = rawFields(bytesOf(entry));
-        map[utf8.decode(bytesOf(e.get(1)?.at(-1)))] = elem === 'bytes' ? Buffer.from(bytesOf(e.get(2)?.at(-1))).toString('base64') : element(elem, e.get(2)?.at(-1));
+        map[utf8.decode(bytesOf(e.get(1)?.at(-1)))] =
+          elem === 'bytes'
+            ? Buffer.from(bytesOf(e.get(2)?.at(-1))).toString('base64')
+            : element(elem, e.get(2)?.at(-1));
       }
       absent = values.length === 0;
       value = map;

@@ -21,7 +21,11 @@ export class Registry {
   /** Every served resource, sorted by group, version, plural. */
   all(): ResourceInfo[] {
     return [...this.byGvr.values()].sort((a, b) =>
-      a.group === b.group ? (a.version === b.version ? cmp(a.resource, b.resource) : cmp(a.version, b.version)) : cmp(a.group, b.group),
+      a.group === b.group
+        ? a.version === b.version
+          ? cmp(a.resource, b.resource)
+          : cmp(a.version, b.version)
+        : cmp(a.group, b.group),
     );
   }
 
@@ -32,7 +36,14 @@ export class Registry {
       if (!m.has(r.group)) m.set(r.group, new Set());
       m.get(r.group)!.add(r.version);
     }
-    const builtinOrder = ['', 'apiextensions.k8s.io', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'admissionregistration.k8s.io'];
+    const builtinOrder = [
+      '',
+      'apiextensions.k8s.io',
+      'apps',
+      'events.k8s.io',
+      'coordination.k8s.io',
+      'admissionregistration.k8s.io',
+    ];
     return [...m.entries()]
       .sort(([a], [b]) => {
         const ia = builtinOrder.indexOf(a);

@@ -25,7 +25,11 @@ export interface ScaleSpec {
 /** Validation, defaulting and pruning of a resource's objects. */
 export interface ObjectSchema {
   /** Field errors of `obj` (with `old` on update), with the metadata's before and the scale paths' after the schema's. */
-  validate(obj: KubeObject, old?: KubeObject, context?: { before?: FieldCause[]; afterSchema?: FieldCause[] }): FieldCause[];
+  validate(
+    obj: KubeObject,
+    old?: KubeObject,
+    context?: { before?: FieldCause[]; afterSchema?: FieldCause[] },
+  ): FieldCause[];
   /** Fills defaults in place. */
   applyDefaults(obj: KubeObject): void;
   /** Drops unknown fields in place; returns the dropped paths (`spec.foo`) for strict field validation. */
@@ -67,7 +71,14 @@ export interface ResourceInfo {
    * field manager ran, then validation with `errors`, the metadata errors found before): throws
    * the write's error, or returns what to call when the write ended (success or not).
    */
-  beginWrite?: (w: { storage: import('./storage/storage.js').Storage; obj: KubeObject; old: KubeObject | undefined; dryRun: boolean; scope: string; errors: FieldCause[] }) => Promise<() => void>;
+  beginWrite?: (w: {
+    storage: import('./storage/storage.js').Storage;
+    obj: KubeObject;
+    old: KubeObject | undefined;
+    dryRun: boolean;
+    scope: string;
+    errors: FieldCause[];
+  }) => Promise<() => void>;
   /**
    * For a version stored in another version's form (events.k8s.io/v1 events, kept as core/v1
    * ones under the same storagePrefix): the stored form of an object, and the object of a stored one.

@@ -41,8 +41,8 @@ export function parseFieldSelector(text: string | undefined, extra: FieldGetters
   for (const part of text.split(',')) {
     const m = /^\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(part);
     if (!m) throw badRequest(`invalid selector: '${text}'; can't understand '${part}'`);
-    if (!fields[m[1]!]) throw badRequest(`field label not supported: ${m[1]}`);
-    reqs.push({ key: m[1]!, neq: m[2] === '!=', value: m[3]! });
+    if (!fields[m[1]]) throw badRequest(`field label not supported: ${m[1]}`);
+    reqs.push({ key: m[1], neq: m[2] === '!=', value: m[3] });
   }
-  return (obj) => reqs.every((r) => (fields[r.key]!(obj) === r.value) !== r.neq);
+  return (obj) => reqs.every((r) => (fields[r.key](obj) === r.value) !== r.neq);
 }

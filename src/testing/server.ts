@@ -129,7 +129,13 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     // a persistent store may hold the configurations of an earlier run, with another CA: replaced
     if (persistent) {
       for (const c of hooks.installed.configurations) {
-        const res = registry.lookup('admissionregistration.k8s.io', 'v1', c.kind === 'MutatingWebhookConfiguration' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations')!;
+        const res = registry.lookup(
+          'admissionregistration.k8s.io',
+          'v1',
+          c.kind === 'MutatingWebhookConfiguration'
+            ? 'mutatingwebhookconfigurations'
+            : 'validatingwebhookconfigurations',
+        )!;
         const key = svc.key(res, undefined, c.metadata?.name ?? '');
         const cur = await storage.get(key);
         if (cur) await storage.delete(key, Number(cur.metadata?.resourceVersion));
@@ -141,12 +147,16 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const controllers = new Controllers(svc, storage, onError);
   await controllers.start();
   // A deleted CRD's watches end, as the apiserver closes them when it stops serving the resource.
-  const crdWatch = storage.watch('/apiextensions.k8s.io/customresourcedefinitions/', await storage.currentRevision(), (e) => {
-    if (e.type !== 'DELETED') return;
-    const spec = (e.object as { spec?: { group?: string; names?: { plural?: string } } }).spec;
-    const prefix = `/${spec?.group ?? ''}/${spec?.names?.plural ?? ''}`;
-    for (const w of [...watches]) if (w.resource.storagePrefix === prefix) w.close();
-  });
+  const crdWatch = storage.watch(
+    '/apiextensions.k8s.io/customresourcedefinitions/',
+    await storage.currentRevision(),
+    (e) => {
+      if (e.type !== 'DELETED') return;
+      const spec = (e.object as { spec?: { group?: string; names?: { plural?: string } } }).spec;
+      const prefix = `/${spec?.group ?? ''}/${spec?.names?.plural ?? ''}`;
+      for (const w of [...watches]) if (w.resource.storagePrefix === prefix) w.close();
+    },
+  );
   let simulator: WorkloadSimulator | undefined;
   if (options.simulateWorkloads) {
     const delay = typeof options.simulateWorkloads === 'number' ? options.simulateWorkloads : 100;
@@ -163,7 +173,12 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = Date.now();
     // the user agent last (quoted), so a test can tell an operator's requests from its own
-    if (log) res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms ${JSON.stringify(req.headers['user-agent'] ?? '')}`));
+    if (log)
+      res.on('finish', () =>
+        log(
+          `${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms ${JSON.stringify(req.headers['user-agent'] ?? '')}`,
+        ),
+      );
     const go = (): void => {
       const fault = faults.check(req.url ?? '/');
       if (fault) {
@@ -291,17 +306,32 @@ async function listen(
 }
 
 /** Creates objects in-process; a clear error (with the apiserver's message) when one is refused. */
-async function installAll(svc: ObjectService, registry: Registry, objects: KubeObject[], keepExisting = false): Promise<KubeObject[]> {
+async function installAll(
+  svc: ObjectService,
+  registry: Registry,
+  objects: KubeObject[],
+  keepExisting = false,
+): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const o of objects) {
-    const [group, version] = (o.apiVersion ?? '').includes('/') ? (o.apiVersion ?? '').split('/') : ['', o.apiVersion ?? ''];
+    const [group, version] = (o.apiVersion ?? '').includes('/')
+      ? (o.apiVersion ?? '').split('/')
+      : ['', o.apiVersion ?? ''];
     const res = registry.all().find((r) => r.group === group && r.version === version && r.kind === o.kind);
-    if (!res) throw new Error(`cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${o.apiVersion ?? '?'} ${o.kind ?? '?'}`);
+    if (!res)
+      throw new Error(
+        `cannot create ${o.kind ?? '?'} ${o.metadata?.name ?? ''}: no resource serves ${o.apiVersion ?? '?'} ${o.kind ?? '?'}`,
+      );
     try {
-      out.push(await svc.create(res, res.namespaced ? o.metadata?.namespace ?? 'default' : undefined, o, { fieldManager: 'crdgen-testenv' }));
+      out.push(
+        await svc.create(res, res.namespaced ? (o.metadata?.namespace ?? 'default') : undefined, o, {
+          fieldManager: 'crdgen-testenv',
+        }),
+      );
     } catch (e) {
       if (keepExisting && e instanceof ApiError && e.status.code === 409) continue;
-      if (e instanceof ApiError) throw new Error(`cannot create ${o.kind} ${o.metadata?.name ?? ''}: ${e.status.message}`);
+      if (e instanceof ApiError)
+        throw new Error(`cannot create ${o.kind} ${o.metadata?.name ?? ''}: ${e.status.message}`);
       throw e;
     }
   }

@@ -16,7 +16,13 @@
 //   change once set) and, on update, the strategy's type-dependent wiping.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { KubeObject } from '../runtime/meta/types.js';
-import { duplicate, forbidden, invalid as fieldInvalid, notSupported, required } from '../runtime/validation/field-error.js';
+import {
+  duplicate,
+  forbidden,
+  invalid as fieldInvalid,
+  notSupported,
+  required,
+} from '../runtime/validation/field-error.js';
 import { isObject, jsonEqual } from './meta.js';
 import { ApiError, failure, internalError, invalid } from './status.js';
 import type { FieldCause } from './status.js';
@@ -69,10 +75,15 @@ const clusterIPs = (o: KubeObject): string[] => arr(spec(o).clusterIPs).map(str)
 const isHeadless = (o: KubeObject): boolean => clusterIPs(o)[0] === 'None';
 const hasSelector = (o: KubeObject): boolean => Object.keys(rec(spec(o).selector)).length > 0;
 const externallyAccessible = (o: KubeObject): boolean =>
-  typeOf(o) === 'LoadBalancer' || typeOf(o) === 'NodePort' || (typeOf(o) === 'ClusterIP' && arr(spec(o).externalIPs).length > 0);
-const needsHealthCheck = (o: KubeObject): boolean => typeOf(o) === 'LoadBalancer' && spec(o).externalTrafficPolicy === 'Local';
-const needsNodePort = (o: KubeObject): boolean => typeOf(o) === 'NodePort' || (typeOf(o) === 'LoadBalancer' && spec(o).allocateLoadBalancerNodePorts !== false);
-const shouldAllocateNodePorts = (o: KubeObject): boolean => typeOf(o) === 'NodePort' || (typeOf(o) === 'LoadBalancer' && spec(o).allocateLoadBalancerNodePorts === true);
+  typeOf(o) === 'LoadBalancer' ||
+  typeOf(o) === 'NodePort' ||
+  (typeOf(o) === 'ClusterIP' && arr(spec(o).externalIPs).length > 0);
+const needsHealthCheck = (o: KubeObject): boolean =>
+  typeOf(o) === 'LoadBalancer' && spec(o).externalTrafficPolicy === 'Local';
+const needsNodePort = (o: KubeObject): boolean =>
+  typeOf(o) === 'NodePort' || (typeOf(o) === 'LoadBalancer' && spec(o).allocateLoadBalancerNodePorts !== false);
+const shouldAllocateNodePorts = (o: KubeObject): boolean =>
+  typeOf(o) === 'NodePort' || (typeOf(o) === 'LoadBalancer' && spec(o).allocateLoadBalancerNodePorts === true);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 /** SetDefaults_Service: what decoding a v1 Service fills in (on every write, status ones too). */
@@ -90,15 +101,22 @@ export function defaultService(obj: KubeObject): void {
   for (const p of arr(s.ports)) {
     if (!isObject(p)) continue;
     if (!p.protocol) p.protocol = 'TCP';
-    if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '') p.targetPort = num(p.port);
+    if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '')
+      p.targetPort = num(p.port);
   }
   if (externallyAccessible(obj) && !s.externalTrafficPolicy) s.externalTrafficPolicy = 'Cluster';
   if (s.internalTrafficPolicy === undefined || s.internalTrafficPolicy === null) {
-    if (s.type === 'NodePort' || s.type === 'LoadBalancer' || s.type === 'ClusterIP') s.internalTrafficPolicy = 'Cluster';
+    if (s.type === 'NodePort' || s.type === 'LoadBalancer' || s.type === 'ClusterIP')
+      s.internalTrafficPolicy = 'Cluster';
   }
-  if (s.type === 'LoadBalancer' && (s.allocateLoadBalancerNodePorts === undefined || s.allocateLoadBalancerNodePorts === null)) s.allocateLoadBalancerNodePorts = true;
+  if (
+    s.type === 'LoadBalancer' &&
+    (s.allocateLoadBalancerNodePorts === undefined || s.allocateLoadBalancerNodePorts === null)
+  )
+    s.allocateLoadBalancerNodePorts = true;
   if (s.type === 'LoadBalancer') {
-    for (const ing of arr(rec(rec(o.status).loadBalancer).ingress)) if (isObject(ing) && ing.ip && ing.ipMode === undefined) ing.ipMode = 'VIP';
+    for (const ing of arr(rec(rec(o.status).loadBalancer).ingress))
+      if (isObject(ing) && ing.ip && ing.ipMode === undefined) ing.ipMode = 'VIP';
   }
 }
 
@@ -109,7 +127,9 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 const LABEL_KEY_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  return examples.length ? `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')` : `${msg} (regex used for validation is '${fmt}')`;
+  return examples.length
+    ? `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`
+    : `${msg} (regex used for validation is '${fmt}')`;
 }
 
 /** validation.IsDNS1123Label's messages. */
@@ -118,7 +138,15 @@ export function dns1123LabelErrors(v: string): string[] {
   if (v.length > 63) errs.push('must be no more than 63 characters');
   if (!DNS1123_LABEL.test(v)) {
     if (DNS1123_SUBDOMAIN.test(v)) errs.push('must not contain dots');
-    else errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", '[a-z0-9]([-a-z0-9]*[a-z0-9])?', 'my-name', '123-abc'));
+    else
+      errs.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          '[a-z0-9]([-a-z0-9]*[a-z0-9])?',
+          'my-name',
+          '123-abc',
+        ),
+      );
   }
   return errs;
 }
@@ -128,7 +156,13 @@ export function dns1123SubdomainErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 253) errs.push('must be no more than 253 characters');
   if (!DNS1123_SUBDOMAIN.test(v)) {
-    errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*', 'example.com'));
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*',
+        'example.com',
+      ),
+    );
   }
   return errs;
 }
@@ -137,17 +171,20 @@ export function dns1123SubdomainErrors(v: string): string[] {
 export function qualifiedNameErrors(v: string): string[] {
   const errs: string[] = [];
   const parts = v.split('/');
-  const keyMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+  const keyMsg =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
   const keyFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
   let name: string;
   if (parts.length === 1) name = parts[0]!;
   else if (parts.length === 2) {
-    const prefix = parts[0]!;
+    const prefix = parts[0];
     name = parts[1]!;
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else errs.push(...dns1123SubdomainErrors(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return [`a valid label key ${regexError(keyMsg, keyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a valid label key ${regexError(keyMsg, keyFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 characters');
@@ -177,7 +214,19 @@ function labelsErrors(labels: Rec, field: string): FieldCause[] {
     const value = str(v);
     if (value.length > 63) errs.push(fieldInvalid(field, value, 'must be no more than 63 characters'));
     if (!/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(value)) {
-      errs.push(fieldInvalid(field, value, regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?', 'MyValue', 'my_value', '12345')));
+      errs.push(
+        fieldInvalid(
+          field,
+          value,
+          regexError(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+            '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?',
+            'MyValue',
+            'my_value',
+            '12345',
+          ),
+        ),
+      );
     }
   }
   return errs;
@@ -197,8 +246,10 @@ function clusterIPsRelatedErrors(svc: KubeObject, old: KubeObject | undefined): 
   const clusterIP = str(s.clusterIP);
   if (clusterIP) {
     if (ips.length === 0) errs.push(required('spec.clusterIPs'));
-    else if (ips[0] !== clusterIP) errs.push(fieldInvalid('spec.clusterIPs', ips, 'first value must match `clusterIP`'));
-  } else if (ips.length) errs.push(fieldInvalid('spec.clusterIPs', ips, 'must be empty when `clusterIP` is not specified'));
+    else if (ips[0] !== clusterIP)
+      errs.push(fieldInvalid('spec.clusterIPs', ips, 'first value must match `clusterIP`'));
+  } else if (ips.length)
+    errs.push(fieldInvalid('spec.clusterIPs', ips, 'must be empty when `clusterIP` is not specified'));
   const families = arr(s.ipFamilies).map(str);
   const seen = new Set<string>();
   families.forEach((f, i) => {
@@ -206,7 +257,8 @@ function clusterIPsRelatedErrors(svc: KubeObject, old: KubeObject | undefined): 
     if (seen.has(f)) errs.push(duplicate(`spec.ipFamilies[${i}]`, f));
     seen.add(f);
   });
-  if (s.ipFamilyPolicy !== undefined && s.ipFamilyPolicy !== null && !POLICIES.includes(str(s.ipFamilyPolicy))) errs.push(notSupported('spec.ipFamilyPolicy', s.ipFamilyPolicy, POLICIES));
+  if (s.ipFamilyPolicy !== undefined && s.ipFamilyPolicy !== null && !POLICIES.includes(str(s.ipFamilyPolicy)))
+    errs.push(notSupported('spec.ipFamilyPolicy', s.ipFamilyPolicy, POLICIES));
   const existing = old ? clusterIPs(old) : [];
   let bad = false;
   ips.forEach((ip, i) => {
@@ -224,12 +276,19 @@ function clusterIPsRelatedErrors(svc: KubeObject, old: KubeObject | undefined): 
   });
   if (ips.length > 2) errs.push(fieldInvalid('spec.clusterIPs', ips, 'may only hold up to 2 values'));
   if (bad) return errs;
-  if (ips.length > 1 && !(ips.length === 2 && isIPv4(ips[0]!) !== isIPv4(ips[1]!))) errs.push(fieldInvalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family'));
+  if (ips.length > 1 && !(ips.length === 2 && isIPv4(ips[0]) !== isIPv4(ips[1])))
+    errs.push(fieldInvalid('spec.clusterIPs', ips, 'may specify no more than one IP for each IP family'));
   if (!isHeadless(svc) && ips.length && families.length) {
     ips.forEach((ip, i) => {
       if (i >= families.length) return;
-      if (families[i] === 'IPv4' && isIPv6(ip)) errs.push(fieldInvalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
-      if (families[i] === 'IPv6' && !isIPv6(ip)) errs.push(fieldInvalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+      if (families[i] === 'IPv4' && isIPv6(ip))
+        errs.push(
+          fieldInvalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``),
+        );
+      if (families[i] === 'IPv6' && !isIPv6(ip))
+        errs.push(
+          fieldInvalid(`spec.clusterIPs[${i}]`, ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``),
+        );
     });
   }
   return errs;
@@ -243,12 +302,15 @@ function serviceErrors(svc: KubeObject, old: KubeObject | undefined): FieldCause
   const ps = ports(svc);
   const ips = clusterIPs(svc);
   if (ps.length === 0 && !isHeadless(svc) && type !== 'ExternalName') errs.push(required('spec.ports'));
-  if (type === 'LoadBalancer' && isHeadless(svc)) errs.push(fieldInvalid('spec.clusterIPs[0]', ips[0], "may not be set to 'None' for LoadBalancer services"));
-  if (type === 'NodePort' && isHeadless(svc)) errs.push(fieldInvalid('spec.clusterIPs[0]', ips[0], "may not be set to 'None' for NodePort services"));
+  if (type === 'LoadBalancer' && isHeadless(svc))
+    errs.push(fieldInvalid('spec.clusterIPs[0]', ips[0], "may not be set to 'None' for LoadBalancer services"));
+  if (type === 'NodePort' && isHeadless(svc))
+    errs.push(fieldInvalid('spec.clusterIPs[0]', ips[0], "may not be set to 'None' for NodePort services"));
   if (type === 'ExternalName') {
     if (ips.length) errs.push(forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
     if (arr(s.ipFamilies).length) errs.push(forbidden('spec.ipFamilies', 'may not be set for ExternalName services'));
-    if (s.ipFamilyPolicy !== undefined && s.ipFamilyPolicy !== null) errs.push(forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'));
+    if (s.ipFamilyPolicy !== undefined && s.ipFamilyPolicy !== null)
+      errs.push(forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'));
     const cname = str(s.externalName).replace(/\.$/, '');
     if (cname) for (const m of dns1123SubdomainErrors(cname)) errs.push(fieldInvalid('spec.externalName', cname, m));
     else errs.push(required('spec.externalName'));
@@ -269,8 +331,11 @@ function serviceErrors(svc: KubeObject, old: KubeObject | undefined): FieldCause
     else if (!PROTOCOLS.includes(protocol)) errs.push(notSupported(`${at}.protocol`, protocol, PROTOCOLS));
     if (typeof p.targetPort === 'string') {
       for (const m of portNameErrors(p.targetPort)) errs.push(fieldInvalid(`${at}.targetPort`, p.targetPort, m));
-    } else if (!validPort(num(p.targetPort))) errs.push(fieldInvalid(`${at}.targetPort`, num(p.targetPort), PORT_RANGE_MESSAGE));
-    if (typeof p.appProtocol === 'string') for (const m of qualifiedNameErrors(p.appProtocol)) errs.push(fieldInvalid(`${at}.appProtocol`, p.appProtocol, m));
+    } else if (!validPort(num(p.targetPort)))
+      errs.push(fieldInvalid(`${at}.targetPort`, num(p.targetPort), PORT_RANGE_MESSAGE));
+    if (typeof p.appProtocol === 'string')
+      for (const m of qualifiedNameErrors(p.appProtocol))
+        errs.push(fieldInvalid(`${at}.appProtocol`, p.appProtocol, m));
   });
   if (isObject(s.selector)) errs.push(...labelsErrors(s.selector, 'spec.selector'));
   const affinity = str(s.sessionAffinity);
@@ -279,11 +344,19 @@ function serviceErrors(svc: KubeObject, old: KubeObject | undefined): FieldCause
   if (affinity === 'ClientIP') {
     const cfg = s.sessionAffinityConfig;
     const client = rec(cfg).clientIP;
-    if (!isObject(cfg) || !isObject(client)) errs.push(required(isObject(cfg) ? 'spec.sessionAffinityConfig.clientIP' : 'spec.sessionAffinityConfig'));
+    if (!isObject(cfg) || !isObject(client))
+      errs.push(required(isObject(cfg) ? 'spec.sessionAffinityConfig.clientIP' : 'spec.sessionAffinityConfig'));
     else {
       const t = client.timeoutSeconds;
       if (typeof t !== 'number') errs.push(required('spec.sessionAffinityConfig.clientIP.timeoutSeconds'));
-      else if (t <= 0 || t > 86400) errs.push(fieldInvalid('spec.sessionAffinityConfig.clientIP.timeoutSeconds', t, 'must be greater than 0 and less than 86400'));
+      else if (t <= 0 || t > 86400)
+        errs.push(
+          fieldInvalid(
+            'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
+            t,
+            'must be greater than 0 and less than 86400',
+          ),
+        );
     }
   } else if (affinity === 'None' && s.sessionAffinityConfig !== undefined && s.sessionAffinityConfig !== null) {
     errs.push(forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
@@ -291,11 +364,17 @@ function serviceErrors(svc: KubeObject, old: KubeObject | undefined): FieldCause
   errs.push(...clusterIPsRelatedErrors(svc, old));
   const oldExternal = old ? arr(spec(old).externalIPs).map(str) : [];
   arr(s.externalIPs).forEach((ip, i) => {
-    if (typeof ip !== 'string' || (!isIPv4(ip) && !isIPv6(ip) && !oldExternal.includes(ip))) errs.push(fieldInvalid(`spec.externalIPs[${i}]`, ip, IP_MESSAGE));
+    if (typeof ip !== 'string' || (!isIPv4(ip) && !isIPv6(ip) && !oldExternal.includes(ip)))
+      errs.push(fieldInvalid(`spec.externalIPs[${i}]`, ip, IP_MESSAGE));
   });
   if (!type) errs.push(required('spec.type'));
   else if (!TYPES.includes(type)) errs.push(notSupported('spec.type', type, TYPES));
-  if (type === 'ClusterIP') ps.forEach((p, i) => num(p.nodePort) !== 0 && errs.push(forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'")));
+  if (type === 'ClusterIP')
+    ps.forEach(
+      (p, i) =>
+        num(p.nodePort) !== 0 &&
+        errs.push(forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'")),
+    );
   const nodePorts = new Set<string>();
   ps.forEach((p, i) => {
     if (num(p.nodePort) === 0) return;
@@ -306,31 +385,61 @@ function serviceErrors(svc: KubeObject, old: KubeObject | undefined): FieldCause
   const portKeys = new Set<string>();
   ps.forEach((p, i) => {
     const key = `${str(p.protocol)}/${num(p.port)}`;
-    if (portKeys.has(key)) errs.push({ reason: 'FieldValueDuplicate', field: `spec.ports[${i}]`, message: `Duplicate value: ${servicePortKey(str(p.protocol), num(p.port))}` });
+    if (portKeys.has(key))
+      errs.push({
+        reason: 'FieldValueDuplicate',
+        field: `spec.ports[${i}]`,
+        message: `Duplicate value: ${servicePortKey(str(p.protocol), num(p.port))}`,
+      });
     portKeys.add(key);
   });
-  if (arr(s.loadBalancerSourceRanges).length && type !== 'LoadBalancer') errs.push(forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
-  if (s.allocateLoadBalancerNodePorts !== undefined && s.allocateLoadBalancerNodePorts !== null && type !== 'LoadBalancer') {
+  if (arr(s.loadBalancerSourceRanges).length && type !== 'LoadBalancer')
+    errs.push(forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
+  if (
+    s.allocateLoadBalancerNodePorts !== undefined &&
+    s.allocateLoadBalancerNodePorts !== null &&
+    type !== 'LoadBalancer'
+  ) {
     errs.push(forbidden('spec.allocateLoadBalancerNodePorts', "may only be used when `type` is 'LoadBalancer'"));
   }
-  if (type === 'LoadBalancer' && (s.allocateLoadBalancerNodePorts === undefined || s.allocateLoadBalancerNodePorts === null)) errs.push(required('allocateLoadBalancerNodePorts'));
-  if (s.loadBalancerClass !== undefined && s.loadBalancerClass !== null && type !== 'LoadBalancer') errs.push(forbidden('spec.loadBalancerClass', 'may only be used when `type` is `LoadBalancer`'));
+  if (
+    type === 'LoadBalancer' &&
+    (s.allocateLoadBalancerNodePorts === undefined || s.allocateLoadBalancerNodePorts === null)
+  )
+    errs.push(required('allocateLoadBalancerNodePorts'));
+  if (s.loadBalancerClass !== undefined && s.loadBalancerClass !== null && type !== 'LoadBalancer')
+    errs.push(forbidden('spec.loadBalancerClass', 'may only be used when `type` is `LoadBalancer`'));
   // external traffic policy
   const etp = str(s.externalTrafficPolicy);
   if (!externallyAccessible(svc)) {
-    if (etp) errs.push(fieldInvalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
+    if (etp)
+      errs.push(fieldInvalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
   } else if (!etp) errs.push(required('spec.externalTrafficPolicy'));
-  else if (!TRAFFIC_POLICIES.includes(etp)) errs.push(notSupported('spec.externalTrafficPolicy', etp, TRAFFIC_POLICIES));
+  else if (!TRAFFIC_POLICIES.includes(etp))
+    errs.push(notSupported('spec.externalTrafficPolicy', etp, TRAFFIC_POLICIES));
   const hc = num(s.healthCheckNodePort);
   if (!needsHealthCheck(svc)) {
-    if (hc !== 0) errs.push(fieldInvalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    if (hc !== 0)
+      errs.push(
+        fieldInvalid(
+          'spec.healthCheckNodePort',
+          hc,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      );
   } else if (hc === 0) errs.push(required('spec.healthCheckNodePort'));
   else if (!validPort(hc)) errs.push(fieldInvalid('spec.healthCheckNodePort', hc, PORT_RANGE_MESSAGE));
   // internal traffic policy
   if (s.internalTrafficPolicy === undefined || s.internalTrafficPolicy === null) {
-    if (type === 'NodePort' || type === 'LoadBalancer' || type === 'ClusterIP') errs.push(required('spec.internalTrafficPolicy'));
-  } else if (!TRAFFIC_POLICIES.includes(str(s.internalTrafficPolicy))) errs.push(notSupported('spec.internalTrafficPolicy', s.internalTrafficPolicy, TRAFFIC_POLICIES));
-  if (s.trafficDistribution !== undefined && s.trafficDistribution !== null && !TRAFFIC_DISTRIBUTIONS.includes(str(s.trafficDistribution))) {
+    if (type === 'NodePort' || type === 'LoadBalancer' || type === 'ClusterIP')
+      errs.push(required('spec.internalTrafficPolicy'));
+  } else if (!TRAFFIC_POLICIES.includes(str(s.internalTrafficPolicy)))
+    errs.push(notSupported('spec.internalTrafficPolicy', s.internalTrafficPolicy, TRAFFIC_POLICIES));
+  if (
+    s.trafficDistribution !== undefined &&
+    s.trafficDistribution !== null &&
+    !TRAFFIC_DISTRIBUTIONS.includes(str(s.trafficDistribution))
+  ) {
     errs.push(notSupported('spec.trafficDistribution', s.trafficDistribution, TRAFFIC_DISTRIBUTIONS));
   }
   return errs;
@@ -343,16 +452,25 @@ function serviceUpdateErrors(svc: KubeObject, old: KubeObject): FieldCause[] {
     const now = clusterIPs(svc);
     const was = clusterIPs(old);
     if (was.length === now.length) {
-      was.forEach((ip, i) => ip !== now[i] && errs.push(fieldInvalid(`spec.clusterIPs[${i}]`, now, 'may not change once set')));
+      was.forEach(
+        (ip, i) => ip !== now[i] && errs.push(fieldInvalid(`spec.clusterIPs[${i}]`, now, 'may not change once set')),
+      );
     } else if (was.length > now.length) {
       if (now.length === 0) errs.push(fieldInvalid('spec.clusterIPs[0]', now, 'primary clusterIP can not be unset'));
-      if (was.length && now.length && now[0] !== was[0]) errs.push(fieldInvalid('spec.clusterIPs[0]', now, 'may not change once set'));
-    } else if (was.length && now[0] !== was[0]) errs.push(fieldInvalid('spec.clusterIPs[0]', now, 'may not change once set'));
+      if (was.length && now.length && now[0] !== was[0])
+        errs.push(fieldInvalid('spec.clusterIPs[0]', now, 'may not change once set'));
+    } else if (was.length && now[0] !== was[0])
+      errs.push(fieldInvalid('spec.clusterIPs[0]', now, 'may not change once set'));
     const nf = arr(spec(svc).ipFamilies).map(str);
     const of = arr(spec(old).ipFamilies).map(str);
-    if (of.length && nf.length && nf[0] !== of[0]) errs.push(fieldInvalid('spec.ipFamilies[0]', nf[0], 'may not change once set'));
+    if (of.length && nf.length && nf[0] !== of[0])
+      errs.push(fieldInvalid('spec.ipFamilies[0]', nf[0], 'may not change once set'));
   }
-  if (needsHealthCheck(old) && needsHealthCheck(svc) && num(spec(svc).healthCheckNodePort) !== num(spec(old).healthCheckNodePort)) {
+  if (
+    needsHealthCheck(old) &&
+    needsHealthCheck(svc) &&
+    num(spec(svc).healthCheckNodePort) !== num(spec(old).healthCheckNodePort)
+  ) {
     errs.push(forbidden('spec.healthCheckNodePort', 'field is immutable'));
   }
   return errs;
@@ -367,13 +485,16 @@ export function serviceStatusErrors(svc: KubeObject): FieldCause[] {
     const ip = str(ing.ip);
     if (ip && !isIPv4(ip) && !isIPv6(ip)) errs.push(fieldInvalid(`${at}.ip`, ip, IP_MESSAGE));
     if (ing.ipMode !== undefined && ing.ipMode !== null) {
-      if (!['Proxy', 'VIP'].includes(str(ing.ipMode))) errs.push(notSupported(`${at}.ipMode`, ing.ipMode, ['Proxy', 'VIP']));
+      if (!['Proxy', 'VIP'].includes(str(ing.ipMode)))
+        errs.push(notSupported(`${at}.ipMode`, ing.ipMode, ['Proxy', 'VIP']));
       else if (!ip) errs.push(forbidden(`${at}.ipMode`, 'may not be specified when `ip` is not set'));
-    } else if (ip && typeOf(svc) === 'LoadBalancer') errs.push(required(`${at}.ipMode`, 'must be specified when `ip` is set'));
+    } else if (ip && typeOf(svc) === 'LoadBalancer')
+      errs.push(required(`${at}.ipMode`, 'must be specified when `ip` is set'));
     const host = str(ing.hostname);
     if (host) {
       for (const m of dns1123SubdomainErrors(host)) errs.push(fieldInvalid(`${at}.hostname`, host, m));
-      if (isIPv4(host) || isIPv6(host)) errs.push(fieldInvalid(`${at}.hostname`, host, 'must be a DNS name, not an IP address'));
+      if (isIPv4(host) || isIPv6(host))
+        errs.push(fieldInvalid(`${at}.hostname`, host, 'must be a DNS name, not an IP address'));
     }
   });
   return errs;
@@ -431,7 +552,10 @@ class Allocation {
 
   /** The next free IP (upper band first), or undefined when the range is full. */
   nextIp(): string | undefined {
-    for (const [lo, hi] of [[FIRST_IP + IP_OFFSET, LAST_IP], [FIRST_IP, FIRST_IP + IP_OFFSET - 1]] as const) {
+    for (const [lo, hi] of [
+      [FIRST_IP + IP_OFFSET, LAST_IP],
+      [FIRST_IP, FIRST_IP + IP_OFFSET - 1],
+    ] as const) {
       for (const n of randomScan(lo, hi)) {
         const ip = intToIp(n);
         if (!this.used.ips.has(ip)) {
@@ -444,14 +568,18 @@ class Allocation {
   }
 
   allocatePort(p: number): string | undefined {
-    if (p < PORT_BASE || p >= PORT_BASE + PORT_SIZE) return `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE}`;
+    if (p < PORT_BASE || p >= PORT_BASE + PORT_SIZE)
+      return `provided port is not in the valid range. The range of valid ports is ${NODE_PORT_RANGE}`;
     if (this.used.ports.has(p)) return 'provided port is already allocated';
     this.takePort(p);
     return undefined;
   }
 
   nextPort(): number | undefined {
-    for (const [lo, hi] of [[PORT_BASE + PORT_OFFSET, PORT_BASE + PORT_SIZE - 1], [PORT_BASE, PORT_BASE + PORT_OFFSET - 1]] as const) {
+    for (const [lo, hi] of [
+      [PORT_BASE + PORT_OFFSET, PORT_BASE + PORT_SIZE - 1],
+      [PORT_BASE, PORT_BASE + PORT_OFFSET - 1],
+    ] as const) {
       for (const p of randomScan(lo, hi)) {
         if (!this.used.ports.has(p)) {
           this.takePort(p);
@@ -469,7 +597,11 @@ class Allocation {
 }
 
 /** The IPs and ports the stored Services hold, and those reserved by writes in flight. */
-async function usedResources(storage: Storage, prefix: string, reservations: ServiceReservations): Promise<{ ips: Set<string>; ports: Set<number> }> {
+async function usedResources(
+  storage: Storage,
+  prefix: string,
+  reservations: ServiceReservations,
+): Promise<{ ips: Set<string>; ports: Set<number> }> {
   const ips = new Set(reservations.ips);
   const used = new Set(reservations.ports);
   for (const o of (await storage.list(prefix)).items) {
@@ -503,20 +635,41 @@ function initIPFamilyFields(svc: KubeObject, old: KubeObject | undefined): void 
   if (old) {
     if (policy === 'SingleStack') {
       if (jsonEqual(clusterIPs(old), ips) && ips.length > 1) s.clusterIPs = ips = ips.slice(0, 1);
-      if (jsonEqual(arr(spec(old).ipFamilies), families) && families.length > 1) s.ipFamilies = families = families.slice(0, 1);
+      if (jsonEqual(arr(spec(old).ipFamilies), families) && families.length > 1)
+        s.ipFamilies = families = families.slice(0, 1);
     } else {
-      if (ips.length && ips.length < clusterIPs(old).length) errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, 'must be \'SingleStack\' to release the secondary cluster IP'));
-      if (families.length && families.length < arr(spec(old).ipFamilies).length) errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, "must be 'SingleStack' to release the secondary IP family"));
+      if (ips.length && ips.length < clusterIPs(old).length)
+        errs.push(
+          fieldInvalid('spec.ipFamilyPolicy', policy, "must be 'SingleStack' to release the secondary cluster IP"),
+        );
+      if (families.length && families.length < arr(spec(old).ipFamilies).length)
+        errs.push(
+          fieldInvalid('spec.ipFamilyPolicy', policy, "must be 'SingleStack' to release the secondary IP family"),
+        );
     }
   }
   if (policy === 'SingleStack') {
-    if (ips.length === 2) errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
-    if (families.length === 2) errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+    if (ips.length === 2)
+      errs.push(
+        fieldInvalid(
+          'spec.ipFamilyPolicy',
+          policy,
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified",
+        ),
+      );
+    if (families.length === 2)
+      errs.push(
+        fieldInvalid(
+          'spec.ipFamilyPolicy',
+          policy,
+          "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
+        ),
+      );
   }
   for (let i = 0; i < ips.length; i++) {
     if (ips[i] === 'None') break;
     if (i < families.length) continue;
-    if (isIPv4(ips[i]!)) families.push('IPv4');
+    if (isIPv4(ips[i])) families.push('IPv4');
     else errs.push(fieldInvalid(`spec.clusterIPs[${i}]`, ips, 'IPv6 is not configured on this cluster'));
   }
   if (families.length) s.ipFamilies = families;
@@ -527,8 +680,11 @@ function initIPFamilyFields(svc: KubeObject, old: KubeObject | undefined): void 
     s.ipFamilies = families;
     return;
   }
-  if (policy === 'RequireDualStack') errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, 'this cluster is not configured for dual-stack services'));
-  families.forEach((f, i) => f !== 'IPv4' && errs.push(fieldInvalid(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster')));
+  if (policy === 'RequireDualStack')
+    errs.push(fieldInvalid('spec.ipFamilyPolicy', policy, 'this cluster is not configured for dual-stack services'));
+  families.forEach(
+    (f, i) => f !== 'IPv4' && errs.push(fieldInvalid(`spec.ipFamilies[${i}]`, f, 'not configured on this cluster')),
+  );
   if (errs.length) throw serviceInvalid(name, errs);
   if (families.length === 0) s.ipFamilies = ['IPv4'];
 }
@@ -542,7 +698,8 @@ function allocClusterIPs(svc: KubeObject, a: Allocation): void {
   const name = svc.metadata?.name ?? '';
   if (!want) {
     const ip = a.nextIp();
-    if (ip === undefined) throw internalError(`failed to allocate a serviceIP for Service ${JSON.stringify(name)}: range is full`);
+    if (ip === undefined)
+      throw internalError(`failed to allocate a serviceIP for Service ${JSON.stringify(name)}: range is full`);
     s.clusterIPs = [ip, ...ips.slice(1)];
     s.clusterIP = ip;
     return;
@@ -601,7 +758,9 @@ function initNodePorts(svc: KubeObject, a: Allocation): void {
 
 /** updateNodePorts: new node ports for ports that have none, requested ones that are new. */
 function updateNodePorts(svc: KubeObject, old: KubeObject, a: Allocation): void {
-  const oldNums = ports(old).map((p) => num(p.nodePort)).filter((n) => n !== 0);
+  const oldNums = ports(old)
+    .map((p) => num(p.nodePort))
+    .filter((n) => n !== 0);
   const taken = new Set<number>();
   ports(svc).forEach((p, i) => {
     const np = num(p.nodePort);
@@ -648,8 +807,16 @@ function patchAllocatedValues(svc: KubeObject, old: KubeObject): void {
     if (clusterIPs(svc).length === 0 && clusterIPs(old).length) s.clusterIPs = structuredClone(o.clusterIPs);
   }
   if (needsNodePort(old) && needsNodePort(svc)) {
-    const oldUsed = new Set(ports(old).map((p) => num(p.nodePort)).filter((n) => n));
-    const newUsed = new Set(ports(svc).map((p) => num(p.nodePort)).filter((n) => n));
+    const oldUsed = new Set(
+      ports(old)
+        .map((p) => num(p.nodePort))
+        .filter((n) => n),
+    );
+    const newUsed = new Set(
+      ports(svc)
+        .map((p) => num(p.nodePort))
+        .filter((n) => n),
+    );
     const used = new Set([...oldUsed].filter((n) => newUsed.has(n)));
     const byName = new Map(ports(old).map((p) => [str(p.name), num(p.nodePort)]));
     for (const p of ports(svc)) {
@@ -659,7 +826,8 @@ function patchAllocatedValues(svc: KubeObject, old: KubeObject): void {
       }
     }
   }
-  if (needsHealthCheck(old) && needsHealthCheck(svc) && !num(s.healthCheckNodePort) && num(o.healthCheckNodePort)) s.healthCheckNodePort = o.healthCheckNodePort;
+  if (needsHealthCheck(old) && needsHealthCheck(svc) && !num(s.healthCheckNodePort) && num(o.healthCheckNodePort))
+    s.healthCheckNodePort = o.healthCheckNodePort;
 }
 
 /** dropTypeDependentFields: what a type change wipes when the client did not change it too. */
@@ -675,16 +843,30 @@ function dropTypeDependentFields(svc: KubeObject, old: KubeObject): void {
     if (jsonEqual(o.ipFamilies ?? [], s.ipFamilies ?? [])) delete s.ipFamilies;
     if (str(o.ipFamilyPolicy) === str(s.ipFamilyPolicy)) delete s.ipFamilyPolicy;
   }
-  const nps = (x: KubeObject): number[] => ports(x).map((p) => num(p.nodePort)).filter((n) => n);
+  const nps = (x: KubeObject): number[] =>
+    ports(x)
+      .map((p) => num(p.nodePort))
+      .filter((n) => n);
   const oldTypeNeeds = typeOf(old) === 'NodePort' || typeOf(old) === 'LoadBalancer';
   const newTypeNeeds = t === 'NodePort' || t === 'LoadBalancer';
-  if (oldTypeNeeds && !newTypeNeeds && nps(svc).every((n) => nps(old).includes(n))) for (const p of ports(svc)) delete p.nodePort;
-  if (needsHealthCheck(old) && !needsHealthCheck(svc) && num(s.healthCheckNodePort) === num(o.healthCheckNodePort)) delete s.healthCheckNodePort;
+  if (oldTypeNeeds && !newTypeNeeds && nps(svc).every((n) => nps(old).includes(n)))
+    for (const p of ports(svc)) delete p.nodePort;
+  if (needsHealthCheck(old) && !needsHealthCheck(svc) && num(s.healthCheckNodePort) === num(o.healthCheckNodePort))
+    delete s.healthCheckNodePort;
   if (typeOf(old) === 'LoadBalancer' && t !== 'LoadBalancer') {
-    if (typeof s.allocateLoadBalancerNodePorts === 'boolean' && s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete s.allocateLoadBalancerNodePorts;
+    if (
+      typeof s.allocateLoadBalancerNodePorts === 'boolean' &&
+      s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts
+    )
+      delete s.allocateLoadBalancerNodePorts;
     if (s.loadBalancerClass === o.loadBalancerClass) delete s.loadBalancerClass;
   }
-  if (externallyAccessible(old) && !externallyAccessible(svc) && str(s.externalTrafficPolicy) === str(o.externalTrafficPolicy)) delete s.externalTrafficPolicy;
+  if (
+    externallyAccessible(old) &&
+    !externallyAccessible(svc) &&
+    str(s.externalTrafficPolicy) === str(o.externalTrafficPolicy)
+  )
+    delete s.externalTrafficPolicy;
   if (t !== 'LoadBalancer') (svc as Rec).status = { ...rec((svc as Rec).status), loadBalancer: {} };
 }
 
@@ -694,7 +876,8 @@ function dropTypeDependentFields(svc: KubeObject, old: KubeObject): void {
  */
 function omitEmpty(svc: KubeObject): void {
   const s = spec(svc);
-  for (const k of ['clusterIP', 'externalName', 'loadBalancerIP', 'externalTrafficPolicy', 'type', 'sessionAffinity']) if (s[k] === '') delete s[k];
+  for (const k of ['clusterIP', 'externalName', 'loadBalancerIP', 'externalTrafficPolicy', 'type', 'sessionAffinity'])
+    if (s[k] === '') delete s[k];
   if (s.healthCheckNodePort === 0) delete s.healthCheckNodePort;
   for (const p of ports(svc)) {
     if (p.nodePort === 0) delete p.nodePort;

@@ -52,7 +52,11 @@ export function success(details?: StatusDetails): Status {
 /** 404 `databasemanagers.coolops.cn "x" not found`. */
 export function notFound(gr: GroupResource, name: string): ApiError {
   return new ApiError(
-    failure(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, { name, group: gr.group || undefined, kind: gr.resource }),
+    failure(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, {
+      name,
+      group: gr.group || undefined,
+      kind: gr.resource,
+    }),
   );
 }
 
@@ -79,7 +83,8 @@ export function conflict(gr: GroupResource, name: string, why: string): ApiError
 }
 
 /** The optimistic-concurrency failure message of the apiserver. */
-export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OBJECT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** One field error, as k8s.io/apimachinery/pkg/util/validation/field.Error. */
 export interface FieldCause {
@@ -161,9 +166,7 @@ export function expired(requested: number, oldest: number): ApiError {
 
 /** 500 InternalError. */
 export function internalError(message: string): ApiError {
-  return new ApiError(
-    failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
-  );
+  return new ApiError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 }
 
 /** 429 TooManyRequests with `Retry-After`. */
@@ -193,7 +196,11 @@ export function tooLarge(limit: number): ApiError {
 /** 404 for a path the server does not serve (the apiserver answers `the server could not find the requested resource`). */
 /** 404 for a path no API serves: the apiserver's mux answers `404 page not found` as text. */
 export function pathNotFound(): ApiError {
-  return new ApiError(failure(404, 'NotFound', 'the server could not find the requested resource', {}), {}, '404 page not found\n');
+  return new ApiError(
+    failure(404, 'NotFound', 'the server could not find the requested resource', {}),
+    {},
+    '404 page not found\n',
+  );
 }
 
 /** 504 for a resourceVersion newer than the store's. */

@@ -30,7 +30,12 @@ interface ColumnDefinition {
 let builtinColumns: Record<string, ColumnDefinition[]> | undefined;
 function columnsOf(key: string): ColumnDefinition[] | undefined {
   builtinColumns ??= (
-    JSON.parse(readFileSync(new URL(`../../schema/kubernetes/${KUBERNETES_VERSION}/table-columns.json`, import.meta.url), 'utf8')) as { columns: Record<string, ColumnDefinition[]> }
+    JSON.parse(
+      readFileSync(
+        new URL(`../../schema/kubernetes/${KUBERNETES_VERSION}/table-columns.json`, import.meta.url),
+        'utf8',
+      ),
+    ) as { columns: Record<string, ColumnDefinition[]> }
   ).columns;
   return builtinColumns[key];
 }
@@ -76,12 +81,30 @@ export function toTable(
   let columnDefinitions: ColumnDefinition[];
   let cellsOf: (o: KubeObject) => unknown[];
   if (res.custom) {
-    const cols = res.columns.length ? res.columns : [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: CREATION_TIMESTAMP_DESC() }];
+    const cols = res.columns.length
+      ? res.columns
+      : [
+          {
+            name: 'Age',
+            type: 'date',
+            jsonPath: '.metadata.creationTimestamp',
+            description: CREATION_TIMESTAMP_DESC(),
+          },
+        ];
     columnDefinitions = [
       NAME_COLUMN(),
-      ...cols.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath ?? ''}`, priority: c.priority ?? 0 })),
+      ...cols.map((c) => ({
+        name: c.name,
+        type: c.type,
+        format: c.format ?? '',
+        description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath ?? ''}`,
+        priority: c.priority ?? 0,
+      })),
     ];
-    cellsOf = (o) => [o.metadata?.name ?? '', ...cols.map((c) => customCell(c.type, c.jsonPath ? findJsonPath(o, c.jsonPath)[0] : undefined, now))];
+    cellsOf = (o) => [
+      o.metadata?.name ?? '',
+      ...cols.map((c) => customCell(c.type, c.jsonPath ? findJsonPath(o, c.jsonPath)[0] : undefined, now)),
+    ];
   } else {
     const key = builtinKey(res);
     const defs = columnsOf(key);
@@ -93,7 +116,8 @@ export function toTable(
   const rows = items.map((o) => {
     const row: Record<string, unknown> = { cells: cellsOf(o) };
     if (include === 'Object') row.object = o;
-    else if (include === 'Metadata') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
+    else if (include === 'Metadata')
+      row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata ?? {} };
     return row;
   });
   const metadata: Record<string, unknown> = {};

@@ -26,7 +26,13 @@ function openssl(args: string[]): Promise<void> {
     execFile('openssl', args, (err, _stdout, stderr) => {
       if (!err) return resolve();
       const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new Error(missing ? 'generating a certificate needs the `openssl` command, and it was not found on PATH' : `openssl failed: ${String(stderr).trim() || err.message}`));
+      reject(
+        new Error(
+          missing
+            ? 'generating a certificate needs the `openssl` command, and it was not found on PATH'
+            : `openssl failed: ${String(stderr).trim() || err.message}`,
+        ),
+      );
     });
   });
 }
@@ -48,9 +54,21 @@ export async function generateSelfSignedCert(): Promise<SelfSignedCert> {
     const keyPath = join(dir, 'key.pem');
     const certPath = join(dir, 'cert.pem');
     await openssl([
-      'req', '-x509', ...EC_KEY, '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=crdgen-testenv',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-addext', 'basicConstraints=critical,CA:TRUE',
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=crdgen-testenv',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
     ]);
     return { key: await readFile(keyPath, 'utf8'), cert: await readFile(certPath, 'utf8') };
   });
@@ -68,14 +86,30 @@ function subjectAltNames(hosts: string[]): string[] {
  * Generates a P-256 CA and a serving certificate signed by it for `hosts` (IP addresses and
  * DNS names), both valid for `days` (default 2). Names are checked: only IPs and DNS names.
  */
-export async function generateCertificateSet(hosts: string[], options: { commonName?: string; days?: number } = {}): Promise<CertificateSet> {
+export async function generateCertificateSet(
+  hosts: string[],
+  options: { commonName?: string; days?: number } = {},
+): Promise<CertificateSet> {
   subjectAltNames(hosts);
   const days = String(options.days ?? 2);
   const ca = await inTempDir(async (dir) => {
     const p = (n: string): string => join(dir, n);
     await openssl([
-      'req', '-x509', ...EC_KEY, '-keyout', p('ca.key'), '-out', p('ca.crt'), '-days', days, '-subj', '/CN=crdgen-ca',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      p('ca.key'),
+      '-out',
+      p('ca.crt'),
+      '-days',
+      days,
+      '-subj',
+      '/CN=crdgen-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     ]);
     return { caCert: await readFile(p('ca.crt'), 'utf8'), caKey: await readFile(p('ca.key'), 'utf8') };
   });
@@ -83,18 +117,51 @@ export async function generateCertificateSet(hosts: string[], options: { commonN
 }
 
 /** A new P-256 serving certificate for `hosts` signed by the CA of `ca` (a rotation keeps the CA). */
-export async function signServingCert(ca: { caCert: string; caKey: string }, hosts: string[], options: { commonName?: string; days?: number } = {}): Promise<{ cert: string; key: string }> {
+export async function signServingCert(
+  ca: { caCert: string; caKey: string },
+  hosts: string[],
+  options: { commonName?: string; days?: number } = {},
+): Promise<{ cert: string; key: string }> {
   const san = subjectAltNames(hosts);
   const days = String(options.days ?? 2);
   return inTempDir(async (dir) => {
     const p = (n: string): string => join(dir, n);
     await writeFile(p('ca.crt'), ca.caCert);
     await writeFile(p('ca.key'), ca.caKey, { mode: 0o600 });
-    await openssl(['req', ...EC_KEY, '-keyout', p('tls.key'), '-out', p('tls.csr'), '-subj', `/CN=${options.commonName ?? 'crdgen-serving'}`]);
-    await writeFile(p('ext'), `subjectAltName=${san.join(',')}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n`);
+    await openssl([
+      'req',
+      ...EC_KEY,
+      '-keyout',
+      p('tls.key'),
+      '-out',
+      p('tls.csr'),
+      '-subj',
+      `/CN=${options.commonName ?? 'crdgen-serving'}`,
+    ]);
+    await writeFile(
+      p('ext'),
+      `subjectAltName=${san.join(',')}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n`,
+    );
     // a random serial: two certificates of one CA never share one
-    await openssl(['x509', '-req', '-in', p('tls.csr'), '-CA', p('ca.crt'), '-CAkey', p('ca.key'), '-set_serial', `0x1${randomBytes(15).toString('hex')}`, '-out', p('tls.crt'), '-days', days, '-extfile', p('ext')]);
+    await openssl([
+      'x509',
+      '-req',
+      '-in',
+      p('tls.csr'),
+      '-CA',
+      p('ca.crt'),
+      '-CAkey',
+      p('ca.key'),
+      '-set_serial',
+      `0x1${randomBytes(15).toString('hex')}`,
+      '-out',
+      p('tls.crt'),
+      '-days',
+      days,
+      '-extfile',
+      p('ext'),
+    ]);
     const [cert, key] = await Promise.all(['tls.crt', 'tls.key'].map((f) => readFile(p(f), 'utf8')));
-    return { cert: cert!, key: key! };
+    return { cert: cert, key: key };
   });
 }

@@ -20,7 +20,7 @@ export interface TypedError {
 /** The errors as structured-merge-diff prints them (one, or `errors:` and one per line). */
 export function formatTypedErrors(errs: TypedError[]): string {
   const one = (e: TypedError): string => (e.path ? `${e.path}: ${e.message}` : e.message);
-  if (errs.length === 1) return one(errs[0]!);
+  if (errs.length === 1) return one(errs[0]);
   return ['errors:', ...errs.map((e) => `  ${one(e)}`)].join('\n');
 }
 
@@ -44,7 +44,11 @@ function goV(v: Value): string {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (isMap(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goV(v[k])}`).join(' ')}]`;
+  if (isMap(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goV(v[k])}`)
+      .join(' ')}]`;
   return String(v);
 }
 
@@ -55,7 +59,11 @@ function goHashV(v: Value): string {
   if (typeof v === 'number') return goNumber(v);
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[]interface {}{${v.map(goHashV).join(', ')}}`;
-  if (isMap(v)) return `map[string]interface {}{${Object.keys(v).sort().map((k) => `${goQuote(k)}:${goHashV(v[k])}`).join(', ')}}`;
+  if (isMap(v))
+    return `map[string]interface {}{${Object.keys(v)
+      .sort()
+      .map((k) => `${goQuote(k)}:${goHashV(v[k])}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -106,7 +114,9 @@ function resolveOrThrow(schema: TypeSchema, tr: TypeRef, path: string): Atom {
 }
 
 function invalidAtom(tr: TypeRef, path: string): TypedValueError {
-  return new TypedValueError([{ path, message: `schema error: invalid atom: ${tr.named ? `named type: ${tr.named}` : 'inlined'}` }]);
+  return new TypedValueError([
+    { path, message: `schema error: invalid atom: ${tr.named ? `named type: ${tr.named}` : 'inlined'}` },
+  ]);
 }
 
 function scalarError(t: Scalar, v: Value): string | undefined {
@@ -119,7 +129,9 @@ function scalarError(t: Scalar, v: Value): string | undefined {
     case 'boolean':
       return typeof v === 'boolean' ? undefined : `expected boolean, got &{${goV(v)}}`;
     case 'untyped':
-      return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? undefined : `expected any scalar, got &{${goV(v)}}`;
+      return typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'
+        ? undefined
+        : `expected any scalar, got &{${goV(v)}}`;
   }
 }
 
@@ -139,19 +151,23 @@ export function listItemElement(schema: TypeSchema, list: ListType, child: Value
       else {
         const atom = schema.resolve(list.elementType);
         if (!atom) throw new Error(`couldn't find default value for ${k}: invalid elementType for list`);
-        if (!atom.map) throw new Error(`couldn't find default value for ${k}: associative list may not have non-map types`);
+        if (!atom.map)
+          throw new Error(`couldn't find default value for ${k}: associative list may not have non-map types`);
         const def = atom.map.fields.get(k)?.default;
         if (def !== undefined && def !== null) fields.push([k, def]);
       }
     }
     if (fields.length === 0) {
-      throw new Error(`associative list with keys has an element that omits all key fields ${goQuoteList(list.keys)} (and doesn't have default values for any key fields)`);
+      throw new Error(
+        `associative list with keys has an element that omits all key fields ${goQuoteList(list.keys)} (and doesn't have default values for any key fields)`,
+      );
     }
     return keyElement(fields);
   }
   if (isMap(child)) throw new Error("associative list without keys has an element that's a map type");
   if (Array.isArray(child)) throw new Error('not supported: associative list with lists as elements');
-  if (child === null || child === undefined) throw new Error("associative list without keys has an element that's an explicit null");
+  if (child === null || child === undefined)
+    throw new Error("associative list without keys has an element that's an explicit null");
   return { kind: 'value', value: child };
 }
 
@@ -213,7 +229,8 @@ export function validateTyped(schema: TypeSchema, tr: TypeRef, v: Value, allowDu
             errs.push({ path, message: `element ${i}: ${(e as Error).message}` });
             return;
           }
-          if (seen.get(pe) && !allowDuplicates) errs.push({ path, message: `duplicate entries for key ${elementString(pe)}` });
+          if (seen.get(pe) && !allowDuplicates)
+            errs.push({ path, message: `duplicate entries for key ${elementString(pe)}` });
           seen.set(pe, true);
         }
         walk(list.elementType, v[i], path + elementString(pe));
@@ -233,7 +250,8 @@ export function validateTyped(schema: TypeSchema, tr: TypeRef, v: Value, allowDu
         }
         walk(t, x, `${path}.${k}`);
       }
-    } else errs.push({ path, message: `schema error: invalid atom: ${tr.named ? `named type: ${tr.named}` : 'inlined'}` });
+    } else
+      errs.push({ path, message: `schema error: invalid atom: ${tr.named ? `named type: ${tr.named}` : 'inlined'}` });
   };
   walk(tr, v, '');
   return errs;
@@ -252,7 +270,13 @@ export function pruneUndeclared(schema: TypeSchema, tr: TypeRef, v: Value): Valu
     const out: Rec = {};
     for (const [k, x] of Object.entries(v)) {
       const t = fieldType(atom.map!, k);
-      if (t) Object.defineProperty(out, k, { value: pruneUndeclared(schema, t, x), enumerable: true, writable: true, configurable: true });
+      if (t)
+        Object.defineProperty(out, k, {
+          value: pruneUndeclared(schema, t, x),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return out;
   }
@@ -360,7 +384,15 @@ export function compareTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: V
     else if (r === undefined) c.removed.insert(path);
     else if (!valuesEqual(r, l)) c.modified.insert(path);
   };
-  const handle = (atom: Atom, tr: TypeRef, deduceFrom: Value, l: Value, r: Value, path: Path, state: { inLeaf: boolean }): void => {
+  const handle = (
+    atom: Atom,
+    tr: TypeRef,
+    deduceFrom: Value,
+    l: Value,
+    r: Value,
+    path: Path,
+    state: { inLeaf: boolean },
+  ): void => {
     const form = formOf(atom, deduceFrom);
     if (form === 'scalar') {
       if (scalarError(atom.scalar!, l) && scalarError(atom.scalar!, r)) return;
@@ -386,7 +418,10 @@ export function compareTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: V
       }
       for (const k of zipKeys(lm, rm)) {
         const t = fieldType(m, k) ?? {};
-        node(t, lm && own(lm, k) ? lm[k] : undefined, rm && own(rm, k) ? rm[k] : undefined, [...path, { kind: 'field', name: k }]);
+        node(t, lm && own(lm, k) ? lm[k] : undefined, rm && own(rm, k) ? rm[k] : undefined, [
+          ...path,
+          { kind: 'field', name: k },
+        ]);
       }
     } else throw invalidAtom(tr, pathStringOf(path));
   };
@@ -469,12 +504,24 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
     state.inLeaf = true;
     state.out = r !== undefined ? structuredClone(r) : l !== undefined ? structuredClone(l) : undefined;
   };
-  const handle = (atom: Atom, tr: TypeRef, deduceFrom: Value, l: Value, r: Value, path: Path, state: { inLeaf: boolean; out: Value }): void => {
+  const handle = (
+    atom: Atom,
+    tr: TypeRef,
+    deduceFrom: Value,
+    l: Value,
+    r: Value,
+    path: Path,
+    state: { inLeaf: boolean; out: Value },
+  ): void => {
     const form = formOf(atom, deduceFrom);
     if (form === 'scalar') {
       const le = scalarError(atom.scalar!, l);
       const re = scalarError(atom.scalar!, r);
-      if (le && re) throw new TypedValueError([{ path: pathStringOf(path), message: `lhs: ${le}` }, { path: pathStringOf(path), message: `rhs: ${re}` }]);
+      if (le && re)
+        throw new TypedValueError([
+          { path: pathStringOf(path), message: `lhs: ${le}` },
+          { path: pathStringOf(path), message: `rhs: ${re}` },
+        ]);
       leaf(l, r, state);
     } else if (form === 'list') {
       const list = atom.list!;
@@ -499,13 +546,22 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
       const out: Rec = {};
       for (const k of zipKeys(lm, rm)) {
         const t = fieldType(m, k) ?? {};
-        const v = node(t, lm && own(lm, k) ? lm[k] : undefined, rm && own(rm, k) ? rm[k] : undefined, [...path, { kind: 'field', name: k }]);
-        if (v !== undefined) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+        const v = node(t, lm && own(lm, k) ? lm[k] : undefined, rm && own(rm, k) ? rm[k] : undefined, [
+          ...path,
+          { kind: 'field', name: k },
+        ]);
+        if (v !== undefined)
+          Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
       }
       if (Object.keys(out).length > 0) state.out = out;
     } else throw invalidAtom(tr, pathStringOf(path));
   };
-  const index = (list: ListType, items: Value[] | undefined, allowDuplicates: boolean, path: Path): { pes: PathElement[]; observed: ElementMap<Value> } => {
+  const index = (
+    list: ListType,
+    items: Value[] | undefined,
+    allowDuplicates: boolean,
+    path: Path,
+  ): { pes: PathElement[]; observed: ElementMap<Value> } => {
     const pes: PathElement[] = [];
     const observed = new ElementMap<Value>();
     const errs: TypedError[] = [];
@@ -545,8 +601,8 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
     let ri = 0;
     while (li < L.pes.length || ri < R.pes.length) {
       if (li < L.pes.length && ri < R.pes.length) {
-        const pe = L.pes[li]!;
-        if (eq(pe, R.pes[ri]!)) {
+        const pe = L.pes[li];
+        if (eq(pe, R.pes[ri])) {
           mergedRhs.set(pe, true);
           item(pe, L.observed.get(pe)?.v, R.observed.get(pe)?.v);
           li++;
@@ -560,7 +616,7 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
         }
       }
       if (li < L.pes.length) {
-        const pe = L.pes[li]!;
+        const pe = L.pes[li];
         if (!R.observed.get(pe)) {
           item(pe, l![li], undefined);
           li++;
@@ -568,7 +624,7 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
         } else if (mergedRhs.get(pe)) li++;
       }
       if (ri < R.pes.length) {
-        const pe = R.pes[ri]!;
+        const pe = R.pes[ri];
         mergedRhs.set(pe, true);
         item(pe, L.observed.get(pe)?.v, R.observed.get(pe)?.v);
         ri++;

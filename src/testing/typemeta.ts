@@ -28,7 +28,8 @@ const SCHEME = 'pkg/runtime/scheme.go:111';
 const INTERNAL_PACKAGE: Record<string, string> = { '/': 'core', 'events.k8s.io/Event': 'core' };
 
 function internalType(group: string, kind: string): string {
-  const pkg = INTERNAL_PACKAGE[`${group}/${kind}`] ?? INTERNAL_PACKAGE[`${group}/`] ?? (group ? group.split('.')[0]! : 'core');
+  const pkg =
+    INTERNAL_PACKAGE[`${group}/${kind}`] ?? INTERNAL_PACKAGE[`${group}/`] ?? (group ? group.split('.')[0] : 'core');
   return `${pkg}.${kind}`;
 }
 
@@ -54,7 +55,9 @@ function jsonTypeName(v: unknown): string {
 /** `apps/v1` → {group: apps, version: v1}; `v1` → {group: '', version: v1}. */
 function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /**
@@ -76,10 +79,17 @@ export function completeTypeMeta(registry: Registry, target: TypeMetaTarget, bod
   const want = groupVersion(target);
   if (target.custom) {
     if (!kind) throw unrecognized(target, `Object 'Kind' is missing in '${raw.toString('utf8')}'`, raw);
-    if (apiVersion !== want) throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${want})`);
+    if (apiVersion !== want)
+      throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${want})`);
     if (kind !== target.kind) {
       const name = isObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
-      throw invalid(target.group, kind, name, [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${target.kind}` }]);
+      throw invalid(target.group, kind, name, [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'kind',
+          message: `Invalid value: ${JSON.stringify(kind)}: must be ${target.kind}`,
+        },
+      ]);
     }
     return body;
   }
@@ -93,11 +103,18 @@ export function completeTypeMeta(registry: Registry, target: TypeMetaTarget, bod
     return { apiVersion: want, kind: target.kind, ...rest };
   }
   const prefix = `${k} in version ${JSON.stringify(gv.version)} cannot be handled as a ${target.kind}`;
-  const known = registry.all().find((r) => !r.custom && r.group === gv.group && r.version === gv.version && r.kind === k);
+  const known = registry
+    .all()
+    .find((r) => !r.custom && r.group === gv.group && r.version === gv.version && r.kind === k);
   const gvText = gv.group ? `${gv.group}/${gv.version}` : gv.version;
-  if (!known) throw badRequest(`${prefix}: no kind ${JSON.stringify(k)} is registered for version ${JSON.stringify(gvText)} in scheme ${JSON.stringify(SCHEME)}`);
+  if (!known)
+    throw badRequest(
+      `${prefix}: no kind ${JSON.stringify(k)} is registered for version ${JSON.stringify(gvText)} in scheme ${JSON.stringify(SCHEME)}`,
+    );
   if (internalType(gv.group, k) !== internalType(target.group, target.kind)) {
-    throw badRequest(`${prefix}: converting (${gv.version}.${k}) to (${internalType(target.group, target.kind)}): unknown conversion`);
+    throw badRequest(
+      `${prefix}: converting (${gv.version}.${k}) to (${internalType(target.group, target.kind)}): unknown conversion`,
+    );
   }
   throw badRequest(`the API version in the data (${gvText}) does not match the expected API version (${want})`);
 }

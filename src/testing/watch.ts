@@ -47,7 +47,11 @@ export async function serveWatch(
   const r = req.resource;
   const prefix = listPrefix(r, req.namespace);
   const matches = (o: KubeObject): boolean => req.labels(o) && req.fields(o);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   let closed = false;
   let sw: StorageWatch | undefined;
@@ -58,7 +62,7 @@ export async function serveWatch(
       if (closed) return;
       closed = true;
       sw?.stop();
-      for (const t of timers) clearTimeout(t), clearInterval(t);
+      for (const t of timers) (clearTimeout(t), clearInterval(t));
       track.delete(conn);
       res.end();
     },
@@ -72,7 +76,11 @@ export async function serveWatch(
       object = toTable(r, [obj as KubeObject], {}, req.table);
     }
     // (`{"type":…,"object":…}`: a custom resource's text made once for every reader)
-    res.write(object === undefined ? `${JSON.stringify({ type, object })}\n` : `{"type":${JSON.stringify(type)},"object":${viewJson(object)}}\n`);
+    res.write(
+      object === undefined
+        ? `${JSON.stringify({ type, object })}\n`
+        : `{"type":${JSON.stringify(type)},"object":${viewJson(object)}}\n`,
+    );
   };
   // events in order, each converted to the watched version (a CRD's conversion webhook may be called)
   let chain: Promise<void> = Promise.resolve();
@@ -117,23 +125,29 @@ export async function serveWatch(
     }
   }
   try {
-    sw = watchShared(storage, prefix, from, (e: StorageEvent) => {
-      const cur = matches(e.object);
-      const prev = e.prevObject ? matches(e.prevObject) : false;
-      if (e.type === 'ADDED') {
-        if (cur) emit('ADDED', e.object);
-      } else if (e.type === 'DELETED') {
-        if (prev || cur) emit('DELETED', e.object);
-      } else if (cur && prev) emit('MODIFIED', e.object);
-      else if (cur) emit('ADDED', e.object);
-      else if (prev) emit('DELETED', e.object);
-    }, (e) => {
-      // The store lost changes (etcd): the client must list again, as after a 410.
-      later(() => {
-        send('ERROR', expired(from, e.oldestRevision + 1).status);
-        conn.close();
-      });
-    });
+    sw = watchShared(
+      storage,
+      prefix,
+      from,
+      (e: StorageEvent) => {
+        const cur = matches(e.object);
+        const prev = e.prevObject ? matches(e.prevObject) : false;
+        if (e.type === 'ADDED') {
+          if (cur) emit('ADDED', e.object);
+        } else if (e.type === 'DELETED') {
+          if (prev || cur) emit('DELETED', e.object);
+        } else if (cur && prev) emit('MODIFIED', e.object);
+        else if (cur) emit('ADDED', e.object);
+        else if (prev) emit('DELETED', e.object);
+      },
+      (e) => {
+        // The store lost changes (etcd): the client must list again, as after a 410.
+        later(() => {
+          send('ERROR', expired(from, e.oldestRevision + 1).status);
+          conn.close();
+        });
+      },
+    );
   } catch (e) {
     if (e instanceof StorageError && e.code === 'Expired') {
       send('ERROR', expired(from, e.oldestRevision + 1).status);
@@ -145,7 +159,9 @@ export async function serveWatch(
   if (req.bookmarks) {
     const t = setInterval(() => {
       void storage.currentRevision().then((rev) => {
-        later(() => send('BOOKMARK', { kind: r.kind, apiVersion: groupVersion(r), metadata: { resourceVersion: String(rev) } }));
+        later(() =>
+          send('BOOKMARK', { kind: r.kind, apiVersion: groupVersion(r), metadata: { resourceVersion: String(rev) } }),
+        );
       });
     }, req.bookmarkIntervalMs);
     t.unref();

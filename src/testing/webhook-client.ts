@@ -65,7 +65,8 @@ function goNetError(e: NodeJS.ErrnoException, host: string, port: string): strin
 function restClientError(code: number, text: string, contentType: string): string {
   try {
     const st = JSON.parse(text) as unknown;
-    if (isObject(st) && st.kind === 'Status' && typeof st.message === 'string' && st.status === 'Failure') return st.message;
+    if (isObject(st) && st.kind === 'Status' && typeof st.message === 'string' && st.status === 'Failure')
+      return st.message;
   } catch {
     // not JSON
   }
@@ -83,7 +84,9 @@ function restClientError(code: number, text: string, contentType: string): strin
     case 415:
       return server;
     case 406:
-      return server === '' || server === 'unknown' ? 'the server was unable to respond with a content type that the client supports' : server;
+      return server === '' || server === 'unknown'
+        ? 'the server was unable to respond with a content type that the client supports'
+        : server;
     case 405:
       return 'the server does not allow this method on the requested resource';
     case 422:
@@ -95,7 +98,9 @@ function restClientError(code: number, text: string, contentType: string): strin
     case 429:
       return 'the server has received too many requests and has asked us to try again later';
     default:
-      return code >= 500 ? `an error on the server (${JSON.stringify(server)}) has prevented the request from succeeding` : `the server responded with the status code ${code} but did not return more information`;
+      return code >= 500
+        ? `an error on the server (${JSON.stringify(server)}) has prevented the request from succeeding`
+        : `the server responded with the status code ${code} but did not return more information`;
   }
 }
 
@@ -119,10 +124,15 @@ export function callWebhook(cc: WebhookClientConfig, timeoutSeconds: number, bod
     try {
       ca = Buffer.from(cc.caBundle, 'base64').toString('utf8');
     } catch {
-      return Promise.reject(new WebhookCallError('could not get REST client: unable to load root certificates: unable to parse bytes as PEM block'));
+      return Promise.reject(
+        new WebhookCallError(
+          'could not get REST client: unable to load root certificates: unable to parse bytes as PEM block',
+        ),
+      );
     }
   }
-  if (url.protocol !== 'https:') return Promise.reject(new WebhookCallError(`${post}: http: server gave HTTP response to HTTPS client`));
+  if (url.protocol !== 'https:')
+    return Promise.reject(new WebhookCallError(`${post}: http: server gave HTTP response to HTTPS client`));
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -136,7 +146,11 @@ export function callWebhook(cc: WebhookClientConfig, timeoutSeconds: number, bod
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, */*',
+          'content-length': Buffer.byteLength(payload),
+        },
         ...(ca ? { ca } : {}),
         agent: false,
         servername: /^[\d.]+$|:/.test(url.hostname) ? undefined : url.hostname,
@@ -167,7 +181,9 @@ export function callWebhook(cc: WebhookClientConfig, timeoutSeconds: number, bod
       req.destroy();
     }, timeoutSeconds * 1000);
     timer.unref?.();
-    req.on('error', (e: NodeJS.ErrnoException) => done(() => reject(new WebhookCallError(`${post}: ${goNetError(e, url.hostname, url.port || '443')}`))));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      done(() => reject(new WebhookCallError(`${post}: ${goNetError(e, url.hostname, url.port || '443')}`))),
+    );
     req.end(payload);
   });
 }

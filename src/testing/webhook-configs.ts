@@ -38,7 +38,8 @@ function fullyQualifiedNameErrors(at: string, name: unknown): FieldCause[] {
   if (n === '') return [required(at)];
   const sub = dns1123SubdomainErrors(n);
   if (sub.length) return sub.map((m) => invalid(at, n, m));
-  if (n.split('.').length < 3) return [invalid(at, n, 'should be a domain with at least three segments separated by dots')];
+  if (n.split('.').length < 3)
+    return [invalid(at, n, 'should be a domain with at least three segments separated by dots')];
   return [];
 }
 
@@ -46,7 +47,8 @@ function ruleErrors(r: Rec, at: string): FieldCause[] {
   const errs: FieldCause[] = [];
   const ops = arr(r.operations);
   if (ops.length === 0) errs.push(required(`${at}.operations`));
-  else if (ops.length > 1 && ops.includes('*')) errs.push(invalid(`${at}.operations`, ops, "if '*' is present, must not specify other operations"));
+  else if (ops.length > 1 && ops.includes('*'))
+    errs.push(invalid(`${at}.operations`, ops, "if '*' is present, must not specify other operations"));
   ops.forEach((o, i) => {
     if (!OPERATIONS.includes(String(o))) errs.push(notSupported(`${at}.operations[${i}]`, o, OPERATIONS));
   });
@@ -62,7 +64,8 @@ function ruleErrors(r: Rec, at: string): FieldCause[] {
   resources.forEach((v, i) => {
     if (v === '') errs.push(required(`${at}.resources[${i}]`));
   });
-  if (r.scope !== undefined && !SCOPES.includes(String(r.scope))) errs.push(notSupported(`${at}.scope`, r.scope, SCOPES));
+  if (r.scope !== undefined && !SCOPES.includes(String(r.scope)))
+    errs.push(notSupported(`${at}.scope`, r.scope, SCOPES));
   return errs;
 }
 
@@ -72,17 +75,30 @@ function clientConfigErrors(cc: Rec, at: string): FieldCause[] {
   if (hasUrl === hasSvc) return [required(at, 'exactly one of url or service is required')];
   const errs: FieldCause[] = [];
   if (hasUrl) {
-    const form = "; desired format: https://host[/path]";
+    const form = '; desired format: https://host[/path]';
     let u: URL | undefined;
     try {
       u = new URL(String(cc.url));
     } catch (e) {
-      errs.push(required(`${at}.url`, `url must be a valid URL: parse ${JSON.stringify(cc.url)}: invalid URI for request${form}`));
+      errs.push(
+        required(
+          `${at}.url`,
+          `url must be a valid URL: parse ${JSON.stringify(cc.url)}: invalid URI for request${form}`,
+        ),
+      );
     }
     if (u) {
-      if (u.protocol !== 'https:') errs.push(invalid(`${at}.url`, u.protocol.replace(/:$/, ''), `'https' is the only allowed URL scheme${form}`));
+      if (u.protocol !== 'https:')
+        errs.push(invalid(`${at}.url`, u.protocol.replace(/:$/, ''), `'https' is the only allowed URL scheme${form}`));
       if (!u.host) errs.push(invalid(`${at}.url`, u.host, `host must be specified${form}`));
-      if (u.username || u.password) errs.push(invalid(`${at}.url`, u.username + (u.password ? `:${u.password}` : ''), 'user information is not permitted in the URL'));
+      if (u.username || u.password)
+        errs.push(
+          invalid(
+            `${at}.url`,
+            u.username + (u.password ? `:${u.password}` : ''),
+            'user information is not permitted in the URL',
+          ),
+        );
       if (u.hash) errs.push(invalid(`${at}.url`, u.hash.slice(1), 'fragments are not permitted in the URL'));
       if (u.search) errs.push(invalid(`${at}.url`, u.search.slice(1), 'query parameters are not permitted in the URL'));
     }
@@ -91,7 +107,8 @@ function clientConfigErrors(cc: Rec, at: string): FieldCause[] {
     if (!s.name) errs.push(required(`${at}.service.name`));
     if (!s.namespace) errs.push(required(`${at}.service.namespace`));
     const port = s.port;
-    if (typeof port === 'number' && (port < 1 || port > 65535 || !Number.isInteger(port))) errs.push(invalid(`${at}.service.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
+    if (typeof port === 'number' && (port < 1 || port > 65535 || !Number.isInteger(port)))
+      errs.push(invalid(`${at}.service.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
   }
   return errs;
 }
@@ -124,12 +141,24 @@ export function webhookConfigurationErrors(obj: KubeObject, mutating: boolean): 
     const h = rec(raw);
     errs.push(...fullyQualifiedNameErrors(`${at}.name`, h.name));
     arr(h.rules).forEach((r, j) => errs.push(...ruleErrors(rec(r), `${at}.rules[${j}]`)));
-    if (h.failurePolicy !== undefined && h.failurePolicy !== 'Fail' && h.failurePolicy !== 'Ignore') errs.push(notSupported(`${at}.failurePolicy`, h.failurePolicy, ['Fail', 'Ignore']));
-    if (h.matchPolicy !== undefined && h.matchPolicy !== 'Equivalent' && h.matchPolicy !== 'Exact') errs.push(notSupported(`${at}.matchPolicy`, h.matchPolicy, ['Equivalent', 'Exact']));
-    if (h.sideEffects === undefined || h.sideEffects === null) errs.push(required(`${at}.sideEffects`, 'must specify one of None, NoneOnDryRun'));
-    else if (h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun') errs.push(notSupported(`${at}.sideEffects`, h.sideEffects, ['None', 'NoneOnDryRun']));
-    if (typeof h.timeoutSeconds === 'number' && (h.timeoutSeconds > 30 || h.timeoutSeconds < 1)) errs.push(invalid(`${at}.timeoutSeconds`, h.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
-    if (mutating && h.reinvocationPolicy !== undefined && h.reinvocationPolicy !== 'Never' && h.reinvocationPolicy !== 'IfNeeded') {
+    if (h.failurePolicy !== undefined && h.failurePolicy !== 'Fail' && h.failurePolicy !== 'Ignore')
+      errs.push(notSupported(`${at}.failurePolicy`, h.failurePolicy, ['Fail', 'Ignore']));
+    if (h.matchPolicy !== undefined && h.matchPolicy !== 'Equivalent' && h.matchPolicy !== 'Exact')
+      errs.push(notSupported(`${at}.matchPolicy`, h.matchPolicy, ['Equivalent', 'Exact']));
+    if (h.sideEffects === undefined || h.sideEffects === null)
+      errs.push(required(`${at}.sideEffects`, 'must specify one of None, NoneOnDryRun'));
+    else if (h.sideEffects !== 'None' && h.sideEffects !== 'NoneOnDryRun')
+      errs.push(notSupported(`${at}.sideEffects`, h.sideEffects, ['None', 'NoneOnDryRun']));
+    if (typeof h.timeoutSeconds === 'number' && (h.timeoutSeconds > 30 || h.timeoutSeconds < 1))
+      errs.push(
+        invalid(`${at}.timeoutSeconds`, h.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'),
+      );
+    if (
+      mutating &&
+      h.reinvocationPolicy !== undefined &&
+      h.reinvocationPolicy !== 'Never' &&
+      h.reinvocationPolicy !== 'IfNeeded'
+    ) {
       errs.push(notSupported(`${at}.reinvocationPolicy`, h.reinvocationPolicy, ['IfNeeded', 'Never']));
     }
     errs.push(...clientConfigErrors(rec(h.clientConfig), `${at}.clientConfig`));

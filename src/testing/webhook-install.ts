@@ -57,8 +57,9 @@ const CONFIG_KINDS = new Set(['MutatingWebhookConfiguration', 'ValidatingWebhook
 export function parseWebhookHost(hostPort: string): { host: string; port: number } {
   const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:[\]\s/]+)):(\d{1,5})$/.exec(hostPort);
   const port = m ? Number(m[3]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new Error(`webhook host "${hostPort}" is not host:port (e.g. 127.0.0.1:9443)`);
-  return { host: m[1] ?? m[2]!, port };
+  if (!m || port < 1 || port > 65535)
+    throw new Error(`webhook host "${hostPort}" is not host:port (e.g. 127.0.0.1:9443)`);
+  return { host: m[1] ?? m[2], port };
 }
 
 function writeAtomic(path: string, content: string, mode: number): void {
@@ -94,11 +95,15 @@ export async function prepareWebhooks(options: WebhookInstallOptions): Promise<W
   const configs = loaded.filter((o) => isObject(o) && CONFIG_KINDS.has(String(o.kind)));
   if (configs.length === 0) {
     const files = options.configurations.filter((c): c is string => typeof c === 'string');
-    throw new Error(`no MutatingWebhookConfiguration or ValidatingWebhookConfiguration in ${files.length ? files.join(', ') : 'the objects given'}`);
+    throw new Error(
+      `no MutatingWebhookConfiguration or ValidatingWebhookConfiguration in ${files.length ? files.join(', ') : 'the objects given'}`,
+    );
   }
   for (const c of configs) {
     if (c.apiVersion !== 'admissionregistration.k8s.io/v1') {
-      throw new Error(`${String(c.kind)} ${c.metadata?.name ?? ''}: apiVersion ${JSON.stringify(c.apiVersion ?? '')} is not served; use admissionregistration.k8s.io/v1`);
+      throw new Error(
+        `${String(c.kind)} ${c.metadata?.name ?? ''}: apiVersion ${JSON.stringify(c.apiVersion ?? '')} is not served; use admissionregistration.k8s.io/v1`,
+      );
     }
   }
   const hosts = host === '127.0.0.1' || host === 'localhost' ? ['127.0.0.1', 'localhost'] : [host];
@@ -129,25 +134,37 @@ export async function prepareWebhooks(options: WebhookInstallOptions): Promise<W
       if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
     }
     if (Array.isArray(copy.webhooks)) {
-      copy.webhooks = copy.webhooks.map((h: unknown) => (isObject(h) ? { ...h, clientConfig: rewriteClientConfig(h.clientConfig, base, caBundle) } : h));
+      copy.webhooks = copy.webhooks.map((h: unknown) =>
+        isObject(h) ? { ...h, clientConfig: rewriteClientConfig(h.clientConfig, base, caBundle) } : h,
+      );
     }
-    return copy as KubeObject;
+    return copy;
   });
   const installed: InstalledWebhooks = {
     host: hostPort,
     certDir,
     caCert: set.caCert,
     configurations: rewritten,
-    rotateCertificate: async () => writePair(await signServingCert(set, hosts, { commonName: 'crdgen-webhook', days: 7 })),
+    rotateCertificate: async () =>
+      writePair(await signServingCert(set, hosts, { commonName: 'crdgen-webhook', days: 7 })),
   };
   return {
     installed,
     rewriteCrd: (crd) => {
       const spec = (crd as { spec?: unknown }).spec;
-      if (crd.kind !== 'CustomResourceDefinition' || !isObject(spec) || !isObject(spec.conversion) || spec.conversion.strategy !== 'Webhook') return crd;
+      if (
+        crd.kind !== 'CustomResourceDefinition' ||
+        !isObject(spec) ||
+        !isObject(spec.conversion) ||
+        spec.conversion.strategy !== 'Webhook'
+      )
+        return crd;
       const copy = structuredClone(crd) as KubeObject & { spec: Rec & { conversion: Rec } };
       const webhook = isObject(copy.spec.conversion.webhook) ? copy.spec.conversion.webhook : {};
-      copy.spec.conversion.webhook = { ...webhook, clientConfig: rewriteClientConfig(webhook.clientConfig, base, caBundle) };
+      copy.spec.conversion.webhook = {
+        ...webhook,
+        clientConfig: rewriteClientConfig(webhook.clientConfig, base, caBundle),
+      };
       if (isObject(copy.metadata) && isObject(copy.metadata.annotations)) {
         delete copy.metadata.annotations['cert-manager.io/inject-ca-from'];
         if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;

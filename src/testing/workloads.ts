@@ -25,7 +25,7 @@ export class WorkloadSimulator {
   /** Starts following Deployments. */
   async start(): Promise<void> {
     const snap = await this.storage.list('/apps/deployments/');
-    snap.items.forEach((o, i) => this.consider(snap.keys[i]!, o));
+    snap.items.forEach((o, i) => this.consider(snap.keys[i], o));
     this.watch = this.storage.watch('/apps/deployments/', snap.revision, (e) => {
       if (e.type === 'DELETED') this.cancel(e.key);
       else this.consider(e.key, e.object);
@@ -48,8 +48,8 @@ export class WorkloadSimulator {
 
   private consider(key: string, obj: KubeObject): void {
     if (obj.metadata?.deletionTimestamp) return;
-    const spec = ((obj as { spec?: Rec }).spec ?? {}) as Rec;
-    const status = ((obj as { status?: Rec }).status ?? {}) as Rec;
+    const spec = (obj as { spec?: Rec }).spec ?? {};
+    const status = (obj as { status?: Rec }).status ?? {};
     const want = Number(spec.replicas ?? 1);
     const settled =
       status.observedGeneration === obj.metadata?.generation &&
@@ -77,12 +77,13 @@ export class WorkloadSimulator {
       ns,
       name,
       (cur) => {
-        const spec = ((cur as { spec?: Rec }).spec ?? {}) as Rec;
-        const prev = ((cur as { status?: Rec }).status ?? {}) as Rec;
+        const spec = (cur as { spec?: Rec }).spec ?? {};
+        const prev = (cur as { status?: Rec }).status ?? {};
         const want = Number(spec.replicas ?? 1);
         const now = nowRfc3339();
         const prevConds = Array.isArray(prev.conditions) ? (prev.conditions as Rec[]) : [];
-        const since = (type: string): string => (prevConds.find((c) => c.type === type && c.status === 'True')?.lastTransitionTime as string) ?? now;
+        const since = (type: string): string =>
+          (prevConds.find((c) => c.type === type && c.status === 'True')?.lastTransitionTime as string) ?? now;
         const rsName = `${name}-${hashName(JSON.stringify(spec.template ?? {}))}`;
         const status: Rec = {
           observedGeneration: cur.metadata?.generation ?? 1,
@@ -91,8 +92,22 @@ export class WorkloadSimulator {
           readyReplicas: want,
           availableReplicas: want,
           conditions: [
-            { type: 'Available', status: 'True', lastUpdateTime: now, lastTransitionTime: since('Available'), reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' },
-            { type: 'Progressing', status: 'True', lastUpdateTime: now, lastTransitionTime: since('Progressing'), reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${rsName}" has successfully progressed.` },
+            {
+              type: 'Available',
+              status: 'True',
+              lastUpdateTime: now,
+              lastTransitionTime: since('Available'),
+              reason: 'MinimumReplicasAvailable',
+              message: 'Deployment has minimum availability.',
+            },
+            {
+              type: 'Progressing',
+              status: 'True',
+              lastUpdateTime: now,
+              lastTransitionTime: since('Progressing'),
+              reason: 'NewReplicaSetAvailable',
+              message: `ReplicaSet "${rsName}" has successfully progressed.`,
+            },
           ],
         };
         if (want === 0) {

@@ -37,9 +37,16 @@ export function importsOf(path: string, text: string, exists: (p: string) => boo
     out.push(edge);
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments.length > 0) add(node.arguments[0]);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      add(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node.moduleReference.expression);
+    else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length > 0
+    )
+      add(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -83,21 +90,34 @@ export interface Violation {
  * outside every layer, a relative import that resolves to no file, an import of a layer (or a file
  * of one) that is not allowed, or a forbidden package, each with the rule in words.
  */
-export function checkImports(edges: readonly ImportEdge[], layers: readonly Layer[], hints: Readonly<Record<string, string>> = {}, scope = 'src/'): Violation[] {
+export function checkImports(
+  edges: readonly ImportEdge[],
+  layers: readonly Layer[],
+  hints: Readonly<Record<string, string>> = {},
+  scope = 'src/',
+): Violation[] {
   const out: Violation[] = [];
   const where = (e: ImportEdge) => `${e.from}:${e.line}:${e.col}`;
-  const rule = (l: Layer) => `${l.name} (${l.paths.join(', ')}: ${l.role}) may import ${l.may.length ? l.may.join(', ') : 'no other layer'}`;
+  const rule = (l: Layer) =>
+    `${l.name} (${l.paths.join(', ')}: ${l.role}) may import ${l.may.length ? l.may.join(', ') : 'no other layer'}`;
   const noLayer = new Set<string>();
   for (const e of edges) {
     const from = layerOf(e.from, layers);
     if (!from) {
-      if (!noLayer.has(e.from)) out.push({ edge: e, message: `${e.from}: belongs to no layer of test/architecture/rules.ts; give its folder a rule` });
+      if (!noLayer.has(e.from))
+        out.push({
+          edge: e,
+          message: `${e.from}: belongs to no layer of test/architecture/rules.ts; give its folder a rule`,
+        });
       noLayer.add(e.from);
       continue;
     }
     if (e.pkg !== undefined) {
       if (from.forbiddenPackages?.includes(e.pkg)) {
-        out.push({ edge: e, message: `${where(e)}: imports ${e.specifier}, a package only the generator uses; ${from.name} (${from.role}) must not load ${from.forbiddenPackages.join(', ')}` });
+        out.push({
+          edge: e,
+          message: `${where(e)}: imports ${e.specifier}, a package only the generator uses; ${from.name} (${from.role}) must not load ${from.forbiddenPackages.join(', ')}`,
+        });
       }
       continue;
     }

@@ -38,7 +38,10 @@ const edges = graph(texts);
 
 test('every import of src/ follows the dependency rules (test/architecture/rules.ts)', () => {
   const violations = checkImports(edges, LAYERS, HINTS);
-  assert.deepEqual(violations.map((v) => v.message), []);
+  assert.deepEqual(
+    violations.map((v) => v.message),
+    [],
+  );
 });
 
 test('the graph is the real one: imports of every kind are found', () => {
@@ -47,14 +50,18 @@ test('the graph is the real one: imports of every kind are found', () => {
   const has = (from: string, target: string) => edges.some((e) => e.from === from && e.target === target);
   assert.ok(has('src/cli/pipeline.ts', 'src/generate/registry.ts'), 'a static import');
   assert.ok(has('src/testing/engines.ts', 'src/input/crd/check.ts'), 'an import() call and an import() type');
-  assert.ok(edges.some((e) => e.from === 'src/emit/handlebars.ts' && e.pkg === 'handlebars'), 'a package');
+  assert.ok(
+    edges.some((e) => e.from === 'src/emit/handlebars.ts' && e.pkg === 'handlebars'),
+    'a package',
+  );
   for (const f of files) assert.ok(layerOf(f, LAYERS), `${f} has a layer`);
 });
 
 test('a forbidden import fails, naming the rule it breaks', () => {
   const extra = {
     // The cycle issue #23 found: the writer's side importing an emitter's module.
-    'src/emit/bad-writer.ts': "import { isSafeOutputPath } from '../generate/generators.js';\nexport const ok = isSafeOutputPath;\n",
+    'src/emit/bad-writer.ts':
+      "import { isSafeOutputPath } from '../generate/generators.js';\nexport const ok = isSafeOutputPath;\n",
     // Dynamic and type-only imports count; `node:` built-ins and strings that only look like imports do not.
     'src/runtime/bad-runtime.ts': [
       "import { readFileSync } from 'node:fs';",
@@ -65,7 +72,8 @@ test('a forbidden import fails, naming the rule it breaks', () => {
       'export const r = readFileSync; export const t = ts;',
     ].join('\n'),
     // The test server may use the shared CRD checks, nothing else of the reader.
-    'src/testing/bad-testing.ts': "import { checkCrdObject } from '../input/crd/check.js';\nimport { readCrdInputs } from '../input/crd/read.js';\nexport { checkCrdObject, readCrdInputs };\n",
+    'src/testing/bad-testing.ts':
+      "import { checkCrdObject } from '../input/crd/check.js';\nimport { readCrdInputs } from '../input/crd/read.js';\nexport { checkCrdObject, readCrdInputs };\n",
     'src/newfolder/thing.ts': "import { compareStrings } from '../model/order.js';\nexport { compareStrings };\n",
     'src/model/typo.ts': "export * from './no-such-file.js';\n",
   };
@@ -98,5 +106,10 @@ test('the layers form no cycle (the runtime and its validation entry count as on
     state.set(n, 'done');
   };
   for (const n of next.keys()) visit(n, []);
-  for (const l of LAYERS) for (const m of l.may) assert.ok(LAYERS.some((x) => x.name === m), `${l.name} names an unknown layer ${m}`);
+  for (const l of LAYERS)
+    for (const m of l.may)
+      assert.ok(
+        LAYERS.some((x) => x.name === m),
+        `${l.name} names an unknown layer ${m}`,
+      );
 });

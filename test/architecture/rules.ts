@@ -20,14 +20,33 @@ export interface Layer {
 }
 
 /** Packages only the generator uses; the runtime and the test server must not load them. */
-export const GENERATOR_PACKAGES = ['typescript', 'ts-morph', 'handlebars', 'prettier', 'commander', 'esbuild', 'jsonc-parser'];
+export const GENERATOR_PACKAGES = [
+  'typescript',
+  'ts-morph',
+  'handlebars',
+  'prettier',
+  'commander',
+  'esbuild',
+  'jsonc-parser',
+];
 
 export const LAYERS: readonly Layer[] = [
   {
     name: 'cli',
     paths: ['src/cli/'],
     role: 'the command line: runs readers, emitters and the writer',
-    may: ['api', 'config', 'readers', 'emitters', 'emit', 'model', 'diagnostics', 'runtime', 'runtime/validation', 'testing'],
+    may: [
+      'api',
+      'config',
+      'readers',
+      'emitters',
+      'emit',
+      'model',
+      'diagnostics',
+      'runtime',
+      'runtime/validation',
+      'testing',
+    ],
   },
   {
     name: 'api',
@@ -58,7 +77,7 @@ export const LAYERS: readonly Layer[] = [
   {
     name: 'emit',
     paths: ['src/emit/'],
-    role: "emit helpers and the writer (templates, formatting, header, files on disk)",
+    role: 'emit helpers and the writer (templates, formatting, header, files on disk)',
     may: ['model', 'diagnostics'],
   },
   {
@@ -104,7 +123,10 @@ export const LAYERS: readonly Layer[] = [
     // of it are loaded lazily by the test server. Nothing else of the generator.
     files: [
       { path: 'src/input/crd/check.ts', why: "the apiserver's CRD validation, shared with the CRD reader" },
-      { path: 'src/input/crd/defaults.ts', why: "the apiserver's check of defaults against their schema, shared with the CRD reader" },
+      {
+        path: 'src/input/crd/defaults.ts',
+        why: "the apiserver's check of defaults against their schema, shared with the CRD reader",
+      },
       { path: 'src/input/crd/field-path.ts', why: 'field paths as the apiserver prints them in those checks' },
       { path: 'src/input/crd/yaml-fast.ts', why: 'the fast YAML loader of the CRD reader' },
     ],
@@ -114,12 +136,16 @@ export const LAYERS: readonly Layer[] = [
 
 /** Extra advice for a broken rule, by `from→to` layer names. */
 export const HINTS: Readonly<Record<string, string>> = {
-  'readers→emit': 'what readers and emitters share belongs in src/model (order.ts: compareStrings, generated.ts: the generated-file marker)',
-  'readers→emitters': 'what readers and emitters share belongs in src/model (the schema and CRD JSON writers: schema-json.ts, crd-json.ts)',
+  'readers→emit':
+    'what readers and emitters share belongs in src/model (order.ts: compareStrings, generated.ts: the generated-file marker)',
+  'readers→emitters':
+    'what readers and emitters share belongs in src/model (the schema and CRD JSON writers: schema-json.ts, crd-json.ts)',
   'emitters→readers': 'reading inputs and running emitters is a pipeline: it belongs in src/cli (as pipeline.ts does)',
-  'emit→emitters': 'what the writer needs of an emitter\'s output is in src/emit/file.ts (GeneratedFile, isSafeOutputPath)',
+  'emit→emitters':
+    "what the writer needs of an emitter's output is in src/emit/file.ts (GeneratedFile, isSafeOutputPath)",
   'diagnostics→readers': 'every diagnostic code is listed in src/diagnostics/codes.ts itself',
   'diagnostics→config': 'every diagnostic code is listed in src/diagnostics/codes.ts itself',
   'runtime→testing': 'the runtime is imported by generated code and must not need the test server',
-  'testing→readers': 'the test server may import the runtime (and the few shared CRD checks listed in test/architecture/rules.ts)',
+  'testing→readers':
+    'the test server may import the runtime (and the few shared CRD checks listed in test/architecture/rules.ts)',
 };

@@ -9,16 +9,41 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
 import { newControllerManagedBy } from '../../src/runtime/builder/builder.js';
-import { annotationsChanged, generationChanged, labelsChanged, newPredicateFuncs, resourceVersionChanged } from '../../src/runtime/predicate/predicate.js';
+import {
+  annotationsChanged,
+  generationChanged,
+  labelsChanged,
+  newPredicateFuncs,
+  resourceVersionChanged,
+} from '../../src/runtime/predicate/predicate.js';
 import { TerminalError, type ReconcileRequest, type Reconciler } from '../../src/runtime/reconcile/reconcile.js';
-import { ConfigMapResource, DeploymentResource, SecretResource, ServiceResource, type ConfigMap, type Deployment, type Secret, type Service } from '../../src/runtime/client/builtin.js';
+import {
+  ConfigMapResource,
+  DeploymentResource,
+  SecretResource,
+  ServiceResource,
+  type ConfigMap,
+  type Deployment,
+  type Secret,
+  type Service,
+} from '../../src/runtime/client/builtin.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { newControllerRef, setControllerReference } from '../../src/runtime/meta/owner.js';
 import { FakeClock } from '../../src/runtime/workqueue/clock.js';
 import type { ClientBackend } from '../../src/runtime/typed/backend.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
-import { countingBackend, deploymentFor, idle, Reconciles, waitFor, widget, WidgetResource, type BuilderEnv, type Widget } from './support.js';
+import {
+  countingBackend,
+  deploymentFor,
+  idle,
+  Reconciles,
+  waitFor,
+  widget,
+  WidgetResource,
+  type BuilderEnv,
+  type Widget,
+} from './support.js';
 
 interface Running {
   manager: Manager;
@@ -28,7 +53,12 @@ interface Running {
 }
 
 /** A manager over `env` limited to `namespace`, set up by `setup`, started. */
-async function runManager(env: BuilderEnv, namespace: string, setup: (m: Manager) => void, extra: { resyncMs?: number } = {}): Promise<Running> {
+async function runManager(
+  env: BuilderEnv,
+  namespace: string,
+  setup: (m: Manager) => void,
+  extra: { resyncMs?: number } = {},
+): Promise<Running> {
   const counted = countingBackend(env.admin);
   const manager = newManager({ client: counted.backend, name: 'builder-test', namespace, ...extra });
   setup(manager);
@@ -46,7 +76,11 @@ async function runManager(env: BuilderEnv, namespace: string, setup: (m: Manager
   };
 }
 
-function api<T extends KubeObject>(env: BuilderEnv, resource: Parameters<ClientBackend['resource']>[0], namespace: string) {
+function api<T extends KubeObject>(
+  env: BuilderEnv,
+  resource: Parameters<ClientBackend['resource']>[0],
+  namespace: string,
+) {
   return env.admin.resource<T>(resource, namespace);
 }
 
@@ -95,12 +129,17 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
         setControllerReference(w, cm, WidgetResource);
       });
       const d = deploymentFor(req.namespace, `${req.name}-deploy`, { widget: req.name });
-      d.spec!.replicas = w.spec?.size ?? 1;
+      d.spec.replicas = w.spec?.size ?? 1;
       d.metadata!.ownerReferences = [newControllerRef(w, WidgetResource)];
       await ctx.client.apply(DeploymentResource, d as never);
     };
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).owns(ConfigMapResource).owns(DeploymentResource).watches(SecretResource, secretToWidget).complete(reconciler);
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .owns(ConfigMapResource)
+        .owns(DeploymentResource)
+        .watches(SecretResource, secretToWidget)
+        .complete(reconciler);
     });
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
@@ -108,33 +147,59 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       const w1 = await widgets.create(widget(ns, 'w1', { size: 2, note: 'managed' }));
       const w2 = await widgets.create(widget(ns, 'w2'));
       const sentinel = await widgets.create(widget(ns, 'sentinel'));
-      const cm1 = await waitFor(async () => (await getOrUndefined(cms.get('w1-cm')))?.data?.['size'] === '2' && cms.get('w1-cm'), 'the ConfigMap of w1');
+      const cm1 = await waitFor(
+        async () => (await getOrUndefined(cms.get('w1-cm')))?.data?.['size'] === '2' && cms.get('w1-cm'),
+        'the ConfigMap of w1',
+      );
       assert.equal(cm1.metadata?.ownerReferences?.[0]?.uid, w1.metadata?.uid);
       assert.equal(cm1.metadata?.ownerReferences?.[0]?.controller, true);
       const deployments = api<Deployment>(env, DeploymentResource, ns);
-      await waitFor(async () => (await getOrUndefined(deployments.get('w1-deploy')))?.spec?.replicas === 2, 'the Deployment of w1');
+      await waitFor(
+        async () => (await getOrUndefined(deployments.get('w1-deploy')))?.spec?.replicas === 2,
+        'the Deployment of w1',
+      );
       await rec.atLeast(ns, 'w2', 1);
       await rec.atLeast(ns, 'sentinel', 1);
 
       // an owned object's create queues its controller owner
-      const sentinelCm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sentinel-cm', namespace: ns, ownerReferences: [newControllerRef(sentinel, WidgetResource)] }, data: { n: '0' } };
+      const sentinelCm: ConfigMap = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'sentinel-cm', namespace: ns, ownerReferences: [newControllerRef(sentinel, WidgetResource)] },
+        data: { n: '0' },
+      };
       await cms.create(sentinelCm);
       await rec.atLeast(ns, 'sentinel', 2, 'the reconcile of sentinel after its ConfigMap was created');
 
       // a plain (non-controller) owner reference queues nothing
       const w2Before = rec.count(ns, 'w2');
       const ref = { ...newControllerRef(w2, WidgetResource), controller: false };
-      await cms.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'plain-cm', namespace: ns, ownerReferences: [ref] }, data: { n: '0' } });
+      await cms.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'plain-cm', namespace: ns, ownerReferences: [ref] },
+        data: { n: '0' },
+      });
       await cms.patch('plain-cm', PatchType.Merge, { data: { n: '1' } });
       const sentinelBefore = rec.count(ns, 'sentinel');
       await cms.patch('sentinel-cm', PatchType.Merge, { data: { n: '1' } });
       await rec.atLeast(ns, 'sentinel', sentinelBefore + 1, 'the reconcile of sentinel after its ConfigMap changed');
-      assert.equal(rec.count(ns, 'w2'), w2Before, 'a ConfigMap with a non-controller owner reference must not queue that owner');
+      assert.equal(
+        rec.count(ns, 'w2'),
+        w2Before,
+        'a ConfigMap with a non-controller owner reference must not queue that owner',
+      );
 
       // a spec change flows into both owned objects; a deleted owned object is put back
       await widgets.patch('w1', PatchType.Merge, { spec: { size: 3 } });
-      await waitFor(async () => (await getOrUndefined(cms.get('w1-cm')))?.data?.['size'] === '3', 'the ConfigMap of w1 at size 3');
-      await waitFor(async () => (await getOrUndefined(deployments.get('w1-deploy')))?.spec?.replicas === 3, 'the Deployment of w1 at 3 replicas');
+      await waitFor(
+        async () => (await getOrUndefined(cms.get('w1-cm')))?.data?.['size'] === '3',
+        'the ConfigMap of w1 at size 3',
+      );
+      await waitFor(
+        async () => (await getOrUndefined(deployments.get('w1-deploy')))?.spec?.replicas === 3,
+        'the Deployment of w1 at 3 replicas',
+      );
       const oldCm = await cms.get('w1-cm');
       await cms.delete('w1-cm');
       await waitFor(async () => {
@@ -151,7 +216,12 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       // watches: a Secret labelled widget=w2 queues w2; moving the label queues both old and new target
       const secrets = api<Secret>(env, SecretResource, ns);
       const w2c = rec.count(ns, 'w2');
-      await secrets.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: ns, labels: { widget: 'w2' } }, stringData: { k: 'v' } });
+      await secrets.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 's', namespace: ns, labels: { widget: 'w2' } },
+        stringData: { k: 'v' },
+      });
       await rec.atLeast(ns, 'w2', w2c + 1, 'the reconcile of w2 after its Secret appeared');
       const w2d = rec.count(ns, 'w2');
       const sc = rec.count(ns, 'sentinel');
@@ -163,7 +233,7 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       const w2e = rec.count(ns, 'w2');
       await widgets.delete('w2');
       await rec.atLeast(ns, 'w2', w2e + 1, 'the reconcile of w2 after its deletion');
-      const ctl = run.manager.getControllers()[0]!;
+      const ctl = run.manager.getControllers()[0];
       assert.equal(ctl.name, 'widget', 'the default name is the for() kind in lower case');
       assert.equal(ctl.inFlight.overlaps, 0);
     } finally {
@@ -203,7 +273,12 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       await rec.atLeast(ns, 'a', 2, 'the reconcile of a after a spec change');
 
       // owns + labelsChanged: a create passes; a data change is filtered, a label change passes
-      const owned = (name: string, owner: Widget): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, ownerReferences: [newControllerRef(owner, WidgetResource)] }, data: { n: '0' } });
+      const owned = (name: string, owner: Widget): ConfigMap => ({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: ns, ownerReferences: [newControllerRef(owner, WidgetResource)] },
+        data: { n: '0' },
+      });
       await cms.create(owned('a-cm', a));
       await cms.create(owned('sentinel-cm', sentinel));
       await rec.atLeast(ns, 'a', 3, 'the reconcile of a after its ConfigMap was created');
@@ -216,7 +291,12 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       await rec.atLeast(ns, 'a', 4, 'the reconcile of a after its ConfigMap got a label');
 
       // watches + annotationsChanged
-      const secret = (name: string, target: string): Secret => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns, labels: { widget: target } }, stringData: { k: 'v' } });
+      const secret = (name: string, target: string): Secret => ({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: ns, labels: { widget: target } },
+        stringData: { k: 'v' },
+      });
       await secrets.create(secret('a-s', 'a'));
       await secrets.create(secret('sentinel-s', 'sentinel'));
       await rec.atLeast(ns, 'a', 5);
@@ -237,10 +317,21 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const ns = await env.newNamespace();
     const filtered = new Reconciles();
     const all = new Reconciles();
-    const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).named('filtered').for(WidgetResource, { predicates: [resourceVersionChanged] }).complete(async (req) => void filtered.record(req));
-      newControllerManagedBy(m).named('all').for(WidgetResource).complete(async (req) => void all.record(req));
-    }, { resyncMs: 1000 });
+    const run = await runManager(
+      env,
+      ns,
+      (m) => {
+        newControllerManagedBy(m)
+          .named('filtered')
+          .for(WidgetResource, { predicates: [resourceVersionChanged] })
+          .complete(async (req) => void filtered.record(req));
+        newControllerManagedBy(m)
+          .named('all')
+          .for(WidgetResource)
+          .complete(async (req) => void all.record(req));
+      },
+      { resyncMs: 1000 },
+    );
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
       await widgets.create(widget(ns, 'w', { size: 1 }));
@@ -260,16 +351,20 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const clock = new FakeClock();
     const rec = new Reconciles();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).withOptions({ clock }).complete(async (req) => {
-        rec.record(req);
-        return { requeueAfterMs: 60_000 };
-      });
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .withOptions({ clock })
+        .complete(async (req) => {
+          rec.record(req);
+          return { requeueAfterMs: 60_000 };
+        });
     });
     try {
       await api<Widget>(env, WidgetResource, ns).create(widget(ns, 'w'));
-      const ctl = run.manager.getControllers()[0]!;
+      const ctl = run.manager.getControllers()[0];
       await rec.atLeast(ns, 'w', 1);
-      const parked = (): boolean => ctl.queue.waitingCount() === 1 && ctl.queue.len() === 0 && ctl.queue.processingCount() === 0;
+      const parked = (): boolean =>
+        ctl.queue.waitingCount() === 1 && ctl.queue.len() === 0 && ctl.queue.processingCount() === 0;
       await waitFor(parked, 'w parked in the delaying queue');
       assert.equal(ctl.queue.numRequeues(`${ns}/w`), 0, 'requeueAfter is not a backoff');
       clock.step(59_999); // fires due timers synchronously: w must still wait
@@ -291,16 +386,20 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const clock = new FakeClock();
     const rec = new Reconciles();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).withOptions({ clock }).complete(async (req) => {
-        rec.record(req);
-        if (rec.count(req.namespace, req.name) <= 4) throw new Error('the external API is down');
-      });
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .withOptions({ clock })
+        .complete(async (req) => {
+          rec.record(req);
+          if (rec.count(req.namespace, req.name) <= 4) throw new Error('the external API is down');
+        });
     });
     try {
       await api<Widget>(env, WidgetResource, ns).create(widget(ns, 'w'));
-      const ctl = run.manager.getControllers()[0]!;
+      const ctl = run.manager.getControllers()[0];
       const key = `${ns}/w`;
-      const parked = (): boolean => ctl.queue.waitingCount() === 1 && ctl.queue.len() === 0 && ctl.queue.processingCount() === 0;
+      const parked = (): boolean =>
+        ctl.queue.waitingCount() === 1 && ctl.queue.len() === 0 && ctl.queue.processingCount() === 0;
       for (let failure = 1; failure <= 4; failure++) {
         await rec.atLeast(ns, 'w', failure);
         await waitFor(parked, `w parked after failure ${failure}`);
@@ -325,15 +424,18 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const clock = new FakeClock();
     const rec = new Reconciles();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource, { predicates: [generationChanged] }).withOptions({ clock }).complete(async (req) => {
-        rec.record(req);
-        throw new Error('spec.size cannot be served', { cause: new TerminalError('too big') });
-      });
+      newControllerManagedBy(m)
+        .for(WidgetResource, { predicates: [generationChanged] })
+        .withOptions({ clock })
+        .complete(async (req) => {
+          rec.record(req);
+          throw new Error('spec.size cannot be served', { cause: new TerminalError('too big') });
+        });
     });
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
       await widgets.create(widget(ns, 'w', { size: 100 }));
-      const ctl = run.manager.getControllers()[0]!;
+      const ctl = run.manager.getControllers()[0];
       await rec.atLeast(ns, 'w', 1);
       await waitFor(() => idle(ctl), 'the controller idle after the terminal error');
       clock.step(10_000_000);
@@ -361,23 +463,26 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const gate = new Promise<void>((r) => (openGate = r));
     const lastSeen = new Map<string, number>();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).withOptions({ maxConcurrentReconciles: 4 }).complete(async (req, ctx) => {
-        const k = `${req.namespace}/${req.name}`;
-        if ((active.get(k) ?? 0) > 0) overlaps++;
-        active.set(k, (active.get(k) ?? 0) + 1);
-        running++;
-        maxRunning = Math.max(maxRunning, running);
-        try {
-          if (running === 4) openGate();
-          await gate; // the first reconciles wait until 4 run at once: the concurrency is real
-          const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
-          await new Promise((r) => setTimeout(r, 1)); // widen the window for an overlap
-          if (w) lastSeen.set(k, w.spec?.size ?? -1);
-        } finally {
-          running--;
-          active.set(k, active.get(k)! - 1);
-        }
-      });
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .withOptions({ maxConcurrentReconciles: 4 })
+        .complete(async (req, ctx) => {
+          const k = `${req.namespace}/${req.name}`;
+          if ((active.get(k) ?? 0) > 0) overlaps++;
+          active.set(k, (active.get(k) ?? 0) + 1);
+          running++;
+          maxRunning = Math.max(maxRunning, running);
+          try {
+            if (running === 4) openGate();
+            await gate; // the first reconciles wait until 4 run at once: the concurrency is real
+            const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
+            await new Promise((r) => setTimeout(r, 1)); // widen the window for an overlap
+            if (w) lastSeen.set(k, w.spec?.size ?? -1);
+          } finally {
+            running--;
+            active.set(k, active.get(k)! - 1);
+          }
+        });
     });
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
@@ -385,11 +490,17 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       await waitFor(() => maxRunning === 4, '4 reconciles at once');
       // the burst: 1,000 spec updates, 100 per key, one writer per key (in order), all keys at once
       const final = UPDATES / KEYS;
-      await Promise.all(Array.from({ length: KEYS }, async (_, k) => {
-        for (let size = 1; size <= final; size++) await widgets.patch(`w${k}`, PatchType.Merge, { spec: { size } });
-      }));
-      const ctl = run.manager.getControllers()[0]!;
-      await waitFor(() => [...Array(KEYS).keys()].every((i) => lastSeen.get(`${ns}/w${i}`) === final) && idle(ctl), `every widget reconciled at size ${final}`, 120_000);
+      await Promise.all(
+        Array.from({ length: KEYS }, async (_, k) => {
+          for (let size = 1; size <= final; size++) await widgets.patch(`w${k}`, PatchType.Merge, { spec: { size } });
+        }),
+      );
+      const ctl = run.manager.getControllers()[0];
+      await waitFor(
+        () => [...Array(KEYS).keys()].every((i) => lastSeen.get(`${ns}/w${i}`) === final) && idle(ctl),
+        `every widget reconciled at size ${final}`,
+        120_000,
+      );
       assert.equal(overlaps, 0, 'one key was reconciled twice at once');
       assert.equal(ctl.inFlight.overlaps, 0);
       assert.equal(maxRunning, 4, 'never more than maxConcurrentReconciles at once');
@@ -405,22 +516,30 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     let cleanupCalls = 0;
     const { finalizer } = await import('../../src/runtime/manager/finalizer.js');
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).complete(async (req, ctx) => {
-        const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
-        if (!w) return;
-        return finalizer(ctx.client, WidgetResource, FIN, w, {
-          apply: async (obj) => {
-            external.add(req.name);
-            // the reconciler applies its own labels to the object, leaving the finalizer out
-            await ctx.client.apply(WidgetResource, { metadata: { name: req.name, namespace: req.namespace, labels: { 'test.crdgen.dev/synced': String(obj.spec?.size ?? 0) } } });
-          },
-          cleanup: async () => {
-            cleanupCalls++;
-            if (cleanupCalls === 1) throw new Error('external API: 503');
-            external.delete(req.name);
-          },
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .complete(async (req, ctx) => {
+          const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
+          if (!w) return;
+          return finalizer(ctx.client, WidgetResource, FIN, w, {
+            apply: async (obj) => {
+              external.add(req.name);
+              // the reconciler applies its own labels to the object, leaving the finalizer out
+              await ctx.client.apply(WidgetResource, {
+                metadata: {
+                  name: req.name,
+                  namespace: req.namespace,
+                  labels: { 'test.crdgen.dev/synced': String(obj.spec?.size ?? 0) },
+                },
+              });
+            },
+            cleanup: async () => {
+              cleanupCalls++;
+              if (cleanupCalls === 1) throw new Error('external API: 503');
+              external.delete(req.name);
+            },
+          });
         });
-      });
     });
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
@@ -436,9 +555,16 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
         const w = await widgets.get('w');
         return w.metadata?.labels?.['test.crdgen.dev/synced'] === '2' && w;
       }, 'the label applied again');
-      assert.deepEqual(again.metadata?.finalizers, [FIN], 'a server-side apply without the finalizer must not remove it');
+      assert.deepEqual(
+        again.metadata?.finalizers,
+        [FIN],
+        'a server-side apply without the finalizer must not remove it',
+      );
       await widgets.delete('w');
-      await waitFor(async () => (await getOrUndefined(widgets.get('w'))) === undefined, 'the widget gone after its cleanup');
+      await waitFor(
+        async () => (await getOrUndefined(widgets.get('w'))) === undefined,
+        'the widget gone after its cleanup',
+      );
       // the failed cleanup was retried and the finalizer removed after it succeeded (a cleanup may run once more
       // from a cache that has not seen the removal yet: cleanups are idempotent)
       assert.ok(cleanupCalls >= 2, `cleanup ran ${cleanupCalls} time(s)`);
@@ -453,32 +579,55 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const a = new Reconciles();
     const b = new Reconciles();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).named('a').for(WidgetResource).owns(ConfigMapResource).complete(async (req, ctx) => {
-        a.record(req);
-        await getOrUndefined(ctx.client.get(SecretResource, { namespace: req.namespace, name: 'config' }));
-      });
-      newControllerManagedBy(m).named('b').for(WidgetResource).owns(ConfigMapResource).owns(DeploymentResource).complete(async (req, ctx) => {
-        b.record(req);
-        await getOrUndefined(ctx.client.get(SecretResource, { namespace: req.namespace, name: 'config' }));
-      });
+      newControllerManagedBy(m)
+        .named('a')
+        .for(WidgetResource)
+        .owns(ConfigMapResource)
+        .complete(async (req, ctx) => {
+          a.record(req);
+          await getOrUndefined(ctx.client.get(SecretResource, { namespace: req.namespace, name: 'config' }));
+        });
+      newControllerManagedBy(m)
+        .named('b')
+        .for(WidgetResource)
+        .owns(ConfigMapResource)
+        .owns(DeploymentResource)
+        .complete(async (req, ctx) => {
+          b.record(req);
+          await getOrUndefined(ctx.client.get(SecretResource, { namespace: req.namespace, name: 'config' }));
+        });
     });
     try {
       const w = await api<Widget>(env, WidgetResource, ns).create(widget(ns, 'w'));
       await a.atLeast(ns, 'w', 1);
       await b.atLeast(ns, 'w', 1);
-      await api<ConfigMap>(env, ConfigMapResource, ns).create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: ns, ownerReferences: [newControllerRef(w, WidgetResource)] } });
+      await api<ConfigMap>(env, ConfigMapResource, ns).create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c', namespace: ns, ownerReferences: [newControllerRef(w, WidgetResource)] },
+      });
       await a.atLeast(ns, 'w', 2);
       await b.atLeast(ns, 'w', 2);
       // a controller added to the running manager starts at once, on the same informers
       const c = new Reconciles();
-      newControllerManagedBy(run.manager).named('c').for(WidgetResource).complete(async (req) => void c.record(req));
+      newControllerManagedBy(run.manager)
+        .named('c')
+        .for(WidgetResource)
+        .complete(async (req) => void c.record(req));
       await c.atLeast(ns, 'w', 1, 'the late controller sees the cached widget');
       for (const r of ['widgets', 'configmaps', 'deployments', 'secrets']) {
         assert.equal(run.lists.get(r), 1, `one list of ${r}`);
         assert.equal(run.watches.get(r), 1, `one watch of ${r}`);
       }
       assert.equal(run.manager.informer(WidgetResource), run.manager.informer(WidgetResource));
-      assert.throws(() => newControllerManagedBy(run.manager).named('a').for(WidgetResource).complete(async () => undefined), /already in this manager/);
+      assert.throws(
+        () =>
+          newControllerManagedBy(run.manager)
+            .named('a')
+            .for(WidgetResource)
+            .complete(async () => undefined),
+        /already in this manager/,
+      );
     } finally {
       await run.stop();
     }
@@ -495,14 +644,24 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
   test('owns(ServiceResource): the Service a widget applies is kept in line and put back when deleted', async () => {
     const ns = await env.newNamespace();
     const run = await runManager(env, ns, (m) => {
-      newControllerManagedBy(m).for(WidgetResource).owns(ServiceResource).complete(async (req, ctx) => {
-        const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
-        if (!w) return;
-        await ctx.client.apply(ServiceResource, {
-          metadata: { name: `${req.name}-svc`, namespace: req.namespace, ownerReferences: [newControllerRef(w, WidgetResource)] },
-          spec: { selector: { widget: req.name }, ports: [{ name: 'db', port: w.spec?.size ?? 5432, targetPort: 5432, protocol: 'TCP' }] },
+      newControllerManagedBy(m)
+        .for(WidgetResource)
+        .owns(ServiceResource)
+        .complete(async (req, ctx) => {
+          const w = await getOrUndefined(ctx.client.get(WidgetResource, req));
+          if (!w) return;
+          await ctx.client.apply(ServiceResource, {
+            metadata: {
+              name: `${req.name}-svc`,
+              namespace: req.namespace,
+              ownerReferences: [newControllerRef(w, WidgetResource)],
+            },
+            spec: {
+              selector: { widget: req.name },
+              ports: [{ name: 'db', port: w.spec?.size ?? 5432, targetPort: 5432, protocol: 'TCP' }],
+            },
+          });
         });
-      });
     });
     try {
       const widgets = api<Widget>(env, WidgetResource, ns);
@@ -512,7 +671,10 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
       assert.equal(svc.spec?.ports?.[0]?.port, 5432);
       assert.equal(svc.metadata?.ownerReferences?.[0]?.uid, w.metadata?.uid);
       await widgets.patch('w', PatchType.Merge, { spec: { size: 6432 } });
-      await waitFor(async () => (await services.get('w-svc')).spec?.ports?.[0]?.port === 6432, 'the Service port following the spec');
+      await waitFor(
+        async () => (await services.get('w-svc')).spec?.ports?.[0]?.port === 6432,
+        'the Service port following the spec',
+      );
       await services.delete('w-svc');
       await waitFor(async () => {
         const again = await getOrUndefined(services.get('w-svc'));

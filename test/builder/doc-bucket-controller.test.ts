@@ -22,19 +22,40 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 test('docs/controllers.md shows the tested reconciler, in under 60 lines', () => {
   const doc = readFileSync(here('../../docs/controllers.md'), 'utf8');
-  const code = readFileSync(here('./doc-bucket-controller.ts'), 'utf8').replace("'../../src/runtime/index.js'", "'crdgen/runtime'");
-  assert.ok(doc.includes('```ts\n' + code + '```'), 'the reconciler block of docs/controllers.md differs from doc-bucket-controller.ts');
+  const code = readFileSync(here('./doc-bucket-controller.ts'), 'utf8').replace(
+    "'../../src/runtime/index.js'",
+    "'crdgen/runtime'",
+  );
+  assert.ok(
+    doc.includes('```ts\n' + code + '```'),
+    'the reconciler block of docs/controllers.md differs from doc-bucket-controller.ts',
+  );
   assert.ok(code.trimEnd().split('\n').length < 60);
 });
 
 const BUCKET_CRD: KubeObject = {
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'buckets.storage.example.com' },
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'buckets.storage.example.com' },
   spec: {
-    group: 'storage.example.com', scope: 'Namespaced',
+    group: 'storage.example.com',
+    scope: 'Namespaced',
     names: { kind: 'Bucket', plural: 'buckets', singular: 'bucket', listKind: 'BucketList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: {
-      spec: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } },
-    } } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
   },
 } as KubeObject;
 
@@ -52,22 +73,37 @@ for (const backend of BACKENDS) {
 
     test('creates the bucket and its ConfigMap, follows the region, and deletes the bucket before the Bucket goes', async () => {
       const api = restBackend(handle.clientConfig);
-      await api.resource(NamespaceResource).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+      await api
+        .resource(NamespaceResource)
+        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
       const manager = newManager({ client: handle.clientConfig, name: 'bucket-operator' });
       setupBucketController(manager, storage.url);
       const ac = new AbortController();
       const running = manager.start(ac.signal);
       try {
         const buckets = api.resource<Bucket>(BucketResource, 'team-a');
-        await buckets.create({ apiVersion: 'storage.example.com/v1', kind: 'Bucket', metadata: { name: 'logs', namespace: 'team-a' }, spec: { region: 'eu-west' } });
+        await buckets.create({
+          apiVersion: 'storage.example.com/v1',
+          kind: 'Bucket',
+          metadata: { name: 'logs', namespace: 'team-a' },
+          spec: { region: 'eu-west' },
+        });
         await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'eu-west', 'the bucket in the storage API');
-        const cm = await waitFor(() => api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket'), 'the ConfigMap');
+        const cm = await waitFor(
+          () => api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket'),
+          'the ConfigMap',
+        );
         assert.equal(cm.data?.['BUCKET_URL'], `${storage.url}/buckets/team-a.logs`);
         assert.equal(cm.metadata?.ownerReferences?.[0]?.kind, 'Bucket');
         assert.deepEqual((await buckets.get('logs')).metadata?.finalizers, ['storage.example.com/bucket']);
         await buckets.patch('logs', PatchType.Merge, { spec: { region: 'us-east' } });
         await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'us-east', 'the bucket moved to us-east');
-        await waitFor(async () => (await api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket')).data?.['BUCKET_REGION'] === 'us-east', 'the ConfigMap at us-east');
+        await waitFor(
+          async () =>
+            (await api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket')).data?.['BUCKET_REGION'] ===
+            'us-east',
+          'the ConfigMap at us-east',
+        );
         await buckets.delete('logs');
         await waitFor(async () => {
           try {
@@ -79,7 +115,10 @@ for (const backend of BACKENDS) {
         }, 'the Bucket gone');
         assert.equal(storage.buckets.has('team-a.logs'), false);
         // the first DELETE failed (503) and was retried; a cleanup may run once more from a stale cache (it must be idempotent)
-        assert.ok(storage.deletes.length >= 2 && storage.deletes.every((d) => d === 'team-a.logs'), `DELETEs: ${storage.deletes.join(', ')}`);
+        assert.ok(
+          storage.deletes.length >= 2 && storage.deletes.every((d) => d === 'team-a.logs'),
+          `DELETEs: ${storage.deletes.join(', ')}`,
+        );
       } finally {
         ac.abort();
         await running;

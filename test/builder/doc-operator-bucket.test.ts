@@ -27,21 +27,43 @@ import { startStorageApi, type StorageApi } from './storage-api.js';
 import { waitFor } from './support.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'operator.md'), 'utf8');
-const section = DOC.slice(DOC.indexOf('## A kind of your own, with a finalizer'), DOC.indexOf('## The DatabaseManager operator'));
+const section = DOC.slice(
+  DOC.indexOf('## A kind of your own, with a finalizer'),
+  DOC.indexOf('## The DatabaseManager operator'),
+);
 const CRD_YAML = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 const RECONCILE = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 
 interface Bucket extends KubeObject {
   spec: { region: string };
 }
-const BucketResource = typedResource<Bucket>({ group: 'storage.example.com', version: 'v1', resource: 'buckets', kind: 'Bucket', listKind: 'BucketList', namespaced: true });
+const BucketResource = typedResource<Bucket>({
+  group: 'storage.example.com',
+  version: 'v1',
+  resource: 'buckets',
+  kind: 'Bucket',
+  listKind: 'BucketList',
+  namespaced: true,
+});
 
 /** Generates the Bucket operator from the doc's CRD with the doc's reconcile.ts (runtime imported from `runtimeImport`). */
 function generate(dir: string, runtimeImport: string): void {
   const r = readCrdInputs([{ file: 'bucket.yaml', content: Buffer.from(CRD_YAML) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
-  writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['Bucket'], owns: ['v1/ConfigMap'] })));
-  writeFileSync(join(dir, 'controllers', 'bucket', 'reconcile.ts'), RECONCILE.replace('"crdgen/runtime"', JSON.stringify(runtimeImport)));
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
+  writeTree(
+    dir,
+    runEmitters(
+      r.model,
+      createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['Bucket'], owns: ['v1/ConfigMap'] }),
+    ),
+  );
+  writeFileSync(
+    join(dir, 'controllers', 'bucket', 'reconcile.ts'),
+    RECONCILE.replace('"crdgen/runtime"', JSON.stringify(runtimeImport)),
+  );
 }
 
 function scratch(name: string): { dir: string; cleanup(): void } {
@@ -80,10 +102,15 @@ for (const backend of BACKENDS) {
     before(async () => {
       gen = scratch('doc-bucket-op');
       generate(gen.dir, join(ROOT, 'src', 'runtime', 'index.js'));
-      [handle, storage] = await Promise.all([backend.start({ crds: [parse(CRD_YAML) as KubeObject] }), startStorageApi()]);
+      [handle, storage] = await Promise.all([
+        backend.start({ crds: [parse(CRD_YAML) as KubeObject] }),
+        startStorageApi(),
+      ]);
       // the doc's reconciler reads the storage API's address from the environment, as `node main.js` would
       process.env['STORAGE_API'] = storage.url;
-      const ctl = (await import(pathToFileURL(join(gen.dir, 'controllers', 'bucket', 'controller.ts')).href)) as { setupBucketController(m: Manager): unknown };
+      const ctl = (await import(pathToFileURL(join(gen.dir, 'controllers', 'bucket', 'controller.ts')).href)) as {
+        setupBucketController(m: Manager): unknown;
+      };
       manager = newManager({ client: handle.clientConfig, name: 'bucket-operator' });
       ctl.setupBucketController(manager);
     });
@@ -98,19 +125,38 @@ for (const backend of BACKENDS) {
 
     test('creates the bucket and its ConfigMap, follows the region, and deletes the bucket before the Bucket goes', async () => {
       const api = restBackend(handle.clientConfig);
-      await api.resource(NamespaceResource).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
+      await api
+        .resource(NamespaceResource)
+        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } });
       running = manager.start(stop.signal);
       const buckets = api.resource<Bucket>(BucketResource, 'team-a');
       const configMaps = api.resource<ConfigMap>(ConfigMapResource, 'team-a');
-      const created = await buckets.create({ apiVersion: 'storage.example.com/v1', kind: 'Bucket', metadata: { name: 'logs', namespace: 'team-a' }, spec: { region: 'eu-west' } });
+      const created = await buckets.create({
+        apiVersion: 'storage.example.com/v1',
+        kind: 'Bucket',
+        metadata: { name: 'logs', namespace: 'team-a' },
+        spec: { region: 'eu-west' },
+      });
       await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'eu-west', 'the bucket in the storage API');
       const cm = await waitFor(() => configMaps.get('logs-bucket'), 'the ConfigMap');
       assert.equal(cm.data?.['BUCKET_URL'], `${storage.url}/buckets/team-a.logs`);
-      assert.deepEqual(cm.metadata?.ownerReferences, [{ apiVersion: 'storage.example.com/v1', kind: 'Bucket', name: 'logs', uid: created.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
+      assert.deepEqual(cm.metadata?.ownerReferences, [
+        {
+          apiVersion: 'storage.example.com/v1',
+          kind: 'Bucket',
+          name: 'logs',
+          uid: created.metadata!.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
       assert.deepEqual((await buckets.get('logs')).metadata?.finalizers, ['storage.example.com/bucket']);
       await buckets.patch('logs', PatchType.Merge, { spec: { region: 'us-east' } });
       await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'us-east', 'the bucket moved to us-east');
-      await waitFor(async () => (await configMaps.get('logs-bucket')).data?.['BUCKET_REGION'] === 'us-east', 'the ConfigMap at us-east');
+      await waitFor(
+        async () => (await configMaps.get('logs-bucket')).data?.['BUCKET_REGION'] === 'us-east',
+        'the ConfigMap at us-east',
+      );
       await buckets.delete('logs');
       await waitFor(async () => {
         try {
@@ -122,7 +168,10 @@ for (const backend of BACKENDS) {
       }, 'the Bucket gone');
       assert.equal(storage.buckets.has('team-a.logs'), false, 'the bucket deleted before the Bucket went');
       // the first DELETE failed (503) and was retried; a cleanup may run once more from a stale cache (it must be idempotent)
-      assert.ok(storage.deletes.length >= 2 && storage.deletes.every((d) => d === 'team-a.logs'), `DELETEs: ${storage.deletes.join(', ')}`);
+      assert.ok(
+        storage.deletes.length >= 2 && storage.deletes.every((d) => d === 'team-a.logs'),
+        `DELETEs: ${storage.deletes.join(', ')}`,
+      );
     });
   });
 }

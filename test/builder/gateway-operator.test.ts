@@ -15,7 +15,12 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
 import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
-import { DeploymentResource, ServiceResource, type Deployment, type Service } from '../../src/runtime/client/builtin.js';
+import {
+  DeploymentResource,
+  ServiceResource,
+  type Deployment,
+  type Service,
+} from '../../src/runtime/client/builtin.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
@@ -32,11 +37,22 @@ const NS = 'default';
 interface GatewayObject extends KubeObject {
   spec: { gatewayClassName: string; listeners: Array<{ name: string; port: number; protocol: string }> };
 }
-const GatewayResource = typedResource<GatewayObject>({ group: 'gateway.networking.k8s.io', version: 'v1', resource: 'gateways', kind: 'Gateway', listKind: 'GatewayList', namespaced: true });
+const GatewayResource = typedResource<GatewayObject>({
+  group: 'gateway.networking.k8s.io',
+  version: 'v1',
+  resource: 'gateways',
+  kind: 'Gateway',
+  listKind: 'GatewayList',
+  namespaced: true,
+});
 
 /** What the generated controller module exports (checked by use: a missing export fails the test). */
 interface GeneratedController {
-  setupGatewayController(manager: Manager, options?: object, reconciler?: (gw: GatewayObject, ctx: OwnedContext) => Promise<unknown>): unknown;
+  setupGatewayController(
+    manager: Manager,
+    options?: object,
+    reconciler?: (gw: GatewayObject, ctx: OwnedContext) => Promise<unknown>,
+  ): unknown;
 }
 interface OwnedContext {
   owned: { deployments: KubeObject[]; services: KubeObject[] };
@@ -45,12 +61,23 @@ interface OwnedContext {
 /** Generates the operator into a folder of the repo (git-ignored) with the test's reconcile.ts. */
 function generate(): { dir: string; cleanup(): void } {
   const r = readCrdInputs([{ file: CRD_FILE, content: readFileSync(join(CORPUS, CRD_FILE)) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const base = join(ROOT, 'test', 'e2e', 'out');
   mkdirSync(base, { recursive: true });
   const dir = join(base, `gateway-op-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
-  const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['Gateway'], owns: ['apps/v1/Deployment', 'v1/Service'] }));
+  const files = runEmitters(
+    r.model,
+    createEmitContext({
+      sources: r.model.sources,
+      runtimeImport,
+      controllers: ['Gateway'],
+      owns: ['apps/v1/Deployment', 'v1/Service'],
+    }),
+  );
   writeTree(dir, files);
   writeFileSync(join(dir, 'controllers', 'gateway', 'reconcile.ts'), gatewayReconcile(runtimeImport));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -78,11 +105,18 @@ for (const backend of BACKENDS) {
       gen = generate();
       server = await backend.start({ crds: [join(CORPUS, CRD_FILE)] });
       admin = restBackend(server.clientConfig);
-      const ctl = (await import(pathToFileURL(join(gen.dir, 'controllers', 'gateway', 'controller.ts')).href)) as GeneratedController;
-      const rec = (await import(pathToFileURL(join(gen.dir, 'controllers', 'gateway', 'reconcile.ts')).href)) as { reconcile(gw: GatewayObject, ctx: OwnedContext): Promise<unknown> };
+      const ctl = (await import(
+        pathToFileURL(join(gen.dir, 'controllers', 'gateway', 'controller.ts')).href
+      )) as GeneratedController;
+      const rec = (await import(pathToFileURL(join(gen.dir, 'controllers', 'gateway', 'reconcile.ts')).href)) as {
+        reconcile(gw: GatewayObject, ctx: OwnedContext): Promise<unknown>;
+      };
       const manager = newManager({ client: server.clientConfig, name: 'gateway-operator' });
       ctl.setupGatewayController(manager, {}, async (gw, ctx) => {
-        seen.push({ deployments: ctx.owned.deployments.map((d) => d.metadata?.name ?? ''), services: ctx.owned.services.map((s) => s.metadata?.name ?? '') });
+        seen.push({
+          deployments: ctx.owned.deployments.map((d) => d.metadata?.name ?? ''),
+          services: ctx.owned.services.map((s) => s.metadata?.name ?? ''),
+        });
         return rec.reconcile(gw, ctx);
       });
       running = manager.start(stop.signal);
@@ -103,17 +137,42 @@ for (const backend of BACKENDS) {
         apiVersion: 'gateway.networking.k8s.io/v1',
         kind: 'Gateway',
         metadata: { name: 'edge', namespace: NS },
-        spec: { gatewayClassName: 'crdgen', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }, { name: 'admin', port: 9090, protocol: 'HTTP' }] },
+        spec: {
+          gatewayClassName: 'crdgen',
+          listeners: [
+            { name: 'http', port: 80, protocol: 'HTTP' },
+            { name: 'admin', port: 9090, protocol: 'HTTP' },
+          ],
+        },
       });
-      const ref = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', name: 'edge', uid: gw.metadata!.uid!, controller: true, blockOwnerDeletion: true };
+      const ref = {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'Gateway',
+        name: 'edge',
+        uid: gw.metadata!.uid!,
+        controller: true,
+        blockOwnerDeletion: true,
+      };
       const d = await waitFor(() => deployments.get('edge-proxy'), 'the proxy Deployment');
       assert.deepEqual(d.metadata?.ownerReferences, [ref]);
-      assert.deepEqual(d.spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort), [80, 9090]);
+      assert.deepEqual(
+        d.spec?.template.spec?.containers[0]?.ports?.map((p) => p.containerPort),
+        [80, 9090],
+      );
       const svc = await waitFor(() => services.get('edge-proxy'), 'the proxy Service');
       assert.deepEqual(svc.metadata?.ownerReferences, [ref]);
-      assert.deepEqual(svc.spec?.ports?.map((p) => [p.name, p.port]), [['http', 80], ['admin', 9090]]);
+      assert.deepEqual(
+        svc.spec?.ports?.map((p) => [p.name, p.port]),
+        [
+          ['http', 80],
+          ['admin', 9090],
+        ],
+      );
       // the owned objects' events reconcile the Gateway again, which then finds them in context.owned
-      await waitFor(() => seen.some((s) => s.deployments.join() === 'edge-proxy' && s.services.join() === 'edge-proxy'), 'a reconcile that sees both owned objects');
+      await waitFor(
+        () => seen.some((s) => s.deployments.join() === 'edge-proxy' && s.services.join() === 'edge-proxy'),
+        'a reconcile that sees both owned objects',
+      );
       assert.deepEqual(seen[0], { deployments: [], services: [] }, 'the first reconcile owned nothing yet');
 
       await services.delete('edge-proxy');
@@ -123,10 +182,16 @@ for (const backend of BACKENDS) {
       }, 'the Service recreated after its deletion');
 
       await deployments.patch('edge-proxy', PatchType.Merge, { spec: { replicas: 3 } });
-      await waitFor(async () => (await deployments.get('edge-proxy')).spec?.replicas === 1, 'the Deployment scaled back to 1');
+      await waitFor(
+        async () => (await deployments.get('edge-proxy')).spec?.replicas === 1,
+        'the Deployment scaled back to 1',
+      );
 
       await gateways.patch('edge', PatchType.JSON, [{ op: 'replace', path: '/spec/listeners/1/port', value: 9091 }]);
-      await waitFor(async () => (await services.get('edge-proxy')).spec?.ports?.[1]?.port === 9091, "the Service following the listener's port");
+      await waitFor(
+        async () => (await services.get('edge-proxy')).spec?.ports?.[1]?.port === 9091,
+        "the Service following the listener's port",
+      );
     });
   });
 }

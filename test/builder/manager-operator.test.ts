@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { restBackend } from '../../src/runtime/typed/backend.js';
-import { ConfigMapResource, CoreEventResource, LeaseResource, type ConfigMap, type CoreEvent, type Lease } from '../../src/runtime/client/builtin.js';
+import {
+  ConfigMapResource,
+  CoreEventResource,
+  LeaseResource,
+  type ConfigMap,
+  type CoreEvent,
+  type Lease,
+} from '../../src/runtime/client/builtin.js';
 import { startOperator, type OperatorProcess } from '../e2e/support.js';
 import { WIDGET_CRD, WidgetResource, waitFor, widget, type Widget } from './support.js';
 
@@ -25,19 +32,42 @@ after(async () => {
 
 test('runOperator runs a manager: leader election, reconciles, metrics, probes, graceful stop', async () => {
   const main = fileURLToPath(new URL('./manager-operator-main.ts', import.meta.url));
-  op = startOperator(main, ['--kubeconfig', server.kubeconfigPath, '--leader-elect', '--leader-election-namespace', 'default', '--workers', '3',
-    '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '127.0.0.1:0']);
+  op = startOperator(main, [
+    '--kubeconfig',
+    server.kubeconfigPath,
+    '--leader-elect',
+    '--leader-election-namespace',
+    'default',
+    '--workers',
+    '3',
+    '--metrics-bind-address',
+    '127.0.0.1:0',
+    '--health-probe-bind-address',
+    '127.0.0.1:0',
+  ]);
   const metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 60_000))['url']);
   const healthUrl = String((await op.waitForLog((l) => l.msg === 'serving health probes'))['url']);
-  await op.waitForLog((l) => l.msg === 'caches synced; starting workers' && l['controller'] === 'widget' && l['workers'] === 3, 60_000);
+  await op.waitForLog(
+    (l) => l.msg === 'caches synced; starting workers' && l['controller'] === 'widget' && l['workers'] === 3,
+    60_000,
+  );
   const api = restBackend(server.clientConfig);
   const lease = await api.resource<Lease>(LeaseResource, 'default').get('widget-operator-leader');
   assert.match(lease.spec?.holderIdentity ?? '', /_/);
   await api.resource<Widget>(WidgetResource, 'default').create(widget('default', 'w', { size: 4 }));
-  const cm = await waitFor(() => api.resource<ConfigMap>(ConfigMapResource, 'default').get('w-config'), 'the ConfigMap of w');
+  const cm = await waitFor(
+    () => api.resource<ConfigMap>(ConfigMapResource, 'default').get('w-config'),
+    'the ConfigMap of w',
+  );
   assert.equal(cm.data?.['size'], '4');
   assert.equal(cm.metadata?.managedFields?.[0]?.manager, 'widget-operator', 'the manager name is the field manager');
-  await waitFor(async () => (await api.resource<CoreEvent>(CoreEventResource, 'default').list()).items.some((e) => e.reason === 'Synced' && e.involvedObject.name === 'w' && e.source?.component === 'widget-operator'), 'a Synced event');
+  await waitFor(
+    async () =>
+      (await api.resource<CoreEvent>(CoreEventResource, 'default').list()).items.some(
+        (e) => e.reason === 'Synced' && e.involvedObject.name === 'w' && e.source?.component === 'widget-operator',
+      ),
+    'a Synced event',
+  );
   const metrics = await waitFor(async () => {
     const text = await (await fetch(metricsUrl)).text();
     return /controller_runtime_reconcile_total\{controller="widget",result="success"\} [1-9]/.test(text) && text;

@@ -5,7 +5,14 @@
 import type { KubeList, KubeObject } from '../../src/runtime/meta/types.js';
 import type { ResourceClient, ResourceDescriptor } from '../../src/runtime/client/resource.js';
 import { typedResource } from '../../src/runtime/client/resource.js';
-import { ConfigMapResource, DeploymentResource, NamespaceResource, SecretResource, ServiceResource, type Deployment } from '../../src/runtime/client/builtin.js';
+import {
+  ConfigMapResource,
+  DeploymentResource,
+  NamespaceResource,
+  SecretResource,
+  ServiceResource,
+  type Deployment,
+} from '../../src/runtime/client/builtin.js';
 import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
 import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
 import type { Controller } from '../../src/runtime/manager/controller.js';
@@ -20,7 +27,12 @@ export interface Widget extends KubeObject {
 }
 
 export const WidgetResource = typedResource<Widget>({
-  group: 'test.crdgen.dev', version: 'v1', resource: 'widgets', kind: 'Widget', listKind: 'WidgetList', namespaced: true,
+  group: 'test.crdgen.dev',
+  version: 'v1',
+  resource: 'widgets',
+  kind: 'Widget',
+  listKind: 'WidgetList',
+  namespaced: true,
 });
 
 export const WIDGET_CRD: KubeObject = {
@@ -31,18 +43,38 @@ export const WIDGET_CRD: KubeObject = {
     group: 'test.crdgen.dev',
     scope: 'Namespaced',
     names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', properties: {
-        spec: { type: 'object', properties: { size: { type: 'integer' }, note: { type: 'string' } } },
-        status: { type: 'object', properties: { observed: { type: 'integer' } } },
-      } } },
-    }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { size: { type: 'integer' }, note: { type: 'string' } } },
+              status: { type: 'object', properties: { observed: { type: 'integer' } } },
+            },
+          },
+        },
+      },
+    ],
   },
 } as KubeObject;
 
-export function widget(namespace: string, name: string, spec: Widget['spec'] = {}, labels?: Record<string, string>): Widget {
-  return { apiVersion: 'test.crdgen.dev/v1', kind: 'Widget', metadata: { name, namespace, ...(labels ? { labels } : {}) }, spec };
+export function widget(
+  namespace: string,
+  name: string,
+  spec: Widget['spec'] = {},
+  labels?: Record<string, string>,
+): Widget {
+  return {
+    apiVersion: 'test.crdgen.dev/v1',
+    kind: 'Widget',
+    metadata: { name, namespace, ...(labels ? { labels } : {}) },
+    spec,
+  };
 }
 
 /** One backend the suite runs on. */
@@ -102,18 +134,27 @@ export async function realEnv(): Promise<BuilderEnv> {
 }
 
 /** `backend` with a count of the list and watch calls per resource (`widgets`, `configmaps`, …). */
-export function countingBackend(backend: ClientBackend): { backend: ClientBackend; lists: Map<string, number>; watches: Map<string, number> } {
+export function countingBackend(backend: ClientBackend): {
+  backend: ClientBackend;
+  lists: Map<string, number>;
+  watches: Map<string, number>;
+} {
   const lists = new Map<string, number>();
   const watches = new Map<string, number>();
   const bump = (m: Map<string, number>, k: string): void => void m.set(k, (m.get(k) ?? 0) + 1);
-  const wrap = <T extends KubeObject, L extends KubeList<T>>(c: ResourceClient<T, L>, d: ResourceDescriptor): ResourceClient<T, L> =>
+  const wrap = <T extends KubeObject, L extends KubeList<T>>(
+    c: ResourceClient<T, L>,
+    d: ResourceDescriptor,
+  ): ResourceClient<T, L> =>
     new Proxy(c, {
       get(target, prop, receiver) {
         const v: unknown = Reflect.get(target, prop, receiver);
         if (typeof v !== 'function') return v;
         if (prop === 'namespace') return (ns: string) => wrap(target.namespace(ns), d);
-        if (prop === 'list') return (...a: unknown[]) => (bump(lists, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
-        if (prop === 'watch') return (...a: unknown[]) => (bump(watches, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
+        if (prop === 'list')
+          return (...a: unknown[]) => (bump(lists, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
+        if (prop === 'watch')
+          return (...a: unknown[]) => (bump(watches, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
         return (v as (...x: unknown[]) => unknown).bind(target);
       },
     });
@@ -121,7 +162,8 @@ export function countingBackend(backend: ClientBackend): { backend: ClientBacken
     lists,
     watches,
     backend: {
-      resource: <T extends KubeObject, L extends KubeList<T> = KubeList<T>>(d: ResourceDescriptor, ns?: string) => wrap(backend.resource<T, L>(d, ns), d),
+      resource: <T extends KubeObject, L extends KubeList<T> = KubeList<T>>(d: ResourceDescriptor, ns?: string) =>
+        wrap(backend.resource<T, L>(d, ns), d),
       scale: (d, ns) => backend.scale(d, ns),
     },
   };
@@ -131,7 +173,11 @@ export function countingBackend(backend: ClientBackend): { backend: ClientBacken
  * Polls `probe` (every 10 ms) until it returns something other than undefined/false; errors
  * count as not yet. Fails after `timeoutMs` (generous: a busy 2-core machine is slow) with `what`.
  */
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastErr: unknown;
   for (;;) {
@@ -141,7 +187,10 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
     } catch (e) {
       lastErr = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -160,20 +209,39 @@ export class Reconciles {
   }
 
   /** Waits until `namespace/name` has been reconciled at least `n` times. */
-  async atLeast(namespace: string, name: string, n: number, what = `${n} reconcile(s) of ${namespace}/${name}`): Promise<void> {
-    await waitFor(() => this.count(namespace, name) >= n, `${what} (saw ${this.count(namespace, name)}; all: ${this.started.slice(-20).join(' ')})`);
+  async atLeast(
+    namespace: string,
+    name: string,
+    n: number,
+    what = `${n} reconcile(s) of ${namespace}/${name}`,
+  ): Promise<void> {
+    await waitFor(
+      () => this.count(namespace, name) >= n,
+      `${what} (saw ${this.count(namespace, name)}; all: ${this.started.slice(-20).join(' ')})`,
+    );
   }
 }
 
 /** True while `controller` has nothing waiting, delayed or running. */
 export function idle(controller: Controller): boolean {
-  return controller.queue.len() === 0 && controller.queue.waitingCount() === 0 && controller.inFlight.size === 0 && controller.queue.processingCount() === 0;
+  return (
+    controller.queue.len() === 0 &&
+    controller.queue.waitingCount() === 0 &&
+    controller.inFlight.size === 0 &&
+    controller.queue.processingCount() === 0
+  );
 }
 
 /** A Deployment the API server accepts. */
 export function deploymentFor(namespace: string, name: string, labels: Record<string, string>): Deployment {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels },
-    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'registry.example/app:1' }] } },
+    },
   };
 }

@@ -16,26 +16,47 @@ function project(config: string): string {
   mkdirSync(join(dir, 'crds', 'coolops'), { recursive: true });
   mkdirSync(join(dir, 'crds', 'gateway'), { recursive: true });
   cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(dir, 'crds', 'coolops', 'dm.yaml'));
-  cpSync(join(FIXTURES, 'gatewayclass', 'gateway.networking.k8s.io_gatewayclasses.yaml'), join(dir, 'crds', 'gateway', 'gc.yaml'));
+  cpSync(
+    join(FIXTURES, 'gatewayclass', 'gateway.networking.k8s.io_gatewayclasses.yaml'),
+    join(dir, 'crds', 'gateway', 'gc.yaml'),
+  );
   writeFileSync(join(dir, 'crdgen.config.yaml'), config);
   return dir;
 }
 
 test('generate with no arguments runs every config target from a subfolder; verify agrees; paths in output are relative to the config', async () => {
-  const dir = project([
-    'generators: [types, deepcopy, register]',
-    'targets:',
-    '  - { name: coolops, inputs: [crds/coolops], out: gen/coolops }',
-    '  - { name: gateway, inputs: crds/gateway/gc.yaml, out: gen/gateway, generators: [types] }',
-    '',
-  ].join('\n'));
+  const dir = project(
+    [
+      'generators: [types, deepcopy, register]',
+      'targets:',
+      '  - { name: coolops, inputs: [crds/coolops], out: gen/coolops }',
+      '  - { name: gateway, inputs: crds/gateway/gc.yaml, out: gen/gateway, generators: [types] }',
+      '',
+    ].join('\n'),
+  );
   mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
   const r = await run(['generate'], join(dir, 'src', 'deep'));
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'coolops: generated 3 files for 1 kind in 1 group\ngateway: generated 2 files for 1 kind in 1 group\n');
-  assert.deepEqual([...readTree(join(dir, 'gen', 'coolops')).keys()], ['apis/coolops.cn/v1alpha1/deepcopy.ts', 'apis/coolops.cn/v1alpha1/register.ts', 'apis/coolops.cn/v1alpha1/types.ts']);
-  assert.deepEqual([...readTree(join(dir, 'gen', 'gateway')).keys()], ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts']);
-  assert.match(readFileSync(join(dir, 'gen/coolops/apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /^\/\/ Source: crds\/coolops\/dm\.yaml$/m);
+  assert.equal(
+    r.stdout,
+    'coolops: generated 3 files for 1 kind in 1 group\ngateway: generated 2 files for 1 kind in 1 group\n',
+  );
+  assert.deepEqual(
+    [...readTree(join(dir, 'gen', 'coolops')).keys()],
+    [
+      'apis/coolops.cn/v1alpha1/deepcopy.ts',
+      'apis/coolops.cn/v1alpha1/register.ts',
+      'apis/coolops.cn/v1alpha1/types.ts',
+    ],
+  );
+  assert.deepEqual(
+    [...readTree(join(dir, 'gen', 'gateway')).keys()],
+    ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts'],
+  );
+  assert.match(
+    readFileSync(join(dir, 'gen/coolops/apis/coolops.cn/v1alpha1/types.ts'), 'utf8'),
+    /^\/\/ Source: crds\/coolops\/dm\.yaml$/m,
+  );
   // the same output whichever folder it runs from
   const v = await run(['verify'], dir);
   assert.equal(v.code, 0, v.stdout + v.stderr);
@@ -48,23 +69,40 @@ test('flags override the config; inputs on the command line with --config', asyn
   const r = await run(['generate', '--generators', 'types,register', '--out', 'other'], dir);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(join(dir, 'gen')));
-  assert.deepEqual([...readTree(join(dir, 'other')).keys()], ['apis/coolops.cn/v1alpha1/register.ts', 'apis/coolops.cn/v1alpha1/types.ts']);
+  assert.deepEqual(
+    [...readTree(join(dir, 'other')).keys()],
+    ['apis/coolops.cn/v1alpha1/register.ts', 'apis/coolops.cn/v1alpha1/types.ts'],
+  );
   assert.match(readFileSync(join(dir, 'other/apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from "@acme\/runtime"/);
-  const r2 = await run(['generate', '--runtime-import', 'crdgen/runtime', '--config', 'crdgen.config.yaml', 'crds/gateway/gc.yaml'], dir);
+  const r2 = await run(
+    ['generate', '--runtime-import', 'crdgen/runtime', '--config', 'crdgen.config.yaml', 'crds/gateway/gc.yaml'],
+    dir,
+  );
   assert.equal(r2.code, 0, r2.stderr);
-  assert.deepEqual([...readTree(join(dir, 'gen')).keys()], ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts']);
-  assert.match(readFileSync(join(dir, 'gen/apis/gateway.networking.k8s.io/v1/types.ts'), 'utf8'), /from "crdgen\/runtime"/);
+  assert.deepEqual(
+    [...readTree(join(dir, 'gen')).keys()],
+    ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts'],
+  );
+  assert.match(
+    readFileSync(join(dir, 'gen/apis/gateway.networking.k8s.io/v1/types.ts'), 'utf8'),
+    /from "crdgen\/runtime"/,
+  );
 });
 
 test('config client options and controllers reach the generators; kinds not in the input are usage errors', async () => {
-  const dir = project('inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nkinds:\n  DatabaseManager: { skipVerbs: [deleteCollection] }\n');
+  const dir = project(
+    'inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nkinds:\n  DatabaseManager: { skipVerbs: [deleteCollection] }\n',
+  );
   const r = await run(['generate'], dir);
   assert.equal(r.code, 0, r.stderr);
   const client = readFileSync(join(dir, 'gen/clientset/typed/coolops.cn/v1alpha1/databasemanager.ts'), 'utf8');
   assert.match(client, /\blist\(/);
   assert.doesNotMatch(client, /deleteCollection\(/);
   assert.ok(existsSync(join(dir, 'gen/controllers/databasemanager/controller.ts')));
-  writeFileSync(join(dir, 'crdgen.config.yaml'), 'inputs: crds/coolops\nout: gen\nkinds:\n  Nope: { readonly: true }\n');
+  writeFileSync(
+    join(dir, 'crdgen.config.yaml'),
+    'inputs: crds/coolops\nout: gen\nkinds:\n  Nope: { readonly: true }\n',
+  );
   const bad = await run(['verify'], dir);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /client options name kind "Nope"/);
@@ -77,7 +115,10 @@ test('owns in the config and --owns on the command line: the builder owns the ki
   const ctl = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
   // the worked example's Deployment and Service, and what the config adds
   assert.match(ctl, /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(ConfigMapResource\)/);
-  assert.match(readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'), /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/);
+  assert.match(
+    readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'),
+    /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/,
+  );
   const flag = await run(['generate', '--owns', 'v1/Secret,batch/v1/Job'], dir);
   assert.equal(flag.code, 0, flag.stderr);
   const ctl2 = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
@@ -93,7 +134,10 @@ test('config errors are printed with positions and nothing is written', async ()
   const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types, listerz]\n');
   const r = await run(['generate'], dir);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^crdgen\.config\.yaml:3:21 error CFG003 generators\[1\]: "listerz" is not one of .*\n {2}hint: did you mean "listers"\?\n/);
+  assert.match(
+    r.stderr,
+    /^crdgen\.config\.yaml:3:21 error CFG003 generators\[1\]: "listerz" is not one of .*\n {2}hint: did you mean "listers"\?\n/,
+  );
   assert.match(r.stderr, /1 error; nothing was written\n$/);
   assert.ok(!existsSync(join(dir, 'gen')));
   const sub = join(dir, 'sub');
@@ -122,12 +166,20 @@ test('usage errors: no inputs and no config; --out with several targets; nested 
 });
 
 test('--header-file puts a licence above the generated header; verify and stale removal still know the files', async () => {
-  const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types, register]\nheaderFile: hack/boilerplate.txt\n');
+  const dir = project(
+    'inputs: crds/coolops\nout: gen\ngenerators: [types, register]\nheaderFile: hack/boilerplate.txt\n',
+  );
   mkdirSync(join(dir, 'hack'));
-  writeFileSync(join(dir, 'hack/boilerplate.txt'), '/*\nCopyright 2026 The Authors.\n\nLicensed under the Apache License, Version 2.0.\n*/\n\n');
+  writeFileSync(
+    join(dir, 'hack/boilerplate.txt'),
+    '/*\nCopyright 2026 The Authors.\n\nLicensed under the Apache License, Version 2.0.\n*/\n\n',
+  );
   assert.equal((await run(['generate'], dir)).code, 0);
   const types = readFileSync(join(dir, 'gen/apis/coolops.cn/v1alpha1/types.ts'), 'utf8');
-  assert.match(types, /^\/\*\nCopyright 2026 The Authors\.\n\nLicensed under the Apache License, Version 2\.0\.\n\*\/\n\n\/\/ Code generated by crdgen\. DO NOT EDIT\.\n/);
+  assert.match(
+    types,
+    /^\/\*\nCopyright 2026 The Authors\.\n\nLicensed under the Apache License, Version 2\.0\.\n\*\/\n\n\/\/ Code generated by crdgen\. DO NOT EDIT\.\n/,
+  );
   assert.equal((await run(['verify'], dir)).code, 0);
   // a types file of a version the CRD no longer has: the licence above the header does not hide it
   mkdirSync(join(dir, 'gen/apis/coolops.cn/v1alpha0'));
@@ -148,8 +200,14 @@ test('crdgen init writes a starter config (and with --example the CRD) that gene
   mkdirSync(dir);
   const r = await run(['init', '--example', '--no-project'], dir); // the project files: test/unit/cli/init.test.ts
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nnext: npm install crdgen\nnext: npm install --save-dev typescript @types/node\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n');
-  assert.equal(readFileSync(join(dir, 'crds/databasemanager.yaml'), 'utf8'), readFileSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), 'utf8'));
+  assert.equal(
+    r.stdout,
+    'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nnext: npm install crdgen\nnext: npm install --save-dev typescript @types/node\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n',
+  );
+  assert.equal(
+    readFileSync(join(dir, 'crds/databasemanager.yaml'), 'utf8'),
+    readFileSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), 'utf8'),
+  );
   const g = await run(['generate'], dir);
   assert.equal(g.code, 0, g.stderr);
   assert.ok(existsSync(join(dir, 'src/generated/controllers/databasemanager/reconcile.ts')));

@@ -9,7 +9,9 @@ import { ROOT } from '../golden/support.js';
 import { run } from './support.js';
 
 const EXAMPLES = join(ROOT, 'examples');
-const cases = readdirSync(EXAMPLES).filter((d) => existsSync(join(EXAMPLES, d, 'crdgen.config.yaml'))).sort();
+const cases = readdirSync(EXAMPLES)
+  .filter((d) => existsSync(join(EXAMPLES, d, 'crdgen.config.yaml')))
+  .sort();
 
 test('there are examples to verify', () => {
   assert.ok(cases.includes('databasemanager'), cases.join(', '));

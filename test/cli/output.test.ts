@@ -13,7 +13,9 @@ import { run } from './support.js';
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-output-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const MANY = 'fixtures/invalid/many-errors.yaml';
-const expectedHeads = readFileSync(join(FIXTURES, 'invalid', 'many-errors.diagnostics'), 'utf8').split('\n').filter((l) => /^\S/.test(l) && !l.startsWith('crdgen:'));
+const expectedHeads = readFileSync(join(FIXTURES, 'invalid', 'many-errors.diagnostics'), 'utf8')
+  .split('\n')
+  .filter((l) => /^\S/.test(l) && !l.startsWith('crdgen:'));
 
 interface JsonDoc {
   command: string;
@@ -26,7 +28,16 @@ interface JsonDoc {
 
 test('--json: one parseable document listing every diagnostic; nothing else on stdout or stderr', async () => {
   for (const cmd of ['generate', 'verify', 'validate']) {
-    const r = await run([cmd, MANY, 'fixtures/databasemanager/crd.yaml', ...(cmd === 'validate' ? [] : ['--out', join(tmp, 'never')]), '--json'], ROOT);
+    const r = await run(
+      [
+        cmd,
+        MANY,
+        'fixtures/databasemanager/crd.yaml',
+        ...(cmd === 'validate' ? [] : ['--out', join(tmp, 'never')]),
+        '--json',
+      ],
+      ROOT,
+    );
     assert.equal(r.code, 1, cmd);
     assert.equal(r.stderr, '', cmd);
     const doc = JSON.parse(r.stdout) as JsonDoc;
@@ -34,7 +45,11 @@ test('--json: one parseable document listing every diagnostic; nothing else on s
     assert.equal(doc.ok, false);
     assert.equal(doc.exitCode, 1);
     assert.ok(expectedHeads.length >= 5);
-    assert.deepEqual(doc.diagnostics.map((d) => formatDiagnostic(d).split('\n')[0]), expectedHeads, cmd);
+    assert.deepEqual(
+      doc.diagnostics.map((d) => formatDiagnostic(d).split('\n')[0]),
+      expectedHeads,
+      cmd,
+    );
     for (const d of doc.diagnostics) assert.ok(d.file && d.line && d.col && d.code && d.severity, JSON.stringify(d));
   }
   assert.ok(!existsSync(join(tmp, 'never')));
@@ -42,17 +57,36 @@ test('--json: one parseable document listing every diagnostic; nothing else on s
 
 test('--json on success lists every file written with its action; usage errors are JSON too', async () => {
   const out = join(tmp, 'json-ok');
-  const r = await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--generators', 'types,register', '--json'], ROOT);
+  const r = await run(
+    ['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--generators', 'types,register', '--json'],
+    ROOT,
+  );
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout) as JsonDoc;
   assert.equal(doc.ok, true);
   assert.deepEqual(doc.diagnostics, []);
   const rel = (p: string) => p.slice(p.indexOf('json-ok/'));
-  assert.deepEqual(doc.files.map((f) => `${f.action} ${rel(f.path)}`), ['create json-ok/apis/coolops.cn/v1alpha1/register.ts', 'create json-ok/apis/coolops.cn/v1alpha1/types.ts']);
-  const again = JSON.parse((await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--generators', 'types', '--json'], ROOT)).stdout) as JsonDoc;
+  assert.deepEqual(
+    doc.files.map((f) => `${f.action} ${rel(f.path)}`),
+    ['create json-ok/apis/coolops.cn/v1alpha1/register.ts', 'create json-ok/apis/coolops.cn/v1alpha1/types.ts'],
+  );
+  const again = JSON.parse(
+    (
+      await run(
+        ['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--generators', 'types', '--json'],
+        ROOT,
+      )
+    ).stdout,
+  ) as JsonDoc;
   // register's file is not this run's to remove (test/unit/cli/generators.test.ts)
-  assert.deepEqual(again.files.map((f) => `${f.action} ${rel(f.path)}`), ['unchanged json-ok/apis/coolops.cn/v1alpha1/types.ts']);
-  const usage = await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--readonly', 'Nope', '--json'], ROOT);
+  assert.deepEqual(
+    again.files.map((f) => `${f.action} ${rel(f.path)}`),
+    ['unchanged json-ok/apis/coolops.cn/v1alpha1/types.ts'],
+  );
+  const usage = await run(
+    ['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--readonly', 'Nope', '--json'],
+    ROOT,
+  );
   assert.equal(usage.code, 2);
   const u = JSON.parse(usage.stdout) as JsonDoc;
   assert.equal(u.ok, false);
@@ -67,8 +101,22 @@ test('--quiet prints errors only; -v names every file', async () => {
   assert.equal(q.stderr, '', 'the CRD002 warning is not shown with --quiet');
   const loud = await run(['generate', 'fixtures/kitchensink/crds.yaml', '--out', out], ROOT);
   assert.match(loud.stderr, /warning CRD002/);
-  const v = await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', join(tmp, 'verbose'), '--generators', 'types,register', '-v'], ROOT);
-  assert.match(v.stderr, /^create {4}\S*verbose\/apis\/coolops\.cn\/v1alpha1\/register\.ts\ncreate {4}\S*verbose\/apis\/coolops\.cn\/v1alpha1\/types\.ts\n$/);
+  const v = await run(
+    [
+      'generate',
+      'fixtures/databasemanager/crd.yaml',
+      '--out',
+      join(tmp, 'verbose'),
+      '--generators',
+      'types,register',
+      '-v',
+    ],
+    ROOT,
+  );
+  assert.match(
+    v.stderr,
+    /^create {4}\S*verbose\/apis\/coolops\.cn\/v1alpha1\/register\.ts\ncreate {4}\S*verbose\/apis\/coolops\.cn\/v1alpha1\/types\.ts\n$/,
+  );
   const qe = await run(['validate', MANY, '-q'], ROOT);
   assert.equal(qe.code, 1);
   assert.match(qe.stderr, /error CRD021/);
@@ -91,7 +139,8 @@ test('colour on a terminal only, never with NO_COLOR or --no-color', async () =>
 test('a progress line on a terminal for hundreds of inputs, erased before the summary; none when not a terminal', async () => {
   const dir = join(tmp, 'many');
   mkdirSync(dir);
-  for (let i = 0; i < 100; i++) cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(dir, `dm-${String(i).padStart(3, '0')}.yaml`));
+  for (let i = 0; i < 100; i++)
+    cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(dir, `dm-${String(i).padStart(3, '0')}.yaml`));
   // 100 copies of one CRD: validate reports the duplicates, but it must show progress while reading them
   const tty = await run(['validate', dir], ROOT, { tty: true });
   assert.match(tty.stderr, /\r\u001b\[2K\u001b\[36mcrdgen\u001b\[0m: checking 100 inputs of /);

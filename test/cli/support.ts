@@ -9,7 +9,11 @@ export interface Run {
 }
 
 /** Runs `crdgen <argv…>` in `cwd`; `tty` makes stderr a terminal; `env` is the whole environment. */
-export async function run(argv: string[], cwd: string, opts: { tty?: boolean; env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
+export async function run(
+  argv: string[],
+  cwd: string,
+  opts: { tty?: boolean; env?: Record<string, string>; stdin?: string } = {},
+): Promise<Run> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {

@@ -36,11 +36,16 @@ test('a root without properties keeps TypeMeta and ObjectMeta, and its trees com
   try {
     const roots = {
       preserved: '        type: object\n        x-kubernetes-preserve-unknown-fields: true',
-      described: '        type: object\n        description: anything goes\n        x-kubernetes-preserve-unknown-fields: true',
+      described:
+        '        type: object\n        description: anything goes\n        x-kubernetes-preserve-unknown-fields: true',
     };
     for (const [name, schema] of Object.entries(roots)) {
       const r = readCrdInputs([{ file: `${name}.yaml`, content: crd(schema) }]);
-      assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), [], name);
+      assert.deepEqual(
+        r.diagnostics.filter((d) => d.severity === 'error'),
+        [],
+        name,
+      );
       const files = runEmitters(r.model, createEmitContext({ sources: [`${name}.yaml`] }));
       const types = files.find((f) => f.path === 'apis/samples.example.com/v1alpha1/types.ts');
       assert.ok(types, `${name}: types.ts generated`);

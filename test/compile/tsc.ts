@@ -41,10 +41,17 @@ export interface TscResult {
  * Type-checks every `*.ts` under `dirs` as one program. With `nodenext` the
  * folders must be ESM (a `package.json` with `"type": "module"` above them).
  */
-export async function tscStrict(dirs: readonly string[], mode: ResolutionMode, extra: { include?: string; options?: Record<string, unknown> } = {}): Promise<TscResult> {
+export async function tscStrict(
+  dirs: readonly string[],
+  mode: ResolutionMode,
+  extra: { include?: string; options?: Record<string, unknown> } = {},
+): Promise<TscResult> {
   const tmp = mkdtempSync(join(tmpdir(), 'crdgen-tsc-'));
   try {
-    const moduleOpts = mode === 'nodenext' ? { module: 'nodenext', moduleResolution: 'nodenext' } : { module: 'esnext', moduleResolution: 'bundler' };
+    const moduleOpts =
+      mode === 'nodenext'
+        ? { module: 'nodenext', moduleResolution: 'nodenext' }
+        : { module: 'esnext', moduleResolution: 'bundler' };
     const tsconfig = {
       compilerOptions: {
         ...moduleOpts,
@@ -55,14 +62,23 @@ export async function tscStrict(dirs: readonly string[], mode: ResolutionMode, e
         skipLibCheck: true,
         types: ['node'],
         typeRoots: [join(ROOT, 'node_modules', '@types')],
-        paths: { 'crdgen/runtime': [runtimeEntry()], 'crdgen/runtime/validation': [validationEntry()], 'crdgen/runtime/validation/core': [validationEntry('core')], 'crdgen/testing': [testingEntry()] },
+        paths: {
+          'crdgen/runtime': [runtimeEntry()],
+          'crdgen/runtime/validation': [validationEntry()],
+          'crdgen/runtime/validation/core': [validationEntry('core')],
+          'crdgen/testing': [testingEntry()],
+        },
         ...extra.options,
       },
       include: dirs.map((d) => join(d, extra.include ?? join('**', '*.ts'))),
     };
     writeFileSync(join(tmp, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     return await new Promise<TscResult>((resolvePromise, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(tmp, 'tsconfig.json'), '--pretty', 'false'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let output = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => void (output += d));
       child.stderr.setEncoding('utf8').on('data', (d: string) => void (output += d));

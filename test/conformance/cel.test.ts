@@ -46,7 +46,14 @@ test('cel-spec conformance: every test in Kubernetes’ environment passes; the 
   const docs = readFileSync(DOCS, 'utf8');
   const m = /<!-- cel-spec-skips:begin -->\n([\s\S]*?)\n<!-- cel-spec-skips:end -->/.exec(docs);
   assert.ok(m, 'docs/validation.md has the cel-spec skip table between its markers');
-  assert.equal(m[1]!.split('\n').filter((l) => /^\| \d/.test(l)).join('\n'), skipTable(out), 'docs/validation.md lists exactly the skips (count and reason)');
+  assert.equal(
+    m[1]
+      .split('\n')
+      .filter((l) => /^\| \d/.test(l))
+      .join('\n'),
+    skipTable(out),
+    'docs/validation.md lists exactly the skips (count and reason)',
+  );
 });
 
 test('Kubernetes’ CEL library tables (ip, cidr, quantity, semver, format): every entry passes', (t) => {

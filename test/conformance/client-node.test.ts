@@ -44,12 +44,22 @@ describe('@kubernetes/client-node against the test API server', () => {
     assert.equal(got.metadata?.uid, created.metadata?.uid);
     await api.createNamespacedCustomObject({ ...G, body: dm('cn2') });
     const list = (await api.listNamespacedCustomObject({ ...G, labelSelector: 'app=cn2' })) as KubernetesListObject<DM>;
-    assert.deepEqual(list.items.map((i) => i.metadata?.name), ['cn2']);
-    const patched = (await api.patchNamespacedCustomObject({ ...G, name: 'cn1', body: [{ op: 'replace', path: '/spec/replicas', value: 4 }] })) as DM;
+    assert.deepEqual(
+      list.items.map((i) => i.metadata?.name),
+      ['cn2'],
+    );
+    const patched = (await api.patchNamespacedCustomObject({
+      ...G,
+      name: 'cn1',
+      body: [{ op: 'replace', path: '/spec/replicas', value: 4 }],
+    })) as DM;
     assert.equal(patched.spec.replicas, 4);
     assert.equal(patched.metadata?.generation, 2);
     await api.deleteNamespacedCustomObject({ ...G, name: 'cn2' });
-    await assert.rejects(api.getNamespacedCustomObject({ ...G, name: 'cn2' }), (e: unknown) => e instanceof ApiException && e.code === 404);
+    await assert.rejects(
+      api.getNamespacedCustomObject({ ...G, name: 'cn2' }),
+      (e: unknown) => e instanceof ApiException && e.code === 404,
+    );
   });
 
   it('a 422 reaches the client with the apiserver Status', async () => {
@@ -58,7 +68,10 @@ describe('@kubernetes/client-node against the test API server', () => {
       assert.equal(e.code, 422);
       const body = typeof e.body === 'string' ? JSON.parse(e.body) : e.body;
       assert.equal(body.details.causes[0].field, 'spec.replicas');
-      assert.match(body.message, /spec\.replicas: Invalid value: 11: spec\.replicas in body should be less than or equal to 10/);
+      assert.match(
+        body.message,
+        /spec\.replicas: Invalid value: 11: spec\.replicas in body should be less than or equal to 10/,
+      );
       return true;
     });
   });
@@ -80,7 +93,11 @@ describe('@kubernetes/client-node against the test API server', () => {
     );
     try {
       await api.createNamespacedCustomObject({ ...G, body: dm('cnw') });
-      await api.patchNamespacedCustomObject({ ...G, name: 'cnw', body: [{ op: 'replace', path: '/spec/replicas', value: 3 }] });
+      await api.patchNamespacedCustomObject({
+        ...G,
+        name: 'cnw',
+        body: [{ op: 'replace', path: '/spec/replicas', value: 3 }],
+      });
       await api.deleteNamespacedCustomObject({ ...G, name: 'cnw' });
       await waitFor(() => seen.length >= 3, 'three watch events');
       assert.deepEqual(seen, ['ADDED', 'MODIFIED', 'DELETED']);
@@ -91,7 +108,11 @@ describe('@kubernetes/client-node against the test API server', () => {
   });
 
   it('makeInformer lists, then follows adds, updates and deletes; survives dropped watches', async () => {
-    const informer = makeInformer<DM>(kc, PATH, () => api.listNamespacedCustomObject({ ...G }) as Promise<KubernetesListObject<DM>>);
+    const informer = makeInformer<DM>(
+      kc,
+      PATH,
+      () => api.listNamespacedCustomObject({ ...G }) as Promise<KubernetesListObject<DM>>,
+    );
     const events: string[] = [];
     informer.on('add', (o) => events.push(`add:${o.metadata?.name}`));
     informer.on('update', (o) => events.push(`update:${o.metadata?.name}:${o.spec.replicas}`));
@@ -105,11 +126,19 @@ describe('@kubernetes/client-node against the test API server', () => {
     try {
       await api.createNamespacedCustomObject({ ...G, body: dm('inf') });
       await waitFor(() => events.includes('add:inf'), 'informer add');
-      await api.patchNamespacedCustomObject({ ...G, name: 'inf', body: [{ op: 'replace', path: '/spec/replicas', value: 6 }] });
+      await api.patchNamespacedCustomObject({
+        ...G,
+        name: 'inf',
+        body: [{ op: 'replace', path: '/spec/replicas', value: 6 }],
+      });
       await waitFor(() => events.includes('update:inf:6'), 'informer update');
       env.faults.dropWatches();
       await new Promise((r) => setTimeout(r, 200));
-      await api.patchNamespacedCustomObject({ ...G, name: 'inf', body: [{ op: 'replace', path: '/spec/replicas', value: 7 }] });
+      await api.patchNamespacedCustomObject({
+        ...G,
+        name: 'inf',
+        body: [{ op: 'replace', path: '/spec/replicas', value: 7 }],
+      });
       await waitFor(() => events.includes('update:inf:7'), 'informer update after a dropped watch');
       await api.deleteNamespacedCustomObject({ ...G, name: 'inf' });
       await waitFor(() => events.includes('delete:inf'), 'informer delete');

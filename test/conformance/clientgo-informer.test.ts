@@ -35,7 +35,14 @@ const CRD: KubeObject = {
         name: 'v1',
         served: true,
         storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' }, round: { type: 'integer' } } } } } },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { n: { type: 'integer' }, round: { type: 'integer' } } },
+            },
+          },
+        },
       },
     ],
   },
@@ -45,11 +52,21 @@ const gadget = (ns: string, name: string, n: number, round = 0): KubeObject =>
   ({ apiVersion: `${GROUP}/v1`, kind: 'Gadget', metadata: { name, namespace: ns }, spec: { n, round } }) as KubeObject;
 
 /** One JSON request with the handle's credentials. */
-function call(h: ApiServerHandle, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+function call(
+  h: ApiServerHandle,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: any }> {
   const url = new URL(path, h.url);
   const data = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${h.clientConfig.auth?.bearerToken ?? ''}` };
-  if (data !== undefined) Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(data)) });
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Authorization: `Bearer ${h.clientConfig.auth?.bearerToken ?? ''}`,
+  };
+  if (data !== undefined)
+    Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(data)) });
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers, ca: h.caCert, timeout: 60000 }, (res) => {
@@ -83,9 +100,19 @@ class Informer {
   private waiters: (() => void)[] = [];
   log = '';
   constructor(kubeconfig: string) {
-    this.child = spawn(join(goClientsBin(), 'informer'), [`-kubeconfig=${kubeconfig}`, `-group=${GROUP}`, '-version=v1', `-resource=${PLURAL}`, `-v=${process.env.CRDGEN_INFORMER_V ?? 2}`], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    this.child = spawn(
+      join(goClientsBin(), 'informer'),
+      [
+        `-kubeconfig=${kubeconfig}`,
+        `-group=${GROUP}`,
+        '-version=v1',
+        `-resource=${PLURAL}`,
+        `-v=${process.env.CRDGEN_INFORMER_V ?? 2}`,
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.child.stdout!.on('data', (c: Buffer) => {
       this.out += c.toString();
       for (const w of this.waiters.splice(0)) w();
@@ -144,15 +171,19 @@ class Informer {
 async function serverKeys(h: ApiServerHandle): Promise<string[]> {
   const l = await call(h, 'GET', `/apis/${GROUP}/v1/${PLURAL}`);
   assert.equal(l.status, 200);
-  return (l.body.items as KubeObject[]).map((o) => `${o.metadata!.namespace}/${o.metadata!.name}@${o.metadata!.resourceVersion}`).sort();
+  return (l.body.items as KubeObject[])
+    .map((o) => `${o.metadata!.namespace}/${o.metadata!.name}@${o.metadata!.resourceVersion}`)
+    .sort();
 }
 
 /** Runs `n` tasks with at most `width` at a time. */
 async function pool(n: number, width: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
 }
 
 describe('a client-go dynamic informer over 1,000 custom objects', () => {
@@ -171,7 +202,7 @@ describe('a client-go dynamic informer over 1,000 custom objects', () => {
 
       it(`lists ${COUNT} objects into its cache`, { timeout: 600000 }, async () => {
         await pool(COUNT, 8, async (i) => {
-          const ns = NS[i % NS.length]!;
+          const ns = NS[i % NS.length];
           const name = `g-${String(i).padStart(4, '0')}`;
           const r = await call(h, 'POST', `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}`, gadget(ns, name, i));
           assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -182,78 +213,102 @@ describe('a client-go dynamic informer over 1,000 custom objects', () => {
         assert.deepEqual((await inf.dump()).keys, await serverKeys(h));
       });
 
-      it('converges to the server state after creates, updates and deletes with watch drops, restarts and expired history', { timeout: 900000 }, async () => {
-        const rnd = random(22);
-        const env = backend.name === 'testenv' ? (h as TestApiServer) : undefined;
-        let created = COUNT;
-        const faults: string[] = [];
-        for (let round = 1; round <= 6; round++) {
-          await pool(120, 4, async () => {
-            const roll = rnd();
-            const keys = [...names.keys()];
-            if (roll < 0.2) {
-              const ns = NS[created % NS.length]!;
-              const name = `g-${String(created++).padStart(4, '0')}`;
-              names.set(name, ns);
-              const r = await call(h, 'POST', `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}`, gadget(ns, name, created, round));
-              assert.equal(r.status, 201, JSON.stringify(r.body));
-            } else if (roll < 0.35 && keys.length) {
-              const name = keys[Math.floor(rnd() * keys.length)]!;
-              const ns = names.get(name)!;
-              names.delete(name);
-              const r = await call(h, 'DELETE', `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}/${name}`);
-              assert.ok(r.status === 200 || r.status === 404, JSON.stringify(r.body));
-            } else if (keys.length) {
-              const name = keys[Math.floor(rnd() * keys.length)]!;
-              const ns = names.get(name)!;
-              const r = await call(h, 'PATCH', `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}/${name}`, { spec: { round, n: Math.floor(rnd() * 1e6) } }, 'application/merge-patch+json');
-              assert.ok(r.status === 200 || r.status === 404, JSON.stringify(r.body));
-            }
-          });
-          if (env) {
-            // the faults, between rounds of writes (the watches are mid-stream)
-            if (round === 3) {
-              await env.faults.restart(500);
-              faults.push('restart');
-            } else if (round === 5) {
-              // down for 1.5 s; meanwhile objects change in-process and the history is forgotten,
-              // so the informer's watch from its last resourceVersion gets 410 and it lists again
-              const restarted = env.faults.restart(1500);
-              const more = Array.from({ length: 20 }, (_, i) => gadget(NS[i % NS.length]!, `g-${String(created++).padStart(4, '0')}`, i, round));
-              await env.create(more);
-              for (const o of more) names.set(o.metadata!.name!, o.metadata!.namespace!);
-              env.faults.expireResourceVersions();
-              await restarted;
-              faults.push('restart+expire');
-            } else {
-              env.faults.dropWatches();
-              faults.push('drop');
+      it(
+        'converges to the server state after creates, updates and deletes with watch drops, restarts and expired history',
+        { timeout: 900000 },
+        async () => {
+          const rnd = random(22);
+          const env = backend.name === 'testenv' ? (h as TestApiServer) : undefined;
+          let created = COUNT;
+          const faults: string[] = [];
+          for (let round = 1; round <= 6; round++) {
+            await pool(120, 4, async () => {
+              const roll = rnd();
+              const keys = [...names.keys()];
+              if (roll < 0.2) {
+                const ns = NS[created % NS.length];
+                const name = `g-${String(created++).padStart(4, '0')}`;
+                names.set(name, ns);
+                const r = await call(
+                  h,
+                  'POST',
+                  `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}`,
+                  gadget(ns, name, created, round),
+                );
+                assert.equal(r.status, 201, JSON.stringify(r.body));
+              } else if (roll < 0.35 && keys.length) {
+                const name = keys[Math.floor(rnd() * keys.length)];
+                const ns = names.get(name)!;
+                names.delete(name);
+                const r = await call(h, 'DELETE', `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}/${name}`);
+                assert.ok(r.status === 200 || r.status === 404, JSON.stringify(r.body));
+              } else if (keys.length) {
+                const name = keys[Math.floor(rnd() * keys.length)];
+                const ns = names.get(name)!;
+                const r = await call(
+                  h,
+                  'PATCH',
+                  `/apis/${GROUP}/v1/namespaces/${ns}/${PLURAL}/${name}`,
+                  { spec: { round, n: Math.floor(rnd() * 1e6) } },
+                  'application/merge-patch+json',
+                );
+                assert.ok(r.status === 200 || r.status === 404, JSON.stringify(r.body));
+              }
+            });
+            if (env) {
+              // the faults, between rounds of writes (the watches are mid-stream)
+              if (round === 3) {
+                await env.faults.restart(500);
+                faults.push('restart');
+              } else if (round === 5) {
+                // down for 1.5 s; meanwhile objects change in-process and the history is forgotten,
+                // so the informer's watch from its last resourceVersion gets 410 and it lists again
+                const restarted = env.faults.restart(1500);
+                const more = Array.from({ length: 20 }, (_, i) =>
+                  gadget(NS[i % NS.length], `g-${String(created++).padStart(4, '0')}`, i, round),
+                );
+                await env.create(more);
+                for (const o of more) names.set(o.metadata!.name!, o.metadata!.namespace!);
+                env.faults.expireResourceVersions();
+                await restarted;
+                faults.push('restart+expire');
+              } else {
+                env.faults.dropWatches();
+                faults.push('drop');
+              }
             }
           }
-        }
-        // converged: the cache equals a list from the server (and stays equal once writes stop)
-        const deadline = Date.now() + WAIT_MS;
-        let last: { keys: string[]; adds: number; updates: number; deletes: number };
-        let want: string[];
-        for (;;) {
-          last = await inf!.dump();
-          want = await serverKeys(h);
-          if (JSON.stringify(last.keys) === JSON.stringify(want)) break;
-          if (Date.now() > deadline) {
-            const have = new Set(last.keys);
-            const need = new Set(want);
-            assert.fail(
-              `the cache did not converge in ${WAIT_MS / 1000} s after ${faults.join(', ') || 'no faults'}: missing or stale ${want.filter((k) => !have.has(k)).slice(0, 5)}, ` +
-                `extra ${last.keys.filter((k) => !need.has(k)).slice(0, 5)}. ${inf!.tail()}`,
+          // converged: the cache equals a list from the server (and stays equal once writes stop)
+          const deadline = Date.now() + WAIT_MS;
+          let last: { keys: string[]; adds: number; updates: number; deletes: number };
+          let want: string[];
+          for (;;) {
+            last = await inf!.dump();
+            want = await serverKeys(h);
+            if (JSON.stringify(last.keys) === JSON.stringify(want)) break;
+            if (Date.now() > deadline) {
+              const have = new Set(last.keys);
+              const need = new Set(want);
+              assert.fail(
+                `the cache did not converge in ${WAIT_MS / 1000} s after ${faults.join(', ') || 'no faults'}: missing or stale ${want.filter((k) => !have.has(k)).slice(0, 5)}, ` +
+                  `extra ${last.keys.filter((k) => !need.has(k)).slice(0, 5)}. ${inf!.tail()}`,
+              );
+            }
+            await new Promise((r) => setTimeout(r, 500));
+          }
+          assert.equal(want.length, names.size);
+          // the 410 after the expired history made the reflector list again
+          if (env)
+            assert.ok(
+              (inf!.log.match(/"Caches populated"/g) ?? []).length >= 2,
+              `the informer listed again after the 410. ${inf!.tail()}`,
             );
-          }
-          await new Promise((r) => setTimeout(r, 500));
-        }
-        assert.equal(want.length, names.size);
-        // the 410 after the expired history made the reflector list again
-        if (env) assert.ok((inf!.log.match(/"Caches populated"/g) ?? []).length >= 2, `the informer listed again after the 410. ${inf!.tail()}`);
-        assert.ok(last.updates > 0 && last.deletes > 0 && last.adds > COUNT, `the handlers saw every kind of change: ${JSON.stringify(last)}`);
-      });
+          assert.ok(
+            last.updates > 0 && last.deletes > 0 && last.adds > COUNT,
+            `the handlers saw every kind of change: ${JSON.stringify(last)}`,
+          );
+        },
+      );
 
       it('quits on request with exit code 0', { timeout: 60000 }, async () => {
         assert.equal(await inf!.stop(), 0, inf!.tail());

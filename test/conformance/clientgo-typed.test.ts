@@ -25,10 +25,21 @@ interface Step {
 
 function run(kubeconfig: string): Promise<Step[]> {
   return new Promise((resolve, reject) => {
-    execFile(join(goClientsBin(), 'typed'), [`-kubeconfig=${kubeconfig}`], { timeout: 300000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`typed failed: ${err.message}\n${stderr}\n${stdout.slice(-2000)}`));
-      else resolve(stdout.trim().split('\n').map((l) => JSON.parse(l) as Step));
-    });
+    execFile(
+      join(goClientsBin(), 'typed'),
+      [`-kubeconfig=${kubeconfig}`],
+      { timeout: 300000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`typed failed: ${err.message}\n${stderr}\n${stdout.slice(-2000)}`));
+        else
+          resolve(
+            stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as Step),
+          );
+      },
+    );
   });
 }
 
@@ -62,9 +73,11 @@ describe('client-go typed clientsets (protobuf) against testenv and the real api
           if (want) assert.deepEqual([s.status, s.reason], want, `${s.step}: ${s.message ?? ''}`);
           else assert.equal(s.status, 0, `${s.step}: ${s.status} ${s.reason ?? ''} ${s.message ?? ''}`);
         }
-        const dep = steps.find((s) => s.step === 'create deployment')!.raw as { spec: { template: { spec: { volumes: unknown[]; containers: { livenessProbe: unknown }[] } } } };
+        const dep = steps.find((s) => s.step === 'create deployment')!.raw as {
+          spec: { template: { spec: { volumes: unknown[]; containers: { livenessProbe: unknown }[] } } };
+        };
         assert.equal(dep.spec.template.spec.volumes.length, 3, 'the pod template arrived whole');
-        assert.ok(dep.spec.template.spec.containers[0]!.livenessProbe);
+        assert.ok(dep.spec.template.spec.containers[0].livenessProbe);
       });
     });
   }
@@ -77,6 +90,6 @@ describe('client-go typed clientsets (protobuf) against testenv and the real api
       t.map((s) => s.step),
       r.map((s) => s.step),
     );
-    for (let i = 0; i < t.length; i++) assert.deepEqual(t[i], r[i], t[i]!.step);
+    for (let i = 0; i < t.length; i++) assert.deepEqual(t[i], r[i], t[i].step);
   });
 });

@@ -21,7 +21,10 @@ const SCRIPT = fileURLToPath(new URL('./python/client_flows.py', import.meta.url
 const FOO_CRD: KubeObject = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
-  metadata: { name: 'foos.samplecontroller.k8s.io', annotations: { 'api-approved.kubernetes.io': 'unapproved, experimental-only' } },
+  metadata: {
+    name: 'foos.samplecontroller.k8s.io',
+    annotations: { 'api-approved.kubernetes.io': 'unapproved, experimental-only' },
+  },
   spec: {
     group: 'samplecontroller.k8s.io',
     names: { kind: 'Foo', plural: 'foos' },
@@ -36,7 +39,13 @@ const FOO_CRD: KubeObject = {
           openAPIV3Schema: {
             type: 'object',
             properties: {
-              spec: { type: 'object', properties: { deploymentName: { type: 'string' }, replicas: { type: 'integer', minimum: 1, maximum: 10 } } },
+              spec: {
+                type: 'object',
+                properties: {
+                  deploymentName: { type: 'string' },
+                  replicas: { type: 'integer', minimum: 1, maximum: 10 },
+                },
+              },
               status: { type: 'object', properties: { availableReplicas: { type: 'integer' } } },
             },
           },
@@ -55,8 +64,14 @@ interface Step {
 }
 
 const ok = (value: unknown): Partial<Step> => ({ status: 200, value });
-const fail = (status: number, reason: string, message: string): Partial<Step> => ({ status, reason, message, value: null });
-const pyBody = (name: string): string => `{"metadata": {"name": "${name}"}, "spec": {"deploymentName": "${name}", "replicas": 1}}`;
+const fail = (status: number, reason: string, message: string): Partial<Step> => ({
+  status,
+  reason,
+  message,
+  value: null,
+});
+const pyBody = (name: string): string =>
+  `{"metadata": {"name": "${name}"}, "spec": {"deploymentName": "${name}", "replicas": 1}}`;
 
 /** What each step answers (read from kube-apiserver v1.37.1), flow by flow, in order. */
 const EXPECTED: Record<string, Record<string, Partial<Step>>> = {
@@ -84,7 +99,11 @@ const EXPECTED: Record<string, Record<string, Partial<Step>>> = {
   dict: {
     'create configmap from a dict': ok({ x: 'y' }),
     'create with kind only': ok('ConfigMap'),
-    'create with the wrong kind': fail(400, 'BadRequest', 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion'),
+    'create with the wrong kind': fail(
+      400,
+      'BadRequest',
+      'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
+    ),
     'create with the wrong version': fail(
       400,
       'BadRequest',
@@ -101,7 +120,11 @@ const EXPECTED: Record<string, Record<string, Partial<Step>>> = {
       'BadRequest',
       `the object provided is unrecognized (must be of type Foo): Object 'Kind' is missing in '${pyBody('custom-nokind')}' (${pyBody('custom-nokind').slice(0, 30)} ...)`,
     ),
-    'create invalid foo': fail(422, 'Invalid', 'Foo.samplecontroller.k8s.io "custom-bad" is invalid: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10'),
+    'create invalid foo': fail(
+      422,
+      'Invalid',
+      'Foo.samplecontroller.k8s.io "custom-bad" is invalid: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10',
+    ),
     'get foo': ok(1),
     'list foos': ok(['custom-foo']),
     'list foos in all namespaces': ok('FooList'),
@@ -147,10 +170,21 @@ function runFlow(kubeconfig: string, flow: string, home: string): Promise<Step[]
     execFile(
       '/usr/bin/python3',
       [SCRIPT, kubeconfig, flow],
-      { env: { PATH: process.env.PATH, HOME: home, PYTHONPATH: pythonKubernetesPath(), PYTHONDONTWRITEBYTECODE: '1' }, timeout: 240000, maxBuffer: 16 << 20 },
+      {
+        env: { PATH: process.env.PATH, HOME: home, PYTHONPATH: pythonKubernetesPath(), PYTHONDONTWRITEBYTECODE: '1' },
+        timeout: 240000,
+        maxBuffer: 16 << 20,
+      },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`python flow ${flow} failed: ${err.message}\n${stderr}\n${stdout}`));
-        else resolve(stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Step));
+        else
+          resolve(
+            stdout
+              .trim()
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as Step),
+          );
       },
     );
   });
@@ -182,7 +216,7 @@ describe('the Python client (python3-kubernetes) against testenv and the real ap
             Object.keys(expected),
             'the flow ran every step',
           );
-          for (const s of steps) assert.deepEqual(pick(s, expected[s.step]!), expected[s.step], `${flow} / ${s.step}`);
+          for (const s of steps) assert.deepEqual(pick(s, expected[s.step]), expected[s.step], `${flow} / ${s.step}`);
         });
       }
     });

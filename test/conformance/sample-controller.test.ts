@@ -36,7 +36,8 @@ class Cluster {
         kubectlReal(),
         [`--kubeconfig=${this.server.kubeconfigPath}`, `--cache-dir=${join(this.dir, 'kube-cache')}`, ...args],
         { env: { PATH: process.env.PATH, HOME: this.dir }, timeout: 60000 },
-        (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        (err, stdout, stderr) =>
+          resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
   }
@@ -52,7 +53,11 @@ class Cluster {
 }
 
 /** Polls until `fn` returns a value that is not undefined/false; the failure says what was last seen. */
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, last: () => string = () => ''): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  last: () => string = () => '',
+): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const v = await fn();
@@ -67,7 +72,9 @@ class SampleController {
   log = '';
   readonly exited: Promise<number | null>;
   constructor(kubeconfig: string) {
-    this.child = spawn(join(goClientsBin(), 'sample-controller'), [`-kubeconfig=${kubeconfig}`, '-v=2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(join(goClientsBin(), 'sample-controller'), [`-kubeconfig=${kubeconfig}`, '-v=2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout!.on('data', (c: Buffer) => (this.log += c.toString()));
     this.child.stderr!.on('data', (c: Buffer) => (this.log += c.toString()));
     this.exited = new Promise((r) => this.child.on('exit', (code) => r(code)));
@@ -106,7 +113,12 @@ describe('k8s.io/sample-controller against testenv and the real control plane', 
         const crd = await c.kubectl('apply', '-f', join(examples(), 'crd-status-subresource.yaml'));
         assert.equal(crd.code, 0, crd.stderr);
         assert.match(crd.stdout, /customresourcedefinition.apiextensions.k8s.io\/foos.samplecontroller.k8s.io created/);
-        const est = await c.kubectl('wait', '--for=condition=Established', '--timeout=120s', 'crd/foos.samplecontroller.k8s.io');
+        const est = await c.kubectl(
+          'wait',
+          '--for=condition=Established',
+          '--timeout=120s',
+          'crd/foos.samplecontroller.k8s.io',
+        );
         assert.equal(est.code, 0, est.stderr);
         const foo = await until('example-foo applied', async () => {
           const r = await c.kubectl('apply', '-f', join(examples(), 'example-foo.yaml'));
@@ -118,9 +130,20 @@ describe('k8s.io/sample-controller against testenv and the real control plane', 
       it('sample-controller creates the Deployment, owned by the Foo', { timeout: 300000 }, async () => {
         sc = new SampleController(c.server.kubeconfigPath);
         const foo = await c.json('foo', 'example-foo');
-        const dep = await until('the Deployment example-foo', () => c.json('deployment', 'example-foo'), () => sc!.tail());
+        const dep = await until(
+          'the Deployment example-foo',
+          () => c.json('deployment', 'example-foo'),
+          () => sc!.tail(),
+        );
         assert.deepEqual(dep.metadata.ownerReferences, [
-          { apiVersion: 'samplecontroller.k8s.io/v1alpha1', kind: 'Foo', name: 'example-foo', uid: foo.metadata.uid, controller: true, blockOwnerDeletion: true },
+          {
+            apiVersion: 'samplecontroller.k8s.io/v1alpha1',
+            kind: 'Foo',
+            name: 'example-foo',
+            uid: foo.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
         ]);
         assert.equal(dep.spec.replicas, 1);
         assert.deepEqual(dep.spec.selector, { matchLabels: { app: 'nginx', controller: 'example-foo' } });
@@ -139,8 +162,16 @@ describe('k8s.io/sample-controller against testenv and the real control plane', 
       it('follows a scale-up of the Foo: Deployment replicas and Foo status 2', { timeout: 300000 }, async () => {
         const p = await c.kubectl('patch', 'foo', 'example-foo', '--type=merge', '-p', '{"spec":{"replicas":2}}');
         assert.equal(p.code, 0, p.stderr);
-        await until('Deployment spec.replicas = 2', async () => (await c.json('deployment', 'example-foo'))?.spec?.replicas === 2, () => sc!.tail());
-        await until('Foo status.availableReplicas = 2', async () => (await c.json('foo', 'example-foo'))?.status?.availableReplicas === 2, () => sc!.tail());
+        await until(
+          'Deployment spec.replicas = 2',
+          async () => (await c.json('deployment', 'example-foo'))?.spec?.replicas === 2,
+          () => sc!.tail(),
+        );
+        await until(
+          'Foo status.availableReplicas = 2',
+          async () => (await c.json('foo', 'example-foo'))?.status?.availableReplicas === 2,
+          () => sc!.tail(),
+        );
       });
 
       it('deleting the Foo garbage-collects its Deployment', { timeout: 300000 }, async () => {
@@ -148,8 +179,12 @@ describe('k8s.io/sample-controller against testenv and the real control plane', 
         assert.equal(d.code, 0, d.stderr);
         // sample-controller may re-create the Deployment once before it sees the Foo gone; the
         // garbage collector removes that one too (its owner's uid no longer exists)
-        for (let quiet = 0; quiet < 2; ) {
-          await until('the Deployment gone', async () => (await c.json('deployment', 'example-foo')) === undefined, () => sc!.tail());
+        for (let quiet = 0; quiet < 2;) {
+          await until(
+            'the Deployment gone',
+            async () => (await c.json('deployment', 'example-foo')) === undefined,
+            () => sc!.tail(),
+          );
           await new Promise((r) => setTimeout(r, 3000));
           quiet = (await c.json('deployment', 'example-foo')) === undefined ? quiet + 1 : 0;
         }
@@ -160,25 +195,39 @@ describe('k8s.io/sample-controller against testenv and the real control plane', 
         assert.equal(await sc!.stop(), 0, sc!.tail());
       });
 
-      it('with the CRD without a status subresource, UpdateStatus is refused (404) and Foo has no status', { timeout: 300000 }, async () => {
-        const del = await c.kubectl('delete', 'crd', 'foos.samplecontroller.k8s.io', '--wait=true', '--timeout=120s');
-        assert.equal(del.code, 0, del.stderr);
-        const crd = await until('crd.yaml applied', async () => {
-          const r = await c.kubectl('apply', '-f', join(examples(), 'crd.yaml'));
-          return r.code === 0 ? r : undefined;
-        });
-        assert.match(crd.stdout, /created/);
-        await until('example-foo applied', async () => (await c.kubectl('apply', '-f', join(examples(), 'example-foo.yaml'))).code === 0);
-        sc = new SampleController(c.server.kubeconfigPath);
-        await until('the Deployment example-foo', () => c.json('deployment', 'example-foo'), () => sc!.tail());
-        await until(
-          'UpdateStatus refused with 404',
-          async () => /Error syncing; requeuing for later retry" err="foos\.samplecontroller\.k8s\.io \\"example-foo\\" not found"/.test(sc!.log),
-          () => sc!.tail(),
-        );
-        assert.equal((await c.json('foo', 'example-foo')).status, undefined);
-        assert.equal(await sc.stop(), 0, sc.tail());
-      });
+      it(
+        'with the CRD without a status subresource, UpdateStatus is refused (404) and Foo has no status',
+        { timeout: 300000 },
+        async () => {
+          const del = await c.kubectl('delete', 'crd', 'foos.samplecontroller.k8s.io', '--wait=true', '--timeout=120s');
+          assert.equal(del.code, 0, del.stderr);
+          const crd = await until('crd.yaml applied', async () => {
+            const r = await c.kubectl('apply', '-f', join(examples(), 'crd.yaml'));
+            return r.code === 0 ? r : undefined;
+          });
+          assert.match(crd.stdout, /created/);
+          await until(
+            'example-foo applied',
+            async () => (await c.kubectl('apply', '-f', join(examples(), 'example-foo.yaml'))).code === 0,
+          );
+          sc = new SampleController(c.server.kubeconfigPath);
+          await until(
+            'the Deployment example-foo',
+            () => c.json('deployment', 'example-foo'),
+            () => sc!.tail(),
+          );
+          await until(
+            'UpdateStatus refused with 404',
+            async () =>
+              /Error syncing; requeuing for later retry" err="foos\.samplecontroller\.k8s\.io \\"example-foo\\" not found"/.test(
+                sc!.log,
+              ),
+            () => sc!.tail(),
+          );
+          assert.equal((await c.json('foo', 'example-foo')).status, undefined);
+          assert.equal(await sc.stop(), 0, sc.tail());
+        },
+      );
     });
   }
 

@@ -49,7 +49,11 @@ describe('crdgen testenv CLI', () => {
       const res = await fetch(`${url}/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers`);
       assert.equal(res.status, 200);
       assert.equal(((await res.json()) as { kind: string }).kind, 'DatabaseManagerList');
-      assert.match(io.err, /GET \/apis\/coolops\.cn\/v1alpha1\/namespaces\/default\/databasemanagers 200 \d+ms/, '-v logs requests');
+      assert.match(
+        io.err,
+        /GET \/apis\/coolops\.cn\/v1alpha1\/namespaces\/default\/databasemanagers 200 \d+ms/,
+        '-v logs requests',
+      );
       process.emit('SIGINT');
       assert.equal(await done, 0);
       assert.match(io.err, /stopped/);
@@ -63,10 +67,19 @@ describe('crdgen testenv CLI', () => {
   it('refuses a CRD with the seed typo: exit 1 and the apiserver message, no stack trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'crdgen-testenv-cli-'));
     try {
-      writeFileSync(join(dir, 'bad.yaml'), readFileSync(CRD, 'utf8').replace('deploymentName:\n                  type: string', 'deploymentName:\n                  type: strin'));
+      writeFileSync(
+        join(dir, 'bad.yaml'),
+        readFileSync(CRD, 'utf8').replace(
+          'deploymentName:\n                  type: string',
+          'deploymentName:\n                  type: strin',
+        ),
+      );
       const io = captureIo(dir);
       assert.equal(await runCli(['testenv', '--kubeconfig', 'kc', '--crd', 'bad.yaml'], io), 1);
-      assert.match(io.err, /crdgen testenv: cannot create CustomResourceDefinition databasemanagers\.coolops\.cn: .*Unsupported value: "strin"/);
+      assert.match(
+        io.err,
+        /crdgen testenv: cannot create CustomResourceDefinition databasemanagers\.coolops\.cn: .*Unsupported value: "strin"/,
+      );
       assert.doesNotMatch(io.err, /\n\s+at /);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,6 @@ import { runEmitters } from '../../src/generate/registry.js';
 import { CORPUS, ROOT, writeTree, yamlFiles } from '../golden/support.js';
 import { tscStrict } from '../compile/tsc.js';
 
-
 test('corpus CRDs generate without errors and the output compiles', async () => {
   assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS} (CI puts shared/ beside the clone)`);
   const files = yamlFiles(CORPUS);
@@ -30,7 +29,10 @@ test('corpus CRDs generate without errors and the output compiles', async () => 
       assert.deepEqual(errors, [], `errors in ${rel}`);
       if (r.model.groups.length === 0) {
         // Not a CRD (sample-controller's example-foo.yaml): skipped with a warning, as the reader does.
-        assert.ok(r.diagnostics.some((d) => d.code === 'CRD002'), `${rel} produced nothing and no CRD002 warning`);
+        assert.ok(
+          r.diagnostics.some((d) => d.code === 'CRD002'),
+          `${rel} produced nothing and no CRD002 warning`,
+        );
         skipped++;
         continue;
       }

@@ -32,7 +32,7 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
   for (let i = a.length - 1; i > 0; i--) {
     s = (s * 1103515245 + 12345) % 2147483648;
     const j = s % (i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
+    [a[i], a[j]] = [a[j], a[i]];
   }
   return a;
 }
@@ -41,14 +41,16 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
 function reorderDocuments(text: string, seed: number): string {
   const docs = text.split(/^---\n/m).filter((d) => d.trim() !== '');
   assert.equal(docs.length, 3);
-  return shuffle(docs, seed).map((d) => `---\n${d}`).join('');
+  return shuffle(docs, seed)
+    .map((d) => `---\n${d}`)
+    .join('');
 }
 
 function project(name: string, seed: number): string {
   const dir = join(tmp, name);
   for (const rel of shuffle(Object.keys(INPUTS), seed)) {
     mkdirSync(join(dir, 'crds', 'corpus'), { recursive: true });
-    let text = readFileSync(INPUTS[rel]!, 'utf8');
+    let text = readFileSync(INPUTS[rel], 'utf8');
     if (rel === 'kitchensink.yaml') text = reorderDocuments(text, seed);
     writeFileSync(join(dir, 'crds', rel), text);
   }
@@ -59,10 +61,23 @@ test('two runs in different folders with shuffled inputs give byte-identical tre
   assert.ok(existsSync(CORPUS), `corpus not found at ${CORPUS} (CI puts shared/ beside the clone)`);
   const a = project('first', 1);
   const b = project('second-run', 7);
-  const argsA = shuffle(Object.keys(INPUTS).map((r) => `crds/${r}`), 3);
-  const argsB = shuffle(Object.keys(INPUTS).map((r) => `crds/${r}`), 11);
+  const argsA = shuffle(
+    Object.keys(INPUTS).map((r) => `crds/${r}`),
+    3,
+  );
+  const argsB = shuffle(
+    Object.keys(INPUTS).map((r) => `crds/${r}`),
+    11,
+  );
   assert.notDeepEqual(argsA, argsB);
-  const flags = ['--out', 'gen', '--generators', 'types,deepcopy,register,clientset,fake,listers,informers,applyconfig,controller,crd', '--controller', 'DatabaseManager'];
+  const flags = [
+    '--out',
+    'gen',
+    '--generators',
+    'types,deepcopy,register,clientset,fake,listers,informers,applyconfig,controller,crd',
+    '--controller',
+    'DatabaseManager',
+  ];
   const ra = await run(['generate', ...argsA, ...flags], a);
   assert.equal(ra.code, 0, ra.stderr);
   const topLevel = argsB.filter((p) => !p.startsWith('crds/corpus/'));

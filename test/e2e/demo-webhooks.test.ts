@@ -10,7 +10,12 @@ import { ROOT } from '../golden/support.js';
 test('crdgen demo --webhooks: defaulting, conversion both ways, the validating hook refusing an engine change; exit 0', async () => {
   let out = '';
   let err = '';
-  const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (err += s), readStdin: async () => new Uint8Array(), cwd: ROOT };
+  const io = {
+    stdout: (s: string) => void (out += s),
+    stderr: (s: string) => void (err += s),
+    readStdin: async () => new Uint8Array(),
+    cwd: ROOT,
+  };
   let code: number | undefined;
   const cmd = createDemoCommand({ io, setExitCode: (c: number) => void (code = c) });
   await cmd.parseAsync(['--webhooks'], { from: 'user' });

@@ -21,7 +21,14 @@ interface DM extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
   status?: Record<string, unknown> & { availableReplicas?: number };
 }
-const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM_RESOURCE = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 const GATEWAY_CLASS_CRD = join(ROOT, 'fixtures', 'gatewayclass', 'gateway.networking.k8s.io_gatewayclasses.yaml');
 const NS = 'default';
 
@@ -48,7 +55,14 @@ before(async () => {
   const config = await loadKubeconfig({ path: server.kubeconfigPath });
   dms = resourceClient<DM>(config, DM_RESOURCE);
   deployments = resourceClient<Deployment>(config, DeploymentResource);
-  op = startOperator(gen.main, ['--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0']);
+  op = startOperator(gen.main, [
+    '--kubeconfig',
+    server.kubeconfigPath,
+    '--metrics-bind-address',
+    '0',
+    '--health-probe-bind-address',
+    '0',
+  ]);
   await op.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
 });
 
@@ -62,19 +76,45 @@ test('the generated reconcile.ts is the worked example, not the stub; the operat
   const reconcile = readFileSync(join(gen.dir, 'controllers', 'databasemanager', 'reconcile.ts'), 'utf8');
   assert.match(reconcile, /export const DATABASES/);
   assert.doesNotMatch(reconcile, /stubHooks/);
-  assert.equal(op.logs.some((l) => STUB_WARNING.test(String(l.msg))), false);
+  assert.equal(
+    op.logs.some((l) => STUB_WARNING.test(String(l.msg))),
+    false,
+  );
 });
 
 test('create: a Deployment named spec.deploymentName with the right replicas, image and controller ownerReference; availableReplicas follows', async () => {
-  const created = await dms.namespace(NS).create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders', namespace: NS }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
-  const d = await waitFor(() => getDeployment('orders-db'), 10_000, 'the Deployment', () => JSON.stringify(op.logs.slice(-5)));
+  const created = await dms.namespace(NS).create({
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'orders', namespace: NS },
+    spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' },
+  });
+  const d = await waitFor(
+    () => getDeployment('orders-db'),
+    10_000,
+    'the Deployment',
+    () => JSON.stringify(op.logs.slice(-5)),
+  );
   assert.equal(d.spec?.replicas, 2);
   assert.equal(d.spec?.template.spec?.containers[0]?.image, 'postgres:17');
-  assert.deepEqual(d.metadata?.ownerReferences, [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'orders', uid: created.metadata!.uid!, controller: true, blockOwnerDeletion: true }]);
-  const done = await waitFor(async () => {
-    const cur = await dms.namespace(NS).get('orders');
-    return cur.status?.availableReplicas === 2 ? cur : undefined;
-  }, 10_000, 'status.availableReplicas 2');
+  assert.deepEqual(d.metadata?.ownerReferences, [
+    {
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      name: 'orders',
+      uid: created.metadata!.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ]);
+  const done = await waitFor(
+    async () => {
+      const cur = await dms.namespace(NS).get('orders');
+      return cur.status?.availableReplicas === 2 ? cur : undefined;
+    },
+    10_000,
+    'status.availableReplicas 2',
+  );
   // only what the published status schema declares: no conditions, no observedGeneration
   assert.deepEqual(done.status, { availableReplicas: 2 });
 });
@@ -83,27 +123,48 @@ test('scale: spec.replicas 2 → 4 updates the Deployment and availableReplicas'
   const cur = await dms.namespace(NS).get('orders');
   await dms.namespace(NS).update({ ...cur, spec: { ...cur.spec, replicas: 4 } });
   await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas 4');
-  await waitFor(async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4, 10_000, 'availableReplicas 4');
+  await waitFor(
+    async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4,
+    10_000,
+    'availableReplicas 4',
+  );
 });
 
 test('repair: replicas edited on the Deployment are put back; a deleted Deployment is recreated', async () => {
   const d = (await getDeployment('orders-db'))!;
-  await deployments.namespace(NS).update({ ...d, spec: { ...d.spec!, replicas: 7 } });
-  await waitFor(async () => (await getDeployment('orders-db'))?.spec?.replicas === 4, 10_000, 'Deployment replicas put back to 4');
+  await deployments.namespace(NS).update({ ...d, spec: { ...d.spec, replicas: 7 } });
+  await waitFor(
+    async () => (await getDeployment('orders-db'))?.spec?.replicas === 4,
+    10_000,
+    'Deployment replicas put back to 4',
+  );
   const before = (await getDeployment('orders-db'))!;
   await deployments.namespace(NS).delete('orders-db');
-  const again = await waitFor(async () => {
-    const x = await getDeployment('orders-db');
-    return x && x.metadata?.uid !== before.metadata?.uid ? x : undefined;
-  }, 10_000, 'a recreated Deployment');
+  const again = await waitFor(
+    async () => {
+      const x = await getDeployment('orders-db');
+      return x && x.metadata?.uid !== before.metadata?.uid ? x : undefined;
+    },
+    10_000,
+    'a recreated Deployment',
+  );
   assert.equal(again.spec?.replicas, 4);
-  await waitFor(async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4, 10_000, 'availableReplicas 4 again');
+  await waitFor(
+    async () => (await dms.namespace(NS).get('orders')).status?.availableReplicas === 4,
+    10_000,
+    'availableReplicas 4 again',
+  );
 });
 
 test('garbage collection: the DatabaseManager deleted → its Deployment is deleted, no error loop', async () => {
   await dms.namespace(NS).delete('orders');
-  await waitFor(async () => (await getDeployment('orders-db')) === undefined, 10_000, 'the Deployment to be garbage-collected');
-  const failures = (): number => op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
+  await waitFor(
+    async () => (await getDeployment('orders-db')) === undefined,
+    10_000,
+    'the Deployment to be garbage-collected',
+  );
+  const failures = (): number =>
+    op.logs.filter((l) => l.msg?.startsWith('reconcile failed') && l['key'] === `${NS}/orders`).length;
   const before = failures();
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(failures(), before, 'no reconcile errors after the delete');
@@ -114,7 +175,14 @@ test('garbage collection: the DatabaseManager deleted → its Deployment is dele
 
 test('an operator whose reconcile.ts is the stub warns at start-up, naming reconcile.ts', async () => {
   const stub = generateOperator('fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml', 'GatewayClass');
-  const other = startOperator(stub.main, ['--kubeconfig', server.kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0']);
+  const other = startOperator(stub.main, [
+    '--kubeconfig',
+    server.kubeconfigPath,
+    '--metrics-bind-address',
+    '0',
+    '--health-probe-bind-address',
+    '0',
+  ]);
   try {
     const line = await other.waitForLog((l) => STUB_WARNING.test(String(l.msg)), 30_000);
     assert.equal(line.level, 'warn');

@@ -24,17 +24,24 @@ export const PUBLISHED_DM_CRD = join(ROOT, 'fixtures', 'databasemanager-publishe
  * Generates a CRD (repo-relative, default the DatabaseManager fixture) with the operator of
  * `kind` into a fresh folder; returns it, the operator's main.ts and a cleanup.
  */
-export function generateOperator(file = 'fixtures/databasemanager/crd.yaml', kind = 'DatabaseManager'): { dir: string; main: string; cleanup(): void } {
+export function generateOperator(
+  file = 'fixtures/databasemanager/crd.yaml',
+  kind = 'DatabaseManager',
+): { dir: string; main: string; cleanup(): void } {
   const base = join(ROOT, 'test', 'e2e', 'out');
   mkdirSync(base, { recursive: true });
   const dir = join(base, `op-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   const r = readCrdInputs([{ file, content: readFileSync(join(ROOT, file)) }]);
-  if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
+  if (r.diagnostics.some((d) => d.severity === 'error'))
+    throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
   // the runtime by absolute path: no build needed, tsx maps .js to .ts
   const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
   // the tree's place in the repo as --out gives it (the Dockerfile's MAIN is this folder's main.ts, the repo the build context)
   const outDir = relative(ROOT, dir).split(sep).join('/');
-  writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: [kind], outDir })));
+  writeTree(
+    dir,
+    runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: [kind], outDir })),
+  );
   return {
     dir,
     main: join(dir, 'controllers', kind.toLowerCase(), 'main.ts'),
@@ -69,11 +76,15 @@ export interface OperatorProcess {
 
 /** Spawns `main` with `args`. */
 export function startOperator(main: string, args: string[]): OperatorProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+  const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, KUBECONFIG: '' },
+  });
   const logs: LogLine[] = [];
   const other: string[] = [];
   let buf = '';
-  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buf += chunk;
     let i: number;
     while ((i = buf.indexOf('\n')) >= 0) {
@@ -86,7 +97,7 @@ export function startOperator(main: string, args: string[]): OperatorProcess {
       }
     }
   });
-  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => other.push(chunk));
+  proc.stderr.setEncoding('utf8').on('data', (chunk: string) => other.push(chunk));
   // 'close', not 'exit': the exit can come before the last log lines have been read from the pipe
   const exited = new Promise<number | string>((done) => proc.once('close', (code, sig) => done(code ?? sig ?? -1)));
   return {
@@ -95,7 +106,12 @@ export function startOperator(main: string, args: string[]): OperatorProcess {
     other,
     exited,
     waitForLog: async (pred, timeoutMs = 20_000) => {
-      return waitFor(() => logs.find(pred), timeoutMs, 'a log line', () => `logs so far:\n${logs.map((l) => JSON.stringify(l)).join('\n')}\n${other.join('')}`);
+      return waitFor(
+        () => logs.find(pred),
+        timeoutMs,
+        'a log line',
+        () => `logs so far:\n${logs.map((l) => JSON.stringify(l)).join('\n')}\n${other.join('')}`,
+      );
     },
     kill: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
@@ -108,7 +124,12 @@ export function startOperator(main: string, args: string[]): OperatorProcess {
  * Polls `probe` every `intervalMs` until it returns a value other than undefined/false
  * (errors count as not yet), at most `timeoutMs`; then fails with `what` and `detail()`.
  */
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: string, detail: () => string = () => ''): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+  detail: () => string = () => '',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastErr: unknown;
   for (;;) {
@@ -119,7 +140,9 @@ export async function waitFor<T>(probe: () => T | undefined | false | Promise<T 
       lastErr = e;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}\n${detail()}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? ` (last error: ${(lastErr as Error).message})` : ''}\n${detail()}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -137,17 +160,34 @@ export interface TestenvProcess {
  * `--simulate-workloads 50ms`; `['--real', '--simulate-workloads']` runs the real control plane)
  * and waits until it serves.
  */
-export async function startTestenvProcess(crd: string, args: string[] = ['--simulate-workloads', '50ms']): Promise<TestenvProcess> {
+export async function startTestenvProcess(
+  crd: string,
+  args: string[] = ['--simulate-workloads', '50ms'],
+): Promise<TestenvProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-e2e-testenv-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', ...args, '--crd', crd, '--kubeconfig', kubeconfigPath], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() },
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'test', 'conformance', 'testenv-main.ts'),
+      'testenv',
+      ...args,
+      '--crd',
+      crd,
+      '--kubeconfig',
+      kubeconfigPath,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() },
+    },
+  );
   let out = '';
-  proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
-  proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => void (out += c));
   const exited = new Promise<void>((done) => proc.once('exit', () => done()));
   const stop = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) {
@@ -159,7 +199,14 @@ export async function startTestenvProcess(crd: string, args: string[] = ['--simu
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor(() => out.includes('kubeconfig written to') || (proc.exitCode !== null ? Promise.reject(new Error(`testenv exited: ${out}`)) : false), 180_000, 'crdgen testenv to serve', () => out);
+    await waitFor(
+      () =>
+        out.includes('kubeconfig written to') ||
+        (proc.exitCode !== null ? Promise.reject(new Error(`testenv exited: ${out}`)) : false),
+      180_000,
+      'crdgen testenv to serve',
+      () => out,
+    );
   } catch (e) {
     await stop();
     throw e;

@@ -94,18 +94,22 @@ export function storageContract(backend: BackendFactory): void {
       await storage.create(`${p}d`, cm('d'));
       const now = await storage.list(p);
       assert.deepEqual(now.keys, [`${p}b`, `${p}c`, `${p}d`]);
-      assert.deepEqual(now.items.map((o) => o.metadata?.name), ['b', 'c', 'd']);
+      assert.deepEqual(
+        now.items.map((o) => o.metadata?.name),
+        ['b', 'c', 'd'],
+      );
       assert.equal(now.revision, await storage.currentRevision());
       const past = await storage.list(p, mid);
       assert.equal(past.revision, mid);
       assert.deepEqual(past.keys, [`${p}a`, `${p}b`, `${p}c`]);
       assert.deepEqual((past.items[1] as { data?: unknown }).data, {});
-      assert.equal(rv(past.items[1]!), rv(b));
+      assert.equal(rv(past.items[1]), rv(b));
     });
 
     it('list pages: start, limit and predicate; more and remaining count the keys after the page', async () => {
       const p = prefix();
-      for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g']) await storage.create(`${p}${n}`, cm(n, { odd: String('aceg'.includes(n)) }));
+      for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
+        await storage.create(`${p}${n}`, cm(n, { odd: String('aceg'.includes(n)) }));
       await storage.create(`${p.slice(0, -1)}z/after`, cm('after'));
       const names = (l: { items: KubeObject[] }): (string | undefined)[] => l.items.map((o) => o.metadata?.name);
       const p1 = await storage.list(p, undefined, { limit: 3 });
@@ -145,13 +149,25 @@ export function storageContract(backend: BackendFactory): void {
       await storage.update(`${p}e`, { ...e, data: { v: '2' } } as KubeObject);
       await storage.create(`${p}z`, cm('z'));
       const second = await storage.list(p, first.revision, { limit: 2, start: `${first.keys[1]}\u0000` });
-      assert.deepEqual(second.items.map((o) => o.metadata?.name), ['c', 'd']);
+      assert.deepEqual(
+        second.items.map((o) => o.metadata?.name),
+        ['c', 'd'],
+      );
       assert.equal(second.remaining, 2, 'e and f existed at that revision; z did not');
       const third = await storage.list(p, first.revision, { limit: 2, start: `${second.keys[1]}\u0000` });
-      assert.deepEqual(third.items.map((o) => [o.metadata?.name, (o as { data?: Record<string, string> }).data?.v]), [['e', '1'], ['f', '1']]);
+      assert.deepEqual(
+        third.items.map((o) => [o.metadata?.name, (o as { data?: Record<string, string> }).data?.v]),
+        [
+          ['e', '1'],
+          ['f', '1'],
+        ],
+      );
       assert.equal(third.more, false);
       const now = await storage.list(p, undefined, { limit: 10 });
-      assert.deepEqual(now.items.map((o) => o.metadata?.name), ['a', 'bb', 'd', 'e', 'f', 'z']);
+      assert.deepEqual(
+        now.items.map((o) => o.metadata?.name),
+        ['a', 'bb', 'd', 'e', 'f', 'z'],
+      );
       assert.equal(now.more, false);
     });
 
@@ -175,12 +191,12 @@ export function storageContract(backend: BackendFactory): void {
           ['DELETED', `${p}a`],
         ],
       );
-      assert.equal(seen[0]!.revision, rv(a2));
-      assert.equal(seen[0]!.object.metadata?.resourceVersion, String(rv(a2)));
-      assert.equal(seen[0]!.prevObject?.metadata?.resourceVersion, String(rv(a)));
-      assert.deepEqual((seen[2]!.object as { data?: unknown }).data, { v: '2' }, 'DELETED carries the last state');
-      assert.equal(seen[2]!.object.metadata?.resourceVersion, String(seen[2]!.revision));
-      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.revision > seen[i - 1]!.revision);
+      assert.equal(seen[0].revision, rv(a2));
+      assert.equal(seen[0].object.metadata?.resourceVersion, String(rv(a2)));
+      assert.equal(seen[0].prevObject?.metadata?.resourceVersion, String(rv(a)));
+      assert.deepEqual((seen[2].object as { data?: unknown }).data, { v: '2' }, 'DELETED carries the last state');
+      assert.equal(seen[2].object.metadata?.resourceVersion, String(seen[2].revision));
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i].revision > seen[i - 1].revision);
     });
 
     it('compaction: watches and exact lists from before it are Expired; from it they work', async () => {
@@ -190,12 +206,18 @@ export function storageContract(backend: BackendFactory): void {
       await storage.update(`${p}a`, b);
       storage.compact(rv(b));
       assert.equal(storage.compactedRevision(), rv(b));
-      assert.throws(() => storage.watch(p, rv(a), () => undefined), (e: unknown) => e instanceof StorageError && e.code === 'Expired' && e.oldestRevision >= rv(b));
+      assert.throws(
+        () => storage.watch(p, rv(a), () => undefined),
+        (e: unknown) => e instanceof StorageError && e.code === 'Expired' && e.oldestRevision >= rv(b),
+      );
       await rejectsWith(storage.list(p, rv(a)), 'Expired');
       const seen: StorageEvent[] = [];
       const w = storage.watch(p, rv(b), (e) => seen.push(e));
       w.stop();
-      assert.deepEqual(seen.map((e) => e.type), ['MODIFIED']);
+      assert.deepEqual(
+        seen.map((e) => e.type),
+        ['MODIFIED'],
+      );
       assert.equal((await storage.list(p, rv(b))).items.length, 1);
     });
 
@@ -227,7 +249,9 @@ export function storageContract(backend: BackendFactory): void {
 
     it('keys and values survive unusual characters and __proto__ keys without polluting prototypes', async () => {
       const p = prefix();
-      const hostile = JSON.parse('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"__proto__":{"polluted":"yes"},"constructor":"c","q":"\\"\'`${x}*/\\n"}}') as KubeObject;
+      const hostile = JSON.parse(
+        '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":{"__proto__":{"polluted":"yes"},"constructor":"c","q":"\\"\'`${x}*/\\n"}}',
+      ) as KubeObject;
       await storage.create(`${p}x.y-z_ü`, hostile);
       const got = (await storage.get(`${p}x.y-z_ü`)) as { data: Record<string, unknown> };
       assert.equal(({} as Record<string, unknown>).polluted, undefined);

@@ -11,7 +11,8 @@ import { StorageError } from '../../src/testing/storage/storage.js';
 import type { StorageEvent } from '../../src/testing/storage/storage.js';
 import { startTestEtcd } from './support.js';
 
-const cm = (name: string, v = '0'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } }) as KubeObject;
+const cm = (name: string, v = '0'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' }, data: { v } }) as KubeObject;
 const rv = (o: KubeObject): number => Number(o.metadata?.resourceVersion);
 
 async function until(what: string, cond: () => boolean, timeoutMs = 10000): Promise<void> {
@@ -45,8 +46,8 @@ describe('EtcdStorage on a real etcd', () => {
     const raw = new Etcd3({ hosts: [etcd.endpoint] });
     try {
       const res = await raw.kv.range({ key: Buffer.from('/rv/core/configmaps/ns/a') });
-      assert.equal(res.kvs[0]!.mod_revision, a.metadata?.resourceVersion);
-      assert.equal(JSON.parse(res.kvs[0]!.value.toString()).metadata.resourceVersion, undefined);
+      assert.equal(res.kvs[0].mod_revision, a.metadata?.resourceVersion);
+      assert.equal(JSON.parse(res.kvs[0].value.toString()).metadata.resourceVersion, undefined);
       assert.equal(Number(res.header.revision), await s.currentRevision());
     } finally {
       raw.close();
@@ -68,7 +69,12 @@ describe('EtcdStorage on a real etcd', () => {
     w.stop();
     assert.deepEqual(
       seen.map((e) => `${e.type} ${e.key}`),
-      ['ADDED /core/configmaps/ns/a', 'MODIFIED /core/configmaps/ns/a', 'ADDED /core/configmaps/ns/b', 'DELETED /core/configmaps/ns/a'],
+      [
+        'ADDED /core/configmaps/ns/a',
+        'MODIFIED /core/configmaps/ns/a',
+        'ADDED /core/configmaps/ns/b',
+        'DELETED /core/configmaps/ns/a',
+      ],
     );
     assert.deepEqual((await s.list('/')).keys, ['/core/configmaps/ns/b'], 'the killed etcd kept its data');
   });
@@ -90,8 +96,8 @@ describe('EtcdStorage on a real etcd', () => {
     w.stop();
     assert.equal(seen.length, 3);
     assert.deepEqual(seen.slice(0, 1), [`MODIFIED a ${rv(a2)}`]);
-    assert.match(seen[1]!, /^ADDED b /);
-    assert.match(seen[2]!, /^DELETED b /);
+    assert.match(seen[1], /^ADDED b /);
+    assert.match(seen[2], /^DELETED b /);
     assert.deepEqual((await second.list('/', rv(a))).keys, ['/core/configmaps/ns/a'], 'exact list at an old revision');
   });
 
@@ -111,7 +117,10 @@ describe('EtcdStorage on a real etcd', () => {
     // A storage opened after that compaction knows it at once.
     const later = await openStorage('/compact');
     assert.ok(later.compactedRevision() >= rv(b) - 1);
-    assert.throws(() => later.watch('/', rv(a) - 1, () => undefined), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+    assert.throws(
+      () => later.watch('/', rv(a) - 1, () => undefined),
+      (e: unknown) => e instanceof StorageError && e.code === 'Expired',
+    );
   });
 
   it('when the watch cache loses changes, open watches end with Expired (clients relist) instead of going quiet', async () => {
@@ -119,15 +128,23 @@ describe('EtcdStorage on a real etcd', () => {
     const a = await s.create('/core/configmaps/ns/a', cm('a'));
     const seen: string[] = [];
     const expired: StorageError[] = [];
-    s.watch('/', rv(a), (e) => seen.push(e.key), (e) => expired.push(e));
+    s.watch(
+      '/',
+      rv(a),
+      (e) => seen.push(e.key),
+      (e) => expired.push(e),
+    );
     await s.create('/core/configmaps/ns/x', cm('x'));
     const now = await s.currentRevision();
     s.onGap(now);
     assert.equal(expired.length, 1);
-    assert.equal(expired[0]!.code, 'Expired');
+    assert.equal(expired[0].code, 'Expired');
     await s.create('/core/configmaps/ns/b', cm('b'));
     assert.deepEqual(seen, ['/core/configmaps/ns/x'], 'an ended watch gets nothing more');
-    assert.throws(() => s.watch('/', rv(a), () => undefined), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+    assert.throws(
+      () => s.watch('/', rv(a), () => undefined),
+      (e: unknown) => e instanceof StorageError && e.code === 'Expired',
+    );
     const fresh: string[] = [];
     const w = s.watch('/', now, (e) => fresh.push(e.key));
     await s.create('/core/configmaps/ns/c', cm('c'));

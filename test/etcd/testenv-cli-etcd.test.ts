@@ -33,7 +33,11 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 /** Runs `crdgen testenv` with `args` until `body` is done, then SIGINT; returns the exit code. */
-async function withTestenv(dir: string, args: string[], body: (url: string, io: { out: string }) => Promise<void>): Promise<number> {
+async function withTestenv(
+  dir: string,
+  args: string[],
+  body: (url: string, io: { out: string }) => Promise<void>,
+): Promise<number> {
   const io = captureIo(dir);
   const done = runCli(['testenv', '--kubeconfig', 'kc', ...args], io);
   await until(() => io.out.includes('Press Ctrl-C') || io.err.length > 0, 'testenv to start');
@@ -65,7 +69,11 @@ describe('crdgen testenv --etcd', () => {
     let rv = '';
     const first = await withTestenv(dir, args, async (url, io) => {
       assert.match(io.out, new RegExp(`storage: etcd ${etcd.endpoint.replace(/[.]/g, '\\.')}`));
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(dm('kept', 3)) });
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(dm('kept', 3)),
+      });
       assert.equal(res.status, 201);
       rv = ((await res.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
     });
@@ -91,10 +99,23 @@ describe('crdgen testenv --etcd', () => {
   it('exits on SIGTERM after its etcd is gone (it used to print "stopped" and never exit)', async () => {
     const own = await startTestEtcd();
     const kubeconfig = join(dir, 'gone.kubeconfig');
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'conformance', 'testenv-main.ts'), 'testenv', '--etcd', own.endpoint, '--kubeconfig', kubeconfig], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'test', 'conformance', 'testenv-main.ts'),
+        'testenv',
+        '--etcd',
+        own.endpoint,
+        '--kubeconfig',
+        kubeconfig,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => void (out += c));
     const exited = new Promise<number | string>((done) => proc.once('exit', (code, sig) => done(code ?? sig ?? -1)));
     try {
       await until(() => out.includes('Press Ctrl-C') || proc.exitCode !== null, 'testenv to start');
@@ -102,7 +123,10 @@ describe('crdgen testenv --etcd', () => {
       // the storage's watch loses etcd and starts a new one that cannot connect
       await new Promise((r) => setTimeout(r, 3000));
       proc.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000))]);
+      const code = await Promise.race([
+        exited,
+        new Promise((r) => setTimeout(() => r('still running 30 s after SIGTERM'), 30_000)),
+      ]);
       assert.equal(code, 0, out);
       assert.match(out, /crdgen testenv: stopped/);
     } finally {

@@ -32,7 +32,10 @@ describe('crdgen/testing on etcd', () => {
     const created = await api(a.url, 'POST', DMS, dm('db1', 2));
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const rv1 = created.body.metadata.resourceVersion as string;
-    const scaled = await api(a.url, 'PUT', `${DMS}/db1`, { ...created.body, spec: { ...created.body.spec, replicas: 3 } });
+    const scaled = await api(a.url, 'PUT', `${DMS}/db1`, {
+      ...created.body,
+      spec: { ...created.body.spec, replicas: 3 },
+    });
     assert.equal(scaled.status, 200, JSON.stringify(scaled.body));
     await a.stop();
 

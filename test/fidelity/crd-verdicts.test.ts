@@ -24,7 +24,8 @@ function corpusCrds(): { name: string; crd: Json }[] {
   for (const file of yamlFiles(CORPUS)) {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
       const v = doc.toJSON() as Json | null;
-      if (v?.apiVersion === 'apiextensions.k8s.io/v1' && v.kind === 'CustomResourceDefinition') out.push({ name: `${relative(CORPUS, file)}#${(v.metadata as Json)?.name}`, crd: v });
+      if (v?.apiVersion === 'apiextensions.k8s.io/v1' && v.kind === 'CustomResourceDefinition')
+        out.push({ name: `${relative(CORPUS, file)}#${(v.metadata as Json)?.name}`, crd: v });
     }
   }
   return out;
@@ -34,7 +35,7 @@ function corpusCrds(): { name: string; crd: Json }[] {
 function firstTypedProperty(schema: Json, path: string[] = []): string[] | undefined {
   const props = (schema.properties ?? {}) as Record<string, Json>;
   for (const k of Object.keys(props).sort()) {
-    const p = props[k]!;
+    const p = props[k];
     if (typeof p.type === 'string' && p.type !== 'object' && p.type !== 'array') return [...path, k];
     const deeper = firstTypedProperty(p, [...path, k]);
     if (deeper) return deeper;
@@ -62,19 +63,19 @@ function mutations(crd: Json): { what: string; crd: Json }[] {
   mutate('no storage version', (c) => void versions(c).forEach((v) => (v.storage = false)));
   mutate('a scope typo', (c) => void (c.spec.scope = 'Namespace'));
   mutate('a type typo', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     const p = s && firstTypedProperty(s);
     if (!p) return false;
     at(s, p).type = `${String(at(s, p).type)}x`;
   });
   mutate('a property without a type (not structural)', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     const p = s && firstTypedProperty(s);
     if (!p) return false;
     delete at(s, p).type;
   });
   mutate('a default outside the enum', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     const p = s && firstTypedProperty(s);
     if (!p) return false;
     const node = at(s, p);
@@ -83,28 +84,41 @@ function mutations(crd: Json): { what: string; crd: Json }[] {
     node.default = 'c';
   });
   mutate('a rule that does not compile', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     if (!s) return false;
     s['x-kubernetes-validations'] = [{ rule: 'self.metadata.name.startsWith(' }];
   });
   mutate('a rule on a field that does not exist', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     if (!s) return false;
     s['x-kubernetes-validations'] = [{ rule: 'self.nosuchfield == 1' }];
   });
   mutate('a list-map without keys', (c) => {
-    const s = schemaOf(versions(c)[0]!);
+    const s = schemaOf(versions(c)[0]);
     if (!s) return false;
-    ((s.properties ??= {}) as Json).broken = { type: 'array', 'x-kubernetes-list-type': 'map', items: { type: 'object', properties: { k: { type: 'string' } } } };
+    ((s.properties ??= {}) as Json).broken = {
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      items: { type: 'object', properties: { k: { type: 'string' } } },
+    };
   });
-  mutate('a printer column with a bad type', (c) => void (versions(c)[0]!.additionalPrinterColumns = [{ name: 'X', type: 'text', jsonPath: '.spec' }]));
-  mutate('a printer column JSONPath without the dot', (c) => void (versions(c)[0]!.additionalPrinterColumns = [{ name: 'X', type: 'string', jsonPath: 'spec.x' }]));
+  mutate(
+    'a printer column with a bad type',
+    (c) => void (versions(c)[0].additionalPrinterColumns = [{ name: 'X', type: 'text', jsonPath: '.spec' }]),
+  );
+  mutate(
+    'a printer column JSONPath without the dot',
+    (c) => void (versions(c)[0].additionalPrinterColumns = [{ name: 'X', type: 'string', jsonPath: 'spec.x' }]),
+  );
   return out;
 }
 
 describe('CRD verdicts: crdgen testenv and crdgen generate against the real kube-apiserver', () => {
   const servers = new Map<string, ApiServerHandle>();
-  const cases = corpusCrds().flatMap(({ name, crd }) => [{ name, crd }, ...mutations(crd).map((m) => ({ name: `${name} with ${m.what}`, crd: m.crd }))]);
+  const cases = corpusCrds().flatMap(({ name, crd }) => [
+    { name, crd },
+    ...mutations(crd).map((m) => ({ name: `${name} with ${m.what}`, crd: m.crd })),
+  ]);
 
   before(async () => {
     for (const b of BACKENDS) servers.set(b.name, await b.start());
@@ -120,7 +134,7 @@ describe('CRD verdicts: crdgen testenv and crdgen generate against the real kube
   // one test per corpus CRD, its mutations inside: the messages of every difference at once
   const byCrd = new Map<string, typeof cases>();
   for (const c of cases) {
-    const key = c.name.split(' with ')[0]!;
+    const key = c.name.split(' with ')[0];
     byCrd.set(key, [...(byCrd.get(key) ?? []), c]);
   }
   for (const [crdName, list] of byCrd) {
@@ -134,12 +148,17 @@ describe('CRD verdicts: crdgen testenv and crdgen generate against the real kube
         }
         const real = answers.get('real') as { status: number };
         if (JSON.stringify(answers.get('testenv')) !== JSON.stringify(real)) {
-          problems.push(`${c.name}:\n  testenv ${JSON.stringify(answers.get('testenv'))}\n  real    ${JSON.stringify(real)}`);
+          problems.push(
+            `${c.name}:\n  testenv ${JSON.stringify(answers.get('testenv'))}\n  real    ${JSON.stringify(real)}`,
+          );
         }
         // crdgen generate's reader: an error exactly when the apiserver refuses
         const read = readCrdInputs([{ file: 'crd.yaml', content: new TextEncoder().encode(JSON.stringify(c.crd)) }]);
         const refused = read.diagnostics.some((d) => d.severity === 'error');
-        if (refused !== (real.status !== 201)) problems.push(`${c.name}: crdgen generate ${refused ? 'refuses' : 'accepts'} it, the apiserver answers ${real.status}${refused ? `: ${read.diagnostics.find((d) => d.severity === 'error')!.message}` : ''}`);
+        if (refused !== (real.status !== 201))
+          problems.push(
+            `${c.name}: crdgen generate ${refused ? 'refuses' : 'accepts'} it, the apiserver answers ${real.status}${refused ? `: ${read.diagnostics.find((d) => d.severity === 'error')!.message}` : ''}`,
+          );
       }
       assert.deepEqual(problems, []);
     });

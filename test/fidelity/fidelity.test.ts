@@ -10,17 +10,33 @@ import { KNOWN } from './known.js';
 import { formatReport, runFidelity } from './run.js';
 
 const matches = (k: (typeof KNOWN)[number], d: { scenario: string; step: string; field: string }): boolean =>
-  k.scenario === d.scenario && k.step === d.step && (typeof k.field === 'string' ? k.field === d.field : k.field.test(d.field));
+  k.scenario === d.scenario &&
+  k.step === d.step &&
+  (typeof k.field === 'string' ? k.field === d.field : k.field.test(d.field));
 
-test('fidelity: crdgen testenv answers as kube-apiserver v1.37 does, but for the known divergences', { timeout: 15 * 60_000 }, async (t) => {
-  const report = await runFidelity();
-  t.diagnostic(formatReport(report).split('\n')[0]!);
-  const unknown = report.differences.filter((d) => !KNOWN.some((k) => matches(k, d)));
-  assert.deepEqual(unknown.map((d) => `${d.scenario} / ${d.step} / ${d.field}: testenv ${JSON.stringify(d.testenv)} | real ${JSON.stringify(d.real)}`), []);
-  const stale = KNOWN.filter((k) => !report.differences.some((d) => matches(k, d)));
-  assert.deepEqual(stale.map((k) => `${k.scenario} / ${k.step}`), [], 'known divergences that no longer occur: remove them');
-  assert.ok(report.total >= 200, `${report.total} responses compared`);
-});
+test(
+  'fidelity: crdgen testenv answers as kube-apiserver v1.37 does, but for the known divergences',
+  { timeout: 15 * 60_000 },
+  async (t) => {
+    const report = await runFidelity();
+    t.diagnostic(formatReport(report).split('\n')[0]);
+    const unknown = report.differences.filter((d) => !KNOWN.some((k) => matches(k, d)));
+    assert.deepEqual(
+      unknown.map(
+        (d) =>
+          `${d.scenario} / ${d.step} / ${d.field}: testenv ${JSON.stringify(d.testenv)} | real ${JSON.stringify(d.real)}`,
+      ),
+      [],
+    );
+    const stale = KNOWN.filter((k) => !report.differences.some((d) => matches(k, d)));
+    assert.deepEqual(
+      stale.map((k) => `${k.scenario} / ${k.step}`),
+      [],
+      'known divergences that no longer occur: remove them',
+    );
+    assert.ok(report.total >= 200, `${report.total} responses compared`);
+  },
+);
 
 test('docs/testing.md lists every known divergence with its reason', () => {
   const doc = readFileSync(fileURLToPath(new URL('../../docs/testing.md', import.meta.url)), 'utf8');

@@ -32,7 +32,13 @@ export interface ScenarioContext {
   /** Opens a watch (not recorded itself). */
   watch(path: string, o?: RawOptions): Promise<RawWatch>;
   /** Polls until `probe` is true (bounded), records the final response of `req`. */
-  eventually(step: string, method: string, path: string, done: (r: RawResponse) => boolean, timeoutMs?: number): Promise<RawResponse>;
+  eventually(
+    step: string,
+    method: string,
+    path: string,
+    done: (r: RawResponse) => boolean,
+    timeoutMs?: number,
+  ): Promise<RawResponse>;
 }
 
 export interface Scenario {
@@ -99,7 +105,10 @@ class Normaliser {
       for (const k of Object.keys(o).sort()) out[k] = this.value(o[k], k, isList && k === 'metadata', gen);
       // managedFields are ordered by write time in seconds: two writes within a second may come
       // in either order on the apiserver, so entries are compared by who wrote them
-      if (Array.isArray(out.managedFields)) out.managedFields = [...out.managedFields].sort((a, b) => (JSON.stringify(managerKey(a)) < JSON.stringify(managerKey(b)) ? -1 : 1));
+      if (Array.isArray(out.managedFields))
+        out.managedFields = [...out.managedFields].sort((a, b) =>
+          JSON.stringify(managerKey(a)) < JSON.stringify(managerKey(b)) ? -1 : 1,
+        );
       return out;
     }
     if (typeof v !== 'string') return v;
@@ -116,7 +125,9 @@ class Normaliser {
       case 'continue':
         return v ? '<continue>' : v;
       case 'name':
-        return generateName && v.startsWith(generateName) && v.length === generateName.length + 5 ? `${generateName}<suffix>` : v;
+        return generateName && v.startsWith(generateName) && v.length === generateName.length + 5
+          ? `${generateName}<suffix>`
+          : v;
       default:
         return this.text(v);
     }
@@ -128,8 +139,15 @@ function managerKey(e: unknown): unknown[] {
   return [m.manager ?? '', m.operation ?? '', m.subresource ?? ''];
 }
 
-function isStatus(b: unknown): b is { kind: 'Status'; reason?: string; message?: string; details?: unknown; status?: string } {
-  return !!b && typeof b === 'object' && (b as { kind?: unknown }).kind === 'Status' && (b as { apiVersion?: unknown }).apiVersion === 'v1';
+function isStatus(
+  b: unknown,
+): b is { kind: 'Status'; reason?: string; message?: string; details?: unknown; status?: string } {
+  return (
+    !!b &&
+    typeof b === 'object' &&
+    (b as { kind?: unknown }).kind === 'Status' &&
+    (b as { apiVersion?: unknown }).apiVersion === 'v1'
+  );
 }
 
 /**
@@ -137,17 +155,22 @@ function isStatus(b: unknown): b is { kind: 'Status'; reason?: string; message?:
  * next: causes are compared as a sorted list, and an aggregate message `… is invalid: [a, b]`
  * whose parts are exactly the causes (in any order) is rewritten in that sorted order.
  */
-function unorderCauses(message: string | undefined, details: unknown): { message: string | undefined; details: unknown } {
+function unorderCauses(
+  message: string | undefined,
+  details: unknown,
+): { message: string | undefined; details: unknown } {
   const causes = (details as { causes?: { field?: string; message?: string; reason?: string }[] } | undefined)?.causes;
   if (!causes || causes.length < 2) return { message, details };
-  const key = (c: { field?: string; message?: string; reason?: string }): string => `${c.field ?? ''}\u0000${c.message ?? ''}\u0000${c.reason ?? ''}`;
+  const key = (c: { field?: string; message?: string; reason?: string }): string =>
+    `${c.field ?? ''}\u0000${c.message ?? ''}\u0000${c.reason ?? ''}`;
   const sorted = [...causes].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
   let msg = message;
   const at = message?.indexOf(' is invalid: [') ?? -1;
   if (message && at >= 0 && message.endsWith(']')) {
     const parts = [...new Set(sorted.map((c) => (c.field ? `${c.field}: ${c.message}` : `${c.message}`)))];
     const inner = message.slice(at + ' is invalid: ['.length, -1);
-    if (inner.length === parts.join(', ').length && parts.every((p) => inner.includes(p))) msg = `${message.slice(0, at)} is invalid: [${parts.join(', ')}]`;
+    if (inner.length === parts.join(', ').length && parts.every((p) => inner.includes(p)))
+      msg = `${message.slice(0, at)} is invalid: [${parts.join(', ')}]`;
   }
   return { message: msg, details: { ...(details as object), causes: sorted } };
 }
@@ -157,7 +180,11 @@ export function normaliseStatus(body: unknown): { reason?: string; message?: str
   if (!isStatus(body)) return { message: JSON.stringify(body) };
   const { message, details } = unorderCauses(body.message, body.details);
   const n = new Normaliser();
-  return { reason: body.reason, message: message === undefined ? undefined : n.text(message), details: n.value(details) };
+  return {
+    reason: body.reason,
+    message: message === undefined ? undefined : n.text(message),
+    details: n.value(details),
+  };
 }
 
 /** Table rows: the age cell depends on the clock, not on the server. */
@@ -185,7 +212,12 @@ export async function runScenario(handle: ApiServerHandle, s: Scenario, ns: stri
     send,
     req: async (step, method, path, o) => {
       // a request that gets no answer is an answer too (a hang where the apiserver answers)
-      const res = await send(method, path, o).catch((e: Error): RawResponse => ({ status: -1, body: `no answer: ${e.message.replace(/within \d+ ms/, 'in time')}`, text: '', headers: {} }));
+      const res = await send(method, path, o).catch((e: Error): RawResponse => ({
+        status: -1,
+        body: `no answer: ${e.message.replace(/within \d+ ms/, 'in time')}`,
+        text: '',
+        headers: {},
+      }));
       pending.push({ step, res });
       return res;
     },
@@ -230,7 +262,11 @@ export interface Difference {
 }
 
 /** Field-by-field comparison of a scenario's records (objects compared by path, so a difference names its field). */
-export function compare(scenario: string, a: Recorded[], b: Recorded[]): { identical: number; total: number; differences: Difference[] } {
+export function compare(
+  scenario: string,
+  a: Recorded[],
+  b: Recorded[],
+): { identical: number; total: number; differences: Difference[] } {
   const differences: Difference[] = [];
   let identical = 0;
   const total = Math.max(a.length, b.length);
@@ -238,7 +274,13 @@ export function compare(scenario: string, a: Recorded[], b: Recorded[]): { ident
     const x = a[i];
     const y = b[i];
     if (!x || !y || x.step !== y.step) {
-      differences.push({ scenario, step: x?.step ?? y?.step ?? `#${i}`, field: '(step)', testenv: x?.step, real: y?.step });
+      differences.push({
+        scenario,
+        step: x?.step ?? y?.step ?? `#${i}`,
+        field: '(step)',
+        testenv: x?.step,
+        real: y?.step,
+      });
       continue;
     }
     const before = differences.length;
@@ -252,7 +294,8 @@ function diff(scenario: string, step: string, path: string, a: unknown, b: unkno
   if (isDeepStrictEqual(a, b)) return;
   const obj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
   if (obj(a) && obj(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) diff(scenario, step, path ? `${path}.${k}` : k, a[k], b[k], out);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
+      diff(scenario, step, path ? `${path}.${k}` : k, a[k], b[k], out);
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {

@@ -19,7 +19,9 @@ export interface FidelityReport {
 }
 
 async function namespace(h: ApiServerHandle, name: string): Promise<void> {
-  const r = await raw(h, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  const r = await raw(h, 'POST', '/api/v1/namespaces', {
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } },
+  });
   if (r.status !== 201) throw new Error(`cannot create namespace ${name} on ${h.backend}: ${r.status} ${r.text}`);
 }
 
@@ -57,7 +59,8 @@ const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.string
 /** The report as text: the summary line first, then one line per difference. */
 export function formatReport(r: FidelityReport): string {
   const lines = [`fidelity: ${r.identical}/${r.total} responses identical`];
-  for (const d of r.differences) lines.push(`- ${d.scenario} / ${d.step} / ${d.field}: testenv ${show(d.testenv)} | real ${show(d.real)}`);
+  for (const d of r.differences)
+    lines.push(`- ${d.scenario} / ${d.step} / ${d.field}: testenv ${show(d.testenv)} | real ${show(d.real)}`);
   return lines.join('\n');
 }
 

@@ -37,7 +37,9 @@ async function unstable(files: readonly CheckedFile[]): Promise<string[]> {
     seen.add(key);
     const formatted = await prettier.format(file.contents, { filepath: file.path });
     if (formatted !== file.contents) {
-      failures.push(`${origin}: ${file.path} changes under prettier (- generated, + prettier):\n${firstDifference(file.contents, formatted)}`);
+      failures.push(
+        `${origin}: ${file.path} changes under prettier (- generated, + prettier):\n${firstDifference(file.contents, formatted)}`,
+      );
     }
   }
   return failures;

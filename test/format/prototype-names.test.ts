@@ -45,20 +45,25 @@ spec:
         type: object
         properties:
           spec:
-${SPEC.split('\n').map((l) => `            ${l}`).join('\n')}
+${SPEC.split('\n')
+  .map((l) => `            ${l}`)
+  .join('\n')}
 `;
 
 function generate() {
   const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(CRD) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return runEmitters(r.model, createEmitContext({ sources: r.model.sources, controllers: ['Widget'] }), EMITTERS);
 }
 
 test('Object.prototype property names: the whole tree compiles with tsc --strict', async () => {
   const files = generate();
   const types = files.find((f) => f.path === 'apis/example.com/v1/types.ts')!.contents;
-  assert.match(types, /\n  constructor: string;\n/);
-  assert.match(types, /\n  __proto__\?: string;\n/);
+  assert.match(types, /\n {2}constructor: string;\n/);
+  assert.match(types, /\n {2}__proto__\?: string;\n/);
   const validation = files.find((f) => f.path === 'apis/example.com/v1/validation.ts')!.contents;
   assert.match(validation, /\["__proto__"\]: \{\n/, 'the __proto__ property is kept, as a computed key');
   assert.match(validation, /\} as PrecompiledSchema;\n/);
@@ -81,19 +86,27 @@ test('Object.prototype property names: generated TypeScript is prettier-stable',
 });
 
 test('Object.prototype property names: the validator checks them as own fields', () => {
-  const v = lazyValidator(precompileSchema({ type: 'object', properties: { spec: JSON.parse(JSON.stringify(yamlSpec())) } }));
+  const v = lazyValidator(
+    precompileSchema({ type: 'object', properties: { spec: JSON.parse(JSON.stringify(yamlSpec())) } }),
+  );
   const bad = { spec: JSON.parse('{"constructor": 1, "toString": "x", "__proto__": 5}') as unknown };
-  const fields = v.validate(bad).map((e) => e.field).sort();
+  const fields = v
+    .validate(bad)
+    .map((e) => e.field)
+    .sort();
   assert.deepEqual(fields, ['spec.__proto__', 'spec.constructor', 'spec.toString']);
   assert.deepEqual(v.validate({ spec: { constructor: 'ok', toString: 3 } }), []);
   const missing = v.validate({ spec: {} });
-  assert.deepEqual(missing.map((e) => e.field), ['spec.constructor']);
-  assert.match(missing[0]!.message, /Required/);
+  assert.deepEqual(
+    missing.map((e) => e.field),
+    ['spec.constructor'],
+  );
+  assert.match(missing[0].message, /Required/);
 });
 
 function yamlSpec(): unknown {
   const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(CRD) }]);
-  const kind = r.model.groups[0]!.versions[0]!.kinds[0]!;
+  const kind = r.model.groups[0].versions[0].kinds[0];
   const raw = schemaToJson(kind.schema!) as { properties: { spec: unknown } };
   return raw.properties.spec;
 }

@@ -22,7 +22,9 @@ export interface CheckedFile {
 
 /** `group/Kind` for every kind of the model (what `--controller` takes), unique. */
 export function allControllers(model: Model): string[] {
-  return [...new Set(model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds.map((k) => `${g.name}/${k.kind}`))))];
+  return [
+    ...new Set(model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds.map((k) => `${g.name}/${k.kind}`)))),
+  ];
 }
 
 /** Every fixture case as the golden test generates it, plus the TypeScript fixture. */
@@ -48,7 +50,12 @@ export function corpusFiles(): CheckedFile[] {
     if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`corpus ${rel} does not read`);
     if (r.model.groups.length === 0) continue;
     // each controller owning two built-ins: the owned-kind code of controller.ts at every name length
-    const ctx = createEmitContext({ sources: r.model.sources, controllers: allControllers(r.model), webhooks: true, owns: ['apps/v1/Deployment', 'v1/Service'] });
+    const ctx = createEmitContext({
+      sources: r.model.sources,
+      controllers: allControllers(r.model),
+      webhooks: true,
+      owns: ['apps/v1/Deployment', 'v1/Service'],
+    });
     for (const file of runEmitters(r.model, ctx, EMITTERS)) out.push({ origin: `corpus/${rel}`, file });
   }
   return out;

@@ -37,7 +37,12 @@ test('a pattern that is not a regular expression is a positioned CRD037 (it cras
   assert.equal(d.line, 20);
   assert.ok((d.col ?? 0) > 1);
   assert.match(d.message, /must be a valid regular expression/);
-  assert.equal(readCrdInputs([{ file: 'p.yaml', content: crd('^[a-z]+(\\.[a-z]+)*$') }]).diagnostics.filter((x) => x.severity === 'error').length, 0);
+  assert.equal(
+    readCrdInputs([{ file: 'p.yaml', content: crd('^[a-z]+(\\.[a-z]+)*$') }]).diagnostics.filter(
+      (x) => x.severity === 'error',
+    ).length,
+    0,
+  );
 });
 
 // Found by the mutation fuzz (crd-robustness.test.ts) in CI: Go's decoding makes
@@ -48,15 +53,35 @@ test('empty values read as the apiserver reads them: items [], type "", pattern 
   const { createEmitContext } = await import('../../src/generate/emitter.js');
   const { runEmitters } = await import('../../src/generate/registry.js');
   const crd = (props: Record<string, unknown>, version = 'v1') => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' },
-    spec: { group: 'b.io', scope: 'Cluster', names: { kind: 'A', plural: 'as' }, versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: props } } }] },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'as.b.io' },
+    spec: {
+      group: 'b.io',
+      scope: 'Cluster',
+      names: { kind: 'A', plural: 'as' },
+      versions: [
+        {
+          name: version,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: props } },
+        },
+      ],
+    },
   });
   const msgs = (c: unknown) => checkCrdObject(c).map((d) => `${d.field}: ${d.message}`);
-  assert.deepEqual(msgs(crd({ t: { type: 'array', items: [] } })), ['spec.versions[0].schema.openAPIV3Schema.properties[t].items: Required value: must be specified']);
+  assert.deepEqual(msgs(crd({ t: { type: 'array', items: [] } })), [
+    'spec.versions[0].schema.openAPIV3Schema.properties[t].items: Required value: must be specified',
+  ]);
   const v = msgs(crd({}, ''));
   assert.equal(v.length, 1);
-  assert.match(v[0]!, /^spec\.versions\[0\]\.name: Invalid value: "": a DNS-1035 label/);
-  const fine = crd({ x: { type: '', 'x-kubernetes-preserve-unknown-fields': true }, s: { type: 'string', pattern: '' }, o: { type: 'object', items: [], 'x-kubernetes-preserve-unknown-fields': true } });
+  assert.match(v[0], /^spec\.versions\[0\]\.name: Invalid value: "": a DNS-1035 label/);
+  const fine = crd({
+    x: { type: '', 'x-kubernetes-preserve-unknown-fields': true },
+    s: { type: 'string', pattern: '' },
+    o: { type: 'object', items: [], 'x-kubernetes-preserve-unknown-fields': true },
+  });
   assert.deepEqual(msgs(fine), []);
   const r = readCrdInputs([{ file: 'e.json', content: JSON.stringify(fine) }]);
   assert.deepEqual(errors(r.diagnostics), []);
@@ -104,9 +129,11 @@ ${version('v1', true, true)}${version('v2', false, false)}`;
     ],
   );
   // the good rule alone is accepted, and the form the reader compiled is the one the emitter gets
-  const ok = readCrdInputs([{ file: 'ok.yaml', content: text.replace(/ {14}- rule: self\.mode == 'Pipeline'\n/g, '') }]);
+  const ok = readCrdInputs([
+    { file: 'ok.yaml', content: text.replace(/ {14}- rule: self\.mode == 'Pipeline'\n/g, '') },
+  ]);
   assert.deepEqual(errors(ok.diagnostics), []);
-  const json = schemaToJson(ok.model.groups[0]!.versions[0]!.kinds[0]!.schema!);
+  const json = schemaToJson(ok.model.groups[0].versions[0].kinds[0].schema!);
   assert.ok(Object.isFrozen(json));
   assert.equal(precompileSchema(json), precompileSchema(json));
 });
@@ -125,5 +152,8 @@ test("v1beta1: a bad rule in the top-level validation (every version's schema) i
             - rule: self.nope == 1
 `;
   const r = readCrdInputs([{ file: 'v1b.yaml', content: text }]);
-  assert.deepEqual(r.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.field}`), ['18:21 CRD038 spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule']);
+  assert.deepEqual(
+    r.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.field}`),
+    ['18:21 CRD038 spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule'],
+  );
 });

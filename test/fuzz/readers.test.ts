@@ -15,7 +15,18 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import type { Model } from '../../src/model/types.js';
 import { ROOT } from '../golden/support.js';
-import { CompileSample, SEED, assertPositioned, runs, counter, crdBases, mutateText, mutateTree, textMutations, treeMutations } from './support.js';
+import {
+  CompileSample,
+  SEED,
+  assertPositioned,
+  runs,
+  counter,
+  crdBases,
+  mutateText,
+  mutateTree,
+  textMutations,
+  treeMutations,
+} from './support.js';
 
 const sample = new CompileSample(8);
 const hasErrors = (ds: readonly { severity: string }[]): boolean => ds.some((d) => d.severity === 'error');
@@ -23,7 +34,11 @@ const hasErrors = (ds: readonly { severity: string }[]): boolean => ds.some((d) 
 function emit(model: Model, source: string, diagnostics: readonly { code: string }[]): void {
   const files = runEmitters(model, createEmitContext({ sources: [source] }));
   // a CRD may serve no version (the apiserver allows it): then a GEN004 warning says why nothing came out
-  if (files.length === 0) assert.ok(diagnostics.some((d) => d.code === 'GEN004'), 'a model without errors generates files, or a warning says why not');
+  if (files.length === 0)
+    assert.ok(
+      diagnostics.some((d) => d.code === 'GEN004'),
+      'a model without errors generates files, or a warning says why not',
+    );
   for (const f of files) assert.doesNotMatch(f.path, /(^|\/)\.\.(\/|$)|^\/|\\/, `generated path ${f.path} escapes`);
   sample.add(files);
 }
@@ -42,7 +57,7 @@ describe('fuzz: readers', () => {
     fc.assert(
       fc.property(fc.nat(), treeMutations, (pick, mutations) => {
         count.inc();
-        const base = bases[pick % bases.length]!;
+        const base = bases[pick % bases.length];
         const content = stringify(mutateTree(base.doc, mutations));
         const r = readCrdInputs([{ file: 'mutated.yaml', content }]);
         assertPositioned(r.diagnostics, base.name);
@@ -54,12 +69,14 @@ describe('fuzz: readers', () => {
   });
 
   it('mutated CRD text (lines deleted, duplicated, indented, junk inserted)', (t) => {
-    const texts = bases.filter((b) => JSON.stringify(b.doc).length < 30_000).map((b) => ({ name: b.name, text: stringify(b.doc) }));
+    const texts = bases
+      .filter((b) => JSON.stringify(b.doc).length < 30_000)
+      .map((b) => ({ name: b.name, text: stringify(b.doc) }));
     const count = counter('mutated CRD text');
     fc.assert(
       fc.property(fc.nat(), textMutations, (pick, mutations) => {
         count.inc();
-        const base = texts[pick % texts.length]!;
+        const base = texts[pick % texts.length];
         const r = readCrdInputs([{ file: 'text.yaml', content: mutateText(base.text, mutations) }]);
         assertPositioned(r.diagnostics, base.name);
         if (!hasErrors(r.diagnostics)) emit(r.model, 'text.yaml', r.diagnostics);
@@ -73,8 +90,36 @@ describe('fuzz: readers', () => {
     const count = counter('random YAML');
     const doc = fc.oneof(
       fc.jsonValue({ maxDepth: 4 }).map((v) => stringify(v)),
-      fc.record({ apiVersion: fc.constantFrom('apiextensions.k8s.io/v1', 'v1', 'x'), kind: fc.constantFrom('CustomResourceDefinition', 'List', 'Foo'), spec: fc.jsonValue({ maxDepth: 3 }) }).map((v) => stringify(v)),
-      fc.array(fc.constantFrom('a: &x 1\n', 'b: *x\n', 'c: *missing\n', '- item\n', 'd: !!str 1\n', 'e: !custom x\n', '? complex\n: key\n', 'f: |\n  block\n', '---\n', '...\n', '%YAML 1.2\n', 'g: [1, {h: i}]\n', '\tj: tab\n', 'k: "unterminated\n', "l: 'x\n", 'm:\n  - n: 1\n    o: 2\n'), { maxLength: 12 }).map((parts) => parts.join('')),
+      fc
+        .record({
+          apiVersion: fc.constantFrom('apiextensions.k8s.io/v1', 'v1', 'x'),
+          kind: fc.constantFrom('CustomResourceDefinition', 'List', 'Foo'),
+          spec: fc.jsonValue({ maxDepth: 3 }),
+        })
+        .map((v) => stringify(v)),
+      fc
+        .array(
+          fc.constantFrom(
+            'a: &x 1\n',
+            'b: *x\n',
+            'c: *missing\n',
+            '- item\n',
+            'd: !!str 1\n',
+            'e: !custom x\n',
+            '? complex\n: key\n',
+            'f: |\n  block\n',
+            '---\n',
+            '...\n',
+            '%YAML 1.2\n',
+            'g: [1, {h: i}]\n',
+            '\tj: tab\n',
+            'k: "unterminated\n',
+            "l: 'x\n",
+            'm:\n  - n: 1\n    o: 2\n',
+          ),
+          { maxLength: 12 },
+        )
+        .map((parts) => parts.join('')),
     );
     fc.assert(
       fc.property(doc, (content) => {
@@ -110,24 +155,48 @@ export interface WidgetSpec {
 export interface WidgetStatus { ready?: boolean }
 `,
     ];
-    const fragment = fc.constantFrom('// +kubebuilder:validation:Minimum=x', '// +kubebuilder:default=', '// +listType=map', '/** */', '/*', '*/', '}', '{', ': ;', '?: string;', 'extends', '`${x}`', '__proto__: string;', 'constructor?: int32;', "kind: '../../x';", '// +groupName=../evil', '// +versionName=v1/../x', '\u2028');
+    const fragment = fc.constantFrom(
+      '// +kubebuilder:validation:Minimum=x',
+      '// +kubebuilder:default=',
+      '// +listType=map',
+      '/** */',
+      '/*',
+      '*/',
+      '}',
+      '{',
+      ': ;',
+      '?: string;',
+      'extends',
+      '`${x}`',
+      '__proto__: string;',
+      'constructor?: int32;',
+      "kind: '../../x';",
+      '// +groupName=../evil',
+      '// +versionName=v1/../x',
+      '\u2028',
+    );
     const count = counter('mutated TypeScript');
     const dir = mkdtempSync(join(tmpdir(), 'crdgen-fuzz-ts-'));
     try {
       fc.assert(
-        fc.property(fc.nat(), textMutations, fc.array(fc.tuple(fc.nat(), fragment), { maxLength: 2 }), (pick, mutations, inserts) => {
-          const i = count.inc() ?? 0;
-          let text = mutateText(bases[pick % bases.length]!, mutations);
-          const lines = text.split('\n');
-          for (const [at, f] of inserts) lines.splice(at % (lines.length + 1), 0, f);
-          text = lines.join('\n');
-          const caseDir = join(dir, `c${pick}-${i}-${Math.random().toString(36).slice(2)}`);
-          mkdirSync(caseDir);
-          writeFileSync(join(caseDir, 'types.ts'), text);
-          const r = readTypeScript(['types.ts'], { cwd: caseDir });
-          assertPositioned(r.diagnostics, text.slice(0, 300));
-          if (!hasErrors(r.diagnostics) && r.model.groups.length) emit(r.model, 'types.ts', r.diagnostics);
-        }),
+        fc.property(
+          fc.nat(),
+          textMutations,
+          fc.array(fc.tuple(fc.nat(), fragment), { maxLength: 2 }),
+          (pick, mutations, inserts) => {
+            const i = count.inc() ?? 0;
+            let text = mutateText(bases[pick % bases.length], mutations);
+            const lines = text.split('\n');
+            for (const [at, f] of inserts) lines.splice(at % (lines.length + 1), 0, f);
+            text = lines.join('\n');
+            const caseDir = join(dir, `c${pick}-${i}-${Math.random().toString(36).slice(2)}`);
+            mkdirSync(caseDir);
+            writeFileSync(join(caseDir, 'types.ts'), text);
+            const r = readTypeScript(['types.ts'], { cwd: caseDir });
+            assertPositioned(r.diagnostics, text.slice(0, 300));
+            if (!hasErrors(r.diagnostics) && r.model.groups.length) emit(r.model, 'types.ts', r.diagnostics);
+          },
+        ),
         { numRuns: runs(30), seed: SEED },
       );
     } finally {

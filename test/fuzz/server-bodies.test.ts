@@ -13,10 +13,27 @@ import { startTestEtcd } from '../etcd/support.js';
 import { SEED, counter, junk, mutateTree, runs as scaled } from './support.js';
 
 const DMS = '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers';
-const PATCH_TYPES = ['application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const PATCH_TYPES = [
+  'application/merge-patch+json',
+  'application/json-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
 
 const body = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom('a', 'b', 'c', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'), fc.integer({ min: 1, max: 10 }), fc.oneof(fc.constant([] as [number, unknown, boolean][]), fc.array(fc.tuple(fc.nat(), junk as fc.Arbitrary<unknown>, fc.boolean()), { minLength: 1, maxLength: 2 }))).map(([n, r, m]) => JSON.stringify(mutateTree(dm(n, r), m))) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('a', 'b', 'c', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'),
+        fc.integer({ min: 1, max: 10 }),
+        fc.oneof(
+          fc.constant([] as [number, unknown, boolean][]),
+          fc.array(fc.tuple(fc.nat(), junk as fc.Arbitrary<unknown>, fc.boolean()), { minLength: 1, maxLength: 2 }),
+        ),
+      )
+      .map(([n, r, m]) => JSON.stringify(mutateTree(dm(n, r), m))),
+  },
   { weight: 1, arbitrary: fc.json({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
   {
@@ -70,7 +87,8 @@ function fuzzServer(backend: string, start: () => Promise<TestApiServer>, runs: 
             /* not JSON */
           }
           const name = encodeURIComponent(r.name ?? bodyName);
-          const path = method === 'POST' ? DMS : `${DMS}/${name}${sub}${r.type.includes('apply') ? '?fieldManager=fuzz' : ''}`;
+          const path =
+            method === 'POST' ? DMS : `${DMS}/${name}${sub}${r.type.includes('apply') ? '?fieldManager=fuzz' : ''}`;
           const headers = { 'Content-Type': method === 'PATCH' ? r.type : 'application/json' };
           let sent = r.body;
           if (method === 'PUT' && r.fresh) {
@@ -88,8 +106,15 @@ function fuzzServer(backend: string, start: () => Promise<TestApiServer>, runs: 
           const res = await api(env.url, method, path, sent, headers);
           // kube-apiserver itself answers 500 to an apply whose configuration does not fit the
           // schema (structured-merge-diff's typed conversion fails); testenv answers the same
-          const applySchemaError = res.status === 500 && r.type.includes('apply') && method === 'PATCH' && /^failed to create typed patch object \(/.test(String(res.body?.message));
-          assert.ok(res.status < 500 || applySchemaError, `${method} ${path} ${headers['Content-Type']} (sent ${sent.slice(0, 300)}) → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+          const applySchemaError =
+            res.status === 500 &&
+            r.type.includes('apply') &&
+            method === 'PATCH' &&
+            /^failed to create typed patch object \(/.test(String(res.body?.message));
+          assert.ok(
+            res.status < 500 || applySchemaError,
+            `${method} ${path} ${headers['Content-Type']} (sent ${sent.slice(0, 300)}) → ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+          );
           // a path no API serves (a name of `..` leaves the resource) gets the mux's text 404, as from kube-apiserver
           if (res.status === 404 && res.body === '404 page not found\n') return;
           if (res.status >= 400) assert.equal(res.body.kind, 'Status');
@@ -109,8 +134,10 @@ function fuzzServer(backend: string, start: () => Promise<TestApiServer>, runs: 
         assert.ok(Number(o.metadata.resourceVersion) <= listRv);
         assert.match(o.metadata.uid, /^[0-9a-f-]{36}$/);
         const replicas = o.spec?.replicas;
-        if (replicas !== undefined) assert.ok(Number.isInteger(replicas) && replicas >= 1 && replicas <= 10, `stored replicas ${replicas}`);
-        for (const f of ['deploymentName', 'dbtype']) if (o.spec?.[f] !== undefined) assert.equal(typeof o.spec[f], 'string');
+        if (replicas !== undefined)
+          assert.ok(Number.isInteger(replicas) && replicas >= 1 && replicas <= 10, `stored replicas ${replicas}`);
+        for (const f of ['deploymentName', 'dbtype'])
+          if (o.spec?.[f] !== undefined) assert.equal(typeof o.spec[f], 'string');
         assert.equal(Object.getPrototypeOf(o.spec ?? {}), Object.prototype);
         assert.equal((o.spec ?? {}).polluted, undefined);
       }

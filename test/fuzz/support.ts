@@ -1,7 +1,16 @@
 // Shared pieces of the fuzz suites: the seed, case counting, the CRD bases (fixtures and
 // ../shared/corpus/crds), text and tree mutations, and one tsc run over a sample of outputs.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
@@ -16,7 +25,10 @@ import { CORPUS, ROOT, yamlFiles } from '../golden/support.js';
  * overrides it, and `random` draws one (printed with the case counts) to explore —
  * `npm run fuzz` does that with CRDGEN_FUZZ_SCALE=10.
  */
-export const SEED = process.env.CRDGEN_FUZZ_SEED === 'random' ? (Math.random() * 2 ** 31) | 0 : Number(process.env.CRDGEN_FUZZ_SEED ?? 20261130);
+export const SEED =
+  process.env.CRDGEN_FUZZ_SEED === 'random'
+    ? (Math.random() * 2 ** 31) | 0
+    : Number(process.env.CRDGEN_FUZZ_SEED ?? 20261130);
 
 /** `n` cases, times CRDGEN_FUZZ_SCALE (default 1). */
 export function runs(n: number): number {
@@ -40,7 +52,8 @@ export function counter(name: string): { inc(): void; report(log: (s: string) =>
 export function crdBases(maxBytes = 60_000): { name: string; doc: unknown }[] {
   const files: string[] = [];
   for (const c of readdirSync(join(ROOT, 'fixtures'))) {
-    for (const f of ['crd.yaml', 'crds.yaml']) if (existsSync(join(ROOT, 'fixtures', c, f))) files.push(join(ROOT, 'fixtures', c, f));
+    for (const f of ['crd.yaml', 'crds.yaml'])
+      if (existsSync(join(ROOT, 'fixtures', c, f))) files.push(join(ROOT, 'fixtures', c, f));
   }
   files.push(...yamlFiles(CORPUS).filter((p) => p.endsWith('.yaml') && statSync(p).size <= maxBytes));
   const out: { name: string; doc: unknown }[] = [];
@@ -58,14 +71,36 @@ type Slot = [Record<string, unknown> | unknown[], string | number];
 /** Every [container, key] pair of a JSON tree. */
 export function slots(v: unknown, out: Slot[] = []): Slot[] {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), slots(x, out)));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push([v as Record<string, unknown>, k]), slots(x, out);
+  else if (v !== null && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), slots(x, out));
   return out;
 }
 
 /** Values that stress readers: wrong types, hostile strings, edge numbers. */
 export const junk = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom('strin', '../x', '', 'object', 'array', 'integer', '__proto__', 'constructor', '*/', '${x}', '`', '\n', null, -1, 0, 2 ** 53, 1e308, true, [], {}),
+  fc.constantFrom(
+    'strin',
+    '../x',
+    '',
+    'object',
+    'array',
+    'integer',
+    '__proto__',
+    'constructor',
+    '*/',
+    '${x}',
+    '`',
+    '\n',
+    null,
+    -1,
+    0,
+    2 ** 53,
+    1e308,
+    true,
+    [],
+    {},
+  ),
 );
 
 /** A tree mutation: [which slot, new value, delete instead]. */
@@ -77,8 +112,8 @@ export function mutateTree(doc: unknown, mutations: [number, unknown, boolean][]
   for (const [pick, value, remove] of mutations) {
     const all = slots(copy);
     if (!all.length) break;
-    const [container, key] = all[pick % all.length]!;
-    if (remove && !Array.isArray(container)) delete (container as Record<string, unknown>)[key as string];
+    const [container, key] = all[pick % all.length];
+    if (remove && !Array.isArray(container)) delete container[key as string];
     else (container as Record<string | number, unknown>)[key] = value;
   }
   return copy;
@@ -86,7 +121,31 @@ export function mutateTree(doc: unknown, mutations: [number, unknown, boolean][]
 
 /** Text mutations: [kind, where, what] — delete, duplicate or indent a line, or insert text. */
 export const textMutations = fc.array(
-  fc.tuple(fc.constantFrom('delete', 'duplicate', 'indent', 'insert'), fc.nat(), fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(':', '- ', '\t', '&a ', '*a', '!!binary ', '{', '[', '"', "'", '#', '---\n', '? ', '|\n', '\u0000', '\uFEFF'))),
+  fc.tuple(
+    fc.constantFrom('delete', 'duplicate', 'indent', 'insert'),
+    fc.nat(),
+    fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        ':',
+        '- ',
+        '\t',
+        '&a ',
+        '*a',
+        '!!binary ',
+        '{',
+        '[',
+        '"',
+        "'",
+        '#',
+        '---\n',
+        '? ',
+        '|\n',
+        '\u0000',
+        '\uFEFF',
+      ),
+    ),
+  ),
   { minLength: 1, maxLength: 3 },
 );
 

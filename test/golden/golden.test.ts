@@ -16,7 +16,10 @@ test('fixture cases exist', () => {
 for (const name of cases) {
   test(`golden: ${name}`, () => {
     const { files, diagnostics } = generateCase(name);
-    assert.deepEqual(diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     const expectedDir = join(FIXTURES, name, 'expected');
     if (UPDATE) writeTree(expectedDir, files);
     const expected = readTree(expectedDir);

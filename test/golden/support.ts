@@ -52,7 +52,9 @@ export function caseInputs(name: string): string[] {
 export function generateCase(name: string): { model: Model; files: GeneratedFile[]; diagnostics: Diagnostic[] } {
   const inputs = caseInputs(name);
   const r = readApiInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
-  const files = r.diagnostics.some((d) => d.severity === 'error') ? [] : runEmitters(r.model, createEmitContext({ sources: r.model.sources, ...caseOptions(name) }));
+  const files = r.diagnostics.some((d) => d.severity === 'error')
+    ? []
+    : runEmitters(r.model, createEmitContext({ sources: r.model.sources, ...caseOptions(name) }));
   return { model: r.model, files, diagnostics: r.diagnostics };
 }
 

@@ -19,7 +19,9 @@ let fake: Clientset;
 before(async () => {
   tree = generateTree(['fixtures/kitchensink/crds.yaml']);
   const { Clientset: C } = await tree.import<{ Clientset: typeof Clientset }>('clientset/clientset.ts');
-  const { createFakeClientset: f } = await tree.import<{ createFakeClientset: typeof createFakeClientset }>('clientset/fake/clientset.ts');
+  const { createFakeClientset: f } = await tree.import<{ createFakeClientset: typeof createFakeClientset }>(
+    'clientset/fake/clientset.ts',
+  );
   server = await startTestApiServer({ crds: [join(ROOT, 'fixtures', 'kitchensink', 'crds.yaml')] });
   real = await C.fromKubeConfig(server.kubeconfigPath);
   fake = f();
@@ -29,7 +31,12 @@ after(async () => {
   tree?.cleanup();
 });
 
-const widget = (name: string): Widget => ({ apiVersion: 'shop.example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 'small', replicas: 2 } });
+const widget = (name: string): Widget => ({
+  apiVersion: 'shop.example.com/v1',
+  kind: 'Widget',
+  metadata: { name },
+  spec: { size: 'small', replicas: 2 },
+});
 
 for (const which of ['crdgen/testing', 'fake'] as const) {
   test(`scale subresource of a cluster-scoped kind (${which})`, async () => {
@@ -43,7 +50,11 @@ for (const which of ['crdgen/testing', 'fake'] as const) {
     const u = await c.updateScale('scaled', { ...s, spec: { replicas: 4 } });
     assert.equal(u.spec?.replicas, 4);
     assert.equal((await c.get('scaled')).spec?.replicas, 4);
-    await assert.rejects(c.updateScale('scaled', { ...s, spec: { replicas: 5 } }), isConflict, 'stale resourceVersion in the Scale');
+    await assert.rejects(
+      c.updateScale('scaled', { ...s, spec: { replicas: 5 } }),
+      isConflict,
+      'stale resourceVersion in the Scale',
+    );
     assert.equal(w.metadata?.namespace, undefined);
   });
 }

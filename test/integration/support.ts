@@ -44,7 +44,8 @@ export function generateTree(inputs: string[]): GeneratedTree {
   mkdirSync(base, { recursive: true });
   const dir = join(base, `gen-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
   const r = readCrdInputs(inputs.map((file) => ({ file, content: readFileSync(join(ROOT, file)) })));
-  if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
+  if (r.diagnostics.some((d) => d.severity === 'error'))
+    throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
   const runtimeImport = join(ROOT, 'src', 'runtime', 'index.js');
   writeTree(dir, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport })));
   return {
@@ -66,7 +67,9 @@ export async function loadGenerated(): Promise<Generated> {
   const cs = await tree.import<{ Clientset: typeof Clientset }>('clientset/clientset.ts');
   const fake = await tree.import<{ createFakeClientset: typeof createFakeClientset }>('clientset/fake/clientset.ts');
   const inf = await tree.import<{ newSharedInformerFactory: typeof newSharedInformerFactory }>('informers/factory.ts');
-  const ac = await tree.import<{ databaseManager: typeof databaseManager }>('applyconfigurations/coolops.cn/v1alpha1/databasemanager.ts');
+  const ac = await tree.import<{ databaseManager: typeof databaseManager }>(
+    'applyconfigurations/coolops.cn/v1alpha1/databasemanager.ts',
+  );
   return {
     Clientset: cs.Clientset,
     createFakeClientset: fake.createFakeClientset,

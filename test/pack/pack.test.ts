@@ -10,12 +10,28 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { CORPUS, FIXTURES, ROOT } from '../golden/support.js';
-import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment, type KubeObject } from '../../src/runtime/index.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 
 const exec = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-pack-'));
@@ -27,17 +43,33 @@ after(async () => {
 
 const MINUTE = 60_000;
 /** The environment of a user's shell: none of the npm variables `npm test` set, no node_modules/.bin of this checkout on PATH. */
-const userEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND'));
-userEnv['PATH'] = (process.env['PATH'] ?? '').split(delimiter).filter((d) => !d.endsWith(`node_modules${sep}.bin`)).join(delimiter);
+const userEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND'),
+);
+userEnv['PATH'] = (process.env['PATH'] ?? '')
+  .split(delimiter)
+  .filter((d) => !d.endsWith(`node_modules${sep}.bin`))
+  .join(delimiter);
 Object.assign(userEnv, { npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
 
-async function sh(cmd: string, args: string[], cwd: string, opts: { env?: NodeJS.ProcessEnv; fail?: boolean } = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+async function sh(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  opts: { env?: NodeJS.ProcessEnv; fail?: boolean } = {},
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const r = await exec(cmd, args, { cwd, timeout: 10 * MINUTE, maxBuffer: 64 * 1024 * 1024, env: opts.env ?? userEnv });
+    const r = await exec(cmd, args, {
+      cwd,
+      timeout: 10 * MINUTE,
+      maxBuffer: 64 * 1024 * 1024,
+      env: opts.env ?? userEnv,
+    });
     return { stdout: r.stdout, stderr: r.stderr, code: 0 };
   } catch (e) {
     const x = e as { stdout?: string; stderr?: string; message: string; code?: number };
-    if (opts.fail) return { stdout: x.stdout ?? '', stderr: x.stderr ?? '', code: typeof x.code === 'number' ? x.code : -1 };
+    if (opts.fail)
+      return { stdout: x.stdout ?? '', stderr: x.stderr ?? '', code: typeof x.code === 'number' ? x.code : -1 };
     assert.fail(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${x.message}\n${x.stdout ?? ''}\n${x.stderr ?? ''}`);
   }
 }
@@ -46,8 +78,8 @@ async function sh(cmd: string, args: string[], cwd: string, opts: { env?: NodeJS
 function start(cmd: string, args: string[], cwd: string): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(cmd, args, { cwd, env: userEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (b: Buffer) => void (output += b.toString()));
-  child.stderr!.on('data', (b: Buffer) => void (output += b.toString()));
+  child.stdout.on('data', (b: Buffer) => void (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => void (output += b.toString()));
   children.push(child);
   return { child, output: () => output };
 }
@@ -71,7 +103,12 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(t);
 }
 
-async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>, log: () => string = () => ''): Promise<T> {
+async function until<T>(
+  what: string,
+  deadlineMs: number,
+  probe: () => Promise<T | undefined>,
+  log: () => string = () => '',
+): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const v = await probe().catch(() => undefined);
@@ -84,16 +121,22 @@ async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T
 /** The commands of the README's "Use it in your project" code blocks (comments and heredoc bodies left out). */
 function readmeCommands(): string[][] {
   const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = text.slice(text.indexOf('## Use it in your project'), text.indexOf('\n## ', text.indexOf('## Use it in your project') + 3));
+  const section = text.slice(
+    text.indexOf('## Use it in your project'),
+    text.indexOf('\n## ', text.indexOf('## Use it in your project') + 3),
+  );
   return [...section.matchAll(/```sh\n([^]*?)```/g)].map((m) => {
     const lines: string[] = [];
     let heredoc: string | undefined;
-    for (const raw of m[1]!.split('\n')) {
+    for (const raw of m[1].split('\n')) {
       if (heredoc !== undefined) {
         if (raw.trim() === heredoc) heredoc = undefined;
         continue;
       }
-      const line = raw.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim();
+      const line = raw
+        .replace(/\s+#.*$/, '')
+        .replace(/^#.*$/, '')
+        .trim();
       if (line === '') continue;
       heredoc = /<<'(\w+)'/.exec(line)?.[1];
       lines.push(line);
@@ -105,126 +148,266 @@ function readmeCommands(): string[][] {
 let tarball = '';
 const project = join(tmp, 'my-operator');
 
-test('npm pack: bin, dist, schema, templates and the demo CRD are in the package; no sources or tests', { timeout: 10 * MINUTE }, async () => {
-  assert.ok(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'dist/ is missing: npm test builds it first (npm run build)');
-  // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the other tests' feet
-  const packed = JSON.parse((await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = join(tmp, packed[0]!.filename);
-  const paths = packed[0]!.files.map((f) => f.path);
-  for (const p of ['bin/crdgen.js', 'dist/cli-bundle/main.js', 'dist/cli-bundle/crd-shape.validate.cjs', 'dist/cli-bundle/templates.precompiled.cjs', 'dist/runtime/index.d.ts', 'dist/testing/index.js', 'schema/crdgen.config.schema.json', 'templates/init/databasemanager.yaml', 'fixtures/databasemanager/crd.yaml', 'examples/databasemanager-webhooks/crd.yaml', 'examples/databasemanager-webhooks/generated/controllers/databasemanager/admission.ts']) assert.ok(paths.includes(p), `${p} is in the package`);
-  assert.ok(!paths.some((p) => p.startsWith('src/') || p.startsWith('test/') || (p.startsWith('fixtures/') && p !== 'fixtures/databasemanager/crd.yaml')), 'no sources, tests or other fixtures in the package');
-  // every subpath typesVersions maps (node10 resolution) is a file of the package
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; typesVersions: { '*': Record<string, string[]> } };
-  for (const [sub, [target]] of Object.entries(pkg.typesVersions['*'])) {
-    assert.ok(paths.includes(target!.replace(/^\.\//, '')), `${sub} → ${target} is packed`);
-    assert.ok(`./${sub}` in pkg.exports, `${sub} is also an export`);
-  }
-});
+test(
+  'npm pack: bin, dist, schema, templates and the demo CRD are in the package; no sources or tests',
+  { timeout: 10 * MINUTE },
+  async () => {
+    assert.ok(
+      existsSync(join(ROOT, 'dist', 'cli', 'main.js')),
+      'dist/ is missing: npm test builds it first (npm run build)',
+    );
+    // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the other tests' feet
+    const packed = JSON.parse(
+      (await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout,
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    tarball = join(tmp, packed[0].filename);
+    const paths = packed[0].files.map((f) => f.path);
+    for (const p of [
+      'bin/crdgen.js',
+      'dist/cli-bundle/main.js',
+      'dist/cli-bundle/crd-shape.validate.cjs',
+      'dist/cli-bundle/templates.precompiled.cjs',
+      'dist/runtime/index.d.ts',
+      'dist/testing/index.js',
+      'schema/crdgen.config.schema.json',
+      'templates/init/databasemanager.yaml',
+      'fixtures/databasemanager/crd.yaml',
+      'examples/databasemanager-webhooks/crd.yaml',
+      'examples/databasemanager-webhooks/generated/controllers/databasemanager/admission.ts',
+    ])
+      assert.ok(paths.includes(p), `${p} is in the package`);
+    assert.ok(
+      !paths.some(
+        (p) =>
+          p.startsWith('src/') ||
+          p.startsWith('test/') ||
+          (p.startsWith('fixtures/') && p !== 'fixtures/databasemanager/crd.yaml'),
+      ),
+      'no sources, tests or other fixtures in the package',
+    );
+    // every subpath typesVersions maps (node10 resolution) is a file of the package
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    for (const [sub, [target]] of Object.entries(pkg.typesVersions['*'])) {
+      assert.ok(paths.includes(target.replace(/^\.\//, '')), `${sub} → ${target} is packed`);
+      assert.ok(`./${sub}` in pkg.exports, `${sub} is also an export`);
+    }
+  },
+);
 
-test("the README's steps in an empty project: init, generate (DatabaseManager, cert-manager, Argo CD), tsc --strict, the operator reconciles against testenv, demo, verify", { timeout: 30 * MINUTE }, async () => {
-  assert.ok(tarball !== '', 'packed by the test before');
-  // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
-  const [setup, run] = readmeCommands();
-  assert.deepEqual(setup, ['npm init -y', 'npm install crdgen', 'npm install --save-dev typescript @types/node', 'npx crdgen init --example --yes', 'npx crdgen generate', 'npm run build']);
-  assert.deepEqual(run?.slice(0, 2), ['npx crdgen testenv --simulate-workloads --crd crds/databasemanager.yaml --kubeconfig testenv.kubeconfig', 'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig']);
-  mkdirSync(project);
-  await sh('npm', ['init', '-y'], project);
-  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
-  // the README's `npm install --save-dev typescript @types/node` resolves to these majors today; pinned
-  // so that the suite does not change under us when a new major ships (TypeScript 5.9: the test below)
-  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', '--save-dev', 'typescript@7', '@types/node@26'], project);
+test(
+  "the README's steps in an empty project: init, generate (DatabaseManager, cert-manager, Argo CD), tsc --strict, the operator reconciles against testenv, demo, verify",
+  { timeout: 30 * MINUTE },
+  async () => {
+    assert.ok(tarball !== '', 'packed by the test before');
+    // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
+    const [setup, run] = readmeCommands();
+    assert.deepEqual(setup, [
+      'npm init -y',
+      'npm install crdgen',
+      'npm install --save-dev typescript @types/node',
+      'npx crdgen init --example --yes',
+      'npx crdgen generate',
+      'npm run build',
+    ]);
+    assert.deepEqual(run?.slice(0, 2), [
+      'npx crdgen testenv --simulate-workloads --crd crds/databasemanager.yaml --kubeconfig testenv.kubeconfig',
+      'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig',
+    ]);
+    mkdirSync(project);
+    await sh('npm', ['init', '-y'], project);
+    await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
+    // the README's `npm install --save-dev typescript @types/node` resolves to these majors today; pinned
+    // so that the suite does not change under us when a new major ships (TypeScript 5.9: the test below)
+    await sh(
+      'npm',
+      ['install', '--prefer-offline', '--loglevel=error', '--save-dev', 'typescript@7', '@types/node@26'],
+      project,
+    );
 
-  const init = await sh('npx', ['crdgen', 'init', '--example', '--yes'], project);
-  assert.equal(init.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n');
-  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { type: string; scripts: Record<string, string>; dependencies: Record<string, string> };
-  assert.equal(pkg.type, 'module');
-  assert.ok(pkg.dependencies['crdgen']);
-  for (const f of [...readdirSync(join(CORPUS, 'cert-manager')).map((f) => join(CORPUS, 'cert-manager', f)), ...readdirSync(join(CORPUS, 'argo-cd')).map((f) => join(CORPUS, 'argo-cd', f))]) cpSync(f, join(project, 'crds', f.split(sep).pop()!));
+    const init = await sh('npx', ['crdgen', 'init', '--example', '--yes'], project);
+    assert.equal(
+      init.stdout,
+      'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n',
+    );
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      type: string;
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    assert.equal(pkg.type, 'module');
+    assert.ok(pkg.dependencies['crdgen']);
+    for (const f of [
+      ...readdirSync(join(CORPUS, 'cert-manager')).map((f) => join(CORPUS, 'cert-manager', f)),
+      ...readdirSync(join(CORPUS, 'argo-cd')).map((f) => join(CORPUS, 'argo-cd', f)),
+    ])
+      cpSync(f, join(project, 'crds', f.split(sep).pop()!));
 
-  const gen = await sh('npx', ['crdgen', 'generate'], project);
-  assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
-  assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
-  // the user's own code on top of the generated clients
-  writeFileSync(join(project, 'src', 'use.ts'), [
-    "import { loadConfig } from 'crdgen/runtime';",
-    "import { Clientset } from './generated/clientset/clientset.js';",
-    "import type { DatabaseManager } from './generated/apis/coolops.cn/v1alpha1/types.js';",
-    'export async function replicasOf(name: string): Promise<number | undefined> {',
-    '  const cs = new Clientset(await loadConfig());',
-    "  const dm: DatabaseManager = await cs.coolopsV1alpha1().databaseManagers('default').get(name);",
-    '  return dm.spec?.replicas;',
-    '}',
-    '',
-  ].join('\n'));
-  await sh('npm', ['run', 'build'], project); // tsc, strict (init's tsconfig): src/ → dist/
-  const main = join(project, 'dist', 'generated', 'controllers', 'databasemanager', 'main.js');
-  assert.ok(existsSync(main), main);
+    const gen = await sh('npx', ['crdgen', 'generate'], project);
+    assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
+    assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
+    // the user's own code on top of the generated clients
+    writeFileSync(
+      join(project, 'src', 'use.ts'),
+      [
+        "import { loadConfig } from 'crdgen/runtime';",
+        "import { Clientset } from './generated/clientset/clientset.js';",
+        "import type { DatabaseManager } from './generated/apis/coolops.cn/v1alpha1/types.js';",
+        'export async function replicasOf(name: string): Promise<number | undefined> {',
+        '  const cs = new Clientset(await loadConfig());',
+        "  const dm: DatabaseManager = await cs.coolopsV1alpha1().databaseManagers('default').get(name);",
+        '  return dm.spec?.replicas;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await sh('npm', ['run', 'build'], project); // tsc, strict (init's tsconfig): src/ → dist/
+    const main = join(project, 'dist', 'generated', 'controllers', 'databasemanager', 'main.js');
+    assert.ok(existsSync(main), main);
 
-  // the operator against the test API server, as the README runs it; the DatabaseManager is
-  // created through crdgen/runtime's client here, where the README uses kubectl
-  const env = start('npx', ['crdgen', 'testenv', '--simulate-workloads', '--crd', 'crds/databasemanager.yaml', '--kubeconfig', 'testenv.kubeconfig'], project);
-  await until('crdgen testenv to listen', 5 * MINUTE, async () => (/kubeconfig written to/.test(env.output()) ? true : undefined), env.output);
-  // metrics and probes on ports 0: a test must not need fixed ports free
-  const op = start('node', [main, '--kubeconfig', 'testenv.kubeconfig', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'], project);
-  const config = await loadKubeconfig({ path: join(project, 'testenv.kubeconfig') });
-  const dms = resourceClient<KubeObject & { spec?: Record<string, unknown>; status?: { availableReplicas?: number } }>(config, { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true }).namespace('default');
-  const deps = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
-  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
-  const d = await until('the operator to create Deployment orders-db', 5 * MINUTE, () => deps.get('orders-db'), () => `operator:\n${op.output()}\ntestenv:\n${env.output()}`);
-  assert.equal(d.spec?.replicas, 2);
-  assert.equal(d.metadata?.ownerReferences?.[0]?.name, 'orders');
-  await until('status.availableReplicas 2', 5 * MINUTE, async () => ((await dms.get('orders')).status?.availableReplicas === 2 ? true : undefined), op.output);
-  await stop(op.child);
-  await stop(env.child);
+    // the operator against the test API server, as the README runs it; the DatabaseManager is
+    // created through crdgen/runtime's client here, where the README uses kubectl
+    const env = start(
+      'npx',
+      [
+        'crdgen',
+        'testenv',
+        '--simulate-workloads',
+        '--crd',
+        'crds/databasemanager.yaml',
+        '--kubeconfig',
+        'testenv.kubeconfig',
+      ],
+      project,
+    );
+    await until(
+      'crdgen testenv to listen',
+      5 * MINUTE,
+      async () => (/kubeconfig written to/.test(env.output()) ? true : undefined),
+      env.output,
+    );
+    // metrics and probes on ports 0: a test must not need fixed ports free
+    const op = start(
+      'node',
+      [main, '--kubeconfig', 'testenv.kubeconfig', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'],
+      project,
+    );
+    const config = await loadKubeconfig({ path: join(project, 'testenv.kubeconfig') });
+    const dms = resourceClient<
+      KubeObject & { spec?: Record<string, unknown>; status?: { availableReplicas?: number } }
+    >(config, {
+      group: 'coolops.cn',
+      version: 'v1alpha1',
+      resource: 'databasemanagers',
+      kind: 'DatabaseManager',
+      listKind: 'DatabaseManagerList',
+      namespaced: true,
+    }).namespace('default');
+    const deps = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
+    await dms.create({
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name: 'orders' },
+      spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' },
+    });
+    const d = await until(
+      'the operator to create Deployment orders-db',
+      5 * MINUTE,
+      () => deps.get('orders-db'),
+      () => `operator:\n${op.output()}\ntestenv:\n${env.output()}`,
+    );
+    assert.equal(d.spec?.replicas, 2);
+    assert.equal(d.metadata?.ownerReferences?.[0]?.name, 'orders');
+    await until(
+      'status.availableReplicas 2',
+      5 * MINUTE,
+      async () => ((await dms.get('orders')).status?.availableReplicas === 2 ? true : undefined),
+      op.output,
+    );
+    await stop(op.child);
+    await stop(env.child);
 
-  const demo = await sh('npx', ['crdgen', 'demo'], project);
-  assert.match(demo.stdout, /Deployment orders-db appeared: replicas 2/);
-  assert.match(demo.stdout, /Deployment orders-db is gone\n/);
-  assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
+    const demo = await sh('npx', ['crdgen', 'demo'], project);
+    assert.match(demo.stdout, /Deployment orders-db appeared: replicas 2/);
+    assert.match(demo.stdout, /Deployment orders-db is gone\n/);
+    assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
 
-  assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
-});
+    assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
+  },
+);
 
-test('messages name the command as run: npx crdgen through npx, crdgen when this crdgen is on PATH', { timeout: 10 * MINUTE }, async () => {
-  const types = join(project, 'src', 'generated', 'apis', 'coolops.cn', 'v1alpha1', 'types.ts');
-  const before = readFileSync(types, 'utf8');
-  writeFileSync(types, `${before}// edited\n`);
-  const viaNpx = await sh('npx', ['crdgen', 'verify'], project, { fail: true });
-  assert.equal(viaNpx.code, 1);
-  assert.match(viaNpx.stderr, /To fix it, run:\n {2}npx crdgen generate\n$/);
-  // a global install puts <prefix>/bin/crdgen → …/crdgen/bin/crdgen.js on PATH
-  const bin = join(tmp, 'global-bin');
-  mkdirSync(bin);
-  symlinkSync(join(project, 'node_modules', 'crdgen', 'bin', 'crdgen.js'), join(bin, 'crdgen'));
-  const globalEnv = { ...userEnv, PATH: `${bin}${delimiter}${userEnv['PATH'] ?? ''}` };
-  const onPath = await sh('crdgen', ['verify'], project, { env: globalEnv, fail: true });
-  assert.equal(onPath.code, 1);
-  assert.match(onPath.stderr, /To fix it, run:\n {2}crdgen generate\n$/);
-  writeFileSync(types, before);
-});
+test(
+  'messages name the command as run: npx crdgen through npx, crdgen when this crdgen is on PATH',
+  { timeout: 10 * MINUTE },
+  async () => {
+    const types = join(project, 'src', 'generated', 'apis', 'coolops.cn', 'v1alpha1', 'types.ts');
+    const before = readFileSync(types, 'utf8');
+    writeFileSync(types, `${before}// edited\n`);
+    const viaNpx = await sh('npx', ['crdgen', 'verify'], project, { fail: true });
+    assert.equal(viaNpx.code, 1);
+    assert.match(viaNpx.stderr, /To fix it, run:\n {2}npx crdgen generate\n$/);
+    // a global install puts <prefix>/bin/crdgen → …/crdgen/bin/crdgen.js on PATH
+    const bin = join(tmp, 'global-bin');
+    mkdirSync(bin);
+    symlinkSync(join(project, 'node_modules', 'crdgen', 'bin', 'crdgen.js'), join(bin, 'crdgen'));
+    const globalEnv = { ...userEnv, PATH: `${bin}${delimiter}${userEnv['PATH'] ?? ''}` };
+    const onPath = await sh('crdgen', ['verify'], project, { env: globalEnv, fail: true });
+    assert.equal(onPath.code, 1);
+    assert.match(onPath.stderr, /To fix it, run:\n {2}crdgen generate\n$/);
+    writeFileSync(types, before);
+  },
+);
 
 const plain = join(tmp, 'plain');
 
-test('a plain `npm init -y` + `tsc --init` project (TypeScript 5.9): generate warns with the fixes, init --yes writes them, the output compiles', { timeout: 15 * MINUTE }, async () => {
-  mkdirSync(plain);
-  await sh('npm', ['init', '-y'], plain);
-  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], plain);
-  await sh('npm', ['install', '--prefer-offline', '--loglevel=error', '--save-dev', 'typescript@5.9', '@types/node@20'], plain);
-  await sh('npx', ['tsc', '--init'], plain);
-  cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(plain, 'crd.yaml'));
-  const warned = await sh('npx', ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'], plain);
-  assert.match(warned.stderr, /^package\.json:\d+:\d+ warning PRJ001 package\.json has "type": "commonjs"/m);
-  assert.match(warned.stderr, /^tsconfig\.json:\d+:\d+ warning PRJ004 tsconfig "types" leaves out "node"/m);
-  const failed = await sh('npx', ['tsc', '--noEmit'], plain, { fail: true });
-  assert.notEqual(failed.code, 0, 'as the warnings said, it does not compile yet');
-  await sh('npx', ['crdgen', 'init', '--yes'], plain);
-  const again = await sh('npx', ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'], plain);
-  assert.doesNotMatch(again.stderr, /PRJ00\d/);
-  // tsc --init's options: strict, verbatimModuleSyntax, isolatedModules, exactOptionalPropertyTypes, noUncheckedIndexedAccess
-  await sh('npx', ['tsc', '--noEmit'], plain);
-});
+test(
+  'a plain `npm init -y` + `tsc --init` project (TypeScript 5.9): generate warns with the fixes, init --yes writes them, the output compiles',
+  { timeout: 15 * MINUTE },
+  async () => {
+    mkdirSync(plain);
+    await sh('npm', ['init', '-y'], plain);
+    await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], plain);
+    await sh(
+      'npm',
+      ['install', '--prefer-offline', '--loglevel=error', '--save-dev', 'typescript@5.9', '@types/node@20'],
+      plain,
+    );
+    await sh('npx', ['tsc', '--init'], plain);
+    cpSync(join(FIXTURES, 'databasemanager', 'crd.yaml'), join(plain, 'crd.yaml'));
+    const warned = await sh(
+      'npx',
+      ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'],
+      plain,
+    );
+    assert.match(warned.stderr, /^package\.json:\d+:\d+ warning PRJ001 package\.json has "type": "commonjs"/m);
+    assert.match(warned.stderr, /^tsconfig\.json:\d+:\d+ warning PRJ004 tsconfig "types" leaves out "node"/m);
+    const failed = await sh('npx', ['tsc', '--noEmit'], plain, { fail: true });
+    assert.notEqual(failed.code, 0, 'as the warnings said, it does not compile yet');
+    await sh('npx', ['crdgen', 'init', '--yes'], plain);
+    const again = await sh(
+      'npx',
+      ['crdgen', 'generate', 'crd.yaml', '--out', 'generated', '--controller', 'DatabaseManager'],
+      plain,
+    );
+    assert.doesNotMatch(again.stderr, /PRJ00\d/);
+    // tsc --init's options: strict, verbatimModuleSyntax, isolatedModules, exactOptionalPropertyTypes, noUncheckedIndexedAccess
+    await sh('npx', ['tsc', '--noEmit'], plain);
+  },
+);
 
-test("TypeScript 5's node10 resolution (\"moduleResolution\": \"node\") with ES modules finds crdgen/runtime's types through typesVersions", { timeout: 10 * MINUTE }, async () => {
-  writeFileSync(join(plain, 'tsconfig.node10.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'es2022', moduleResolution: 'node', noEmit: true } }));
-  await sh('npx', ['tsc', '-p', 'tsconfig.node10.json'], plain);
-});
+test(
+  'TypeScript 5\'s node10 resolution ("moduleResolution": "node") with ES modules finds crdgen/runtime\'s types through typesVersions',
+  { timeout: 10 * MINUTE },
+  async () => {
+    writeFileSync(
+      join(plain, 'tsconfig.node10.json'),
+      JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { module: 'es2022', moduleResolution: 'node', noEmit: true },
+      }),
+    );
+    await sh('npx', ['tsc', '-p', 'tsconfig.node10.json'], plain);
+  },
+);

@@ -80,8 +80,16 @@ const leaf: fc.Arbitrary<SchemaNode> = fc.oneof(
       { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN },
     ),
   }),
-  fc.record({ type: fc.constant('unknown' as const), object: fc.constant(false), ...base(fc.jsonValue().filter((v) => v !== null)) }),
-  fc.record({ type: fc.constant('unknown' as const), object: fc.constant(true), ...base(fc.dictionary(propName, fc.jsonValue())) }),
+  fc.record({
+    type: fc.constant('unknown' as const),
+    object: fc.constant(false),
+    ...base(fc.jsonValue().filter((v) => v !== null)),
+  }),
+  fc.record({
+    type: fc.constant('unknown' as const),
+    object: fc.constant(true),
+    ...base(fc.dictionary(propName, fc.jsonValue())),
+  }),
 );
 
 const objectDefault = fc.dictionary(propName, fc.oneof(fc.integer(), fc.string()), { maxKeys: 2 });
@@ -178,10 +186,19 @@ const versionOfKind = (kind: string) =>
     deprecated: fc.boolean(),
     warning: opt(nonEmpty),
     status: fc.boolean(),
-    scale: opt(fc.record({ specReplicasPath: nonEmpty, statusReplicasPath: nonEmpty, labelSelectorPath: opt(nonEmpty) })),
+    scale: opt(
+      fc.record({ specReplicasPath: nonEmpty, statusReplicasPath: nonEmpty, labelSelectorPath: opt(nonEmpty) }),
+    ),
     printerColumns: fc.array(
       fc.record(
-        { name: nonEmpty, type: fc.constantFrom('string', 'integer', 'date'), jsonPath: nonEmpty, description: nonEmpty, format: nonEmpty, priority: fc.nat(3) },
+        {
+          name: nonEmpty,
+          type: fc.constantFrom('string', 'integer', 'date'),
+          jsonPath: nonEmpty,
+          description: nonEmpty,
+          format: nonEmpty,
+          priority: fc.nat(3),
+        },
         { requiredKeys: ['name', 'type', 'jsonPath'] },
       ),
       { maxLength: 2 },
@@ -205,17 +222,19 @@ export const modelArb: fc.Arbitrary<Model> = fc
             versions: fc.uniqueArray(fc.constantFrom('v1', 'v1beta1', 'v2alpha1'), { minLength: 1, maxLength: 2 }),
           })
           .chain(({ kinds, versions }) =>
-            fc.tuple(
-              ...kinds.map((k) =>
-                fc.record({
-                  kind: fc.constant(k),
-                  names: kindNames(k),
-                  in: fc.subarray(versions, { minLength: 1 }),
-                  perVersion: fc.tuple(...versions.map(() => versionOfKind(k))),
-                  storageIndex: fc.nat(),
-                }),
-              ),
-            ).map((ks) => buildGroup(g, versions, ks)),
+            fc
+              .tuple(
+                ...kinds.map((k) =>
+                  fc.record({
+                    kind: fc.constant(k),
+                    names: kindNames(k),
+                    in: fc.subarray(versions, { minLength: 1 }),
+                    perVersion: fc.tuple(...versions.map(() => versionOfKind(k))),
+                    storageIndex: fc.nat(),
+                  }),
+                ),
+              )
+              .map((ks) => buildGroup(g, versions, ks)),
           ),
       ),
     ),
@@ -230,7 +249,13 @@ type VersionGen = ReturnType<typeof versionOfKind> extends fc.Arbitrary<infer U>
 
 type KindGen = {
   kind: string;
-  names: { plural: string; singular: string; shortNames: string[]; categories: string[]; scope: 'Namespaced' | 'Cluster' };
+  names: {
+    plural: string;
+    singular: string;
+    shortNames: string[];
+    categories: string[];
+    scope: 'Namespaced' | 'Cluster';
+  };
   in: string[];
   perVersion: VersionGen[];
   storageIndex: number;
@@ -246,9 +271,16 @@ function buildGroup(name: string, versions: string[], kinds: KindGen[]): Model['
         kinds: kinds
           .filter((k) => k.in.includes(v))
           .map((k) => {
-            const pv = k.perVersion[versions.indexOf(v)]!;
+            const pv = k.perVersion[versions.indexOf(v)];
             const hasStatus = pv.status;
-            const verbs = verbsOf({ genclient: pv.genclient, noVerbs: false, noStatus: pv.noStatus, readonly: pv.readonly, hasStatus, ...(pv.skipVerbs && !pv.readonly ? { skipVerbs: pv.skipVerbs } : {}) });
+            const verbs = verbsOf({
+              genclient: pv.genclient,
+              noVerbs: false,
+              noStatus: pv.noStatus,
+              readonly: pv.readonly,
+              hasStatus,
+              ...(pv.skipVerbs && !pv.readonly ? { skipVerbs: pv.skipVerbs } : {}),
+            });
             const kind: Kind = {
               kind: k.kind,
               listKind: `${k.kind}List`,

@@ -23,7 +23,10 @@ import { CORPUS, ROOT, writeTree, yamlFiles } from '../golden/support.js';
 /** `group/Kind` of every kind with more than one version (served or not). */
 function multiVersionKinds(model: Model): string[] {
   const out = new Set<string>();
-  for (const g of model.groups) for (const v of g.versions) for (const k of v.kinds) if (k.storage && conversionVersions(g, k.kind).length > 1) out.add(`${g.name}/${k.kind}`);
+  for (const g of model.groups)
+    for (const v of g.versions)
+      for (const k of v.kinds)
+        if (k.storage && conversionVersions(g, k.kind).length > 1) out.add(`${g.name}/${k.kind}`);
   return [...out];
 }
 
@@ -33,10 +36,18 @@ const WEBHOOKS = EMITTERS.filter((e) => e.name === 'webhooks');
 
 function generate(dir: string, file: string, content: Buffer): string[] {
   const r = readCrdInputs([{ file, content, fromDirectory: true }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), [], file);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+    file,
+  );
   const kinds = multiVersionKinds(r.model);
   if (kinds.length === 0) return [];
-  const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: kinds, webhooks: true }), WEBHOOKS);
+  const files = runEmitters(
+    r.model,
+    createEmitContext({ sources: r.model.sources, runtimeImport, controllers: kinds, webhooks: true }),
+    WEBHOOKS,
+  );
   writeTree(dir, files);
   const tests = files.filter((f) => f.path.endsWith('/conversion.test.ts')).map((f) => join(dir, f.path));
   assert.equal(tests.length, kinds.length, `${file}: one round-trip test per multi-version kind`);
@@ -47,7 +58,11 @@ function runNodeTest(files: readonly string[], cwd: string): Promise<{ code: num
   return new Promise((resolve) => {
     // a node --test of its own, not a subtest of this one
     const { NODE_TEST_CONTEXT: _ctx, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => void (output += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => void (output += d));
@@ -66,14 +81,20 @@ test('the generated round-trip tests pass with generated conversions only: Datab
     for (const f of yamlFiles(CORPUS)) {
       const rel = relative(CORPUS, f).split(sep).join('/');
       const found = generate(join(out, rel.replace(/\.ya?ml$/, '')), rel, readFileSync(f));
-      if (found.length) covered.add(rel.split('/')[0]!);
+      if (found.length) covered.add(rel.split('/')[0]);
       tests.push(...found);
     }
-    for (const p of ['cluster-api', 'gateway-api', 'external-secrets', 'crossplane', 'istio']) assert.ok(covered.has(p), `no multi-version kind found in ${p}`);
+    for (const p of ['cluster-api', 'gateway-api', 'external-secrets', 'crossplane', 'istio'])
+      assert.ok(covered.has(p), `no multi-version kind found in ${p}`);
     assert.ok(tests.length >= 18, `${tests.length} round-trip tests`);
     // one runner importing every generated test: one process, the tests as generated
     const runner = join(out, 'all.test.ts');
-    writeFileSync(runner, tests.map((t) => `import ${JSON.stringify(`./${relative(out, t).split(sep).join('/').replace(/\.ts$/, '.js')}`)};\n`).join(''));
+    writeFileSync(
+      runner,
+      tests
+        .map((t) => `import ${JSON.stringify(`./${relative(out, t).split(sep).join('/').replace(/\.ts$/, '.js')}`)};\n`)
+        .join(''),
+    );
     const r = await runNodeTest([runner], ROOT); // tsx resolves from the repository
     assert.equal(r.code, 0, r.output.slice(-4000));
     const pass = /^# pass (\d+)$/m.exec(r.output);
@@ -87,21 +108,38 @@ test('the generated round-trip tests pass with generated conversions only: Datab
 test('the generated conversions carry the fields both versions share, and only those (DatabaseManager v1alpha1 ↔ v1)', async () => {
   const dm = 'fixtures/databasemanager-webhooks/crd.yaml';
   const r = readCrdInputs([{ file: dm, content: readFileSync(join(ROOT, dm)) }]);
-  const files = runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'], webhooks: true }), WEBHOOKS);
+  const files = runEmitters(
+    r.model,
+    createEmitContext({ sources: r.model.sources, runtimeImport, controllers: ['DatabaseManager'], webhooks: true }),
+    WEBHOOKS,
+  );
   const out = mkdtempSync(join(ROOT, 'test', 'roundtrip', '.conversion-'));
   try {
     writeTree(out, files);
-    const mod = (await import(join(out, 'controllers', 'databasemanager', 'conversion.generated.ts'))) as { databaseManagerConversion: Parameters<typeof convertObject>[0] };
+    const mod = (await import(join(out, 'controllers', 'databasemanager', 'conversion.generated.ts'))) as {
+      databaseManagerConversion: Parameters<typeof convertObject>[0];
+    };
     const c = mod.databaseManagerConversion;
     assert.equal(c.hub, 'v1');
     assert.deepEqual(Object.keys(c.spokes), ['v1alpha1']);
-    const alpha = { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders', namespace: 'shop' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' }, status: { availableReplicas: 1 } };
-    const v1 = convertObject(c, alpha, 'coolops.cn/v1') as Omit<typeof alpha, 'metadata' | 'spec'> & { spec: Record<string, unknown>; metadata: { annotations?: Record<string, string> } };
+    const alpha = {
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name: 'orders', namespace: 'shop' },
+      spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' },
+      status: { availableReplicas: 1 },
+    };
+    const v1 = convertObject(c, alpha, 'coolops.cn/v1') as Omit<typeof alpha, 'metadata' | 'spec'> & {
+      spec: Record<string, unknown>;
+      metadata: { annotations?: Record<string, string> };
+    };
     // same path and shape: copied; dbtype has no place in v1 (the stub conversion.ts does not rename it): kept in the annotation
     assert.deepEqual(v1.spec, { deploymentName: 'orders-db', replicas: 2 });
     assert.deepEqual(v1.status, { availableReplicas: 1 });
     assert.equal(v1.apiVersion, 'coolops.cn/v1');
-    assert.deepEqual(JSON.parse(v1.metadata.annotations!['conversion.crdgen.io/v1alpha1']!), [{ op: 'add', path: '/spec/dbtype', value: 'postgres' }]);
+    assert.deepEqual(JSON.parse(v1.metadata.annotations!['conversion.crdgen.io/v1alpha1']), [
+      { op: 'add', path: '/spec/dbtype', value: 'postgres' },
+    ]);
     assert.deepEqual(convertObject(c, v1, 'coolops.cn/v1alpha1'), alpha);
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -109,8 +147,21 @@ test('the generated conversions carry the fields both versions share, and only t
 });
 
 test('copyFields copies what the plan names, element by element and value by value, never sharing', () => {
-  const src = { a: { x: 1, y: [1] }, l: [{ k: 1, drop: 2 }, { k: 2 }], m: { one: { k: 1, drop: 1 } }, u: { extra: 1, declared: 2 }, gone: 1 };
-  const plan = { fields: { a: true, l: { items: { fields: { k: true } } }, m: { values: { fields: { k: true } } }, u: { fields: {}, unknown: true, except: ['declared'] } } } as const;
+  const src = {
+    a: { x: 1, y: [1] },
+    l: [{ k: 1, drop: 2 }, { k: 2 }],
+    m: { one: { k: 1, drop: 1 } },
+    u: { extra: 1, declared: 2 },
+    gone: 1,
+  };
+  const plan = {
+    fields: {
+      a: true,
+      l: { items: { fields: { k: true } } },
+      m: { values: { fields: { k: true } } },
+      u: { fields: {}, unknown: true, except: ['declared'] },
+    },
+  } as const;
   const copy = copyFields(plan, src) as typeof src;
   assert.deepEqual(copy, { a: { x: 1, y: [1] }, l: [{ k: 1 }, { k: 2 }], m: { one: { k: 1 } }, u: { extra: 1 } });
   assert.notEqual(copy.a, src.a);

@@ -52,10 +52,14 @@ for (const file of files) {
         return;
       }
       expressible++;
-      if (printed.dropped.length > 0) tt.diagnostic(`left out (no TypeScript marker says them): ${printed.dropped.join(', ')}`);
+      if (printed.dropped.length > 0)
+        tt.diagnostic(`left out (no TypeScript marker says them): ${printed.dropped.join(', ')}`);
       const back = readSources(printed.files);
       assert.deepEqual(diagLines(back.diagnostics), []);
-      assert.deepEqual(comparable(withoutDroppedFacts(back.model).model), comparable(withoutDroppedFacts(r.model).model));
+      assert.deepEqual(
+        comparable(withoutDroppedFacts(back.model).model),
+        comparable(withoutDroppedFacts(r.model).model),
+      );
     });
     await t.test('CRD → model → crd emitter → CRD reader → model', () => {
       const emitted = crd(r.model, createEmitContext({ sources: r.model.sources }));

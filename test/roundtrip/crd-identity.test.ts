@@ -36,7 +36,12 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** The v1 CRDs of a file, as crdgen's reader parses them. */
 function v1Crds(file: string): Obj[] {
   const { docs } = loadYaml(readFileSync(file, 'utf8'), file);
-  return docs.map((d) => d.value).filter((v): v is Obj => isObj(v) && v['kind'] === 'CustomResourceDefinition' && v['apiVersion'] === 'apiextensions.k8s.io/v1');
+  return docs
+    .map((d) => d.value)
+    .filter(
+      (v): v is Obj =>
+        isObj(v) && v['kind'] === 'CustomResourceDefinition' && v['apiVersion'] === 'apiextensions.k8s.io/v1',
+    );
 }
 
 /** What a CRD file carries that the apiserver keeps: the name, labels, annotations and the spec. */
@@ -62,7 +67,10 @@ function written(contents: readonly string[]): Map<string, Obj> {
 
 function readModel(file: string): Model {
   const r = readCrdInputs([{ file, content: readFileSync(file) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`),
+    [],
+  );
   return r.model;
 }
 
@@ -100,15 +108,24 @@ const OPERATOR_CASES: Array<[file: string, kind: string]> = [
 ];
 
 for (const [file, kind] of OPERATOR_CASES) {
-  test(`the operator generated for ${kind} deploys the CRD it was generated from`, { skip: !existsSync(file) && 'corpus not present' }, () => {
-    const model = readModel(file);
-    const ctx = createEmitContext({ sources: model.sources, controllers: [kind] });
-    const files = controller(model, ctx);
-    const config = files.find((f) => f.path.endsWith('/config/crd.yaml'));
-    assert.ok(config, `no config/crd.yaml among ${files.map((f) => f.path).join(', ')}`);
-    const [input] = v1Crds(file).filter((d) => (d['spec'] as { names: { kind: string } }).names.kind === kind);
-    const [deployed] = written([config.contents]).values();
-    assert.deepStrictEqual(essence(deployed!), essence(input!));
-    assert.equal(config.contents, crd(model, ctx).find((f) => f.path.includes(`/${(input!['spec'] as { names: { plural: string } }).names.plural}.`))!.contents);
-  });
+  test(
+    `the operator generated for ${kind} deploys the CRD it was generated from`,
+    { skip: !existsSync(file) && 'corpus not present' },
+    () => {
+      const model = readModel(file);
+      const ctx = createEmitContext({ sources: model.sources, controllers: [kind] });
+      const files = controller(model, ctx);
+      const config = files.find((f) => f.path.endsWith('/config/crd.yaml'));
+      assert.ok(config, `no config/crd.yaml among ${files.map((f) => f.path).join(', ')}`);
+      const [input] = v1Crds(file).filter((d) => (d['spec'] as { names: { kind: string } }).names.kind === kind);
+      const [deployed] = written([config.contents]).values();
+      assert.deepStrictEqual(essence(deployed), essence(input));
+      assert.equal(
+        config.contents,
+        crd(model, ctx).find((f) =>
+          f.path.includes(`/${(input['spec'] as { names: { plural: string } }).names.plural}.`),
+        )!.contents,
+      );
+    },
+  );
 }

@@ -47,11 +47,17 @@ test('every generator writes the same files from either input, apart from the so
   const fromYaml = generate(readYaml());
   const fromTs = generate(readTs());
   assert.ok(fromYaml.length >= 4, `only ${fromYaml.length} files generated`);
-  assert.ok(fromYaml.some((f) => f.path.startsWith('controllers/')), 'the controller is generated too');
-  assert.deepEqual(fromTs.map((f) => f.path), fromYaml.map((f) => f.path));
+  assert.ok(
+    fromYaml.some((f) => f.path.startsWith('controllers/')),
+    'the controller is generated too',
+  );
+  assert.deepEqual(
+    fromTs.map((f) => f.path),
+    fromYaml.map((f) => f.path),
+  );
   for (let i = 0; i < fromYaml.length; i++) {
-    const y = fromYaml[i]!;
-    const t = fromTs[i]!;
+    const y = fromYaml[i];
+    const t = fromTs[i];
     if (!y.userOwned) {
       assert.match(y.contents, new RegExp(`^(//|#) Source: ${YAML.replaceAll('.', '\\.')}$`, 'm'), y.path);
       assert.match(t.contents, new RegExp(`^(//|#) Source: ${TS.replaceAll('.', '\\.')}$`, 'm'), t.path);
@@ -63,7 +69,10 @@ test('every generator writes the same files from either input, apart from the so
 test("the TypeScript input's generated CRD reads back to the YAML fixture's model", () => {
   const ts = readTs();
   const files = crd(ts, createEmitContext({ sources: ts.sources }));
-  assert.deepEqual(files.map((f) => f.path), ['config/crd/databasemanagers.coolops.cn.yaml']);
+  assert.deepEqual(
+    files.map((f) => f.path),
+    ['config/crd/databasemanagers.coolops.cn.yaml'],
+  );
   const back = readCrdInputs(files.map((f) => ({ file: f.path, content: f.contents })));
   assert.deepEqual(back.diagnostics, []);
   assert.deepEqual(comparable(back.model), comparable(readYaml()));

@@ -68,7 +68,9 @@ export function printModel(full: Model): PrintResult {
     const files: Record<string, string> = {};
     const versionsOfKind = new Map<string, number>();
     for (const g of model.groups) {
-      for (const v of g.versions) for (const k of v.kinds) versionsOfKind.set(`${g.name}/${k.kind}`, (versionsOfKind.get(`${g.name}/${k.kind}`) ?? 0) + 1);
+      for (const v of g.versions)
+        for (const k of v.kinds)
+          versionsOfKind.set(`${g.name}/${k.kind}`, (versionsOfKind.get(`${g.name}/${k.kind}`) ?? 0) + 1);
     }
     for (const g of model.groups) {
       if (g.name === '') throw new Unsupported('the core group');
@@ -86,11 +88,15 @@ export function printModel(full: Model): PrintResult {
 
 /** A JSON string safe inside a `//` comment (no raw line separators). */
 function q(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(s)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function json(v: unknown): string {
-  return JSON.stringify(v).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(v)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function jsdoc(text: string, indent: string): string {
@@ -127,8 +133,10 @@ class FilePrinter {
   }
 
   private kind(k: Kind): string {
-    if (k.crd !== undefined) throw new Unsupported(`CRD fields the kinds do not carry (${Object.keys(k.crd).join(', ')})`);
-    if (k.crdVersion !== undefined) throw new Unsupported(`version fields the kind does not carry (${Object.keys(k.crdVersion).join(', ')})`);
+    if (k.crd !== undefined)
+      throw new Unsupported(`CRD fields the kinds do not carry (${Object.keys(k.crd).join(', ')})`);
+    if (k.crdVersion !== undefined)
+      throw new Unsupported(`version fields the kind does not carry (${Object.keys(k.crdVersion).join(', ')})`);
     const root = k.schema;
     if (!root || root.type !== 'object') throw new Unsupported('a kind without an object schema');
     if (root.title !== k.kind) throw new Unsupported(`root title ${root.title} ≠ kind ${k.kind}`);
@@ -145,7 +153,8 @@ class FilePrinter {
         if (!hasStatus && k.verbs.some((v) => v === 'updateStatus' || v === 'applyStatus')) {
           throw new Unsupported('status verbs without the status subresource');
         }
-        if (k.verbs.join() !== ALL_VERBS.filter((v) => k.verbs.includes(v)).join()) throw new Unsupported('verbs out of order');
+        if (k.verbs.join() !== ALL_VERBS.filter((v) => k.verbs.includes(v)).join())
+          throw new Unsupported('verbs out of order');
         m.push(`genclient:onlyVerbs=${k.verbs.join(',')}`);
       }
     }
@@ -172,8 +181,13 @@ class FilePrinter {
     if (this.multiVersion(k.kind) && k.storage) m.push('kubebuilder:storageversion');
     if (!k.served) m.push('kubebuilder:unservedversion');
     if (k.deprecated) {
-      m.push(k.deprecationWarning !== undefined ? `kubebuilder:deprecatedversion:warning=${q(k.deprecationWarning)}` : 'kubebuilder:deprecatedversion');
-    } else if (k.deprecationWarning !== undefined) throw new Unsupported('a deprecation warning on a version that is not deprecated');
+      m.push(
+        k.deprecationWarning !== undefined
+          ? `kubebuilder:deprecatedversion:warning=${q(k.deprecationWarning)}`
+          : 'kubebuilder:deprecatedversion',
+      );
+    } else if (k.deprecationWarning !== undefined)
+      throw new Unsupported('a deprecation warning on a version that is not deprecated');
     m.push(...this.facets(root));
     text += m.map((s) => `// +${s}\n`).join('');
     text += `export interface ${k.kind} {\n`;
@@ -186,7 +200,7 @@ class FilePrinter {
     // Implied members the schema leaves out are required (implied); declared ones are optional.
     for (const name of IMPLIED_PROPERTIES) if (!declared.has(name)) text += `  ${name}: ${types[name]};\n`;
     for (const p of root.properties) {
-      if (IMPLIED_PROPERTIES.has(p.name)) text += this.impliedMember(p.name, p.required, p.schema, types[p.name]!);
+      if (IMPLIED_PROPERTIES.has(p.name)) text += this.impliedMember(p.name, p.required, p.schema, types[p.name]);
       else text += this.property(p.name, p.required, p.schema);
     }
     return text + '}\n';
@@ -198,7 +212,8 @@ class FilePrinter {
       name === 'metadata'
         ? node.type === 'object' && node.properties.length === 0 && node.title === undefined
         : node.type === 'string' && node.enum === undefined;
-    if (!ok) throw new Unsupported(`a root ${name} that is not ${name === 'metadata' ? 'an empty object' : 'a string'}`);
+    if (!ok)
+      throw new Unsupported(`a root ${name} that is not ${name === 'metadata' ? 'an empty object' : 'a string'}`);
     let text = node.description !== undefined ? jsdoc(node.description, '  ') : '';
     const m = this.facets(node);
     if (required) m.push('kubebuilder:validation:Required');
@@ -208,7 +223,9 @@ class FilePrinter {
 
   private property(name: string, required: boolean, node: SchemaNode): string {
     let text = node.description !== undefined ? jsdoc(node.description, '  ') : '';
-    text += this.facets(node).map((s) => `  // +${s}\n`).join('');
+    text += this.facets(node)
+      .map((s) => `  // +${s}\n`)
+      .join('');
     return `${text}  ${propertyKey(name)}${required ? '' : '?'}: ${this.typeText(node)};\n`;
   }
 
@@ -251,7 +268,13 @@ class FilePrinter {
 
   private interface(node: ObjectNode): string {
     const title = node.title;
-    if (title === undefined || !isIdentifierName(title) || title === NS || this.kindNames.has(title) || /^Alias\d+_$/.test(title)) {
+    if (
+      title === undefined ||
+      !isIdentifierName(title) ||
+      title === NS ||
+      this.kindNames.has(title) ||
+      /^Alias\d+_$/.test(title)
+    ) {
       throw new Unsupported(`an object titled ${String(title)}`);
     }
     // one shape under one title (the readers name identical objects alike): printed once
@@ -273,7 +296,8 @@ class FilePrinter {
     const V = 'kubebuilder:validation:';
     const m: string[] = [];
     if (node.type === 'int-or-string') intOrStringType(node);
-    else if (node.keywords !== undefined) throw new Unsupported(`schema keywords ${Object.keys(node.keywords).join(', ')}`);
+    else if (node.keywords !== undefined)
+      throw new Unsupported(`schema keywords ${Object.keys(node.keywords).join(', ')}`);
     if (node.nullable === false) throw new Unsupported('nullable: false');
     if (node.nullable) m.push('nullable');
     if (node.default !== undefined) m.push(`kubebuilder:default=${json(node.default)}`);

@@ -53,11 +53,12 @@ async function check(crd: Rec, label: string): Promise<'refused' | 'generated'> 
 after(async () => {
   await sample.check();
   rmSync(tmp, { recursive: true, force: true });
-  process.stdout.write(`security: ${cases} hostile inputs: ${generated} generated (checked, ${sample.size} compiled), ${refused} refused with positioned diagnostics\n`);
+  process.stdout.write(
+    `security: ${cases} hostile inputs: ${generated} generated (checked, ${sample.size} compiled), ${refused} refused with positioned diagnostics\n`,
+  );
 });
 
 describe('hostile names and texts', () => {
-
   it('in descriptions, property names, enum values, defaults and printer columns: generated, nothing injected', async (t) => {
     const crd = structuredClone(BASE);
     const v = crd.spec.versions[0];
@@ -78,10 +79,21 @@ describe('hostile names and texts', () => {
       default: Object.fromEntries(HOSTILE.map((h) => [h, 1])),
     };
     spec.properties.list = { type: 'array', items: { type: 'string', enum: [...HOSTILE] }, default: [...HOSTILE] };
-    spec.properties.map = { type: 'object', additionalProperties: { type: 'string' }, default: Object.fromEntries(HOSTILE.map((h) => [h, h])) };
-    v.additionalPrinterColumns = HOSTILE.slice(0, 6).map((h, i) => ({ name: `col${i} ${h}`.slice(0, 60), type: 'string', jsonPath: '.spec.dbtype', description: h }));
+    spec.properties.map = {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      default: Object.fromEntries(HOSTILE.map((h) => [h, h])),
+    };
+    v.additionalPrinterColumns = HOSTILE.slice(0, 6).map((h, i) => ({
+      name: `col${i} ${h}`.slice(0, 60),
+      type: 'string',
+      jsonPath: '.spec.dbtype',
+      description: h,
+    }));
     assert.equal(await check(crd, 'texts'), 'generated', 'hostile texts in legal places must be accepted and escaped');
-    t.diagnostic(`security: ${HOSTILE.length} hostile texts, each as a description, enum value, default, map key, property name and printer column: one CRD, generated and checked`);
+    t.diagnostic(
+      `security: ${HOSTILE.length} hostile texts, each as a description, enum value, default, map key, property name and printer column: one CRD, generated and checked`,
+    );
   });
 
   it('in kinds, list kinds, plurals, singulars, groups, versions, short names and categories: refused or safe', async (t) => {
@@ -110,8 +122,10 @@ describe('hostile names and texts', () => {
     // `constructor` and `prototype` are legal DNS labels (plurals, singulars, versions, short
     // names, categories), and those trees passed every check above; a group needs a dot.
     t.diagnostic(`legal hostile names (generated and checked): ${accepted.join(', ')}`);
-    t.diagnostic(`security: ${fields.length * HOSTILE.length} hostile names (${fields.length} fields × ${HOSTILE.length} values): ${accepted.length} generated and checked, ${fields.length * HOSTILE.length - accepted.length} refused with positioned diagnostics`);
-    for (const f of ['group']) assert.ok(!outcome[f]!.includes('g'), `${f}: a hostile value was accepted`);
+    t.diagnostic(
+      `security: ${fields.length * HOSTILE.length} hostile names (${fields.length} fields × ${HOSTILE.length} values): ${accepted.length} generated and checked, ${fields.length * HOSTILE.length - accepted.length} refused with positioned diagnostics`,
+    );
+    for (const f of ['group']) assert.ok(!outcome[f].includes('g'), `${f}: a hostile value was accepted`);
     assert.ok(Object.values(outcome).flat().includes('g'), 'some hostile names are legal and were generated');
   });
 });
@@ -119,8 +133,13 @@ describe('hostile names and texts', () => {
 describe('hostile texts in annotated TypeScript', () => {
   it('string-literal enums, defaults, JSDoc text and quoted property names: refused or generated without injection', async (t) => {
     // `*/` cannot appear inside a TypeScript comment, so JSDoc carries the other payloads.
-    const lit = (h: string): string => JSON.stringify(h).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-    const safeDoc = HOSTILE.filter((h) => !h.includes('*/')).join(' ').replace(/\r?\n|[\u2028\u2029]/g, ' ');
+    const lit = (h: string): string =>
+      JSON.stringify(h)
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+    const safeDoc = HOSTILE.filter((h) => !h.includes('*/'))
+      .join(' ')
+      .replace(/\r?\n|[\u2028\u2029]/g, ' ');
     const source = `// +groupName=example.com
 // +versionName=v1
 import type { ObjectMeta } from 'crdgen/types';

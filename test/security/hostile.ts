@@ -60,11 +60,18 @@ export function assertNoInjection(path: string, text: string): void {
     `${path} has syntax errors`,
   );
   for (const st of sf.statements) {
-    assert.ok(ALLOWED_TOP_LEVEL.has(st.kind), `${path}: unexpected top-level ${ts.SyntaxKind[st.kind]}: ${st.getText(sf).slice(0, 200)}`);
+    assert.ok(
+      ALLOWED_TOP_LEVEL.has(st.kind),
+      `${path}: unexpected top-level ${ts.SyntaxKind[st.kind]}: ${st.getText(sf).slice(0, 200)}`,
+    );
   }
   const visit = (n: ts.Node): void => {
     if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
-      assert.notEqual(n.text, 'pwned', `${path}: injected identifier at ${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}: ${n.parent.getText(sf).slice(0, 200)}`);
+      assert.notEqual(
+        n.text,
+        'pwned',
+        `${path}: injected identifier at ${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}: ${n.parent.getText(sf).slice(0, 200)}`,
+      );
     }
     n.forEachChild(visit);
   };

@@ -43,7 +43,10 @@ process.exit(code);
 
 function run(args: string[], untilReady: boolean): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'operator.mts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(dir, 'operator.mts'), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const onData = (d: Buffer): void => {
@@ -81,23 +84,60 @@ describe('no secret in logs', () => {
       kc,
       `apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n    server: ${env.url}\ncontexts:\n- name: c\n  context: {cluster: c, user: u, namespace: default}\nusers:\n- name: u\n  user:\n    token: ${TOKEN}\n`,
     );
-    env.faults.failNext(1, { code: 500, pathPrefix: '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers/fails' });
-    const r = await run(['--kubeconfig', kc, '--log-level', 'debug', '--leader-elect', '--leader-election-namespace', 'default', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'], true);
+    env.faults.failNext(1, {
+      code: 500,
+      pathPrefix: '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers/fails',
+    });
+    const r = await run(
+      [
+        '--kubeconfig',
+        kc,
+        '--log-level',
+        'debug',
+        '--leader-elect',
+        '--leader-election-namespace',
+        'default',
+        '--metrics-bind-address',
+        '0',
+        '--health-probe-bind-address',
+        '0',
+      ],
+      true,
+    );
     assert.match(r.out, /READY/, r.out.slice(-2000));
     assert.match(r.out, /"level":"debug"/, 'debug lines were logged');
     assert.match(r.out, /get failed/, 'errors were logged');
-    assert.ok(!r.out.includes(TOKEN), `the token appears in the operator output:\n${r.out.split('\n').filter((l) => l.includes(TOKEN)).join('\n').slice(0, 2000)}`);
-    assert.ok(serverLog.some((l) => l.includes('/leases')), 'the operator talked to the server (leader election)');
+    assert.ok(
+      !r.out.includes(TOKEN),
+      `the token appears in the operator output:\n${r.out
+        .split('\n')
+        .filter((l) => l.includes(TOKEN))
+        .join('\n')
+        .slice(0, 2000)}`,
+    );
+    assert.ok(
+      serverLog.some((l) => l.includes('/leases')),
+      'the operator talked to the server (leader election)',
+    );
     assert.ok(!serverLog.join('\n').includes(TOKEN), 'the token appears in the server request log');
   });
 
   it('a kubeconfig that does not parse: the error names the file, not the secrets', async () => {
     const kc = join(dir, 'broken.kubeconfig');
-    writeFileSync(kc, `apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: ${TOKEN}\n    password: ${PASSWORD}\n   bad: [indent\n`);
-    const r = await run(['--kubeconfig', kc, '--log-level', 'debug', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'], false);
+    writeFileSync(
+      kc,
+      `apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: ${TOKEN}\n    password: ${PASSWORD}\n   bad: [indent\n`,
+    );
+    const r = await run(
+      ['--kubeconfig', kc, '--log-level', 'debug', '--metrics-bind-address', '0', '--health-probe-bind-address', '0'],
+      false,
+    );
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /broken\.kubeconfig/, r.out);
-    assert.ok(!r.out.includes(TOKEN) && !r.out.includes(PASSWORD), `a secret appears in the error:\n${r.out.slice(0, 2000)}`);
+    assert.ok(
+      !r.out.includes(TOKEN) && !r.out.includes(PASSWORD),
+      `a secret appears in the error:\n${r.out.slice(0, 2000)}`,
+    );
     assert.doesNotMatch(r.out, /\n\s+at .+:\d+:\d+/, 'no stack trace');
   });
 });

@@ -50,7 +50,11 @@ function snapshot(dir: string): Record<string, string> {
 /** The Dockerfile's stages: FROM line and instructions, continuation lines joined. */
 function stages(dockerfile: string): Array<{ from: string; lines: string[] }> {
   const out: Array<{ from: string; lines: string[] }> = [];
-  const logical = dockerfile.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const logical = dockerfile
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   for (const l of logical) {
     if (/^FROM\s/i.test(l)) out.push({ from: l, lines: [] });
     else out.at(-1)?.lines.push(l);
@@ -69,12 +73,22 @@ test('Dockerfile: the final stage runs as a numeric non-root USER, set after eve
   assert.ok(m, `USER is numeric (a name cannot be checked by runAsNonRoot): ${last.l}`);
   assert.notEqual(Number(m[1]), 0, 'uid is not root');
   if (m[2] !== undefined) assert.notEqual(Number(m[2]), 0, 'gid is not root');
-  assert.equal(final.lines.slice(last.i + 1).some((l) => /^(RUN|USER)\s/i.test(l)), false, 'nothing runs or switches user after it');
-  assert.match(final.lines.find((l) => /^ENTRYPOINT/i.test(l)) ?? '', /^ENTRYPOINT \[/, 'exec-form entrypoint (no shell as PID 1)');
+  assert.equal(
+    final.lines.slice(last.i + 1).some((l) => /^(RUN|USER)\s/i.test(l)),
+    false,
+    'nothing runs or switches user after it',
+  );
+  assert.match(
+    final.lines.find((l) => /^ENTRYPOINT/i.test(l)) ?? '',
+    /^ENTRYPOINT \[/,
+    'exec-form entrypoint (no shell as PID 1)',
+  );
 });
 
 test('manager.yaml: runAsNonRoot, readOnlyRootFilesystem, no privilege escalation, capabilities dropped, uid matches the image', () => {
-  const docs = YAML.parseAllDocuments(readFileSync(join(opDir, 'config', 'manager.yaml'), 'utf8')).map((d) => d.toJSON() as KubeObject & Record<string, any>);
+  const docs = YAML.parseAllDocuments(readFileSync(join(opDir, 'config', 'manager.yaml'), 'utf8')).map(
+    (d) => d.toJSON() as KubeObject & Record<string, any>,
+  );
   const dep = docs.find((d) => d.kind === 'Deployment');
   assert.ok(dep, 'a Deployment');
   const pod = dep.spec.template.spec;
@@ -87,7 +101,10 @@ test('manager.yaml: runAsNonRoot, readOnlyRootFilesystem, no privilege escalatio
     assert.equal(sc.readOnlyRootFilesystem, true, `${c.name}: readOnlyRootFilesystem`);
     assert.notEqual(sc.privileged, true, `${c.name}: not privileged`);
     assert.deepEqual(sc.capabilities?.drop, ['ALL'], `${c.name}: drops all capabilities`);
-    assert.ok(sc.runAsUser === undefined || (sc.runAsUser !== 0 && String(sc.runAsUser) === dockerUser), `${c.name}: runAsUser ${sc.runAsUser} matches the image's USER ${dockerUser}`);
+    assert.ok(
+      sc.runAsUser === undefined || (sc.runAsUser !== 0 && String(sc.runAsUser) === dockerUser),
+      `${c.name}: runAsUser ${sc.runAsUser} matches the image's USER ${dockerUser}`,
+    );
   }
 });
 
@@ -107,28 +124,75 @@ test('the operator runs as a non-root uid with its folder read-only, reconciles,
     walk(gen.dir, (p, st) => chmodSync(p, st.isDirectory() ? 0o555 : 0o444));
     const before = snapshot(gen.dir);
     let out = '';
-    proc = spawn(process.execPath, ['--import', 'tsx', join(opDir, 'main.ts'), '--kubeconfig', kubeconfigPath, '--metrics-bind-address', '0', '--health-probe-bind-address', '0'], {
-      cwd: opDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, KUBECONFIG: '', HOME: '/nonexistent' },
-      ...(asRoot ? { uid, gid: uid } : {}),
-    });
+    proc = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(opDir, 'main.ts'),
+        '--kubeconfig',
+        kubeconfigPath,
+        '--metrics-bind-address',
+        '0',
+        '--health-probe-bind-address',
+        '0',
+      ],
+      {
+        cwd: opDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, KUBECONFIG: '', HOME: '/nonexistent' },
+        ...(asRoot ? { uid, gid: uid } : {}),
+      },
+    );
     proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
     proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
     const exited = new Promise<number | string>((r) => proc!.once('exit', (code, sig) => r(code ?? sig ?? -1)));
-    await waitFor(() => out.includes('caches synced; starting workers') || (proc!.exitCode !== null ? Promise.reject(new Error(out)) : false), 30_000, 'the operator to start', () => out);
+    await waitFor(
+      () =>
+        out.includes('caches synced; starting workers') ||
+        (proc!.exitCode !== null ? Promise.reject(new Error(out)) : false),
+      30_000,
+      'the operator to start',
+      () => out,
+    );
     const config = await loadKubeconfig({ path: kubeconfigPath });
-    const dms = resourceClient<KubeObject & { status?: { availableReplicas?: number } }>(config, { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true }).namespace('default');
-    await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'ro' }, spec: { deploymentName: 'ro-db', replicas: 2, dbtype: 'redis' } } as KubeObject);
+    const dms = resourceClient<KubeObject & { status?: { availableReplicas?: number } }>(config, {
+      group: 'coolops.cn',
+      version: 'v1alpha1',
+      resource: 'databasemanagers',
+      kind: 'DatabaseManager',
+      listKind: 'DatabaseManagerList',
+      namespaced: true,
+    }).namespace('default');
+    await dms.create({
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name: 'ro' },
+      spec: { deploymentName: 'ro-db', replicas: 2, dbtype: 'redis' },
+    } as KubeObject);
     const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
-    await waitFor(async () => (await deployments.get('ro-db')).spec?.replicas === 2, 15_000, 'the Deployment', () => out);
-    await waitFor(async () => (await dms.get('ro')).status?.availableReplicas === 2, 15_000, 'the status', () => out);
+    await waitFor(
+      async () => (await deployments.get('ro-db')).spec?.replicas === 2,
+      15_000,
+      'the Deployment',
+      () => out,
+    );
+    await waitFor(
+      async () => (await dms.get('ro')).status?.availableReplicas === 2,
+      15_000,
+      'the status',
+      () => out,
+    );
     proc.kill('SIGTERM');
     assert.equal(await exited, 0, out);
     assert.deepEqual(snapshot(gen.dir), before, 'nothing written in the operator folder');
     if (asRoot) {
       // the uid switch really happened: the process could not have written there
-      const probe = spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(join(opDir, 'probe'))}, 'x')`], { uid, gid: uid, stdio: 'ignore' });
+      const probe = spawn(
+        process.execPath,
+        ['-e', `require('fs').writeFileSync(${JSON.stringify(join(opDir, 'probe'))}, 'x')`],
+        { uid, gid: uid, stdio: 'ignore' },
+      );
       assert.notEqual(await new Promise((r) => probe.once('exit', r)), 0, `uid ${uid} cannot write in the folder`);
     }
   } finally {

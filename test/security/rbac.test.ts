@@ -10,12 +10,26 @@ import YAML from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { CoreEventResource, DeploymentResource, ServiceResource, type CoreEvent, type Deployment, type Service } from '../../src/runtime/client/builtin.js';
+import {
+  CoreEventResource,
+  DeploymentResource,
+  ServiceResource,
+  type CoreEvent,
+  type Deployment,
+  type Service,
+} from '../../src/runtime/client/builtin.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from '../e2e/support.js';
 
-const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM_RESOURCE = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 const NS = 'default';
 type DM = KubeObject & { spec?: Record<string, unknown>; status?: { availableReplicas?: number } };
 
@@ -52,12 +66,23 @@ export function permissionOf(method: string, url: string): Permission | undefine
   const [resource, name, sub] = rest;
   const watch = /(^|&)watch=(true|1)(&|$)/.test(query ?? '');
   const verb =
-    method === 'GET' ? (name === undefined ? (watch ? 'watch' : 'list') : 'get')
-    : method === 'POST' ? 'create'
-    : method === 'PUT' ? 'update'
-    : method === 'PATCH' ? 'patch'
-    : method === 'DELETE' ? (name === undefined ? 'deletecollection' : 'delete')
-    : method.toLowerCase();
+    method === 'GET'
+      ? name === undefined
+        ? watch
+          ? 'watch'
+          : 'list'
+        : 'get'
+      : method === 'POST'
+        ? 'create'
+        : method === 'PUT'
+          ? 'update'
+          : method === 'PATCH'
+            ? 'patch'
+            : method === 'DELETE'
+              ? name === undefined
+                ? 'deletecollection'
+                : 'delete'
+              : method.toLowerCase();
   return `${group}/${resource}${sub ? `/${sub}` : ''} ${verb}`;
 }
 
@@ -65,9 +90,13 @@ export function permissionOf(method: string, url: string): Permission | undefine
 function granted(rbacYaml: string): Set<Permission> {
   const out = new Set<Permission>();
   for (const doc of YAML.parseAllDocuments(rbacYaml)) {
-    const o = doc.toJSON() as { kind?: string; rules?: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
+    const o = doc.toJSON() as {
+      kind?: string;
+      rules?: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }>;
+    };
     if (o?.kind !== 'Role' && o?.kind !== 'ClusterRole') continue;
-    for (const r of o.rules ?? []) for (const g of r.apiGroups) for (const res of r.resources) for (const v of r.verbs) out.add(`${g}/${res} ${v}`);
+    for (const r of o.rules ?? [])
+      for (const g of r.apiGroups) for (const res of r.resources) for (const v of r.verbs) out.add(`${g}/${res} ${v}`);
   }
   return out;
 }
@@ -85,13 +114,29 @@ before(async () => {
     simulateWorkloads: 50,
     log: (line) => {
       const m = /^(\S+) (\S+) \d{3} \d+ms "(.*)"$/.exec(line);
-      if (!m || !m[3]!.startsWith('databasemanager-controller')) return;
-      const p = permissionOf(m[1]!, m[2]!);
+      if (!m || !m[3].startsWith('databasemanager-controller')) return;
+      const p = permissionOf(m[1], m[2]);
       if (p) used.set(p, (used.get(p) ?? 0) + 1);
-      else nonResource.add(`${m[1]} ${m[2]!.split('?')[0]}`);
+      else nonResource.add(`${m[1]} ${m[2].split('?')[0]}`);
     },
   });
-  op = startOperator(gen.main, ['--kubeconfig', server.kubeconfigPath, '--leader-elect', '--leader-election-namespace', NS, '--leader-elect-lease-duration', '3s', '--leader-elect-renew-deadline', '2s', '--leader-elect-retry-period', '500ms', '--metrics-bind-address', '0', '--health-probe-bind-address', '0']);
+  op = startOperator(gen.main, [
+    '--kubeconfig',
+    server.kubeconfigPath,
+    '--leader-elect',
+    '--leader-election-namespace',
+    NS,
+    '--leader-elect-lease-duration',
+    '3s',
+    '--leader-elect-renew-deadline',
+    '2s',
+    '--leader-elect-retry-period',
+    '500ms',
+    '--metrics-bind-address',
+    '0',
+    '--health-probe-bind-address',
+    '0',
+  ]);
   await op.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
 });
 
@@ -110,7 +155,12 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   const dep = (name: string) => deployments.get(name).catch(() => undefined);
 
   // create → Deployment and status; scale → update; edited behind its back → put back; deleted → recreated
-  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' } });
+  await dms.create({
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'orders' },
+    spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'postgres' },
+  });
   await waitFor(async () => (await dms.get('orders')).status?.availableReplicas === 2, 60_000, 'orders available');
   await dms.patch('orders', PatchType.Merge, { spec: { replicas: 3 } });
   await waitFor(async () => (await dep('orders-db'))?.spec?.replicas === 3, 60_000, 'scaled to 3');
@@ -121,23 +171,68 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   // the Service edited behind its back → put back (an update)
   await waitFor(() => services.get('orders-db'), 60_000, 'the Service');
   await services.patch('orders-db', PatchType.Merge, { spec: { selector: { app: 'elsewhere' } } });
-  await waitFor(async () => (await services.get('orders-db')).spec?.selector?.['app'] === 'orders-db', 60_000, 'the Service put back');
+  await waitFor(
+    async () => (await services.get('orders-db')).spec?.selector?.['app'] === 'orders-db',
+    60_000,
+    'the Service put back',
+  );
   await deployments.delete('orders-db');
-  await waitFor(async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined, 60_000, 'recreated');
+  await waitFor(
+    async () => (await dep('orders-db'))?.metadata?.uid !== d.metadata?.uid && (await dep('orders-db')) !== undefined,
+    60_000,
+    'recreated',
+  );
   // a squatter: ErrResourceExists, repeated (the repeats are aggregated: an Event patch)
   const labels = { app: 'squatter' };
-  await deployments.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'taken-db' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'busybox' }] } } } });
-  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'taken' }, spec: { deploymentName: 'taken-db', replicas: 1, dbtype: 'redis' } });
-  await waitFor(async () => ((await events.list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists')?.count ?? 0) >= 2, 60_000, 'an aggregated ErrResourceExists event');
+  await deployments.create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'taken-db' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'busybox' }] } },
+    },
+  });
+  await dms.create({
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'taken' },
+    spec: { deploymentName: 'taken-db', replicas: 1, dbtype: 'redis' },
+  });
+  await waitFor(
+    async () =>
+      ((await events.list()).items.find((e) => e.involvedObject.name === 'taken' && e.reason === 'ErrResourceExists')
+        ?.count ?? 0) >= 2,
+    60_000,
+    'an aggregated ErrResourceExists event',
+  );
   // an unknown dbtype: Ready=False
-  await dms.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'weird' }, spec: { deploymentName: 'weird-db', replicas: 1, dbtype: 'oracle' } });
-  await waitFor(async () => (await events.list()).items.some((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType'), 60_000, 'UnknownDBType event');
+  await dms.create({
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'weird' },
+    spec: { deploymentName: 'weird-db', replicas: 1, dbtype: 'oracle' },
+  });
+  await waitFor(
+    async () =>
+      (await events.list()).items.some((e) => e.involvedObject.name === 'weird' && e.reason === 'UnknownDBType'),
+    60_000,
+    'UnknownDBType event',
+  );
   // deletes: the garbage collector removes the Deployment, the operator deletes nothing
   await dms.delete('orders');
   await waitFor(async () => (await dep('orders-db')) === undefined, 60_000, 'orders-db collected');
   // the server ends the open watches, so their requests are logged (a watch is logged when it ends)
   server.faults.dropWatches();
-  await waitFor(() => used.has('apps/deployments watch') && used.has('/services watch') && used.has('coolops.cn/databasemanagers watch'), 60_000, 'the watches to be logged');
+  await waitFor(
+    () =>
+      used.has('apps/deployments watch') &&
+      used.has('/services watch') &&
+      used.has('coolops.cn/databasemanagers watch'),
+    60_000,
+    'the watches to be logged',
+  );
   // a clean stop releases the lease (an update)
   op.proc.kill('SIGTERM');
   assert.equal(await op.exited, 0);
@@ -146,17 +241,35 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   const grants = granted(rbac);
   const usedList = [...used.keys()].sort();
   const notGranted = usedList.filter((p) => !grants.has(p));
-  assert.deepEqual(notGranted, [], `used but not granted (the operator would be forbidden): ${notGranted.join(', ')}\nused: ${usedList.join(', ')}`);
+  assert.deepEqual(
+    notGranted,
+    [],
+    `used but not granted (the operator would be forbidden): ${notGranted.join(', ')}\nused: ${usedList.join(', ')}`,
+  );
   const unused = [...grants].filter((p) => !used.has(p) && !(p in JUSTIFIED)).sort();
-  assert.deepEqual(unused, [], `granted but never used (more privilege than needed): ${unused.join(', ')}\nused: ${usedList.join(', ')}`);
-  assert.deepEqual([...nonResource].filter((u) => !/^GET \/(api|apis|version)$/.test(u)), [], 'non-resource requests other than discovery');
+  assert.deepEqual(
+    unused,
+    [],
+    `granted but never used (more privilege than needed): ${unused.join(', ')}\nused: ${usedList.join(', ')}`,
+  );
+  assert.deepEqual(
+    [...nonResource].filter((u) => !/^GET \/(api|apis|version)$/.test(u)),
+    [],
+    'non-resource requests other than discovery',
+  );
 });
 
 test('request → permission mapping follows the apiserver (list/watch/get, subresources, cluster scope)', () => {
   assert.equal(permissionOf('GET', '/apis/apps/v1/deployments?limit=500'), 'apps/deployments list');
   assert.equal(permissionOf('GET', '/apis/apps/v1/deployments?watch=true&resourceVersion=5'), 'apps/deployments watch');
-  assert.equal(permissionOf('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/x'), 'coordination.k8s.io/leases get');
-  assert.equal(permissionOf('PUT', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers/a/status'), 'coolops.cn/databasemanagers/status update');
+  assert.equal(
+    permissionOf('GET', '/apis/coordination.k8s.io/v1/namespaces/default/leases/x'),
+    'coordination.k8s.io/leases get',
+  );
+  assert.equal(
+    permissionOf('PUT', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers/a/status'),
+    'coolops.cn/databasemanagers/status update',
+  );
   assert.equal(permissionOf('PATCH', '/api/v1/namespaces/default/events/e.1'), '/events patch');
   assert.equal(permissionOf('POST', '/api/v1/namespaces/default/events'), '/events create');
   assert.equal(permissionOf('DELETE', '/api/v1/namespaces/default/events'), '/events deletecollection');

@@ -34,10 +34,16 @@ function transpileTree(from: string, to: string): void {
     const r = ts.transpileModule(readFileSync(file, 'utf8'), {
       fileName: file,
       reportDiagnostics: true,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, isolatedModules: true, sourceMap: false },
+      compilerOptions: {
+        module: ts.ModuleKind.ESNext,
+        target: ts.ScriptTarget.ES2022,
+        isolatedModules: true,
+        sourceMap: false,
+      },
     });
     const errors = (r.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error);
-    if (errors.length) throw new Error(`${relative(ROOT, file)}: ${ts.flattenDiagnosticMessageText(errors[0]!.messageText, '\n')}`);
+    if (errors.length)
+      throw new Error(`${relative(ROOT, file)}: ${ts.flattenDiagnosticMessageText(errors[0].messageText, '\n')}`);
     const out = join(to, relative(from, file)).replace(/\.ts$/, '.js');
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, r.outputText);
@@ -61,13 +67,29 @@ export function buildOperator(): BuiltOperator {
     transpileTree(join(ROOT, 'src', 'runtime'), join(dir, 'runtime'));
     const file = 'fixtures/databasemanager/crd.yaml';
     const r = readCrdInputs([{ file, content: readFileSync(join(ROOT, file)) }]);
-    if (r.diagnostics.some((d) => d.severity === 'error')) throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
+    if (r.diagnostics.some((d) => d.severity === 'error'))
+      throw new Error(`fixture has errors: ${JSON.stringify(r.diagnostics)}`);
     const src = join(dir, 'src');
-    writeTree(src, runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport: join(dir, 'runtime', 'index.js'), controllers: ['DatabaseManager'] })));
+    writeTree(
+      src,
+      runEmitters(
+        r.model,
+        createEmitContext({
+          sources: r.model.sources,
+          runtimeImport: join(dir, 'runtime', 'index.js'),
+          controllers: ['DatabaseManager'],
+        }),
+      ),
+    );
     const gen = join(dir, 'gen');
     transpileTree(src, gen);
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-    return { dir, main: join(gen, 'controllers', 'databasemanager', 'main.js'), reconcile: join(gen, 'controllers', 'databasemanager', 'reconcile.js'), cleanup };
+    return {
+      dir,
+      main: join(gen, 'controllers', 'databasemanager', 'main.js'),
+      reconcile: join(gen, 'controllers', 'databasemanager', 'reconcile.js'),
+      cleanup,
+    };
   } catch (e) {
     cleanup();
     throw e;

@@ -10,7 +10,17 @@ import type { Replicas } from './replicas.js';
 import type { Workload } from './workload.js';
 
 /** The kinds of fault, in the order of the summary. */
-export const FAULT_KINDS = ['dropWatches', 'compact', 'fail500', 'fail429', 'latency', 'apiRestart', 'killLeader', 'editOwned', 'deleteOwned'] as const;
+export const FAULT_KINDS = [
+  'dropWatches',
+  'compact',
+  'fail500',
+  'fail429',
+  'latency',
+  'apiRestart',
+  'killLeader',
+  'editOwned',
+  'deleteOwned',
+] as const;
 /** One kind of fault. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -19,7 +29,10 @@ const FAIL_PREFIXES = ['/api', '/apis/coolops.cn/', '/apis/apps/'];
 
 /** The fault injector of one soak run. */
 export class Chaos {
-  readonly counts: Record<FaultKind, number> = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  readonly counts: Record<FaultKind, number> = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<
+    FaultKind,
+    number
+  >;
   /** Failure windows that ended (`processes` is filled in at the end of the run). */
   readonly windows: Array<Omit<FailureWindow, 'processes'>> = [];
   /** A fault that could not be applied (no leader to kill, the Deployment already gone, …). */
@@ -119,7 +132,10 @@ export class Chaos {
         try {
           if (kind === 'deleteOwned') await client.delete(`${name}-db`);
           else if (editReplicas) await client.patch(`${name}-db`, PatchType.Merge, { spec: { replicas } });
-          else await client.patch(`${name}-db`, PatchType.JSON, [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'busybox:behind-your-back' }]);
+          else
+            await client.patch(`${name}-db`, PatchType.JSON, [
+              { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'busybox:behind-your-back' },
+            ]);
         } catch {
           this.notApplied++;
         }

@@ -10,12 +10,19 @@ export type Images = Readonly<Record<string, { image: string }>>;
 
 /** Lists every object of a resource across namespaces. */
 async function listAll<T>(client: ResourceClient<T & DM>): Promise<T[]> {
-  return (await client.list()).items as T[];
+  return (await client.list()).items;
 }
 
 /** The violations of the end state (empty when converged). */
-export async function endStateViolations(dms: ResourceClient<DM>, deployments: ResourceClient<Deployment>, images: Images): Promise<string[]> {
-  const [allDms, allDeps] = await Promise.all([listAll<DM>(dms), listAll<Deployment>(deployments as unknown as ResourceClient<Deployment & DM>)]);
+export async function endStateViolations(
+  dms: ResourceClient<DM>,
+  deployments: ResourceClient<Deployment>,
+  images: Images,
+): Promise<string[]> {
+  const [allDms, allDeps] = await Promise.all([
+    listAll<DM>(dms),
+    listAll<Deployment>(deployments as unknown as ResourceClient<Deployment & DM>),
+  ]);
   const out: string[] = [];
   const liveByUid = new Map<string, DM>();
   for (const d of allDms) if (!d.metadata?.deletionTimestamp && d.metadata?.uid) liveByUid.set(d.metadata.uid, d);
@@ -45,19 +52,26 @@ export async function endStateViolations(dms: ResourceClient<DM>, deployments: R
       out.push(`${where} controls ${deps.length} Deployments`);
       continue;
     }
-    const dep = deps[0]!;
+    const dep = deps[0];
     const spec = dm.spec ?? {};
     const image = images[spec.dbtype ?? '']?.image;
-    if (dep.metadata?.name !== spec.deploymentName) out.push(`${where}: Deployment name ${dep.metadata?.name} ≠ ${spec.deploymentName}`);
-    if (dep.spec?.replicas !== (spec.replicas ?? 1)) out.push(`${where}: Deployment replicas ${dep.spec?.replicas} ≠ ${spec.replicas}`);
+    if (dep.metadata?.name !== spec.deploymentName)
+      out.push(`${where}: Deployment name ${dep.metadata?.name} ≠ ${spec.deploymentName}`);
+    if (dep.spec?.replicas !== (spec.replicas ?? 1))
+      out.push(`${where}: Deployment replicas ${dep.spec?.replicas} ≠ ${spec.replicas}`);
     const got = dep.spec?.template.spec?.containers[0]?.image;
     if (got !== image) out.push(`${where}: Deployment image ${got} ≠ ${image}`);
     const st = dm.status ?? {};
     const gen = dm.metadata?.generation;
-    if (st.availableReplicas !== (spec.replicas ?? 1)) out.push(`${where}: status.availableReplicas ${st.availableReplicas} ≠ ${spec.replicas}`);
-    if (st.observedGeneration !== gen) out.push(`${where}: status.observedGeneration ${st.observedGeneration} ≠ generation ${gen}`);
+    if (st.availableReplicas !== (spec.replicas ?? 1))
+      out.push(`${where}: status.availableReplicas ${st.availableReplicas} ≠ ${spec.replicas}`);
+    if (st.observedGeneration !== gen)
+      out.push(`${where}: status.observedGeneration ${st.observedGeneration} ≠ generation ${gen}`);
     const ready = st.conditions?.find((c) => c.type === 'Ready');
-    if (ready?.status !== 'True' || ready.observedGeneration !== gen) out.push(`${where}: Ready ${ready?.status ?? 'missing'} (observedGeneration ${ready?.observedGeneration}, generation ${gen})`);
+    if (ready?.status !== 'True' || ready.observedGeneration !== gen)
+      out.push(
+        `${where}: Ready ${ready?.status ?? 'missing'} (observedGeneration ${ready?.observedGeneration}, generation ${gen})`,
+      );
   }
   return out;
 }

@@ -54,7 +54,11 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
     etcd = await startEtcd({ binary: etcdBinary() });
     env = await startTestApiServer({
       crds: [DM_CRD],
-      objects: SOAK_NAMESPACES.filter((n) => n !== 'default').map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+      objects: SOAK_NAMESPACES.filter((n) => n !== 'default').map((name) => ({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+      })),
       simulateWorkloads: 100,
       etcd: { endpoints: [etcd.endpoint] },
       log: requests.log,
@@ -68,7 +72,8 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
 
     replicas = new Replicas(gen.main, env.kubeconfigPath, progress);
     replicas.start();
-    if (!(await replicas.waitReady(60_000))) throw new Error(`the operator did not start: ${replicas.all.map((i) => i.tail.join('\n')).join('\n')}`);
+    if (!(await replicas.waitReady(60_000)))
+      throw new Error(`the operator did not start: ${replicas.all.map((i) => i.tail.join('\n')).join('\n')}`);
     progress('operator ready; load and faults start');
 
     const workload = new Workload(dms, opts.objects, prng);
@@ -84,7 +89,9 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
         nextScrape = Date.now() + 5000;
       }
       if (Date.now() >= nextProgress) {
-        progress(`live=${workload.liveKeys().length} ops=${JSON.stringify(workload.counts)} faults=${JSON.stringify(chaos.counts)}`);
+        progress(
+          `live=${workload.liveKeys().length} ops=${JSON.stringify(workload.counts)} faults=${JSON.stringify(chaos.counts)}`,
+        );
         nextProgress = Date.now() + 30_000;
       }
       if (opts.stepMs > 0) await sleep(opts.stepMs);
@@ -112,10 +119,15 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
       await sleep(2000);
     }
     if (convergedSeconds === undefined) {
-      violations.push(`not converged within ${opts.convergeTimeoutMs / 1000} s after faults stopped (${last.length} problems; first: ${last.slice(0, 5).join('; ')})`);
-      if (replicas.running().length !== 2) violations.push(`only ${replicas.running().length} replicas running at the end`);
+      violations.push(
+        `not converged within ${opts.convergeTimeoutMs / 1000} s after faults stopped (${last.length} problems; first: ${last.slice(0, 5).join('; ')})`,
+      );
+      if (replicas.running().length !== 2)
+        violations.push(`only ${replicas.running().length} replicas running at the end`);
       for (const i of replicas.running()) {
-        progress(`replica ${i.id}: leader ${i.leaderFrom ? new Date(i.leaderFrom).toISOString() : '-'} workers ${i.workFrom ? new Date(i.workFrom).toISOString() : '-'}; last lines:\n  ${i.tail.slice(-8).join('\n  ')}`);
+        progress(
+          `replica ${i.id}: leader ${i.leaderFrom ? new Date(i.leaderFrom).toISOString() : '-'} workers ${i.workFrom ? new Date(i.workFrom).toISOString() : '-'}; last lines:\n  ${i.tail.slice(-8).join('\n  ')}`,
+        );
       }
     }
 
@@ -126,11 +138,21 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
     const missing = replicas.all.some((i) => i.counterMissing);
     const overlaps = scraped.length > 0 ? scraped.reduce((s, i) => s + i.overlaps!, 0) : undefined;
     if (overlaps !== undefined && overlaps > 0) {
-      violations.push(`reconcile overlaps: ${scraped.filter((i) => i.overlaps! > 0).map((i) => `replica ${i.id}: ${i.overlaps}`).join(', ')}`);
+      violations.push(
+        `reconcile overlaps: ${scraped
+          .filter((i) => i.overlaps! > 0)
+          .map((i) => `replica ${i.id}: ${i.overlaps}`)
+          .join(', ')}`,
+      );
     }
-    if (replicas.clashes.length > 0) violations.push(`reconciles of one key overlapped in time (from the reconciled log lines): ${replicas.clashes.join('; ')}`);
+    if (replicas.clashes.length > 0)
+      violations.push(
+        `reconciles of one key overlapped in time (from the reconciled log lines): ${replicas.clashes.join('; ')}`,
+      );
     for (const [a, b] of dualLeadership(replicas.all)) {
-      violations.push(`replicas ${a.id} and ${b.id} reconciled as leaders at the same time (${new Date(a.workFrom!).toISOString()}–${a.leaderTo ? new Date(a.leaderTo).toISOString() : 'end'} and ${new Date(b.workFrom!).toISOString()}–${b.leaderTo ? new Date(b.leaderTo).toISOString() : 'end'})`);
+      violations.push(
+        `replicas ${a.id} and ${b.id} reconciled as leaders at the same time (${new Date(a.workFrom!).toISOString()}–${a.leaderTo ? new Date(a.leaderTo).toISOString() : 'end'} and ${new Date(b.workFrom!).toISOString()}–${b.leaderTo ? new Date(b.leaderTo).toISOString() : 'end'})`,
+      );
     }
 
     // the request rate against failing paths: every window within the backoffs' bound
@@ -138,11 +160,18 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
       ...w,
       processes: replicas!.all.filter((i) => i.startedAt <= w.end && (i.exitedAt ?? Infinity) >= w.start).length,
     }));
-    const verdicts = requests.verdicts(windows, { objects: opts.objects, ...OPERATOR_CLIENT, retryPeriodSeconds: LEASE.retryPeriodSeconds });
+    const verdicts = requests.verdicts(windows, {
+      objects: opts.objects,
+      ...OPERATOR_CLIENT,
+      retryPeriodSeconds: LEASE.retryPeriodSeconds,
+    });
     let worst = 0;
     for (const v of verdicts) {
       worst = Math.max(worst, v.sent / v.bound);
-      if (v.sent > v.bound) violations.push(`request rate: ${v.sent} operator requests to ${v.window.prefix} in a ${v.seconds.toFixed(1)} s window of ${v.window.code}s (bound ${v.bound}, ${v.limitedBy})`);
+      if (v.sent > v.bound)
+        violations.push(
+          `request rate: ${v.sent} operator requests to ${v.window.prefix} in a ${v.seconds.toFixed(1)} s window of ${v.window.code}s (bound ${v.bound}, ${v.limitedBy})`,
+        );
     }
 
     const faults = { ...chaos.counts } as Record<string, number>;
@@ -156,7 +185,17 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
       `overlaps=${overlaps === undefined ? 'counter-not-exposed' : overlaps}${missing && overlaps !== undefined ? '(some scrapes lacked it)' : ''} scrapes=${replicas.scrapes}/${replicas.scrapeFailures}failed reconciles=${replicas.reconciles} span-clashes=${replicas.clashes.length} ` +
       `rate-windows=${verdicts.length} worst=${(worst * 100).toFixed(0)}%-of-bound operator-requests=${requests.operatorRequests} peak=${requests.maxPerSecond()}/s ` +
       `violations=${violations.length}`;
-    return { summary, violations, ...(convergedSeconds !== undefined ? { convergedSeconds } : {}), faults, ...(overlaps !== undefined ? { overlaps } : {}), rateWindows: verdicts.length, worstRateRatio: worst, reconciles: replicas.reconciles, operatorRequests: requests.operatorRequests };
+    return {
+      summary,
+      violations,
+      ...(convergedSeconds !== undefined ? { convergedSeconds } : {}),
+      faults,
+      ...(overlaps !== undefined ? { overlaps } : {}),
+      rateWindows: verdicts.length,
+      worstRateRatio: worst,
+      reconciles: replicas.reconciles,
+      operatorRequests: requests.operatorRequests,
+    };
   } finally {
     await replicas?.stop();
     await env?.stop();

@@ -17,14 +17,26 @@ after(async () => {
 test('an object taken from a built-in list (no apiVersion/kind, as an informer cache filled by a list holds it) can be updated: the client sends the type', async () => {
   // Found by the soak: after a new leader listed its Deployments, every Deployment update was
   // refused with "Object 'Kind' is missing" and the operator never converged.
-  const deployments = resourceClient<Deployment>(await loadKubeconfig({ path: env.kubeconfigPath }), DeploymentResource).namespace('default');
+  const deployments = resourceClient<Deployment>(
+    await loadKubeconfig({ path: env.kubeconfigPath }),
+    DeploymentResource,
+  ).namespace('default');
   const labels = { app: 'x' };
-  await deployments.create({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'x:1' }] } } } });
+  await deployments.create({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'x' },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'x', image: 'x:1' }] } },
+    },
+  });
   const listed = (await deployments.list()).items.find((d) => d.metadata?.name === 'x')!;
   assert.equal(listed.kind, undefined, 'built-in list items carry no kind (as the apiserver)');
-  const updated = await deployments.update({ ...listed, spec: { ...listed.spec!, replicas: 3 } });
+  const updated = await deployments.update({ ...listed, spec: { ...listed.spec, replicas: 3 } });
   assert.equal(updated.spec?.replicas, 3);
   assert.equal(updated.kind, 'Deployment');
-  const created = await deployments.create({ metadata: { name: 'y' }, spec: { ...listed.spec! } } as Deployment);
+  const created = await deployments.create({ metadata: { name: 'y' }, spec: { ...listed.spec } });
   assert.equal(created.metadata?.name, 'y');
 });

@@ -42,7 +42,8 @@ export class SoakUsageError extends Error {}
 function num(name: string, raw: string | undefined, dflt: number, check: (n: number) => boolean): number {
   if (raw === undefined) return dflt;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new SoakUsageError(`--${name}: ${JSON.stringify(raw)} is not valid`);
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new SoakUsageError(`--${name}: ${JSON.stringify(raw)} is not valid`);
   return n;
 }
 

@@ -28,7 +28,7 @@ export function createPrng(seed: number): Prng {
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
     pick: (items) => {
       if (items.length === 0) throw new RangeError('pick from an empty list');
-      return items[Math.floor(next() * items.length)]!;
+      return items[Math.floor(next() * items.length)];
     },
     chance: (p) => next() < p,
   };

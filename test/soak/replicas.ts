@@ -153,13 +153,29 @@ export class Replicas {
 
   private spawnSlot(slot: number): void {
     const args = [
-      ...(this.main.endsWith('.ts') ? ['--import', 'tsx'] : []), this.main,
-      '--kubeconfig', this.kubeconfigPath,
-      '--leader-elect', '--leader-election-namespace', 'default',
-      '--leader-elect-lease-duration', LEASE.duration, '--leader-elect-renew-deadline', LEASE.renewDeadline, '--leader-elect-retry-period', LEASE.retryPeriod,
-      '--metrics-bind-address', '127.0.0.1:0', '--health-probe-bind-address', '0',
+      ...(this.main.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      this.main,
+      '--kubeconfig',
+      this.kubeconfigPath,
+      '--leader-elect',
+      '--leader-election-namespace',
+      'default',
+      '--leader-elect-lease-duration',
+      LEASE.duration,
+      '--leader-elect-renew-deadline',
+      LEASE.renewDeadline,
+      '--leader-elect-retry-period',
+      LEASE.retryPeriod,
+      '--metrics-bind-address',
+      '127.0.0.1:0',
+      '--health-probe-bind-address',
+      '0',
     ];
-    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBECONFIG: '' } });
+    const proc = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBECONFIG: '' },
+    });
     const inc: Incarnation = { id: this.nextId++, proc, startedAt: Date.now(), tail: [] };
     this.all.push(inc);
     this.current[slot] = inc;
@@ -168,7 +184,7 @@ export class Replicas {
       if (inc.tail.length > 20) inc.tail.shift();
     };
     let buf = '';
-    proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    proc.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       buf += chunk;
       let i: number;
       while ((i = buf.indexOf('\n')) >= 0) {
@@ -184,7 +200,7 @@ export class Replicas {
         this.onLog(inc, l, keep);
       }
     });
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => keep(c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => keep(c));
     proc.once('exit', (code, sig) => {
       inc.exitedAt = Date.now();
       inc.exit = code ?? sig ?? -1;
@@ -206,7 +222,9 @@ export class Replicas {
     if (!list) this.spans.set(key, (list = []));
     const clash = list.find((o) => o.from < to && from < o.to);
     if (clash && this.clashes.length < 20) {
-      this.clashes.push(`${key}: replica ${clash.inc} ${new Date(clash.from).toISOString()}–${new Date(clash.to).toISOString()} and replica ${inc.id} ${new Date(from).toISOString()}–${new Date(to).toISOString()}`);
+      this.clashes.push(
+        `${key}: replica ${clash.inc} ${new Date(clash.from).toISOString()}–${new Date(clash.to).toISOString()} and replica ${inc.id} ${new Date(from).toISOString()}–${new Date(to).toISOString()}`,
+      );
     }
     list.push({ from, to, inc: inc.id });
     // lines of one process come in order and processes hand over after a lease duration: the last few spans suffice
@@ -214,7 +232,8 @@ export class Replicas {
   }
 
   private onLog(inc: Incarnation, l: Record<string, unknown>, keep: (s: string) => void): void {
-    const at = typeof l['time'] === 'string' ? Date.parse(l['time']) : typeof l['time'] === 'number' ? l['time'] : Date.now();
+    const at =
+      typeof l['time'] === 'string' ? Date.parse(l['time']) : typeof l['time'] === 'number' ? l['time'] : Date.now();
     switch (l['msg']) {
       case 'serving metrics':
         inc.metricsUrl = String(l['url']);
@@ -247,8 +266,8 @@ export function dualLeadership(all: Incarnation[]): Array<[Incarnation, Incarnat
   const out: Array<[Incarnation, Incarnation]> = [];
   for (let a = 0; a < led.length; a++) {
     for (let b = a + 1; b < led.length; b++) {
-      const x = led[a]!;
-      const y = led[b]!;
+      const x = led[a];
+      const y = led[b];
       const xEnd = x.leaderTo ?? Infinity;
       const yEnd = y.leaderTo ?? Infinity;
       if (x.workFrom! < yEnd && y.workFrom! < xEnd) out.push([x, y]);

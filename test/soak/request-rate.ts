@@ -69,7 +69,11 @@ const LINE = /^(\S+) (\S+) (\d{3}) (\d+)ms "/;
  *
  * bound = min(client bucket, backoffs).
  */
-export function requestBound(seconds: number, processes: number, p: BoundParams): { bound: number; limitedBy: WindowVerdict['limitedBy'] } {
+export function requestBound(
+  seconds: number,
+  processes: number,
+  p: BoundParams,
+): { bound: number; limitedBy: WindowVerdict['limitedBy'] } {
   const T = seconds;
   const client = processes * (p.burst + p.qps * T);
   const reconciles = 2 * p.objects + (100 + 10 * T) + processes * p.workers;
@@ -78,7 +82,9 @@ export function requestBound(seconds: number, processes: number, p: BoundParams)
   const reflectors = processes * 3 * (1 + T / 0.8);
   const leaderElection = processes * 2 * (1 + T / p.retryPeriodSeconds);
   const backoff = workqueue + events + reflectors + leaderElection;
-  return client <= backoff ? { bound: Math.ceil(client), limitedBy: 'client-bucket' } : { bound: Math.ceil(backoff), limitedBy: 'backoff' };
+  return client <= backoff
+    ? { bound: Math.ceil(client), limitedBy: 'client-bucket' }
+    : { bound: Math.ceil(backoff), limitedBy: 'backoff' };
 }
 
 /** Counts the operator's requests per 100 ms bucket and path class. */
@@ -99,7 +105,7 @@ export class RequestLog {
     if (!OPERATOR_UA.test(line)) return;
     this.operatorRequests++;
     const startedAt = Date.now() - Number(m[4]);
-    const path = m[2]!;
+    const path = m[2];
     const b = Math.floor(startedAt / BUCKET_MS);
     let row = this.buckets.get(b);
     if (!row) this.buckets.set(b, (row = [0, 0, 0]));

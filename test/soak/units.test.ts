@@ -32,7 +32,10 @@ test('command line: defaults, values, and clear errors', () => {
   const o = parseSoakArgs(['--objects', '1000', '--minutes', '30', '--seed', '7']);
   assert.ok(o !== 'help' && o.objects === 1000 && o.minutes === 30 && o.seed === 7);
   assert.equal(parseSoakArgs(['--help']), 'help');
-  assert.throws(() => parseSoakArgs(['--objects', '0']), (e: unknown) => e instanceof SoakUsageError && /--objects: "0"/.test(e.message));
+  assert.throws(
+    () => parseSoakArgs(['--objects', '0']),
+    (e: unknown) => e instanceof SoakUsageError && /--objects: "0"/.test(e.message),
+  );
   assert.throws(() => parseSoakArgs(['--minutes', 'x']), SoakUsageError);
   assert.throws(() => parseSoakArgs(['--bogus']), SoakUsageError);
 });
@@ -59,21 +62,40 @@ test('request log: counts only the operator, by path prefix and start time', () 
   assert.equal(r.count('/api', now - 1000, now + 1000), 2);
   assert.equal(r.count('/apis/apps/', now - 1000, now + 1000), 1);
   assert.equal(r.count('/apis/coolops.cn/', now + 5000, now + 6000), 0);
-  const [v] = r.verdicts([{ start: now - 1000, end: now + 1000, prefix: '/api', code: 500, processes: 2 }], { objects: 10, qps: 20, burst: 30, retryPeriodSeconds: 0.5, workers: 1 });
-  assert.equal(v!.sent, 2);
-  assert.ok(v!.bound >= 2);
+  const [v] = r.verdicts([{ start: now - 1000, end: now + 1000, prefix: '/api', code: 500, processes: 2 }], {
+    objects: 10,
+    qps: 20,
+    burst: 30,
+    retryPeriodSeconds: 0.5,
+    workers: 1,
+  });
+  assert.equal(v.sent, 2);
+  assert.ok(v.bound >= 2);
 });
 
 test('overlap counter: summed over label sets, undefined when not exposed', () => {
   const text = '# HELP x\ndatabasemanager_controller_reconcile_overlaps_total 0\nother_total 5\n';
   assert.equal(parseOverlaps(text), 0);
-  assert.equal(parseOverlaps('a_reconcile_overlaps_total{controller="a"} 2\na_reconcile_overlaps_total{controller="b"} 1\n'), 3);
+  assert.equal(
+    parseOverlaps('a_reconcile_overlaps_total{controller="a"} 2\na_reconcile_overlaps_total{controller="b"} 1\n'),
+    3,
+  );
   assert.equal(parseOverlaps('workqueue_adds_total 3\n'), undefined);
 });
 
 test('dual leadership: overlapping working intervals of two processes are found, handovers are not', () => {
-  const inc = (id: number, from: number, to?: number): Incarnation => ({ id, proc: undefined as never, startedAt: from, workFrom: from, ...(to !== undefined ? { leaderTo: to } : {}), tail: [] });
+  const inc = (id: number, from: number, to?: number): Incarnation => ({
+    id,
+    proc: undefined as never,
+    startedAt: from,
+    workFrom: from,
+    ...(to !== undefined ? { leaderTo: to } : {}),
+    tail: [],
+  });
   assert.deepEqual(dualLeadership([inc(0, 0, 10), inc(1, 13, 20), inc(2, 25)]), []);
   const clash = dualLeadership([inc(0, 0, 10), inc(1, 9, 20)]);
-  assert.deepEqual(clash.map(([a, b]) => [a.id, b.id]), [[0, 1]]);
+  assert.deepEqual(
+    clash.map(([a, b]) => [a.id, b.id]),
+    [[0, 1]],
+  );
 });

@@ -12,7 +12,14 @@ export interface DM extends KubeObject {
 }
 
 /** The resource of DatabaseManagers. */
-export const DM_RESOURCE = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+export const DM_RESOURCE = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 /** Namespaces the driver spreads objects over. */
 export const SOAK_NAMESPACES = ['default', 'soak-a', 'soak-b'];
 /** The database types the generated operator knows (a spec with another one is a different test). */
@@ -61,7 +68,12 @@ export class Workload {
     const spec = { deploymentName: `${name}-db`, replicas: this.prng.int(1, 10), dbtype: this.prng.pick(DB_TYPES) };
     this.counts.create++;
     try {
-      await this.dms.namespace(ns).create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name, namespace: ns }, spec });
+      await this.dms.namespace(ns).create({
+        apiVersion: 'coolops.cn/v1alpha1',
+        kind: 'DatabaseManager',
+        metadata: { name, namespace: ns },
+        spec,
+      });
       this.insert(`${ns}/${name}`);
     } catch {
       // A failed create may still have happened (connection dropped after the write): the
@@ -107,7 +119,7 @@ export class Workload {
     let hi = this.live.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.live[mid]! < key) lo = mid + 1;
+      if (this.live[mid] < key) lo = mid + 1;
       else hi = mid;
     }
     this.live.splice(lo, 0, key);

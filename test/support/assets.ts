@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HOW = 'run the tests with `npm test` or `node scripts/run-tests.mjs …`: their set-up builds it (scripts/test-setup.sh)';
+const HOW =
+  'run the tests with `npm test` or `node scripts/run-tests.mjs …`: their set-up builds it (scripts/test-setup.sh)';
 
 function executable(p: string): boolean {
   try {
@@ -23,8 +24,12 @@ export function controlPlaneAssets(): string {
   if (fromEnv && executable(join(fromEnv, 'kube-apiserver'))) return fromEnv;
   // run outside run-tests.mjs: the one cached build, if there is exactly one
   const base = join(ROOT, '.cache', 'control-plane');
-  const found = existsSync(base) ? readdirSync(base).map((v) => join(base, v, 'bin')).filter((d) => executable(join(d, 'kube-apiserver'))) : [];
-  if (found.length === 1) return found[0]!;
+  const found = existsSync(base)
+    ? readdirSync(base)
+        .map((v) => join(base, v, 'bin'))
+        .filter((d) => executable(join(d, 'kube-apiserver')))
+    : [];
+  if (found.length === 1) return found[0];
   throw new Error(`the real control plane is not built: ${HOW}`);
 }
 
@@ -56,25 +61,36 @@ function goClientsStamp(): string {
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.isDirectory()) walk(join(dir, e.name), `${rel}/${e.name}`);
-      else if (e.isFile() && (e.name.endsWith('.go') || e.name === 'go.mod' || e.name === 'go.sum')) files.push(`${rel}/${e.name}`);
+      else if (e.isFile() && (e.name.endsWith('.go') || e.name === 'go.mod' || e.name === 'go.sum'))
+        files.push(`${rel}/${e.name}`);
     }
   };
   walk(src, '.');
   files.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  const lines = files.map((f) => `${createHash('sha256').update(readFileSync(join(src, f))).digest('hex')}  ${f}\n`).join('');
+  const lines = files
+    .map(
+      (f) =>
+        `${createHash('sha256')
+          .update(readFileSync(join(src, f)))
+          .digest('hex')}  ${f}\n`,
+    )
+    .join('');
   return createHash('sha256').update(lines).digest('hex').slice(0, 16);
 }
 
 /** The Go clients (scripts/ensure-go-clients.sh): `sample-controller`, `informer`, `typed`, `protobuf-messages`, and `examples/` (sample-controller's CRDs and example-foo). */
 export function goClientsBin(): string {
   const dir = process.env.CRDGEN_GO_CLIENTS ?? join(ROOT, '.cache', 'go-clients', goClientsStamp(), 'bin');
-  if (['sample-controller', 'informer', 'typed', 'protobuf-messages'].every((b) => executable(join(dir, b)))) return dir;
+  if (['sample-controller', 'informer', 'typed', 'protobuf-messages'].every((b) => executable(join(dir, b))))
+    return dir;
   throw new Error(`sample-controller and the client-go informer are not built: ${HOW}`);
 }
 
 /** PYTHONPATH of Debian's python3-kubernetes, unpacked by scripts/ensure-python-kubernetes.sh (run with /usr/bin/python3). */
 export function pythonKubernetesPath(): string {
-  const dir = process.env.CRDGEN_PYTHON_KUBERNETES ?? join(ROOT, '.cache', 'python-kubernetes', 'usr', 'lib', 'python3', 'dist-packages');
+  const dir =
+    process.env.CRDGEN_PYTHON_KUBERNETES ??
+    join(ROOT, '.cache', 'python-kubernetes', 'usr', 'lib', 'python3', 'dist-packages');
   if (existsSync(join(dir, 'kubernetes', '__init__.py'))) return dir;
   throw new Error(`Debian's python3-kubernetes is not unpacked: ${HOW}`);
 }

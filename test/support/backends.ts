@@ -28,7 +28,14 @@ export interface Backend {
 
 export const testenvBackend: Backend = {
   name: 'testenv',
-  start: (o = {}) => startTestApiServer({ crds: o.crds, objects: o.objects, simulateWorkloads: o.workloads ? 50 : false, https: o.https, webhooks: o.webhooks }),
+  start: (o = {}) =>
+    startTestApiServer({
+      crds: o.crds,
+      objects: o.objects,
+      simulateWorkloads: o.workloads ? 50 : false,
+      https: o.https,
+      webhooks: o.webhooks,
+    }),
 };
 
 export const realBackend: Backend = {

@@ -27,9 +27,20 @@ function tokenOf(h: ApiServerHandle): string | undefined {
   return h.clientConfig.auth?.bearerToken;
 }
 
-function open(h: ApiServerHandle, method: string, path: string, o: RawOptions, onResponse: (res: IncomingMessage) => void): { abort(): void; done: Promise<void> } {
+function open(
+  h: ApiServerHandle,
+  method: string,
+  path: string,
+  o: RawOptions,
+  onResponse: (res: IncomingMessage) => void,
+): { abort(): void; done: Promise<void> } {
   const url = new URL(path, h.url);
-  const data = o.body === undefined ? undefined : typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body);
+  const data =
+    o.body === undefined
+      ? undefined
+      : typeof o.body === 'string' || Buffer.isBuffer(o.body)
+        ? o.body
+        : JSON.stringify(o.body);
   const headers: Record<string, string> = { Accept: o.accept ?? 'application/json', ...(o.headers ?? {}) };
   const token = tokenOf(h);
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -52,7 +63,10 @@ function open(h: ApiServerHandle, method: string, path: string, o: RawOptions, o
     res.on('close', ok);
   });
   req.on('error', fail);
-  if (o.timeoutMs !== 0) req.setTimeout(o.timeoutMs ?? 60_000, () => req.destroy(new Error(`${method} ${path}: no answer within ${o.timeoutMs ?? 60_000} ms`)));
+  if (o.timeoutMs !== 0)
+    req.setTimeout(o.timeoutMs ?? 60_000, () =>
+      req.destroy(new Error(`${method} ${path}: no answer within ${o.timeoutMs ?? 60_000} ms`)),
+    );
   if (data !== undefined) req.write(data);
   req.end();
   return { abort: () => req.destroy(), done };
@@ -91,7 +105,10 @@ export interface RawWatch {
   waitFor(n: number, timeoutMs?: number): Promise<{ type: string; object: any }[]>;
   /** Waits (bounded) until an event matches. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  until(pred: (e: { type: string; object: any }) => boolean, timeoutMs?: number): Promise<{ type: string; object: any }>;
+  until(
+    pred: (e: { type: string; object: any }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ type: string; object: any }>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;
@@ -120,7 +137,10 @@ export function rawWatch(h: ApiServerHandle, path: string, o: RawOptions = {}): 
         for (;;) {
           const v = probe();
           if (v !== undefined) return v;
-          if (Date.now() > deadline) throw new Error(`watch ${path}: timed out after ${timeoutMs} ms waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.type))}${endedFlag ? ' (stream ended)' : ''}`);
+          if (Date.now() > deadline)
+            throw new Error(
+              `watch ${path}: timed out after ${timeoutMs} ms waiting for ${what}; events: ${JSON.stringify(events.map((e) => e.type))}${endedFlag ? ' (stream ended)' : ''}`,
+            );
           await new Promise((x) => setTimeout(x, 20));
         }
       };
@@ -130,7 +150,10 @@ export function rawWatch(h: ApiServerHandle, path: string, o: RawOptions = {}): 
         events,
         waitFor: (n, t = 30_000) => poll(`${n} events`, () => (events.length >= n ? events : undefined), t),
         until: (pred, t = 30_000) => poll('a matching event', () => events.find(pred), t),
-        ended: r.done.then(() => void (endedFlag = true), () => void (endedFlag = true)),
+        ended: r.done.then(
+          () => void (endedFlag = true),
+          () => void (endedFlag = true),
+        ),
         close: () => r.abort(),
       });
     });

@@ -9,7 +9,7 @@ import { startTestApiServer } from '../../src/testing/index.js';
 import { DM_CRD, api } from './helpers.js';
 
 function crdYaml(plural: string, extra = ''): string {
-  const kind = plural[0]!.toUpperCase() + plural.slice(1, -1);
+  const kind = plural[0].toUpperCase() + plural.slice(1, -1);
   return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -45,13 +45,22 @@ describe('CRD files', () => {
     const { parse } = await import('yaml');
     writeFileSync(json, JSON.stringify(parse(dmYaml)));
     const anchors = join(dir, 'anchors.yaml');
-    writeFileSync(anchors, crdYaml('plums', '\n              type: object\n              properties:\n                a: &int {type: integer, maximum: 5}\n                b: *int'));
+    writeFileSync(
+      anchors,
+      crdYaml(
+        'plums',
+        '\n              type: object\n              properties:\n                a: &int {type: integer, maximum: 5}\n                b: *int',
+      ),
+    );
     const env = await startTestApiServer({ crds: [multi, json, anchors] });
     try {
       for (const p of ['apples', 'pears', 'plums']) {
         assert.equal((await api(env.url, 'GET', `/apis/files.example.com/v1/namespaces/default/${p}`)).status, 200, p);
       }
-      assert.equal((await api(env.url, 'GET', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers')).status, 200);
+      assert.equal(
+        (await api(env.url, 'GET', '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers')).status,
+        200,
+      );
       const r = await api(env.url, 'POST', '/apis/files.example.com/v1/namespaces/default/plums', {
         apiVersion: 'files.example.com/v1',
         kind: 'Plum',
@@ -59,7 +68,10 @@ describe('CRD files', () => {
         spec: { a: 1, b: 6 },
       });
       assert.equal(r.status, 422, 'the aliased schema applies to b');
-      assert.deepEqual(r.body.details.causes.map((c: { field: string }) => c.field), ['spec.b']);
+      assert.deepEqual(
+        r.body.details.causes.map((c: { field: string }) => c.field),
+        ['spec.b'],
+      );
     } finally {
       await env.stop();
     }
@@ -68,6 +80,9 @@ describe('CRD files', () => {
   it('a YAML syntax error names the file and the problem, without a stack trace', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'apiVersion: apiextensions.k8s.io/v1\nkind: [unclosed\n');
-    await assert.rejects(startTestApiServer({ crds: [bad] }), (e: Error) => e.message.startsWith(`${bad}: `) && !e.message.includes('    at '));
+    await assert.rejects(
+      startTestApiServer({ crds: [bad] }),
+      (e: Error) => e.message.startsWith(`${bad}: `) && !e.message.includes('    at '),
+    );
   });
 });

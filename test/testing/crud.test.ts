@@ -88,7 +88,13 @@ describe('custom resource CRUD', () => {
       name: 'big',
       group: 'coolops.cn',
       kind: 'DatabaseManager',
-      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 11: spec.replicas in body should be less than or equal to 10', field: 'spec.replicas' }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 11: spec.replicas in body should be less than or equal to 10',
+          field: 'spec.replicas',
+        },
+      ],
     });
   });
 
@@ -97,7 +103,10 @@ describe('custom resource CRUD', () => {
     assert.equal(r.status, 422);
     assert.match(r.body.message, /^DatabaseManager\.coolops\.cn "two" is invalid: \[.*, .*\]$/);
     assert.equal(r.body.details.causes.length, 2);
-    assert.deepEqual(r.body.details.causes.map((c: { field: string }) => c.field).sort(), ['spec.deploymentName', 'spec.replicas']);
+    assert.deepEqual(r.body.details.causes.map((c: { field: string }) => c.field).sort(), [
+      'spec.deploymentName',
+      'spec.replicas',
+    ]);
   });
 
   it('update with a stale resourceVersion gets 409 Conflict', async () => {
@@ -126,7 +135,10 @@ describe('custom resource CRUD', () => {
     await api(env.url, 'POST', DMS, dm('norv'));
     const r = await api(env.url, 'PUT', `${DMS}/norv`, dm('norv', 3));
     assert.equal(r.status, 422);
-    assert.equal(r.body.message, 'databasemanagers.coolops.cn "norv" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update');
+    assert.equal(
+      r.body.message,
+      'databasemanagers.coolops.cn "norv" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
+    );
     assert.equal(r.body.details.kind, 'databasemanagers', 'the update strategy names the resource');
   });
 
@@ -162,9 +174,17 @@ describe('custom resource CRUD', () => {
     assert.equal(r.status, 201);
     assert.deepEqual(r.body.spec, { replicas: 2 });
     assert.match(String(r.headers.warning ?? ''), /unknown field \\"spec\.bogus\\"/);
-    const s = await api(env.url, 'POST', `${DMS}?fieldValidation=Strict`, dm('strict', 2, { spec: { replicas: 2, bogus: 1 } }));
+    const s = await api(
+      env.url,
+      'POST',
+      `${DMS}?fieldValidation=Strict`,
+      dm('strict', 2, { spec: { replicas: 2, bogus: 1 } }),
+    );
     assert.equal(s.status, 400);
-    assert.equal(s.body.message, 'DatabaseManager in version "v1alpha1" cannot be handled as a DatabaseManager: strict decoding error: unknown field "spec.bogus"');
+    assert.equal(
+      s.body.message,
+      'DatabaseManager in version "v1alpha1" cannot be handled as a DatabaseManager: strict decoding error: unknown field "spec.bogus"',
+    );
   });
 
   it('delete with a finalizer returns the object (200) and it stays until the finalizer is removed; otherwise a Success Status', async () => {
@@ -175,7 +195,13 @@ describe('custom resource CRUD', () => {
     assert.equal(d.body.metadata.generation, 2, 'setting deletionTimestamp bumps generation');
     const still = await api(env.url, 'GET', `${DMS}/fin`);
     assert.equal(still.status, 200);
-    const p = await api(env.url, 'PATCH', `${DMS}/fin`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+    const p = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/fin`,
+      { metadata: { finalizers: null } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     assert.equal(p.status, 200);
     assert.equal((await api(env.url, 'GET', `${DMS}/fin`)).status, 404);
     await api(env.url, 'POST', DMS, dm('plain'));
@@ -183,24 +209,41 @@ describe('custom resource CRUD', () => {
     assert.equal(d2.status, 200);
     assert.equal(d2.body.kind, 'Status');
     assert.equal(d2.body.status, 'Success');
-    assert.deepEqual({ ...d2.body.details, uid: undefined }, { name: 'plain', group: 'coolops.cn', kind: 'databasemanagers', uid: undefined });
+    assert.deepEqual(
+      { ...d2.body.details, uid: undefined },
+      { name: 'plain', group: 'coolops.cn', kind: 'databasemanagers', uid: undefined },
+    );
   });
 
   it('delete preconditions: a wrong uid gets 409', async () => {
     await api(env.url, 'POST', DMS, dm('pre'));
-    const r = await api(env.url, 'DELETE', `${DMS}/pre`, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'other' } });
+    const r = await api(env.url, 'DELETE', `${DMS}/pre`, {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid: 'other' },
+    });
     assert.equal(r.status, 409);
-    assert.match(r.body.message, /^Operation cannot be fulfilled on DatabaseManager\.coolops\.cn "pre": the UID in the precondition \(other\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/);
+    assert.match(
+      r.body.message,
+      /^Operation cannot be fulfilled on DatabaseManager\.coolops\.cn "pre": the UID in the precondition \(other\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/,
+    );
   });
 
   it('deletecollection removes the selected objects', async () => {
-    await api(env.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'coll' } });
+    await api(env.url, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'coll' },
+    });
     const base = '/apis/coolops.cn/v1alpha1/namespaces/coll/databasemanagers';
     for (const n of ['a', 'b', 'c']) await api(env.url, 'POST', base, dm(n));
     const r = await api(env.url, 'DELETE', `${base}?labelSelector=app%20in%20(a,b)`);
     assert.equal(r.status, 200);
     const left = await api(env.url, 'GET', base);
-    assert.deepEqual(left.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['c']);
+    assert.deepEqual(
+      left.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+      ['c'],
+    );
   });
 });
 
@@ -228,7 +271,10 @@ describe('bad input', () => {
   it('wrong apiVersion and missing kind → 400', async () => {
     const r = await api(env.url, 'POST', DMS, { ...dm('x'), apiVersion: 'coolops.cn/v1' });
     assert.equal(r.status, 400);
-    assert.equal(r.body.message, 'the API version in the data (coolops.cn/v1) does not match the expected API version (coolops.cn/v1alpha1)');
+    assert.equal(
+      r.body.message,
+      'the API version in the data (coolops.cn/v1) does not match the expected API version (coolops.cn/v1alpha1)',
+    );
     const k = await api(env.url, 'POST', DMS, { apiVersion: 'coolops.cn/v1alpha1', metadata: { name: 'x' } });
     assert.equal(k.status, 400);
     // kube-apiserver 1.37: custom resources are decoded as unstructured, which needs the kind
@@ -260,7 +306,7 @@ describe('bad input', () => {
     assert.equal(r.body.message, 'Request entity too large: limit is 3145728');
   });
 
-  it('unknown paths → 404 page not found (text, as the apiserver\'s mux); the server keeps its objects after bad requests', async () => {
+  it("unknown paths → 404 page not found (text, as the apiserver's mux); the server keeps its objects after bad requests", async () => {
     await api(env.url, 'POST', DMS, dm('keep'));
     const r = await api(env.url, 'GET', '/apis/nope.example.com/v1/things');
     assert.equal(r.status, 404);
@@ -271,7 +317,13 @@ describe('bad input', () => {
 
   it('a strategic merge patch on a custom resource → 415', async () => {
     await api(env.url, 'POST', DMS, dm('smp'));
-    const r = await api(env.url, 'PATCH', `${DMS}/smp`, { spec: { replicas: 3 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const r = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/smp`,
+      { spec: { replicas: 3 } },
+      { 'Content-Type': 'application/strategic-merge-patch+json' },
+    );
     assert.equal(r.status, 415);
     assert.equal(r.body.reason, 'UnsupportedMediaType');
   });

@@ -23,7 +23,8 @@ describe('discovery', () => {
     const g = await api(env.url, 'GET', '/apis');
     assert.equal(g.body.kind, 'APIGroupList');
     const names = g.body.groups.map((x: { name: string }) => x.name);
-    for (const n of ['apiextensions.k8s.io', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'coolops.cn']) assert.ok(names.includes(n), n);
+    for (const n of ['apiextensions.k8s.io', 'apps', 'events.k8s.io', 'coordination.k8s.io', 'coolops.cn'])
+      assert.ok(names.includes(n), n);
     const dm = g.body.groups.find((x: { name: string }) => x.name === 'coolops.cn');
     assert.deepEqual(dm.preferredVersion, { groupVersion: 'coolops.cn/v1alpha1', version: 'v1alpha1' });
   });
@@ -45,11 +46,15 @@ describe('discovery', () => {
 
   it('/openapi/v2 answers protobuf to kubectl (a gnostic Document with swagger "2.0") and JSON otherwise', async () => {
     const buf = await new Promise<{ type: string | undefined; body: Buffer }>((resolve, reject) => {
-      const req = request(`${env.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ type: res.headers['content-type'], body: Buffer.concat(chunks) }));
-      });
+      const req = request(
+        `${env.url}/openapi/v2`,
+        { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -63,7 +68,7 @@ describe('discovery', () => {
     assert.ok(j.body.definitions['io.k8s.api.core.v1.ConfigMap'], 'the built-in definitions');
   });
 
-  it('/openapi/v3 indexes every served group version; a CRD version\'s document has its kind, list and operations', async () => {
+  it("/openapi/v3 indexes every served group version; a CRD version's document has its kind, list and operations", async () => {
     const index = await api(env.url, 'GET', '/openapi/v3');
     assert.equal(index.status, 200);
     assert.match(index.body.paths['api/v1'].serverRelativeURL, /^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
@@ -72,11 +77,18 @@ describe('discovery', () => {
     const doc = await api(env.url, 'GET', `/openapi/v3/${crdPath}`);
     const schemas = doc.body.components.schemas;
     const kind = schemas[`cn.coolops.${crdPath.split('/').pop()}.DatabaseManager`];
-    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [{ group: 'coolops.cn', kind: 'DatabaseManager', version: crdPath.split('/').pop() }]);
-    assert.deepEqual(kind.properties.metadata.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }]);
+    assert.deepEqual(kind['x-kubernetes-group-version-kind'], [
+      { group: 'coolops.cn', kind: 'DatabaseManager', version: crdPath.split('/').pop() },
+    ]);
+    assert.deepEqual(kind.properties.metadata.allOf, [
+      { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+    ]);
     assert.ok(schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'], 'what the kind references comes with it');
-    const item = Object.entries(doc.body.paths).find(([p]) => p.endsWith('/databasemanagers/{name}'))![1] as Record<string, Record<string, unknown>>;
-    assert.equal(item.get!['x-kubernetes-action'], 'get');
+    const item = Object.entries(doc.body.paths).find(([p]) => p.endsWith('/databasemanagers/{name}'))![1] as Record<
+      string,
+      Record<string, unknown>
+    >;
+    assert.equal(item.get['x-kubernetes-action'], 'get');
     assert.equal((await api(env.url, 'GET', '/openapi/v3/apis/nope.example.com/v1')).status, 404);
   });
 });

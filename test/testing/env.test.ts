@@ -32,17 +32,32 @@ describe('startTestApiServer', () => {
 
   it('refuses a bad CRD at start with the apiserver message', async () => {
     await assert.rejects(
-      startTestApiServer({ crds: [{ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'x' }, spec: {} } as never] }),
+      startTestApiServer({
+        crds: [
+          {
+            apiVersion: 'apiextensions.k8s.io/v1',
+            kind: 'CustomResourceDefinition',
+            metadata: { name: 'x' },
+            spec: {},
+          } as never,
+        ],
+      }),
       /cannot create CustomResourceDefinition x: CustomResourceDefinition.apiextensions.k8s.io "x" is invalid: /,
     );
-    await assert.rejects(startTestApiServer({ crds: ['/nonexistent/crd.yaml'] }), /cannot read CRD file \/nonexistent\/crd.yaml/);
+    await assert.rejects(
+      startTestApiServer({ crds: ['/nonexistent/crd.yaml'] }),
+      /cannot read CRD file \/nonexistent\/crd.yaml/,
+    );
   });
 
   it('serves HTTPS with a generated certificate that the kubeconfig trusts', async () => {
     const env = await startTestApiServer({ https: true });
     try {
       assert.match(env.url, /^https:\/\/127\.0\.0\.1:\d+$/);
-      const ca = Buffer.from(String(env.kubeconfig.clusters[0]!.cluster['certificate-authority-data']), 'base64').toString();
+      const ca = Buffer.from(
+        String(env.kubeconfig.clusters[0].cluster['certificate-authority-data']),
+        'base64',
+      ).toString();
       const body = await new Promise<string>((resolve, reject) => {
         const req = httpsRequest(`${env.url}/version`, { ca, agent: false }, (res) => {
           let s = '';
@@ -72,8 +87,17 @@ describe('workload simulation', () => {
       assert.equal(ready.status.observedGeneration, 1);
       assert.equal(ready.status.readyReplicas, 3);
       assert.equal(ready.status.updatedReplicas, 3);
-      assert.deepEqual(ready.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`), ['Available=True', 'Progressing=True']);
-      await api(env.url, 'PATCH', `${D}/sim`, { spec: { replicas: 5 } }, { 'Content-Type': 'application/merge-patch+json' });
+      assert.deepEqual(
+        ready.status.conditions.map((c: { type: string; status: string }) => `${c.type}=${c.status}`),
+        ['Available=True', 'Progressing=True'],
+      );
+      await api(
+        env.url,
+        'PATCH',
+        `${D}/sim`,
+        { spec: { replicas: 5 } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
       const again = await eventually(async () => {
         const d = (await api(env.url, 'GET', `${D}/sim`)).body;
         return d.status?.availableReplicas === 5 ? d : undefined;
@@ -177,8 +201,14 @@ describe('MemoryStorage', () => {
     const b = await s.create('/g/other/ns/b', { metadata: { name: 'b' } });
     assert.equal(a.metadata?.resourceVersion, '1');
     assert.equal(b.metadata?.resourceVersion, '2');
-    await assert.rejects(s.create('/g/r/ns/a', {}), (e: unknown) => e instanceof StorageError && e.code === 'AlreadyExists');
-    await assert.rejects(s.update('/g/r/ns/a', { metadata: { name: 'a' } }, 2), (e: unknown) => e instanceof StorageError && e.code === 'Conflict');
+    await assert.rejects(
+      s.create('/g/r/ns/a', {}),
+      (e: unknown) => e instanceof StorageError && e.code === 'AlreadyExists',
+    );
+    await assert.rejects(
+      s.update('/g/r/ns/a', { metadata: { name: 'a' } }, 2),
+      (e: unknown) => e instanceof StorageError && e.code === 'Conflict',
+    );
     await assert.rejects(s.delete('/g/r/ns/zz'), (e: unknown) => e instanceof StorageError && e.code === 'NotFound');
     const seen: string[] = [];
     const w = s.watch('/g/r/', 1, (e) => seen.push(`${e.type}@${e.revision}`));
@@ -186,9 +216,15 @@ describe('MemoryStorage', () => {
     await s.delete('/g/r/ns/a');
     w.stop();
     assert.deepEqual(seen, ['MODIFIED@3', 'DELETED@4']);
-    assert.deepEqual((await s.list('/g/r/', 3)).items.map((o) => o.metadata?.labels), [{ x: 'y' }]);
+    assert.deepEqual(
+      (await s.list('/g/r/', 3)).items.map((o) => o.metadata?.labels),
+      [{ x: 'y' }],
+    );
     await s.create('/g/r/ns/c', {});
-    assert.throws(() => s.watch('/g/r/', 0, () => {}), (e: unknown) => e instanceof StorageError && e.code === 'Expired');
+    assert.throws(
+      () => s.watch('/g/r/', 0, () => {}),
+      (e: unknown) => e instanceof StorageError && e.code === 'Expired',
+    );
     const got = await s.get('/g/r/ns/c');
     got!.metadata!.name = 'mutated';
     assert.equal((await s.get('/g/r/ns/c'))!.metadata!.name, undefined, 'stored objects are copies');

@@ -33,7 +33,7 @@ describe('event conversion', () => {
       deprecatedLastTimestamp: '2026-01-02T00:00:00Z',
       deprecatedCount: 3,
     };
-    const core = eventToCore(v1 as never) as Record<string, unknown>;
+    const core = eventToCore(v1) as Record<string, unknown>;
     assert.deepEqual(core, {
       apiVersion: 'v1',
       kind: 'Event',
@@ -55,16 +55,27 @@ describe('event conversion', () => {
     });
     assert.deepEqual(eventFromCore(core as never), v1);
     // a bare core event: the events.k8s.io form has its always-written members, nothing else
-    assert.deepEqual(eventFromCore({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'x' }, involvedObject: {}, source: {}, reportingComponent: '', reportingInstance: '' } as never), {
-      apiVersion: 'events.k8s.io/v1',
-      kind: 'Event',
-      metadata: { name: 'x' },
-      eventTime: null,
-      regarding: {},
-      deprecatedSource: {},
-      deprecatedFirstTimestamp: null,
-      deprecatedLastTimestamp: null,
-    });
+    assert.deepEqual(
+      eventFromCore({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'x' },
+        involvedObject: {},
+        source: {},
+        reportingComponent: '',
+        reportingInstance: '',
+      } as never),
+      {
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name: 'x' },
+        eventTime: null,
+        regarding: {},
+        deprecatedSource: {},
+        deprecatedFirstTimestamp: null,
+        deprecatedLastTimestamp: null,
+      },
+    );
   });
 });
 
@@ -76,7 +87,14 @@ describe('events over HTTP', () => {
   after(() => env.stop());
 
   it('a core/v1 event: nothing invented (no count, timestamps or type), the zero members written as Go writes them', async () => {
-    const r = await api(env.url, 'POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'bare' }, involvedObject: { kind: 'Pod', name: 'p' }, reason: 'R', message: 'm' });
+    const r = await api(env.url, 'POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'bare' },
+      involvedObject: { kind: 'Pod', name: 'p' },
+      reason: 'R',
+      message: 'm',
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.count, undefined);
     assert.equal(r.body.type, undefined);
@@ -92,7 +110,16 @@ describe('events over HTTP', () => {
   it('created through one version, gotten, listed and watched through the other, each in its own shape', async () => {
     const from = (await api(env.url, 'GET', V1)).body.metadata.resourceVersion;
     const w = await watch(env.url, `${V1}?watch=true&resourceVersion=${from}`);
-    await api(env.url, 'POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c1' }, involvedObject: { kind: 'ConfigMap', name: 'cm', namespace: 'default' }, reason: 'Test', message: 'hello', type: 'Normal', count: 2 });
+    await api(env.url, 'POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'c1' },
+      involvedObject: { kind: 'ConfigMap', name: 'cm', namespace: 'default' },
+      reason: 'Test',
+      message: 'hello',
+      type: 'Normal',
+      count: 2,
+    });
     const ev = await w.at(0);
     assert.equal(ev.type, 'ADDED');
     assert.equal(ev.object.apiVersion, 'events.k8s.io/v1');
@@ -119,7 +146,8 @@ describe('events over HTTP', () => {
     assert.equal(core.body.message, 'done');
     assert.equal(core.body.reportingComponent, 'example.com/ctl');
     assert.deepEqual(core.body.involvedObject, { kind: 'Pod', name: 'p' });
-    const names = async (path: string): Promise<string[]> => (await api(env.url, 'GET', path)).body.items.map((i: { metadata: { name: string } }) => i.metadata.name).sort();
+    const names = async (path: string): Promise<string[]> =>
+      (await api(env.url, 'GET', path)).body.items.map((i: { metadata: { name: string } }) => i.metadata.name).sort();
     assert.deepEqual(await names(CORE), await names(V1));
     assert.ok((await names(V1)).includes('c1') && (await names(CORE)).includes('k1'));
     assert.deepEqual(await names(`${V1}?fieldSelector=regarding.kind%3DPod`), ['bare', 'k1']);
@@ -129,14 +157,41 @@ describe('events over HTTP', () => {
   });
 
   it("each version's rules: events.k8s.io/v1 requires eventTime, a type and its reporting fields and keeps the note immutable; core/v1 does not", async () => {
-    const bad = await api(env.url, 'POST', V1, { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'k2' }, reason: 'x', type: 'Bogus', deprecatedCount: 3 });
+    const bad = await api(env.url, 'POST', V1, {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'k2' },
+      reason: 'x',
+      type: 'Bogus',
+      deprecatedCount: 3,
+    });
     assert.equal(bad.status, 422);
-    assert.equal(bad.body.message, 'Event "k2" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Bogus, count: Invalid value: "": needs to be unset]');
+    assert.equal(
+      bad.body.message,
+      'Event "k2" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Bogus, count: Invalid value: "": needs to be unset]',
+    );
     assert.equal(bad.body.details.group, undefined, 'validated as the internal core Event');
-    const noReporter = await api(env.url, 'POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c2' }, eventTime: '2026-01-01T00:00:00.000000Z', involvedObject: { kind: 'Pod', name: 'p' }, reason: 'R', action: 'A', reportingInstance: 'i' });
+    const noReporter = await api(env.url, 'POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'c2' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      involvedObject: { kind: 'Pod', name: 'p' },
+      reason: 'R',
+      action: 'A',
+      reportingInstance: 'i',
+    });
     assert.match(noReporter.body.message, /reportingComponent: Required value/);
-    const ns = await api(env.url, 'POST', CORE, { apiVersion: 'v1', kind: 'Event', metadata: { name: 'c3' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' } });
-    assert.equal(ns.body.message, 'Event "c3" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace');
+    const ns = await api(env.url, 'POST', CORE, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'c3' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' },
+    });
+    assert.equal(
+      ns.body.message,
+      'Event "c3" is invalid: involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    );
     const imm = await api(env.url, 'PATCH', `${V1}/k1`, { note: 'changed' }, MERGE);
     assert.equal(imm.body.message, 'Event "k1" is invalid: message: Invalid value: "changed": field is immutable');
     const coreUpd = await api(env.url, 'PATCH', `${CORE}/k1`, { message: 'changed through core' }, MERGE);

@@ -61,44 +61,51 @@ export interface WatchReader {
 /** Opens a watch and resolves once the response headers arrived. */
 export function watch(base: string, path: string, headers: Record<string, string> = {}): Promise<WatchReader> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method: 'GET', headers: { Accept: 'application/json', ...headers }, agent: false }, (res: IncomingMessage) => {
-      const events: WatchReader['events'] = [];
-      const waiters: (() => void)[] = [];
-      let buf = '';
-      let endedResolve!: () => void;
-      const ended = new Promise<void>((r) => (endedResolve = r));
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.trim()) events.push(JSON.parse(line));
-        }
-        for (const w of waiters.splice(0)) w();
-      });
-      res.on('end', endedResolve);
-      res.on('close', endedResolve);
-      resolve({
-        events,
-        status: res.statusCode ?? 0,
-        contentType: res.headers['content-type'],
-        ended,
-        close: () => req.destroy(),
-        at: (i, timeoutMs = 3000) =>
-          new Promise((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`no watch event #${i} within ${timeoutMs} ms (have ${events.length})`)), timeoutMs);
-            const check = (): void => {
-              if (events.length > i) {
-                clearTimeout(deadline);
-                ok(events[i]!);
-              } else waiters.push(check);
-            };
-            check();
-          }),
-      });
-    });
+    const req = request(
+      new URL(path, base),
+      { method: 'GET', headers: { Accept: 'application/json', ...headers }, agent: false },
+      (res: IncomingMessage) => {
+        const events: WatchReader['events'] = [];
+        const waiters: (() => void)[] = [];
+        let buf = '';
+        let endedResolve!: () => void;
+        const ended = new Promise<void>((r) => (endedResolve = r));
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (line.trim()) events.push(JSON.parse(line));
+          }
+          for (const w of waiters.splice(0)) w();
+        });
+        res.on('end', endedResolve);
+        res.on('close', endedResolve);
+        resolve({
+          events,
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'],
+          ended,
+          close: () => req.destroy(),
+          at: (i, timeoutMs = 3000) =>
+            new Promise((ok, fail) => {
+              const deadline = setTimeout(
+                () => fail(new Error(`no watch event #${i} within ${timeoutMs} ms (have ${events.length})`)),
+                timeoutMs,
+              );
+              const check = (): void => {
+                if (events.length > i) {
+                  clearTimeout(deadline);
+                  ok(events[i]);
+                } else waiters.push(check);
+              };
+              check();
+            }),
+        });
+      },
+    );
     req.on('error', (e) => {
       if ((e as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(e);
     });

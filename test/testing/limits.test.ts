@@ -34,7 +34,13 @@ function tooLong(kind: string, group: string, name: string): unknown {
       name,
       group,
       kind,
-      causes: [{ reason: 'FieldValueTooLong', message: `Too long: must have at most ${LIMIT} bytes`, field: 'metadata.annotations' }],
+      causes: [
+        {
+          reason: 'FieldValueTooLong',
+          message: `Too long: must have at most ${LIMIT} bytes`,
+          field: 'metadata.annotations',
+        },
+      ],
     },
     code: 422,
   };
@@ -53,14 +59,25 @@ const TOO_LARGE = {
 /** Sends a body in chunks without Content-Length (Transfer-Encoding: chunked). */
 function chunked(base: string, method: string, path: string, text: string, contentType: string): Promise<Res> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, agent: false }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')), headers: res.headers }));
-    });
+    const req = request(
+      new URL(path, base),
+      { method, headers: { 'Content-Type': contentType, Accept: 'application/json' }, agent: false },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(parts).toString('utf8')),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
     req.on('error', (e) => {
       // The server may answer and close before the whole body is sent.
-      if ((e as NodeJS.ErrnoException).code !== 'EPIPE' && (e as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(e);
+      if ((e as NodeJS.ErrnoException).code !== 'EPIPE' && (e as NodeJS.ErrnoException).code !== 'ECONNRESET')
+        reject(e);
     });
     for (let i = 0; i < text.length; i += 256 * 1024) req.write(text.slice(i, i + 256 * 1024));
     req.end();
@@ -75,16 +92,25 @@ describe('annotation size limit (256 KiB)', () => {
   after(() => env.stop());
 
   it('create: exactly 262144 bytes is accepted, one byte more is 422 with the apiserver Status', async () => {
-    const ok = await api(env.url, 'POST', DMS, { ...dm('at-limit'), metadata: { name: 'at-limit', annotations: annotations(LIMIT) } });
+    const ok = await api(env.url, 'POST', DMS, {
+      ...dm('at-limit'),
+      metadata: { name: 'at-limit', annotations: annotations(LIMIT) },
+    });
     assert.equal(ok.status, 201);
-    const r = await api(env.url, 'POST', DMS, { ...dm('big'), metadata: { name: 'big', annotations: annotations(LIMIT + 1) } });
+    const r = await api(env.url, 'POST', DMS, {
+      ...dm('big'),
+      metadata: { name: 'big', annotations: annotations(LIMIT + 1) },
+    });
     assert.equal(r.status, 422);
     assert.deepEqual(r.body, tooLong('DatabaseManager', 'coolops.cn', 'big'));
     assert.equal((await api(env.url, 'GET', `${DMS}/big`)).status, 404);
   });
 
   it('counts UTF-8 bytes, not characters', async () => {
-    const r = await api(env.url, 'POST', DMS, { ...dm('utf8'), metadata: { name: 'utf8', annotations: { [KEY]: 'é'.repeat(LIMIT / 2) } } });
+    const r = await api(env.url, 'POST', DMS, {
+      ...dm('utf8'),
+      metadata: { name: 'utf8', annotations: { [KEY]: 'é'.repeat(LIMIT / 2) } },
+    });
     assert.equal(r.status, 422);
     assert.deepEqual(r.body, tooLong('DatabaseManager', 'coolops.cn', 'utf8'));
   });
@@ -92,17 +118,38 @@ describe('annotation size limit (256 KiB)', () => {
   it('update, merge patch, JSON patch and apply patch are refused the same way; the object is unchanged', async () => {
     const created = await api(env.url, 'POST', DMS, dm('grow'));
     assert.equal(created.status, 201);
-    const put = await api(env.url, 'PUT', `${DMS}/grow`, { ...created.body, metadata: { ...created.body.metadata, annotations: annotations(LIMIT + 1) } });
+    const put = await api(env.url, 'PUT', `${DMS}/grow`, {
+      ...created.body,
+      metadata: { ...created.body.metadata, annotations: annotations(LIMIT + 1) },
+    });
     assert.deepEqual([put.status, put.body], [422, tooLong('DatabaseManager', 'coolops.cn', 'grow')]);
-    const merge = await api(env.url, 'PATCH', `${DMS}/grow`, { metadata: { annotations: annotations(LIMIT + 1) } }, MERGE);
+    const merge = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/grow`,
+      { metadata: { annotations: annotations(LIMIT + 1) } },
+      MERGE,
+    );
     assert.deepEqual([merge.status, merge.body], [422, tooLong('DatabaseManager', 'coolops.cn', 'grow')]);
-    const json = await api(env.url, 'PATCH', `${DMS}/grow`, [{ op: 'add', path: '/metadata/annotations', value: annotations(LIMIT + 1) }], {
-      'Content-Type': 'application/json-patch+json',
-    });
+    const json = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/grow`,
+      [{ op: 'add', path: '/metadata/annotations', value: annotations(LIMIT + 1) }],
+      {
+        'Content-Type': 'application/json-patch+json',
+      },
+    );
     assert.deepEqual([json.status, json.body], [422, tooLong('DatabaseManager', 'coolops.cn', 'grow')]);
-    const apply = await api(env.url, 'PATCH', `${DMS}/grow?fieldManager=test`, { ...dm('grow'), metadata: { name: 'grow', annotations: annotations(LIMIT + 1) } }, {
-      'Content-Type': 'application/apply-patch+yaml',
-    });
+    const apply = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/grow?fieldManager=test`,
+      { ...dm('grow'), metadata: { name: 'grow', annotations: annotations(LIMIT + 1) } },
+      {
+        'Content-Type': 'application/apply-patch+yaml',
+      },
+    );
     assert.deepEqual([apply.status, apply.body], [422, tooLong('DatabaseManager', 'coolops.cn', 'grow')]);
     const now = await api(env.url, 'GET', `${DMS}/grow`);
     assert.equal(now.body.metadata.resourceVersion, created.body.metadata.resourceVersion);
@@ -111,16 +158,28 @@ describe('annotation size limit (256 KiB)', () => {
 
   it('built-in kinds too: a strategic merge patch on a Deployment', async () => {
     assert.equal((await api(env.url, 'POST', DEPLOYS, deployment('web'))).status, 201);
-    const r = await api(env.url, 'PATCH', `${DEPLOYS}/web`, { metadata: { annotations: annotations(LIMIT + 1) } }, {
-      'Content-Type': 'application/strategic-merge-patch+json',
-    });
+    const r = await api(
+      env.url,
+      'PATCH',
+      `${DEPLOYS}/web`,
+      { metadata: { annotations: annotations(LIMIT + 1) } },
+      {
+        'Content-Type': 'application/strategic-merge-patch+json',
+      },
+    );
     assert.deepEqual([r.status, r.body], [422, tooLong('Deployment', 'apps', 'web')]);
   });
 
   it('annotation keys must be qualified names (case ignored)', async () => {
-    const ok = await api(env.url, 'POST', DMS, { ...dm('keys'), metadata: { name: 'keys', annotations: { 'Example.COM/Some-Key': 'v' } } });
+    const ok = await api(env.url, 'POST', DMS, {
+      ...dm('keys'),
+      metadata: { name: 'keys', annotations: { 'Example.COM/Some-Key': 'v' } },
+    });
     assert.equal(ok.status, 201);
-    const r = await api(env.url, 'POST', DMS, { ...dm('badkey'), metadata: { name: 'badkey', annotations: { 'bad key!': 'v' } } });
+    const r = await api(env.url, 'POST', DMS, {
+      ...dm('badkey'),
+      metadata: { name: 'badkey', annotations: { 'bad key!': 'v' } },
+    });
     assert.equal(r.status, 422);
     assert.deepEqual(r.body.details.causes, [
       {
@@ -156,7 +215,11 @@ describe('request body limit (3 MiB)', () => {
   });
 
   it('a body of exactly 3 MiB is read (and judged on its content)', async () => {
-    const base = JSON.stringify({ ...dm('exact'), metadata: { name: 'exact' }, spec: { deploymentName: 'exact', replicas: 1, dbtype: 'mysql', pad: '' } });
+    const base = JSON.stringify({
+      ...dm('exact'),
+      metadata: { name: 'exact' },
+      spec: { deploymentName: 'exact', replicas: 1, dbtype: 'mysql', pad: '' },
+    });
     const text = base.replace('"pad":""', `"pad":"${'x'.repeat(3 * 1024 * 1024 - base.length)}"`);
     assert.equal(Buffer.byteLength(text), 3 * 1024 * 1024);
     const r = await api(env.url, 'POST', DMS, text);

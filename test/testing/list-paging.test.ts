@@ -18,7 +18,8 @@ function labelled(name: string, parity: string): KubeObject {
 }
 
 const name = (i: number): string => `dm-${String(i).padStart(4, '0')}`;
-const summary = (items: { metadata: { name: string; resourceVersion: string } }[]): string[] => items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
+const summary = (items: { metadata: { name: string; resourceVersion: string } }[]): string[] =>
+  items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`);
 
 describe('list paging over a large collection', () => {
   let env: TestApiServer;
@@ -45,7 +46,13 @@ describe('list paging over a large collection', () => {
       const later = 200 + n * 5;
       if (later < TOTAL) {
         await api(env.url, 'DELETE', `${base}/${name(later)}`);
-        await api(env.url, 'PATCH', `${base}/${name(later + 1)}`, { spec: { replicas: 3 } }, { 'Content-Type': 'application/merge-patch+json' });
+        await api(
+          env.url,
+          'PATCH',
+          `${base}/${name(later + 1)}`,
+          { spec: { replicas: 3 } },
+          { 'Content-Type': 'application/merge-patch+json' },
+        );
       }
       await api(env.url, 'POST', base, labelled(`dm-${String(n).padStart(4, '0')}-new`, 'new'));
       page = await api(env.url, 'GET', `${base}?limit=37&continue=${encodeURIComponent(page.body.metadata.continue)}`);
@@ -58,7 +65,10 @@ describe('list paging over a large collection', () => {
     assert.equal(page.body.metadata.continue, '', 'a custom resource list (unstructured) always carries continue');
     assert.equal(page.body.metadata.remainingItemCount, undefined);
     assert.deepEqual(summary(seen), summary(snapshot.body.items));
-    assert.ok(seen.every((o: { spec: { replicas: number } }) => o.spec.replicas === 2), 'changes made after the snapshot are not seen');
+    assert.ok(
+      seen.every((o: { spec: { replicas: number } }) => o.spec.replicas === 2),
+      'changes made after the snapshot are not seen',
+    );
     const now = await api(env.url, 'GET', `${base}?limit=5000`);
     assert.notDeepEqual(summary(now.body.items), summary(seen));
   });
@@ -71,14 +81,21 @@ describe('list paging over a large collection', () => {
       assert.equal(page.body.metadata.remainingItemCount, undefined);
       if (!page.body.metadata.continue) break;
       assert.equal(page.body.items.length, 50);
-      page = await api(env.url, 'GET', `${base}?limit=50&labelSelector=parity%3Deven&continue=${encodeURIComponent(page.body.metadata.continue)}`);
+      page = await api(
+        env.url,
+        'GET',
+        `${base}?limit=50&labelSelector=parity%3Deven&continue=${encodeURIComponent(page.body.metadata.continue)}`,
+      );
     }
     const all = await api(env.url, 'GET', `${base}?labelSelector=parity%3Deven`);
-    assert.deepEqual(even, all.body.items.map((o: { metadata: { name: string } }) => o.metadata.name));
+    assert.deepEqual(
+      even,
+      all.body.items.map((o: { metadata: { name: string } }) => o.metadata.name),
+    );
     assert.ok(even.length > 400);
   });
 
-  it('a token with revision 0, no start key, another version or that is not JSON is refused with 400, in the apiserver\'s words', async () => {
+  it("a token with revision 0, no start key, another version or that is not JSON is refused with 400, in the apiserver's words", async () => {
     const cases: [unknown, string][] = [
       [{ v: 'meta.k8s.io/v1', rv: 0, start: '/x' }, 'incorrect encoded start resourceVersion (version meta.k8s.io/v1)'],
       [{ v: 'meta.k8s.io/v1', rv: 5, start: '' }, 'encoded start key empty (version meta.k8s.io/v1)'],
@@ -91,7 +108,10 @@ describe('list paging over a large collection', () => {
       assert.equal(r.body.message, `invalid continue token: continue key is not valid: ${why}`);
     }
     const garbage = await api(env.url, 'GET', `${base}?limit=2&continue=garbage`);
-    assert.equal(garbage.body.message, "invalid continue token: continue key is not valid: invalid character '\\u0081' looking for beginning of value");
+    assert.equal(
+      garbage.body.message,
+      "invalid continue token: continue key is not valid: invalid character '\\u0081' looking for beginning of value",
+    );
   });
 });
 
@@ -106,10 +126,20 @@ describe('an expired continue token', () => {
   it('gets 410 Expired with a token that continues from the same key at the latest revision', async () => {
     const p1 = await api(env.url, 'GET', `${base}?limit=10`);
     for (let i = 0; i < 25; i++) {
-      await api(env.url, 'PATCH', `${base}/${name(29)}`, { spec: { replicas: (i % 9) + 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+      await api(
+        env.url,
+        'PATCH',
+        `${base}/${name(29)}`,
+        { spec: { replicas: (i % 9) + 1 } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
     }
     await api(env.url, 'DELETE', `${base}/${name(15)}`);
-    const gone = await api(env.url, 'GET', `${base}?limit=10&continue=${encodeURIComponent(p1.body.metadata.continue)}`);
+    const gone = await api(
+      env.url,
+      'GET',
+      `${base}?limit=10&continue=${encodeURIComponent(p1.body.metadata.continue)}`,
+    );
     assert.equal(gone.status, 410);
     const token = gone.body.metadata.continue;
     assert.equal(typeof token, 'string');
@@ -126,7 +156,11 @@ describe('an expired continue token', () => {
     const rest = await api(env.url, 'GET', `${base}?limit=10&continue=${encodeURIComponent(token)}`);
     assert.equal(rest.status, 200);
     const names = rest.body.items.map((o: { metadata: { name: string } }) => o.metadata.name);
-    assert.deepEqual(names, [10, 11, 12, 13, 14, 16, 17, 18, 19, 20].map(name), 'the latest state, from the key after page 1');
+    assert.deepEqual(
+      names,
+      [10, 11, 12, 13, 14, 16, 17, 18, 19, 20].map(name),
+      'the latest state, from the key after page 1',
+    );
     assert.ok(Number(rest.body.metadata.resourceVersion) > Number(p1.body.metadata.resourceVersion));
     assert.equal(rest.body.metadata.remainingItemCount, 9);
   });

@@ -12,16 +12,26 @@ describe('list', () => {
   let env: TestApiServer;
   const base = '/apis/coolops.cn/v1alpha1/namespaces/lists/databasemanagers';
   before(async () => {
-    env = await startTestApiServer({ crds: [DM_CRD], objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lists' } }] });
-    for (const [n, tier] of [['a', 'db'], ['b', 'db'], ['c', 'web'], ['d', 'web'], ['e', 'cache']]) {
-      const o = dm(n!);
+    env = await startTestApiServer({
+      crds: [DM_CRD],
+      objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lists' } }],
+    });
+    for (const [n, tier] of [
+      ['a', 'db'],
+      ['b', 'db'],
+      ['c', 'web'],
+      ['d', 'web'],
+      ['e', 'cache'],
+    ]) {
+      const o = dm(n);
       (o.metadata as { labels: Record<string, string> }).labels.tier = tier!;
       await api(env.url, 'POST', base, o);
     }
   });
   after(() => env.stop());
 
-  const names = (r: { body: { items: { metadata: { name: string } }[] } }): string[] => r.body.items.map((i) => i.metadata.name);
+  const names = (r: { body: { items: { metadata: { name: string } }[] } }): string[] =>
+    r.body.items.map((i) => i.metadata.name);
 
   it('answers a DatabaseManagerList with items carrying apiVersion/kind and the list resourceVersion', async () => {
     const r = await api(env.url, 'GET', base);
@@ -34,7 +44,8 @@ describe('list', () => {
   });
 
   it('label selectors: =, !=, in, notin, exists, !exists', async () => {
-    const q = async (s: string): Promise<string[]> => names(await api(env.url, 'GET', `${base}?labelSelector=${encodeURIComponent(s)}`));
+    const q = async (s: string): Promise<string[]> =>
+      names(await api(env.url, 'GET', `${base}?labelSelector=${encodeURIComponent(s)}`));
     assert.deepEqual(await q('tier=db'), ['a', 'b']);
     assert.deepEqual(await q('tier!=db'), ['c', 'd', 'e']);
     assert.deepEqual(await q('tier in (web,cache)'), ['c', 'd', 'e']);
@@ -45,8 +56,17 @@ describe('list', () => {
 
   it('field selectors on metadata.name and metadata.namespace; others are refused with 400', async () => {
     assert.deepEqual(names(await api(env.url, 'GET', `${base}?fieldSelector=metadata.name%3Dc`)), ['c']);
-    assert.deepEqual(names(await api(env.url, 'GET', `${base}?fieldSelector=metadata.name!%3Dc`)), ['a', 'b', 'd', 'e']);
-    const all = await api(env.url, 'GET', '/apis/coolops.cn/v1alpha1/databasemanagers?fieldSelector=metadata.namespace%3Dlists');
+    assert.deepEqual(names(await api(env.url, 'GET', `${base}?fieldSelector=metadata.name!%3Dc`)), [
+      'a',
+      'b',
+      'd',
+      'e',
+    ]);
+    const all = await api(
+      env.url,
+      'GET',
+      '/apis/coolops.cn/v1alpha1/databasemanagers?fieldSelector=metadata.namespace%3Dlists',
+    );
     assert.equal(all.body.items.length, 5);
     const bad = await api(env.url, 'GET', `${base}?fieldSelector=spec.replicas%3D2`);
     assert.equal(bad.status, 400);
@@ -62,13 +82,45 @@ describe('list', () => {
         group: 'sel.example.com',
         scope: 'Namespaced',
         names: { kind: 'Color', plural: 'colors' },
-        versions: [{ name: 'v1', served: true, storage: true, selectableFields: [{ jsonPath: '.spec.hue' }, { jsonPath: '.spec.level' }], schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { hue: { type: 'string' }, level: { type: 'integer' } } } } } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            selectableFields: [{ jsonPath: '.spec.hue' }, { jsonPath: '.spec.level' }],
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: { type: 'object', properties: { hue: { type: 'string' }, level: { type: 'integer' } } },
+                },
+              },
+            },
+          },
+        ],
       },
     };
-    assert.equal((await api(env.url, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, 201);
+    assert.equal(
+      (await api(env.url, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
+      201,
+    );
     const path = '/apis/sel.example.com/v1/namespaces/lists/colors';
-    for (const [n, hue, level] of [['r', 'red', 1], ['g', 'green', 2], ['g2', 'green', 3]] as const) {
-      assert.equal((await api(env.url, 'POST', path, { apiVersion: 'sel.example.com/v1', kind: 'Color', metadata: { name: n }, spec: { hue, level } })).status, 201);
+    for (const [n, hue, level] of [
+      ['r', 'red', 1],
+      ['g', 'green', 2],
+      ['g2', 'green', 3],
+    ] as const) {
+      assert.equal(
+        (
+          await api(env.url, 'POST', path, {
+            apiVersion: 'sel.example.com/v1',
+            kind: 'Color',
+            metadata: { name: n },
+            spec: { hue, level },
+          })
+        ).status,
+        201,
+      );
     }
     assert.deepEqual(names(await api(env.url, 'GET', `${path}?fieldSelector=spec.hue%3Dgreen`)), ['g', 'g2']);
     assert.deepEqual(names(await api(env.url, 'GET', `${path}?fieldSelector=spec.hue%3Dgreen,spec.level!%3D3`)), ['g']);
@@ -110,10 +162,15 @@ describe('list', () => {
   });
 
   it('Table output for kubectl get: Name + printer columns (Age when the CRD has none)', async () => {
-    const r = await api(env.url, 'GET', base, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    const r = await api(env.url, 'GET', base, undefined, {
+      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+    });
     assert.equal(r.body.kind, 'Table');
     assert.equal(r.body.apiVersion, 'meta.k8s.io/v1');
-    assert.deepEqual(r.body.columnDefinitions.map((c: { name: string }) => c.name), ['Name', 'Age']);
+    assert.deepEqual(
+      r.body.columnDefinitions.map((c: { name: string }) => c.name),
+      ['Name', 'Age'],
+    );
     assert.equal(r.body.rows[0].cells[0], 'a');
     assert.match(r.body.rows[0].cells[1], /^\d+s$/);
     assert.equal(r.body.rows[0].object.kind, 'PartialObjectMetadata');
@@ -146,7 +203,13 @@ describe('watch', () => {
       assert.equal(e0.type, 'ADDED');
       assert.equal(e0.object.metadata.name, 'w1');
       assert.equal(e0.object.kind, 'DatabaseManager');
-      await api(env.url, 'PATCH', `${base}/w1`, { spec: { replicas: 3 } }, { 'Content-Type': 'application/merge-patch+json' });
+      await api(
+        env.url,
+        'PATCH',
+        `${base}/w1`,
+        { spec: { replicas: 3 } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
       const e1 = await w.at(1);
       assert.equal(e1.type, 'MODIFIED');
       assert.equal(e1.object.spec.replicas, 3);
@@ -172,7 +235,10 @@ describe('watch', () => {
 
   it('field selector on watch: only the named object, and DELETED when it goes', async () => {
     const l = await api(env.url, 'GET', base);
-    const w = await watch(env.url, `${base}?watch=true&fieldSelector=metadata.name%3Dw3&resourceVersion=${l.body.metadata.resourceVersion}`);
+    const w = await watch(
+      env.url,
+      `${base}?watch=true&fieldSelector=metadata.name%3Dw3&resourceVersion=${l.body.metadata.resourceVersion}`,
+    );
     try {
       await api(env.url, 'POST', base, dm('other'));
       await api(env.url, 'POST', base, dm('w3'));
@@ -188,9 +254,18 @@ describe('watch', () => {
   it('label selector: an object that stops matching is reported DELETED', async () => {
     await api(env.url, 'POST', base, dm('w4'));
     const l = await api(env.url, 'GET', base);
-    const w = await watch(env.url, `${base}?watch=true&labelSelector=app%3Dw4&resourceVersion=${l.body.metadata.resourceVersion}`);
+    const w = await watch(
+      env.url,
+      `${base}?watch=true&labelSelector=app%3Dw4&resourceVersion=${l.body.metadata.resourceVersion}`,
+    );
     try {
-      await api(env.url, 'PATCH', `${base}/w4`, { metadata: { labels: { app: 'moved' } } }, { 'Content-Type': 'application/merge-patch+json' });
+      await api(
+        env.url,
+        'PATCH',
+        `${base}/w4`,
+        { metadata: { labels: { app: 'moved' } } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
       const e = await w.at(0);
       assert.equal(e.type, 'DELETED');
       assert.equal(e.object.metadata.labels.app, 'moved');
@@ -201,7 +276,10 @@ describe('watch', () => {
 
   it('sendInitialEvents: ADDED for the current state, then a BOOKMARK marking their end', async () => {
     await api(env.url, 'POST', base, dm('w5'));
-    const w = await watch(env.url, `${base}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&fieldSelector=metadata.name%3Dw5`);
+    const w = await watch(
+      env.url,
+      `${base}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&fieldSelector=metadata.name%3Dw5`,
+    );
     try {
       assert.equal((await w.at(0)).type, 'ADDED');
       const b = await w.at(1);
@@ -214,7 +292,10 @@ describe('watch', () => {
 
   it('sends BOOKMARKs when allowed', async () => {
     const l = await api(env.url, 'GET', base);
-    const w = await watch(env.url, `${base}?watch=true&allowWatchBookmarks=true&resourceVersion=${l.body.metadata.resourceVersion}`);
+    const w = await watch(
+      env.url,
+      `${base}?watch=true&allowWatchBookmarks=true&resourceVersion=${l.body.metadata.resourceVersion}`,
+    );
     try {
       const e = await w.at(0);
       assert.equal(e.type, 'BOOKMARK');
@@ -228,7 +309,14 @@ describe('watch', () => {
   it('410 Gone: an ERROR event with an Expired Status, then the stream closes', async () => {
     const first = await api(env.url, 'GET', base);
     const old = first.body.metadata.resourceVersion;
-    for (let i = 0; i < 60; i++) await api(env.url, 'PATCH', `${base}/w2`, { spec: { replicas: (i % 9) + 1 } }, { 'Content-Type': 'application/merge-patch+json' });
+    for (let i = 0; i < 60; i++)
+      await api(
+        env.url,
+        'PATCH',
+        `${base}/w2`,
+        { spec: { replicas: (i % 9) + 1 } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      );
     const w = await watch(env.url, `${base}?watch=true&resourceVersion=${old}`);
     const e = await w.at(0);
     await w.ended;

@@ -16,23 +16,53 @@ const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
 
 describe('patch functions', () => {
   it('merge patch: null deletes, objects merge, arrays replace', () => {
-    assert.deepEqual(mergePatch({ a: 1, b: { c: 2, d: 3 }, l: [1, 2] }, { a: null, b: { c: 9 }, l: [3] }), { b: { c: 9, d: 3 }, l: [3] });
+    assert.deepEqual(mergePatch({ a: 1, b: { c: 2, d: 3 }, l: [1, 2] }, { a: null, b: { c: 9 }, l: [3] }), {
+      b: { c: 9, d: 3 },
+      l: [3],
+    });
   });
 
   it('JSON patch: add/remove/replace/test; a failing test op is an error', () => {
     const doc = { spec: { list: [1, 2] } };
-    assert.deepEqual(jsonPatch(doc, [{ op: 'add', path: '/spec/list/-', value: 3 }, { op: 'replace', path: '/spec/list/0', value: 0 }, { op: 'remove', path: '/spec/list/1' }]), { spec: { list: [0, 3] } });
-    assert.throws(() => jsonPatch(doc, [{ op: 'test', path: '/spec/list/0', value: 9 }]), /the server rejected our request due to an error in our request/);
+    assert.deepEqual(
+      jsonPatch(doc, [
+        { op: 'add', path: '/spec/list/-', value: 3 },
+        { op: 'replace', path: '/spec/list/0', value: 0 },
+        { op: 'remove', path: '/spec/list/1' },
+      ]),
+      { spec: { list: [0, 3] } },
+    );
+    assert.throws(
+      () => jsonPatch(doc, [{ op: 'test', path: '/spec/list/0', value: 9 }]),
+      /the server rejected our request due to an error in our request/,
+    );
     assert.deepEqual(doc, { spec: { list: [1, 2] } }, 'input untouched');
   });
 
   it('strategic merge: containers merge by name, $patch: delete, primitive list directive', () => {
-    const live = { spec: { containers: [{ name: 'a', image: 'x:1' }, { name: 'b', image: 'y:1' }] }, metadata: { finalizers: ['f1', 'f2'] } };
+    const live = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'x:1' },
+          { name: 'b', image: 'y:1' },
+        ],
+      },
+      metadata: { finalizers: ['f1', 'f2'] },
+    };
     const out = strategicMergePatch(live, {
-      spec: { containers: [{ name: 'b', image: 'y:2' }, { name: 'a', $patch: 'delete' }, { name: 'c', image: 'z:1' }] },
+      spec: {
+        containers: [
+          { name: 'b', image: 'y:2' },
+          { name: 'a', $patch: 'delete' },
+          { name: 'c', image: 'z:1' },
+        ],
+      },
       metadata: { '$deleteFromPrimitiveList/finalizers': ['f1'] },
     }) as { spec: { containers: { name: string; image: string }[] }; metadata: { finalizers: string[] } };
-    assert.deepEqual(out.spec.containers, [{ name: 'b', image: 'y:2' }, { name: 'c', image: 'z:1' }]);
+    assert.deepEqual(out.spec.containers, [
+      { name: 'b', image: 'y:2' },
+      { name: 'c', image: 'z:1' },
+    ]);
     assert.deepEqual(out.metadata.finalizers, ['f2']);
   });
 });
@@ -52,7 +82,13 @@ describe('patch and apply over HTTP', () => {
     const j = await api(env.url, 'PATCH', `${DMS}/p1`, [{ op: 'replace', path: '/spec/replicas', value: 12 }], JSONP);
     assert.equal(j.status, 422);
     assert.match(j.body.message, /spec\.replicas: Invalid value: 12/);
-    const rv = await api(env.url, 'PATCH', `${DMS}/p1`, { metadata: { resourceVersion: '1' }, spec: { replicas: 4 } }, MERGE);
+    const rv = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/p1`,
+      { metadata: { resourceVersion: '1' }, spec: { replicas: 4 } },
+      MERGE,
+    );
     assert.equal(rv.status, 409, 'a resourceVersion in a patch is a precondition');
     const nf = await api(env.url, 'PATCH', `${DMS}/none`, { spec: {} }, MERGE);
     assert.equal(nf.status, 404);
@@ -69,57 +105,121 @@ describe('patch and apply over HTTP', () => {
     assert.equal(mf[0].manager, 'alice');
     assert.equal(mf[0].operation, 'Apply');
     assert.deepEqual(mf[0].fieldsV1['f:spec'], { 'f:dbtype': {}, 'f:replicas': {} });
-    const u = await api(env.url, 'PATCH', `${DMS}/ssa?fieldManager=alice`, JSON.stringify({ ...dm('ssa'), spec: { replicas: 2 } }), APPLY);
+    const u = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/ssa?fieldManager=alice`,
+      JSON.stringify({ ...dm('ssa'), spec: { replicas: 2 } }),
+      APPLY,
+    );
     assert.equal(u.status, 200);
     assert.deepEqual(u.body.spec, { replicas: 2 });
   });
 
   it('server-side apply: a conflict with another manager is 409 unless forced', async () => {
-    await api(env.url, 'PATCH', `${DMS}/ssa2?fieldManager=alice`, JSON.stringify({ ...dm('ssa2'), spec: { replicas: 2 } }), APPLY);
-    const r = await api(env.url, 'PATCH', `${DMS}/ssa2?fieldManager=bob`, JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }), APPLY);
+    await api(
+      env.url,
+      'PATCH',
+      `${DMS}/ssa2?fieldManager=alice`,
+      JSON.stringify({ ...dm('ssa2'), spec: { replicas: 2 } }),
+      APPLY,
+    );
+    const r = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/ssa2?fieldManager=bob`,
+      JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }),
+      APPLY,
+    );
     assert.equal(r.status, 409);
     assert.equal(r.body.reason, 'Conflict');
     // an applier is named without an apiVersion (updaters are "x" using <apiVersion>)
     assert.equal(r.body.message, 'Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
-    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' }]);
-    const f = await api(env.url, 'PATCH', `${DMS}/ssa2?fieldManager=bob&force=true`, JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }), APPLY);
+    assert.deepEqual(r.body.details.causes, [
+      { reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.spec.replicas' },
+    ]);
+    const f = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/ssa2?fieldManager=bob&force=true`,
+      JSON.stringify({ ...dm('ssa2'), spec: { replicas: 5 } }),
+      APPLY,
+    );
     assert.equal(f.status, 200);
     assert.equal(f.body.spec.replicas, 5);
     const alice = f.body.metadata.managedFields.find((m: { manager: string }) => m.manager === 'alice');
     assert.ok(!alice || !alice.fieldsV1['f:spec']?.['f:replicas'], 'ownership moved to bob');
     const noMgr = await api(env.url, 'PATCH', `${DMS}/ssa2`, JSON.stringify(dm('ssa2')), APPLY);
     assert.equal(noMgr.status, 422);
-    assert.equal(noMgr.body.message, 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    assert.equal(
+      noMgr.body.message,
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
   });
 
   it('server-side apply takes over fields from client-side apply without a conflict', async () => {
     const obj = dm('csa');
-    (obj.metadata as Record<string, unknown>).annotations = { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(dm('csa')) };
+    (obj.metadata as Record<string, unknown>).annotations = {
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(dm('csa')),
+    };
     assert.equal((await api(env.url, 'POST', `${DMS}?fieldManager=kubectl-client-side-apply`, obj)).status, 201);
     const r = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=kubectl`, JSON.stringify(dm('csa', 8)), APPLY);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.spec.replicas, 8);
     const other = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=someone`, { spec: { dbtype: 'pg' } }, MERGE);
     assert.equal(other.status, 200);
-    const c = await api(env.url, 'PATCH', `${DMS}/csa?fieldManager=kubectl`, JSON.stringify({ ...dm('csa', 8), spec: { ...((dm('csa', 8).spec) as object), dbtype: 'mysql' } }), APPLY);
+    const c = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/csa?fieldManager=kubectl`,
+      JSON.stringify({ ...dm('csa', 8), spec: { ...(dm('csa', 8).spec as object), dbtype: 'mysql' } }),
+      APPLY,
+    );
     assert.equal(c.status, 409, 'a field another (non client-side-apply) manager changed still conflicts');
   });
 
   it('managedFields sent by a client replace the live ones ([{}] clears them)', async () => {
-    await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=alice`, JSON.stringify({ ...dm('mf'), spec: { replicas: 2 } }), APPLY);
+    await api(
+      env.url,
+      'PATCH',
+      `${DMS}/mf?fieldManager=alice`,
+      JSON.stringify({ ...dm('mf'), spec: { replicas: 2 } }),
+      APPLY,
+    );
     const cleared = await api(env.url, 'PATCH', `${DMS}/mf`, { metadata: { managedFields: [{}] } }, MERGE);
     assert.equal(cleared.status, 200);
     assert.equal(cleared.body.metadata.managedFields, undefined);
     const upd = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=carol`, { spec: { dbtype: 'pg' } }, MERGE);
-    assert.equal(upd.body.metadata.managedFields, undefined, 'updates do not start tracking an object that has no managedFields');
+    assert.equal(
+      upd.body.metadata.managedFields,
+      undefined,
+      'updates do not start tracking an object that has no managedFields',
+    );
     // the first apply gives what is there to a before-first-apply manager, so the applier conflicts with it
-    const first = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
+    const first = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/mf?fieldManager=bob`,
+      JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }),
+      APPLY,
+    );
     assert.equal(first.status, 409);
-    assert.equal(first.body.message, 'Apply failed with 1 conflict: conflict with "before-first-apply" using coolops.cn/v1alpha1: .spec.replicas');
-    const forced = await api(env.url, 'PATCH', `${DMS}/mf?fieldManager=bob&force=true`, JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }), APPLY);
+    assert.equal(
+      first.body.message,
+      'Apply failed with 1 conflict: conflict with "before-first-apply" using coolops.cn/v1alpha1: .spec.replicas',
+    );
+    const forced = await api(
+      env.url,
+      'PATCH',
+      `${DMS}/mf?fieldManager=bob&force=true`,
+      JSON.stringify({ ...dm('mf'), spec: { replicas: 6 } }),
+      APPLY,
+    );
     assert.equal(forced.status, 200);
     assert.deepEqual(
-      forced.body.metadata.managedFields.map((m: { manager: string; operation: string }) => `${m.manager}/${m.operation}`),
+      forced.body.metadata.managedFields.map(
+        (m: { manager: string; operation: string }) => `${m.manager}/${m.operation}`,
+      ),
       ['bob/Apply', 'before-first-apply/Update'],
     );
   });
@@ -129,21 +229,50 @@ describe('patch and apply over HTTP', () => {
     assert.equal(c.status, 201);
     assert.equal(c.body.spec.strategy.type, 'RollingUpdate');
     assert.equal(c.body.spec.revisionHistoryLimit, 10);
-    const p = await api(env.url, 'PATCH', `${DEPS}/web`, { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:1.26' }, { name: 'side', image: 'busybox' }] } } } }, SMP);
+    const p = await api(
+      env.url,
+      'PATCH',
+      `${DEPS}/web`,
+      {
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: 'c', image: 'nginx:1.26' },
+                { name: 'side', image: 'busybox' },
+              ],
+            },
+          },
+        },
+      },
+      SMP,
+    );
     assert.equal(p.status, 200);
-    assert.deepEqual(p.body.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`), ['c=nginx:1.26', 'side=busybox']);
+    assert.deepEqual(
+      p.body.spec.template.spec.containers.map((x: { name: string; image: string }) => `${x.name}=${x.image}`),
+      ['c=nginx:1.26', 'side=busybox'],
+    );
     assert.equal(p.body.metadata.generation, 2);
-    const s = await api(env.url, 'PATCH', `${DEPS}/web/status`, { status: { readyReplicas: 2, replicas: 2 }, spec: { replicas: 9 } }, MERGE);
+    const s = await api(
+      env.url,
+      'PATCH',
+      `${DEPS}/web/status`,
+      { status: { readyReplicas: 2, replicas: 2 }, spec: { replicas: 9 } },
+      MERGE,
+    );
     assert.equal(s.status, 200);
     assert.equal(s.body.status.readyReplicas, 2);
     assert.equal(s.body.spec.replicas, 2);
     const g = await api(env.url, 'GET', `${DEPS}/web/scale`);
-    assert.deepEqual({ kind: g.body.kind, apiVersion: g.body.apiVersion, spec: g.body.spec, status: g.body.status }, {
-      kind: 'Scale',
-      apiVersion: 'autoscaling/v1',
-      spec: { replicas: 2 },
-      status: { replicas: 2, selector: 'app=web' },
-    });
+    assert.deepEqual(
+      { kind: g.body.kind, apiVersion: g.body.apiVersion, spec: g.body.spec, status: g.body.status },
+      {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        spec: { replicas: 2 },
+        status: { replicas: 2, selector: 'app=web' },
+      },
+    );
     const u = await api(env.url, 'PUT', `${DEPS}/web/scale`, { ...g.body, spec: { replicas: 4 } });
     assert.equal(u.status, 200);
     assert.equal(u.body.spec.replicas, 4);
@@ -158,7 +287,10 @@ describe('patch and apply over HTTP', () => {
     const r = await api(env.url, 'POST', DEPS, d);
     assert.equal(r.status, 422);
     assert.equal(r.body.details.causes[0].field, 'spec.template.metadata.labels');
-    assert.match(r.body.message, /^Deployment\.apps "bad" is invalid: spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`$/);
+    assert.match(
+      r.body.message,
+      /^Deployment\.apps "bad" is invalid: spec\.template\.metadata\.labels: Invalid value: .*`selector` does not match template `labels`$/,
+    );
   });
 
   it('leases and events are served for leader election and event recording', async () => {
@@ -206,10 +338,18 @@ describe('YAML bodies', () => {
 
   it('are read as YAML 1.1, as the apiserver reads them: `on`, `y` and `no` are booleans', async () => {
     const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml11\n  labels:\n    x: on\n';
-    const r = await api(env.url, 'PATCH', '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t', body, { 'Content-Type': 'application/apply-patch+yaml' });
+    const r = await api(env.url, 'PATCH', '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t', body, {
+      'Content-Type': 'application/apply-patch+yaml',
+    });
     // a label value must be a string: YAML 1.1 made it the boolean true
     assert.equal(r.status, 500, JSON.stringify(r.body));
-    const ok = await api(env.url, 'PATCH', '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t', body.replace('x: on', 'x: "on"'), { 'Content-Type': 'application/apply-patch+yaml' });
+    const ok = await api(
+      env.url,
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/yaml11?fieldManager=t',
+      body.replace('x: on', 'x: "on"'),
+      { 'Content-Type': 'application/apply-patch+yaml' },
+    );
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
   });
 });

@@ -17,13 +17,19 @@ const GENERIC = 'the server rejected our request due to an error in our request'
 
 describe('JSON patch operations as evanphx/json-patch v4 applies them', () => {
   it('replace of a missing key of an existing object adds it; of a missing index or parent fails', () => {
-    assert.deepEqual(jsonPatch({ data: { a: '1' } }, [{ op: 'replace', path: '/data/b', value: '2' }]), { data: { a: '1', b: '2' } });
+    assert.deepEqual(jsonPatch({ data: { a: '1' } }, [{ op: 'replace', path: '/data/b', value: '2' }]), {
+      data: { a: '1', b: '2' },
+    });
     assert.throws(() => jsonPatch({ l: [1] }, [{ op: 'replace', path: '/l/1', value: 2 }]), new RegExp(GENERIC));
     assert.throws(() => jsonPatch({}, [{ op: 'replace', path: '/x/y', value: 2 }]), new RegExp(GENERIC));
   });
 
   it('an unknown op and a pointer without a leading slash do not apply (422), they are not a 400', () => {
-    for (const op of [{ op: 'bogus', path: '/a' }, { op: 'add', path: 'a', value: 1 }, { op: 'remove', path: '/l/-1' }]) {
+    for (const op of [
+      { op: 'bogus', path: '/a' },
+      { op: 'add', path: 'a', value: 1 },
+      { op: 'remove', path: '/l/-1' },
+    ]) {
       assert.throws(
         () => jsonPatch({ l: [1] }, [op]),
         (e: unknown) => (e as { code?: number }).code === 422,
@@ -71,13 +77,48 @@ describe('patch errors over HTTP', () => {
 
   it('a JSON patch or merge patch of the wrong shape: error decoding patch (Warn, the default), the library message with Ignore', async () => {
     const cases: [string, string, Record<string, string>, string][] = [
-      ['', '{"op":"add"}', JSONP, 'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp'],
-      ['', '[1]', JSONP, 'error decoding patch: json: cannot unmarshal number into Go value of type handlers.jsonPatchOp'],
-      ['', '[{"op":"add","path":5,"value":1}]', JSONP, 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string'],
-      ['?fieldValidation=Ignore', '{"op":1}', JSONP, 'json: cannot unmarshal object into Go value of type jsonpatch.Patch'],
-      ['?fieldValidation=Ignore', '[1]', JSONP, 'json: cannot unmarshal number into Go value of type jsonpatch.Operation'],
-      ['', '[]', MERGE, 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}'],
-      ['', '"x"', MERGE, 'error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}'],
+      [
+        '',
+        '{"op":"add"}',
+        JSONP,
+        'error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp',
+      ],
+      [
+        '',
+        '[1]',
+        JSONP,
+        'error decoding patch: json: cannot unmarshal number into Go value of type handlers.jsonPatchOp',
+      ],
+      [
+        '',
+        '[{"op":"add","path":5,"value":1}]',
+        JSONP,
+        'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.path of type string',
+      ],
+      [
+        '?fieldValidation=Ignore',
+        '{"op":1}',
+        JSONP,
+        'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+      ],
+      [
+        '?fieldValidation=Ignore',
+        '[1]',
+        JSONP,
+        'json: cannot unmarshal number into Go value of type jsonpatch.Operation',
+      ],
+      [
+        '',
+        '[]',
+        MERGE,
+        'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}',
+      ],
+      [
+        '',
+        '"x"',
+        MERGE,
+        'error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}',
+      ],
     ];
     for (const [q, body, h, message] of cases) {
       const r = await api(env.url, 'PATCH', `${DMS}/p${q}`, body, h);
@@ -90,7 +131,13 @@ describe('patch errors over HTTP', () => {
   });
 
   it('an unknown member of a JSON patch operation is warned about (Warn) and the patch applies', async () => {
-    const r = await api(env.url, 'PATCH', `${CMS}/p`, [{ op: 'replace', path: '/data/a', value: '2', extra: 1 }], JSONP);
+    const r = await api(
+      env.url,
+      'PATCH',
+      `${CMS}/p`,
+      [{ op: 'replace', path: '/data/a', value: '2', extra: 1 }],
+      JSONP,
+    );
     assert.equal(r.status, 200);
     assert.equal(r.body.data.a, '2');
     assert.equal(r.headers.warning, '299 - "json patch unknown field \\"[0].extra\\""');

@@ -42,27 +42,104 @@ function enc(fields: F[]): Buffer {
   );
 }
 const envelope = (apiVersion: string, kind: string, raw: F[]): Buffer =>
-  Buffer.concat([Buffer.from([0x6b, 0x38, 0x73, 0x00]), enc([[1, [[1, apiVersion], [2, kind]]], [2, enc(raw)], [3, ''], [4, '']])]);
+  Buffer.concat([
+    Buffer.from([0x6b, 0x38, 0x73, 0x00]),
+    enc([
+      [
+        1,
+        [
+          [1, apiVersion],
+          [2, kind],
+        ],
+      ],
+      [2, enc(raw)],
+      [3, ''],
+      [4, ''],
+    ]),
+  ]);
 
 describe('protobuf bodies', () => {
   it('decodes a ConfigMap as kubectl sends it (empty strings and zero values dropped)', () => {
     const body = envelope('v1', 'ConfigMap', [
-      [1, [[1, 'cm1'], [2, ''], [3, ''], [7, 0], [11, [[1, 'app'], [2, 'x']]]]],
-      [2, [[1, 'a'], [2, 'b']]],
+      [
+        1,
+        [
+          [1, 'cm1'],
+          [2, ''],
+          [3, ''],
+          [7, 0],
+          [
+            11,
+            [
+              [1, 'app'],
+              [2, 'x'],
+            ],
+          ],
+        ],
+      ],
+      [
+        2,
+        [
+          [1, 'a'],
+          [2, 'b'],
+        ],
+      ],
     ]);
-    assert.deepEqual(decodeKubeProtobuf(body), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm1', labels: { app: 'x' } }, data: { a: 'b' } });
+    assert.deepEqual(decodeKubeProtobuf(body), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm1', labels: { app: 'x' } },
+      data: { a: 'b' },
+    });
   });
 
   it('decodes a Deployment: pointer fields keep zero, containers and ports', () => {
-    const labels: F = [11, [[1, 'app'], [2, 'd']]];
-    const container: F = [2, [[1, 'c'], [2, 'nginx'], [6, [[3, 80]]], [16, 0]]];
-    const template: F = [3, [[1, [labels]], [2, [container]]]];
-    const selector: F = [2, [[1, [[1, 'app'], [2, 'd']]]]];
-    const body = envelope('apps/v1', 'Deployment', [[1, [[1, 'd']]], [2, [[1, 0], selector, template]]]);
+    const labels: F = [
+      11,
+      [
+        [1, 'app'],
+        [2, 'd'],
+      ],
+    ];
+    const container: F = [
+      2,
+      [
+        [1, 'c'],
+        [2, 'nginx'],
+        [6, [[3, 80]]],
+        [16, 0],
+      ],
+    ];
+    const template: F = [
+      3,
+      [
+        [1, [labels]],
+        [2, [container]],
+      ],
+    ];
+    const selector: F = [
+      2,
+      [
+        [
+          1,
+          [
+            [1, 'app'],
+            [2, 'd'],
+          ],
+        ],
+      ],
+    ];
+    const body = envelope('apps/v1', 'Deployment', [
+      [1, [[1, 'd']]],
+      [2, [[1, 0], selector, template]],
+    ]);
     const d = decodeKubeProtobuf(body) as { spec: Record<string, unknown> };
     assert.equal(d.spec.replicas, 0);
     // as encoding/json writes the Go struct: resources is a struct (always written)
-    assert.deepEqual(d.spec.template, { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }], resources: {} }] } });
+    assert.deepEqual(d.spec.template, {
+      metadata: { labels: { app: 'd' } },
+      spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ containerPort: 80 }], resources: {} }] },
+    });
     assert.deepEqual(d.spec.strategy, {});
   });
 
@@ -74,15 +151,24 @@ describe('protobuf bodies', () => {
 
   it('has a message for every built-in kind the server serves, DeleteOptions and Scale', () => {
     const kinds = new Set(protobufKinds());
-    for (const r of builtinResources()) assert.ok(kinds.has(`${groupVersion(r)}/${r.kind}`), `${groupVersion(r)} ${r.kind}`);
+    for (const r of builtinResources())
+      assert.ok(kinds.has(`${groupVersion(r)}/${r.kind}`), `${groupVersion(r)} ${r.kind}`);
     assert.ok(kinds.has('*/DeleteOptions') && kinds.has('autoscaling/v1/Scale'));
   });
 
   it('the table and the samples are what test/clientgo/protobuf-messages writes (scripts/gen-protobuf-messages.sh)', () => {
     const bin = join(goClientsBin(), 'protobuf-messages');
     const source = (JSON.parse(readFileSync(TABLE, 'utf8')) as { source: string }).source;
-    assert.equal(execFileSync(bin, ['-table', '-source', source], { encoding: 'utf8', maxBuffer: 64 << 20 }), readFileSync(TABLE, 'utf8'), 'run scripts/gen-protobuf-messages.sh');
-    assert.equal(execFileSync(bin, ['-samples'], { encoding: 'utf8', maxBuffer: 64 << 20 }), readFileSync(SAMPLES, 'utf8'), 'run scripts/gen-protobuf-messages.sh');
+    assert.equal(
+      execFileSync(bin, ['-table', '-source', source], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+      readFileSync(TABLE, 'utf8'),
+      'run scripts/gen-protobuf-messages.sh',
+    );
+    assert.equal(
+      execFileSync(bin, ['-samples'], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+      readFileSync(SAMPLES, 'utf8'),
+      'run scripts/gen-protobuf-messages.sh',
+    );
   });
 
   it("Go's Duration strings", () => {
@@ -108,12 +194,26 @@ describe('protobuf bodies', () => {
 
     it('creates a Namespace from a protobuf body and answers JSON', async () => {
       const body = envelope('v1', 'Namespace', [[1, [[1, 'pb-ns']]]]);
-      const res = await new Promise<{ status: number; json: { metadata: { name: string }; status: { phase: string } } }>((resolve, reject) => {
-        const req = request(`${env.url}/api/v1/namespaces`, { method: 'POST', headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf,application/json' }, agent: false }, (r) => {
-          let s = '';
-          r.on('data', (c: Buffer) => (s += c.toString()));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, json: JSON.parse(s) }));
-        });
+      const res = await new Promise<{
+        status: number;
+        json: { metadata: { name: string }; status: { phase: string } };
+      }>((resolve, reject) => {
+        const req = request(
+          `${env.url}/api/v1/namespaces`,
+          {
+            method: 'POST',
+            headers: {
+              'Content-Type': 'application/vnd.kubernetes.protobuf',
+              Accept: 'application/vnd.kubernetes.protobuf,application/json',
+            },
+            agent: false,
+          },
+          (r) => {
+            let s = '';
+            r.on('data', (c: Buffer) => (s += c.toString()));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, json: JSON.parse(s) }));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -124,11 +224,23 @@ describe('protobuf bodies', () => {
 
     const send = (method: string, path: string, body: Buffer): Promise<{ status: number; json: any }> =>
       new Promise((resolve, reject) => {
-        const req = request(`${env.url}${path}`, { method, headers: { 'Content-Type': 'application/vnd.kubernetes.protobuf', 'Content-Length': String(body.length), Accept: 'application/vnd.kubernetes.protobuf,application/json' }, agent: false }, (r) => {
-          let s = '';
-          r.on('data', (c: Buffer) => (s += c.toString()));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, json: JSON.parse(s) }));
-        });
+        const req = request(
+          `${env.url}${path}`,
+          {
+            method,
+            headers: {
+              'Content-Type': 'application/vnd.kubernetes.protobuf',
+              'Content-Length': String(body.length),
+              Accept: 'application/vnd.kubernetes.protobuf,application/json',
+            },
+            agent: false,
+          },
+          (r) => {
+            let s = '';
+            r.on('data', (c: Buffer) => (s += c.toString()));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, json: JSON.parse(s) }));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -137,16 +249,36 @@ describe('protobuf bodies', () => {
       const d = await send('POST', '/apis/apps/v1/namespaces/default/deployments', sample('deployment'));
       assert.equal(d.status, 201, d.json.message);
       assert.equal(d.json.spec.template.spec.containers[0].livenessProbe.httpGet.port, 'http');
-      assert.deepEqual(d.json.spec.template.spec.volumes.map((v: { name: string }) => v.name), ['config', 'scratch', 'creds']);
+      assert.deepEqual(
+        d.json.spec.template.spec.volumes.map((v: { name: string }) => v.name),
+        ['config', 'scratch', 'creds'],
+      );
       const st = await send('PUT', '/apis/apps/v1/namespaces/default/deployments/web/status', sample('deployment'));
       assert.equal(st.status, 200, st.json.message);
       assert.equal(st.json.status.availableReplicas, 1);
       assert.equal(st.json.status.conditions[0].lastTransitionTime, '2026-01-02T03:04:05Z');
       // the sample Scale names Deployment "d" and asks for 0 replicas
-      assert.equal((await send('POST', '/apis/apps/v1/namespaces/default/deployments', sample('empty deployment'))).status, 422, 'an empty Deployment is invalid');
+      assert.equal(
+        (await send('POST', '/apis/apps/v1/namespaces/default/deployments', sample('empty deployment'))).status,
+        422,
+        'an empty Deployment is invalid',
+      );
       const made = await new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 2, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } });
-        const req = request(`${env.url}/apis/apps/v1/namespaces/default/deployments`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, agent: false }, (r) => (r.resume(), resolve(r.statusCode ?? 0)));
+        const body = JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'd' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { a: 'b' } },
+            template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+          },
+        });
+        const req = request(
+          `${env.url}/apis/apps/v1/namespaces/default/deployments`,
+          { method: 'POST', headers: { 'Content-Type': 'application/json' }, agent: false },
+          (r) => (r.resume(), resolve(r.statusCode ?? 0)),
+        );
         req.on('error', reject);
         req.end(body);
       });

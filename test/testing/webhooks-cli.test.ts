@@ -39,11 +39,29 @@ for (const real of [false, true]) {
     writeFileSync(file, WEBHOOKS);
     const certDir = join(dir, 'certs');
     const kubeconfig = join(dir, 'kubeconfig');
-    const args = ['--import', 'tsx', MAIN, 'testenv', ...(real ? ['--real'] : []), '--webhooks', file, '--webhook-host', '127.0.0.1:19443', '--webhook-cert-dir', certDir, '--kubeconfig', kubeconfig];
-    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() } });
+    const args = [
+      '--import',
+      'tsx',
+      MAIN,
+      'testenv',
+      ...(real ? ['--real'] : []),
+      '--webhooks',
+      file,
+      '--webhook-host',
+      '127.0.0.1:19443',
+      '--webhook-cert-dir',
+      certDir,
+      '--kubeconfig',
+      kubeconfig,
+    ];
+    const proc = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBEBUILDER_ASSETS: controlPlaneAssets() },
+    });
     let out = '';
-    proc.stdout!.setEncoding('utf8').on('data', (c: string) => void (out += c));
-    proc.stderr!.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    proc.stdout.setEncoding('utf8').on('data', (c: string) => void (out += c));
+    proc.stderr.setEncoding('utf8').on('data', (c: string) => void (out += c));
     const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
     try {
       const deadline = Date.now() + 180_000;
@@ -52,7 +70,12 @@ for (const real of [false, true]) {
         if (Date.now() > deadline) assert.fail(`testenv did not start: ${out}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      assert.match(out, new RegExp(`webhooks: 1 configuration\\(s\\) installed, calling https://127\\.0\\.0\\.1:19443; serving certificate in ${certDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      assert.match(
+        out,
+        new RegExp(
+          `webhooks: 1 configuration\\(s\\) installed, calling https://127\\.0\\.0\\.1:19443; serving certificate in ${certDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+        ),
+      );
       assert.match(out, /run the operator with --webhook-bind-address 127\.0\.0\.1:19443 --webhook-cert-dir /);
       for (const f of ['tls.crt', 'tls.key', 'ca.crt']) assert.ok(existsSync(join(certDir, f)), f);
       const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
@@ -60,8 +83,14 @@ for (const real of [false, true]) {
       assert.ok(cert.checkIP('127.0.0.1') && cert.verify(new X509Certificate(ca).publicKey));
       const client = new RestClient(await loadKubeconfig({ path: kubeconfig }));
       try {
-        const cfg = await client.request<{ webhooks: { clientConfig: Record<string, unknown> }[] }>({ method: 'GET', path: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/validating' });
-        assert.deepEqual(cfg.webhooks[0]!.clientConfig, { url: 'https://127.0.0.1:19443/validate-widgets', caBundle: Buffer.from(ca).toString('base64') });
+        const cfg = await client.request<{ webhooks: { clientConfig: Record<string, unknown> }[] }>({
+          method: 'GET',
+          path: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/validating',
+        });
+        assert.deepEqual(cfg.webhooks[0].clientConfig, {
+          url: 'https://127.0.0.1:19443/validate-widgets',
+          caBundle: Buffer.from(ca).toString('base64'),
+        });
       } finally {
         client.close();
       }
@@ -78,7 +107,12 @@ for (const real of [false, true]) {
 test('crdgen testenv: webhook flags without --webhooks, a bad host, a file without configurations', () => {
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-webhooks-cli-'));
   try {
-    const run = (...a: string[]) => spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'testenv', '--kubeconfig', join(dir, 'kc'), ...a], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const run = (...a: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', MAIN, 'testenv', '--kubeconfig', join(dir, 'kc'), ...a], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const stray = run('--webhook-host', '127.0.0.1:9443');
     assert.equal(stray.status, 2);
     assert.match(stray.stderr, /--webhook-host needs --webhooks FILE/);
@@ -89,7 +123,12 @@ test('crdgen testenv: webhook flags without --webhooks, a bad host, a file witho
     writeFileSync(empty, 'apiVersion: v1\nkind: Service\nmetadata: {name: s}\n');
     const none = run('--webhooks', empty);
     assert.equal(none.status, 1);
-    assert.match(none.stderr, new RegExp(`crdgen testenv: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration in ${empty.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(
+      none.stderr,
+      new RegExp(
+        `crdgen testenv: no MutatingWebhookConfiguration or ValidatingWebhookConfiguration in ${empty.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

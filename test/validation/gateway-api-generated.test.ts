@@ -21,10 +21,18 @@ describe('Gateway API examples through the generated validators', () => {
   const modules = new Map<string, Module>();
 
   before(async () => {
-    const inputs = readdirSync(CRDS).sort().map((f) => ({ file: `gateway-api/${f}`, content: readFileSync(join(CRDS, f)) }));
+    const inputs = readdirSync(CRDS)
+      .sort()
+      .map((f) => ({ file: `gateway-api/${f}`, content: readFileSync(join(CRDS, f)) }));
     const r = readCrdInputs(inputs);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
-    const files = validators(r.model, createEmitContext({ sources: r.model.sources, runtimeImport: join(ROOT, 'src', 'runtime', 'index.js') }));
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    const files = validators(
+      r.model,
+      createEmitContext({ sources: r.model.sources, runtimeImport: join(ROOT, 'src', 'runtime', 'index.js') }),
+    );
     dir = mkdtempSync(join(ROOT, '.tmp-gateway-generated-'));
     writeTree(dir, files);
     for (const f of files) {
@@ -41,14 +49,18 @@ describe('Gateway API examples through the generated validators', () => {
   function admit(obj: Record<string, unknown>): string[] {
     const mod = modules.get(obj.apiVersion as string);
     const kind = obj.kind as string;
-    assert.ok(mod && mod[`validate${kind}`] && mod[`default${kind}`], `no generated validator for ${obj.apiVersion as string} ${kind}`);
-    mod[`default${kind}`]!(obj);
-    return (mod[`validate${kind}`]!(obj) as FieldError[]).map(formatFieldError);
+    assert.ok(
+      mod && mod[`validate${kind}`] && mod[`default${kind}`],
+      `no generated validator for ${obj.apiVersion as string} ${kind}`,
+    );
+    mod[`default${kind}`](obj);
+    return (mod[`validate${kind}`](obj) as FieldError[]).map(formatFieldError);
   }
 
   it('generates validate/default for every kind and version', () => {
     assert.deepEqual([...modules.keys()].sort(), ['gateway.networking.k8s.io/v1', 'gateway.networking.k8s.io/v1beta1']);
-    for (const kind of ['Gateway', 'GatewayClass', 'HTTPRoute']) assert.equal(typeof modules.get('gateway.networking.k8s.io/v1')![`validate${kind}`], 'function', kind);
+    for (const kind of ['Gateway', 'GatewayClass', 'HTTPRoute'])
+      assert.equal(typeof modules.get('gateway.networking.k8s.io/v1')![`validate${kind}`], 'function', kind);
   });
 
   for (const file of yamlFiles(join(SUITE, 'valid'))) {
@@ -61,11 +73,15 @@ describe('Gateway API examples through the generated validators', () => {
   for (const file of yamlFiles(join(SUITE, 'invalid'))) {
     const rel = relative(SUITE, file);
     it(`rejects ${rel} for the stated reason`, () => {
-      const errors = admit(loadYaml(file)[0]!);
+      const errors = admit(loadYaml(file)[0]);
       assert.ok(errors.length > 0, 'accepted');
       const subs = expected.get(rel) ?? [];
       assert.ok(subs.length > 0, `EXPECTED.md has no substring for ${rel}`);
-      for (const sub of subs) assert.ok(errors.some((e) => e.includes(sub)), `no error contains ${JSON.stringify(sub)}:\n${errors.join('\n')}`);
+      for (const sub of subs)
+        assert.ok(
+          errors.some((e) => e.includes(sub)),
+          `no error contains ${JSON.stringify(sub)}:\n${errors.join('\n')}`,
+        );
     });
   }
 });

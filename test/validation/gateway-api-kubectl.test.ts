@@ -18,10 +18,11 @@ import { CRDS, expectations, loadYaml, SUITE, yamlFiles } from './gateway-suite.
 /** The namespaces the valid examples live in (created at server start; the examples are the subject). */
 function exampleNamespaces(): string[] {
   const ns = new Set<string>();
-  for (const f of yamlFiles(join(SUITE, 'valid'))) for (const o of loadYaml(f)) {
-    const n = (o.metadata as { namespace?: string } | undefined)?.namespace;
-    if (n) ns.add(n);
-  }
+  for (const f of yamlFiles(join(SUITE, 'valid')))
+    for (const o of loadYaml(f)) {
+      const n = (o.metadata as { namespace?: string } | undefined)?.namespace;
+      if (n) ns.add(n);
+    }
   return [...ns].sort();
 }
 
@@ -32,14 +33,17 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (x: T) => 
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]!);
+      out[i] = await fn(items[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
 
-interface Run { code: number; out: string }
+interface Run {
+  code: number;
+  out: string;
+}
 
 /**
  * `files` in lanes: files that name one object (kind, namespace, name) share a lane, so two
@@ -62,17 +66,21 @@ function lanesOf(files: readonly string[]): string[][] {
       lane.push(...other.splice(0));
     }
     lane.push(f);
-    for (const l of [lane, ...found]) for (const g of l) for (const o of loadYaml(g)) {
-      const m = (o.metadata ?? {}) as { namespace?: string; name?: string };
-      laneOfKey.set(`${String(o.kind)}/${m.namespace ?? ''}/${m.name ?? ''}`, lane);
-    }
+    for (const l of [lane, ...found])
+      for (const g of l)
+        for (const o of loadYaml(g)) {
+          const m = (o.metadata ?? {}) as { namespace?: string; name?: string };
+          laneOfKey.set(`${String(o.kind)}/${m.namespace ?? ''}/${m.name ?? ''}`, lane);
+        }
   }
   return lanes.filter((l) => l.length > 0);
 }
 
 /** Applies every example with kubectl on one backend; the results by file. */
 async function applyAll(backend: Backend, dir: string): Promise<{ results: Map<string, Run>; stop(): Promise<void> }> {
-  const server: ApiServerHandle = await backend.start({ objects: exampleNamespaces().map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })) });
+  const server: ApiServerHandle = await backend.start({
+    objects: exampleNamespaces().map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
+  });
   const home = mkdtempSync(join(dir, `${backend.name}-`));
   const run = (args: string[]): Promise<Run> =>
     new Promise((resolve) => {
@@ -80,7 +88,8 @@ async function applyAll(backend: Backend, dir: string): Promise<{ results: Map<s
         kubectl120(),
         [...args, `--cache-dir=${join(home, 'cache')}`],
         { env: { ...process.env, HOME: home, KUBECONFIG: server.kubeconfigPath }, timeout: 120_000 },
-        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+        (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
       );
     });
   const results = new Map<string, Run>();
@@ -155,7 +164,8 @@ describe('Gateway API examples: kubectl apply against crdgen testenv and the rea
         const r = runs.get(backend.name)!.results.get(rel)!;
         assert.notEqual(r.code, 0, `${backend.name} applied:\n${r.out}`);
         assert.match(r.out, /is invalid/);
-        for (const sub of subs) assert.ok(r.out.includes(sub), `${backend.name}: kubectl output lacks ${JSON.stringify(sub)}:\n${r.out}`);
+        for (const sub of subs)
+          assert.ok(r.out.includes(sub), `${backend.name}: kubectl output lacks ${JSON.stringify(sub)}:\n${r.out}`);
       }
       assert.equal(verdict(runs.get('testenv')!.results.get(rel)!), verdict(runs.get('real')!.results.get(rel)!));
     });

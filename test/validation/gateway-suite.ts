@@ -19,7 +19,9 @@ export function loadYaml(file: string): Record<string, unknown>[] {
 /** The `.yaml` files under `dir`, recursively, sorted. */
 export function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : [],
+    )
     .sort();
 }
 
@@ -28,7 +30,7 @@ export function expectedSpans(cell: string): string[] {
   const out: string[] = [];
   let tagDepth = 0;
   for (let i = 0; i < cell.length; i++) {
-    const ch = cell[i]!;
+    const ch = cell[i];
     if (ch === '`') {
       const end = cell.indexOf('`', i + 1);
       if (tagDepth === 0) out.push(cell.slice(i + 1, end).replace(/\\\|/g, '|'));
@@ -46,12 +48,11 @@ export function expectations(): Map<string, string[]> {
   for (const line of readFileSync(join(SUITE, 'EXPECTED.md'), 'utf8').split('\n')) {
     if (!line.startsWith('| invalid/')) continue;
     const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
-    const last = cells[cells.length - 2]!;
+    const last = cells[cells.length - 2];
     let subs = expectedSpans(last);
     if (subs.length === 0 && last.includes('same message as the row above')) subs = previous;
-    out.set(cells[1]!, subs);
+    out.set(cells[1], subs);
     previous = subs;
   }
   return out;
 }
-

@@ -125,7 +125,15 @@ export function checkCrd(crd: unknown): Finding[] {
   if (name !== '') {
     for (const e of dns1123SubdomainErrors(name)) out.push(invalid('CRD021', ['metadata', 'name'], name, e));
     if (plural !== '' && name !== `${plural}.${group}`) {
-      out.push(invalid('CRD021', ['metadata', 'name'], name, 'must be spec.names.plural+"."+spec.group', `expected "${plural}.${group}"`));
+      out.push(
+        invalid(
+          'CRD021',
+          ['metadata', 'name'],
+          name,
+          'must be spec.names.plural+"."+spec.group',
+          `expected "${plural}.${group}"`,
+        ),
+      );
     }
   }
   // spec.group
@@ -134,18 +142,34 @@ export function checkCrd(crd: unknown): Finding[] {
     else {
       const errs = dns1123SubdomainErrors(group);
       if (errs.length > 0) out.push(invalid('CRD022', ['spec', 'group'], group, errs.join(',')));
-      else if (group.split('.').length < 2) out.push(invalid('CRD022', ['spec', 'group'], group, 'should be a domain with at least one dot'));
+      else if (group.split('.').length < 2)
+        out.push(invalid('CRD022', ['spec', 'group'], group, 'should be a domain with at least one dot'));
     }
   }
   // spec.scope
   if (typeof spec.scope === 'string') {
     if (spec.scope === '') out.push(required('CRD023', ['spec', 'scope']));
     else if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') {
-      out.push(notSupported('CRD023', ['spec', 'scope'], spec.scope, ['Cluster', 'Namespaced'], didYouMean(spec.scope, ['Cluster', 'Namespaced'])));
+      out.push(
+        notSupported(
+          'CRD023',
+          ['spec', 'scope'],
+          spec.scope,
+          ['Cluster', 'Namespaced'],
+          didYouMean(spec.scope, ['Cluster', 'Namespaced']),
+        ),
+      );
     }
   }
   if (isV1 && spec.preserveUnknownFields === true) {
-    out.push(invalid('CRD034', ['spec', 'preserveUnknownFields'], true, 'cannot set to true, set x-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    out.push(
+      invalid(
+        'CRD034',
+        ['spec', 'preserveUnknownFields'],
+        true,
+        'cannot set to true, set x-preserve-unknown-fields to true in spec.versions[*].schema instead',
+      ),
+    );
   }
   checkVersions(spec, isV1, out);
   checkNames(names, kind, out);
@@ -156,13 +180,17 @@ export function checkCrd(crd: unknown): Finding[] {
 
 function checkVersions(spec: Obj, isV1: boolean, out: Finding[]): void {
   const versions = normalizeVersions({ spec });
-  const perVersionSchema = Array.isArray(spec.versions) && spec.versions.some((v) => isObj(v) && v.schema !== undefined);
+  const perVersionSchema =
+    Array.isArray(spec.versions) && spec.versions.some((v) => isObj(v) && v.schema !== undefined);
   if (spec.validation !== undefined && perVersionSchema) {
     out.push(forbidden('CRD024', ['spec', 'validation'], 'top-level and per-version schemas are mutually exclusive'));
   }
-  const perVersionSub = Array.isArray(spec.versions) && spec.versions.some((v) => isObj(v) && v.subresources !== undefined);
+  const perVersionSub =
+    Array.isArray(spec.versions) && spec.versions.some((v) => isObj(v) && v.subresources !== undefined);
   if (spec.subresources !== undefined && perVersionSub) {
-    out.push(forbidden('CRD025', ['spec', 'subresources'], 'top-level and per-version subresources are mutually exclusive'));
+    out.push(
+      forbidden('CRD025', ['spec', 'subresources'], 'top-level and per-version subresources are mutually exclusive'),
+    );
   }
   const pruning = isV1 || spec.preserveUnknownFields === false;
   let storage = 0;
@@ -173,7 +201,15 @@ function checkVersions(spec: Obj, isV1: boolean, out: Finding[]): void {
     if (seen.has(v.name)) unique = false;
     seen.add(v.name);
     const nameErrs = dns1035LabelErrors(v.name);
-    if (nameErrs.length > 0) out.push(invalid('CRD024', v.path[v.path.length - 1] === 'version' ? v.path : child(v.path, 'name'), v.name, nameErrs.join(',')));
+    if (nameErrs.length > 0)
+      out.push(
+        invalid(
+          'CRD024',
+          v.path[v.path.length - 1] === 'version' ? v.path : child(v.path, 'name'),
+          v.name,
+          nameErrs.join(','),
+        ),
+      );
     if (v.deprecationWarning !== undefined) {
       const w = v.deprecationWarning;
       const p = child(v.path, 'deprecationWarning');
@@ -184,22 +220,57 @@ function checkVersions(spec: Obj, isV1: boolean, out: Finding[]): void {
     const sub = isObj(v.subresources) ? v.subresources : undefined;
     const statusEnabled = sub !== undefined && sub.status !== undefined && sub.status !== null;
     if (v.schema === undefined) {
-      if (isV1) out.push(required('CRD010', v.schemaPath, 'schemas are required', 'add schema.openAPIV3Schema with at least `type: object`'));
+      if (isV1)
+        out.push(
+          required(
+            'CRD010',
+            v.schemaPath,
+            'schemas are required',
+            'add schema.openAPIV3Schema with at least `type: object`',
+          ),
+        );
     } else {
-      out.push(...checkSchema(v.schema, v.schemaPath, { requireStructural: pruning || hasK8sExtensions(v.schema), statusEnabled }));
+      out.push(
+        ...checkSchema(v.schema, v.schemaPath, {
+          requireStructural: pruning || hasK8sExtensions(v.schema),
+          statusEnabled,
+        }),
+      );
     }
     if (sub) checkScale(sub, v.subresourcesPath, out);
     v.columns.forEach((c, i) => checkColumn(c, child(v.columnsPath, i), out));
   });
   if (Array.isArray(spec.versions) || typeof spec.version === 'string') {
-    if (!unique) out.push(invalid('CRD024', ['spec', 'versions'], versions.map((v) => v.name), 'must contain unique version names'));
+    if (!unique)
+      out.push(
+        invalid(
+          'CRD024',
+          ['spec', 'versions'],
+          versions.map((v) => v.name),
+          'must contain unique version names',
+        ),
+      );
     if (storage !== 1) {
-      out.push(invalid('CRD024', ['spec', 'versions'], versions.map((v) => v.name), 'must have exactly one version marked as storage version', storage === 0 ? 'set `storage: true` on one version' : 'keep `storage: true` on one version only'));
+      out.push(
+        invalid(
+          'CRD024',
+          ['spec', 'versions'],
+          versions.map((v) => v.name),
+          'must have exactly one version marked as storage version',
+          storage === 0 ? 'set `storage: true` on one version' : 'keep `storage: true` on one version only',
+        ),
+      );
     }
   }
-  if (typeof spec.version === 'string' && spec.version !== '' && Array.isArray(spec.versions) && spec.versions.length >= 1) {
+  if (
+    typeof spec.version === 'string' &&
+    spec.version !== '' &&
+    Array.isArray(spec.versions) &&
+    spec.versions.length >= 1
+  ) {
     const first = isObj(spec.versions[0]) ? spec.versions[0].name : undefined;
-    if (first !== spec.version) out.push(invalid('CRD024', ['spec', 'version'], spec.version, 'must match the first version in spec.versions'));
+    if (first !== spec.version)
+      out.push(invalid('CRD024', ['spec', 'version'], spec.version, 'must match the first version in spec.versions'));
   }
 }
 
@@ -220,16 +291,22 @@ function checkScale(sub: Obj, path: Path, out: Finding[]): void {
   const p = (f: string): Path => child(path, `scale.${f}`);
   const spec = str(scale.specReplicasPath);
   if (spec === '') out.push(required('CRD025', p('specReplicasPath')));
-  else if (!spec.startsWith('.')) out.push(invalid('CRD025', p('specReplicasPath'), spec, 'must be a simple json path starting with .'));
-  else if (!spec.startsWith('.spec.')) out.push(invalid('CRD025', p('specReplicasPath'), spec, 'should be a json path under .spec'));
+  else if (!spec.startsWith('.'))
+    out.push(invalid('CRD025', p('specReplicasPath'), spec, 'must be a simple json path starting with .'));
+  else if (!spec.startsWith('.spec.'))
+    out.push(invalid('CRD025', p('specReplicasPath'), spec, 'should be a json path under .spec'));
   const status = str(scale.statusReplicasPath);
   if (status === '') out.push(required('CRD025', p('statusReplicasPath')));
-  else if (!status.startsWith('.')) out.push(invalid('CRD025', p('statusReplicasPath'), status, 'must be a simple json path starting with .'));
-  else if (!status.startsWith('.status.')) out.push(invalid('CRD025', p('statusReplicasPath'), status, 'should be a json path under .status'));
+  else if (!status.startsWith('.'))
+    out.push(invalid('CRD025', p('statusReplicasPath'), status, 'must be a simple json path starting with .'));
+  else if (!status.startsWith('.status.'))
+    out.push(invalid('CRD025', p('statusReplicasPath'), status, 'should be a json path under .status'));
   const sel = str(scale.labelSelectorPath);
   if (sel !== '') {
-    if (!sel.startsWith('.')) out.push(invalid('CRD025', p('labelSelectorPath'), sel, 'must be a simple json path starting with .'));
-    else if (!sel.startsWith('.spec.') && !sel.startsWith('.status.')) out.push(invalid('CRD025', p('labelSelectorPath'), sel, 'should be a json path under either .spec or .status'));
+    if (!sel.startsWith('.'))
+      out.push(invalid('CRD025', p('labelSelectorPath'), sel, 'must be a simple json path starting with .'));
+    else if (!sel.startsWith('.spec.') && !sel.startsWith('.status.'))
+      out.push(invalid('CRD025', p('labelSelectorPath'), sel, 'should be a json path under either .spec or .status'));
   }
 }
 
@@ -238,13 +315,32 @@ function checkColumn(c: unknown, path: Path, out: Finding[]): void {
   if (str(c.name) === '') out.push(required('CRD025', child(path, 'name')));
   const type = str(c.type);
   if (type === '') out.push(required('CRD025', child(path, 'type'), `must be one of ${PRINTER_TYPES.join(',')}`));
-  else if (!PRINTER_TYPES.includes(type)) out.push(invalid('CRD025', child(path, 'type'), type, `must be one of ${PRINTER_TYPES.join(',')}`, didYouMean(type, PRINTER_TYPES)));
+  else if (!PRINTER_TYPES.includes(type))
+    out.push(
+      invalid(
+        'CRD025',
+        child(path, 'type'),
+        type,
+        `must be one of ${PRINTER_TYPES.join(',')}`,
+        didYouMean(type, PRINTER_TYPES),
+      ),
+    );
   const format = str(c.format);
-  if (format !== '' && !PRINTER_FORMATS.includes(format)) out.push(invalid('CRD025', child(path, 'format'), format, `must be one of ${PRINTER_FORMATS.join(',')}`, didYouMean(format, PRINTER_FORMATS)));
+  if (format !== '' && !PRINTER_FORMATS.includes(format))
+    out.push(
+      invalid(
+        'CRD025',
+        child(path, 'format'),
+        format,
+        `must be one of ${PRINTER_FORMATS.join(',')}`,
+        didYouMean(format, PRINTER_FORMATS),
+      ),
+    );
   const jpKey = c.jsonPath !== undefined ? 'jsonPath' : c.JSONPath !== undefined ? 'JSONPath' : 'jsonPath';
   const jp = str(c[jpKey]);
   if (jp === '') out.push(required('CRD025', child(path, jpKey)));
-  else if (!jp.startsWith('.')) out.push(invalid('CRD025', child(path, jpKey), jp, 'must be a simple json path starting with .'));
+  else if (!jp.startsWith('.'))
+    out.push(invalid('CRD025', child(path, jpKey), jp, 'must be a simple json path starting with .'));
 }
 
 function checkNames(names: Obj, kind: string, out: Finding[]): void {
@@ -255,21 +351,50 @@ function checkNames(names: Obj, kind: string, out: Finding[]): void {
   if (typeof names.plural === 'string' && plural === '') out.push(required('CRD020', child(base, 'plural')));
   if (typeof names.kind === 'string' && kind === '') out.push(required('CRD020', child(base, 'kind')));
   let errs = dns1035LabelErrors(plural);
-  if (plural !== '' && errs.length > 0) out.push(invalid('CRD020', child(base, 'plural'), plural, errs.join(','), plural !== plural.toLowerCase() ? 'plural must be all lowercase' : undefined));
+  if (plural !== '' && errs.length > 0)
+    out.push(
+      invalid(
+        'CRD020',
+        child(base, 'plural'),
+        plural,
+        errs.join(','),
+        plural !== plural.toLowerCase() ? 'plural must be all lowercase' : undefined,
+      ),
+    );
   errs = dns1035LabelErrors(singular);
-  if (singular !== '' && errs.length > 0) out.push(invalid('CRD020', child(base, 'singular'), singular, errs.join(',')));
+  if (singular !== '' && errs.length > 0)
+    out.push(invalid('CRD020', child(base, 'singular'), singular, errs.join(',')));
   errs = dns1035LabelErrors(kind.toLowerCase());
-  if (kind !== '' && errs.length > 0) out.push(invalid('CRD020', child(base, 'kind'), kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+  if (kind !== '' && errs.length > 0)
+    out.push(
+      invalid(
+        'CRD020',
+        child(base, 'kind'),
+        kind,
+        `may have mixed case, but should otherwise match: ${errs.join(',')}`,
+      ),
+    );
   errs = dns1035LabelErrors(listKind.toLowerCase());
-  if (listKind !== '' && errs.length > 0) out.push(invalid('CRD020', child(base, 'listKind'), listKind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+  if (listKind !== '' && errs.length > 0)
+    out.push(
+      invalid(
+        'CRD020',
+        child(base, 'listKind'),
+        listKind,
+        `may have mixed case, but should otherwise match: ${errs.join(',')}`,
+      ),
+    );
   (Array.isArray(names.shortNames) ? names.shortNames : []).forEach((s, i) => {
     const e = dns1035LabelErrors(str(s));
-    if (typeof s === 'string' && e.length > 0) out.push(invalid('CRD020', child(base, 'shortNames', i), s, e.join(',')));
+    if (typeof s === 'string' && e.length > 0)
+      out.push(invalid('CRD020', child(base, 'shortNames', i), s, e.join(',')));
   });
-  if (kind !== '' && kind === listKind) out.push(invalid('CRD020', child(base, 'listKind'), listKind, 'kind and listKind may not be the same'));
+  if (kind !== '' && kind === listKind)
+    out.push(invalid('CRD020', child(base, 'listKind'), listKind, 'kind and listKind may not be the same'));
   (Array.isArray(names.categories) ? names.categories : []).forEach((s, i) => {
     const e = dns1035LabelErrors(str(s));
-    if (typeof s === 'string' && e.length > 0) out.push(invalid('CRD020', child(base, 'categories', i), s, e.join(',')));
+    if (typeof s === 'string' && e.length > 0)
+      out.push(invalid('CRD020', child(base, 'categories', i), s, e.join(',')));
   });
 }
 
@@ -278,11 +403,22 @@ function checkConversion(spec: Obj, out: Finding[]): void {
   if (!isObj(conv)) return;
   const strategy = str(conv.strategy);
   if (strategy === '') out.push(required('CRD023', ['spec', 'conversion', 'strategy']));
-  else if (strategy !== 'None' && strategy !== 'Webhook') out.push(notSupported('CRD023', ['spec', 'conversion', 'strategy'], strategy, ['None', 'Webhook'], didYouMean(strategy, ['None', 'Webhook'])));
+  else if (strategy !== 'None' && strategy !== 'Webhook')
+    out.push(
+      notSupported(
+        'CRD023',
+        ['spec', 'conversion', 'strategy'],
+        strategy,
+        ['None', 'Webhook'],
+        didYouMean(strategy, ['None', 'Webhook']),
+      ),
+    );
 }
 
 function isProtectedGroup(group: string): boolean {
-  return group === 'k8s.io' || group === 'kubernetes.io' || group.endsWith('.k8s.io') || group.endsWith('.kubernetes.io');
+  return (
+    group === 'k8s.io' || group === 'kubernetes.io' || group.endsWith('.k8s.io') || group.endsWith('.kubernetes.io')
+  );
 }
 
 function checkApproval(metadata: Obj, group: string, isV1: boolean, out: Finding[]): void {
@@ -292,9 +428,22 @@ function checkApproval(metadata: Obj, group: string, isV1: boolean, out: Finding
   const v = ann[k];
   const path: Path = ['metadata', 'annotations', { key: k }];
   if (typeof v !== 'string' || v === '') {
-    out.push(required('CRD026', path, `protected groups must have approval annotation "${k}", see https://github.com/kubernetes/enhancements/pull/1111`));
+    out.push(
+      required(
+        'CRD026',
+        path,
+        `protected groups must have approval annotation "${k}", see https://github.com/kubernetes/enhancements/pull/1111`,
+      ),
+    );
   } else if (!v.startsWith('unapproved') && !/^https?:\/\/\S+$/.test(v)) {
-    out.push(invalid('CRD026', path, v, `protected groups must have approval annotation "${k}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`));
+    out.push(
+      invalid(
+        'CRD026',
+        path,
+        v,
+        `protected groups must have approval annotation "${k}" with either a URL or a reason starting with "unapproved", see https://github.com/kubernetes/enhancements/pull/1111`,
+      ),
+    );
   }
 }
 

@@ -59,7 +59,7 @@ export function checkShape(crd: unknown, isV1: boolean): Finding[] {
   const findings: Finding[] = [];
   if (!validate(crd)) {
     const seen = new Set<string>();
-    const errors = (validate.errors ?? []) as ErrorObject[];
+    const errors = validate.errors ?? [];
     // Errors inside anyOf branches are noise once the anyOf itself failed at the same place.
     const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
     for (const e of errors) {
@@ -69,10 +69,16 @@ export function checkShape(crd: unknown, isV1: boolean): Finding[] {
         f = required('CRD010', child(pointerToPath(e.instancePath, crd), missing));
       } else if (e.keyword === 'type' || e.keyword === 'anyOf') {
         if (e.keyword === 'type' && anyOfAt.has(e.instancePath)) continue;
-        const expected = e.keyword === 'type' ? String((e.params as { type: string | string[] }).type) : describeAnyOf(e.schemaPath);
+        const expected =
+          e.keyword === 'type' ? String((e.params as { type: string | string[] }).type) : describeAnyOf(e.schemaPath);
         f = typeInvalid('CRD011', pointerToPath(e.instancePath, crd), valueAt(crd, e.instancePath), expected);
       } else if (e.keyword === 'minimum') {
-        f = typeInvalid('CRD011', pointerToPath(e.instancePath, crd), valueAt(crd, e.instancePath), 'non-negative integer');
+        f = typeInvalid(
+          'CRD011',
+          pointerToPath(e.instancePath, crd),
+          valueAt(crd, e.instancePath),
+          'non-negative integer',
+        );
       }
       if (!f) continue;
       const key = `${f.diag.field} ${f.diag.message}`;

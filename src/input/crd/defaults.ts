@@ -41,7 +41,11 @@ export function defaultProblems(schema: unknown): DefaultProblem[] {
         const pruned = structuredClone(value);
         schemaOnly.prune(pruned);
         if (JSON.stringify(pruned) !== JSON.stringify(value)) {
-          out.push({ path, reason: 'FieldValueInvalid', message: `Invalid value: ${goBadValue(value)}: must not have unknown fields` });
+          out.push({
+            path,
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${goBadValue(value)}: must not have unknown fields`,
+          });
         } else {
           const errs = schemaOnly.validate(value);
           for (const e of errs.length ? errs : withRules.validate(value)) {
@@ -53,9 +57,11 @@ export function defaultProblems(schema: unknown): DefaultProblem[] {
     }
     const props = isObj(node.properties) ? node.properties : {};
     // defaults under the resource root's metadata are checked as metadata (not here)
-    for (const k of Object.keys(props)) walk(props[k], [...segments, 'properties', k], inMeta || (segments.length === 0 && k === 'metadata'));
+    for (const k of Object.keys(props))
+      walk(props[k], [...segments, 'properties', k], inMeta || (segments.length === 0 && k === 'metadata'));
     if (isObj(node.items)) walk(node.items, [...segments, 'items'], inMeta);
-    if (isObj(node.additionalProperties)) walk(node.additionalProperties, [...segments, 'additionalProperties'], inMeta);
+    if (isObj(node.additionalProperties))
+      walk(node.additionalProperties, [...segments, 'additionalProperties'], inMeta);
   };
   walk(schema, [], false);
   return out;
@@ -69,7 +75,12 @@ function withoutRules(v: unknown): unknown {
   for (const [k, x] of Object.entries(v)) {
     if (k === 'x-kubernetes-validations') continue;
     // defineProperty: a property named `__proto__` stays an own member instead of setting the prototype
-    Object.defineProperty(out, k, { value: k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x), writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      value: k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -21,7 +21,14 @@ export function formatValue(v: unknown): string {
 }
 
 function make(code: DiagnosticCode, path: Path, reason: string, message: string, hint?: string): Finding {
-  const diag: Diagnostic = { severity: 'error', code, message, path: dottedPath(path), field: apiserverField(path), reason };
+  const diag: Diagnostic = {
+    severity: 'error',
+    code,
+    message,
+    path: dottedPath(path),
+    field: apiserverField(path),
+    reason,
+  };
   if (hint !== undefined) diag.hint = hint;
   return { diag, path };
 }
@@ -37,9 +44,21 @@ export function invalid(code: DiagnosticCode, path: Path, value: unknown, detail
 }
 
 /** `Unsupported value: "x": supported values: "a", "b"`. */
-export function notSupported(code: DiagnosticCode, path: Path, value: unknown, supported: readonly string[], hint?: string): Finding {
+export function notSupported(
+  code: DiagnosticCode,
+  path: Path,
+  value: unknown,
+  supported: readonly string[],
+  hint?: string,
+): Finding {
   const list = supported.map((s) => JSON.stringify(s)).join(', ');
-  return make(code, path, 'FieldValueNotSupported', `Unsupported value: ${formatValue(value)}: supported values: ${list}`, hint);
+  return make(
+    code,
+    path,
+    'FieldValueNotSupported',
+    `Unsupported value: ${formatValue(value)}: supported values: ${list}`,
+    hint,
+  );
 }
 
 /** `Forbidden: detail`. */
@@ -61,15 +80,15 @@ export function genError(code: DiagnosticCode, path: Path, message: string, hint
 export function levenshtein(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
+    let prev = dp[0];
     dp[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
       prev = tmp;
     }
   }
-  return dp[b.length]!;
+  return dp[b.length];
 }
 
 /** `did you mean "x"?` for the closest candidate within distance 2 (or a case-only difference), else undefined. */
@@ -83,5 +102,7 @@ export function didYouMean(value: string, candidates: readonly string[]): string
       best = c;
     }
   }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(value.length / 3)) ? `did you mean ${JSON.stringify(best)}?` : undefined;
+  return best !== undefined && bestD <= Math.max(2, Math.floor(value.length / 3))
+    ? `did you mean ${JSON.stringify(best)}?`
+    : undefined;
 }

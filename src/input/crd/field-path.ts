@@ -60,7 +60,10 @@ const KEYED_FIELDS = new Set(['properties', 'definitions', 'dependencies', 'patt
  */
 export function pointerToPath(pointer: string, root: unknown): Seg[] {
   if (pointer === '') return [];
-  const raw = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const raw = pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const typed: (string | number)[] = [];
   let cur: unknown = root;
   for (const p of raw) {

@@ -1,6 +1,13 @@
 // The CRD reader's public surface.
 
 export { readCrdInputs, decodeText, type CrdSource, type ReadResult } from './read.js';
-export { checkCrdObject, checkCrd, normalizeVersions, CRD_API_VERSIONS, dns1035LabelErrors, dns1123SubdomainErrors } from './check.js';
+export {
+  checkCrdObject,
+  checkCrd,
+  normalizeVersions,
+  CRD_API_VERSIONS,
+  dns1035LabelErrors,
+  dns1123SubdomainErrors,
+} from './check.js';
 export { OPENAPI_TYPES } from './check-schema.js';
 export { MAX_ALIAS_COUNT } from './yaml-source.js';

@@ -2,7 +2,17 @@
 // reported as a positioned diagnostic. Nothing is built from an invalid CRD.
 
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { ALL_VERBS, STATUS_VERBS, type CrdFacts, type Group, type GroupVersion, type JsonObject, type Kind, type Model, type SchemaNode } from '../../model/types.js';
+import {
+  ALL_VERBS,
+  STATUS_VERBS,
+  type CrdFacts,
+  type Group,
+  type GroupVersion,
+  type JsonObject,
+  type Kind,
+  type Model,
+  type SchemaNode,
+} from '../../model/types.js';
 import { freezeSchema, schemaToJson, setOwn } from '../../model/schema-json.js';
 import { crdNamesObject, crdVersionObject, unapprovedFacts } from '../../model/crd-json.js';
 import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
@@ -45,7 +55,15 @@ export function decodeText(file: string, content: Uint8Array | string): { text: 
   let text: string;
   if (typeof content === 'string') text = content;
   else {
-    if (content.includes(0)) return { diagnostic: { severity: 'error', code: 'IO002', file, message: 'input contains NUL bytes; it looks like a binary file, not YAML' } };
+    if (content.includes(0))
+      return {
+        diagnostic: {
+          severity: 'error',
+          code: 'IO002',
+          file,
+          message: 'input contains NUL bytes; it looks like a binary file, not YAML',
+        },
+      };
     try {
       text = utf8.decode(content);
     } catch {
@@ -54,7 +72,14 @@ export function decodeText(file: string, content: Uint8Array | string): { text: 
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (/[\u0000-\u0008\u000e-\u001f]/.test(text.replace(/\u001b/g, ''))) {
-    return { diagnostic: { severity: 'error', code: 'IO002', file, message: 'input contains control characters; it looks like a binary file, not YAML' } };
+    return {
+      diagnostic: {
+        severity: 'error',
+        code: 'IO002',
+        file,
+        message: 'input contains control characters; it looks like a binary file, not YAML',
+      },
+    };
   }
   return { text };
 }
@@ -80,7 +105,12 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
       continue;
     }
     if (decoded.text.trim() === '') {
-      diagnostics.push({ severity: 'error', code: 'IO003', file: src.file, message: 'input is empty; expected a CustomResourceDefinition' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'IO003',
+        file: src.file,
+        message: 'input is empty; expected a CustomResourceDefinition',
+      });
       continue;
     }
     const { docs, diagnostics: yamlDiags } = loadYaml(decoded.text, src.file);
@@ -91,16 +121,28 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
       const kind = isObj(v) ? v.kind : undefined;
       const apiVersion = isObj(v) ? v.apiVersion : undefined;
       if (kind !== 'CustomResourceDefinition') {
-        const what = isObj(v) ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}` : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
-        diagnostics.push({ severity: 'warning', code: 'CRD002', file: src.file, ...doc.start, message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped` });
+        const what = isObj(v)
+          ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}`
+          : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
+        diagnostics.push({
+          severity: 'warning',
+          code: 'CRD002',
+          file: src.file,
+          ...doc.start,
+          message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
+        });
         continue;
       }
       found++;
       if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
         diagnostics.push({
-          severity: 'error', code: 'CRD003', file: src.file, ...doc.locate(['apiVersion']),
+          severity: 'error',
+          code: 'CRD003',
+          file: src.file,
+          ...doc.locate(['apiVersion']),
           message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
-          path: 'apiVersion', field: 'apiVersion',
+          path: 'apiVersion',
+          field: 'apiVersion',
         });
         continue;
       }
@@ -111,21 +153,38 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
       diagnostics.push(...located);
       if (!findings.some((f) => f.diag.severity === 'error')) {
         crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
-        if (!normalizeVersions(v as Record<string, unknown>).some((ver) => ver.served)) {
-          const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions) ? ['spec', 'versions'] : ['spec'];
+        if (!normalizeVersions(v).some((ver) => ver.served)) {
+          const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions)
+            ? ['spec', 'versions']
+            : ['spec'];
           diagnostics.push({
-            severity: 'warning', code: 'GEN004', file: src.file, ...doc.locate(at), path: dottedPath(at), field: apiserverField(at),
-            message: 'no version is served, so nothing is generated for this CRD', hint: 'set served: true on the versions clients should use',
+            severity: 'warning',
+            code: 'GEN004',
+            file: src.file,
+            ...doc.locate(at),
+            path: dottedPath(at),
+            field: apiserverField(at),
+            message: 'no version is served, so nothing is generated for this CRD',
+            hint: 'set served: true on the versions clients should use',
           });
         }
       }
     }
     if (found === 0 && yamlDiags.length === 0) {
-      diagnostics.push({ severity: src.fromDirectory ? 'warning' : 'error', code: 'CRD001', file: src.file, line: 1, col: 1, message: 'no CustomResourceDefinition found in this input', hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents' });
+      diagnostics.push({
+        severity: src.fromDirectory ? 'warning' : 'error',
+        code: 'CRD001',
+        file: src.file,
+        line: 1,
+        col: 1,
+        message: 'no CustomResourceDefinition found in this input',
+        hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents',
+      });
     }
   }
   const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
-  if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { model: { groups: [], sources: sourcesList }, diagnostics };
   const checks: EngineCheck[] = [];
   const kinds = crds.flatMap((c) => buildKinds(c, checks));
   const at = diagnostics.length;
@@ -136,7 +195,8 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   for (const k of checks) freezeSchema(k.schema);
   for (const k of checks) if (k.check) engineCheck(schemaToJson(k.schema), k.schemaPath, k.crd, engine);
   diagnostics.splice(at, 0, ...engine);
-  if (diagnostics.some((d) => d.severity === 'error')) return { model: { groups: [], sources: sourcesList }, diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { model: { groups: [], sources: sourcesList }, diagnostics };
   return { model, diagnostics };
 }
 
@@ -152,20 +212,47 @@ function generatorChecks(crd: Record<string, unknown>): Finding[] {
   for (const f of ['kind', 'listKind'] as const) {
     const k = names[f];
     if (typeof k === 'string' && k !== '' && !isKindName(k)) {
-      out.push(genError('GEN001', ['spec', 'names', f], `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`, /^[a-z]/.test(k) && isKindName(k[0]!.toUpperCase() + k.slice(1)) ? `did you mean "${k[0]!.toUpperCase() + k.slice(1)}"?` : undefined));
+      out.push(
+        genError(
+          'GEN001',
+          ['spec', 'names', f],
+          `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`,
+          /^[a-z]/.test(k) && isKindName(k[0].toUpperCase() + k.slice(1))
+            ? `did you mean "${k[0].toUpperCase() + k.slice(1)}"?`
+            : undefined,
+        ),
+      );
     } else if (typeof k === 'string' && (isReservedWord(k) || RESERVED_TYPE_NAMES.includes(k))) {
-      out.push(genError('GEN001', ['spec', 'names', f], `${f} ${JSON.stringify(k)} is reserved in generated TypeScript (it would shadow a built-in or runtime name)`));
+      out.push(
+        genError(
+          'GEN001',
+          ['spec', 'names', f],
+          `${f} ${JSON.stringify(k)} is reserved in generated TypeScript (it would shadow a built-in or runtime name)`,
+        ),
+      );
     }
   }
   if (typeof spec.group === 'string' && spec.group !== '' && !isSafePathSegment(spec.group)) {
-    out.push(genError('GEN002', ['spec', 'group'], `group ${JSON.stringify(spec.group)} cannot be used as an output folder name`));
+    out.push(
+      genError(
+        'GEN002',
+        ['spec', 'group'],
+        `group ${JSON.stringify(spec.group)} cannot be used as an output folder name`,
+      ),
+    );
   }
   normalizeVersions(crd).forEach((v) => {
-    if (v.name !== '' && !isSafePathSegment(v.name)) out.push(genError('GEN002', v.path[v.path.length - 1] === 'version' ? v.path : [...v.path, 'name'], `version ${JSON.stringify(v.name)} cannot be used as an output folder name`));
+    if (v.name !== '' && !isSafePathSegment(v.name))
+      out.push(
+        genError(
+          'GEN002',
+          v.path[v.path.length - 1] === 'version' ? v.path : [...v.path, 'name'],
+          `version ${JSON.stringify(v.name)} cannot be used as an output folder name`,
+        ),
+      );
   });
   return out;
 }
-
 
 interface BuiltKind {
   group: string;
@@ -188,16 +275,34 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
     for (const p of problems) {
       const path = [...schemaPath, ...p.path];
       const field = p.inside ? `${apiserverField(path)}.${p.inside}` : apiserverField(path);
-      diagnostics.push({ severity: 'error', code: 'CRD040', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field, message: p.message });
+      diagnostics.push({
+        severity: 'error',
+        code: 'CRD040',
+        file: c.file,
+        ...c.doc.locate(path),
+        path: dottedPath(path),
+        field,
+        message: p.message,
+      });
     }
   } catch (e) {
     if (e instanceof RuleCompileError) {
       for (const p of e.problems) {
         const path = [...schemaPath, ...keyedPath(p.segments)];
         // the apiserver names the uncorrelatable node by its full field path
-        const message = p.uncorrelatable ? p.detail.replace(/within openAPIV3Schema\S*$/, `within ${apiserverField([...schemaPath, ...keyedPath(p.uncorrelatable)])}`) : p.detail;
+        const message = p.uncorrelatable
+          ? p.detail.replace(
+              /within openAPIV3Schema\S*$/,
+              `within ${apiserverField([...schemaPath, ...keyedPath(p.uncorrelatable)])}`,
+            )
+          : p.detail;
         diagnostics.push({
-          severity: 'error', code: 'CRD038', file: c.file, ...c.doc.locate(path), path: dottedPath(path), field: apiserverField(path),
+          severity: 'error',
+          code: 'CRD038',
+          file: c.file,
+          ...c.doc.locate(path),
+          path: dottedPath(path),
+          field: apiserverField(path),
           message,
         });
       }
@@ -205,7 +310,12 @@ function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnosti
     }
     if (e instanceof SchemaError) {
       diagnostics.push({
-        severity: 'error', code: 'CRD039', file: c.file, ...c.doc.locate(schemaPath), path: dottedPath(schemaPath), field: apiserverField(schemaPath),
+        severity: 'error',
+        code: 'CRD039',
+        file: c.file,
+        ...c.doc.locate(schemaPath),
+        path: dottedPath(schemaPath),
+        field: apiserverField(schemaPath),
         message: `Invalid value: ${JSON.stringify(e.path)}: ${e.problem}`,
       });
       return;
@@ -227,8 +337,12 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
   const names = spec.names as Record<string, unknown>;
   const group = spec.group as string;
   const kindName = names.kind as string;
-  const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  const locate = (path: Path) => (c.doc.positioned ? withPath(c.doc.locate(path), c.file, path) : lazySourcePos(c.file, path, () => c.doc.locate(path)));
+  const strList = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const locate = (path: Path) =>
+    c.doc.positioned
+      ? withPath(c.doc.locate(path), c.file, path)
+      : lazySourcePos(c.file, path, () => c.doc.locate(path));
   const out: BuiltKind[] = [];
   const all: { version: string; kind: Kind }[] = [];
   // v1beta1's top-level spec.validation is every version's schema: checked (and reported) once
@@ -251,7 +365,11 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
       deprecated: v.deprecated,
       subresources: { status },
       printerColumns: v.columns.filter(isObj).map((col) => {
-        const pc: Kind['printerColumns'][number] = { name: String(col.name), type: String(col.type), jsonPath: String(col.jsonPath ?? col.JSONPath) };
+        const pc: Kind['printerColumns'][number] = {
+          name: String(col.name),
+          type: String(col.type),
+          jsonPath: String(col.jsonPath ?? col.JSONPath),
+        };
         if (typeof col.description === 'string') pc.description = col.description;
         if (typeof col.format === 'string') pc.format = col.format;
         if (typeof col.priority === 'number') pc.priority = col.priority;
@@ -262,8 +380,12 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
     };
     if (v.deprecationWarning !== undefined) kind.deprecationWarning = v.deprecationWarning;
     if (isObj(sub.scale)) {
-      kind.subresources.scale = { specReplicasPath: String(sub.scale.specReplicasPath), statusReplicasPath: String(sub.scale.statusReplicasPath) };
-      if (typeof sub.scale.labelSelectorPath === 'string') kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
+      kind.subresources.scale = {
+        specReplicasPath: String(sub.scale.specReplicasPath),
+        statusReplicasPath: String(sub.scale.statusReplicasPath),
+      };
+      if (typeof sub.scale.labelSelectorPath === 'string')
+        kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
     }
     if (v.schema !== undefined) {
       kind.schema = toSchemaNode(v.schema, v.schemaPath, locate, !structural);
@@ -274,7 +396,12 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
     all.push({ version: v.name, kind });
     if (v.served) out.push({ group, version: v.name, kind, file: c.file });
   }
-  if (c.crd.apiVersion === 'apiextensions.k8s.io/v1') keepCrdFacts(c.crd, all, out.map((b) => b.kind));
+  if (c.crd.apiVersion === 'apiextensions.k8s.io/v1')
+    keepCrdFacts(
+      c.crd,
+      all,
+      out.map((b) => b.kind),
+    );
   else {
     // v1beta1 is written as the v1 CRD of its kinds; a protected group's gets the annotation v1 requires
     const facts = unapprovedFacts(group);
@@ -296,7 +423,12 @@ function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind
     if (!isObj(raw)) return;
     // the schema is a tree of its own (exact by toSchemaNode's rule): compared by shape only
     const typed = crdVersionObject(version, { ...kind, schema: undefined });
-    const extra = untyped(raw, typed, (k, v) => k === 'schema' && kind.schema !== undefined && isObj(v) && sameKeys(Object.keys(v), ['openAPIV3Schema']));
+    const extra = untyped(
+      raw,
+      typed,
+      (k, v) =>
+        k === 'schema' && kind.schema !== undefined && isObj(v) && sameKeys(Object.keys(v), ['openAPIV3Schema']),
+    );
     if (extra) kind.crdVersion = extra;
   });
   const facts: CrdFacts = {};
@@ -305,7 +437,7 @@ function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind
   if (isObj(metadata.annotations)) facts.annotations = { ...(metadata.annotations as Record<string, string>) };
   const specExtra = untyped(spec, {}, (k) => k === 'group' || k === 'names' || k === 'scope' || k === 'versions');
   if (specExtra) facts.spec = specExtra;
-  const first = all[0]!.kind;
+  const first = all[0].kind;
   const names = spec.names as Record<string, unknown>;
   const defaulted = (['listKind', 'singular'] as const).filter((n) => names[n] === undefined);
   if (defaulted.length > 0) facts.defaultedNames = defaulted;
@@ -325,7 +457,11 @@ function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind
  * The fields of `raw` that `typed` does not hold identically (`same` says a field is carried
  * elsewhere), as written; undefined when there are none.
  */
-function untyped(raw: Record<string, unknown>, typed: Record<string, unknown>, same: (key: string, value: unknown) => boolean): JsonObject | undefined {
+function untyped(
+  raw: Record<string, unknown>,
+  typed: Record<string, unknown>,
+  same: (key: string, value: unknown) => boolean,
+): JsonObject | undefined {
   let out: JsonObject | undefined;
   for (const k of Object.keys(raw)) {
     const v = raw[k];
@@ -344,12 +480,20 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
   const groups = new Map<string, Map<string, Kind[]>>();
   const seen = new Map<string, Kind>();
   for (const b of kinds) {
-    for (const id of [`${b.group}/${b.version} kind ${b.kind.kind}`, `${b.group}/${b.version} resource ${b.kind.plural}`]) {
+    for (const id of [
+      `${b.group}/${b.version} kind ${b.kind.kind}`,
+      `${b.group}/${b.version} resource ${b.kind.plural}`,
+    ]) {
       const prev = seen.get(id);
       if (prev) {
         const s = b.kind.source;
         diagnostics.push({
-          severity: 'error', code: 'GEN003', file: s.file, line: s.line, col: s.col, path: s.path ?? dottedPath(['spec', 'names', 'kind']),
+          severity: 'error',
+          code: 'GEN003',
+          file: s.file,
+          line: s.line,
+          col: s.col,
+          path: s.path ?? dottedPath(['spec', 'names', 'kind']),
           message: `${id} is defined twice (first at ${prev.source.file}:${prev.source.line}:${prev.source.col})`,
           hint: 'pass each CRD once',
         });

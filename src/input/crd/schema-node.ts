@@ -98,7 +98,9 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a);
   const ob = b as Obj;
-  return ka.length === Object.keys(ob).length && ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Obj)[k], ob[k]));
+  return (
+    ka.length === Object.keys(ob).length && ka.every((k) => Object.hasOwn(ob, k) && jsonEqual((a as Obj)[k], ob[k]))
+  );
 }
 
 function typedNode(s: Obj, path: Path, locate: Locator, typedOnly: boolean): SchemaNode {
@@ -111,15 +113,28 @@ function typedNode(s: Obj, path: Path, locate: Locator, typedOnly: boolean): Sch
 
   if (s['x-kubernetes-int-or-string'] === true) return { ...b, type: 'int-or-string' };
   const isObject = type === 'object' || (type === '' && (props !== undefined || isObj(ap) || embedded));
-  const mapType = s['x-kubernetes-map-type'] === 'atomic' || s['x-kubernetes-map-type'] === 'granular' ? s['x-kubernetes-map-type'] : undefined;
+  const mapType =
+    s['x-kubernetes-map-type'] === 'atomic' || s['x-kubernetes-map-type'] === 'granular'
+      ? s['x-kubernetes-map-type']
+      : undefined;
   if (isObject) {
     const hasProps = props !== undefined && Object.keys(props).length > 0;
     if (!hasProps && !embedded) {
-      if (isObj(ap)) return assignDefined({ ...b, type: 'map' as const, values: toSchemaNode(ap, child(path, 'additionalProperties'), locate, typedOnly) }, { minProperties: num(s.minProperties), maxProperties: num(s.maxProperties), mapType });
+      if (isObj(ap))
+        return assignDefined(
+          {
+            ...b,
+            type: 'map' as const,
+            values: toSchemaNode(ap, child(path, 'additionalProperties'), locate, typedOnly),
+          },
+          { minProperties: num(s.minProperties), maxProperties: num(s.maxProperties), mapType },
+        );
       if (ap === true) return { ...b, type: 'map', values: { type: 'unknown', object: false, source: locate(path) } };
       if (preserve) return { ...b, type: 'unknown', object: true };
     }
-    const requiredSet = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+    const requiredSet = new Set(
+      Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : [],
+    );
     const properties: PropertyNode[] = Object.entries(props ?? {}).map(([name, p]) => ({
       name,
       required: requiredSet.has(name),
@@ -134,9 +149,17 @@ function typedNode(s: Obj, path: Path, locate: Locator, typedOnly: boolean): Sch
     const listType = s['x-kubernetes-list-type'];
     const keys = s['x-kubernetes-list-map-keys'];
     return assignDefined(
-      { ...b, type: 'array' as const, items: isObj(s.items) ? toSchemaNode(s.items, child(path, 'items'), locate, typedOnly) : { type: 'unknown' as const, object: false, source: locate(path) } },
       {
-        minItems: num(s.minItems), maxItems: num(s.maxItems), uniqueItems: bool(s.uniqueItems),
+        ...b,
+        type: 'array' as const,
+        items: isObj(s.items)
+          ? toSchemaNode(s.items, child(path, 'items'), locate, typedOnly)
+          : { type: 'unknown' as const, object: false, source: locate(path) },
+      },
+      {
+        minItems: num(s.minItems),
+        maxItems: num(s.maxItems),
+        uniqueItems: bool(s.uniqueItems),
         listType: listType === 'atomic' || listType === 'set' || listType === 'map' ? listType : undefined,
         listMapKeys: Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : undefined,
       },
@@ -144,26 +167,37 @@ function typedNode(s: Obj, path: Path, locate: Locator, typedOnly: boolean): Sch
   }
   if (type === 'string') {
     const en = Array.isArray(s.enum) ? s.enum.filter((e): e is string => typeof e === 'string') : undefined;
-    return assignDefined({ ...b, type: 'string' as const }, {
-      enum: en && en.length > 0 ? en : undefined,
-      format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined,
-      pattern: typeof s.pattern === 'string' ? s.pattern : undefined,
-      minLength: num(s.minLength), maxLength: num(s.maxLength),
-    });
+    return assignDefined(
+      { ...b, type: 'string' as const },
+      {
+        enum: en && en.length > 0 ? en : undefined,
+        format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined,
+        pattern: typeof s.pattern === 'string' ? s.pattern : undefined,
+        minLength: num(s.minLength),
+        maxLength: num(s.maxLength),
+      },
+    );
   }
   if (type === 'integer' || type === 'number') {
     const en = Array.isArray(s.enum) ? s.enum.filter((e): e is number => typeof e === 'number') : undefined;
     const numeric = {
       enum: en && en.length > 0 ? en : undefined,
-      minimum: num(s.minimum), maximum: num(s.maximum),
+      minimum: num(s.minimum),
+      maximum: num(s.maximum),
       exclusiveMinimum: bool(s.exclusiveMinimum),
       exclusiveMaximum: bool(s.exclusiveMaximum),
       multipleOf: num(s.multipleOf),
     };
     if (type === 'integer') {
-      return assignDefined({ ...b, type: 'integer' as const }, { ...numeric, format: s.format === 'int32' || s.format === 'int64' ? s.format : undefined });
+      return assignDefined(
+        { ...b, type: 'integer' as const },
+        { ...numeric, format: s.format === 'int32' || s.format === 'int64' ? s.format : undefined },
+      );
     }
-    return assignDefined({ ...b, type: 'number' as const }, { ...numeric, format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined });
+    return assignDefined(
+      { ...b, type: 'number' as const },
+      { ...numeric, format: typeof s.format === 'string' && s.format !== '' ? s.format : undefined },
+    );
   }
   if (type === 'boolean') return { ...b, type: 'boolean' };
   return { ...b, type: 'unknown', object: false };
@@ -205,4 +239,3 @@ export function lazySourcePos(file: string, path: Path, at: () => { line: number
     },
   };
 }
-

@@ -30,7 +30,8 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 function implicit(tag: string, test: (s: string) => boolean, construct: (s: string) => unknown): jsyaml.Type {
   return new jsyaml.Type(`tag:yaml.org,2002:${tag}`, {
     kind: 'scalar',
-    resolve: (data: unknown, explicitTag?: string) => (explicitTag !== undefined ? decline() : typeof data === 'string' && test(data)),
+    resolve: (data: unknown, explicitTag?: string) =>
+      explicitTag !== undefined ? decline() : typeof data === 'string' && test(data),
     construct: (data: string) => construct(data),
   });
 }
@@ -43,10 +44,33 @@ function explicitOnly(tag: string, kind: 'scalar' | 'sequence' | 'mapping'): jsy
 const SCHEMA = new jsyaml.Schema({
   explicit: [explicitOnly('str', 'scalar'), explicitOnly('seq', 'sequence'), explicitOnly('map', 'mapping')],
   implicit: [
-    implicit('null', (s) => NULL.test(s), () => null),
-    implicit('bool', (s) => BOOL.test(s), (s) => s[0] === 't' || s[0] === 'T'),
-    implicit('int', (s) => INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s), (s) => (s[1] === 'o' ? parseInt(s.slice(2), 8) : s[1] === 'x' ? parseInt(s.slice(2), 16) : parseInt(s, 10))),
-    implicit('float', (s) => FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s), (s) => (FLOAT_NAN.test(s) ? (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? -Infinity : Infinity) : parseFloat(s))),
+    implicit(
+      'null',
+      (s) => NULL.test(s),
+      () => null,
+    ),
+    implicit(
+      'bool',
+      (s) => BOOL.test(s),
+      (s) => s[0] === 't' || s[0] === 'T',
+    ),
+    implicit(
+      'int',
+      (s) => INT_OCT.test(s) || INT.test(s) || INT_HEX.test(s),
+      (s) => (s[1] === 'o' ? parseInt(s.slice(2), 8) : s[1] === 'x' ? parseInt(s.slice(2), 16) : parseInt(s, 10)),
+    ),
+    implicit(
+      'float',
+      (s) => FLOAT_NAN.test(s) || FLOAT_EXP.test(s) || FLOAT.test(s),
+      (s) =>
+        FLOAT_NAN.test(s)
+          ? s.slice(-3).toLowerCase() === 'nan'
+            ? NaN
+            : s[0] === '-'
+              ? -Infinity
+              : Infinity
+          : parseFloat(s),
+    ),
   ],
 });
 
@@ -79,7 +103,11 @@ export function fastLoadAll(text: string): unknown[] | undefined {
     options.listener = (event, state) => {
       if (event !== 'close' || odd) return;
       const st = state as { anchor?: string | null; kind?: string | null; input: string; position: number };
-      if (st.anchor != null || ((st.kind === 'mapping' || st.kind === 'sequence') && colonFollows(st.input, st.position))) odd = true;
+      if (
+        st.anchor != null ||
+        ((st.kind === 'mapping' || st.kind === 'sequence') && colonFollows(st.input, st.position))
+      )
+        odd = true;
     };
   }
   let docs: unknown[];
@@ -97,7 +125,7 @@ export function fastLoadAll(text: string): unknown[] | undefined {
 function colonFollows(text: string, pos: number): boolean {
   let i = pos;
   while (i < text.length) {
-    const c = text[i]!;
+    const c = text[i];
     if (c === ' ' || c === '\t' || c === '\r' || c === '\n') i++;
     else if (c === '#') {
       const nl = text.indexOf('\n', i);
@@ -107,5 +135,14 @@ function colonFollows(text: string, pos: number): boolean {
   }
   if (text[i] !== ':') return false;
   const next = text[i + 1];
-  return next === undefined || next === ' ' || next === '\t' || next === '\r' || next === '\n' || next === ',' || next === ']' || next === '}';
+  return (
+    next === undefined ||
+    next === ' ' ||
+    next === '\t' ||
+    next === '\r' ||
+    next === '\n' ||
+    next === ',' ||
+    next === ']' ||
+    next === '}'
+  );
 }

@@ -66,7 +66,10 @@ function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCount
     if (!done) {
       const lineCounter = new (yaml().LineCounter)();
       const parsed = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-      done = { parsed: Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [parsed as Document.Parsed], lineCounter };
+      done = {
+        parsed: Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [parsed as Document.Parsed],
+        lineCounter,
+      };
     }
     return done;
   };
@@ -99,9 +102,20 @@ function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnost
   const docs: YamlDoc[] = [];
   let parsed: Document.Parsed[];
   try {
-    parsed = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true }) as Document.Parsed[];
+    parsed = yaml().parseAllDocuments(text, {
+      lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+    }) as Document.Parsed[];
   } catch (e) {
-    diagnostics.push({ severity: 'error', code: 'YAML001', file, line: 1, col: 1, message: `cannot parse YAML: ${(e as Error).message}` });
+    diagnostics.push({
+      severity: 'error',
+      code: 'YAML001',
+      file,
+      line: 1,
+      col: 1,
+      message: `cannot parse YAML: ${(e as Error).message}`,
+    });
     return { docs, diagnostics };
   }
   if (!Array.isArray(parsed)) parsed = [parsed];
@@ -122,7 +136,14 @@ function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnost
       const at = pos(doc.contents.range?.[0] ?? 0);
       const msg = (e as Error).message;
       if (/alias/i.test(msg)) {
-        diagnostics.push({ severity: 'error', code: 'YAML002', file, ...at, message: `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT} expansions)`, hint: 'this looks like an alias bomb; expand the aliases by hand' });
+        diagnostics.push({
+          severity: 'error',
+          code: 'YAML002',
+          file,
+          ...at,
+          message: `YAML aliases expand too far (more than ${MAX_ALIAS_COUNT} expansions)`,
+          hint: 'this looks like an alias bomb; expand the aliases by hand',
+        });
       } else {
         diagnostics.push({ severity: 'error', code: 'YAML001', file, ...at, message: firstLine(msg) });
       }
@@ -141,8 +162,18 @@ interface Unclosed {
 }
 
 const CLOSER = { '[': ']', '{': '}', '"': '"', "'": "'" } as const;
-const WHAT = { '[': 'flow sequence', '{': 'flow mapping', '"': 'double-quoted string', "'": 'single-quoted string' } as const;
-const INSTEAD = { '[': ', or write one "- item" per line', '{': ', or write one "key: value" per line', '"': ' where the string ends', "'": ' where the string ends' } as const;
+const WHAT = {
+  '[': 'flow sequence',
+  '{': 'flow mapping',
+  '"': 'double-quoted string',
+  "'": 'single-quoted string',
+} as const;
+const INSTEAD = {
+  '[': ', or write one "- item" per line',
+  '{': ', or write one "key: value" per line',
+  '"': ' where the string ends',
+  "'": ' where the string ends',
+} as const;
 
 /** A character in quotes for a message: `"["`, but `'"'`. */
 function shown(c: string): string {
@@ -156,12 +187,15 @@ function shown(c: string): string {
  * position.
  */
 function syntaxError(text: string, doc: Document.Parsed, file: string, pos: (offset: number) => LineCol): Diagnostic {
-  const first = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0])[0]!;
+  const first = [...doc.errors].sort((a, b) => a.pos[0] - b.pos[0])[0];
   const firstAt = pos(first.pos[0]);
   const open = firstUnclosed(text, doc.range[0], doc.range[2]);
   if (open !== undefined && open.offset <= first.pos[0]) {
     const close = CLOSER[open.opener];
-    const gaveUp = open.offset === first.pos[0] ? '' : `the parser gave up at ${firstAt.line}:${firstAt.col} (${firstLine(first.message)}); `;
+    const gaveUp =
+      open.offset === first.pos[0]
+        ? ''
+        : `the parser gave up at ${firstAt.line}:${firstAt.col} (${firstLine(first.message)}); `;
     return {
       severity: 'error',
       code: 'YAML001',
@@ -196,7 +230,8 @@ function firstUnclosed(text: string, start: number, end: number): Unclosed | und
         if (!node) continue;
         if (node.type === 'flow-collection') {
           const opener = node.start.source === '{' ? '{' : '[';
-          if (!node.end.some((t) => t.type === (opener === '[' ? 'flow-seq-end' : 'flow-map-end'))) note({ offset: node.start.offset, opener });
+          if (!node.end.some((t) => t.type === (opener === '[' ? 'flow-seq-end' : 'flow-map-end')))
+            note({ offset: node.start.offset, opener });
         } else if (node.type === 'double-quoted-scalar' || node.type === 'single-quoted-scalar') {
           const opener = node.type === 'double-quoted-scalar' ? '"' : "'";
           if (!quoteClosed(node.source, opener)) note({ offset: node.offset, opener });
@@ -208,7 +243,7 @@ function firstUnclosed(text: string, start: number, end: number): Unclosed | und
 }
 
 function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim();
+  return s.split('\n')[0].trim();
 }
 
 function locateOffset(doc: Document.Parsed, path: Path): number {

@@ -26,10 +26,10 @@ function lineIndex(text: string): (offset: number) => LineCol {
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
+      if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+    return { line: lo + 1, col: offset - starts[lo] + 1 };
   };
 }
 
@@ -44,9 +44,20 @@ export function loadDocument(text: string, file: string): { doc?: ApiDocument; d
     const { docs, diagnostics } = loadYaml(text, file);
     if (diagnostics.length > 0) return { diagnostics };
     if (docs.length !== 1) {
-      return { diagnostics: [{ severity: 'error', code: 'OAPI002', file, line: 1, col: 1, message: `expected one OpenAPI document, found ${docs.length} YAML documents` }] };
+      return {
+        diagnostics: [
+          {
+            severity: 'error',
+            code: 'OAPI002',
+            file,
+            line: 1,
+            col: 1,
+            message: `expected one OpenAPI document, found ${docs.length} YAML documents`,
+          },
+        ],
+      };
     }
-    const d = docs[0]!;
+    const d = docs[0];
     return { doc: { value: d.value, locate: (p) => d.locate(p) }, diagnostics: [] };
   }
   const at = lineIndex(text);
@@ -58,8 +69,23 @@ export function loadDocument(text: string, file: string): { doc?: ApiDocument; d
     parseTree(text, errors, { allowTrailingComma: false, disallowComments: true });
     const first = errors[0];
     const where = first ? at(first.offset) : { line: 1, col: 1 };
-    const what = first ? printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase() : 'invalid JSON';
-    return { diagnostics: [{ severity: 'error', code: 'OAPI001', file, ...where, message: `cannot parse JSON: ${what}`, hint: 'the document must be the JSON kube-apiserver serves at /openapi/v3/<group-version> (or the same as YAML)' }] };
+    const what = first
+      ? printParseErrorCode(first.error)
+          .replace(/([a-z])([A-Z])/g, '$1 $2')
+          .toLowerCase()
+      : 'invalid JSON';
+    return {
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'OAPI001',
+          file,
+          ...where,
+          message: `cannot parse JSON: ${what}`,
+          hint: 'the document must be the JSON kube-apiserver serves at /openapi/v3/<group-version> (or the same as YAML)',
+        },
+      ],
+    };
   }
   let tree: Node | undefined;
   const locate = (path: Path): LineCol => {

@@ -7,7 +7,17 @@
 import pluralize from 'pluralize';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../../diagnostics/codes.js';
-import { ALL_VERBS, STATUS_VERBS, type Group, type GroupVersion, type Kind, type Model, type ObjectNode, type SchemaNode, type Verb } from '../../model/types.js';
+import {
+  ALL_VERBS,
+  STATUS_VERBS,
+  type Group,
+  type GroupVersion,
+  type Kind,
+  type Model,
+  type ObjectNode,
+  type SchemaNode,
+  type Verb,
+} from '../../model/types.js';
 import { compareKubeVersions, isKindName, isSafePathSegment, publicName, RESERVED_WORDS } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES, titleClaimer } from '../../model/titles.js';
 import { compareStrings } from '../../model/order.js';
@@ -58,7 +68,11 @@ function shortOf(definition: string): string {
  * is then taken as a clash: the package goes in front), other names are made identifiers.
  */
 function typeName(short: string): string {
-  const raw = short.split(/[^A-Za-z0-9]+/).filter((w) => w !== '').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  const raw = short
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
   return RESERVED_WORDS.has(raw) || RESERVED_TYPE_NAMES.includes(raw) ? raw : publicName(short);
 }
 
@@ -76,7 +90,10 @@ export function isOpenApiText(text: string): boolean {
 function selects(selector: string, k: FoundKind): boolean {
   const parts = selector.split('/');
   if (parts.length === 1) return parts[0] === k.kind;
-  if (parts.length === 2) return k.group === '' ? parts[0] === k.version && parts[1] === k.kind : `${k.group}/${k.kind}` === selector || (parts[0] === k.version && parts[1] === k.kind);
+  if (parts.length === 2)
+    return k.group === ''
+      ? parts[0] === k.version && parts[1] === k.kind
+      : `${k.group}/${k.kind}` === selector || (parts[0] === k.version && parts[1] === k.kind);
   return `${k.group}/${k.version}/${k.kind}` === selector;
 }
 
@@ -97,7 +114,12 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
       continue;
     }
     if (decoded.text.trim() === '') {
-      diagnostics.push({ severity: 'error', code: 'IO003', file: src.file, message: 'input is empty; expected an OpenAPI v3 document' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'IO003',
+        file: src.file,
+        message: 'input is empty; expected an OpenAPI v3 document',
+      });
       continue;
     }
     const { doc, diagnostics: parse } = loadDocument(decoded.text, src.file);
@@ -115,7 +137,15 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
     if (prev) {
       const at = k.doc.locate(k.path);
       const first = prev.doc.locate(prev.path);
-      diagnostics.push({ severity: 'error', code: 'GEN003', file: k.file, ...at, path: dottedPath(k.path), message: `${id} is defined twice (first at ${prev.file}:${first.line}:${first.col})`, hint: 'pass each group-version once' });
+      diagnostics.push({
+        severity: 'error',
+        code: 'GEN003',
+        file: k.file,
+        ...at,
+        path: dottedPath(k.path),
+        message: `${id} is defined twice (first at ${prev.file}:${first.line}:${first.col})`,
+        hint: 'pass each group-version once',
+      });
       continue;
     }
     seen.set(id, k);
@@ -125,8 +155,17 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
   if (options.kinds !== undefined) {
     for (const sel of options.kinds) {
       if (!unique.some((k) => selects(sel, k))) {
-        const known = [...new Set(unique.map((k) => (k.group === '' ? `${k.version}/${k.kind}` : `${k.group}/${k.version}/${k.kind}`)))].sort(compareStrings);
-        diagnostics.push({ severity: 'error', code: 'OAPI010', message: `no kind ${JSON.stringify(sel)} in the OpenAPI input`, hint: `known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}` });
+        const known = [
+          ...new Set(
+            unique.map((k) => (k.group === '' ? `${k.version}/${k.kind}` : `${k.group}/${k.version}/${k.kind}`)),
+          ),
+        ].sort(compareStrings);
+        diagnostics.push({
+          severity: 'error',
+          code: 'OAPI010',
+          message: `no kind ${JSON.stringify(sel)} in the OpenAPI input`,
+          hint: `known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`,
+        });
       }
     }
     chosen = unique.filter((k) => options.kinds!.some((sel) => selects(sel, k)));
@@ -137,7 +176,14 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
   for (const f of chosen) {
     const schema = converter.definition(f.definition);
     if (schema.type !== 'object') {
-      diagnostics.push({ severity: 'error', code: 'OAPI007', file: f.file, ...f.doc.locate(f.path), path: dottedPath(f.path), message: `the schema of kind ${f.kind} must be an object with properties` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'OAPI007',
+        file: f.file,
+        ...f.doc.locate(f.path),
+        path: dottedPath(f.path),
+        message: `the schema of kind ${f.kind} must be an object with properties`,
+      });
       continue;
     }
     kinds.push({ found: f, kind: buildKind(f, schema) });
@@ -151,26 +197,59 @@ export function readOpenApiInputs(sources: readonly CrdSource[], options: OpenAp
 }
 
 /** Checks one document's top level and collects its definitions and kinds. */
-function readDocument(file: string, doc: ApiDocument, defs: Map<string, Definition>, found: FoundKind[], diagnostics: Diagnostic[]): void {
+function readDocument(
+  file: string,
+  doc: ApiDocument,
+  defs: Map<string, Definition>,
+  found: FoundKind[],
+  diagnostics: Diagnostic[],
+): void {
   const v = doc.value;
   const err = (path: Path, code: DiagnosticCode, message: string, hint?: string): void => {
-    diagnostics.push({ severity: 'error', code, file, ...doc.locate(path), path: dottedPath(path), message, ...(hint ? { hint } : {}) });
+    diagnostics.push({
+      severity: 'error',
+      code,
+      file,
+      ...doc.locate(path),
+      path: dottedPath(path),
+      message,
+      ...(hint ? { hint } : {}),
+    });
   };
   if (!isObj(v)) {
-    err([], 'OAPI002', `expected an OpenAPI v3 document (an object with "openapi" and "components"), found ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`);
+    err(
+      [],
+      'OAPI002',
+      `expected an OpenAPI v3 document (an object with "openapi" and "components"), found ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}`,
+    );
     return;
   }
   if (typeof v.swagger === 'string') {
-    err(['swagger'], 'OAPI002', `OpenAPI v2 (swagger ${v.swagger}) is not supported: crdgen reads OpenAPI v3`, 'fetch the v3 document: kubectl get --raw /openapi/v3/apis/<group>/<version>');
+    err(
+      ['swagger'],
+      'OAPI002',
+      `OpenAPI v2 (swagger ${v.swagger}) is not supported: crdgen reads OpenAPI v3`,
+      'fetch the v3 document: kubectl get --raw /openapi/v3/apis/<group>/<version>',
+    );
     return;
   }
   if (typeof v.openapi !== 'string' || !/^3\./.test(v.openapi)) {
-    err(v.openapi === undefined ? [] : ['openapi'], 'OAPI002', v.openapi === undefined ? 'not an OpenAPI document: the top level has no "openapi" field' : `unsupported OpenAPI version ${JSON.stringify(v.openapi)}: crdgen reads 3.x`);
+    err(
+      v.openapi === undefined ? [] : ['openapi'],
+      'OAPI002',
+      v.openapi === undefined
+        ? 'not an OpenAPI document: the top level has no "openapi" field'
+        : `unsupported OpenAPI version ${JSON.stringify(v.openapi)}: crdgen reads 3.x`,
+    );
     return;
   }
   const schemas = isObj(v.components) ? v.components.schemas : undefined;
   if (!isObj(schemas)) {
-    err(isObj(v.components) ? ['components'] : [], 'OAPI003', 'the document has no components.schemas: no Kubernetes kind to generate');
+    err(
+      isObj(v.components) ? ['components'] : [],
+      'OAPI003',
+      'the document has no components.schemas: no Kubernetes kind to generate',
+    );
     return;
   }
   const paths = v.paths;
@@ -195,7 +274,11 @@ function readDocument(file: string, doc: ApiDocument, defs: Map<string, Definiti
     }
     gvks.forEach((g, i) => {
       if (!isObj(g) || typeof g.group !== 'string' || typeof g.version !== 'string' || typeof g.kind !== 'string') {
-        err([...gpath, i], 'OAPI006', 'each x-kubernetes-group-version-kind entry must have string group (empty for the core group), version and kind');
+        err(
+          [...gpath, i],
+          'OAPI006',
+          'each x-kubernetes-group-version-kind entry must have string group (empty for the core group), version and kind',
+        );
         return;
       }
       const group = g.group;
@@ -209,8 +292,16 @@ function readDocument(file: string, doc: ApiDocument, defs: Map<string, Definiti
         // no paths: the objects (apiVersion, kind, metadata: ObjectMeta) are the kinds
         const props = isObj(schema.properties) ? schema.properties : {};
         const meta = props.metadata;
-        const ref = isObj(meta) ? (meta.$ref ?? (Array.isArray(meta.allOf) && isObj(meta.allOf[0]) ? meta.allOf[0].$ref : undefined)) : undefined;
-        if (typeof ref !== 'string' || !ref.endsWith('.ObjectMeta') || props.apiVersion === undefined || props.kind === undefined) return;
+        const ref = isObj(meta)
+          ? (meta.$ref ?? (Array.isArray(meta.allOf) && isObj(meta.allOf[0]) ? meta.allOf[0].$ref : undefined))
+          : undefined;
+        if (
+          typeof ref !== 'string' ||
+          !ref.endsWith('.ObjectMeta') ||
+          props.apiVersion === undefined ||
+          props.kind === undefined
+        )
+          return;
         guessed++;
       }
       if (!isKindName(kind)) {
@@ -226,13 +317,25 @@ function readDocument(file: string, doc: ApiDocument, defs: Map<string, Definiti
   }
   if (guessed > 0) {
     diagnostics.push({
-      severity: 'warning', code: 'OAPI008', file, ...doc.locate(['paths']), path: 'paths',
+      severity: 'warning',
+      code: 'OAPI008',
+      file,
+      ...doc.locate(['paths']),
+      path: 'paths',
       message: `the document has no paths: the plural, scope and verbs of its ${guessed} kinds are guessed (plural of the kind in lower case, namespaced, every verb)`,
       hint: 'use the document kube-apiserver serves at /openapi/v3/<group-version>, which has them',
     });
   }
   if (found.length === before) {
-    diagnostics.push({ severity: 'error', code: 'OAPI003', file, ...doc.locate(['components', 'schemas']), path: 'components.schemas', message: 'no schema with x-kubernetes-group-version-kind is served as a resource: no Kubernetes kind to generate', hint: 'crdgen reads the OpenAPI v3 documents kube-apiserver serves (kubectl get --raw /openapi/v3/apis/<group>/<version>)' });
+    diagnostics.push({
+      severity: 'error',
+      code: 'OAPI003',
+      file,
+      ...doc.locate(['components', 'schemas']),
+      path: 'components.schemas',
+      message: 'no schema with x-kubernetes-group-version-kind is served as a resource: no Kubernetes kind to generate',
+      hint: 'crdgen reads the OpenAPI v3 documents kube-apiserver serves (kubectl get --raw /openapi/v3/apis/<group>/<version>)',
+    });
   }
 }
 
@@ -257,7 +360,8 @@ function buildKind(f: FoundKind, schema: ObjectNode): Kind {
     schema,
     source: lazySourcePos(f.file, f.path, () => f.doc.locate(f.path)),
   };
-  if (r?.subresources.has('scale')) kind.subresources.scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
+  if (r?.subresources.has('scale'))
+    kind.subresources.scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' };
   return kind;
 }
 
@@ -361,7 +465,12 @@ function settleHomes(model: Model, converter: SchemaConverter): void {
   // a home whose kinds do not reach the definition cannot declare it: then it is declared where used
   for (let round = 0; round < 100; round++) {
     const declared = new Map<string, Set<ObjectNode>>();
-    for (const g of model.groups) for (const v of g.versions) declared.set(gvKey({ group: g.name, version: v.name }), visibleNodes(v, { group: g.name, version: v.name }).local);
+    for (const g of model.groups)
+      for (const v of g.versions)
+        declared.set(
+          gvKey({ group: g.name, version: v.name }),
+          visibleNodes(v, { group: g.name, version: v.name }).local,
+        );
     let changed = false;
     for (const { node } of definitions) {
       const d = node.declaredIn;
@@ -387,12 +496,18 @@ function settleHomes(model: Model, converter: SchemaConverter): void {
  * (`CoreV1EventSeries`); an object inline in a definition is named by the definition and the
  * property path (`…Spec` + `Template`), and a name still taken gets a number.
  */
-function nameTypes(model: Model, converter: SchemaConverter, kinds: ReadonlyArray<{ found: FoundKind; kind: Kind }>, diagnostics: Diagnostic[]): void {
+function nameTypes(
+  model: Model,
+  converter: SchemaConverter,
+  kinds: ReadonlyArray<{ found: FoundKind; kind: Kind }>,
+  diagnostics: Diagnostic[],
+): void {
   const kindOf = new Map<ObjectNode, string>();
   for (const { kind } of kinds) kindOf.set(kind.schema as ObjectNode, kind.kind);
   const definitionOf = new Map<ObjectNode, NamedNode>();
   for (const n of converter.named) definitionOf.set(n.node, n);
-  for (const s of converter.cycleStubs) definitionOf.set(s.node, { node: s.node, definition: s.definition, suffix: '' });
+  for (const s of converter.cycleStubs)
+    definitionOf.set(s.node, { node: s.node, definition: s.definition, suffix: '' });
   const qualified = new Set<string>(); // definitions named with their package in front
   const titleOf = (n: NamedNode): string => {
     const k = n.suffix === '' ? kindOf.get(n.node) : undefined;
@@ -406,7 +521,9 @@ function nameTypes(model: Model, converter: SchemaConverter, kinds: ReadonlyArra
     for (const n of definitionOf.values()) n.node.title = titleOf(n);
   };
   const isKindRoot = (n: ObjectNode): boolean => kindOf.has(n) && definitionOf.get(n)?.suffix === '';
-  const files = model.groups.flatMap((g) => g.versions.map((v) => ({ g, v, here: { group: g.name, version: v.name } })));
+  const files = model.groups.flatMap((g) =>
+    g.versions.map((v) => ({ g, v, here: { group: g.name, version: v.name } })),
+  );
   const seenIn = files.map(({ v, here }) => {
     const { local, foreign } = visibleNodes(v, here);
     return { v, nodes: [...local, ...foreign].filter((n) => definitionOf.has(n)) };
@@ -440,7 +557,9 @@ function nameTypes(model: Model, converter: SchemaConverter, kinds: ReadonlyArra
     const used = new Set<string>([...RESERVED_TYPE_NAMES, ...RESERVED_WORDS, ...v.kinds.map((k) => k.listKind)]);
     const claim = titleClaimer(used);
     const id = (n: ObjectNode): string => `${definitionOf.get(n)!.definition}#${definitionOf.get(n)!.suffix}`;
-    const sorted = [...new Set(nodes)].sort((a, b) => Number(isKindRoot(b)) - Number(isKindRoot(a)) || compareStrings(id(a), id(b)));
+    const sorted = [...new Set(nodes)].sort(
+      (a, b) => Number(isKindRoot(b)) - Number(isKindRoot(a)) || compareStrings(id(a), id(b)),
+    );
     const owner = new Map<string, string>();
     for (const n of sorted) {
       const known = renamed.get(id(n));
@@ -455,7 +574,13 @@ function nameTypes(model: Model, converter: SchemaConverter, kinds: ReadonlyArra
       }
       if (isKindRoot(n)) {
         const src = n.source;
-        diagnostics.push({ severity: 'error', code: 'OAPI009', ...(src ? { file: src.file, line: src.line, col: src.col } : {}), message: `${v.name}: two types are named ${t} (the kind ${t} and another type its kinds use)`, hint: 'generate these group-versions in separate runs' });
+        diagnostics.push({
+          severity: 'error',
+          code: 'OAPI009',
+          ...(src ? { file: src.file, line: src.line, col: src.col } : {}),
+          message: `${v.name}: two types are named ${t} (the kind ${t} and another type its kinds use)`,
+          hint: 'generate these group-versions in separate runs',
+        });
         continue;
       }
       n.title = claim(t);

@@ -31,8 +31,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** `group/version` of a path prefix: `/api/v1` → ('', v1), `/apis/apps/v1` → (apps, v1), and the rest. */
 function splitPath(path: string): { group: string; version: string; rest: string[] } | undefined {
   const segs = path.split('/').filter((s) => s !== '');
-  if (segs[0] === 'api' && segs.length >= 2) return { group: '', version: segs[1]!, rest: segs.slice(2) };
-  if (segs[0] === 'apis' && segs.length >= 3) return { group: segs[1]!, version: segs[2]!, rest: segs.slice(3) };
+  if (segs[0] === 'api' && segs.length >= 2) return { group: '', version: segs[1], rest: segs.slice(2) };
+  if (segs[0] === 'apis' && segs.length >= 3) return { group: segs[1], version: segs[2], rest: segs.slice(3) };
   return undefined;
 }
 
@@ -40,7 +40,11 @@ function splitPath(path: string): { group: string; version: string; rest: string
  * The resource and subresource a path addresses: `[namespaces, {namespace}] plural [{name} [sub]]`,
  * skipping the deprecated `watch/` prefix. Undefined for discovery paths (`/apis/apps/v1/`).
  */
-export function parseResourcePath(path: string): { group: string; version: string; plural: string; namespaced: boolean; named: boolean; subresource?: string } | undefined {
+export function parseResourcePath(
+  path: string,
+):
+  | { group: string; version: string; plural: string; namespaced: boolean; named: boolean; subresource?: string }
+  | undefined {
   const p = splitPath(path);
   if (!p) return undefined;
   let rest = p.rest;
@@ -56,7 +60,14 @@ export function parseResourcePath(path: string): { group: string; version: strin
   if (rest.length > 1 && !named) return undefined;
   const sub = named ? rest[2] : undefined;
   if (rest.length > 3) return undefined;
-  return { group: p.group, version: p.version, plural, namespaced, named, ...(sub !== undefined ? { subresource: sub } : {}) };
+  return {
+    group: p.group,
+    version: p.version,
+    plural,
+    namespaced,
+    named,
+    ...(sub !== undefined ? { subresource: sub } : {}),
+  };
 }
 
 /**
@@ -82,7 +93,9 @@ export function servedResources(paths: unknown): Map<string, ServedResource> {
         if (typeof action !== 'string' || !isObj(gvk)) continue;
         const pluralKey = `${parsed.group}/${parsed.version}/${parsed.plural}/${parsed.namespaced}`;
         if (parsed.subresource !== undefined) {
-          const r = byPlural.get(pluralKey) ?? byPlural.get(`${parsed.group}/${parsed.version}/${parsed.plural}/${!parsed.namespaced}`);
+          const r =
+            byPlural.get(pluralKey) ??
+            byPlural.get(`${parsed.group}/${parsed.version}/${parsed.plural}/${!parsed.namespaced}`);
           if (!r) continue;
           let set = r.subresources.get(parsed.subresource);
           if (!set) r.subresources.set(parsed.subresource, (set = new Set()));
@@ -93,7 +106,16 @@ export function servedResources(paths: unknown): Map<string, ServedResource> {
         const key = `${parsed.group}/${parsed.version}/${gvk.kind}`;
         let r = out.get(key);
         if (!r) {
-          r = { group: parsed.group, version: parsed.version, kind: gvk.kind, plural: parsed.plural, namespaced: parsed.namespaced, actions: new Set(), subresources: new Map(), path };
+          r = {
+            group: parsed.group,
+            version: parsed.version,
+            kind: gvk.kind,
+            plural: parsed.plural,
+            namespaced: parsed.namespaced,
+            actions: new Set(),
+            subresources: new Map(),
+            path,
+          };
           out.set(key, r);
         }
         if (r.plural !== parsed.plural) continue;

@@ -47,7 +47,18 @@ export const RUNTIME_DEFINITIONS: ReadonlyMap<string, string> = new Map([
 const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
 /** Type names of other languages, and the OpenAPI type meant. */
-const TYPE_ALIASES: Readonly<Record<string, string>> = { int: 'integer', int32: 'integer', int64: 'integer', long: 'integer', bool: 'boolean', float: 'number', double: 'number', str: 'string', map: 'object', list: 'array' };
+const TYPE_ALIASES: Readonly<Record<string, string>> = {
+  int: 'integer',
+  int32: 'integer',
+  int64: 'integer',
+  long: 'integer',
+  bool: 'boolean',
+  float: 'number',
+  double: 'number',
+  str: 'string',
+  map: 'object',
+  list: 'array',
+};
 
 /** Levenshtein distance (for "did you mean"). */
 function distance(a: string, b: string): number {
@@ -55,10 +66,11 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }
 
 /** Go zero values kube-openapi writes as the default of every non-pointer field: not API defaults, left out. */
@@ -67,7 +79,9 @@ function isZeroDefault(v: unknown): boolean {
 }
 
 function pascal(s: string): string {
-  return s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
+  return s
+    .replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase())
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 /** Converts definitions on demand (each once), reporting problems as positioned diagnostics. */
@@ -85,7 +99,15 @@ export class SchemaConverter {
   ) {}
 
   private error(def: Definition, path: Path, code: DiagnosticCode, message: string, hint?: string): void {
-    this.diagnostics.push({ severity: 'error', code, file: def.file, ...def.doc.locate(path), path: dottedPath(path), message, ...(hint ? { hint } : {}) });
+    this.diagnostics.push({
+      severity: 'error',
+      code,
+      file: def.file,
+      ...def.doc.locate(path),
+      path: dottedPath(path),
+      message,
+      ...(hint ? { hint } : {}),
+    });
   }
 
   /** The node of the definition `name` (converted on first use). */
@@ -115,13 +137,27 @@ export class SchemaConverter {
       return undefined;
     }
     if (!ref.startsWith(SCHEMAS_REF)) {
-      this.error(def, path, 'OAPI005', `$ref ${JSON.stringify(ref)} is not supported: only references into this document's components.schemas are`, `write "${SCHEMAS_REF}<name>"`);
+      this.error(
+        def,
+        path,
+        'OAPI005',
+        `$ref ${JSON.stringify(ref)} is not supported: only references into this document's components.schemas are`,
+        `write "${SCHEMAS_REF}<name>"`,
+      );
       return undefined;
     }
     const name = ref.slice(SCHEMAS_REF.length).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!this.defs.has(name)) {
       const near = [...this.defs.keys()].filter((n) => distance(n, name) <= 2).sort();
-      this.error(def, path, 'OAPI004', `$ref ${JSON.stringify(ref)}: no schema ${JSON.stringify(name)} in components.schemas`, near.length > 0 ? `did you mean "${SCHEMAS_REF}${near[0]}"?` : 'the document must carry every schema it references (fetch the whole /openapi/v3 document of the group-version)');
+      this.error(
+        def,
+        path,
+        'OAPI004',
+        `$ref ${JSON.stringify(ref)}: no schema ${JSON.stringify(name)} in components.schemas`,
+        near.length > 0
+          ? `did you mean "${SCHEMAS_REF}${near[0]}"?`
+          : 'the document must carry every schema it references (fetch the whole /openapi/v3 document of the group-version)',
+      );
       return undefined;
     }
     return name;
@@ -131,7 +167,8 @@ export class SchemaConverter {
   private refOf(s: Obj, path: Path): { ref: unknown; at: Path } | undefined {
     if (s.$ref !== undefined) return { ref: s.$ref, at: child(path, '$ref') };
     const all = s.allOf;
-    if (Array.isArray(all) && all.length === 1 && isObj(all[0]) && all[0].$ref !== undefined) return { ref: all[0].$ref, at: child(path, 'allOf', 0, '$ref') };
+    if (Array.isArray(all) && all.length === 1 && isObj(all[0]) && all[0].$ref !== undefined)
+      return { ref: all[0].$ref, at: child(path, 'allOf', 0, '$ref') };
     return undefined;
   }
 
@@ -169,9 +206,20 @@ export class SchemaConverter {
     return this.convert(s, path, def, owner);
   }
 
-  private convert(raw: unknown, path: Path, def: Definition, owner: { definition: string; suffix: string }): SchemaNode {
+  private convert(
+    raw: unknown,
+    path: Path,
+    def: Definition,
+    owner: { definition: string; suffix: string },
+  ): SchemaNode {
     if (!isObj(raw)) {
-      if (raw !== true) this.error(def, path, 'OAPI007', `a schema must be an object, not ${raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw}`);
+      if (raw !== true)
+        this.error(
+          def,
+          path,
+          'OAPI007',
+          `a schema must be an object, not ${raw === null ? 'null' : Array.isArray(raw) ? 'a list' : typeof raw}`,
+        );
       return { type: 'unknown', object: false };
     }
     const s = raw;
@@ -183,8 +231,17 @@ export class SchemaConverter {
     }
     const b = this.base(s, path, def);
     if (s.type !== undefined && (typeof s.type !== 'string' || !TYPES.has(s.type))) {
-      const near = typeof s.type === 'string' ? (TYPE_ALIASES[s.type.toLowerCase()] ?? [...TYPES].find((t) => distance(t, String(s.type)) <= 2)) : undefined;
-      this.error(def, child(path, 'type'), 'OAPI007', `type ${JSON.stringify(s.type)} is not one of ${[...TYPES].join(', ')}`, near ? `did you mean "${near}"?` : undefined);
+      const near =
+        typeof s.type === 'string'
+          ? (TYPE_ALIASES[s.type.toLowerCase()] ?? [...TYPES].find((t) => distance(t, String(s.type)) <= 2))
+          : undefined;
+      this.error(
+        def,
+        child(path, 'type'),
+        'OAPI007',
+        `type ${JSON.stringify(s.type)} is not one of ${[...TYPES].join(', ')}`,
+        near ? `did you mean "${near}"?` : undefined,
+      );
       return { ...b, type: 'unknown', object: false };
     }
     const type = typeof s.type === 'string' ? s.type : '';
@@ -194,7 +251,10 @@ export class SchemaConverter {
     if (
       s['x-kubernetes-int-or-string'] === true ||
       s.format === 'int-or-string' ||
-      (type === '' && altTypes?.length === 2 && altTypes.includes('string') && (altTypes.includes('integer') || altTypes.includes('number')))
+      (type === '' &&
+        altTypes?.length === 2 &&
+        altTypes.includes('string') &&
+        (altTypes.includes('integer') || altTypes.includes('number')))
     ) {
       return { ...b, type: 'int-or-string' };
     }
@@ -209,7 +269,10 @@ export class SchemaConverter {
       const hasProps = props !== undefined && Object.keys(props).length > 0;
       if (!hasProps) {
         if (isObj(ap)) {
-          const values = this.use(ap, child(path, 'additionalProperties'), def, { definition: owner.definition, suffix: `${owner.suffix}Value` });
+          const values = this.use(ap, child(path, 'additionalProperties'), def, {
+            definition: owner.definition,
+            suffix: `${owner.suffix}Value`,
+          });
           const m: SchemaNode = { ...b, type: 'map', values };
           if (num(s.minProperties) !== undefined) m.minProperties = num(s.minProperties)!;
           if (num(s.maxProperties) !== undefined) m.maxProperties = num(s.maxProperties)!;
@@ -217,22 +280,41 @@ export class SchemaConverter {
         }
         return { ...b, type: 'unknown', object: true };
       }
-      const required = new Set(Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : []);
-      const node: ObjectNode = { ...b, type: 'object', properties: [], preserveUnknownFields: preserve, embeddedResource: s['x-kubernetes-embedded-resource'] === true };
+      const required = new Set(
+        Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : [],
+      );
+      const node: ObjectNode = {
+        ...b,
+        type: 'object',
+        properties: [],
+        preserveUnknownFields: preserve,
+        embeddedResource: s['x-kubernetes-embedded-resource'] === true,
+      };
       const mapType = s['x-kubernetes-map-type'];
       if (mapType === 'atomic' || mapType === 'granular') node.mapType = mapType;
       this.named.push({ node, definition: owner.definition, suffix: owner.suffix });
-      for (const [name, p] of Object.entries(props!)) {
+      for (const [name, p] of Object.entries(props)) {
         const ppath = child(path, 'properties', { key: name });
-        const prop: PropertyNode = { name, required: required.has(name), schema: this.use(p, ppath, def, { definition: owner.definition, suffix: owner.suffix + pascal(name) }) };
+        const prop: PropertyNode = {
+          name,
+          required: required.has(name),
+          schema: this.use(p, ppath, def, { definition: owner.definition, suffix: owner.suffix + pascal(name) }),
+        };
         // a reference with its own description: the property's
-        if (isObj(p) && typeof p.description === 'string' && this.refOf(p, ppath) !== undefined) prop.description = p.description;
+        if (isObj(p) && typeof p.description === 'string' && this.refOf(p, ppath) !== undefined)
+          prop.description = p.description;
         node.properties.push(prop);
       }
       return node;
     }
     if (type === 'array' || (type === '' && s.items !== undefined)) {
-      const items = s.items === undefined ? ({ type: 'unknown', object: false } as const) : this.use(s.items, child(path, 'items'), def, { definition: owner.definition, suffix: `${owner.suffix}Item` });
+      const items =
+        s.items === undefined
+          ? ({ type: 'unknown', object: false } as const)
+          : this.use(s.items, child(path, 'items'), def, {
+              definition: owner.definition,
+              suffix: `${owner.suffix}Item`,
+            });
       const a: SchemaNode = { ...b, type: 'array', items };
       if (num(s.minItems) !== undefined) a.minItems = num(s.minItems)!;
       if (num(s.maxItems) !== undefined) a.maxItems = num(s.maxItems)!;

@@ -68,11 +68,7 @@ function applyOne(ctx: ReadCtx, node: SchemaNode, m: ParsedMarker): SchemaNode {
       }
       const key = name.slice(V.length);
       const prop = (key.charAt(0).toLowerCase() + key.slice(1)) as
-        | 'minimum'
-        | 'maximum'
-        | 'multipleOf'
-        | 'exclusiveMinimum'
-        | 'exclusiveMaximum';
+        'minimum' | 'maximum' | 'multipleOf' | 'exclusiveMinimum' | 'exclusiveMaximum';
       (node as unknown as Record<string, unknown>)[prop] = value;
       return node;
     }

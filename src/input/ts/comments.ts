@@ -43,10 +43,14 @@ export function leadingBlocks(ctx: FileCtx, fullStart: number): Comment[][] {
   for (const r of ranges) {
     const raw = text.slice(r.pos, r.end);
     const kind: Comment['kind'] =
-      r.kind === ts.SyntaxKind.SingleLineCommentTrivia ? 'line' : raw.startsWith('/**') && raw !== '/**/' ? 'jsdoc' : 'block';
+      r.kind === ts.SyntaxKind.SingleLineCommentTrivia
+        ? 'line'
+        : raw.startsWith('/**') && raw !== '/**/'
+          ? 'jsdoc'
+          : 'block';
     const c: Comment = { start: r.pos, end: r.end, kind, text: raw };
     if (prevEnd < 0 || hasBlankLine(text, prevEnd, r.pos)) blocks.push([c]);
-    else blocks[blocks.length - 1]!.push(c);
+    else blocks[blocks.length - 1].push(c);
     prevEnd = r.end;
   }
   return blocks;
@@ -65,13 +69,10 @@ export function hasBlankLine(text: string, from: number, to: number): boolean {
  * Splits a declaration's leading comments into the attached block (no blank line before the
  * declaration's first token) and the detached ones.
  */
-export function attachedAndDetached(
-  ctx: FileCtx,
-  node: ts.Node,
-): { attached: Comment[]; detached: Comment[][] } {
+export function attachedAndDetached(ctx: FileCtx, node: ts.Node): { attached: Comment[]; detached: Comment[][] } {
   const blocks = leadingBlocks(ctx, node.getFullStart());
   const last = blocks[blocks.length - 1];
-  if (last && !hasBlankLine(ctx.sf.text, last[last.length - 1]!.end, node.getStart(ctx.sf))) {
+  if (last && !hasBlankLine(ctx.sf.text, last[last.length - 1].end, node.getStart(ctx.sf))) {
     return { attached: last, detached: blocks.slice(0, -1) };
   }
   return { attached: [], detached: blocks };
@@ -109,8 +110,8 @@ export function jsdocText(raw: string): string | undefined {
   const body = raw.slice(3, -2);
   const lines = body.split(/\r?\n/);
   const single = lines.length === 1;
-  if (lines.length > 1 && lines[0]!.trim() === '') lines.shift();
-  if (lines.length > 1 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  if (lines.length > 1 && lines[0].trim() === '') lines.shift();
+  if (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
   const out = lines.map((line) => {
     if (single) return line.replace(/^ /, '').replace(/ $/, '');
     const m = /^[ \t]*\* ?/.exec(line);

@@ -19,7 +19,7 @@ export function checkKindsAsCrds(groups: readonly Group[]): Diagnostic[] {
       for (const k of v.kinds) byKind.set(k.kind, [...(byKind.get(k.kind) ?? []), { version: v.name, kind: k }]);
     }
     for (const versions of byKind.values()) {
-      const first = versions[0]!.kind;
+      const first = versions[0].kind;
       if (isReservedWord(first.kind) || RESERVED_TYPE_NAMES.includes(first.kind)) {
         out.push({
           severity: 'error',
@@ -44,7 +44,7 @@ function at(pos: SourcePos): Pick<Diagnostic, 'file' | 'line' | 'col'> {
 /** The TS position of a CRD path: the deepest schema node on it, else the kind. */
 function locate(versions: { kind: Kind }[], path: Path): SourcePos {
   const vi = path[1] === 'versions' && typeof path[2] === 'number' ? path[2] : 0;
-  const kind = (versions[vi] ?? versions[0]!).kind;
+  const kind = (versions[vi] ?? versions[0]).kind;
   if (path[3] !== 'schema' || path[4] !== 'openAPIV3Schema' || !kind.schema) return kind.source;
   let node: SchemaNode = kind.schema;
   let pos = node.source ?? kind.source;

@@ -14,7 +14,10 @@ export interface InputFile {
 }
 
 /** Expands inputs to files, sorted by display name and de-duplicated. */
-export function expandTsInputs(inputs: readonly string[], cwd: string): { files: InputFile[]; diagnostics: Diagnostic[] } {
+export function expandTsInputs(
+  inputs: readonly string[],
+  cwd: string,
+): { files: InputFile[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const byAbs = new Map<string, InputFile>();
   const add = (display: string): void => {
@@ -40,10 +43,20 @@ export function expandTsInputs(inputs: readonly string[], cwd: string): { files:
       try {
         found = walk(resolve(cwd, input), input);
       } catch (e) {
-        diagnostics.push(inFile(tsDiag('TS001', `cannot read folder "${input}": ${(e as NodeJS.ErrnoException).code ?? String(e)}`, undefined), input));
+        diagnostics.push(
+          inFile(
+            tsDiag(
+              'TS001',
+              `cannot read folder "${input}": ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+              undefined,
+            ),
+            input,
+          ),
+        );
         continue;
       }
-      if (found.length === 0) diagnostics.push(inFile(tsDiag('TS013', `no .ts file in folder "${input}"`, undefined), input));
+      if (found.length === 0)
+        diagnostics.push(inFile(tsDiag('TS013', `no .ts file in folder "${input}"`, undefined), input));
       found.forEach(add);
     } else if (isTsSource(input)) {
       add(input);
@@ -110,7 +123,7 @@ function glob(pattern: string, cwd: string): string[] {
 export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
+    const c = glob[i];
     if (c === '*' && glob[i + 1] === '*') {
       i++;
       if (glob[i + 1] === '/') {

@@ -55,7 +55,9 @@ export function readKind(
   const doc = ctx.doc(decl, ['kind', 'type']);
   const kindLit = literalProperty(decl, 'kind')!;
   if (!isKindName(name)) {
-    ctx.report(tsDiag('TS010', `kind ${name} must be an UpperCamelCase identifier (letters and digits)`, ctx.pos(decl.name)));
+    ctx.report(
+      tsDiag('TS010', `kind ${name} must be an UpperCamelCase identifier (letters and digits)`, ctx.pos(decl.name)),
+    );
     return undefined;
   }
   if (kindLit !== name) {
@@ -67,7 +69,12 @@ export function readKind(
   let version = gv.version;
   if (apiVersion === undefined) {
     ctx.report(
-      tsDiag('TS010', `kind ${name} needs "apiVersion: '<group>/<version>'"`, ctx.pos(decl.name), 'declare it as a string literal'),
+      tsDiag(
+        'TS010',
+        `kind ${name} needs "apiVersion: '<group>/<version>'"`,
+        ctx.pos(decl.name),
+        'declare it as a string literal',
+      ),
     );
     return undefined;
   }
@@ -87,7 +94,9 @@ export function readKind(
     return undefined;
   }
   if (!/^v\d+((alpha|beta)\d+)?$/.test(version)) {
-    ctx.report(tsDiag('TS009', `"${version}" is not a Kubernetes version (v1, v1beta1, v2alpha1…)`, ctx.pos(decl.name)));
+    ctx.report(
+      tsDiag('TS009', `"${version}" is not a Kubernetes version (v1, v1beta1, v2alpha1…)`, ctx.pos(decl.name)),
+    );
     return undefined;
   }
   checkMetadata(ctx, decl);
@@ -101,7 +110,9 @@ export function readKind(
   const scopeArg = resource.get('scope');
   if (scopeArg !== undefined) {
     if (scopeArg !== 'Namespaced' && scopeArg !== 'Cluster') {
-      ctx.report(tsDiag('TS007', `scope is Namespaced or Cluster, not "${String(scopeArg)}"`, has('kubebuilder:resource')!.pos));
+      ctx.report(
+        tsDiag('TS007', `scope is Namespaced or Cluster, not "${String(scopeArg)}"`, has('kubebuilder:resource')!.pos),
+      );
     } else scope = scopeArg;
   }
   const nonNs = has('genclient:nonNamespaced');
@@ -138,7 +149,10 @@ export function readKind(
   const scale = has('kubebuilder:subresource:scale');
   if (scale) {
     const a = args(scale);
-    kind.subresources.scale = { specReplicasPath: stringArg(a, 'specpath')!, statusReplicasPath: stringArg(a, 'statuspath')! };
+    kind.subresources.scale = {
+      specReplicasPath: stringArg(a, 'specpath')!,
+      statusReplicasPath: stringArg(a, 'statuspath')!,
+    };
     const sel = stringArg(a, 'selectorpath');
     if (sel !== undefined) kind.subresources.scale.labelSelectorPath = sel;
   }
@@ -164,7 +178,10 @@ export function readKind(
   return { kind, group, version, storageMarker: !!has('kubebuilder:storageversion'), decl };
 }
 
-function optionalVerbs(key: 'onlyVerbs' | 'skipVerbs', m: ParsedMarker | undefined): Partial<Record<typeof key, Verb[]>> {
+function optionalVerbs(
+  key: 'onlyVerbs' | 'skipVerbs',
+  m: ParsedMarker | undefined,
+): Partial<Record<typeof key, Verb[]>> {
   return m ? { [key]: m.value as Verb[] } : {};
 }
 
@@ -172,7 +189,12 @@ function checkMetadata(ctx: ReadCtx, decl: ts.InterfaceDeclaration): void {
   const meta = decl.members.find((m) => ts.isPropertySignature(m) && propName(m.name) === 'metadata');
   if (!meta) {
     ctx.report(
-      tsDiag('TS010', `kind ${decl.name.text} needs "metadata: ObjectMeta"`, ctx.pos(decl.name), 'import ObjectMeta from crdgen/types'),
+      tsDiag(
+        'TS010',
+        `kind ${decl.name.text} needs "metadata: ObjectMeta"`,
+        ctx.pos(decl.name),
+        'import ObjectMeta from crdgen/types',
+      ),
     );
     return;
   }

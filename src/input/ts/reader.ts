@@ -102,7 +102,9 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
   const reached = new Set([...schemas.seen].map((d) => d.getSourceFile()).filter((f) => !sfs.includes(f)));
   for (const sf of reached) {
     for (const d of program.getSyntacticDiagnostics(sf)) {
-      ctx.report(tsDiag('TS001', ts.flattenDiagnosticMessageText(d.messageText, ' '), posOf(ctx.file(sf), d.start ?? 0)));
+      ctx.report(
+        tsDiag('TS001', ts.flattenDiagnosticMessageText(d.messageText, ' '), posOf(ctx.file(sf), d.start ?? 0)),
+      );
     }
   }
   const groups = assemble(ctx, kinds, schemas);
@@ -203,7 +205,12 @@ function fileMarkers(ctx: ReadCtx, sf: ts.SourceFile): GroupVersion {
       }
       if (!m.def.targets.includes('file')) {
         ctx.report(
-          tsDiag('TS006', `marker "+${m.def.name}" is not attached to a declaration`, raw.pos, `it belongs on ${describeTargets(m.def.targets)}`),
+          tsDiag(
+            'TS006',
+            `marker "+${m.def.name}" is not attached to a declaration`,
+            raw.pos,
+            `it belongs on ${describeTargets(m.def.targets)}`,
+          ),
         );
         continue;
       }
@@ -268,7 +275,9 @@ function readStatement(
       'TS002',
       `${what} cannot describe an API type`,
       ctx.pos(stmt),
-      ts.isEnumDeclaration(stmt) ? "use a union of string literals: 'a' | 'b'" : 'API files hold only interfaces, type aliases and imports',
+      ts.isEnumDeclaration(stmt)
+        ? "use a union of string literals: 'a' | 'b'"
+        : 'API files hold only interfaces, type aliases and imports',
     ),
   );
 }
@@ -318,17 +327,19 @@ function assemble(ctx: ReadCtx, decls: KindDecl[], schemas: SchemaReader): Group
       ctx.report(
         tsDiag(
           'TS012',
-          `kind ${list[0]!.kind.kind} is in versions ${list.map((d) => d.version).join(', ')}; exactly one needs +kubebuilder:storageversion (found ${marked.length})`,
-          (marked[1] ?? list[0]!).kind.source,
+          `kind ${list[0].kind.kind} is in versions ${list.map((d) => d.version).join(', ')}; exactly one needs +kubebuilder:storageversion (found ${marked.length})`,
+          (marked[1] ?? list[0]).kind.source,
         ),
       );
     }
     for (const d of list) d.kind.storage = d.storageMarker;
-    const first = list[0]!.kind;
+    const first = list[0].kind;
     for (const d of list.slice(1)) {
       const k = d.kind;
       if (k.plural !== first.plural || k.scope !== first.scope || k.singular !== first.singular) {
-        ctx.report(tsDiag('TS012', `kind ${k.kind} has a different plural, singular or scope in ${d.version}`, k.source));
+        ctx.report(
+          tsDiag('TS012', `kind ${k.kind} has a different plural, singular or scope in ${d.version}`, k.source),
+        );
       }
     }
   }

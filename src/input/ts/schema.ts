@@ -11,7 +11,8 @@ import { tsDiag } from './diagnostics.js';
 export const TYPES_MODULE = 'crdgen/types';
 
 /** The pattern controller-gen gives a `resource.Quantity` (what the apiserver then checks). */
-export const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+export const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /** The names of crdgen/types the reader maps to schema nodes (ListMeta is exported but has no schema use). */
 export const BUILTIN_TYPE_NAMES: readonly string[] = [
@@ -122,13 +123,19 @@ export class SchemaReader {
     for (const member of members) {
       if (!ts.isPropertySignature(member)) {
         this.ctx.report(
-          tsDiag('TS003', `only properties can be part of a schema (found ${memberWord(member)})`, this.ctx.pos(member)),
+          tsDiag(
+            'TS003',
+            `only properties can be part of a schema (found ${memberWord(member)})`,
+            this.ctx.pos(member),
+          ),
         );
         continue;
       }
       const name = propName(member.name);
       if (name === undefined) {
-        this.ctx.report(tsDiag('TS003', 'a property name must be an identifier or a string', this.ctx.pos(member.name)));
+        this.ctx.report(
+          tsDiag('TS003', 'a property name must be an identifier or a string', this.ctx.pos(member.name)),
+        );
         continue;
       }
       let prop: PropertyNode | undefined;
@@ -189,7 +196,11 @@ export class SchemaReader {
       case ts.SyntaxKind.AnyKeyword:
         return this.unsupported(type, '"any" has no schema', 'use "unknown" (or JSONValue) to keep any JSON value');
       case ts.SyntaxKind.ObjectKeyword:
-        return this.unsupported(type, '"object" has no schema', 'use RawExtension from crdgen/types for any JSON object');
+        return this.unsupported(
+          type,
+          '"object" has no schema',
+          'use RawExtension from crdgen/types for any JSON object',
+        );
     }
     if (ts.isParenthesizedTypeNode(type)) return this.typeOf(type.type, hint);
     if (ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) {
@@ -225,7 +236,7 @@ export class SchemaReader {
         enum: literals.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text),
       };
     } else if (rest.length === 1) {
-      node = this.typeOf(rest[0]!, hint);
+      node = this.typeOf(rest[0], hint);
     } else {
       return this.unsupported(
         type,
@@ -243,7 +254,7 @@ export class SchemaReader {
       if (index.length !== type.members.length || index.length > 1) {
         return this.unsupported(type, 'an index signature cannot be mixed with properties', 'use a separate map field');
       }
-      return this.indexSignature(index[0]!, title);
+      return this.indexSignature(index[0], title);
     }
     const node: ObjectNode = {
       type: 'object',
@@ -277,25 +288,38 @@ export class SchemaReader {
       const text = name.getText();
       if (text === 'Array' || text === 'ReadonlyArray') {
         if (args.length !== 1) return this.unsupported(type, `${text} takes one type argument`);
-        return { type: 'array', items: this.typeOf(args[0]!, hint) };
+        return { type: 'array', items: this.typeOf(args[0], hint) };
       }
       if (text === 'Record') {
-        if (args.length !== 2 || args[0]!.kind !== ts.SyntaxKind.StringKeyword) {
+        if (args.length !== 2 || args[0].kind !== ts.SyntaxKind.StringKeyword) {
           return this.unsupported(type, 'a map is Record<string, T>');
         }
-        if (args[1]!.kind === ts.SyntaxKind.UnknownKeyword) return { type: 'unknown', object: true };
-        return { type: 'map', values: this.typeOf(args[1]!, hint) };
+        if (args[1].kind === ts.SyntaxKind.UnknownKeyword) return { type: 'unknown', object: true };
+        return { type: 'map', values: this.typeOf(args[1], hint) };
       }
       if (args.length > 0) {
-        return this.unsupported(type, `generic type "${type.getText()}" has no schema`, 'use Array<T>, Record<string, T> or T[]');
+        return this.unsupported(
+          type,
+          `generic type "${type.getText()}" has no schema`,
+          'use Array<T>, Record<string, T> or T[]',
+        );
       }
       this.ctx.report(
-        tsDiag('TS008', `cannot find the type "${text}"`, this.ctx.pos(type), 'declare it, or import it from an input file'),
+        tsDiag(
+          'TS008',
+          `cannot find the type "${text}"`,
+          this.ctx.pos(type),
+          'declare it, or import it from an input file',
+        ),
       );
       return { type: 'unknown', object: false };
     }
     if (args.length > 0) {
-      return this.unsupported(type, `generic type "${type.getText()}" has no schema`, 'use Array<T>, Record<string, T> or T[]');
+      return this.unsupported(
+        type,
+        `generic type "${type.getText()}" has no schema`,
+        'use Array<T>, Record<string, T> or T[]',
+      );
     }
     if (this.stack.includes(target)) {
       return this.circular(type, target);
@@ -310,7 +334,9 @@ export class SchemaReader {
 
   private circular(type: ts.TypeReferenceNode, target: ts.Declaration): SchemaNode {
     const names = [...this.stack.slice(this.stack.indexOf(target)), target].map(declName).join(' → ');
-    this.ctx.report(tsDiag('TS004', `circular type: ${names}`, this.ctx.pos(type), 'a CRD schema cannot express recursion'));
+    this.ctx.report(
+      tsDiag('TS004', `circular type: ${names}`, this.ctx.pos(type), 'a CRD schema cannot express recursion'),
+    );
     return { type: 'unknown', object: false };
   }
 
@@ -368,7 +394,10 @@ export class SchemaReader {
       case 'IntOrString':
         return { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }] } };
       case 'Quantity':
-        return { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN } };
+        return {
+          type: 'int-or-string',
+          keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN },
+        };
       case 'Time':
       case 'MicroTime':
         return { type: 'string', format: 'date-time' };
@@ -402,7 +431,9 @@ function unwrap(t: ts.TypeNode): ts.TypeNode {
 
 /** The module specifier of an import declaration. */
 function moduleOf(node: ts.Node): string | undefined {
-  return ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) ? node.moduleSpecifier.text : undefined;
+  return ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)
+    ? node.moduleSpecifier.text
+    : undefined;
 }
 
 /** The text of a property name, for identifiers and string literals. */
@@ -427,7 +458,8 @@ function declWord(d: ts.Declaration): string {
 
 function memberWord(m: ts.TypeElement): string {
   if (ts.isMethodSignature(m)) return 'a method';
-  if (ts.isIndexSignatureDeclaration(m)) return 'an index signature; a map is Record<string, T> or a { [key: string]: T } type';
+  if (ts.isIndexSignatureDeclaration(m))
+    return 'an index signature; a map is Record<string, T> or a { [key: string]: T } type';
   if (ts.isCallSignatureDeclaration(m)) return 'a call signature';
   if (ts.isConstructSignatureDeclaration(m)) return 'a construct signature';
   return 'a ' + ts.SyntaxKind[m.kind];

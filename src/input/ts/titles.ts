@@ -48,13 +48,17 @@ export function assignTitles(
         const title = n.title;
         const pos = n.source;
         if (reserved.has(title) || kindNames.has(title)) {
-          ctx.report(tsDiag('TS012', `type ${title} in ${where} takes a name that generated code uses`, pos, 'rename it'));
+          ctx.report(
+            tsDiag('TS012', `type ${title} in ${where} takes a name that generated code uses`, pos, 'rename it'),
+          );
           return;
         }
         const prev = owner.get(title);
         if (prev && prev.decl !== decl) {
           const at = prev.pos ? ` (the other is at ${prev.pos.file}:${prev.pos.line}:${prev.pos.col})` : '';
-          ctx.report(tsDiag('TS012', `two different types are named ${title} in ${where}${at}`, pos, 'rename one of them'));
+          ctx.report(
+            tsDiag('TS012', `two different types are named ${title} in ${where}${at}`, pos, 'rename one of them'),
+          );
           return;
         }
         owner.set(title, { decl, pos });

@@ -22,7 +22,8 @@ export function verbsOf(tags: GenclientTags): { verbs: Verb[] } | { error: strin
   if (!tags.genclient || tags.noVerbs) return { verbs: [] };
   if (tags.readonly || tags.onlyVerbs) {
     const v = contradictoryVerb(tags);
-    if (v !== undefined) return { error: `verb "${v}" is in both genclient:onlyVerbs (or readonly) and genclient:skipVerbs` };
+    if (v !== undefined)
+      return { error: `verb "${v}" is in both genclient:onlyVerbs (or readonly) and genclient:skipVerbs` };
   }
   return { verbs: narrowVerbs(ALL_VERBS, tags, tags.hasStatus) };
 }

@@ -4,7 +4,13 @@
 //     .withOptions({ maxConcurrentReconciles: 4 }).complete(reconciler)
 import type { KubeObject } from '../meta/types.js';
 import type { TypedResource } from '../client/resource.js';
-import { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type EventHandler, type MapFunc } from '../handler/handler.js';
+import {
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  type EventHandler,
+  type MapFunc,
+} from '../handler/handler.js';
 import type { Predicate } from '../predicate/predicate.js';
 import type { Reconciler } from '../reconcile/reconcile.js';
 import { Controller, type ControllerOptions } from '../manager/controller.js';
@@ -55,10 +61,13 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    * (handler.EnqueueRequestForObject). Called once.
    */
   for<U extends KubeObject>(resource: TypedResource<U>, options: ForOptions<NoInfer<U>> = {}): ControllerBuilder<U> {
-    if (this.forInput) throw new Error(`for() was already called (with ${this.forInput.resource.resource}): a controller reconciles one kind`);
+    if (this.forInput)
+      throw new Error(
+        `for() was already called (with ${this.forInput.resource.resource}): a controller reconciles one kind`,
+      );
     checkResource(resource, 'for');
-    this.forInput = { resource, predicates: (options.predicates ?? []) as Predicate[] };
-    return this as unknown as ControllerBuilder<U>;
+    this.forInput = { resource, predicates: options.predicates ?? [] };
+    return this;
   }
 
   /**
@@ -67,7 +76,11 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    */
   owns<O extends KubeObject>(resource: TypedResource<O>, options: OwnsOptions<NoInfer<O>> = {}): this {
     checkResource(resource, 'owns');
-    this.owned.push({ resource, predicates: (options.predicates ?? []) as Predicate[], matchEveryOwner: options.matchEveryOwner ?? false });
+    this.owned.push({
+      resource,
+      predicates: options.predicates ?? [],
+      matchEveryOwner: options.matchEveryOwner ?? false,
+    });
     return this;
   }
 
@@ -75,11 +88,16 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    * Any other kind: `handler` maps its events to requests — a map function (object →
    * requests; handler.EnqueueRequestsFromMapFunc) or an EventHandler.
    */
-  watches<W extends KubeObject>(resource: TypedResource<W>, handler: MapFunc<NoInfer<W>> | EventHandler<NoInfer<W>>, options: WatchesOptions<NoInfer<W>> = {}): this {
+  watches<W extends KubeObject>(
+    resource: TypedResource<W>,
+    handler: MapFunc<NoInfer<W>> | EventHandler<NoInfer<W>>,
+    options: WatchesOptions<NoInfer<W>> = {},
+  ): this {
     checkResource(resource, 'watches');
-    const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler as MapFunc<W>) : handler;
-    if (!h || typeof h !== 'object') throw new Error(`watches(${resource.resource}): the handler must be a map function or an EventHandler`);
-    this.watched.push({ resource, handler: h as EventHandler, predicates: (options.predicates ?? []) as Predicate[] });
+    const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler) : handler;
+    if (!h || typeof h !== 'object')
+      throw new Error(`watches(${resource.resource}): the handler must be a map function or an EventHandler`);
+    this.watched.push({ resource, handler: h, predicates: options.predicates ?? [] });
     return this;
   }
 
@@ -108,23 +126,36 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
    */
   complete(reconciler: Reconciler): Controller {
     if (this.completed) throw new Error('complete() was already called on this builder');
-    if (typeof reconciler !== 'function') throw new Error('complete(): the reconciler must be a function (request, context) => Promise<Result>');
+    if (typeof reconciler !== 'function')
+      throw new Error('complete(): the reconciler must be a function (request, context) => Promise<Result>');
     const f = this.forInput;
-    if (this.owned.length > 0 && !f) throw new Error('owns() needs for(): owned objects map to their owner of the for() kind');
-    if (!f && this.watched.length === 0) throw new Error('the controller watches nothing: call for(), owns() or watches()');
+    if (this.owned.length > 0 && !f)
+      throw new Error('owns() needs for(): owned objects map to their owner of the for() kind');
+    if (!f && this.watched.length === 0)
+      throw new Error('the controller watches nothing: call for(), owns() or watches()');
     const name = this.name ?? f?.resource.kind.toLowerCase();
     if (!name) throw new Error('a controller without for() needs named()');
     if (this.manager.isStopped()) throw new Error(`the manager has stopped; controller ${name} was not added`);
     if (this.manager.getControllers().some((c) => c.name === name)) {
-      throw new Error(`a controller named ${JSON.stringify(name)} is already in this manager; name controllers uniquely with named()`);
+      throw new Error(
+        `a controller named ${JSON.stringify(name)} is already in this manager; name controllers uniquely with named()`,
+      );
     }
     this.completed = true;
     const controller = new Controller(name, this.manager.host, reconciler, this.options, f?.resource);
     const global = this.globalPredicates;
     if (f) controller.watch(f.resource, enqueueRequestForObject(), [...f.predicates, ...global]);
     for (const o of this.owned) {
-      const owner = { group: f!.resource.group, version: f!.resource.version, kind: f!.resource.kind, namespaced: f!.resource.namespaced };
-      controller.watch(o.resource, enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }), [...o.predicates, ...global]);
+      const owner = {
+        group: f!.resource.group,
+        version: f!.resource.version,
+        kind: f!.resource.kind,
+        namespaced: f!.resource.namespaced,
+      };
+      controller.watch(o.resource, enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }), [
+        ...o.predicates,
+        ...global,
+      ]);
     }
     for (const w of this.watched) controller.watch(w.resource, w.handler, [...w.predicates, ...global]);
     this.manager.add(controller);
@@ -133,8 +164,16 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
 }
 
 function checkResource(resource: TypedResource, verb: string): void {
-  if (!resource || typeof resource !== 'object' || typeof resource.resource !== 'string' || typeof resource.kind !== 'string' || typeof resource.version !== 'string') {
-    throw new Error(`${verb}(): want a resource descriptor ({ group, version, resource, kind, listKind, namespaced }), e.g. DeploymentResource`);
+  if (
+    !resource ||
+    typeof resource !== 'object' ||
+    typeof resource.resource !== 'string' ||
+    typeof resource.kind !== 'string' ||
+    typeof resource.version !== 'string'
+  ) {
+    throw new Error(
+      `${verb}(): want a resource descriptor ({ group, version, resource, kind, listKind, namespaced }), e.g. DeploymentResource`,
+    );
   }
 }
 

@@ -132,10 +132,10 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
       for (const key of queuedBefore) {
         if (keys.has(key)) continue;
         const deltas = this.items.get(key) as Deltas<T>;
-        let last = (deltas[deltas.length - 1] as Delta<T>).object;
+        let last = deltas[deltas.length - 1].object;
         if (last instanceof DeletedFinalStateUnknown) last = last.obj;
         queuedDeletions++;
-        this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last as T), key);
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(key, last), key);
       }
       for (const key of known) {
         if (keys.has(key) || this.items.has(key)) continue;
@@ -256,8 +256,8 @@ export class DeltaFIFO<T> implements StoreWriter<T> {
 function dedupDeltas<T>(deltas: Deltas<T>): void {
   const n = deltas.length;
   if (n < 2) return;
-  const a = deltas[n - 2] as Delta<T>;
-  const b = deltas[n - 1] as Delta<T>;
+  const a = deltas[n - 2];
+  const b = deltas[n - 1];
   if (a.type !== 'Deleted' || b.type !== 'Deleted') return;
   deltas.length = n - 2;
   deltas.push(b.object instanceof DeletedFinalStateUnknown ? a : b);

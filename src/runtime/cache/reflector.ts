@@ -180,7 +180,10 @@ export class Reflector<T extends KubeObject> {
       throw err;
     }
     if (signal.aborted) return;
-    this.metrics.onList?.(this.name, { durationSeconds: (this.clock.now() - start) / 1000, items: result.items.length });
+    this.metrics.onList?.(this.name, {
+      durationSeconds: (this.clock.now() - start) / 1000,
+      items: result.items.length,
+    });
     if (rv === '0' && result.paginated) this.paginatedResult = true;
     this.lastSyncRVUnavailable = false;
     this.store.replace(result.items, result.resourceVersion);
@@ -249,7 +252,12 @@ export class Reflector<T extends KubeObject> {
   }
 
   /** Applies a watch's events to the store until it ends; always stops it. */
-  private async handleWatch(w: Watch<T>, start: number, signal: AbortSignal, deadlineMs: number): Promise<WatchOutcome> {
+  private async handleWatch(
+    w: Watch<T>,
+    start: number,
+    signal: AbortSignal,
+    deadlineMs: number,
+  ): Promise<WatchOutcome> {
     let events = 0;
     let outcome: WatchOutcome = { kind: 'Ended' };
     const onAbort = (): void => w.stop();
@@ -266,7 +274,10 @@ export class Reflector<T extends KubeObject> {
           }
           const obj = ev.object;
           if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
-            outcome = { kind: 'Failed', error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`) };
+            outcome = {
+              kind: 'Failed',
+              error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`),
+            };
             break batches;
           }
           events++;
@@ -300,7 +311,10 @@ export class Reflector<T extends KubeObject> {
     });
     if (signal.aborted) return { kind: 'Stopped' };
     if (short) {
-      return { kind: 'Failed', error: new Error(`${this.name}: very short watch: no events and ended after ${Math.round(duration)} ms`) };
+      return {
+        kind: 'Failed',
+        error: new Error(`${this.name}: very short watch: no events and ended after ${Math.round(duration)} ms`),
+      };
     }
     return outcome;
   }
@@ -354,7 +368,10 @@ interface PagedList<T> {
   paginated: boolean;
 }
 
-function checkList<T>(list: unknown, name: string): { items: T[]; metadata?: { resourceVersion?: string; continue?: string } } {
+function checkList<T>(
+  list: unknown,
+  name: string,
+): { items: T[]; metadata?: { resourceVersion?: string; continue?: string } } {
   if (typeof list !== 'object' || list === null || !Array.isArray((list as { items?: unknown }).items)) {
     throw new Error(`${name}: list response has no items array`);
   }

@@ -71,7 +71,7 @@ export function deletionHandlingMetaNamespaceKeyFunc(obj: unknown): string {
 /** Splits a `namespace/name` or `name` key; throws a KeyError on any other shape. */
 export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
   const parts = key.split('/');
-  if (parts.length === 1 && parts[0] !== '') return { namespace: '', name: parts[0] as string };
-  if (parts.length === 2 && parts[1] !== '') return { namespace: parts[0] as string, name: parts[1] as string };
+  if (parts.length === 1 && parts[0] !== '') return { namespace: '', name: parts[0] };
+  if (parts.length === 2 && parts[1] !== '') return { namespace: parts[0], name: parts[1] };
   throw new KeyError(`unexpected key format: ${JSON.stringify(key)}`);
 }

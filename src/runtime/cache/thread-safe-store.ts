@@ -187,7 +187,7 @@ export class ThreadSafeStore<T> implements Indexer<T> {
   /** Moves `key` from the buckets of `oldObj` to those of `newObj` in every index. */
   private updateIndices(oldObj: T | undefined, newObj: T | undefined, key: string): void {
     for (let i = 0; i < this.indexerList.length; i++) {
-      const [name, fn] = this.indexerList[i] as [string, IndexFunc<T>];
+      const [name, fn] = this.indexerList[i];
       const oldValues = oldObj === undefined ? NO_VALUES : fn(oldObj);
       const newValues = newObj === undefined ? NO_VALUES : fn(newObj);
       // Fast path: one unchanged value (the common case for the namespace index).

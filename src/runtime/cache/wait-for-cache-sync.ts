@@ -21,14 +21,26 @@ export async function waitForCacheSyncWithClock(
   signal: AbortSignal,
   ...cacheSyncs: InformerSynced[]
 ): Promise<boolean> {
-  return pollUntilTrue(clock, signal, () => cacheSyncs.every((synced) => synced()), SYNCED_POLL_PERIOD_MS, SYNCED_POLL_PERIOD_MS);
+  return pollUntilTrue(
+    clock,
+    signal,
+    () => cacheSyncs.every((synced) => synced()),
+    SYNCED_POLL_PERIOD_MS,
+    SYNCED_POLL_PERIOD_MS,
+  );
 }
 
 /**
  * Checks `done()` at once, then after `firstGapMs`, doubling the gap up to `maxGapMs`, on `clock`;
  * `true` once it holds, `false` as soon as `signal` aborts. Never rejects.
  */
-export async function pollUntilTrue(clock: Clock, signal: AbortSignal, done: () => boolean, firstGapMs: number, maxGapMs: number): Promise<boolean> {
+export async function pollUntilTrue(
+  clock: Clock,
+  signal: AbortSignal,
+  done: () => boolean,
+  firstGapMs: number,
+  maxGapMs: number,
+): Promise<boolean> {
   for (let gap = firstGapMs; ; gap = Math.min(gap * 2, maxGapMs)) {
     if (signal.aborted) return false;
     if (done()) return true;

@@ -82,7 +82,7 @@ class Checker {
 
   private lookup(name: string): CelType | undefined {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = this.scopes[i]!.get(name);
+      const t = this.scopes[i].get(name);
       if (t) return t;
     }
     return this.vars.get(name.startsWith('.') ? name.slice(1) : name);
@@ -115,7 +115,9 @@ class Checker {
       case 'map':
         return map(this.paramFresh(t.key, names), this.paramFresh(t.value, names));
       case 'opaque':
-        return t.params.length ? { k: 'opaque', name: t.name, params: t.params.map((p) => this.paramFresh(p, names)) } : t;
+        return t.params.length
+          ? { k: 'opaque', name: t.name, params: t.params.map((p) => this.paramFresh(p, names)) }
+          : t;
       case 'type':
         return typeOf(this.paramFresh(t.of, names));
     }
@@ -151,7 +153,11 @@ class Checker {
             if (assignable(optional(p), t, s)) {
               for (const [k, v] of s) this.s.set(k, v);
               t = substitute(p, this.s);
-            } else t = this.err(x.pos, `expected type 'optional_type' but found '${typeString(substitute(t, this.s, true))}'`);
+            } else
+              t = this.err(
+                x.pos,
+                `expected type 'optional_type' but found '${typeString(substitute(t, this.s, true))}'`,
+              );
           }
           elem = this.join(elem, t, x.pos);
         });
@@ -169,7 +175,11 @@ class Checker {
             if (assignable(optional(p), vt, s)) {
               for (const [k, v] of s) this.s.set(k, v);
               vt = substitute(p, this.s);
-            } else vt = this.err(en.value.pos, `expected type 'optional_type' but found '${typeString(substitute(vt, this.s, true))}'`);
+            } else
+              vt = this.err(
+                en.value.pos,
+                `expected type 'optional_type' but found '${typeString(substitute(vt, this.s, true))}'`,
+              );
           }
           value = this.join(value, vt, en.value.pos);
         }
@@ -216,28 +226,29 @@ class Checker {
         return f ?? this.err(pos, `undefined field '${name}'`);
       }
       case 'map':
-        if (!assignable(ot.key, STRING, new Map(this.s))) return this.err(pos, `type '${typeString(ot)}' does not support field selection`);
+        if (!assignable(ot.key, STRING, new Map(this.s)))
+          return this.err(pos, `type '${typeString(ot)}' does not support field selection`);
         return ot.value;
       case 'dyn':
       case 'error':
       case 'param':
         return DYN;
       case 'opaque':
-        if (ot.name === 'optional_type') return optional(this.unopt(this.field(ot.params[0]!, name, pos)));
+        if (ot.name === 'optional_type') return optional(this.unopt(this.field(ot.params[0], name, pos)));
     }
     return this.err(pos, `type '${typeString(ot)}' does not support field selection`);
   }
 
   private unopt(t: CelType): CelType {
-    return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0]! : t;
+    return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0] : t;
   }
 
   private call(e: Extract<Expr, { k: 'call' }>): CelType {
     if (e.fn === '_?._') {
-      const ot = substitute(this.expr(e.args[0]!), this.s);
+      const ot = substitute(this.expr(e.args[0]), this.s);
       const name = (e.args[1] as { v: string }).v;
-      this.expr(e.args[1]!);
-      const base = ot.k === 'opaque' && ot.name === 'optional_type' ? ot.params[0]! : ot;
+      this.expr(e.args[1]);
+      const base = ot.k === 'opaque' && ot.name === 'optional_type' ? ot.params[0] : ot;
       const ft = this.field(base, name, e.pos);
       return ft === ERROR ? ERROR : optional(this.unopt(ft));
     }
@@ -266,7 +277,7 @@ class Checker {
       const names = new Map<string, CelType>();
       const params = o.params.map((p) => this.paramFresh(p, names));
       const s = new Map(this.s);
-      if (!params.every((p, i) => assignable(p, argTypes[i]!, s))) continue;
+      if (!params.every((p, i) => assignable(p, argTypes[i], s))) continue;
       matched.push(o);
       const r = substitute(this.paramFresh(o.result, names), s);
       if (result === undefined) {
@@ -307,7 +318,10 @@ class Checker {
       case 'param':
         break;
       default:
-        this.err(e.range.pos, `expression of type '${typeString(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`);
+        this.err(
+          e.range.pos,
+          `expression of type '${typeString(rt)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+        );
     }
     const accuT = this.expr(e.init);
     const scope = new Map<string, CelType>([[e.accuVar, accuT]]);
@@ -316,11 +330,16 @@ class Checker {
     if (e.iterVar2 !== undefined) inner.set(e.iterVar2, it2);
     this.scopes.push(inner);
     const ct = this.expr(e.cond);
-    if (!assignable(BOOL, ct, new Map(this.s))) this.err(e.cond.pos, `expected type 'bool' but found '${typeString(ct)}'`);
+    if (!assignable(BOOL, ct, new Map(this.s)))
+      this.err(e.cond.pos, `expected type 'bool' but found '${typeString(ct)}'`);
     const st = this.expr(e.step);
     const s = new Map(this.s);
     if (assignable(accuT, st, s)) for (const [k, v] of s) this.s.set(k, v);
-    else this.err(e.step.pos, `expected type '${typeString(substitute(accuT, this.s, true))}' but found '${typeString(substitute(st, this.s, true))}'`);
+    else
+      this.err(
+        e.step.pos,
+        `expected type '${typeString(substitute(accuT, this.s, true))}' but found '${typeString(substitute(st, this.s, true))}'`,
+      );
     this.scopes.pop();
     const r = this.expr(e.result);
     this.scopes.pop();

@@ -19,7 +19,9 @@ export interface Program {
 }
 
 /** Type identifiers as runtime values (`type(x) == int`). */
-export const typeValues: ReadonlyMap<string, TypeValue> = new Map([...TYPE_IDENTS.keys()].map((n) => [n, new TypeValue(n)]));
+export const typeValues: ReadonlyMap<string, TypeValue> = new Map(
+  [...TYPE_IDENTS.keys()].map((n) => [n, new TypeValue(n)]),
+);
 
 interface Parsed {
   ast: Expr;
@@ -70,7 +72,11 @@ export type CheckedOutcome =
  * Parses and type-checks `src` with the variables `vars` (name → type); on success the program.
  * On failure `message` is cel-go's issue text (`ERROR: <input>:1:6: … | …^`), `compile` true.
  */
-export function compileChecked(src: string, vars: ReadonlyMap<string, CelType>, extraVars: readonly string[] = []): CheckedOutcome {
+export function compileChecked(
+  src: string,
+  vars: ReadonlyMap<string, CelType>,
+  extraVars: readonly string[] = [],
+): CheckedOutcome {
   let p: Parsed;
   try {
     p = parseProgram(src, extraVars);

@@ -62,7 +62,7 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
   const sizes = new Map<number, Size>();
   const entries = new Map<number, Entry>();
   const local = (name: string): Local | undefined => {
-    for (let i = locals.length - 1; i >= 0; i--) if (locals[i]![0] === name) return locals[i]![1];
+    for (let i = locals.length - 1; i >= 0; i--) if (locals[i][0] === name) return locals[i][1];
     return undefined;
   };
   const typeK = (e: Expr): string => checked.types.get(e.id)?.k ?? 'dyn';
@@ -97,8 +97,10 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
     return undefined;
   };
   const sizeOr = (e: Expr): Size => computeSize(e) ?? UNKNOWN;
-  const entryOf = (e: Expr): Entry | undefined => entries.get(e.id) ?? (e.k === 'ident' ? local(e.name)?.entry : undefined);
-  const unionEntry = (a: Entry | undefined, b: Entry | undefined): Entry | undefined => (a && b ? { container: a.container, key: union(a.key, b.key), val: union(a.val, b.val) } : undefined);
+  const entryOf = (e: Expr): Entry | undefined =>
+    entries.get(e.id) ?? (e.k === 'ident' ? local(e.name)?.entry : undefined);
+  const unionEntry = (a: Entry | undefined, b: Entry | undefined): Entry | undefined =>
+    a && b ? { container: a.container, key: union(a.key, b.key), val: union(a.val, b.val) } : undefined;
 
   const cost = (e: Expr): Size => {
     switch (e.k) {
@@ -147,11 +149,24 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
         const rpath = pathOf(e.range);
         let pushed = 1;
         if (e.iterVar2 !== undefined) {
-          locals.push([e.iterVar, { path: [...rpath, container === 'list' ? '@indices' : '@keys'], size: entry?.key, entry: undefined }]);
-          locals.push([e.iterVar2, { path: [...rpath, container === 'list' ? '@items' : '@values'], size: entry?.val, entry: undefined }]);
+          locals.push([
+            e.iterVar,
+            { path: [...rpath, container === 'list' ? '@indices' : '@keys'], size: entry?.key, entry: undefined },
+          ]);
+          locals.push([
+            e.iterVar2,
+            { path: [...rpath, container === 'list' ? '@items' : '@values'], size: entry?.val, entry: undefined },
+          ]);
           pushed = 2;
         } else {
-          locals.push([e.iterVar, { path: [...rpath, container === 'list' ? '@items' : '@keys'], size: container === 'list' ? entry?.val : entry?.key, entry: undefined }]);
+          locals.push([
+            e.iterVar,
+            {
+              path: [...rpath, container === 'list' ? '@items' : '@keys'],
+              size: container === 'list' ? entry?.val : entry?.key,
+              entry: undefined,
+            },
+          ]);
         }
         const loop = addS(cost(e.cond), cost(e.step));
         locals.splice(locals.length - pushed, pushed);
@@ -172,10 +187,10 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
 
   const call = (e: Extract<Expr, { k: 'call' }>): Size => {
     if (e.fn === 'dyn' && !e.target && e.args.length === 1) {
-      const c = cost(e.args[0]!);
-      const s = computeSize(e.args[0]!);
+      const c = cost(e.args[0]);
+      const s = computeSize(e.args[0]);
       if (s) sizes.set(e.id, s);
-      const en = entryOf(e.args[0]!);
+      const en = entryOf(e.args[0]);
       if (en) entries.set(e.id, en);
       return addS(fixed(1), c);
     }
@@ -185,15 +200,22 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
     const fn = e.fn;
     const target = e.target;
     const ts = () => sizeOr(target!);
-    const as = (i: number) => sizeOr(e.args[i]!);
+    const as = (i: number) => sizeOr(e.args[i]);
     let fc: Size | undefined;
     let result: Size | undefined;
     switch (fn) {
-      case 'isSorted': case 'sum': case 'max': case 'min': case 'indexOf': case 'lastIndexOf': case 'includes':
+      case 'isSorted':
+      case 'sum':
+      case 'max':
+      case 'min':
+      case 'indexOf':
+      case 'lastIndexOf':
+      case 'includes':
         if (target && typeK(target) === 'list') {
           let elCost = fixed(1);
           const ek = (checked.types.get(target.id) as { elem?: CelType } | undefined)?.elem?.k;
-          if (ek === 'string' || ek === 'bytes') elCost = addS(elCost, facS(schemaSize([...pathOf(target), '@items']) ?? UNKNOWN, TRAVERSAL));
+          if (ek === 'string' || ek === 'bytes')
+            elCost = addS(elCost, facS(schemaSize([...pathOf(target), '@items']) ?? UNKNOWN, TRAVERSAL));
           fc = mulS(ts(), elCost);
         } else if (target && fn === 'includes') fc = ts();
         break;
@@ -203,7 +225,10 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
           result = as(0);
         }
         break;
-      case 'lowerAscii': case 'upperAscii': case 'substring': case 'trim':
+      case 'lowerAscii':
+      case 'upperAscii':
+      case 'substring':
+      case 'trim':
         if (target) {
           fc = facS(ts(), TRAVERSAL);
           result = ts();
@@ -223,18 +248,22 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
         if (target) {
           const el = schemaSize([...pathOf(target), '@items']) ?? entryOf(target)?.val;
           let sz = el ? mulS(ts(), el) : fixed(0);
-          if (e.args.length) sz = addS(sz, mulS(as(0), { min: Math.max(0, ts().min - 1), max: Math.max(0, ts().max - 1) }));
+          if (e.args.length)
+            sz = addS(sz, mulS(as(0), { min: Math.max(0, ts().min - 1), max: Math.max(0, ts().max - 1) }));
           fc = facS(sz, TRAVERSAL);
           result = sz;
         }
         break;
-      case 'find': case 'findAll':
+      case 'find':
+      case 'findAll':
         if (target && e.args.length) {
           fc = mulS(facS(addS(ts(), fixed(1)), TRAVERSAL), facS(as(0), REGEX));
           result = { min: 0, max: ts().max };
         }
         break;
-      case 'cidr': case 'isIP': case 'isCIDR':
+      case 'cidr':
+      case 'isIP':
+      case 'isCIDR':
         if (e.args.length >= 1) fc = facS(as(0), TRAVERSAL);
         break;
       case 'ip':
@@ -243,14 +272,21 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
       case 'ip.isCanonical':
         fc = facS(as(0), 2 * TRAVERSAL);
         break;
-      case 'masked': case 'prefixLength': case 'family': case 'isUnspecified': case 'isLoopback': case 'isLinkLocalMulticast': case 'isLinkLocalUnicast': case 'isGlobalUnicast':
+      case 'masked':
+      case 'prefixLength':
+      case 'family':
+      case 'isUnspecified':
+      case 'isLoopback':
+      case 'isLinkLocalMulticast':
+      case 'isLinkLocalUnicast':
+      case 'isGlobalUnicast':
         fc = fixed(1);
         break;
       case 'format':
         if (target) fc = facS(ts(), TRAVERSAL);
         break;
       case 'bytes':
-        if (!target && typeK(e.args[0]!) === 'string') {
+        if (!target && typeK(e.args[0]) === 'string') {
           fc = facS(as(0), TRAVERSAL);
           result = { min: as(0).min, max: mul(as(0).max, 4) };
         }
@@ -259,11 +295,12 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
         fc = facS(as(0), TRAVERSAL);
         result = { min: add(as(0).min, 2), max: add(mul(as(0).max, 2), 2) };
         break;
-      case 'startsWith': case 'endsWith':
+      case 'startsWith':
+      case 'endsWith':
         if (e.args.length === 1) fc = facS(as(0), TRAVERSAL);
         break;
       case '@in':
-        if (typeK(e.args[1]!) === 'list') fc = as(1);
+        if (typeK(e.args[1]) === 'list') fc = as(1);
         break;
       case 'matches': {
         const str = target ?? e.args[0];
@@ -274,27 +311,33 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
       case 'contains':
         if (target && e.args.length === 1) fc = mulS(facS(ts(), TRAVERSAL), facS(as(0), TRAVERSAL));
         break;
-      case '_&&_': case '_||_':
-        return addS(sum, { min: argCosts[0]!.min, max: add(argCosts[0]!.max, argCosts[1]!.max) });
+      case '_&&_':
+      case '_||_':
+        return addS(sum, { min: argCosts[0].min, max: add(argCosts[0].max, argCosts[1].max) });
       case '_?_:_': {
         sizes.set(e.id, union(as(1), as(2)));
-        const en = unionEntry(entryOf(e.args[1]!), entryOf(e.args[2]!));
+        const en = unionEntry(entryOf(e.args[1]), entryOf(e.args[2]));
         if (en) entries.set(e.id, en);
-        return addS(sum, addS(argCosts[0]!, union(argCosts[1]!, argCosts[2]!)));
+        return addS(sum, addS(argCosts[0], union(argCosts[1], argCosts[2])));
       }
       case '_+_': {
         const k = typeK(e);
         if (k === 'list' || k === 'string' || k === 'bytes') {
           const rs = addS(as(0), as(1));
           sizes.set(e.id, rs);
-          const en = unionEntry(entryOf(e.args[0]!), entryOf(e.args[1]!));
+          const en = unionEntry(entryOf(e.args[0]), entryOf(e.args[1]));
           if (en) entries.set(e.id, en);
           return addS(sum, addS(k === 'list' ? fixed(1) : facS(rs, TRAVERSAL), argSum));
         }
         break;
       }
-      case '_==_': case '_!=_': case '_<_': case '_<=_': case '_>_': case '_>=_': {
-        const ak = typeK(e.args[0]!);
+      case '_==_':
+      case '_!=_':
+      case '_<_':
+      case '_<=_':
+      case '_>_':
+      case '_>=_': {
+        const ak = typeK(e.args[0]);
         if (fn === '_==_' || fn === '_!=_' || ak === 'string' || ak === 'bytes') {
           const smallest = Math.min(as(0).max, as(1).max);
           return addS(sum, addS(facS({ min: smallest > 0 ? 1 : 0, max: smallest }, TRAVERSAL), argSum));
@@ -302,11 +345,11 @@ export function estimateCost(ast: Expr, checked: Checked, selfType: CelType): nu
         break;
       }
       case '_[_]': {
-        const ck = typeK(e.args[0]!);
+        const ck = typeK(e.args[0]);
         if (ck === 'list' || ck === 'map') {
-          const en = entryOf(e.args[0]!);
+          const en = entryOf(e.args[0]);
           if (en) sizes.set(e.id, en.val);
-          paths.set(e.id, [...pathOf(e.args[0]!), ck === 'list' ? '@items' : '@values']);
+          paths.set(e.id, [...pathOf(e.args[0]), ck === 'list' ? '@items' : '@values']);
         }
         break;
       }

@@ -25,10 +25,10 @@ function declare(name: string, ...sigs: string[]): void {
   for (const sig of sigs) {
     const m = /^(?:(.+?)\.)?\((.*)\)\s*->\s*(.+)$/.exec(sig);
     if (!m) throw new Error(`bad signature ${sig}`);
-    const params = splitTop(m[2]!).map(parseType);
+    const params = splitTop(m[2]).map(parseType);
     const member = m[1] !== undefined;
-    if (member) params.unshift(parseType(m[1]!));
-    list.push({ member, params, result: parseType(m[3]!), id: `${name}:${sig}` });
+    if (member) params.unshift(parseType(m[1]));
+    list.push({ member, params, result: parseType(m[3]), id: `${name}:${sig}` });
   }
   decls.set(name, list);
 }
@@ -65,23 +65,79 @@ for (const op of ['_<_', '_<=_', '_>_', '_>=_']) {
   // CrossTypeNumericComparisons
   for (const a of NUM) for (const b of NUM) if (a !== b) declare(op, `(${a}, ${b}) -> bool`);
 }
-declare('_+_', ...['int', 'uint', 'double', 'string', 'bytes'].map((t) => `(${t}, ${t}) -> ${t}`), '(list(A), list(A)) -> list(A)', '(timestamp, duration) -> timestamp', '(duration, timestamp) -> timestamp', '(duration, duration) -> duration');
-declare('_-_', ...NUM.map((t) => `(${t}, ${t}) -> ${t}`), '(timestamp, timestamp) -> duration', '(timestamp, duration) -> timestamp', '(duration, duration) -> duration');
+declare(
+  '_+_',
+  ...['int', 'uint', 'double', 'string', 'bytes'].map((t) => `(${t}, ${t}) -> ${t}`),
+  '(list(A), list(A)) -> list(A)',
+  '(timestamp, duration) -> timestamp',
+  '(duration, timestamp) -> timestamp',
+  '(duration, duration) -> duration',
+);
+declare(
+  '_-_',
+  ...NUM.map((t) => `(${t}, ${t}) -> ${t}`),
+  '(timestamp, timestamp) -> duration',
+  '(timestamp, duration) -> timestamp',
+  '(duration, duration) -> duration',
+);
 declare('_*_', ...NUM.map((t) => `(${t}, ${t}) -> ${t}`));
 declare('_/_', ...NUM.map((t) => `(${t}, ${t}) -> ${t}`));
 declare('_%_', '(int, int) -> int', '(uint, uint) -> uint');
-declare('_[_]', '(list(A), int) -> A', '(map(A, B), A) -> B', '(optional(list(A)), int) -> optional(A)', '(optional(map(A, B)), A) -> optional(B)');
-declare('_[?_]', '(list(A), int) -> optional(A)', '(map(A, B), A) -> optional(B)', '(optional(list(A)), int) -> optional(A)', '(optional(map(A, B)), A) -> optional(B)');
+declare(
+  '_[_]',
+  '(list(A), int) -> A',
+  '(map(A, B), A) -> B',
+  '(optional(list(A)), int) -> optional(A)',
+  '(optional(map(A, B)), A) -> optional(B)',
+);
+declare(
+  '_[?_]',
+  '(list(A), int) -> optional(A)',
+  '(map(A, B), A) -> optional(B)',
+  '(optional(list(A)), int) -> optional(A)',
+  '(optional(map(A, B)), A) -> optional(B)',
+);
 declare('@in', '(A, list(A)) -> bool', '(A, map(A, B)) -> bool');
 declare('@not_strictly_false', '(bool) -> bool');
 declare('cel.@mapInsert', '(map(A, B), A, B) -> map(A, B)', '(map(A, B), map(A, B)) -> map(A, B)');
 
 // ---- standard functions ----
-declare('size', '(string) -> int', '(bytes) -> int', '(list(A)) -> int', '(map(A, B)) -> int', 'string.() -> int', 'bytes.() -> int', 'list(A).() -> int', 'map(A, B).() -> int');
-declare('int', '(int) -> int', '(uint) -> int', '(double) -> int', '(string) -> int', '(timestamp) -> int', '(duration) -> int');
+declare(
+  'size',
+  '(string) -> int',
+  '(bytes) -> int',
+  '(list(A)) -> int',
+  '(map(A, B)) -> int',
+  'string.() -> int',
+  'bytes.() -> int',
+  'list(A).() -> int',
+  'map(A, B).() -> int',
+);
+declare(
+  'int',
+  '(int) -> int',
+  '(uint) -> int',
+  '(double) -> int',
+  '(string) -> int',
+  '(timestamp) -> int',
+  '(duration) -> int',
+);
 declare('uint', '(uint) -> uint', '(int) -> uint', '(double) -> uint', '(string) -> uint');
 declare('double', '(double) -> double', '(int) -> double', '(uint) -> double', '(string) -> double');
-declare('string', '(string) -> string', '(int) -> string', '(uint) -> string', '(double) -> string', '(bool) -> string', '(bytes) -> string', '(timestamp) -> string', '(duration) -> string', '(net.IP) -> string', '(net.CIDR) -> string', '(kubernetes.Semver) -> string');
+declare(
+  'string',
+  '(string) -> string',
+  '(int) -> string',
+  '(uint) -> string',
+  '(double) -> string',
+  '(bool) -> string',
+  '(bytes) -> string',
+  '(timestamp) -> string',
+  '(duration) -> string',
+  '(net.IP) -> string',
+  '(net.CIDR) -> string',
+  '(kubernetes.Semver) -> string',
+);
 declare('bytes', '(bytes) -> bytes', '(string) -> bytes');
 declare('bool', '(bool) -> bool', '(string) -> bool');
 declare('duration', '(duration) -> duration', '(string) -> duration');
@@ -92,7 +148,18 @@ declare('matches', '(string, string) -> bool', 'string.(string) -> bool');
 declare('contains', 'string.(string) -> bool');
 declare('startsWith', 'string.(string) -> bool');
 declare('endsWith', 'string.(string) -> bool');
-for (const f of ['getFullYear', 'getMonth', 'getDayOfYear', 'getDayOfMonth', 'getDate', 'getDayOfWeek', 'getHours', 'getMinutes', 'getSeconds', 'getMilliseconds']) {
+for (const f of [
+  'getFullYear',
+  'getMonth',
+  'getDayOfYear',
+  'getDayOfMonth',
+  'getDate',
+  'getDayOfWeek',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
+]) {
   declare(f, 'timestamp.() -> int', 'timestamp.(string) -> int');
 }
 for (const f of ['getHours', 'getMinutes', 'getSeconds', 'getMilliseconds']) declare(f, 'duration.() -> int');
@@ -141,7 +208,8 @@ declare('findAll', 'string.(string) -> list(string)', 'string.(string, int) -> l
 // ---- url ----
 declare('url', '(string) -> kubernetes.URL');
 declare('isURL', '(string) -> bool');
-for (const f of ['getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath']) declare(f, 'kubernetes.URL.() -> string');
+for (const f of ['getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath'])
+  declare(f, 'kubernetes.URL.() -> string');
 declare('getQuery', 'kubernetes.URL.() -> map(string, list(string))');
 
 // ---- ip / cidr ----
@@ -149,7 +217,8 @@ declare('ip', '(string) -> net.IP', 'net.CIDR.() -> net.IP');
 declare('isIP', '(string) -> bool');
 declare('ip.isCanonical', '(string) -> bool');
 declare('family', 'net.IP.() -> int');
-for (const f of ['isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast']) declare(f, 'net.IP.() -> bool');
+for (const f of ['isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast'])
+  declare(f, 'net.IP.() -> bool');
 declare('cidr', '(string) -> net.CIDR');
 declare('isCIDR', '(string) -> bool');
 declare('containsIP', 'net.CIDR.(string) -> bool', 'net.CIDR.(net.IP) -> bool');
@@ -164,11 +233,31 @@ declare('sign', 'kubernetes.Quantity.() -> int');
 declare('isInteger', 'kubernetes.Quantity.() -> bool');
 declare('asInteger', 'kubernetes.Quantity.() -> int');
 declare('asApproximateFloat', 'kubernetes.Quantity.() -> double');
-declare('add', 'kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity', 'kubernetes.Quantity.(int) -> kubernetes.Quantity');
-declare('sub', 'kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity', 'kubernetes.Quantity.(int) -> kubernetes.Quantity');
-declare('isGreaterThan', 'kubernetes.Quantity.(kubernetes.Quantity) -> bool', 'kubernetes.Semver.(kubernetes.Semver) -> bool');
-declare('isLessThan', 'kubernetes.Quantity.(kubernetes.Quantity) -> bool', 'kubernetes.Semver.(kubernetes.Semver) -> bool');
-declare('compareTo', 'kubernetes.Quantity.(kubernetes.Quantity) -> int', 'kubernetes.Semver.(kubernetes.Semver) -> int');
+declare(
+  'add',
+  'kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity',
+  'kubernetes.Quantity.(int) -> kubernetes.Quantity',
+);
+declare(
+  'sub',
+  'kubernetes.Quantity.(kubernetes.Quantity) -> kubernetes.Quantity',
+  'kubernetes.Quantity.(int) -> kubernetes.Quantity',
+);
+declare(
+  'isGreaterThan',
+  'kubernetes.Quantity.(kubernetes.Quantity) -> bool',
+  'kubernetes.Semver.(kubernetes.Semver) -> bool',
+);
+declare(
+  'isLessThan',
+  'kubernetes.Quantity.(kubernetes.Quantity) -> bool',
+  'kubernetes.Semver.(kubernetes.Semver) -> bool',
+);
+declare(
+  'compareTo',
+  'kubernetes.Quantity.(kubernetes.Quantity) -> int',
+  'kubernetes.Semver.(kubernetes.Semver) -> int',
+);
 
 // ---- semver v1 ----
 declare('semver', '(string) -> kubernetes.Semver', '(string, bool) -> kubernetes.Semver');
@@ -179,7 +268,21 @@ declare('patch', 'kubernetes.Semver.() -> int');
 
 // ---- format ----
 /** The named formats of Kubernetes' format library (`format.<name>()`). */
-export const FORMAT_NAMES = ['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime'];
+export const FORMAT_NAMES = [
+  'dns1123Label',
+  'dns1123Subdomain',
+  'dns1035Label',
+  'qualifiedName',
+  'dns1123LabelPrefix',
+  'dns1123SubdomainPrefix',
+  'dns1035LabelPrefix',
+  'labelValue',
+  'uri',
+  'uuid',
+  'byte',
+  'date',
+  'datetime',
+];
 for (const f of FORMAT_NAMES) declare(`format.${f}`, '() -> kubernetes.NamedFormat');
 declare('format.named', '(string) -> optional(kubernetes.NamedFormat)');
 declare('validate', 'kubernetes.NamedFormat.(string) -> optional(list(string))');
@@ -211,11 +314,25 @@ export function declaredFunctions(): string[] {
 export const TYPE_IDENTS: ReadonlyMap<string, CelType> = new Map<string, CelType>(
   (
     [
-      ['int', 'int'], ['uint', 'uint'], ['double', 'double'], ['bool', 'bool'], ['string', 'string'], ['bytes', 'bytes'],
-      ['list', 'list(dyn)'], ['map', 'map(dyn, dyn)'], ['null_type', 'null'], ['type', 'type(dyn)'],
-      ['google.protobuf.Duration', 'duration'], ['google.protobuf.Timestamp', 'timestamp'], ['optional_type', 'optional(dyn)'],
-      ['net.IP', 'net.IP'], ['net.CIDR', 'net.CIDR'], ['kubernetes.URL', 'kubernetes.URL'], ['kubernetes.Quantity', 'kubernetes.Quantity'],
-      ['kubernetes.Semver', 'kubernetes.Semver'], ['kubernetes.NamedFormat', 'kubernetes.NamedFormat'],
+      ['int', 'int'],
+      ['uint', 'uint'],
+      ['double', 'double'],
+      ['bool', 'bool'],
+      ['string', 'string'],
+      ['bytes', 'bytes'],
+      ['list', 'list(dyn)'],
+      ['map', 'map(dyn, dyn)'],
+      ['null_type', 'null'],
+      ['type', 'type(dyn)'],
+      ['google.protobuf.Duration', 'duration'],
+      ['google.protobuf.Timestamp', 'timestamp'],
+      ['optional_type', 'optional(dyn)'],
+      ['net.IP', 'net.IP'],
+      ['net.CIDR', 'net.CIDR'],
+      ['kubernetes.URL', 'kubernetes.URL'],
+      ['kubernetes.Quantity', 'kubernetes.Quantity'],
+      ['kubernetes.Semver', 'kubernetes.Semver'],
+      ['kubernetes.NamedFormat', 'kubernetes.NamedFormat'],
     ] as const
   ).map(([n, t]) => [n, parseType(t)]),
 );

@@ -49,7 +49,10 @@ export const kubernetesLibrary: CelLibrary = merge([
   formatLibrary,
   {
     functions: {
-      string: (_t, a) => (a[0] instanceof Opaque && a[0].kind === 'semver' ? semverText(a[0].value as never) : noOverload('string', a[0] ?? null)),
+      string: (_t, a) =>
+        a[0] instanceof Opaque && a[0].kind === 'semver'
+          ? semverText(a[0].value as never)
+          : noOverload('string', a[0] ?? null),
     },
     methods: {},
   },

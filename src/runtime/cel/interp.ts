@@ -138,7 +138,8 @@ function index(c: Value, i: Value): Value {
   }
   if (isMap(c)) {
     const v = c.get(i);
-    if (v === undefined) throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : i instanceof Uint ? String(i.v) : String(i)}`);
+    if (v === undefined)
+      throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : i instanceof Uint ? String(i.v) : String(i)}`);
     return v;
   }
   if (c instanceof Optional) return c.value === undefined ? c : optIndex(c.value, i);
@@ -192,7 +193,12 @@ function rootName(e: Expr): string | undefined {
 }
 
 /** Compiles a checked expression against a library (name → implementation). */
-export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<string, TypeValue>, extra: ExtraVars = []): Compiled {
+export function compileAst(
+  root: Expr,
+  lib: CelLibrary,
+  typeIdents: ReadonlyMap<string, TypeValue>,
+  extra: ExtraVars = [],
+): Compiled {
   const unknown = new Set<string>();
   let usesOldSelf = false;
   const size = { n: 2 + extra.length };
@@ -372,12 +378,16 @@ export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<
       const o = overloads(name);
       return !o || o.some((x) => x.member === member && x.params.length === call.args.length + (member ? 1 : 0));
     };
-    const noArity = (name: string): Eval => () => {
-      throw new NoOverloadError(`no such overload: ${name} with ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`);
-    };
+    const noArity =
+      (name: string): Eval =>
+      () => {
+        throw new NoOverloadError(
+          `no such overload: ${name} with ${call.args.length} argument${call.args.length === 1 ? '' : 's'}`,
+        );
+      };
     if (fn === '_&&_' || fn === '_||_') return compileLogic(call, scope);
     if (fn === '_?._') {
-      const operand = compile(call.args[0]!, scope);
+      const operand = compile(call.args[0], scope);
       const field = (call.args[1] as { v: string }).v;
       return (f) => optSelect(operand(f), field);
     }
@@ -398,20 +408,34 @@ export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<
             if (typeof v === 'number') return -v;
             return noOverload('-_', v);
           };
-        case '_==_': return (f) => celEquals(a0(f), a1(f));
-        case '_!=_': return (f) => !celEquals(a0(f), a1(f));
-        case '_<_': return (f) => celCompare(a0(f), a1(f), fn) < 0;
-        case '_<=_': return (f) => celCompare(a0(f), a1(f), fn) <= 0;
-        case '_>_': return (f) => celCompare(a0(f), a1(f), fn) > 0;
-        case '_>=_': return (f) => celCompare(a0(f), a1(f), fn) >= 0;
-        case '_+_': return (f) => add(a0(f), a1(f));
-        case '_-_': return (f) => sub(a0(f), a1(f));
-        case '_*_': return (f) => mul(a0(f), a1(f));
-        case '_/_': return (f) => div(a0(f), a1(f));
-        case '_%_': return (f) => mod(a0(f), a1(f));
-        case '@in': return (f) => inOp(a0(f), a1(f));
-        case '_[_]': return (f) => index(a0(f), a1(f));
-        case '_[?_]': return (f) => optIndex(a0(f), a1(f));
+        case '_==_':
+          return (f) => celEquals(a0(f), a1(f));
+        case '_!=_':
+          return (f) => !celEquals(a0(f), a1(f));
+        case '_<_':
+          return (f) => celCompare(a0(f), a1(f), fn) < 0;
+        case '_<=_':
+          return (f) => celCompare(a0(f), a1(f), fn) <= 0;
+        case '_>_':
+          return (f) => celCompare(a0(f), a1(f), fn) > 0;
+        case '_>=_':
+          return (f) => celCompare(a0(f), a1(f), fn) >= 0;
+        case '_+_':
+          return (f) => add(a0(f), a1(f));
+        case '_-_':
+          return (f) => sub(a0(f), a1(f));
+        case '_*_':
+          return (f) => mul(a0(f), a1(f));
+        case '_/_':
+          return (f) => div(a0(f), a1(f));
+        case '_%_':
+          return (f) => mod(a0(f), a1(f));
+        case '@in':
+          return (f) => inOp(a0(f), a1(f));
+        case '_[_]':
+          return (f) => index(a0(f), a1(f));
+        case '_[?_]':
+          return (f) => optIndex(a0(f), a1(f));
       }
     }
     if (call.target) {
@@ -421,7 +445,14 @@ export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<
       if (root !== undefined && !scope.names.has(root.replace(/^\./, ''))) {
         const q = qualified(t);
         const g = q !== undefined ? lib.functions[`${q}.${fn}`] : undefined;
-        if (g) return arity(`${q}.${fn}`, false) ? (f) => g(undefined, args.map((a) => a(f))) : noArity(`${q}.${fn}`);
+        if (g)
+          return arity(`${q}.${fn}`, false)
+            ? (f) =>
+                g(
+                  undefined,
+                  args.map((a) => a(f)),
+                )
+            : noArity(`${q}.${fn}`);
         if (q !== undefined && !typeIdents.has(q)) return fail(`${q}.${fn}`);
       }
       const m: CelFn | undefined = lib.methods[fn];
@@ -430,16 +461,26 @@ export function compileAst(root: Expr, lib: CelLibrary, typeIdents: ReadonlyMap<
       const target = compile(t, scope);
       if (args.length === 0) return (f) => m(target(f), []);
       if (args.length === 1) return (f) => m(target(f), [a0(f)]);
-      return (f) => m(target(f), args.map((a) => a(f)));
+      return (f) =>
+        m(
+          target(f),
+          args.map((a) => a(f)),
+        );
     }
     const g: CelFn | undefined = lib.functions[fn];
     if (!g) return fail(fn);
     if (!arity(fn, false)) return noArity(fn);
     if (args.length === 1) return (f) => g(undefined, [a0(f)]);
-    return (f) => g(undefined, args.map((a) => a(f)));
+    return (f) =>
+      g(
+        undefined,
+        args.map((a) => a(f)),
+      );
   };
 
-  const scope: Scope = { names: new Map([['self', 0], ['oldSelf', 1], ...extra.map((n, i) => [n, 2 + i] as [string, number])]) };
+  const scope: Scope = {
+    names: new Map([['self', 0], ['oldSelf', 1], ...extra.map((n, i) => [n, 2 + i] as [string, number])]),
+  };
   const ev = compile(root, scope);
   return { eval: ev, frameSize: size.n, usesOldSelf, unknown: [...unknown].sort() };
 }

@@ -29,7 +29,7 @@ function cidrOrError(s: string): CIDR | string {
 
 function masked(c: CIDR): CIDR {
   const bytes = new Uint8Array(c.ip.bytes);
-  for (let bit = c.prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7));
+  for (let bit = c.prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
   return { ip: { bytes, family: c.ip.family }, prefix: c.prefix };
 }
 
@@ -42,8 +42,10 @@ function contains(c: CIDR, ip: ParsedIP): boolean {
 
 const ipValue = (ip: ParsedIP) => new Opaque('ip', formatIP(ip), ip);
 const cidrValue = (c: CIDR) => new Opaque('cidr', `${formatIP(c.ip)}/${c.prefix}`, c);
-const asIP = (v: Value | undefined, fn: string): ParsedIP => (v instanceof Opaque && v.kind === 'ip' ? (v.value as ParsedIP) : noOverload(fn, v ?? null));
-const asCIDR = (v: Value | undefined, fn: string): CIDR => (v instanceof Opaque && v.kind === 'cidr' ? (v.value as CIDR) : noOverload(fn, v ?? null));
+const asIP = (v: Value | undefined, fn: string): ParsedIP =>
+  v instanceof Opaque && v.kind === 'ip' ? (v.value as ParsedIP) : noOverload(fn, v ?? null);
+const asCIDR = (v: Value | undefined, fn: string): CIDR =>
+  v instanceof Opaque && v.kind === 'cidr' ? (v.value as CIDR) : noOverload(fn, v ?? null);
 const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
 
 function strictIP(s: string): ParsedIP {
@@ -59,10 +61,12 @@ function strictCIDR(s: string): CIDR {
   return r;
 }
 
-const b = (ip: ParsedIP, i: number) => ip.bytes[i]!;
-const isLoopback = (ip: ParsedIP) => (ip.family === 4 ? b(ip, 0) === 127 : ip.bytes.slice(0, 15).every((x) => x === 0) && b(ip, 15) === 1);
+const b = (ip: ParsedIP, i: number) => ip.bytes[i];
+const isLoopback = (ip: ParsedIP) =>
+  ip.family === 4 ? b(ip, 0) === 127 : ip.bytes.slice(0, 15).every((x) => x === 0) && b(ip, 15) === 1;
 const isUnspecified = (ip: ParsedIP) => ip.bytes.every((x) => x === 0);
-const isLinkLocalUnicast = (ip: ParsedIP) => (ip.family === 4 ? b(ip, 0) === 169 && b(ip, 1) === 254 : b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80);
+const isLinkLocalUnicast = (ip: ParsedIP) =>
+  ip.family === 4 ? b(ip, 0) === 169 && b(ip, 1) === 254 : b(ip, 0) === 0xfe && (b(ip, 1) & 0xc0) === 0x80;
 
 function isGlobalUnicast(ip: ParsedIP): boolean {
   if (ip.family === 4) {
@@ -106,7 +110,9 @@ export const ipLibrary: CelLibrary = {
     isLoopback: (t) => isLoopback(asIP(t, 'isLoopback')),
     isLinkLocalMulticast: (t) => {
       const ip = asIP(t, 'isLinkLocalMulticast');
-      return ip.family === 4 ? b(ip, 0) === 224 && b(ip, 1) === 0 && b(ip, 2) === 0 : b(ip, 0) === 0xff && (b(ip, 1) & 0x0f) === 0x02;
+      return ip.family === 4
+        ? b(ip, 0) === 224 && b(ip, 1) === 0 && b(ip, 2) === 0
+        : b(ip, 0) === 0xff && (b(ip, 1) & 0x0f) === 0x02;
     },
     isLinkLocalUnicast: (t) => isLinkLocalUnicast(asIP(t, 'isLinkLocalUnicast')),
     isGlobalUnicast: (t) => isGlobalUnicast(asIP(t, 'isGlobalUnicast')),

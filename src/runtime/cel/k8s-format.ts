@@ -30,7 +30,15 @@ function dns1123Label(s: string): string[] {
   if (utf8Len(s) > 63) errs.push(maxLen(63));
   if (!LABEL_RE.test(s)) {
     if (SUBDOMAIN_RE.test(s)) errs.push('must not contain dots');
-    else errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", LABEL_FMT, 'my-name', '123-abc'));
+    else
+      errs.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          LABEL_FMT,
+          'my-name',
+          '123-abc',
+        ),
+      );
   }
   return errs;
 }
@@ -38,18 +46,34 @@ function dns1123Label(s: string): string[] {
 function dns1123Subdomain(s: string): string[] {
   const errs: string[] = [];
   if (utf8Len(s) > 253) errs.push(maxLen(253));
-  if (!SUBDOMAIN_RE.test(s)) errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, 'example.com'));
+  if (!SUBDOMAIN_RE.test(s))
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        SUBDOMAIN_FMT,
+        'example.com',
+      ),
+    );
   return errs;
 }
 
 function dns1035Label(s: string): string[] {
   const errs: string[] = [];
   if (utf8Len(s) > 63) errs.push(maxLen(63));
-  if (!DNS1035_RE.test(s)) errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", DNS1035_FMT, 'my-name', 'abc-123'));
+  if (!DNS1035_RE.test(s))
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        DNS1035_FMT,
+        'my-name',
+        'abc-123',
+      ),
+    );
   return errs;
 }
 
-const KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const KEY_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 function qualifiedName(s: string): string[] {
   const errs: string[] = [];
@@ -57,11 +81,14 @@ function qualifiedName(s: string): string[] {
   let name: string;
   if (parts.length === 1) name = parts[0]!;
   else if (parts.length === 2) {
-    const prefix = parts[0]!;
+    const prefix = parts[0];
     name = parts[1]!;
     if (prefix === '') errs.push('prefix part must be non-empty');
     else errs.push(...dns1123Subdomain(prefix).map((m) => `prefix part ${m}`));
-  } else return [`a valid label key ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+  } else
+    return [
+      `a valid label key ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   if (name === '') errs.push('name part must be non-empty');
   else if (utf8Len(name) > 63) errs.push(`name part ${maxLen(63)}`);
   if (!KEY_RE.test(name)) errs.push(`name part ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')}`);
@@ -71,7 +98,16 @@ function qualifiedName(s: string): string[] {
 function labelValue(s: string): string[] {
   const errs: string[] = [];
   if (utf8Len(s) > 63) errs.push(maxLen(63));
-  if (!LABEL_VALUE_RE.test(s)) errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  if (!LABEL_VALUE_RE.test(s))
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   return errs;
 }
 
@@ -121,8 +157,8 @@ export const formatLibrary: CelLibrary = {
       if (!(t instanceof Opaque) || t.kind !== 'format') return noOverload('validate', t ?? null);
       const s = a[0];
       if (typeof s !== 'string') return noOverload('validate', t, s ?? null);
-      const errs = FORMATS[t.canonical]!(s);
-      return new Optional(errs.length ? (errs as Value[]) : undefined);
+      const errs = FORMATS[t.canonical](s);
+      return new Optional(errs.length ? errs : undefined);
     },
   },
 };

@@ -1,7 +1,19 @@
 // The Kubernetes CEL lists, sets and regex libraries: isSorted, sum, min, max, indexOf, lastIndexOf
 // on lists; sets.contains/equivalent/intersects; find and findAll on strings.
 import { compileRegex } from './regex-cache.js';
-import { CelEvalError, celCompare, celEquals, checkInt, checkUint, Duration, emptySum, noOverload, Uint, type CelLibrary, type Value } from './value.js';
+import {
+  CelEvalError,
+  celCompare,
+  celEquals,
+  checkInt,
+  checkUint,
+  Duration,
+  emptySum,
+  noOverload,
+  Uint,
+  type CelLibrary,
+  type Value,
+} from './value.js';
 
 const list = (v: Value | undefined, fn: string): Value[] => (Array.isArray(v) ? v : noOverload(fn, v ?? null));
 const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
@@ -21,26 +33,28 @@ function findAll(s: string, re: string, limit: number): string[] {
 /** The lists, sets and regex libraries. */
 export const listsLibrary: CelLibrary = {
   functions: {
-    'sets.contains': (_t, a) => list(a[1], 'sets.contains').every((y) => list(a[0], 'sets.contains').some((x) => celEquals(x, y))),
+    'sets.contains': (_t, a) =>
+      list(a[1], 'sets.contains').every((y) => list(a[0], 'sets.contains').some((x) => celEquals(x, y))),
     'sets.equivalent': (_t, a) => {
       const [x, y] = [list(a[0], 'sets.equivalent'), list(a[1], 'sets.equivalent')];
       return x.every((v) => y.some((w) => celEquals(v, w))) && y.every((w) => x.some((v) => celEquals(v, w)));
     },
-    'sets.intersects': (_t, a) => list(a[0], 'sets.intersects').some((x) => list(a[1], 'sets.intersects').some((y) => celEquals(x, y))),
+    'sets.intersects': (_t, a) =>
+      list(a[0], 'sets.intersects').some((x) => list(a[1], 'sets.intersects').some((y) => celEquals(x, y))),
   },
   methods: {
     isSorted: (t) => {
       const xs = list(t, 'isSorted');
-      for (let i = 1; i < xs.length; i++) if (celCompare(xs[i - 1]!, xs[i]!, 'isSorted') > 0) return false;
+      for (let i = 1; i < xs.length; i++) if (celCompare(xs[i - 1], xs[i], 'isSorted') > 0) return false;
       return true;
     },
     sum: (t) => {
       const xs = list(t, 'sum');
       if (xs.length === 0) return emptySum(xs);
-      if (xs.every((x) => typeof x === 'bigint')) return checkInt((xs as bigint[]).reduce((a, b) => a + b, 0n));
-      if (xs.every((x) => typeof x === 'number')) return (xs as number[]).reduce((a, b) => a + b, 0);
-      if (xs.every((x) => x instanceof Uint)) return checkUint((xs as Uint[]).reduce((a, b) => a + b.v, 0n));
-      if (xs.every((x) => x instanceof Duration)) return new Duration(checkInt((xs as Duration[]).reduce((a, b) => a + b.ns, 0n)));
+      if (xs.every((x) => typeof x === 'bigint')) return checkInt(xs.reduce((a, b) => a + b, 0n));
+      if (xs.every((x) => typeof x === 'number')) return xs.reduce((a, b) => a + b, 0);
+      if (xs.every((x) => x instanceof Uint)) return checkUint(xs.reduce((a, b) => a + b.v, 0n));
+      if (xs.every((x) => x instanceof Duration)) return new Duration(checkInt(xs.reduce((a, b) => a + b.ns, 0n)));
       return noOverload('sum', t!);
     },
     min: (t) => {
@@ -55,11 +69,11 @@ export const listsLibrary: CelLibrary = {
     },
     indexOf: (t, a) => {
       const xs = list(t, 'indexOf');
-      return BigInt(xs.findIndex((v) => celEquals(v, a[0]!)));
+      return BigInt(xs.findIndex((v) => celEquals(v, a[0])));
     },
     lastIndexOf: (t, a) => {
       const xs = list(t, 'lastIndexOf');
-      for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i]!, a[0]!)) return BigInt(i);
+      for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i], a[0])) return BigInt(i);
       return -1n;
     },
     find: (t, a) => {

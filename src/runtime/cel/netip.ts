@@ -27,14 +27,15 @@ function ipv4Fields(input: string, off: number, end: number, out: Uint8Array, o:
   let pos = 0;
   let digLen = 0;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s[i];
     if (c >= '0' && c <= '9') {
       if (digLen === 1 && val === 0) return new AddrError(input, 'IPv4 field has octet with leading zero');
       val = val * 10 + (c.charCodeAt(0) - 48);
       digLen++;
       if (val > 255) return new AddrError(input, 'IPv4 field has value >255');
     } else if (c === '.') {
-      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') return new AddrError(input, 'IPv4 field must have at least one digit', s.slice(i));
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.')
+        return new AddrError(input, 'IPv4 field must have at least one digit', s.slice(i));
       if (pos === 3) return new AddrError(input, 'IPv4 address too long');
       out[o + pos++] = val;
       val = 0;
@@ -74,7 +75,7 @@ function ipv6(input: string): GoAddr | AddrError {
     let off = 0;
     let acc = 0;
     for (; off < s.length; off++) {
-      const h = hex(s[off]!);
+      const h = hex(s[off]);
       if (h < 0) break;
       acc = acc * 16 + h;
       if (off > 3) return new AddrError(input, 'each group must have 4 or less digits', s);
@@ -82,8 +83,10 @@ function ipv6(input: string): GoAddr | AddrError {
     }
     if (off === 0) return new AddrError(input, 'each colon-separated field must have at least one digit', s);
     if (off < s.length && s[off] === '.') {
-      if (ellipsis < 0 && i !== 12) return new AddrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s);
-      if (i + 4 > 16) return new AddrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
+      if (ellipsis < 0 && i !== 12)
+        return new AddrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s);
+      if (i + 4 > 16)
+        return new AddrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
       const end = input.length - (zone.length ? zone.length + 1 : 0);
       const err = ipv4Fields(input, end - s.length, end, ip, i);
       if (err) return err;
@@ -142,7 +145,7 @@ export function goParsePrefix(s: string): { ip: GoAddr; prefix: number } | strin
   if (typeof ip === 'string') return fail(ip);
   if (ip.family === 6 && ip.zone !== '') return fail('IPv6 zones cannot be present in a prefix');
   const bits = s.slice(i + 1);
-  if (bits.length > 1 && (bits[0]! < '1' || bits[0]! > '9')) return fail(`bad bits after slash: ${q(bits)}`);
+  if (bits.length > 1 && (bits[0] < '1' || bits[0] > '9')) return fail(`bad bits after slash: ${q(bits)}`);
   if (!/^[+-]?[0-9]+$/.test(bits)) return fail(`bad bits after slash: ${q(bits)}`);
   const n = Number(bits);
   if (n < 0 || n > (ip.family === 4 ? 32 : 128)) return fail('prefix length out of range');

@@ -1,7 +1,18 @@
 // CEL optional values (the functions of Kubernetes' optional library): optional.of,
 // optional.ofNonZeroValue, optional.none, hasValue, value, orValue, or. The `.?`/`[?]` selection
 // syntax (`.?`, `[?]`, `[?x]`, `{?k: v}`) is parsed by ./syntax.ts and evaluated by ./interp.ts.
-import { celSize, CelEvalError, Duration, isMap, noOverload, Optional, Timestamp, Uint, type CelLibrary, type Value } from './value.js';
+import {
+  celSize,
+  CelEvalError,
+  Duration,
+  isMap,
+  noOverload,
+  Optional,
+  Timestamp,
+  Uint,
+  type CelLibrary,
+  type Value,
+} from './value.js';
 
 const NONE = new Optional(undefined);
 
@@ -21,8 +32,8 @@ const opt = (v: Value | undefined, fn: string): Optional => (v instanceof Option
 /** The optional library. */
 export const optionalLibrary: CelLibrary = {
   functions: {
-    'optional.of': (_t, a) => new Optional(a[0]!),
-    'optional.ofNonZeroValue': (_t, a) => (isZero(a[0]!) ? NONE : new Optional(a[0]!)),
+    'optional.of': (_t, a) => new Optional(a[0]),
+    'optional.ofNonZeroValue': (_t, a) => (isZero(a[0]) ? NONE : new Optional(a[0])),
     'optional.none': () => NONE,
   },
   methods: {

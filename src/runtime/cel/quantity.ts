@@ -9,7 +9,14 @@ export interface Rational {
   d: bigint;
 }
 
-const BINARY: Record<string, bigint> = { Ki: 1n << 10n, Mi: 1n << 20n, Gi: 1n << 30n, Ti: 1n << 40n, Pi: 1n << 50n, Ei: 1n << 60n };
+const BINARY: Record<string, bigint> = {
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+};
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -29,13 +36,13 @@ export function parseQuantity(s: string): Rational | undefined {
   const m = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$/.exec(s);
   if (!m) return undefined;
   const [, sign, num, suffix = ''] = m;
-  const [int, frac = ''] = num!.split('.');
+  const [int, frac = ''] = num.split('.');
   let n = BigInt((int || '0') + frac);
   let d = 10n ** BigInt(frac.length);
   if (sign === '-') n = -n;
-  if (suffix in BINARY) n *= BINARY[suffix]!;
+  if (suffix in BINARY) n *= BINARY[suffix];
   else {
-    const e = suffix in DECIMAL ? DECIMAL[suffix]! : Number(suffix.slice(1));
+    const e = suffix in DECIMAL ? DECIMAL[suffix] : Number(suffix.slice(1));
     if (Math.abs(e) > 1000) return undefined;
     if (e >= 0) n *= 10n ** BigInt(e);
     else d *= 10n ** BigInt(-e);
@@ -49,7 +56,8 @@ function cmp(a: Rational, b: Rational): number {
 }
 
 const value = (r: Rational) => new Opaque('quantity', `${r.n}/${r.d}`, r);
-const q = (v: Value | undefined, fn: string): Rational => (v instanceof Opaque && v.kind === 'quantity' ? (v.value as Rational) : noOverload(fn, v ?? null));
+const q = (v: Value | undefined, fn: string): Rational =>
+  v instanceof Opaque && v.kind === 'quantity' ? (v.value as Rational) : noOverload(fn, v ?? null);
 const MAX_INT64 = (1n << 63n) - 1n;
 
 function operand(v: Value | undefined, fn: string): Rational {
@@ -64,8 +72,12 @@ export const quantityLibrary: CelLibrary = {
       const r = typeof a[0] === 'string' ? parseQuantity(a[0]) : noOverload('quantity', a[0] ?? null);
       if (!r) {
         // resource.ParseQuantity's errors: the overall shape, then the suffix, then the number
-        if (!/^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/.test(a[0] as string)) throw new CelEvalError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
-        if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/.test(a[0] as string)) throw new CelEvalError('unable to parse numeric part of quantity');
+        if (!/^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/.test(a[0] as string))
+          throw new CelEvalError(
+            `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+          );
+        if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/.test(a[0] as string))
+          throw new CelEvalError('unable to parse numeric part of quantity');
         throw new CelEvalError("unable to parse quantity's suffix");
       }
       return value(r);
@@ -91,7 +103,8 @@ export const quantityLibrary: CelLibrary = {
     },
     asInteger: (t) => {
       const x = q(t, 'asInteger');
-      if (x.d !== 1n || x.n > MAX_INT64 || x.n < -MAX_INT64 - 1n) throw new CelEvalError('cannot convert value to integer');
+      if (x.d !== 1n || x.n > MAX_INT64 || x.n < -MAX_INT64 - 1n)
+        throw new CelEvalError('cannot convert value to integer');
       return x.n;
     },
     asApproximateFloat: (t) => {

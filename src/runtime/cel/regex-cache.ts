@@ -45,7 +45,8 @@ export function goRegexpError(p: string): string {
     else if (c === ')') {
       if (depth === 0) return `error parsing regexp: unexpected ): \`${p}\``;
       depth--;
-    } else if ((c === '*' || c === '+' || c === '?') && (i === 0 || p[i - 1] === '(' || p[i - 1] === '|')) return `error parsing regexp: missing argument to repetition operator: \`${c}\``;
+    } else if ((c === '*' || c === '+' || c === '?') && (i === 0 || p[i - 1] === '(' || p[i - 1] === '|'))
+      return `error parsing regexp: missing argument to repetition operator: \`${c}\``;
   }
   if (depth > 0) return `error parsing regexp: missing closing ): \`${p}\``;
   return `error parsing regexp: invalid or unsupported syntax: \`${p}\``;

@@ -5,7 +5,16 @@
 // against the schema as CEL types (./schema-types.ts), type-checked (./checker.ts) and
 // cost-estimated (./cost.ts); they run on every non-null value of their node; transition rules
 // (oldSelf) only when an old value correlates; errors at the node's field path.
-import { ROOT_FIELD, duplicate, duplicateOmitValue, forbidden, invalid, invalidOmitValue, required, type FieldError } from '../validation/field-error.js';
+import {
+  ROOT_FIELD,
+  duplicate,
+  duplicateOmitValue,
+  forbidden,
+  invalid,
+  invalidOmitValue,
+  required,
+  type FieldError,
+} from '../validation/field-error.js';
 import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
 import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
@@ -84,14 +93,47 @@ function embedded(n: Node): boolean {
 }
 
 /** Builds the validator for rules in `v` applied to values of node `n` (upstream's `validator`). */
-function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, path: string, field: string, segs: (string | number)[], card: number | undefined, unc: (string | number)[] | undefined): Validator | undefined {
+function build(
+  v: Node,
+  n: Node,
+  isRoot: boolean,
+  type: CelType | undefined,
+  path: string,
+  field: string,
+  segs: (string | number)[],
+  card: number | undefined,
+  unc: (string | number)[] | undefined,
+): Validator | undefined {
   if (!v.hasRules) return undefined;
-  const out: Validator = { node: n, rules: v.rules, isRoot, type, slots: new Array(v.rules.length).fill(undefined), allOf: [], card, uncorrelatable: unc, path, field, segs };
+  const out: Validator = {
+    node: n,
+    rules: v.rules,
+    isRoot,
+    type,
+    slots: new Array(v.rules.length).fill(undefined),
+    allOf: [],
+    card,
+    uncorrelatable: unc,
+    path,
+    field,
+    segs,
+  };
   const itemsUnc = unc ?? (n.s['x-kubernetes-list-type'] !== 'map' ? segs : undefined);
   const propsUnc = unc ?? (n.s['x-kubernetes-map-type'] === 'atomic' ? segs : undefined);
   const elem = type && (type.k === 'list' ? type.elem : type.k === 'map' ? type.value : undefined);
   const times = (m: number | undefined) => (card === undefined || m === undefined ? undefined : card * Math.max(0, m));
-  if (v.items && n.items) out.items = build(v.items, n.items, embedded(n.items), elem, `${path}[*]`, `${field}.items`, [...segs, 'items'], times(n.s.maxItems), itemsUnc);
+  if (v.items && n.items)
+    out.items = build(
+      v.items,
+      n.items,
+      embedded(n.items),
+      elem,
+      `${path}[*]`,
+      `${field}.items`,
+      [...segs, 'items'],
+      times(n.s.maxItems),
+      itemsUnc,
+    );
   if (v.props) {
     for (const [k, vp] of v.props) {
       const np = n.props?.get(k);
@@ -107,11 +149,32 @@ function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, pat
         ft = schemaType(np, embedded(np), `selfType.${k}`);
         if (!ft) continue;
       }
-      const c = build(vp, np, embedded(np), ft, path ? `${path}.${k}` : k, `${field}.properties[${k}]`, [...segs, 'properties', k], card, propsUnc);
+      const c = build(
+        vp,
+        np,
+        embedded(np),
+        ft,
+        path ? `${path}.${k}` : k,
+        `${field}.properties[${k}]`,
+        [...segs, 'properties', k],
+        card,
+        propsUnc,
+      );
       if (c) (out.props ??= new Map()).set(k, c);
     }
   }
-  if (v.addl && n.addl) out.addl = build(v.addl, n.addl, embedded(n.addl), elem, `${path}[*]`, `${field}.additionalProperties`, [...segs, 'additionalProperties'], times(n.s.maxProperties), unc);
+  if (v.addl && n.addl)
+    out.addl = build(
+      v.addl,
+      n.addl,
+      embedded(n.addl),
+      elem,
+      `${path}[*]`,
+      `${field}.additionalProperties`,
+      [...segs, 'additionalProperties'],
+      times(n.s.maxProperties),
+      unc,
+    );
   v.allOf.forEach((a, i) => {
     const c = build(a, n, isRoot, type, path, `${field}.allOf[${i}]`, [...segs, 'allOf', i], card, unc);
     if (c) out.allOf.push(c);
@@ -123,7 +186,7 @@ function build(v: Node, n: Node, isRoot: boolean, type: CelType | undefined, pat
 function compiled(val: Validator, i: number): Slot {
   let s = val.slots[i];
   if (!s) {
-    const r = compileForSchema(val.rules[i]!, val.type);
+    const r = compileForSchema(val.rules[i], val.type);
     s = r.ok ? r.rule : { error: r.message };
     val.slots[i] = s;
   }
@@ -133,38 +196,82 @@ function compiled(val: Validator, i: number): Slot {
 /** The outcome of {@link compileForSchema}. */
 export type SchemaCompileOutcome =
   | { ok: true; rule: CompiledRule; totalCost?: number }
-  | { ok: false; message: string; kind: 'invalid' | 'forbidden'; compile: boolean; where?: 'messageExpression' | 'optionalOldSelf'; totalCost?: number };
+  | {
+      ok: false;
+      message: string;
+      kind: 'invalid' | 'forbidden';
+      compile: boolean;
+      where?: 'messageExpression' | 'optionalOldSelf';
+      totalCost?: number;
+    };
 
 /**
  * Compiles a rule for a node whose values have CEL type `type` (undefined: the node has none), as
  * the apiserver does at CRD create: type check, result type bool, messageExpression type string,
  * cost within budget. On failure `message` is the apiserver's detail (`compilation failed: ERROR: …`).
  */
-export function compileForSchema(rule: ValidationRule, type: CelType | undefined, cost?: { card: number | undefined }): SchemaCompileOutcome {
-  if (type === undefined) return { ok: false, message: 'failed to convert to declType for CEL validation rules', kind: 'invalid', compile: false };
+export function compileForSchema(
+  rule: ValidationRule,
+  type: CelType | undefined,
+  cost?: { card: number | undefined },
+): SchemaCompileOutcome {
+  if (type === undefined)
+    return {
+      ok: false,
+      message: 'failed to convert to declType for CEL validation rules',
+      kind: 'invalid',
+      compile: false,
+    };
   const vars = new Map<string, CelType>([
     ['self', type],
     ['oldSelf', rule.optionalOldSelf ? optional(type) : type],
   ]);
   const c = compileChecked(rule.rule, vars);
   if (!c.ok) return { ok: false, message: `compilation failed: ${c.message}`, kind: 'invalid', compile: true };
-  if (c.checked.type.k !== BOOL.k) return { ok: false, message: 'cel expression must evaluate to a bool', kind: 'invalid', compile: false };
-  if (rule.optionalOldSelf && !c.usesOldSelf) return { ok: false, message: 'may not be set if oldSelf is not used in rule', kind: 'invalid', compile: false, where: 'optionalOldSelf' };
+  if (c.checked.type.k !== BOOL.k)
+    return { ok: false, message: 'cel expression must evaluate to a bool', kind: 'invalid', compile: false };
+  if (rule.optionalOldSelf && !c.usesOldSelf)
+    return {
+      ok: false,
+      message: 'may not be set if oldSelf is not used in rule',
+      kind: 'invalid',
+      compile: false,
+      where: 'optionalOldSelf',
+    };
   const inst = programErrors(c.ast);
   if (inst) return { ok: false, message: inst, kind: 'invalid', compile: false };
   let messageProgram: Program | undefined;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
     const m = compileChecked(rule.messageExpression, vars);
-    if (!m.ok) return { ok: false, message: `messageExpression compilation failed: ${m.message}`, kind: 'invalid', compile: false, where: 'messageExpression' };
-    if (m.checked.type.k !== STRING.k) return { ok: false, message: 'messageExpression must evaluate to a string', kind: 'invalid', compile: false, where: 'messageExpression' };
+    if (!m.ok)
+      return {
+        ok: false,
+        message: `messageExpression compilation failed: ${m.message}`,
+        kind: 'invalid',
+        compile: false,
+        where: 'messageExpression',
+      };
+    if (m.checked.type.k !== STRING.k)
+      return {
+        ok: false,
+        message: 'messageExpression must evaluate to a string',
+        kind: 'invalid',
+        compile: false,
+        where: 'messageExpression',
+      };
     messageProgram = m.program;
   }
   // the cost limit is the CRD's (checked when a CRD is read), not the evaluator's
   const maxCost = cost ? estimateCost(c.ast, c.checked, type) : undefined;
-  const totalCost = maxCost === undefined ? undefined : Math.min(2 ** 64 - 1, maxCost * ruleCardinality(cost!.card, type));
+  const totalCost =
+    maxCost === undefined ? undefined : Math.min(2 ** 64 - 1, maxCost * ruleCardinality(cost!.card, type));
   const over = totalCost === undefined ? undefined : costError('estimated rule cost', totalCost);
   if (over) return { ok: false, message: over, kind: 'forbidden', compile: false, totalCost };
-  return { ok: true, rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost }, totalCost };
+  return {
+    ok: true,
+    rule: { source: rule, program: c.program, usesOldSelf: c.usesOldSelf, messageProgram, ast: c.ast, maxCost },
+    totalCost,
+  };
 }
 
 /** Go's encoding/json of a string (HTML-safe, as json.Marshal writes it). */
@@ -189,7 +296,10 @@ export function goValidationRule(r: ValidationRule): string {
 }
 
 /** The apiserver's full error text for a rule problem (what follows the field path in a 422). */
-export function ruleProblemDetail(rule: ValidationRule, r: { message: string; kind: 'invalid' | 'forbidden'; where?: 'messageExpression' | 'optionalOldSelf' }): string {
+export function ruleProblemDetail(
+  rule: ValidationRule,
+  r: { message: string; kind: 'invalid' | 'forbidden'; where?: 'messageExpression' | 'optionalOldSelf' },
+): string {
   if (r.kind === 'forbidden') return `Forbidden: ${r.message}`;
   if (r.where === 'optionalOldSelf') return `Invalid value: ${String(rule.optionalOldSelf)}: ${r.message}`;
   return `Invalid value: ${goValidationRule(rule)}: ${r.message}`;
@@ -199,7 +309,7 @@ export function ruleProblemDetail(rule: ValidationRule, r: { message: string; ki
 function schemaField(segs: (string | number)[]): string {
   let out = 'openAPIV3Schema';
   for (let i = 0; i < segs.length; i++) {
-    const s = segs[i]!;
+    const s = segs[i];
     if (s === 'properties' && i + 1 < segs.length) out += `.properties[${segs[++i]}]`;
     else out += typeof s === 'number' ? `[${s}]` : `.${s}`;
   }
@@ -219,14 +329,28 @@ function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
     const cost = res.totalCost ?? 0;
     total.total = Math.min(2 ** 64 - 1, total.total + cost);
     if (cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100) {
-      total.mostExpensive.push({ field: `${val.field}.x-kubernetes-validations[${i}].rule`, segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, schemaPath: val.path, cost });
+      total.mostExpensive.push({
+        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
+        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
+        rule: r.rule,
+        schemaPath: val.path,
+        cost,
+      });
       total.mostExpensive.sort((a, b) => b.cost - a.cost);
       total.mostExpensive.length = Math.min(total.mostExpensive.length, 4);
     }
     if (res.ok && res.rule.usesOldSelf && val.uncorrelatable) {
       const within = schemaField(val.uncorrelatable);
       const message = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${within}`;
-      out.push({ schemaPath: val.path, field: `${val.field}.x-kubernetes-validations[${i}].rule`, segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'], rule: r.rule, message, detail: `Invalid value: ${JSON.stringify(r.rule)}: ${message}`, uncorrelatable: val.uncorrelatable });
+      out.push({
+        schemaPath: val.path,
+        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
+        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
+        rule: r.rule,
+        message,
+        detail: `Invalid value: ${JSON.stringify(r.rule)}: ${message}`,
+        uncorrelatable: val.uncorrelatable,
+      });
       val.slots[i] = res.rule;
       return;
     }
@@ -254,7 +378,17 @@ function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
 /** Builds the evaluator for a compiled schema tree; with `eager`, every rule is compiled now. */
 export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResourceRoot: boolean }): RuleEvaluator {
   const problems: RuleProblem[] = [];
-  const tree = build(root, root, opts.isResourceRoot, schemaType(root, opts.isResourceRoot), '', 'openAPIV3Schema', [], 1, undefined);
+  const tree = build(
+    root,
+    root,
+    opts.isResourceRoot,
+    schemaType(root, opts.isResourceRoot),
+    '',
+    'openAPIV3Schema',
+    [],
+    1,
+    undefined,
+  );
   if (tree && opts.eager) {
     const total: TotalCost = { total: 0, mostExpensive: [] };
     precheck(tree, problems, total);
@@ -262,10 +396,28 @@ export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResour
     if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
       for (const m of total.mostExpensive) {
         const message = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
-        problems.push({ schemaPath: m.schemaPath, field: m.field, segments: m.segments, rule: m.rule, message, detail: `Forbidden: ${message}` });
+        problems.push({
+          schemaPath: m.schemaPath,
+          field: m.field,
+          segments: m.segments,
+          rule: m.rule,
+          message,
+          detail: `Forbidden: ${message}`,
+        });
       }
-      const message = costError('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total.total, STATIC_ESTIMATED_CRD_COST_LIMIT)!;
-      problems.push({ schemaPath: '', field: 'openAPIV3Schema', segments: [], rule: '', message, detail: `Forbidden: ${message}` });
+      const message = costError(
+        'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
+        total.total,
+        STATIC_ESTIMATED_CRD_COST_LIMIT,
+      )!;
+      problems.push({
+        schemaPath: '',
+        field: 'openAPIV3Schema',
+        segments: [],
+        rule: '',
+        message,
+        detail: `Forbidden: ${message}`,
+      });
     }
   }
   return {
@@ -302,7 +454,7 @@ function withFieldPath(base: string, fp: string): string {
   let out = base === ROOT_FIELD ? '' : base;
   const re = /\.([^.[\]]+)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(fp))) out = fieldPath.child(out, m[1] ?? m[2]!.replace(/\\(.)/g, '$1'));
+  while ((m = re.exec(fp))) out = fieldPath.child(out, m[1] ?? m[2].replace(/\\(.)/g, '$1'));
   return out || ROOT_FIELD;
 }
 
@@ -314,7 +466,16 @@ export function evalErrorMessage(e: unknown, rule: ValidationRule): string {
     : `${msg} evaluating rule: ${ruleText(rule)}`;
 }
 
-function evalRules(val: Validator, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+function evalRules(
+  val: Validator,
+  obj: unknown,
+  old: unknown,
+  ratchet: boolean,
+  path: string,
+  errs: FieldError[],
+  cache: ConversionCache,
+  oldCache: ConversionCache,
+): void {
   const n = val.node;
   const here = path || ROOT_FIELD;
   const type = n.s.type ?? '';
@@ -344,19 +505,35 @@ function evalRules(val: Validator, obj: unknown, old: unknown, ratchet: boolean,
     // ratcheting: an unchanged value keeps passing, except for transition rules
     if (ratchet && !c.usesOldSelf) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
-    const detail = detailFor(c, self!, bound);
+    const detail = detailFor(c, self, bound);
     // the value is printed for scalars, omitted for objects and arrays (as the apiserver since 1.28)
     const omit = type === 'object' || type === 'array';
     switch (c.source.reason) {
-      case 'FieldValueForbidden': errs.push(forbidden(at, detail)); break;
-      case 'FieldValueRequired': errs.push(required(at, detail)); break;
-      case 'FieldValueDuplicate': errs.push(omit ? duplicateOmitValue(at) : duplicate(at, obj)); break;
-      default: errs.push(omit ? invalidOmitValue(at, detail) : invalid(at, obj, detail));
+      case 'FieldValueForbidden':
+        errs.push(forbidden(at, detail));
+        break;
+      case 'FieldValueRequired':
+        errs.push(required(at, detail));
+        break;
+      case 'FieldValueDuplicate':
+        errs.push(omit ? duplicateOmitValue(at) : duplicate(at, obj));
+        break;
+      default:
+        errs.push(omit ? invalidOmitValue(at, detail) : invalid(at, obj, detail));
     }
   }
 }
 
-function walk(val: Validator, obj: unknown, old: unknown, ratchet: boolean, path: string, errs: FieldError[], cache: ConversionCache, oldCache: ConversionCache): void {
+function walk(
+  val: Validator,
+  obj: unknown,
+  old: unknown,
+  ratchet: boolean,
+  path: string,
+  errs: FieldError[],
+  cache: ConversionCache,
+  oldCache: ConversionCache,
+): void {
   if (obj === null || obj === undefined) return;
   const n = val.node;
   const unchanged = ratchet || (old !== undefined && jsonEqual(obj, old));
@@ -375,11 +552,14 @@ function walk(val: Validator, obj: unknown, old: unknown, ratchet: boolean, path
   if (!isObject(obj)) return;
   const oldObj = isObject(old) && n.s['x-kubernetes-map-type'] !== 'atomic' ? old : undefined;
   if (val.addl) {
-    for (const k of Object.keys(obj)) if (!n.props?.has(k)) walk(val.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
+    for (const k of Object.keys(obj))
+      if (!n.props?.has(k))
+        walk(val.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
   }
   if (val.props) {
     for (const [k, child] of val.props) {
-      if (Object.prototype.hasOwnProperty.call(obj, k)) walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
+      if (Object.prototype.hasOwnProperty.call(obj, k))
+        walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
     }
   }
 }

@@ -49,14 +49,20 @@ function stringMax(s: SchemaNode): number {
 /** The CEL type of a schema node (undefined: no CEL type, the apiserver leaves such fields out). */
 export function schemaType(n: Node, isResourceRoot: boolean, name = 'selfType'): CelType | undefined {
   const s = n.s;
-  if (s['x-kubernetes-int-or-string']) return sized({ k: 'dyn' } as CelType, s.maxLength !== undefined ? Math.max(0, s.maxLength) * 4 : MAX_REQUEST_SIZE_BYTES - 2, 1);
+  if (s['x-kubernetes-int-or-string'])
+    return sized(
+      { k: 'dyn' },
+      s.maxLength !== undefined ? Math.max(0, s.maxLength) * 4 : MAX_REQUEST_SIZE_BYTES - 2,
+      1,
+    );
   switch (s.type) {
     case 'array': {
       if (!n.items) return undefined;
       const it = schemaType(n.items, n.items.s['x-kubernetes-embedded-resource'] === true, `${name}.@idx`);
       if (!it) return undefined;
       const min = sizeOf(it)?.minSerializedSize ?? 1;
-      const max = s.maxItems !== undefined ? Math.max(0, s.maxItems) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (min + 1));
+      const max =
+        s.maxItems !== undefined ? Math.max(0, s.maxItems) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (min + 1));
       return sized({ k: 'list', elem: it }, max, 2);
     }
     case 'object': {
@@ -64,9 +70,12 @@ export function schemaType(n: Node, isResourceRoot: boolean, name = 'selfType'):
         const vt = schemaType(n.addl, n.addl.s['x-kubernetes-embedded-resource'] === true, `${name}.@elem`);
         if (!vt) return undefined;
         const min = sizeOf(vt)?.minSerializedSize ?? 1;
-        const max = s.maxProperties !== undefined ? Math.max(0, s.maxProperties) : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (min + 6));
+        const max =
+          s.maxProperties !== undefined
+            ? Math.max(0, s.maxProperties)
+            : Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (min + 6));
         // the key type is Kubernetes' shared StringType, whose MaxElements is 0
-        return sized({ k: 'map', key: sized({ k: 'string' } as CelType, 0, 2), value: vt }, max, 2);
+        return sized({ k: 'map', key: sized({ k: 'string' }, 0, 2), value: vt }, max, 2);
       }
       let fields: Map<string, CelType> | undefined;
       const required = new Set(s.required ?? []);
@@ -88,7 +97,7 @@ export function schemaType(n: Node, isResourceRoot: boolean, name = 'selfType'):
             meta?.s.type === 'object' &&
             META_KEYS.every((m) => meta.props?.get(m)?.s.type === 'string');
           if (!complete) {
-            const str = () => sized({ k: 'string' } as CelType, MAX_REQUEST_SIZE_BYTES - 2, 2);
+            const str = () => sized({ k: 'string' }, MAX_REQUEST_SIZE_BYTES - 2, 2);
             fields.set('kind', str());
             fields.set('apiVersion', str());
             const mf = new Map<string, CelType>(META_KEYS.map((m) => [m, str()]));
@@ -105,15 +114,15 @@ export function schemaType(n: Node, isResourceRoot: boolean, name = 'selfType'):
     case 'string':
       switch (s.format) {
         case 'byte':
-          return sized({ k: 'bytes' } as CelType, stringMax(s), 2);
+          return sized({ k: 'bytes' }, stringMax(s), 2);
         case 'duration':
-          return sized({ k: 'duration' } as CelType, stringMax(s), 3);
+          return sized({ k: 'duration' }, stringMax(s), 3);
         case 'date':
-          return sized({ k: 'timestamp' } as CelType, stringMax(s), 12);
+          return sized({ k: 'timestamp' }, stringMax(s), 12);
         case 'date-time':
-          return sized({ k: 'timestamp' } as CelType, stringMax(s), 21);
+          return sized({ k: 'timestamp' }, stringMax(s), 21);
       }
-      return sized({ k: 'string' } as CelType, stringMax(s), 2);
+      return sized({ k: 'string' }, stringMax(s), 2);
     case 'boolean':
       return sized({ ...BOOL }, 0, 4);
     case 'number':

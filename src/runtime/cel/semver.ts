@@ -20,7 +20,10 @@ const MAX_U64 = (1n << 64n) - 1n;
 
 function num(s: string, what: string): bigint {
   if (!NUM.test(s)) throw new CelEvalError(`Invalid character(s) found in ${what} number ${JSON.stringify(s)}`);
-  if (leadingZero(s)) throw new CelEvalError(`${what[0]!.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(s)}`);
+  if (leadingZero(s))
+    throw new CelEvalError(
+      `${what[0].toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(s)}`,
+    );
   const v = BigInt(s);
   if (v > MAX_U64) throw new CelEvalError(`strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
   return v;
@@ -31,9 +34,9 @@ export function parseSemver(s: string): Semver {
   if (s === '') throw new CelEvalError('Version string empty');
   const parts = splitN(s, '.', 3);
   if (parts.length !== 3) throw new CelEvalError('No Major.Minor.Patch elements found');
-  const major = num(parts[0]!, 'major');
-  const minor = num(parts[1]!, 'minor');
-  let patchStr = parts[2]!;
+  const major = num(parts[0], 'major');
+  const minor = num(parts[1], 'minor');
+  let patchStr = parts[2];
   let build: string[] = [];
   let pre: string[] = [];
   const b = patchStr.indexOf('+');
@@ -50,7 +53,8 @@ export function parseSemver(s: string): Semver {
   const preOut = pre.map((x) => {
     if (x === '') throw new CelEvalError('Prerelease is empty');
     if (NUM.test(x)) {
-      if (leadingZero(x)) throw new CelEvalError(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(x)}`);
+      if (leadingZero(x))
+        throw new CelEvalError(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(x)}`);
       return BigInt(x);
     }
     if (!ALNUM.test(x)) throw new CelEvalError(`Invalid character(s) found in prerelease ${JSON.stringify(x)}`);
@@ -73,10 +77,11 @@ export function normalizeAndParse(s: string): Semver {
   const parts = splitN(s.startsWith('v') ? s.slice(1) : s, '.', 3).map((p) => {
     if (p.length <= 1) return p;
     const t = p.replace(/^0+/, '');
-    return t === '' || !/[0-9]/.test(t[0]!) ? `0${t}` : t;
+    return t === '' || !/[0-9]/.test(t[0]) ? `0${t}` : t;
   });
   if (parts.length < 3) {
-    if (/[+-]/.test(parts[parts.length - 1]!)) throw new CelEvalError('short version cannot contain PreRelease/Build meta data');
+    if (/[+-]/.test(parts[parts.length - 1]))
+      throw new CelEvalError('short version cannot contain PreRelease/Build meta data');
     while (parts.length < 3) parts.push('0');
   }
   return parseSemver(parts.join('.'));
@@ -92,8 +97,8 @@ export function compareSemver(a: Semver, b: Semver): number {
   if (c) return c;
   if (!a.pre.length || !b.pre.length) return a.pre.length === b.pre.length ? 0 : a.pre.length ? -1 : 1;
   for (let i = 0; i < Math.min(a.pre.length, b.pre.length); i++) {
-    const x = a.pre[i]!;
-    const y = b.pre[i]!;
+    const x = a.pre[i];
+    const y = b.pre[i];
     if (typeof x === 'bigint' && typeof y === 'bigint') {
       const d = cmpBig(x, y);
       if (d) return d;
@@ -108,8 +113,10 @@ function text(v: Semver): string {
   return `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}${v.build.length ? `+${v.build.join('.')}` : ''}`;
 }
 
-const value = (v: Semver) => new Opaque('semver', `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}`, v);
-const sv = (x: unknown, fn: string): Semver => (x instanceof Opaque && x.kind === 'semver' ? (x.value as Semver) : noOverload(fn, (x ?? null) as never));
+const value = (v: Semver) =>
+  new Opaque('semver', `${v.major}.${v.minor}.${v.patch}${v.pre.length ? `-${v.pre.join('.')}` : ''}`, v);
+const sv = (x: unknown, fn: string): Semver =>
+  x instanceof Opaque && x.kind === 'semver' ? (x.value as Semver) : noOverload(fn, x ?? null);
 
 /** The string form of a semver value (`string(semver(...))`). */
 export function semverText(v: Semver): string {

@@ -3,7 +3,15 @@
 import { goFloat } from '../validation/go-format.js';
 import { compileRegex } from './regex-cache.js';
 import { formatString } from './string-format.js';
-import { durationField, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampField, timestampFromSeconds } from './time.js';
+import {
+  durationField,
+  formatDuration,
+  formatTimestamp,
+  parseDuration,
+  parseTimestamp,
+  timestampField,
+  timestampFromSeconds,
+} from './time.js';
 import {
   CelEvalError,
   Duration,
@@ -32,7 +40,8 @@ function toInt(v: Value): bigint {
   if (typeof v === 'bigint') return v;
   if (v instanceof Uint) return checkInt(v.v);
   if (typeof v === 'number') {
-    if (!Number.isFinite(v) || v >= 9223372036854775807 || v <= -9223372036854775808) throw new CelEvalError('integer overflow');
+    if (!Number.isFinite(v) || v >= 9223372036854775807 || v <= -9223372036854775808)
+      throw new CelEvalError('integer overflow');
     return BigInt(Math.trunc(v));
   }
   if (typeof v === 'string') {
@@ -50,12 +59,12 @@ function toDouble(v: Value): number {
   if (v instanceof Uint) return Number(v.v);
   if (typeof v === 'string') {
     const n = Number(v);
-    if (v.trim() === '' || Number.isNaN(n) && v !== 'NaN') throw new CelEvalError(`cannot parse ${JSON.stringify(v)} as double`);
+    if (v.trim() === '' || (Number.isNaN(n) && v !== 'NaN'))
+      throw new CelEvalError(`cannot parse ${JSON.stringify(v)} as double`);
     return n;
   }
   return noOverload('double', v);
 }
-
 
 function toStr(v: Value): string {
   if (typeof v === 'string') return v;
@@ -81,7 +90,6 @@ const matches: CelFn = (t, a) => {
   return compileRegex(re).test(s);
 };
 
-
 function splitN(s: string, sep: string, n: bigint): string[] {
   if (n === 0n) return [];
   const parts = sep === '' ? cps(s) : s.split(sep);
@@ -95,9 +103,9 @@ function splitN(s: string, sep: string, n: bigint): string[] {
 /** The standard library plus the strings extension. */
 export const stdlib: CelLibrary = {
   functions: {
-    size: (_t, a) => celSize(a[0]!),
+    size: (_t, a) => celSize(a[0]),
     matches,
-    int: (_t, a) => toInt(a[0]!),
+    int: (_t, a) => toInt(a[0]),
     uint: (_t, a) => {
       const v = a[0]!;
       if (v instanceof Uint) return v;
@@ -106,8 +114,8 @@ export const stdlib: CelLibrary = {
       if (typeof v === 'string' && /^[0-9]+$/.test(v)) return checkUint(BigInt(v));
       return noOverload('uint', v);
     },
-    double: (_t, a) => toDouble(a[0]!),
-    string: (_t, a) => toStr(a[0]!),
+    double: (_t, a) => toDouble(a[0]),
+    string: (_t, a) => toStr(a[0]),
     bool: (_t, a) => {
       const v = a[0]!;
       if (typeof v === 'boolean') return v;
@@ -132,7 +140,7 @@ export const stdlib: CelLibrary = {
     },
     dyn: (_t, a) => a[0]!,
     'strings.quote': (_t, a) => quote(str(a[0], 'strings.quote')),
-    type: (_t, a) => new TypeValue(typeName(a[0]!)),
+    type: (_t, a) => new TypeValue(typeName(a[0])),
   },
   methods: {
     size: (t) => celSize(t!),
@@ -206,7 +214,11 @@ export const stdlib: CelLibrary = {
       return c.slice(start, end).join('');
     },
     // Go's strings.TrimSpace: unicode.IsSpace (not U+FEFF, which JS's \s includes)
-    trim: (t) => str(t, 'trim').replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ''),
+    trim: (t) =>
+      str(t, 'trim').replace(
+        /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g,
+        '',
+      ),
     join: (t, a) => {
       if (!Array.isArray(t)) return noOverload('join', t ?? null);
       const sep = a.length ? str(a[0], 'join') : '';
@@ -228,8 +240,18 @@ export const stdlib: CelLibrary = {
 
 /** strings.quote: a double-quoted CEL string literal. */
 function quote(s: string): string {
-  const esc: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
-  return `"${s.replace(/[\\"\n\r\t\x07\b\f\v]/g, (c) => esc[c]!)}"`;
+  const esc: Record<string, string> = {
+    '\\': '\\\\',
+    '"': '\\"',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\v': '\\v',
+  };
+  return `"${s.replace(/[\\"\n\r\t\x07\b\f\v]/g, (c) => esc[c])}"`;
 }
 
 function timeField(name: string, t: Value | undefined, a: Value[]): Value {

@@ -26,7 +26,9 @@ function toStringValue(v: Value): string {
   if (v instanceof Duration) return formatDuration(v);
   if (v instanceof TypeValue) return v.name;
   if (v === null) return 'null';
-  return fail(`string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${celType(v)}`);
+  return fail(
+    `string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given ${celType(v)}`,
+  );
 }
 
 /** A value inside a list or map printed by %s: CEL literal form. */
@@ -124,8 +126,8 @@ function hex(v: Value, upper: boolean): string {
 export function formatString(fmt: string, args: readonly Value[]): string {
   let out = '';
   let argIndex = 0;
-  for (let i = 0; i < fmt.length; ) {
-    const c = fmt[i]!;
+  for (let i = 0; i < fmt.length;) {
+    const c = fmt[i];
     if (c !== '%') {
       out += c;
       i++;
@@ -143,12 +145,18 @@ export function formatString(fmt: string, args: readonly Value[]): string {
     if (fmt[j] === '.') {
       j++;
       let digits = '';
-      while (j < fmt.length && /[0-9]/.test(fmt[j]!)) digits += fmt[j++];
-      if (j >= fmt.length) throw new CelEvalError('could not parse formatting clause: error while parsing precision: could not find end of precision specifier');
+      while (j < fmt.length && /[0-9]/.test(fmt[j])) digits += fmt[j++];
+      if (j >= fmt.length)
+        throw new CelEvalError(
+          'could not parse formatting clause: error while parsing precision: could not find end of precision specifier',
+        );
       prec = Number(digits || 'NaN');
-      if (Number.isNaN(prec)) throw new CelEvalError(`could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax`);
+      if (Number.isNaN(prec))
+        throw new CelEvalError(
+          `could not parse formatting clause: error while parsing precision: error while converting precision to integer: strconv.Atoi: parsing "": invalid syntax`,
+        );
     }
-    const verb = fmt[j]!;
+    const verb = fmt[j];
     const v = args[argIndex]!;
     switch (verb) {
       case 's':

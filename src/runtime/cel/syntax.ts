@@ -16,7 +16,20 @@ export type Expr =
   | { k: 'list'; id: number; pos: number; elems: Expr[]; optional: boolean[] }
   | { k: 'map'; id: number; pos: number; entries: { key: Expr; value: Expr; optional: boolean }[] }
   | { k: 'struct'; id: number; pos: number; name: string; fields: { name: string; value: Expr; optional: boolean }[] }
-  | { k: 'comp'; id: number; pos: number; iterVar: string; iterVar2?: string; range: Expr; accuVar: string; init: Expr; cond: Expr; step: Expr; result: Expr; macro: string };
+  | {
+      k: 'comp';
+      id: number;
+      pos: number;
+      iterVar: string;
+      iterVar2?: string;
+      range: Expr;
+      accuVar: string;
+      init: Expr;
+      cond: Expr;
+      step: Expr;
+      result: Expr;
+      macro: string;
+    };
 
 /** The accumulator variable of expanded macros (cel-go's hidden name). */
 export const ACCU = '@result';
@@ -65,7 +78,8 @@ export function formatIssues(src: string, issues: readonly CelIssue[]): string {
       if (snippet.length <= 16384) {
         const cps = Array.from(snippet);
         let ind = '';
-        for (let c = 0; c < col && c < cps.length; c++) ind += cps[c]!.length > 1 || cps[c]!.charCodeAt(0) > 0x7f ? '\uFF0E' : '.';
+        for (let c = 0; c < col && c < cps.length; c++)
+          ind += cps[c].length > 1 || cps[c].charCodeAt(0) > 0x7f ? '\uFF0E' : '.';
         const at = cps[col];
         ind += at !== undefined && (at.length > 1 || at.charCodeAt(0) > 0x7f) ? '\uFF3E' : '^';
         out += `\n | ${snippet}\n | ${ind}`;
@@ -89,8 +103,51 @@ type Tok =
 
 const KEYWORDS = new Set(['true', 'false', 'null', 'in']);
 /** Reserved words: not usable as identifiers, but usable as field and function names (cel-go). */
-export const RESERVED = new Set(['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
-const OPS = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '+', '-', '*', '/', '%', '!', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}'];
+export const RESERVED = new Set([
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
+const OPS = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '!',
+  '?',
+  ':',
+  '.',
+  ',',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+];
 
 class SyntaxErr extends Error {
   /** @param pos offset; @param msg the message */
@@ -117,7 +174,7 @@ function unescape(body: string, isBytes: boolean, pos: number): number[] {
   };
   const cps = Array.from(body);
   for (let i = 0; i < cps.length; i++) {
-    const c = cps[i]!;
+    const c = cps[i];
     if (c !== '\\') {
       pushCp(c.codePointAt(0)!);
       continue;
@@ -125,9 +182,22 @@ function unescape(body: string, isBytes: boolean, pos: number): number[] {
     const e = cps[++i];
     const bad = (m = 'unable to unescape string') => new SyntaxErr(pos, m);
     if (e === undefined) throw bad("unable to unescape string, found '\\' as last character");
-    const simple: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, "'": 39, '"': 34, '`': 96, '?': 63 };
+    const simple: Record<string, number> = {
+      a: 7,
+      b: 8,
+      f: 12,
+      n: 10,
+      r: 13,
+      t: 9,
+      v: 11,
+      '\\': 92,
+      "'": 39,
+      '"': 34,
+      '`': 96,
+      '?': 63,
+    };
     if (e in simple) {
-      pushCp(simple[e]!);
+      pushCp(simple[e]);
       continue;
     }
     if (e === 'x' || e === 'X' || e === 'u' || e === 'U') {
@@ -173,7 +243,7 @@ function lex(src: string): Tok[] {
   let i = 0;
   const n = src.length;
   while (i < n) {
-    const c = src[i]!;
+    const c = src[i];
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
       i++;
       continue;
@@ -187,7 +257,7 @@ function lex(src: string): Tok[] {
     const pm = /^([rR][bB]?|[bB][rR]?)?('''|"""|'|")/.exec(src.slice(i, i + 5));
     if (pm && (pm[1] !== undefined || c === '"' || c === "'")) {
       const prefix = (pm[1] ?? '').toLowerCase();
-      const q = pm[2]!;
+      const q = pm[2];
       i += pm[0].length;
       const bodyStart = i;
       let closed = false;
@@ -201,7 +271,11 @@ function lex(src: string): Tok[] {
         else if (src[i] === '\\') i += src[i + 1] === q[0] || src[i + 1] === '\\' ? 2 : 1;
         else i++;
       }
-      if (!closed) throw new SyntaxErr(start, `Syntax error: token recognition error at: '${src.slice(start, Math.min(i + 1, n))}'`);
+      if (!closed)
+        throw new SyntaxErr(
+          start,
+          `Syntax error: token recognition error at: '${src.slice(start, Math.min(i + 1, n))}'`,
+        );
       const body = src.slice(bodyStart, i);
       i += q.length;
       const text = src.slice(start, i);
@@ -221,10 +295,16 @@ function lex(src: string): Tok[] {
       if (hex) {
         i += hex[0].length;
         const digits = hex[0].replace(/[uU]$/, '');
-        toks.push(hex[1] ? { t: 'uint', pos: start, text: hex[0], v: BigInt(digits) } : { t: 'int', pos: start, text: hex[0], v: BigInt(digits) });
+        toks.push(
+          hex[1]
+            ? { t: 'uint', pos: start, text: hex[0], v: BigInt(digits) }
+            : { t: 'int', pos: start, text: hex[0], v: BigInt(digits) },
+        );
         continue;
       }
-      const fl = /^(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|\.[0-9]+(?:[eE][+-]?[0-9]+)?)/.exec(src.slice(i));
+      const fl = /^(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|\.[0-9]+(?:[eE][+-]?[0-9]+)?)/.exec(
+        src.slice(i),
+      );
       if (fl) {
         i += fl[0].length;
         toks.push({ t: 'double', pos: start, text: fl[0], v: Number(fl[0]) });
@@ -233,11 +313,15 @@ function lex(src: string): Tok[] {
       const int = /^[0-9]+([uU])?/.exec(src.slice(i))!;
       i += int[0].length;
       const digits = int[0].replace(/[uU]$/, '');
-      toks.push(int[1] ? { t: 'uint', pos: start, text: int[0], v: BigInt(digits) } : { t: 'int', pos: start, text: int[0], v: BigInt(digits) });
+      toks.push(
+        int[1]
+          ? { t: 'uint', pos: start, text: int[0], v: BigInt(digits) }
+          : { t: 'int', pos: start, text: int[0], v: BigInt(digits) },
+      );
       continue;
     }
     if (/[_a-zA-Z]/.test(c)) {
-      while (i < n && /[_a-zA-Z0-9]/.test(src[i]!)) i++;
+      while (i < n && /[_a-zA-Z0-9]/.test(src[i])) i++;
       const text = src.slice(start, i);
       toks.push({ t: KEYWORDS.has(text) ? 'kw' : 'ident', pos: start, text });
       continue;
@@ -285,10 +369,15 @@ export function parseCel(src: string, opts: ParseOptions = {}): Expr {
     root = p.expr();
     const t = p.peek();
     // ANTLR: `extraneous` when dropping the token would reach the end, else `mismatched`
-    if (t.t !== 'eof') throw new SyntaxErr(t.pos, `Syntax error: ${p.peek(1).t === 'eof' ? 'extraneous' : 'mismatched'} input '${t.text}' expecting <EOF>`);
+    if (t.t !== 'eof')
+      throw new SyntaxErr(
+        t.pos,
+        `Syntax error: ${p.peek(1).t === 'eof' ? 'extraneous' : 'mismatched'} input '${t.text}' expecting <EOF>`,
+      );
   } catch (e) {
     if (e instanceof SyntaxErr) throw new CelCompileError(src, [...issues, { pos: e.pos, message: e.message }]);
-    if (e instanceof RangeError) throw new CelCompileError(src, [{ pos: 0, message: 'expression recursion limit exceeded' }]);
+    if (e instanceof RangeError)
+      throw new CelCompileError(src, [{ pos: 0, message: 'expression recursion limit exceeded' }]);
     throw e;
   }
   if (issues.length) throw new CelCompileError(src, issues);
@@ -301,7 +390,9 @@ const EXPR_START_OPS = new Set(['[', '{', '(', '.', '-', '!']);
 /** ANTLR's set of tokens an expression can start with, in the CEL grammar's token order, with `also` (a closing token) in its place. */
 function expressionStart(also?: string): string {
   const order = ["'['", "']'", "'{'", "'}'", "'('", "')'", "'.'", "'-'", "'!'"];
-  const ops = order.filter((o) => ["'['", "'{'", "'('", "'.'", "'-'", "'!'"].includes(o) || (also !== undefined && o === `'${also}'`));
+  const ops = order.filter(
+    (o) => ["'['", "'{'", "'('", "'.'", "'-'", "'!'"].includes(o) || (also !== undefined && o === `'${also}'`),
+  );
   return `{${[...ops, "'true'", "'false'", "'null'", 'NUM_FLOAT', 'NUM_INT', 'NUM_UINT', 'STRING', 'BYTES', 'IDENTIFIER'].join(', ')}}`;
 }
 
@@ -318,11 +409,11 @@ class Parser {
   ) {}
 
   peek(o = 0): Tok {
-    return this.toks[Math.min(this.i + o, this.toks.length - 1)]!;
+    return this.toks[Math.min(this.i + o, this.toks.length - 1)];
   }
 
   private next(): Tok {
-    return this.toks[this.i++]!;
+    return this.toks[this.i++];
   }
 
   private isOp(text: string, o = 0): boolean {
@@ -433,8 +524,8 @@ class Parser {
           if (lit.t === 'int') {
             const neg = -lit.v;
             if (neg < -(1n << 63n)) throw new SyntaxErr(lit.pos, `invalid int literal`);
-            v = { k: 'lit', id: this.id(), pos: ops[ops.length - 1]!.pos, v: neg };
-          } else v = { k: 'lit', id: this.id(), pos: ops[ops.length - 1]!.pos, v: -lit.v };
+            v = { k: 'lit', id: this.id(), pos: ops[ops.length - 1].pos, v: neg };
+          } else v = { k: 'lit', id: this.id(), pos: ops[ops.length - 1].pos, v: -lit.v };
           ops.pop();
           return ops.reduceRight<Expr>((acc, op) => this.call(op.pos, '-_', [acc]), this.postfix(v));
         }
@@ -442,7 +533,7 @@ class Parser {
       const e = this.member();
       // as cel-go: an even run of `!` or `-` cancels out; an odd run is one operator at its first sign
       if (ops.length % 2 === 0) return e;
-      return this.call(ops[0]!.pos, t.text === '!' ? '!_' : '-_', [e]);
+      return this.call(ops[0].pos, t.text === '!' ? '!_' : '-_', [e]);
     }
     return this.member();
   }
@@ -508,7 +599,10 @@ class Parser {
     // The first argument is optional: ANTLR's expected set then holds the closing token too.
     const t = this.peek();
     if (t.t === 'eof' || (t.t === 'op' && !EXPR_START_OPS.has(t.text))) {
-      throw new SyntaxErr(t.pos, `Syntax error: mismatched input '${t.t === 'eof' ? '<EOF>' : t.text}' expecting ${expressionStart(close)}`);
+      throw new SyntaxErr(
+        t.pos,
+        `Syntax error: mismatched input '${t.t === 'eof' ? '<EOF>' : t.text}' expecting ${expressionStart(close)}`,
+      );
     }
     for (;;) {
       out.push(this.expr());
@@ -545,14 +639,21 @@ class Parser {
         return { k: 'lit', id: this.id(), pos: t.pos, v: t.v };
       case 'kw':
         this.next();
-        if (t.text === 'true' || t.text === 'false') return { k: 'lit', id: this.id(), pos: t.pos, v: t.text === 'true' };
+        if (t.text === 'true' || t.text === 'false')
+          return { k: 'lit', id: this.id(), pos: t.pos, v: t.text === 'true' };
         if (t.text === 'null') return { k: 'lit', id: this.id(), pos: t.pos, v: null };
-        throw new SyntaxErr(t.pos, `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw new SyntaxErr(
+          t.pos,
+          `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`,
+        );
       case 'ident':
         return this.identOrCall();
       case 'escident':
         this.next();
-        throw new SyntaxErr(t.pos, `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw new SyntaxErr(
+          t.pos,
+          `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`,
+        );
       case 'op':
         if (t.text === '.') {
           // a leading dot: an absolute name
@@ -569,9 +670,15 @@ class Parser {
         if (t.text === '{') return this.mapLit();
         break;
       case 'eof':
-        throw new SyntaxErr(t.pos, `Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+        throw new SyntaxErr(
+          t.pos,
+          `Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`,
+        );
     }
-    throw new SyntaxErr(t.pos, `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`);
+    throw new SyntaxErr(
+      t.pos,
+      `Syntax error: mismatched input '${t.text}' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}`,
+    );
   }
 
   private identOrCall(): Expr {
@@ -656,7 +763,7 @@ class Parser {
 
   private globalCall(pos: number, fn: string, args: Expr[]): Expr {
     if (this.macros && fn === 'has' && args.length === 1) {
-      const a = args[0]!;
+      const a = args[0];
       if (a.k !== 'select') {
         this.issues.push({ pos: a.pos, message: 'invalid argument to has() macro' });
         return this.call(pos, fn, args);
@@ -680,7 +787,17 @@ class Parser {
     return { k: 'ident', id: this.id(), pos, name: ACCU };
   }
 
-  private comp(pos: number, macro: string, iterVar: string, iterVar2: string | undefined, range: Expr, init: Expr, cond: Expr, step: Expr, result: Expr): Expr {
+  private comp(
+    pos: number,
+    macro: string,
+    iterVar: string,
+    iterVar2: string | undefined,
+    range: Expr,
+    init: Expr,
+    cond: Expr,
+    step: Expr,
+    result: Expr,
+  ): Expr {
     const c: Expr = { k: 'comp', id: this.id(), pos, iterVar, range, accuVar: ACCU, init, cond, step, result, macro };
     if (iterVar2 !== undefined) c.iterVar2 = iterVar2;
     return c;
@@ -691,42 +808,71 @@ class Parser {
     const n = args.length;
     const one = ['all', 'exists', 'exists_one', 'map', 'filter'];
     if (one.includes(fn) && (n === 2 || (fn === 'map' && n === 3))) {
-      const v = this.iterName(args[0]!);
+      const v = this.iterName(args[0]);
       if (v === undefined) return this.call(pos, fn, args, target);
-      if (v === ACCU) this.issues.push({ pos: args[0]!.pos, message: 'iteration variable overwrites accumulator variable' });
+      if (v === ACCU)
+        this.issues.push({ pos: args[0].pos, message: 'iteration variable overwrites accumulator variable' });
       return this.expandOne(pos, fn, v, target, args.slice(1));
     }
     const two = ['all', 'exists', 'existsOne', 'exists_one', 'transformList', 'transformMap', 'transformMapEntry'];
     if (two.includes(fn) && (n === 3 || (n === 4 && fn.startsWith('transform')))) {
-      const k = this.iterName(args[0]!);
-      const v = this.iterName(args[1]!);
+      const k = this.iterName(args[0]);
+      const v = this.iterName(args[1]);
       if (k === undefined || v === undefined) return this.call(pos, fn, args, target);
       if (k === v) {
-        this.issues.push({ pos: args[1]!.pos, message: `duplicate variable name: ${k}` });
+        this.issues.push({ pos: args[1].pos, message: `duplicate variable name: ${k}` });
         return this.call(pos, fn, args, target);
       }
-      if (k === ACCU || v === ACCU) this.issues.push({ pos: args[0]!.pos, message: 'iteration variable overwrites accumulator variable' });
+      if (k === ACCU || v === ACCU)
+        this.issues.push({ pos: args[0].pos, message: 'iteration variable overwrites accumulator variable' });
       return this.expandTwo(pos, fn, k, v, target, args.slice(2));
     }
     if (fn === 'sortBy' && n === 2) {
       if (!['list', 'select', 'ident', 'comp', 'call'].includes(target.k)) {
-        this.issues.push({ pos: target.pos, message: 'sortBy can only be applied to a list, identifier, comprehension, call or select expression' });
+        this.issues.push({
+          pos: target.pos,
+          message: 'sortBy can only be applied to a list, identifier, comprehension, call or select expression',
+        });
         return this.call(pos, fn, args, target);
       }
-      const v = this.iterName(args[0]!);
+      const v = this.iterName(args[0]);
       if (v === undefined) return this.call(pos, fn, args, target);
       const input = (): Expr => ({ k: 'ident', id: this.id(), pos, name: '@__sortBy_input__' });
-      const keys = this.expandOne(pos, 'map', v, input(), [args[1]!]);
+      const keys = this.expandOne(pos, 'map', v, input(), [args[1]]);
       const sorted = this.call(pos, '@sortByAssociatedKeys', [keys], input());
-      return { k: 'comp', id: this.id(), pos, iterVar: '#unused', range: { k: 'list', id: this.id(), pos, elems: [], optional: [] }, accuVar: '@__sortBy_input__', init: target, cond: this.lit(pos, false), step: input(), result: sorted, macro: fn };
+      return {
+        k: 'comp',
+        id: this.id(),
+        pos,
+        iterVar: '#unused',
+        range: { k: 'list', id: this.id(), pos, elems: [], optional: [] },
+        accuVar: '@__sortBy_input__',
+        init: target,
+        cond: this.lit(pos, false),
+        step: input(),
+        result: sorted,
+        macro: fn,
+      };
     }
     if ((fn === 'optMap' || fn === 'optFlatMap') && n === 2) {
-      const v = this.iterName(args[0]!);
+      const v = this.iterName(args[0]);
       if (v === undefined) return this.call(pos, fn, args, target);
       const hasValue = this.call(pos, 'hasValue', [], target);
       const value = this.call(pos, 'value', [], target);
       // bind v = target.value() in expr: a comprehension over [] whose accumulator is v
-      const bound: Expr = { k: 'comp', id: this.id(), pos, iterVar: '#unused', range: { k: 'list', id: this.id(), pos, elems: [], optional: [] }, accuVar: v, init: value, cond: this.lit(pos, false), step: { k: 'ident', id: this.id(), pos, name: v }, result: args[1]!, macro: fn };
+      const bound: Expr = {
+        k: 'comp',
+        id: this.id(),
+        pos,
+        iterVar: '#unused',
+        range: { k: 'list', id: this.id(), pos, elems: [], optional: [] },
+        accuVar: v,
+        init: value,
+        cond: this.lit(pos, false),
+        step: { k: 'ident', id: this.id(), pos, name: v },
+        result: args[1],
+        macro: fn,
+      };
       const then = fn === 'optMap' ? this.call(pos, 'optional.of', [bound]) : bound;
       return this.call(pos, '_?_:_', [hasValue, then, this.call(pos, 'optional.none', [])]);
     }
@@ -737,20 +883,80 @@ class Parser {
     const ident = (): Expr => ({ k: 'ident', id: this.id(), pos, name: v });
     switch (fn) {
       case 'all':
-        return this.comp(pos, fn, v, undefined, range, this.lit(pos, true), this.call(pos, '@not_strictly_false', [this.accu(pos)]), this.call(pos, '_&&_', [this.accu(pos), rest[0]!]), this.accu(pos));
+        return this.comp(
+          pos,
+          fn,
+          v,
+          undefined,
+          range,
+          this.lit(pos, true),
+          this.call(pos, '@not_strictly_false', [this.accu(pos)]),
+          this.call(pos, '_&&_', [this.accu(pos), rest[0]]),
+          this.accu(pos),
+        );
       case 'exists':
-        return this.comp(pos, fn, v, undefined, range, this.lit(pos, false), this.call(pos, '@not_strictly_false', [this.call(pos, '!_', [this.accu(pos)])]), this.call(pos, '_||_', [this.accu(pos), rest[0]!]), this.accu(pos));
+        return this.comp(
+          pos,
+          fn,
+          v,
+          undefined,
+          range,
+          this.lit(pos, false),
+          this.call(pos, '@not_strictly_false', [this.call(pos, '!_', [this.accu(pos)])]),
+          this.call(pos, '_||_', [this.accu(pos), rest[0]]),
+          this.accu(pos),
+        );
       case 'exists_one':
-        return this.comp(pos, fn, v, undefined, range, this.lit(pos, 0n), this.lit(pos, true), this.call(pos, '_?_:_', [rest[0]!, this.call(pos, '_+_', [this.accu(pos), this.lit(pos, 1n)]), this.accu(pos)]), this.call(pos, '_==_', [this.accu(pos), this.lit(pos, 1n)]));
+        return this.comp(
+          pos,
+          fn,
+          v,
+          undefined,
+          range,
+          this.lit(pos, 0n),
+          this.lit(pos, true),
+          this.call(pos, '_?_:_', [
+            rest[0],
+            this.call(pos, '_+_', [this.accu(pos), this.lit(pos, 1n)]),
+            this.accu(pos),
+          ]),
+          this.call(pos, '_==_', [this.accu(pos), this.lit(pos, 1n)]),
+        );
       case 'map': {
-        const t = rest[rest.length - 1]!;
-        const add = this.call(pos, '_+_', [this.accu(pos), { k: 'list', id: this.id(), pos, elems: [t], optional: [false] }]);
-        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0]!, add, this.accu(pos)]) : add;
-        return this.comp(pos, fn, v, undefined, range, { k: 'list', id: this.id(), pos, elems: [], optional: [] }, this.lit(pos, true), step, this.accu(pos));
+        const t = rest[rest.length - 1];
+        const add = this.call(pos, '_+_', [
+          this.accu(pos),
+          { k: 'list', id: this.id(), pos, elems: [t], optional: [false] },
+        ]);
+        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0], add, this.accu(pos)]) : add;
+        return this.comp(
+          pos,
+          fn,
+          v,
+          undefined,
+          range,
+          { k: 'list', id: this.id(), pos, elems: [], optional: [] },
+          this.lit(pos, true),
+          step,
+          this.accu(pos),
+        );
       }
       default: {
-        const add = this.call(pos, '_+_', [this.accu(pos), { k: 'list', id: this.id(), pos, elems: [ident()], optional: [false] }]);
-        return this.comp(pos, fn, v, undefined, range, { k: 'list', id: this.id(), pos, elems: [], optional: [] }, this.lit(pos, true), this.call(pos, '_?_:_', [rest[0]!, add, this.accu(pos)]), this.accu(pos));
+        const add = this.call(pos, '_+_', [
+          this.accu(pos),
+          { k: 'list', id: this.id(), pos, elems: [ident()], optional: [false] },
+        ]);
+        return this.comp(
+          pos,
+          fn,
+          v,
+          undefined,
+          range,
+          { k: 'list', id: this.id(), pos, elems: [], optional: [] },
+          this.lit(pos, true),
+          this.call(pos, '_?_:_', [rest[0], add, this.accu(pos)]),
+          this.accu(pos),
+        );
       }
     }
   }
@@ -758,23 +964,83 @@ class Parser {
   private expandTwo(pos: number, fn: string, k: string, v: string, range: Expr, rest: Expr[]): Expr {
     switch (fn) {
       case 'all':
-        return this.comp(pos, fn, k, v, range, this.lit(pos, true), this.call(pos, '@not_strictly_false', [this.accu(pos)]), this.call(pos, '_&&_', [this.accu(pos), rest[0]!]), this.accu(pos));
+        return this.comp(
+          pos,
+          fn,
+          k,
+          v,
+          range,
+          this.lit(pos, true),
+          this.call(pos, '@not_strictly_false', [this.accu(pos)]),
+          this.call(pos, '_&&_', [this.accu(pos), rest[0]]),
+          this.accu(pos),
+        );
       case 'exists':
-        return this.comp(pos, fn, k, v, range, this.lit(pos, false), this.call(pos, '@not_strictly_false', [this.call(pos, '!_', [this.accu(pos)])]), this.call(pos, '_||_', [this.accu(pos), rest[0]!]), this.accu(pos));
+        return this.comp(
+          pos,
+          fn,
+          k,
+          v,
+          range,
+          this.lit(pos, false),
+          this.call(pos, '@not_strictly_false', [this.call(pos, '!_', [this.accu(pos)])]),
+          this.call(pos, '_||_', [this.accu(pos), rest[0]]),
+          this.accu(pos),
+        );
       case 'existsOne':
       case 'exists_one':
-        return this.comp(pos, fn, k, v, range, this.lit(pos, 0n), this.lit(pos, true), this.call(pos, '_?_:_', [rest[0]!, this.call(pos, '_+_', [this.accu(pos), this.lit(pos, 1n)]), this.accu(pos)]), this.call(pos, '_==_', [this.accu(pos), this.lit(pos, 1n)]));
+        return this.comp(
+          pos,
+          fn,
+          k,
+          v,
+          range,
+          this.lit(pos, 0n),
+          this.lit(pos, true),
+          this.call(pos, '_?_:_', [
+            rest[0],
+            this.call(pos, '_+_', [this.accu(pos), this.lit(pos, 1n)]),
+            this.accu(pos),
+          ]),
+          this.call(pos, '_==_', [this.accu(pos), this.lit(pos, 1n)]),
+        );
       case 'transformList': {
-        const t = rest[rest.length - 1]!;
-        const add = this.call(pos, '_+_', [this.accu(pos), { k: 'list', id: this.id(), pos, elems: [t], optional: [false] }]);
-        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0]!, add, this.accu(pos)]) : add;
-        return this.comp(pos, fn, k, v, range, { k: 'list', id: this.id(), pos, elems: [], optional: [] }, this.lit(pos, true), step, this.accu(pos));
+        const t = rest[rest.length - 1];
+        const add = this.call(pos, '_+_', [
+          this.accu(pos),
+          { k: 'list', id: this.id(), pos, elems: [t], optional: [false] },
+        ]);
+        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0], add, this.accu(pos)]) : add;
+        return this.comp(
+          pos,
+          fn,
+          k,
+          v,
+          range,
+          { k: 'list', id: this.id(), pos, elems: [], optional: [] },
+          this.lit(pos, true),
+          step,
+          this.accu(pos),
+        );
       }
       default: {
-        const t = rest[rest.length - 1]!;
-        const insert = fn === 'transformMap' ? this.call(pos, 'cel.@mapInsert', [this.accu(pos), { k: 'ident', id: this.id(), pos, name: k }, t]) : this.call(pos, 'cel.@mapInsert', [this.accu(pos), t]);
-        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0]!, insert, this.accu(pos)]) : insert;
-        return this.comp(pos, fn, k, v, range, { k: 'map', id: this.id(), pos, entries: [] }, this.lit(pos, true), step, this.accu(pos));
+        const t = rest[rest.length - 1];
+        const insert =
+          fn === 'transformMap'
+            ? this.call(pos, 'cel.@mapInsert', [this.accu(pos), { k: 'ident', id: this.id(), pos, name: k }, t])
+            : this.call(pos, 'cel.@mapInsert', [this.accu(pos), t]);
+        const step = rest.length === 2 ? this.call(pos, '_?_:_', [rest[0], insert, this.accu(pos)]) : insert;
+        return this.comp(
+          pos,
+          fn,
+          k,
+          v,
+          range,
+          { k: 'map', id: this.id(), pos, entries: [] },
+          this.lit(pos, true),
+          step,
+          this.accu(pos),
+        );
       }
     }
   }

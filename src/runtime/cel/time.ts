@@ -4,7 +4,16 @@
 // in UTC or in a time zone given as an IANA name or a `[+-]HH:MM` offset.
 import { CelEvalError, Duration, Timestamp } from './value.js';
 
-const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, μs: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
 const MAX_NS = (1n << 63n) - 1n;
 const NS = 1_000_000_000n;
 const MIN_UNIX = -62135596800n;
@@ -30,7 +39,8 @@ export function parseDuration(s: string): Duration {
     const u = /^[^0-9.]*/.exec(rest)![0];
     if (u === '') throw new CelEvalError(`time: missing unit in duration ${JSON.stringify(s)}`);
     const unit = UNIT_NS[u];
-    if (unit === undefined) throw new CelEvalError(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(s)}`);
+    if (unit === undefined)
+      throw new CelEvalError(`time: unknown unit ${JSON.stringify(u)} in duration ${JSON.stringify(s)}`);
     rest = rest.slice(u.length);
     const frac = m[2] ?? '';
     total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac) * unit) / 10n ** BigInt(frac.length) : 0n);
@@ -81,14 +91,16 @@ export function parseTimestamp(s: string): Timestamp {
   const dim = new Date(Date.UTC(2000, M, 0)).getUTCDate();
   const leap = (Y % 4 === 0 && Y % 100 !== 0) || Y % 400 === 0;
   const days = M === 2 ? (leap ? 29 : 28) : dim;
-  if (M < 1 || M > 12 || D < 1 || D > days || H > 23 || Mi > 59 || S > 59) throw new CelEvalError(`timestamp parse error: ${JSON.stringify(s)}: value out of range`);
+  if (M < 1 || M > 12 || D < 1 || D > days || H > 23 || Mi > 59 || S > 59)
+    throw new CelEvalError(`timestamp parse error: ${JSON.stringify(s)}: value out of range`);
   let ms = utcMs(Y, M - 1, D, H, Mi, S);
   let offset = 0;
   if (zone !== 'Z') {
-    const sign = zone![0] === '-' ? -1 : 1;
-    const zh = Number(zone!.slice(1, 3));
-    const zm = Number(zone!.slice(4, 6));
-    if (zh > 23 || zm > 59) throw new CelEvalError(`timestamp parse error: ${JSON.stringify(s)}: time zone offset out of range`);
+    const sign = zone[0] === '-' ? -1 : 1;
+    const zh = Number(zone.slice(1, 3));
+    const zm = Number(zone.slice(4, 6));
+    if (zh > 23 || zm > 59)
+      throw new CelEvalError(`timestamp parse error: ${JSON.stringify(s)}: time zone offset out of range`);
     offset = sign * (zh * 3600 + zm * 60);
     ms -= offset * 1000;
   }
@@ -142,7 +154,17 @@ function zoneOffset(tz: string, t: Timestamp): number {
   let f = zoneFormats.get(tz);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short' });
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: tz,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
     } catch {
       throw new CelEvalError(`unknown time zone ${tz}`);
     }
@@ -152,7 +174,14 @@ function zoneOffset(tz: string, t: Timestamp): number {
   const parts = Object.fromEntries(f.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
-  const local = utcMs(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const local = utcMs(
+    year,
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   const utcSec = Math.floor(ms / 1000) * 1000;
   return Math.round((local - utcSec) / 1000);
 }
@@ -162,16 +191,26 @@ export function timestampField(name: string, t: Timestamp, tz: string | undefine
   const off = tz === undefined ? 0 : zoneOffset(tz, t);
   const { date: d, nanos } = wall(t, off);
   switch (name) {
-    case 'getFullYear': return BigInt(d.getUTCFullYear());
-    case 'getMonth': return BigInt(d.getUTCMonth());
-    case 'getDate': return BigInt(d.getUTCDate());
-    case 'getDayOfMonth': return BigInt(d.getUTCDate() - 1);
-    case 'getDayOfWeek': return BigInt(d.getUTCDay());
-    case 'getDayOfYear': return BigInt(Math.floor((d.getTime() - utcMs(d.getUTCFullYear(), 0, 1, 0, 0, 0)) / 86_400_000));
-    case 'getHours': return BigInt(d.getUTCHours());
-    case 'getMinutes': return BigInt(d.getUTCMinutes());
-    case 'getSeconds': return BigInt(d.getUTCSeconds());
-    case 'getMilliseconds': return nanos / 1_000_000n;
+    case 'getFullYear':
+      return BigInt(d.getUTCFullYear());
+    case 'getMonth':
+      return BigInt(d.getUTCMonth());
+    case 'getDate':
+      return BigInt(d.getUTCDate());
+    case 'getDayOfMonth':
+      return BigInt(d.getUTCDate() - 1);
+    case 'getDayOfWeek':
+      return BigInt(d.getUTCDay());
+    case 'getDayOfYear':
+      return BigInt(Math.floor((d.getTime() - utcMs(d.getUTCFullYear(), 0, 1, 0, 0, 0)) / 86_400_000));
+    case 'getHours':
+      return BigInt(d.getUTCHours());
+    case 'getMinutes':
+      return BigInt(d.getUTCMinutes());
+    case 'getSeconds':
+      return BigInt(d.getUTCSeconds());
+    case 'getMilliseconds':
+      return nanos / 1_000_000n;
   }
   return undefined;
 }
@@ -179,10 +218,14 @@ export function timestampField(name: string, t: Timestamp, tz: string | undefine
 /** Duration accessors (whole hours, minutes, seconds, milliseconds). */
 export function durationField(name: string, d: Duration): bigint | undefined {
   switch (name) {
-    case 'getHours': return d.ns / 3_600_000_000_000n;
-    case 'getMinutes': return d.ns / 60_000_000_000n;
-    case 'getSeconds': return d.ns / NS;
-    case 'getMilliseconds': return d.ns / 1_000_000n;
+    case 'getHours':
+      return d.ns / 3_600_000_000_000n;
+    case 'getMinutes':
+      return d.ns / 60_000_000_000n;
+    case 'getSeconds':
+      return d.ns / NS;
+    case 'getMilliseconds':
+      return d.ns / 1_000_000n;
   }
   return undefined;
 }

@@ -4,7 +4,20 @@
 
 /** A CEL type. */
 export type CelType =
-  | { k: 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null_type' | 'dyn' | 'error' | 'duration' | 'timestamp' }
+  | {
+      k:
+        | 'int'
+        | 'uint'
+        | 'double'
+        | 'bool'
+        | 'string'
+        | 'bytes'
+        | 'null_type'
+        | 'dyn'
+        | 'error'
+        | 'duration'
+        | 'timestamp';
+    }
   | { k: 'list'; elem: CelType }
   | { k: 'map'; key: CelType; value: CelType }
   | { k: 'object'; name: string; fields: () => ReadonlyMap<string, CelType> }
@@ -94,14 +107,22 @@ export function parseType(s: string): CelType {
     if (/^[A-Z]$/.test(name)) return { k: 'param', name };
     switch (name) {
       case 'list':
-        return list(args[0]!);
+        return list(args[0]);
       case 'map':
-        return map(args[0]!, args[1]!);
+        return map(args[0], args[1]);
       case 'optional':
-        return optional(args[0]!);
+        return optional(args[0]);
       case 'type':
         return typeOf(args[0] ?? DYN);
-      case 'int': case 'uint': case 'double': case 'bool': case 'string': case 'bytes': case 'dyn': case 'duration': case 'timestamp':
+      case 'int':
+      case 'uint':
+      case 'double':
+      case 'bool':
+      case 'string':
+      case 'bytes':
+      case 'dyn':
+      case 'duration':
+      case 'timestamp':
         return T(name);
       case 'null':
         return NULL;
@@ -156,7 +177,11 @@ function occurs(name: string, t: CelType, s: Subst): boolean {
 export function assignable(to: CelType, from: CelType, s: Subst): boolean {
   if (to.k === 'param') {
     const b = s.get(to.name);
-    if (b) return assignable(b, from, s) || (from.k !== 'param' && assignable(from, b, s) && (s.set(to.name, widen(b, from)), true));
+    if (b)
+      return (
+        assignable(b, from, s) ||
+        (from.k !== 'param' && assignable(from, b, s) && (s.set(to.name, widen(b, from)), true))
+      );
     if (from.k === 'param' && from.name === to.name) return true;
     if (occurs(to.name, from, s)) return false;
     s.set(to.name, from);
@@ -180,7 +205,12 @@ export function assignable(to: CelType, from: CelType, s: Subst): boolean {
     case 'object':
       return from.k === 'object' && from.name === to.name;
     case 'opaque':
-      return from.k === 'opaque' && from.name === to.name && from.params.length === to.params.length && to.params.every((p, i) => assignable(p, from.params[i]!, s));
+      return (
+        from.k === 'opaque' &&
+        from.name === to.name &&
+        from.params.length === to.params.length &&
+        to.params.every((p, i) => assignable(p, from.params[i], s))
+      );
     case 'type':
       // cel-go does not compare the parameters of type(T) when assigning
       return from.k === 'type';
@@ -206,7 +236,9 @@ export function sameType(a: CelType, b: CelType): boolean {
       return a.name === (b as typeof a).name;
     case 'opaque': {
       const o = b as typeof a;
-      return a.name === o.name && a.params.length === o.params.length && a.params.every((p, i) => sameType(p, o.params[i]!));
+      return (
+        a.name === o.name && a.params.length === o.params.length && a.params.every((p, i) => sameType(p, o.params[i]))
+      );
     }
     case 'type':
       return sameType(a.of, (b as typeof a).of);

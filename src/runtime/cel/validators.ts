@@ -28,7 +28,7 @@ function children(e: Expr): Expr[] {
 }
 
 function unopt(t: CelType): CelType {
-  return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0]! : t;
+  return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0] : t;
 }
 
 /** Kubernetes' regex library compiles literal patterns of find/findAll when the program is built. */
@@ -36,7 +36,13 @@ export function programErrors(root: Expr): string | undefined {
   let out: string | undefined;
   const visit = (e: Expr): void => {
     if (out) return;
-    if (e.k === 'call' && (e.fn === 'find' || e.fn === 'findAll') && e.target && e.args[0]?.k === 'lit' && typeof e.args[0].v === 'string') {
+    if (
+      e.k === 'call' &&
+      (e.fn === 'find' || e.fn === 'findAll') &&
+      e.target &&
+      e.args[0]?.k === 'lit' &&
+      typeof e.args[0].v === 'string'
+    ) {
       try {
         compileRegex(e.args[0].v);
       } catch (err) {
@@ -57,11 +63,14 @@ export function validateAst(root: Expr, checked: Checked): CelIssue[] {
     if (e.k === 'list' && !inFormat) {
       let first: CelType | undefined;
       for (let i = 0; i < e.elems.length; i++) {
-        let t = typeOf(e.elems[i]!);
+        let t = typeOf(e.elems[i]);
         if (e.optional[i]) t = unopt(t);
         if (!first) first = t;
         else if (!sameType(first, t)) {
-          issues.push({ pos: e.elems[i]!.pos, message: `expected type '${typeString(first)}' but found '${typeString(t)}'` });
+          issues.push({
+            pos: e.elems[i].pos,
+            message: `expected type '${typeString(first)}' but found '${typeString(t)}'`,
+          });
           break;
         }
       }
@@ -78,8 +87,10 @@ export function validateAst(root: Expr, checked: Checked): CelIssue[] {
           vt = v;
           continue;
         }
-        if (!sameType(kt, k)) issues.push({ pos: en.key.pos, message: `expected type '${typeString(kt)}' but found '${typeString(k)}'` });
-        if (!sameType(vt, v)) issues.push({ pos: en.value.pos, message: `expected type '${typeString(vt)}' but found '${typeString(v)}'` });
+        if (!sameType(kt, k))
+          issues.push({ pos: en.key.pos, message: `expected type '${typeString(kt)}' but found '${typeString(k)}'` });
+        if (!sameType(vt, v))
+          issues.push({ pos: en.value.pos, message: `expected type '${typeString(vt)}' but found '${typeString(v)}'` });
       }
     }
     if (e.k === 'call') {
@@ -93,10 +104,12 @@ export function validateAst(root: Expr, checked: Checked): CelIssue[] {
           }
         };
         // cel-go evaluates the conversion of the literal
-        if ((e.fn === 'duration' || e.fn === 'timestamp') && !e.target && e.args.length === 1) check(() => stdlib.functions[e.fn]!(undefined, [a0.v]), e.fn);
+        if ((e.fn === 'duration' || e.fn === 'timestamp') && !e.target && e.args.length === 1)
+          check(() => stdlib.functions[e.fn](undefined, [a0.v]), e.fn);
         if (e.fn === 'matches' && typeof a0.v === 'string') check(() => compileRegex(a0.v as string), 'matches');
       }
-      if (e.fn === 'format' && e.target?.k === 'lit' && typeof e.target.v === 'string' && a0?.k === 'list') formatCheck(e.target.v, a0, typeOf, e.pos, issues);
+      if (e.fn === 'format' && e.target?.k === 'lit' && typeof e.target.v === 'string' && a0?.k === 'list')
+        formatCheck(e.target.v, a0, typeOf, e.pos, issues);
     }
     const fmt = inFormat || (e.k === 'call' && e.fn === 'format');
     for (const c of children(e)) visit(c, fmt);
@@ -106,17 +119,46 @@ export function validateAst(root: Expr, checked: Checked): CelIssue[] {
 }
 
 const CLAUSE: Record<string, { ok: string[]; msg: string }> = {
-  s: { ok: ['string', 'bool', 'bytes', 'int', 'uint', 'double', 'map', 'list', 'type', 'duration', 'timestamp', 'null_type', 'dyn'], msg: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps' },
+  s: {
+    ok: [
+      'string',
+      'bool',
+      'bytes',
+      'int',
+      'uint',
+      'double',
+      'map',
+      'list',
+      'type',
+      'duration',
+      'timestamp',
+      'null_type',
+      'dyn',
+    ],
+    msg: 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps',
+  },
   d: { ok: ['int', 'uint', 'dyn'], msg: 'decimal clause can only be used on integers' },
   f: { ok: ['double', 'string', 'dyn'], msg: 'fixed-point clause can only be used on doubles' },
   e: { ok: ['double', 'string', 'dyn'], msg: 'scientific clause can only be used on doubles' },
   b: { ok: ['int', 'uint', 'bool', 'dyn'], msg: 'only integers and bools can be formatted as binary' },
-  x: { ok: ['int', 'uint', 'string', 'bytes', 'dyn'], msg: 'only integers, byte buffers, and strings can be formatted as hex' },
-  X: { ok: ['int', 'uint', 'string', 'bytes', 'dyn'], msg: 'only integers, byte buffers, and strings can be formatted as hex' },
+  x: {
+    ok: ['int', 'uint', 'string', 'bytes', 'dyn'],
+    msg: 'only integers, byte buffers, and strings can be formatted as hex',
+  },
+  X: {
+    ok: ['int', 'uint', 'string', 'bytes', 'dyn'],
+    msg: 'only integers, byte buffers, and strings can be formatted as hex',
+  },
   o: { ok: ['int', 'uint', 'dyn'], msg: 'octal clause can only be used on integers' },
 };
 
-function formatCheck(fmt: string, list: Extract<Expr, { k: 'list' }>, typeOf: (e: Expr) => CelType, pos: number, issues: CelIssue[]): void {
+function formatCheck(
+  fmt: string,
+  list: Extract<Expr, { k: 'list' }>,
+  typeOf: (e: Expr) => CelType,
+  pos: number,
+  issues: CelIssue[],
+): void {
   let n = 0;
   for (let i = 0; i < fmt.length; i++) {
     if (fmt[i] !== '%') continue;
@@ -127,7 +169,7 @@ function formatCheck(fmt: string, list: Extract<Expr, { k: 'list' }>, typeOf: (e
     let j = i + 1;
     if (fmt[j] === '.') {
       j++;
-      while (j < fmt.length && /[0-9]/.test(fmt[j]!)) j++;
+      while (j < fmt.length && /[0-9]/.test(fmt[j])) j++;
     }
     const verb = fmt[j];
     const arg = list.elems[n];
@@ -137,7 +179,10 @@ function formatCheck(fmt: string, list: Extract<Expr, { k: 'list' }>, typeOf: (e
     }
     const c = verb === undefined ? undefined : CLAUSE[verb];
     if (!c) {
-      issues.push({ pos, message: `could not parse formatting clause: unrecognized formatting clause "${verb ?? ''}"` });
+      issues.push({
+        pos,
+        message: `could not parse formatting clause: unrecognized formatting clause "${verb ?? ''}"`,
+      });
       return;
     }
     const t = typeOf(arg);
@@ -149,5 +194,9 @@ function formatCheck(fmt: string, list: Extract<Expr, { k: 'list' }>, typeOf: (e
     n++;
     i = j;
   }
-  if (list.elems.length > n) issues.push({ pos, message: `too many arguments supplied to string.format (expected ${n}, got ${list.elems.length})` });
+  if (list.elems.length > n)
+    issues.push({
+      pos,
+      message: `too many arguments supplied to string.format (expected ${n}, got ${list.elems.length})`,
+    });
 }

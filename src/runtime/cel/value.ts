@@ -79,7 +79,21 @@ export interface CelMap {
 }
 
 /** Any CEL value. */
-export type Value = null | boolean | bigint | number | string | Uint8Array | Value[] | CelMap | Uint | Duration | Timestamp | TypeValue | Opaque | Optional;
+export type Value =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | Uint8Array
+  | Value[]
+  | CelMap
+  | Uint
+  | Duration
+  | Timestamp
+  | TypeValue
+  | Opaque
+  | Optional;
 
 /** Per-evaluation memo of converted JSON objects and arrays. */
 export type ConversionCache = WeakMap<object, Value>;
@@ -203,13 +217,16 @@ function checkData(d: number, v: unknown): void {
     return;
   }
   if ((d & CEL_DATA.INT_OR_STRING) !== 0) {
-    if (typeof v !== 'string' && typeof v !== 'bigint' && !(typeof v === 'number' && Number.isInteger(v))) throw new CelEvalError('invalid data, expected XIntOrString value to be either a string or integer');
+    if (typeof v !== 'string' && typeof v !== 'bigint' && !(typeof v === 'number' && Number.isInteger(v)))
+      throw new CelEvalError('invalid data, expected XIntOrString value to be either a string or integer');
     return;
   }
   const t = d & CEL_DATA.TYPE_MASK;
   if (t === CEL_DATA.OBJECT) {
-    if (typeof v !== 'object' || Array.isArray(v)) throw new CelEvalError('invalid data, expected a map for the provided schema with type=object');
-  } else if (t === CEL_DATA.ARRAY && !Array.isArray(v)) throw new CelEvalError('invalid data, expected an array for the provided schema with type=array');
+    if (typeof v !== 'object' || Array.isArray(v))
+      throw new CelEvalError('invalid data, expected a map for the provided schema with type=object');
+  } else if (t === CEL_DATA.ARRAY && !Array.isArray(v))
+    throw new CelEvalError('invalid data, expected an array for the provided schema with type=array');
 }
 
 const emptyListItems = new WeakMap<Value[], Node>();
@@ -235,13 +252,15 @@ export function concatLists(a: Value[], b: Value[]): Value[] {
   if (!kind) return a.concat(b);
   const out = a.slice();
   if (kind.kind === 'set') {
-    for (const x of out.concat(b)) if (Array.isArray(x) || isMap(x)) throw new CelEvalError('listSet operations are only supported on lists of scalar values');
+    for (const x of out.concat(b))
+      if (Array.isArray(x) || isMap(x))
+        throw new CelEvalError('listSet operations are only supported on lists of scalar values');
     for (const y of b) if (!out.some((x) => celEquals(x, y))) out.push(y);
   } else {
     const keyOf = (x: Value) => (isMap(x) ? kind.keys.map((k) => x.get(k) ?? null) : [x]);
     for (const y of b) {
       const ky = keyOf(y);
-      const at = out.findIndex((x) => keyOf(x).every((k, i) => celEquals(k, ky[i]!)));
+      const at = out.findIndex((x) => keyOf(x).every((k, i) => celEquals(k, ky[i])));
       if (at >= 0) out[at] = y;
       else out.push(y);
     }
@@ -252,13 +271,14 @@ export function concatLists(a: Value[], b: Value[]): Value[] {
 
 function unorderedEquals(a: Value[], b: Value[], kind: { kind: 'set' | 'map'; keys: readonly string[] }): boolean {
   if (a.length !== b.length) return false;
-  if (kind.kind === 'set') return a.every((x) => b.some((y) => celEquals(x, y))) && b.every((y) => a.some((x) => celEquals(x, y)));
+  if (kind.kind === 'set')
+    return a.every((x) => b.some((y) => celEquals(x, y))) && b.every((y) => a.some((x) => celEquals(x, y)));
   const keyOf = (x: Value) => (isMap(x) ? kind.keys.map((k) => x.get(k) ?? null) : [x]);
   return a.every((x) => {
     const kx = keyOf(x);
     const match = b.find((y) => {
       const ky = keyOf(y);
-      return kx.every((k, i) => celEquals(k, ky[i]!));
+      return kx.every((k, i) => celEquals(k, ky[i]));
     });
     return match !== undefined && celEquals(x, match);
   });
@@ -281,16 +301,27 @@ function formatted(format: string, v: string): Value {
   return v;
 }
 
-const OPAQUE_TYPE_NAMES: Record<string, string> = { url: 'kubernetes.URL', ip: 'net.IP', cidr: 'net.CIDR', quantity: 'kubernetes.Quantity', semver: 'kubernetes.Semver', format: 'kubernetes.NamedFormat' };
+const OPAQUE_TYPE_NAMES: Record<string, string> = {
+  url: 'kubernetes.URL',
+  ip: 'net.IP',
+  cidr: 'net.CIDR',
+  quantity: 'kubernetes.Quantity',
+  semver: 'kubernetes.Semver',
+  format: 'kubernetes.NamedFormat',
+};
 
 /** CEL's type name of a value. */
 export function typeName(v: Value): string {
   if (v === null) return 'null_type';
   switch (typeof v) {
-    case 'boolean': return 'bool';
-    case 'bigint': return 'int';
-    case 'number': return 'double';
-    case 'string': return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'string':
+      return 'string';
   }
   if (v instanceof Uint8Array) return 'bytes';
   if (Array.isArray(v)) return 'list';
@@ -331,7 +362,7 @@ export function celEquals(a: Value, b: Value): boolean {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     const kind = listKinds.get(a) ?? listKinds.get(b);
     if (kind) return unorderedEquals(a, b, kind);
-    for (let i = 0; i < a.length; i++) if (!celEquals(a[i]!, b[i]!)) return false;
+    for (let i = 0; i < a.length; i++) if (!celEquals(a[i], b[i])) return false;
     return true;
   }
   if (isMap(a)) {
@@ -364,7 +395,7 @@ export function celCompare(a: Value, b: Value, op: string): number {
   if (a instanceof Duration && b instanceof Duration) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
   if (a instanceof Timestamp && b instanceof Timestamp) return a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0;
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
     return a.length - b.length;
   }
   return noOverload(op, a, b);

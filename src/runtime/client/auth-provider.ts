@@ -36,7 +36,10 @@ export class AuthProviderAuthenticator {
   private kc: Promise<KubeConfigLike> | undefined;
 
   /** `server` is the cluster URL the provider config belongs to. */
-  constructor(private readonly provider: AuthProviderConfig, private readonly server: string) {}
+  constructor(
+    private readonly provider: AuthProviderConfig,
+    private readonly server: string,
+  ) {}
 
   /** The Authorization header value, or undefined when the provider set none. */
   async authorization(): Promise<string | undefined> {
@@ -61,7 +64,9 @@ export class AuthProviderAuthenticator {
         // Only the Authorization header is taken from client-node; its own agent (which
         // refuses http:// servers unless verification is off) is never used.
         clusters: [{ name: 'c', cluster: { server: this.server, 'insecure-skip-tls-verify': true } }],
-        users: [{ name: 'u', user: { 'auth-provider': { name: this.provider.name, config: this.provider.config ?? {} } } }],
+        users: [
+          { name: 'u', user: { 'auth-provider': { name: this.provider.name, config: this.provider.config ?? {} } } },
+        ],
         contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
         'current-context': 'x',
       }),

@@ -3,7 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import type { RestConfig } from './config.js';
-import { ExecCredentialProvider, type ExecClusterInfo, type ExecCredentialResult, type ExecRunner } from './exec-credential.js';
+import {
+  ExecCredentialProvider,
+  type ExecClusterInfo,
+  type ExecCredentialResult,
+  type ExecRunner,
+} from './exec-credential.js';
 import { AuthProviderAuthenticator } from './auth-provider.js';
 
 /** How often a token file is re-read (client-go's cached file token source: one minute). */
@@ -36,14 +41,16 @@ export class Authenticator {
   private readonly now: () => number;
 
   /** Builds the authenticator of `config`; invalid exec settings throw here. */
-  constructor(private readonly config: RestConfig, options: AuthenticatorOptions = {}) {
+  constructor(
+    private readonly config: RestConfig,
+    options: AuthenticatorOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     const a = config.auth ?? {};
     if (a.exec) {
       const info = a.exec.provideClusterInfo ? clusterInfo(config) : undefined;
       this.exec = new ExecCredentialProvider(a.exec, info, options.execRunner, this.now);
-    }
-    else if (a.authProvider) this.provider = new AuthProviderAuthenticator(a.authProvider, config.server);
+    } else if (a.authProvider) this.provider = new AuthProviderAuthenticator(a.authProvider, config.server);
   }
 
   /** True when a 401 may be cured by fetching credentials again. */
@@ -58,7 +65,9 @@ export class Authenticator {
       const c = await this.exec.get(signal);
       return {
         ...(c.token ? { authorization: `Bearer ${c.token}` } : {}),
-        ...(c.clientCertificateData && c.clientKeyData ? { clientCert: { cert: c.clientCertificateData, key: c.clientKeyData } } : {}),
+        ...(c.clientCertificateData && c.clientKeyData
+          ? { clientCert: { cert: c.clientCertificateData, key: c.clientKeyData } }
+          : {}),
         exec: c,
       };
     }
@@ -117,7 +126,9 @@ function clusterInfo(config: RestConfig): ExecClusterInfo {
     try {
       caData = readFileSync(tls.caFile);
     } catch (e) {
-      throw new Error(`cannot read certificate-authority file ${tls.caFile} for the exec plugin's cluster info: ${(e as Error).message}`);
+      throw new Error(
+        `cannot read certificate-authority file ${tls.caFile} for the exec plugin's cluster info: ${(e as Error).message}`,
+      );
     }
   }
   const ca = caData === undefined ? undefined : Buffer.from(caData).toString('base64');

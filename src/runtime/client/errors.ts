@@ -28,22 +28,38 @@ export const StatusReason = {
 /** The reason client-go assumes for a bare HTTP code when the body is not a Status. */
 function reasonForCode(code: number): string {
   switch (code) {
-    case 400: return StatusReason.BadRequest;
-    case 401: return StatusReason.Unauthorized;
-    case 403: return StatusReason.Forbidden;
-    case 404: return StatusReason.NotFound;
-    case 405: return StatusReason.MethodNotAllowed;
-    case 406: return StatusReason.NotAcceptable;
-    case 409: return StatusReason.Conflict;
-    case 410: return StatusReason.Gone;
-    case 413: return StatusReason.RequestEntityTooLarge;
-    case 415: return StatusReason.UnsupportedMediaType;
-    case 422: return StatusReason.Invalid;
-    case 429: return StatusReason.TooManyRequests;
-    case 500: return StatusReason.InternalError;
-    case 503: return StatusReason.ServiceUnavailable;
-    case 504: return StatusReason.Timeout;
-    default: return StatusReason.Unknown;
+    case 400:
+      return StatusReason.BadRequest;
+    case 401:
+      return StatusReason.Unauthorized;
+    case 403:
+      return StatusReason.Forbidden;
+    case 404:
+      return StatusReason.NotFound;
+    case 405:
+      return StatusReason.MethodNotAllowed;
+    case 406:
+      return StatusReason.NotAcceptable;
+    case 409:
+      return StatusReason.Conflict;
+    case 410:
+      return StatusReason.Gone;
+    case 413:
+      return StatusReason.RequestEntityTooLarge;
+    case 415:
+      return StatusReason.UnsupportedMediaType;
+    case 422:
+      return StatusReason.Invalid;
+    case 429:
+      return StatusReason.TooManyRequests;
+    case 500:
+      return StatusReason.InternalError;
+    case 503:
+      return StatusReason.ServiceUnavailable;
+    case 504:
+      return StatusReason.Timeout;
+    default:
+      return StatusReason.Unknown;
   }
 }
 
@@ -80,8 +96,10 @@ export class ApiError extends Error {
     const reason = typeof status.reason === 'string' ? status.reason : '';
     const where = options.request ? `${options.request.method} ${options.request.path}: ` : '';
     const msg = status.message || reason || (code ? `HTTP ${code}` : 'unknown API error');
-    super(`${where}${msg}${code ? ` (${code}${reason ? ` ${reason}` : ''})` : ''}`,
-      options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `${where}${msg}${code ? ` (${code}${reason ? ` ${reason}` : ''})` : ''}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.reason = reason;
     this.status = status;

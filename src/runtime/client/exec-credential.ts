@@ -5,7 +5,10 @@ import { execFile } from 'node:child_process';
 import type { ExecConfig } from './config.js';
 
 /** API versions of ExecCredential we speak. */
-export const EXEC_CREDENTIAL_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
+export const EXEC_CREDENTIAL_VERSIONS = [
+  'client.authentication.k8s.io/v1',
+  'client.authentication.k8s.io/v1beta1',
+] as const;
 
 /** What a plugin returned: a token and/or a client certificate, with an optional expiry. */
 export interface ExecCredentialResult {
@@ -29,20 +32,34 @@ export interface ExecClusterInfo {
 }
 
 /** Runs a plugin; injectable for tests. Resolves with its stdout. */
-export type ExecRunner = (command: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal) => Promise<string>;
+export type ExecRunner = (
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+) => Promise<string>;
 
 /** Runs the command without a shell, capturing stdout (stderr is kept for the error message). */
 export const defaultExecRunner: ExecRunner = (command, args, env, signal) =>
   new Promise((resolve, reject) => {
-    execFile(command, args, { env, signal, maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) {
-        const e = err as NodeJS.ErrnoException & { code?: string | number };
-        const detail = stderr.trim() ? `: ${stderr.trim().slice(0, 1000)}` : '';
-        reject(Object.assign(new Error(`${e.code === 'ENOENT' ? 'not found' : e.message.split('\n')[0]}${detail}`), { code: e.code }));
-        return;
-      }
-      resolve(stdout);
-    });
+    execFile(
+      command,
+      args,
+      { env, signal, maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (err) {
+          const e = err as NodeJS.ErrnoException & { code?: string | number };
+          const detail = stderr.trim() ? `: ${stderr.trim().slice(0, 1000)}` : '';
+          reject(
+            Object.assign(new Error(`${e.code === 'ENOENT' ? 'not found' : e.message.split('\n')[0]}${detail}`), {
+              code: e.code,
+            }),
+          );
+          return;
+        }
+        resolve(stdout);
+      },
+    );
   });
 
 /** Resolves like `p`, or rejects with the signal's reason when it aborts first. */
@@ -92,7 +109,9 @@ export class ExecCredentialProvider {
   async get(signal?: AbortSignal): Promise<ExecCredentialResult> {
     if (this.exec.interactiveMode === 'Always') {
       // We never hand the plugin a terminal (client-go fails the same way without a TTY).
-      throw new Error(`exec plugin "${this.exec.command}" requires interactive mode (interactiveMode: Always), which crdgen/runtime cannot provide`);
+      throw new Error(
+        `exec plugin "${this.exec.command}" requires interactive mode (interactiveMode: Always), which crdgen/runtime cannot provide`,
+      );
     }
     const c = this.cached;
     if (c && (c.expiresAt === undefined || this.now() < c.expiresAt)) return c;
@@ -160,11 +179,13 @@ export class ExecCredentialProvider {
       throw new Error(`${where} printed JSON that is not an ExecCredential (kind must be "ExecCredential")`);
     }
     if (cred.apiVersion !== this.exec.apiVersion) {
-      throw new Error(`${where} returned apiVersion ${JSON.stringify(cred.apiVersion)}, expected "${this.exec.apiVersion}"`);
+      throw new Error(
+        `${where} returned apiVersion ${JSON.stringify(cred.apiVersion)}, expected "${this.exec.apiVersion}"`,
+      );
     }
     const s = cred.status;
     if (typeof s !== 'object' || s === null) throw new Error(`${where} returned an ExecCredential without status`);
-    const str = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : undefined);
+    const str = (k: string): string | undefined => (typeof s[k] === 'string' && s[k] !== '' ? s[k] : undefined);
     const result: ExecCredentialResult = {};
     const token = str('token');
     const cert = str('clientCertificateData');

@@ -47,7 +47,8 @@ function packageName(dir: string): string | undefined {
  */
 export function applicationName(argv: readonly string[] = process.argv): string {
   const script = argv[1];
-  if (script === undefined || script === '' || script.startsWith('-')) return token(basename(argv[0] ?? 'node', extname(argv[0] ?? 'node')) || 'node');
+  if (script === undefined || script === '' || script.startsWith('-'))
+    return token(basename(argv[0] ?? 'node', extname(argv[0] ?? 'node')) || 'node');
   const name = basename(script, extname(script));
   if (GENERIC_NAMES.has(name)) {
     const pkg = packageName(dirname(resolve(script)));
@@ -64,7 +65,15 @@ export function fieldManagerFromUserAgent(userAgent: string): string {
 type WriteOptions = { fieldManager?: string } | undefined;
 
 /** Where the options argument is, for each write of a ResourceClient. */
-const WRITE_OPTIONS_INDEX: Readonly<Record<string, number>> = { create: 1, update: 1, updateStatus: 1, patch: 3, patchStatus: 3, apply: 1, applyStatus: 1 };
+const WRITE_OPTIONS_INDEX: Readonly<Record<string, number>> = {
+  create: 1,
+  update: 1,
+  updateStatus: 1,
+  patch: 3,
+  patchStatus: 3,
+  apply: 1,
+  applyStatus: 1,
+};
 
 /**
  * `backend` with `fieldManager` on every write (create, update, updateStatus, patch,
@@ -72,7 +81,9 @@ const WRITE_OPTIONS_INDEX: Readonly<Record<string, number>> = { create: 1, updat
  */
 export function withFieldManager(backend: ClientBackend, fieldManager: string): ClientBackend {
   const withDefault = (o: WriteOptions): WriteOptions => (o?.fieldManager ? o : { ...(o ?? {}), fieldManager });
-  const wrap = <T extends KubeObject, TList extends KubeList<T>>(client: ResourceClient<T, TList>): ResourceClient<T, TList> =>
+  const wrap = <T extends KubeObject, TList extends KubeList<T>>(
+    client: ResourceClient<T, TList>,
+  ): ResourceClient<T, TList> =>
     new Proxy(client, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver);
@@ -89,14 +100,17 @@ export function withFieldManager(backend: ClientBackend, fieldManager: string): 
       },
     });
   return {
-    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string) {
+    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(
+      descriptor: ResourceDescriptor,
+      namespace?: string,
+    ) {
       return wrap(backend.resource<T, TList>(descriptor, namespace));
     },
     scale(descriptor: ResourceDescriptor, namespace?: string) {
       const s = backend.scale(descriptor, namespace);
       return {
         getScale: (name, options) => s.getScale(name, options),
-        updateScale: (name, scale, options) => s.updateScale(name, scale, withDefault(options) as typeof options),
+        updateScale: (name, scale, options) => s.updateScale(name, scale, withDefault(options)),
       };
     },
   };

@@ -26,9 +26,15 @@ export class TokenBucketRateLimiter implements ClientRateLimiter {
   private last: number;
 
   /** `qps` > 0 tokens per second, at most `burst` >= 1 at once. */
-  constructor(readonly qps: number, readonly burst: number, private readonly clock: LimiterClock = realClock) {
-    if (!(qps > 0) || !Number.isFinite(qps)) throw new RangeError(`rate limiter qps must be a positive number, got ${qps}`);
-    if (!(burst >= 1) || !Number.isInteger(burst)) throw new RangeError(`rate limiter burst must be an integer >= 1, got ${burst}`);
+  constructor(
+    readonly qps: number,
+    readonly burst: number,
+    private readonly clock: LimiterClock = realClock,
+  ) {
+    if (!(qps > 0) || !Number.isFinite(qps))
+      throw new RangeError(`rate limiter qps must be a positive number, got ${qps}`);
+    if (!(burst >= 1) || !Number.isInteger(burst))
+      throw new RangeError(`rate limiter burst must be an integer >= 1, got ${burst}`);
     this.tokens = burst;
     this.last = clock.now();
   }

@@ -32,21 +32,27 @@ export async function inClusterConfig(options: InClusterOptions = {}): Promise<R
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {
-    throw new Error('unable to load in-cluster configuration: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+    throw new Error(
+      'unable to load in-cluster configuration: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
   }
   const tokenFile = join(dir, 'token');
   try {
     const token = (await readFile(tokenFile, 'utf8')).trim();
     if (!token) throw new Error('the file is empty');
   } catch (e) {
-    throw new Error(`unable to load in-cluster configuration: cannot read the service account token ${tokenFile}: ${(e as Error).message}`);
+    throw new Error(
+      `unable to load in-cluster configuration: cannot read the service account token ${tokenFile}: ${(e as Error).message}`,
+    );
   }
   const caFile = join(dir, 'ca.crt');
   let ca: Buffer;
   try {
     ca = await readFile(caFile);
   } catch (e) {
-    throw new Error(`unable to load in-cluster configuration: cannot read the service account CA ${caFile}: ${(e as Error).message}`);
+    throw new Error(
+      `unable to load in-cluster configuration: cannot read the service account CA ${caFile}: ${(e as Error).message}`,
+    );
   }
   let namespace = env.POD_NAMESPACE || 'default';
   try {

@@ -87,7 +87,11 @@ export function kubeconfigPaths(options: LoadKubeconfigOptions = {}): { paths: s
   const list = env.KUBECONFIG;
   if (list) {
     const seen = new Set<string>();
-    const paths = list.split(delimiter).filter((p) => p !== '').map((p) => resolve(p)).filter((p) => !seen.has(p) && seen.add(p));
+    const paths = list
+      .split(delimiter)
+      .filter((p) => p !== '')
+      .map((p) => resolve(p))
+      .filter((p) => !seen.has(p) && seen.add(p));
     return { paths, explicit: false };
   }
   const home = env.HOME || env.USERPROFILE || homedir();
@@ -97,7 +101,13 @@ export function kubeconfigPaths(options: LoadKubeconfigOptions = {}): { paths: s
 /** Reads and merges the kubeconfig files of the loading rules (without resolving a context). */
 export async function readKubeconfig(options: LoadKubeconfigOptions = {}): Promise<Kubeconfig> {
   const { paths, explicit } = kubeconfigPaths(options);
-  const merged: Kubeconfig = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined, files: [] };
+  const merged: Kubeconfig = {
+    clusters: new Map(),
+    users: new Map(),
+    contexts: new Map(),
+    currentContext: undefined,
+    files: [],
+  };
   for (const path of paths) {
     let text: string;
     try {
@@ -105,7 +115,9 @@ export async function readKubeconfig(options: LoadKubeconfigOptions = {}): Promi
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && !explicit) continue; // client-go skips missing files of the list
-      throw new KubeconfigError(`cannot read kubeconfig ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw new KubeconfigError(
+        `cannot read kubeconfig ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      );
     }
     mergeInto(merged, await parseKubeconfig(text, path), path);
   }
@@ -121,16 +133,23 @@ export async function parseKubeconfig(text: string, path: string): Promise<Kubec
   } catch (e) {
     throw new KubeconfigError(`kubeconfig ${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
   }
-  const out: Kubeconfig = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: undefined, files: [path] };
+  const out: Kubeconfig = {
+    clusters: new Map(),
+    users: new Map(),
+    contexts: new Map(),
+    currentContext: undefined,
+    files: [path],
+  };
   if (doc === null || doc === undefined) return out; // an empty file is an empty config
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new KubeconfigError(`kubeconfig ${path}: the document must be a mapping`);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new KubeconfigError(`kubeconfig ${path}: the document must be a mapping`);
   const d = doc as Record<string, unknown>;
   const dir = dirname(path);
   for (const [name, body] of namedEntries(d, 'clusters', 'cluster', path)) {
-    out.clusters.set(name, { cluster: resolveClusterPaths(body as KubeconfigCluster, dir), file: path });
+    out.clusters.set(name, { cluster: resolveClusterPaths(body, dir), file: path });
   }
   for (const [name, body] of namedEntries(d, 'users', 'user', path)) {
-    out.users.set(name, { user: resolveUserPaths(body as KubeconfigUser, dir), file: path });
+    out.users.set(name, { user: resolveUserPaths(body, dir), file: path });
   }
   for (const [name, body] of namedEntries(d, 'contexts', 'context', path)) {
     out.contexts.set(name, { context: body as unknown as KubeconfigContext, file: path });
@@ -140,7 +159,12 @@ export async function parseKubeconfig(text: string, path: string): Promise<Kubec
   return out;
 }
 
-function namedEntries(d: Record<string, unknown>, key: string, inner: string, path: string): Array<[string, Record<string, unknown>]> {
+function namedEntries(
+  d: Record<string, unknown>,
+  key: string,
+  inner: string,
+  path: string,
+): Array<[string, Record<string, unknown>]> {
   const list = d[key];
   if (list === undefined || list === null) return [];
   if (!Array.isArray(list)) throw new KubeconfigError(`kubeconfig ${path}: "${key}" must be a list`);
@@ -198,23 +222,32 @@ function b64(what: string, data: string | undefined): Buffer | undefined {
 }
 
 /** Resolves a context of a merged kubeconfig into a RestConfig. */
-export function restConfigFromKubeconfig(kc: Kubeconfig, options: Pick<LoadKubeconfigOptions, 'context' | 'namespace'> = {}): RestConfig {
+export function restConfigFromKubeconfig(
+  kc: Kubeconfig,
+  options: Pick<LoadKubeconfigOptions, 'context' | 'namespace'> = {},
+): RestConfig {
   const files = kc.files.join(', ') || '(no kubeconfig file)';
   const contextName = options.context || kc.currentContext;
   if (!contextName) {
-    throw new KubeconfigError(`no current-context set in ${files}; pass a context or run \`kubectl config use-context <name>\``);
+    throw new KubeconfigError(
+      `no current-context set in ${files}; pass a context or run \`kubectl config use-context <name>\``,
+    );
   }
   const ctx = kc.contexts.get(contextName);
   if (!ctx) throw new KubeconfigError(`context "${contextName}" does not exist in ${files}`);
   if (!ctx.context.cluster) throw new KubeconfigError(`context "${contextName}" names no cluster`);
   const cl = kc.clusters.get(ctx.context.cluster);
-  if (!cl) throw new KubeconfigError(`cluster "${ctx.context.cluster}" of context "${contextName}" does not exist in ${files}`);
+  if (!cl)
+    throw new KubeconfigError(
+      `cluster "${ctx.context.cluster}" of context "${contextName}" does not exist in ${files}`,
+    );
   const c = cl.cluster;
   if (!c.server) throw new KubeconfigError(`cluster "${ctx.context.cluster}" has no server`);
   let u: KubeconfigUser = {};
   if (ctx.context.user) {
     const found = kc.users.get(ctx.context.user);
-    if (!found) throw new KubeconfigError(`user "${ctx.context.user}" of context "${contextName}" does not exist in ${files}`);
+    if (!found)
+      throw new KubeconfigError(`user "${ctx.context.user}" of context "${contextName}" does not exist in ${files}`);
     u = found.user;
   }
   const where = `cluster "${ctx.context.cluster}"`;
@@ -240,9 +273,18 @@ export function restConfigFromKubeconfig(kc: Kubeconfig, options: Pick<LoadKubec
   if (u.tokenFile) auth.bearerTokenFile = u.tokenFile;
   if (u.username !== undefined) auth.username = u.username;
   if (u.password !== undefined) auth.password = u.password;
-  if (u['auth-provider']) auth.authProvider = { name: u['auth-provider'].name, ...(u['auth-provider'].config ? { config: u['auth-provider'].config } : {}) };
+  if (u['auth-provider'])
+    auth.authProvider = {
+      name: u['auth-provider'].name,
+      ...(u['auth-provider'].config ? { config: u['auth-provider'].config } : {}),
+    };
   if (u.exec) auth.exec = execConfig(u.exec, uw, c);
-  const schemes = [auth.bearerToken || auth.bearerTokenFile ? 'token' : '', auth.username !== undefined ? 'basic' : '', auth.exec ? 'exec' : '', auth.authProvider ? 'auth-provider' : ''].filter(Boolean);
+  const schemes = [
+    auth.bearerToken || auth.bearerTokenFile ? 'token' : '',
+    auth.username !== undefined ? 'basic' : '',
+    auth.exec ? 'exec' : '',
+    auth.authProvider ? 'auth-provider' : '',
+  ].filter(Boolean);
   if (schemes.includes('token') && schemes.includes('basic')) {
     throw new KubeconfigError(`${uw}: more than one authentication method found (token and basic auth); choose one`);
   }
@@ -252,7 +294,8 @@ export function restConfigFromKubeconfig(kc: Kubeconfig, options: Pick<LoadKubec
   if (u.as) headers['Impersonate-User'] = u.as;
   if (u['as-uid']) headers['Impersonate-Uid'] = u['as-uid'];
   if (u['as-groups']?.length) headers['Impersonate-Group'] = u['as-groups'].map(String);
-  for (const [k, vs] of Object.entries(u['as-user-extra'] ?? {})) headers[`Impersonate-Extra-${encodeURIComponent(k)}`] = vs.map(String);
+  for (const [k, vs] of Object.entries(u['as-user-extra'] ?? {}))
+    headers[`Impersonate-Extra-${encodeURIComponent(k)}`] = vs.map(String);
 
   const cfg: RestConfig = {
     server: c.server,

@@ -24,13 +24,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<RestC
   if (options.path || env.KUBECONFIG) {
     cfg = await loadKubeconfig({ ...options, env });
   } else if (isInCluster(env) && !options.context) {
-    const o: InClusterOptions = { env, ...(options.serviceAccountDir ? { serviceAccountDir: options.serviceAccountDir } : {}) };
+    const o: InClusterOptions = {
+      env,
+      ...(options.serviceAccountDir ? { serviceAccountDir: options.serviceAccountDir } : {}),
+    };
     cfg = await inClusterConfig(o);
     if (options.namespace) cfg.namespace = options.namespace;
   } else if (kubeconfigExists(env) || options.context) {
     cfg = await loadKubeconfig({ ...options, env });
   } else {
-    throw new Error('no Kubernetes configuration found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster');
+    throw new Error(
+      'no Kubernetes configuration found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster',
+    );
   }
   return { ...cfg, ...options.overrides };
 }

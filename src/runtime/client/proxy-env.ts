@@ -98,7 +98,10 @@ export function excludedByNoProxy(noProxy: string, host: string, port: string): 
 export function proxyFromEnvironment(target: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (isLoopback(host)) return undefined;
-  const proxy = target.protocol === 'https:' ? getEnvAny(env, 'HTTPS_PROXY', 'https_proxy') : getEnvAny(env, 'HTTP_PROXY', 'http_proxy');
+  const proxy =
+    target.protocol === 'https:'
+      ? getEnvAny(env, 'HTTPS_PROXY', 'https_proxy')
+      : getEnvAny(env, 'HTTP_PROXY', 'http_proxy');
   if (!proxy) return undefined;
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   const noProxy = getEnvAny(env, 'NO_PROXY', 'no_proxy');

@@ -35,7 +35,9 @@ export function apiVersionOf(d: Pick<ResourceDescriptor, 'group' | 'version'>): 
 function checkName(what: string, name: unknown): string {
   if (typeof name !== 'string' || name === '') throw new Error(`${what}: a non-empty name is required`);
   if (name === '.' || name === '..' || name.includes('/') || name.includes('%')) {
-    throw new Error(`${what}: invalid name ${JSON.stringify(name)} (it may not contain '/' or '%', nor be '.' or '..')`);
+    throw new Error(
+      `${what}: invalid name ${JSON.stringify(name)} (it may not contain '/' or '%', nor be '.' or '..')`,
+    );
   }
   return name;
 }
@@ -84,13 +86,20 @@ export interface ResourceClientOptions {
  * ResourceClient over HTTP. Construct with a RestConfig (the RestClient is shared per
  * config object) or a RestClient, and the resource's descriptor.
  */
-export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> = KubeList<T>> implements ResourceClient<T, TList> {
+export class ResourceClientImpl<
+  T extends KubeObject,
+  TList extends KubeList<T> = KubeList<T>,
+> implements ResourceClient<T, TList> {
   private readonly rest: RestClient;
   /** The namespace this client is bound to, if any. */
   readonly namespaceName: string | undefined;
 
   /** See the class doc. */
-  constructor(config: RestConfig | RestClient, readonly descriptor: ResourceDescriptor, options: ResourceClientOptions = {}) {
+  constructor(
+    config: RestConfig | RestClient,
+    readonly descriptor: ResourceDescriptor,
+    options: ResourceClientOptions = {},
+  ) {
     this.rest = config instanceof RestClient ? config : RestClient.for(config);
     if (options.namespace !== undefined && descriptor.namespaced) {
       this.namespaceName = checkName(`namespace of ${descriptor.resource}`, options.namespace);
@@ -106,7 +115,13 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Reads one object by name. */
   async get(name: string, options: GetOptions = {}): Promise<T> {
-    return this.call<T>('GET', this.itemPath('get', name), { resourceVersion: options.resourceVersion }, undefined, options);
+    return this.call<T>(
+      'GET',
+      this.itemPath('get', name),
+      { resourceVersion: options.resourceVersion },
+      undefined,
+      options,
+    );
   }
 
   /** Lists one page, or everything without `limit`. */
@@ -123,7 +138,13 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
     for (let page = 1; token; page++) {
       let next: TList;
       try {
-        next = await this.list({ ...options, limit: pageSize, continue: token, resourceVersion: undefined, resourceVersionMatch: undefined });
+        next = await this.list({
+          ...options,
+          limit: pageSize,
+          continue: token,
+          resourceVersion: undefined,
+          resourceVersionMatch: undefined,
+        });
       } catch (e) {
         if (!isResourceExpired(e)) throw e;
         // The snapshot behind the continue token was compacted: list everything at once.
@@ -131,7 +152,8 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
       }
       items.push(...next.items);
       token = next.metadata?.continue;
-      if (page > 1_000_000) throw new Error(`listAll ${this.descriptor.resource}: the server never stopped returning continue tokens`);
+      if (page > 1_000_000)
+        throw new Error(`listAll ${this.descriptor.resource}: the server never stopped returning continue tokens`);
     }
     const metadata = { ...first.metadata };
     delete metadata.continue;
@@ -151,7 +173,13 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Replaces the status subresource. */
   async updateStatus(obj: T, options: UpdateOptions = {}): Promise<T> {
-    return this.call<T>('PUT', `${this.objectPath('updateStatus', obj)}/status`, writeQuery(options), this.withTypeMeta(obj), options);
+    return this.call<T>(
+      'PUT',
+      `${this.objectPath('updateStatus', obj)}/status`,
+      writeQuery(options),
+      this.withTypeMeta(obj),
+      options,
+    );
   }
 
   /** Patches an object. */
@@ -166,12 +194,12 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Server-side apply. */
   async apply(obj: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
-    return this.doApply(this.objectPath('apply', obj as KubeObject), obj, options);
+    return this.doApply(this.objectPath('apply', obj), obj, options);
   }
 
   /** Server-side apply to the status subresource. */
   async applyStatus(obj: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
-    return this.doApply(`${this.objectPath('applyStatus', obj as KubeObject)}/status`, obj, options);
+    return this.doApply(`${this.objectPath('applyStatus', obj)}/status`, obj, options);
   }
 
   /** Deletes an object. */
@@ -181,7 +209,13 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
 
   /** Deletes every matching object. */
   async deleteCollection(options: DeleteCollectionOptions = {}): Promise<TList | Status> {
-    return this.call<TList | Status>('DELETE', this.collectionPath(undefined), listQuery(options), deleteBody(options), options);
+    return this.call<TList | Status>(
+      'DELETE',
+      this.collectionPath(undefined),
+      listQuery(options),
+      deleteBody(options),
+      options,
+    );
   }
 
   /** Opens a watch. */
@@ -203,7 +237,8 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
   }
 
   private doApply(path: string, obj: unknown, options: ApplyOptions): Promise<T> {
-    if (!options || !options.fieldManager) throw new Error(`apply ${this.descriptor.resource}: options.fieldManager is required`);
+    if (!options || !options.fieldManager)
+      throw new Error(`apply ${this.descriptor.resource}: options.fieldManager is required`);
     return this.call<T>('PATCH', path, writeQuery(options), obj, options, PatchType.Apply);
   }
 
@@ -214,7 +249,11 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
    */
   private withTypeMeta(obj: T): T {
     if (obj.apiVersion && obj.kind) return obj;
-    return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(this.descriptor), kind: obj.kind || this.descriptor.kind };
+    return {
+      ...obj,
+      apiVersion: obj.apiVersion || apiVersionOf(this.descriptor),
+      kind: obj.kind || this.descriptor.kind,
+    };
   }
 
   private call<R>(
@@ -243,12 +282,23 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
     if (!d.namespaced) return `${base}/${d.resource}`;
     const ns = this.namespaceName ?? obj?.metadata?.namespace;
     if (obj && ns === undefined) {
-      throw new Error(`create ${d.resource}: no namespace (bind the client with namespace(ns) or set metadata.namespace)`);
+      throw new Error(
+        `create ${d.resource}: no namespace (bind the client with namespace(ns) or set metadata.namespace)`,
+      );
     }
-    if (ns !== undefined && obj?.metadata?.namespace && this.namespaceName && obj.metadata.namespace !== this.namespaceName) {
-      throw new Error(`create ${d.resource}: object namespace ${JSON.stringify(obj.metadata.namespace)} does not match the client's ${JSON.stringify(this.namespaceName)}`);
+    if (
+      ns !== undefined &&
+      obj?.metadata?.namespace &&
+      this.namespaceName &&
+      obj.metadata.namespace !== this.namespaceName
+    ) {
+      throw new Error(
+        `create ${d.resource}: object namespace ${JSON.stringify(obj.metadata.namespace)} does not match the client's ${JSON.stringify(this.namespaceName)}`,
+      );
     }
-    return ns === undefined ? `${base}/${d.resource}` : `${base}/namespaces/${encodeURIComponent(checkName('namespace', ns))}/${d.resource}`;
+    return ns === undefined
+      ? `${base}/${d.resource}`
+      : `${base}/namespaces/${encodeURIComponent(checkName('namespace', ns))}/${d.resource}`;
   }
 
   private objectPath(verb: string, obj: KubeObject): string {
@@ -256,7 +306,9 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
     const name = checkName(`${verb} ${this.descriptor.resource}`, obj.metadata?.name);
     const ns = obj.metadata?.namespace;
     if (this.descriptor.namespaced && ns && this.namespaceName && ns !== this.namespaceName) {
-      throw new Error(`${verb} ${this.descriptor.resource}: object namespace ${JSON.stringify(ns)} does not match the client's ${JSON.stringify(this.namespaceName)}`);
+      throw new Error(
+        `${verb} ${this.descriptor.resource}: object namespace ${JSON.stringify(ns)} does not match the client's ${JSON.stringify(this.namespaceName)}`,
+      );
     }
     return this.pathFor(verb, name, this.namespaceName ?? ns);
   }
@@ -270,7 +322,9 @@ export class ResourceClientImpl<T extends KubeObject, TList extends KubeList<T> 
     const base = groupVersionPath(d.group, d.version);
     if (!d.namespaced) return `${base}/${d.resource}/${encodeURIComponent(name)}`;
     if (ns === undefined || ns === '') {
-      throw new Error(`${verb} ${d.resource} ${JSON.stringify(name)}: ${d.resource} are namespaced; bind the client with namespace(ns)`);
+      throw new Error(
+        `${verb} ${d.resource} ${JSON.stringify(name)}: ${d.resource} are namespaced; bind the client with namespace(ns)`,
+      );
     }
     return `${base}/namespaces/${encodeURIComponent(checkName('namespace', ns))}/${d.resource}/${encodeURIComponent(name)}`;
   }

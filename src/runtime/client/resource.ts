@@ -36,7 +36,7 @@ export interface TypedResource<T extends KubeObject = KubeObject> extends Resour
 
 /** `descriptor` typed as a descriptor of `T` objects (no copy, no check: a compile-time cast). */
 export function typedResource<T extends KubeObject>(descriptor: ResourceDescriptor): TypedResource<T> {
-  return descriptor as TypedResource<T>;
+  return descriptor;
 }
 
 /** Content types of the patch flavours the apiserver accepts (client-go's types.PatchType). */
@@ -113,10 +113,17 @@ export interface DeleteOptions extends RequestOptions {
 
 /** Options of deleteCollection: which objects (list options) and how (delete options). */
 export type DeleteCollectionOptions = DeleteOptions &
-  Pick<ListOptions, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch' | 'limit' | 'continue'>;
+  Pick<
+    ListOptions,
+    'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch' | 'limit' | 'continue'
+  >;
 
 /** An object as sent to server-side apply: apiVersion/kind/metadata.name required, the rest partial. */
-export type ApplyConfiguration<T> = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } & Record<string, unknown> } & {
+export type ApplyConfiguration<T> = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string } & Record<string, unknown>;
+} & {
   [K in Exclude<keyof T, 'apiVersion' | 'kind' | 'metadata'>]?: unknown;
 };
 
@@ -129,8 +136,10 @@ export type ApplyConfiguration<T> = { apiVersion: string; kind: string; metadata
  * object's `metadata.namespace`, and get/patch/delete of a namespaced resource fail
  * with a clear error. Cluster-scoped clients ignore namespaces.
  */
-export interface ResourceClient<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>
-  extends ListerWatcher<T, TList> {
+export interface ResourceClient<T extends KubeObject, TList extends KubeList<T> = KubeList<T>> extends ListerWatcher<
+  T,
+  TList
+> {
   /** The resource this client talks to. */
   readonly descriptor: ResourceDescriptor;
   /** The namespace this client is bound to, if any. */

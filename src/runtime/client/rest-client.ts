@@ -107,11 +107,16 @@ export class RestClient {
   }
 
   /** Builds a client; bad URLs and exec settings throw here. */
-  constructor(readonly config: RestConfig, options: RestClientOptions = {}) {
+  constructor(
+    readonly config: RestConfig,
+    options: RestClientOptions = {},
+  ) {
     this.transport = new Transport(config, options.env);
     this.auth = new Authenticator(config, options);
     const qps = config.qps ?? DEFAULT_QPS;
-    this.limiter = config.rateLimiter ?? (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : noClientRateLimit);
+    this.limiter =
+      config.rateLimiter ??
+      (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : noClientRateLimit);
     this.userAgent = config.userAgent ?? defaultUserAgent();
   }
 
@@ -157,12 +162,17 @@ export class RestClient {
         text = await readBody(res);
       } catch (e) {
         if (signal?.aborted) throw e;
-        throw new Error(`${req.method} ${req.path}: the response ended before its whole body arrived (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+        throw new Error(
+          `${req.method} ${req.path}: the response ended before its whole body arrived (${e instanceof Error ? e.message : String(e)})`,
+          { cause: e },
+        );
       }
       return { text, code: res.statusCode ?? 0 };
     } catch (e) {
       if (timedOut && !req.signal?.aborted) {
-        throw e instanceof RequestTimeoutError ? e : new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
+        throw e instanceof RequestTimeoutError
+          ? e
+          : new RequestTimeoutError(`${req.method} ${req.path}: request timed out after ${timeoutMs} ms`, { cause: e });
       }
       throw e;
     } finally {
@@ -181,7 +191,10 @@ export class RestClient {
    * accepted it; an HTTP error rejects with an ApiError.
    */
   async watch<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<Watch<T>> {
-    const res = await this.send({ method: 'GET', path, query: { ...query, watch: 'true' }, ...(signal ? { signal } : {}) }, signal);
+    const res = await this.send(
+      { method: 'GET', path, query: { ...query, watch: 'true' }, ...(signal ? { signal } : {}) },
+      signal,
+    );
     return new StreamWatch<T>(res);
   }
 
@@ -227,7 +240,13 @@ export class RestClient {
           ...(creds.clientCert ? { clientCert: creds.clientCert } : {}),
         });
       } catch (e) {
-        metrics?.requestDone?.({ method: req.method, host, path: req.path, code: 'error', seconds: (performance.now() - start) / 1000 });
+        metrics?.requestDone?.({
+          method: req.method,
+          host,
+          path: req.path,
+          code: 'error',
+          seconds: (performance.now() - start) / 1000,
+        });
         if (signal?.aborted) throw signal.reason;
         // A kept-alive connection the server closed meanwhile: GETs are safe to send again
         // (client-go retries GETs on connection resets too). Once per call.
@@ -241,11 +260,23 @@ export class RestClient {
       const code = res.statusCode ?? 0;
       if (this.config.onWarning) reportWarnings(res, this.config.onWarning, { method: req.method, path: req.path });
       if (code >= 200 && code < 300) {
-        metrics?.requestDone?.({ method: req.method, host, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+        metrics?.requestDone?.({
+          method: req.method,
+          host,
+          path: req.path,
+          code,
+          seconds: (performance.now() - start) / 1000,
+        });
         return res;
       }
       const text = await readBody(res);
-      metrics?.requestDone?.({ method: req.method, host, path: req.path, code, seconds: (performance.now() - start) / 1000 });
+      metrics?.requestDone?.({
+        method: req.method,
+        host,
+        path: req.path,
+        code,
+        seconds: (performance.now() - start) / 1000,
+      });
       const retryAfterHeader = headerValue(res, 'retry-after');
 
       if (code === 401 && !refreshed && this.auth.refreshable && (await this.auth.unauthorized(creds))) {
@@ -272,7 +303,11 @@ function isConnectionReset(e: unknown): boolean {
 }
 
 /** Calls `handler` with the text of each RFC 7234 `Warning: 299 - "text"` header. */
-function reportWarnings(res: IncomingMessage, handler: NonNullable<RestConfig['onWarning']>, info: { method: string; path: string }): void {
+function reportWarnings(
+  res: IncomingMessage,
+  handler: NonNullable<RestConfig['onWarning']>,
+  info: { method: string; path: string },
+): void {
   const raw = res.headers.warning;
   if (!raw) return;
   for (const h of Array.isArray(raw) ? raw : [raw]) {
@@ -312,7 +347,7 @@ function readBody(res: IncomingMessage): Promise<string> {
       cleanup();
       res.off('data', onData);
       if (err) reject(err);
-      else resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      else resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
     });
   });
 }

@@ -43,12 +43,17 @@ export class Transport {
    * Validates the server and proxy URLs (TLS files are read on first use). Without a
    * proxyUrl, the proxy comes from `env` (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) as in client-go.
    */
-  constructor(private readonly config: RestConfig, env: NodeJS.ProcessEnv = process.env) {
+  constructor(
+    private readonly config: RestConfig,
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
     let url: URL;
     try {
       url = new URL(config.server);
     } catch {
-      throw new Error(`invalid API server URL ${JSON.stringify(config.server)}${config.source ? ` (from ${config.source})` : ''}`);
+      throw new Error(
+        `invalid API server URL ${JSON.stringify(config.server)}${config.source ? ` (from ${config.source})` : ''}`,
+      );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new Error(`API server URL must be http:// or https://, got ${JSON.stringify(config.server)}`);
@@ -66,7 +71,9 @@ export class Transport {
         throw new Error(`invalid proxy-url ${JSON.stringify(proxyUrl)}${where}`);
       }
       if (p.protocol !== 'http:') {
-        throw new Error(`proxy-url ${JSON.stringify(proxyUrl)}${where}: only http:// proxies (CONNECT) are supported, not ${p.protocol}//`);
+        throw new Error(
+          `proxy-url ${JSON.stringify(proxyUrl)}${where}: only http:// proxies (CONNECT) are supported, not ${p.protocol}//`,
+        );
       }
       this.proxy = p;
     }
@@ -113,7 +120,11 @@ export class Transport {
     const tlsOptions: https.AgentOptions = {
       keepAlive: true,
       ...(m.ca !== undefined ? { ca: m.ca } : {}),
-      ...(clientCert ? { cert: clientCert.cert, key: clientCert.key } : m.cert !== undefined ? { cert: m.cert, key: m.key } : {}),
+      ...(clientCert
+        ? { cert: clientCert.cert, key: clientCert.key }
+        : m.cert !== undefined
+          ? { cert: m.cert, key: m.key }
+          : {}),
       rejectUnauthorized: !t.insecureSkipTlsVerify,
       ...(t.serverName ? { servername: t.serverName } : {}),
     };
@@ -166,7 +177,10 @@ type ConnectCallback = (err: Error | null, socket?: Duplex) => void;
  * (then TLS inside the tunnel for https servers).
  */
 function installTunnel(agent: http.Agent, proxy: URL, secure: boolean): void {
-  const connect = (options: tls.ConnectionOptions & { host?: string; port?: number | string }, cb: ConnectCallback): undefined => {
+  const connect = (
+    options: tls.ConnectionOptions & { host?: string; port?: number | string },
+    cb: ConnectCallback,
+  ): undefined => {
     const target = `${options.host}:${options.port}`;
     const headers: Record<string, string> = { Host: target };
     if (proxy.username || proxy.password) {

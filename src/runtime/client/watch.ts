@@ -83,7 +83,15 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODI
 
 /** The Status a watch reports when its stream cannot be decoded (client-go: an InternalError). */
 export function decodeErrorStatus(message: string): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, reason: 'InternalError', message };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    code: 500,
+    reason: 'InternalError',
+    message,
+  };
 }
 
 /**
@@ -96,13 +104,33 @@ export function parseWatchLine<T>(line: string): { event: WatchEvent<T>; malform
     v = JSON.parse(line);
   } catch {
     const shown = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-    return { event: { type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: not JSON: ${shown}`) }, malformed: true };
+    return {
+      event: {
+        type: 'ERROR',
+        object: decodeErrorStatus(`unable to decode an event from the watch stream: not JSON: ${shown}`),
+      },
+      malformed: true,
+    };
   }
   const ev = v as { type?: unknown; object?: unknown };
-  if (typeof ev !== 'object' || ev === null || typeof ev.type !== 'string' || !EVENT_TYPES.has(ev.type) ||
-      typeof ev.object !== 'object' || ev.object === null) {
+  if (
+    typeof ev !== 'object' ||
+    ev === null ||
+    typeof ev.type !== 'string' ||
+    !EVENT_TYPES.has(ev.type) ||
+    typeof ev.object !== 'object' ||
+    ev.object === null
+  ) {
     const t = typeof ev === 'object' && ev !== null ? String(ev.type) : typeof ev;
-    return { event: { type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: got invalid watch event type or object: ${t}`) }, malformed: true };
+    return {
+      event: {
+        type: 'ERROR',
+        object: decodeErrorStatus(
+          `unable to decode an event from the watch stream: got invalid watch event type or object: ${t}`,
+        ),
+      },
+      malformed: true,
+    };
   }
   return { event: ev as WatchEvent<T>, malformed: false };
 }
@@ -208,7 +236,14 @@ export class StreamWatch<T> implements BatchedWatch<T> {
             if (this.stopped) return;
           }
           if (decoder.pending > this.maxLine) {
-            yield [{ type: 'ERROR', object: decodeErrorStatus(`unable to decode an event from the watch stream: a line exceeds ${this.maxLine} bytes`) }];
+            yield [
+              {
+                type: 'ERROR',
+                object: decodeErrorStatus(
+                  `unable to decode an event from the watch stream: a line exceeds ${this.maxLine} bytes`,
+                ),
+              },
+            ];
             return;
           }
         }

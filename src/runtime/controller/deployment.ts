@@ -33,12 +33,19 @@ export function deploymentUpdate(current: Deployment, desired: Deployment): Depl
   const templateOk = semanticallyContains(have?.template, want.template);
   if (replicasOk && templateOk) return undefined;
   const copy = structuredClone(current);
-  copy.spec = { ...copy.spec!, ...(want.replicas !== undefined ? { replicas: want.replicas } : {}), template: structuredClone(want.template) };
+  copy.spec = {
+    ...copy.spec,
+    ...(want.replicas !== undefined ? { replicas: want.replicas } : {}),
+    template: structuredClone(want.template),
+  };
   return copy;
 }
 
 /** Equality of two string maps (a missing map is an empty one). */
-function sameMap(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+function sameMap(
+  a: Readonly<Record<string, string>> | undefined,
+  b: Readonly<Record<string, string>> | undefined,
+): boolean {
   const ak = Object.keys(a ?? {});
   return ak.length === Object.keys(b ?? {}).length && ak.every((k) => (b ?? {})[k] === (a ?? {})[k]);
 }

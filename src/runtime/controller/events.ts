@@ -78,7 +78,13 @@ export class EventBroadcaster {
     await this.chain;
   }
 
-  private record(obj: KubeObject, gvk: GroupVersionKind | undefined, type: EventType, reason: string, message: string): void {
+  private record(
+    obj: KubeObject,
+    gvk: GroupVersionKind | undefined,
+    type: EventType,
+    reason: string,
+    message: string,
+  ): void {
     if (this.stopped || this.pending >= (this.options.maxPending ?? 1000)) {
       this.dropped++;
       return;
@@ -98,14 +104,23 @@ export class EventBroadcaster {
       try {
         await this.send(ref, type, reason, message, at);
       } catch (e) {
-        this.logger.warn({ err: errorMessage(e), reason, object: `${ref.namespace ?? ''}/${ref.name ?? ''}` }, 'could not record event');
+        this.logger.warn(
+          { err: errorMessage(e), reason, object: `${ref.namespace ?? ''}/${ref.name ?? ''}` },
+          'could not record event',
+        );
       } finally {
         this.pending--;
       }
     });
   }
 
-  private async send(ref: ObjectReference, type: EventType, reason: string, message: string, at: string): Promise<void> {
+  private async send(
+    ref: ObjectReference,
+    type: EventType,
+    reason: string,
+    message: string,
+    at: string,
+  ): Promise<void> {
     const namespace = ref.namespace || 'default';
     const events = this.backend.resource<CoreEvent>(CoreEventResource, namespace);
     const key = JSON.stringify([namespace, ref.kind, ref.name, ref.uid, type, reason, message]);

@@ -52,10 +52,11 @@ export function parseDuration(text: string, flag: string): number {
   let total = 0;
   let end = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    total += Number(m[1]) * units[m[2]!]!;
+    total += Number(m[1]) * units[m[2]];
     end = re.lastIndex;
   }
-  if (end === 0 || end !== text.length) throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 500ms, 15s, 10m, 1h)`);
+  if (end === 0 || end !== text.length)
+    throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 500ms, 15s, 10m, 1h)`);
   return total;
 }
 
@@ -88,7 +89,8 @@ export function operatorUsage(name: string): string {
 
 function positiveInt(text: string, flag: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a positive integer`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
+    throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a positive integer`);
   return n;
 }
 
@@ -96,7 +98,11 @@ function positiveInt(text: string, flag: string): number {
  * Parses `argv` (without node and the script). Returns `'help'` for `-h`/`--help`.
  * Throws {@link FlagError} for unknown flags or bad values. `env` supplies POD_NAMESPACE.
  */
-export function parseOperatorFlags(argv: readonly string[], name: string, env: NodeJS.ProcessEnv = process.env): OperatorFlags | 'help' {
+export function parseOperatorFlags(
+  argv: readonly string[],
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): OperatorFlags | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -137,9 +143,18 @@ export function parseOperatorFlags(argv: readonly string[], name: string, env: N
     leaderElect: values['leader-elect'] ?? false,
     leaderElectionId: values['leader-election-id'] ?? `${name}-leader`,
     leaderElectionNamespace: values['leader-election-namespace'] ?? env['POD_NAMESPACE'] ?? (namespace || 'default'),
-    leaseDurationMs: values['leader-elect-lease-duration'] === undefined ? DEFAULT_LEASE_DURATION_MS : parseDuration(values['leader-elect-lease-duration'], 'leader-elect-lease-duration'),
-    renewDeadlineMs: values['leader-elect-renew-deadline'] === undefined ? DEFAULT_RENEW_DEADLINE_MS : parseDuration(values['leader-elect-renew-deadline'], 'leader-elect-renew-deadline'),
-    retryPeriodMs: values['leader-elect-retry-period'] === undefined ? DEFAULT_RETRY_PERIOD_MS : parseDuration(values['leader-elect-retry-period'], 'leader-elect-retry-period'),
+    leaseDurationMs:
+      values['leader-elect-lease-duration'] === undefined
+        ? DEFAULT_LEASE_DURATION_MS
+        : parseDuration(values['leader-elect-lease-duration'], 'leader-elect-lease-duration'),
+    renewDeadlineMs:
+      values['leader-elect-renew-deadline'] === undefined
+        ? DEFAULT_RENEW_DEADLINE_MS
+        : parseDuration(values['leader-elect-renew-deadline'], 'leader-elect-renew-deadline'),
+    retryPeriodMs:
+      values['leader-elect-retry-period'] === undefined
+        ? DEFAULT_RETRY_PERIOD_MS
+        : parseDuration(values['leader-elect-retry-period'], 'leader-elect-retry-period'),
     metricsBindAddress: values['metrics-bind-address'] ?? ':8080',
     healthProbeBindAddress: values['health-probe-bind-address'] ?? ':8081',
     logLevel: values['log-level'] ?? 'info',

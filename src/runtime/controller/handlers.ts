@@ -29,7 +29,10 @@ export interface OwnerKind {
  * unwrapped; updates with an unchanged resourceVersion (resyncs) are skipped — a periodic
  * resync of the owned object changes nothing the owner's reconcile would see.
  */
-export function ownedObjectHandler<T extends KubeObject>(owner: OwnerKind, enqueue: (key: string) => void): ResourceEventHandler<T> {
+export function ownedObjectHandler<T extends KubeObject>(
+  owner: OwnerKind,
+  enqueue: (key: string) => void,
+): ResourceEventHandler<T> {
   const handle = (obj: T | DeletedFinalStateUnknown<T>): void => {
     const o = isDeletedFinalStateUnknown<T>(obj) ? obj.obj : obj;
     if (!o || typeof o !== 'object') return;
@@ -43,7 +46,11 @@ export function ownedObjectHandler<T extends KubeObject>(owner: OwnerKind, enque
   return {
     onAdd: handle,
     onUpdate: (oldObj, newObj) => {
-      if (oldObj.metadata?.resourceVersion !== undefined && oldObj.metadata.resourceVersion === newObj.metadata?.resourceVersion) return;
+      if (
+        oldObj.metadata?.resourceVersion !== undefined &&
+        oldObj.metadata.resourceVersion === newObj.metadata?.resourceVersion
+      )
+        return;
       handle(newObj);
     },
     onDelete: handle,

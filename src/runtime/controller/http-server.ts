@@ -35,18 +35,26 @@ export interface BindAddress {
  */
 export function parseBindAddress(addr: string): BindAddress | undefined {
   if (addr === '0') return undefined;
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr) ?? (/^(\d+)$/.test(addr) ? [addr, undefined, '', addr] : null);
-  if (!m) throw new Error(`bad bind address ${JSON.stringify(addr)}: expected [host]:port, e.g. :8080 or 127.0.0.1:8081 ("0" disables)`);
+  const m =
+    /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr) ?? (/^(\d+)$/.test(addr) ? [addr, undefined, '', addr] : null);
+  if (!m)
+    throw new Error(
+      `bad bind address ${JSON.stringify(addr)}: expected [host]:port, e.g. :8080 or 127.0.0.1:8081 ("0" disables)`,
+    );
   const port = Number(m[3]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`bad port in bind address ${JSON.stringify(addr)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`bad port in bind address ${JSON.stringify(addr)}`);
   const host = m[1] ?? (m[2] === '' || m[2] === undefined ? '0.0.0.0' : m[2]);
   return { host, port };
 }
 
 /** Serves `routes` (path → handler) on `bind`; other paths 404, other methods 405. */
-export async function startEndpointServer(bind: BindAddress, routes: Readonly<Record<string, RouteHandler>>): Promise<EndpointServer> {
+export async function startEndpointServer(
+  bind: BindAddress,
+  routes: Readonly<Record<string, RouteHandler>>,
+): Promise<EndpointServer> {
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     const handler = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!handler) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -59,8 +67,10 @@ export async function startEndpointServer(bind: BindAddress, routes: Readonly<Re
     Promise.resolve()
       .then(handler)
       .then(
-        (r) => res.writeHead(r.status, { 'content-type': r.contentType }).end(req.method === 'HEAD' ? undefined : r.body),
-        (e: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
+        (r) =>
+          res.writeHead(r.status, { 'content-type': r.contentType }).end(req.method === 'HEAD' ? undefined : r.body),
+        (e: unknown) =>
+          res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
       );
   });
   server.keepAliveTimeout = 5_000;

@@ -82,8 +82,12 @@ export class LeaderElector {
     this.retryPeriodMs = config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
     if (!config.identity) throw new Error('leader election: identity must not be empty');
     if (!config.name || !config.namespace) throw new Error('leader election: the lease needs a name and a namespace');
-    if (!(this.leaseDurationMs > this.renewDeadlineMs)) throw new Error('leader election: the lease duration must be greater than the renew deadline');
-    if (!(this.renewDeadlineMs > LEADER_ELECTION_JITTER * this.retryPeriodMs)) throw new Error(`leader election: the renew deadline must be greater than retry period × ${LEADER_ELECTION_JITTER}`);
+    if (!(this.leaseDurationMs > this.renewDeadlineMs))
+      throw new Error('leader election: the lease duration must be greater than the renew deadline');
+    if (!(this.renewDeadlineMs > LEADER_ELECTION_JITTER * this.retryPeriodMs))
+      throw new Error(
+        `leader election: the renew deadline must be greater than retry period × ${LEADER_ELECTION_JITTER}`,
+      );
     if (!(this.retryPeriodMs >= 1)) throw new Error('leader election: the retry period must be at least 1 ms');
     this.logger = config.logger ?? noopLogger;
     this.clock = config.clock ?? realClock;
@@ -111,7 +115,10 @@ export class LeaderElector {
     this.ran = true;
     if (!(await this.acquire(signal))) return { kind: 'NeverLed' };
     this.leading = true;
-    this.logger.info({ lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity }, 'acquired lease');
+    this.logger.info(
+      { lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity },
+      'acquired lease',
+    );
     const leadController = new AbortController();
     const onAbort = (): void => leadController.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -131,7 +138,10 @@ export class LeaderElector {
       for (;;) {
         const untilDeadline = this.renewDeadlineMs - (this.now() - lastRenew);
         const tick = new AbortController();
-        await Promise.race([sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal, this.clock), work]);
+        await Promise.race([
+          sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal, this.clock),
+          work,
+        ]);
         tick.abort();
         if (workDone) break;
         const sent = this.now();
@@ -157,7 +167,10 @@ export class LeaderElector {
 
   /** Tries every retry period (jittered) until the lease is ours or `signal` aborts. */
   private async acquire(signal: AbortSignal): Promise<boolean> {
-    this.logger.info({ lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity }, 'attempting to acquire leader lease');
+    this.logger.info(
+      { lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity },
+      'attempting to acquire leader lease',
+    );
     while (!signal.aborted) {
       if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) return true;
       if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal, this.clock))) return false;
@@ -185,14 +198,25 @@ export class LeaderElector {
   private async tryAcquireOrRenew(): Promise<boolean> {
     const now = this.now();
     const id = this.config.identity;
-    const mine: LeaseSpec = { holderIdentity: id, leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)), acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
+    const mine: LeaseSpec = {
+      holderIdentity: id,
+      leaseDurationSeconds: Math.max(1, Math.round(this.leaseDurationMs / 1000)),
+      acquireTime: microTime(now),
+      renewTime: microTime(now),
+      leaseTransitions: 0,
+    };
     try {
       let current: Lease;
       try {
         current = await this.leases().get(this.config.name);
       } catch (e) {
         if (!isNotFound(e)) throw e;
-        const created = await this.leases().create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.config.name, namespace: this.config.namespace }, spec: mine });
+        const created = await this.leases().create({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.config.name, namespace: this.config.namespace },
+          spec: mine,
+        });
         this.observe(created, this.now());
         return true;
       }
@@ -204,14 +228,16 @@ export class LeaderElector {
       const holder = spec.holderIdentity ?? '';
       const durationMs = (spec.leaseDurationSeconds ?? 0) * 1000;
       if (holder !== '' && holder !== id && this.observedAt + durationMs > seen) return false; // held by someone else, not expired
-      const next: LeaseSpec = holder === id
-        ? { ...mine, acquireTime: spec.acquireTime ?? mine.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
-        : { ...mine, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
+      const next: LeaseSpec =
+        holder === id
+          ? { ...mine, acquireTime: spec.acquireTime ?? mine.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
+          : { ...mine, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
       const updated = await this.leases().update({ ...current, spec: { ...spec, ...next } });
       this.observe(updated, this.now());
       return true;
     } catch (e) {
-      if (!isConflict(e) && !isAlreadyExists(e)) this.logger.warn({ err: errorMessage(e) }, 'error retrieving or updating the lease');
+      if (!isConflict(e) && !isAlreadyExists(e))
+        this.logger.warn({ err: errorMessage(e) }, 'error retrieving or updating the lease');
       return false;
     }
   }
@@ -219,8 +245,12 @@ export class LeaderElector {
   private observe(lease: Lease, now: number): void {
     const spec = lease.spec ?? {};
     const prev = this.observed?.spec;
-    if (!prev || prev.holderIdentity !== spec.holderIdentity || prev.renewTime !== spec.renewTime) this.observedAt = now;
-    this.observed = { spec, ...(lease.metadata?.resourceVersion !== undefined ? { resourceVersion: lease.metadata.resourceVersion } : {}) };
+    if (!prev || prev.holderIdentity !== spec.holderIdentity || prev.renewTime !== spec.renewTime)
+      this.observedAt = now;
+    this.observed = {
+      spec,
+      ...(lease.metadata?.resourceVersion !== undefined ? { resourceVersion: lease.metadata.resourceVersion } : {}),
+    };
   }
 
   /** Gives the lease up (holder cleared, 1 s duration), as client-go's release; errors are logged. */
@@ -229,7 +259,10 @@ export class LeaderElector {
       const current = await this.leases().get(this.config.name);
       if (current.spec?.holderIdentity !== this.config.identity) return;
       const now = microTime(this.now());
-      await this.leases().update({ ...current, spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now } });
+      await this.leases().update({
+        ...current,
+        spec: { ...current.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
+      });
       this.logger.info({ identity: this.config.identity }, 'released lease');
     } catch (e) {
       this.logger.warn({ err: errorMessage(e) }, 'could not release the lease');

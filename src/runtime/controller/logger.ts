@@ -48,7 +48,8 @@ const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'sil
  */
 export async function newLogger(options: LoggerOptions): Promise<Logger> {
   const level = options.level ?? 'info';
-  if (!LEVELS.has(level)) throw new Error(`unknown log level ${JSON.stringify(level)}; use one of ${[...LEVELS].join(', ')}`);
+  if (!LEVELS.has(level))
+    throw new Error(`unknown log level ${JSON.stringify(level)}; use one of ${[...LEVELS].join(', ')}`);
   const { pino } = await import('pino');
   const root = pino(
     {

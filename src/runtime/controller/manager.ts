@@ -10,7 +10,12 @@ import { loadConfig } from '../client/load-config.js';
 import { restBackend } from '../typed/backend.js';
 import { FlagError, operatorUsage, parseOperatorFlags, type OperatorFlags } from './flags.js';
 import { errorMessage, newLogger, type Logger } from './logger.js';
-import { noopControllerMetrics, newPrometheusMetrics, type ControllerMetrics, type PrometheusControllerMetrics } from './metrics.js';
+import {
+  noopControllerMetrics,
+  newPrometheusMetrics,
+  type ControllerMetrics,
+  type PrometheusControllerMetrics,
+} from './metrics.js';
 import { parseBindAddress, startEndpointServer } from './http-server.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from './leader-election.js';
@@ -96,7 +101,10 @@ export const OPERATOR_EXIT = { ok: 0, error: 1, usage: 2 } as const;
  * exit code. Prints usage for `--help` (0) and bad flags (2); start-up failures are
  * logged as one line and give 1, never a stack trace.
  */
-export async function runOperator(spec: OperatorSpec, argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+export async function runOperator(
+  spec: OperatorSpec,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<number> {
   let flags: OperatorFlags | 'help';
   try {
     flags = parseOperatorFlags(argv, spec.name);
@@ -115,7 +123,8 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     ...(flags.context !== undefined ? { context: flags.context } : {}),
     overrides: { qps: flags.kubeApiQps, burst: flags.kubeApiBurst, userAgent: spec.name },
   });
-  const metricsLoad: Promise<ControllerMetrics | PrometheusControllerMetrics> = flags.metricsBindAddress === '0' ? Promise.resolve(noopControllerMetrics) : newPrometheusMetrics();
+  const metricsLoad: Promise<ControllerMetrics | PrometheusControllerMetrics> =
+    flags.metricsBindAddress === '0' ? Promise.resolve(noopControllerMetrics) : newPrometheusMetrics();
   // awaited below; a failure is reported there (or dropped when the log level is bad)
   configLoad.catch(() => undefined);
   metricsLoad.catch(() => undefined);
@@ -142,7 +151,11 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     const controller = 'setupWithManager' in spec ? await operatorManager(spec, ctx) : spec.newController(ctx);
     if (spec.webhooks) {
       const { startWebhookServer } = await import('../webhook/server.js');
-      const webhookServer = await startWebhookServer({ bindAddress: flags.webhookBindAddress, certDir: flags.webhookCertDir, logger });
+      const webhookServer = await startWebhookServer({
+        bindAddress: flags.webhookBindAddress,
+        certDir: flags.webhookCertDir,
+        logger,
+      });
       servers.push(webhookServer);
       await spec.webhooks(webhookServer, ctx);
     }
@@ -150,7 +163,9 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
     const metricsBind = parseBindAddress(flags.metricsBindAddress);
     if (metricsBind && 'scrape' in metrics) {
       const m = metrics;
-      const s = await startEndpointServer(metricsBind, { '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }) });
+      const s = await startEndpointServer(metricsBind, {
+        '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }),
+      });
       servers.push(s);
       logger.info({ url: `${s.url}/metrics` }, 'serving metrics');
     }
@@ -160,7 +175,10 @@ export async function runOperator(spec: OperatorSpec, argv: readonly string[] = 
       const s = await startEndpointServer(healthBind, {
         '/healthz': () => ok('ok'),
         // ready once the caches synced; a standby replica (not the leader) is ready too, so rollouts complete
-        '/readyz': () => (standby || controller.hasSynced() ? ok('ok') : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' }),
+        '/readyz': () =>
+          standby || controller.hasSynced()
+            ? ok('ok')
+            : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' },
       });
       servers.push(s);
       logger.info({ url: s.url }, 'serving health probes');

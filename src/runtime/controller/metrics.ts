@@ -1,7 +1,13 @@
 // Operator metrics in the Prometheus text format, backed by prom-client (loaded on
 // demand): controller-runtime's reconcile metrics and client-go's workqueue metrics,
 // under the same names so existing dashboards work.
-import type { CounterMetric, GaugeMetric, HistogramMetric, SettableGaugeMetric, WorkqueueMetricsProvider } from '../metrics/workqueue.js';
+import type {
+  CounterMetric,
+  GaugeMetric,
+  HistogramMetric,
+  SettableGaugeMetric,
+  WorkqueueMetricsProvider,
+} from '../metrics/workqueue.js';
 import { noopWorkqueueMetricsProvider } from '../metrics/workqueue.js';
 
 /**
@@ -51,7 +57,10 @@ export interface ControllerMetrics {
 }
 
 /** No metrics at all (tests, or `--metrics-bind-address 0`). */
-export const noopControllerMetrics: ControllerMetrics = { reconcile: noopReconcileMetrics, workqueue: noopWorkqueueMetricsProvider };
+export const noopControllerMetrics: ControllerMetrics = {
+  reconcile: noopReconcileMetrics,
+  workqueue: noopWorkqueueMetricsProvider,
+};
 
 /** Controller metrics over a prom-client registry, and the scrape output. */
 export interface PrometheusControllerMetrics extends ControllerMetrics {
@@ -79,14 +88,31 @@ export interface PrometheusMetricsOptions {
  * `workqueue_queue_duration_seconds`, `workqueue_work_duration_seconds`,
  * `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds` (label `name`).
  */
-export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {}): Promise<PrometheusControllerMetrics> {
+export async function newPrometheusMetrics(
+  options: PrometheusMetricsOptions = {},
+): Promise<PrometheusControllerMetrics> {
   const prom = await import('prom-client');
   const registry = new prom.Registry();
   if (options.processMetrics ?? true) prom.collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const total = new prom.Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers });
-  const errors = new prom.Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers });
-  const terminal = new prom.Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers });
+  const total = new prom.Counter({
+    name: 'controller_runtime_reconcile_total',
+    help: 'Total number of reconciliations per controller',
+    labelNames: ['controller', 'result'],
+    registers,
+  });
+  const errors = new prom.Counter({
+    name: 'controller_runtime_reconcile_errors_total',
+    help: 'Total number of reconciliation errors per controller',
+    labelNames: ['controller'],
+    registers,
+  });
+  const terminal = new prom.Counter({
+    name: 'controller_runtime_terminal_reconcile_errors_total',
+    help: 'Total number of terminal reconciliation errors per controller',
+    labelNames: ['controller'],
+    registers,
+  });
   const duration = new prom.Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller',
@@ -94,15 +120,57 @@ export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers,
   });
-  const workers = new prom.Gauge({ name: 'controller_runtime_active_workers', help: 'Number of workers per controller', labelNames: ['controller'], registers });
+  const workers = new prom.Gauge({
+    name: 'controller_runtime_active_workers',
+    help: 'Number of workers per controller',
+    labelNames: ['controller'],
+    registers,
+  });
   const wq = {
-    depth: new prom.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers }),
-    adds: new prom.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers }),
-    latency: new prom.Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'], buckets: prom.exponentialBuckets(1e-8, 10, 10), registers }),
-    work: new prom.Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name'], buckets: prom.exponentialBuckets(1e-8, 10, 10), registers }),
-    unfinished: new prom.Gauge({ name: 'workqueue_unfinished_work_seconds', help: 'How many seconds of work has been done that is in progress and has not been observed by work_duration', labelNames: ['name'], registers }),
-    longest: new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'How many seconds has the longest running processor for workqueue been running', labelNames: ['name'], registers }),
-    retries: new prom.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers }),
+    depth: new prom.Gauge({
+      name: 'workqueue_depth',
+      help: 'Current depth of workqueue',
+      labelNames: ['name'],
+      registers,
+    }),
+    adds: new prom.Counter({
+      name: 'workqueue_adds_total',
+      help: 'Total number of adds handled by workqueue',
+      labelNames: ['name'],
+      registers,
+    }),
+    latency: new prom.Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'How long in seconds an item stays in workqueue before being requested',
+      labelNames: ['name'],
+      buckets: prom.exponentialBuckets(1e-8, 10, 10),
+      registers,
+    }),
+    work: new prom.Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'How long in seconds processing an item from workqueue takes',
+      labelNames: ['name'],
+      buckets: prom.exponentialBuckets(1e-8, 10, 10),
+      registers,
+    }),
+    unfinished: new prom.Gauge({
+      name: 'workqueue_unfinished_work_seconds',
+      help: 'How many seconds of work has been done that is in progress and has not been observed by work_duration',
+      labelNames: ['name'],
+      registers,
+    }),
+    longest: new prom.Gauge({
+      name: 'workqueue_longest_running_processor_seconds',
+      help: 'How many seconds has the longest running processor for workqueue been running',
+      labelNames: ['name'],
+      registers,
+    }),
+    retries: new prom.Counter({
+      name: 'workqueue_retries_total',
+      help: 'Total number of retries handled by workqueue',
+      labelNames: ['name'],
+      registers,
+    }),
   };
   const gauge = (g: typeof wq.depth, name: string): GaugeMetric & SettableGaugeMetric => {
     const child = g.labels(name);
@@ -129,7 +197,13 @@ export async function newPrometheusMetrics(options: PrometheusMetricsOptions = {
       newOverlapsMetric: (controller) => {
         const name = overlapsMetricName(controller);
         const existing = registry.getSingleMetric(name) as InstanceType<typeof prom.Counter> | undefined;
-        const c = existing ?? new prom.Counter({ name, help: `Reconciles of a key that began while another reconcile of the same key was running in this process (${controller}); 0 unless the workqueue's guarantee breaks`, registers });
+        const c =
+          existing ??
+          new prom.Counter({
+            name,
+            help: `Reconciles of a key that began while another reconcile of the same key was running in this process (${controller}); 0 unless the workqueue's guarantee breaks`,
+            registers,
+          });
         return { inc: () => c.inc() };
       },
     },

@@ -43,7 +43,12 @@ interface Reactor<F> {
 }
 
 function matches(r: { verb: string; resource: string }, a: Action): boolean {
-  return (r.verb === '*' || r.verb === a.verb) && (r.resource === '*' || r.resource === a.resource.resource || r.resource === `${a.resource.resource}/${a.subresource}`);
+  return (
+    (r.verb === '*' || r.verb === a.verb) &&
+    (r.resource === '*' ||
+      r.resource === a.resource.resource ||
+      r.resource === `${a.resource.resource}/${a.subresource}`)
+  );
 }
 
 /**

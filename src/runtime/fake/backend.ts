@@ -43,12 +43,23 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
   ) {}
 
   namespace(ns: string): ResourceClient<T, TList> {
-    return new FakeResourceClient<T, TList>(this.fake, this.tracker, this.descriptor, this.descriptor.namespaced ? ns || undefined : undefined);
+    return new FakeResourceClient<T, TList>(
+      this.fake,
+      this.tracker,
+      this.descriptor,
+      this.descriptor.namespaced ? ns || undefined : undefined,
+    );
   }
 
   private action(verb: ActionVerb, extra: Partial<Action> = {}, subresource = ''): Action {
     const d = this.descriptor;
-    return { verb, resource: { group: d.group, version: d.version, resource: d.resource }, subresource, namespace: this.namespaceName ?? '', ...extra };
+    return {
+      verb,
+      resource: { group: d.group, version: d.version, resource: d.resource },
+      subresource,
+      namespace: this.namespaceName ?? '',
+      ...extra,
+    };
   }
 
   /** Records `action`, runs the reactors, else `fallback` (the tracker). Results are copies. */
@@ -68,7 +79,9 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
 
   private requireNs(verb: string, name: string): string | undefined {
     if (this.descriptor.namespaced && !this.namespaceName) {
-      throw new Error(`${verb} ${this.descriptor.resource} ${JSON.stringify(name)}: ${this.descriptor.resource} are namespaced; bind the client with namespace(ns)`);
+      throw new Error(
+        `${verb} ${this.descriptor.resource} ${JSON.stringify(name)}: ${this.descriptor.resource} are namespaced; bind the client with namespace(ns)`,
+      );
     }
     return this.namespaceName;
   }
@@ -81,7 +94,10 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
 
   list(options?: ListOptions): Promise<TList> {
     const lo = listOpts(options);
-    return this.invoke(this.action('list', lo ? { listOptions: lo } : {}), () => this.tracker.list(this.descriptor, this.namespaceName, options) as unknown as TList);
+    return this.invoke(
+      this.action('list', lo ? { listOptions: lo } : {}),
+      () => this.tracker.list(this.descriptor, this.namespaceName, options) as unknown as TList,
+    );
   }
 
   async listAll(options?: ListOptions): Promise<TList> {
@@ -90,22 +106,33 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
 
   create(obj: T, options?: CreateOptions): Promise<T> {
     const ns = this.ns(obj);
-    return this.invoke(this.action('create', { object: obj, ...(obj?.metadata?.name ? { name: obj.metadata.name } : {}), namespace: ns ?? '' }), () =>
-      this.tracker.create(this.descriptor, obj, ns, options?.dryRun ? { dryRun: true } : {}) as T,
+    return this.invoke(
+      this.action('create', {
+        object: obj,
+        ...(obj?.metadata?.name ? { name: obj.metadata.name } : {}),
+        namespace: ns ?? '',
+      }),
+      () => this.tracker.create(this.descriptor, obj, ns, options?.dryRun ? { dryRun: true } : {}) as T,
     );
   }
 
   update(obj: T, options?: UpdateOptions): Promise<T> {
     const ns = this.ns(obj);
-    return this.invoke(this.action('update', { object: obj, name: obj?.metadata?.name ?? '', namespace: ns ?? '' }), () =>
-      this.tracker.update(this.descriptor, obj, ns, options?.dryRun ? { dryRun: true } : {}) as T,
+    return this.invoke(
+      this.action('update', { object: obj, name: obj?.metadata?.name ?? '', namespace: ns ?? '' }),
+      () => this.tracker.update(this.descriptor, obj, ns, options?.dryRun ? { dryRun: true } : {}) as T,
     );
   }
 
   updateStatus(obj: T, options?: UpdateOptions): Promise<T> {
     const ns = this.ns(obj);
-    return this.invoke(this.action('update', { object: obj, name: obj?.metadata?.name ?? '', namespace: ns ?? '' }, 'status'), () =>
-      this.tracker.update(this.descriptor, obj, ns, { subresource: 'status', ...(options?.dryRun ? { dryRun: true } : {}) }) as T,
+    return this.invoke(
+      this.action('update', { object: obj, name: obj?.metadata?.name ?? '', namespace: ns ?? '' }, 'status'),
+      () =>
+        this.tracker.update(this.descriptor, obj, ns, {
+          subresource: 'status',
+          ...(options?.dryRun ? { dryRun: true } : {}),
+        }) as T,
     );
   }
 
@@ -119,22 +146,48 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
 
   apply(obj: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
     if (!options?.fieldManager) throw new Error(`apply ${this.descriptor.resource}: options.fieldManager is required`);
-    return this.doPatch(checkName('apply', this.descriptor, obj?.metadata?.name), PatchType.Apply, obj, options, '', obj?.metadata?.namespace);
+    return this.doPatch(
+      checkName('apply', this.descriptor, obj?.metadata?.name),
+      PatchType.Apply,
+      obj,
+      options,
+      '',
+      obj?.metadata?.namespace,
+    );
   }
 
   applyStatus(obj: ApplyConfiguration<T>, options: ApplyOptions): Promise<T> {
-    if (!options?.fieldManager) throw new Error(`applyStatus ${this.descriptor.resource}: options.fieldManager is required`);
-    return this.doPatch(checkName('applyStatus', this.descriptor, obj?.metadata?.name), PatchType.Apply, obj, options, 'status', obj?.metadata?.namespace);
+    if (!options?.fieldManager)
+      throw new Error(`applyStatus ${this.descriptor.resource}: options.fieldManager is required`);
+    return this.doPatch(
+      checkName('applyStatus', this.descriptor, obj?.metadata?.name),
+      PatchType.Apply,
+      obj,
+      options,
+      'status',
+      obj?.metadata?.namespace,
+    );
   }
 
-  private doPatch(name: string, patchType: PatchType, patch: unknown, options: PatchOptions | ApplyOptions | undefined, sub: '' | 'status', objNs?: string): Promise<T> {
+  private doPatch(
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    options: PatchOptions | ApplyOptions | undefined,
+    sub: '' | 'status',
+    objNs?: string,
+  ): Promise<T> {
     checkName('patch', this.descriptor, name);
     const d = this.descriptor;
     const ns = d.namespaced ? (this.namespaceName ?? objNs) : undefined;
     if (d.namespaced && !ns) this.requireNs('patch', name);
     return this.invoke(this.action('patch', { name, patchType, patch, namespace: ns ?? '' }, sub), () => {
       if (patchType === PatchType.StrategicMerge) {
-        throw statusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`);
+        throw statusError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+        );
       }
       let current: KubeObject | undefined;
       try {
@@ -152,19 +205,28 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
       else throw statusError(415, 'UnsupportedMediaType', `unsupported patch type ${JSON.stringify(patchType)}`);
       const obj = next as KubeObject;
       if (!obj || typeof obj !== 'object') throw invalid(d, name, '<root>', 'the patch did not produce an object');
-      if (obj.metadata?.name !== name) throw invalid(d, name, 'metadata.name', 'the name of the object may not be changed by a patch');
+      if (obj.metadata?.name !== name)
+        throw invalid(d, name, 'metadata.name', 'the name of the object may not be changed by a patch');
       // A patch applies to the version it read unless it carries its own resourceVersion.
       const carried = (patch as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
       obj.metadata = { ...obj.metadata, resourceVersion: carried ?? current.metadata!.resourceVersion! };
-      return this.tracker.update(d, obj, ns, { ...(sub === 'status' ? { subresource: 'status' as const } : {}), ...(options?.dryRun ? { dryRun: true } : {}) }) as T;
+      return this.tracker.update(d, obj, ns, {
+        ...(sub === 'status' ? { subresource: 'status' as const } : {}),
+        ...(options?.dryRun ? { dryRun: true } : {}),
+      }) as T;
     });
   }
 
   delete(name: string, options?: DeleteOptions): Promise<T | Status> {
     checkName('delete', this.descriptor, name);
     const ns = this.requireNs('delete', name);
-    return this.invoke(this.action('delete', { name }), () =>
-      this.tracker.delete(this.descriptor, ns, name, { ...(options?.preconditions ? { preconditions: options.preconditions } : {}), ...(options?.dryRun ? { dryRun: true } : {}) }) as T | Status,
+    return this.invoke(
+      this.action('delete', { name }),
+      () =>
+        this.tracker.delete(this.descriptor, ns, name, {
+          ...(options?.preconditions ? { preconditions: options.preconditions } : {}),
+          ...(options?.dryRun ? { dryRun: true } : {}),
+        }) as T | Status,
     );
   }
 
@@ -194,10 +256,22 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
 
 /** The scale subresource over the tracker: `spec.replicas` / `status.replicas`. */
 class FakeScaleClient implements ScaleClient {
-  constructor(private readonly fake: Fake, private readonly tracker: ObjectTracker, private readonly d: ResourceDescriptor, private readonly ns: string | undefined) {}
+  constructor(
+    private readonly fake: Fake,
+    private readonly tracker: ObjectTracker,
+    private readonly d: ResourceDescriptor,
+    private readonly ns: string | undefined,
+  ) {}
 
   private action(verb: ActionVerb, name: string, object?: Scale): Action {
-    return { verb, resource: { group: this.d.group, version: this.d.version, resource: this.d.resource }, subresource: 'scale', namespace: this.ns ?? '', name, ...(object ? { object: object as KubeObject } : {}) };
+    return {
+      verb,
+      resource: { group: this.d.group, version: this.d.version, resource: this.d.resource },
+      subresource: 'scale',
+      namespace: this.ns ?? '',
+      name,
+      ...(object ? { object: object } : {}),
+    };
   }
 
   private toScale(o: KubeObject): Scale {
@@ -205,14 +279,20 @@ class FakeScaleClient implements ScaleClient {
     return {
       apiVersion: 'autoscaling/v1',
       kind: 'Scale',
-      metadata: { name: o.metadata!.name!, ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}), uid: o.metadata!.uid!, resourceVersion: o.metadata!.resourceVersion!, creationTimestamp: o.metadata!.creationTimestamp! },
+      metadata: {
+        name: o.metadata!.name!,
+        ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
+        uid: o.metadata!.uid!,
+        resourceVersion: o.metadata!.resourceVersion!,
+        creationTimestamp: o.metadata!.creationTimestamp!,
+      },
       spec: { replicas: x.spec?.replicas ?? 0 },
       status: { replicas: x.status?.replicas ?? 0 },
     };
   }
 
   private check(): void {
-    const r = this.tracker.resource(this.d) as TrackedResource;
+    const r = this.tracker.resource(this.d);
     if (!r.subresources?.scale) throw notFound(this.d, 'scale');
   }
 
@@ -239,7 +319,8 @@ class FakeScaleClient implements ScaleClient {
     this.check();
     const cur = this.tracker.get(this.d, this.ns, name) as KubeObject & { spec?: Record<string, unknown> };
     const next = { ...cur, spec: { ...(cur.spec ?? {}), replicas: scale.spec?.replicas ?? 0 } };
-    if (scale.metadata?.resourceVersion) next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
+    if (scale.metadata?.resourceVersion)
+      next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
     return this.toScale(this.tracker.update(this.d, next, this.ns, options?.dryRun ? { dryRun: true } : {}));
   }
 }
@@ -260,12 +341,25 @@ export class FakeClientBackend extends Fake implements ClientBackend {
   }
 
   /** A recording, reacting client of `descriptor` over the tracker. */
-  resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string): ResourceClient<T, TList> {
-    return new FakeResourceClient<T, TList>(this, this.tracker, descriptor, descriptor.namespaced && namespace ? namespace : undefined);
+  resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(
+    descriptor: ResourceDescriptor,
+    namespace?: string,
+  ): ResourceClient<T, TList> {
+    return new FakeResourceClient<T, TList>(
+      this,
+      this.tracker,
+      descriptor,
+      descriptor.namespaced && namespace ? namespace : undefined,
+    );
   }
 
   /** The scale subresource of `descriptor` over the tracker (`spec.replicas` / `status.replicas`). */
   scale(descriptor: ResourceDescriptor, namespace?: string): ScaleClient {
-    return new FakeScaleClient(this, this.tracker, descriptor, descriptor.namespaced && namespace ? namespace : undefined);
+    return new FakeScaleClient(
+      this,
+      this.tracker,
+      descriptor,
+      descriptor.namespaced && namespace ? namespace : undefined,
+    );
   }
 }

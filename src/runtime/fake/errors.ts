@@ -9,7 +9,13 @@ export function qualified(d: Pick<ResourceDescriptor, 'group' | 'resource'>): st
 }
 
 /** A Failure Status as an ApiError. */
-export function statusError(code: number, reason: string, message: string, d?: ResourceDescriptor, name?: string): ApiError {
+export function statusError(
+  code: number,
+  reason: string,
+  message: string,
+  d?: ResourceDescriptor,
+  name?: string,
+): ApiError {
   return new ApiError({
     kind: 'Status',
     apiVersion: 'v1',
@@ -38,7 +44,8 @@ export function conflict(d: ResourceDescriptor, name: string, why: string): ApiE
 }
 
 /** The optimistic-concurrency message of the apiserver. */
-export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OBJECT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 `<Kind>.<group> "x" is invalid: <field>: <detail>`. */
 export function invalid(d: ResourceDescriptor, name: string, field: string, detail: string): ApiError {

@@ -21,10 +21,10 @@ function ownValue(o: Rec, k: string): unknown {
 
 /** `o[k] = v` as an own data property, also for `__proto__` (a key like any other in Go's JSON). */
 function setOwn(o: Rec, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
   else o[k] = v;
 }
-
 
 function failure(code: number, reason: string, message: string): Status {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: {}, code };
@@ -89,7 +89,7 @@ function getAt(doc: Json, path: string[]): Json {
 function parentOf(doc: Json, path: string[]): { parent: Rec | Json[]; last: string } {
   const parent = getAt(doc, path.slice(0, -1));
   if (!isObject(parent) && !Array.isArray(parent)) throw patchFailed();
-  return { parent: parent as Rec | Json[], last: path[path.length - 1]! };
+  return { parent: parent as Rec | Json[], last: path[path.length - 1] };
 }
 
 function arrayIndex(last: string, length: number, allowEnd: boolean): number {
@@ -124,8 +124,11 @@ function remove(doc: Json, path: string[]): Json {
  * fieldValidation Ignore): an array of objects (or nulls). Throws the apiserver's 400 otherwise.
  */
 export function checkJsonPatchShape(ops: Json): void {
-  if (!Array.isArray(ops)) throw badRequest(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
-  for (const op of ops) if (op !== null && !isObject(op)) throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
+  if (!Array.isArray(ops))
+    throw badRequest(`json: cannot unmarshal ${goJsonType(ops)} into Go value of type jsonpatch.Patch`);
+  for (const op of ops)
+    if (op !== null && !isObject(op))
+      throw badRequest(`json: cannot unmarshal ${goJsonType(op)} into Go value of type jsonpatch.Operation`);
 }
 
 /**

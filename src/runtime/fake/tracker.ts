@@ -90,7 +90,12 @@ export class ObjectTracker {
   /** The tracked resource of `d`; throws NotFound (404, as for an unknown path) when not served. */
   resource(d: ResourceDescriptor): TrackedResource {
     const r = this.resources.get(resKey(d));
-    if (!r) throw statusError(404, 'NotFound', `the server could not find the requested resource (${d.resource}.${d.version}.${d.group})`);
+    if (!r)
+      throw statusError(
+        404,
+        'NotFound',
+        `the server could not find the requested resource (${d.resource}.${d.version}.${d.group})`,
+      );
     return r;
   }
 
@@ -102,7 +107,10 @@ export class ObjectTracker {
   /** Seeds an object (as `createFakeClientset(...objects)` does): created as is, status kept. */
   add(obj: KubeObject): KubeObject {
     const r = this.resourceForObject(obj);
-    if (!r) throw new Error(`fake clientset: no resource for apiVersion ${JSON.stringify(obj.apiVersion)} kind ${JSON.stringify(obj.kind)}; known: ${[...this.byKind.keys()].join(', ')}`);
+    if (!r)
+      throw new Error(
+        `fake clientset: no resource for apiVersion ${JSON.stringify(obj.apiVersion)} kind ${JSON.stringify(obj.kind)}; known: ${[...this.byKind.keys()].join(', ')}`,
+      );
     return this.create(r, obj, obj.metadata?.namespace, { keepStatus: true });
   }
 
@@ -115,7 +123,11 @@ export class ObjectTracker {
     const n = ns || obj?.metadata?.namespace;
     if (!n) throw statusError(400, 'BadRequest', `an empty namespace may not be set when a resource name is provided`);
     if (obj?.metadata?.namespace && ns && obj.metadata.namespace !== ns) {
-      throw statusError(400, 'BadRequest', `the namespace of the provided object does not match the namespace sent on the request`);
+      throw statusError(
+        400,
+        'BadRequest',
+        `the namespace of the provided object does not match the namespace sent on the request`,
+      );
     }
     return n;
   }
@@ -170,7 +182,7 @@ export class ObjectTracker {
     }
     if (options.limit && options.limit > 0 && items.length > options.limit) {
       items = items.slice(0, options.limit);
-      const last = items[items.length - 1]!;
+      const last = items[items.length - 1];
       cont = Buffer.from(objKey(last.metadata?.namespace, last.metadata!.name!), 'utf8').toString('base64url');
     }
     return {
@@ -193,7 +205,12 @@ export class ObjectTracker {
       const m = /^\s*([A-Za-z.]+)\s*(==|=|!=)\s*(.*?)\s*$/.exec(term);
       if (!m) throw statusError(400, 'BadRequest', `invalid selector: '${term}'; can't understand '${term}'`);
       const [, field, op, value] = m as unknown as [string, string, string, string];
-      const get = field === 'metadata.name' ? (o: KubeObject) => o.metadata?.name ?? '' : field === 'metadata.namespace' ? (o: KubeObject) => o.metadata?.namespace ?? '' : undefined;
+      const get =
+        field === 'metadata.name'
+          ? (o: KubeObject) => o.metadata?.name ?? ''
+          : field === 'metadata.namespace'
+            ? (o: KubeObject) => o.metadata?.namespace ?? ''
+            : undefined;
       if (!get) throw statusError(400, 'BadRequest', `field label not supported: ${field}`);
       fields.push(op === '!=' ? (o) => get(o) !== value : (o) => get(o) === value);
     }
@@ -201,7 +218,12 @@ export class ObjectTracker {
   }
 
   /** Creates an object; `keepStatus` keeps the status even with a status subresource (seeding). */
-  create(d: ResourceDescriptor, obj: KubeObject, namespace: string | undefined, opts: { keepStatus?: boolean; dryRun?: boolean } = {}): KubeObject {
+  create(
+    d: ResourceDescriptor,
+    obj: KubeObject,
+    namespace: string | undefined,
+    opts: { keepStatus?: boolean; dryRun?: boolean } = {},
+  ): KubeObject {
     const r = this.resource(d);
     const o = clone(obj) as KubeObject & { status?: unknown };
     o.metadata = { ...(o.metadata ?? {}) };
@@ -212,9 +234,15 @@ export class ObjectTracker {
     const name = o.metadata.name;
     if (!name) throw invalid(r, '', 'metadata.name', 'Required value: name or generateName is required');
     if (!NAME_RE.test(name) || name.length > 253) {
-      throw invalid(r, name, 'metadata.name', `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`);
+      throw invalid(
+        r,
+        name,
+        'metadata.name',
+        `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+      );
     }
-    if (o.metadata.resourceVersion) throw invalid(r, name, 'metadata.resourceVersion', 'Invalid value: must not be set on create');
+    if (o.metadata.resourceVersion)
+      throw invalid(r, name, 'metadata.resourceVersion', 'Invalid value: must not be set on create');
     const store = this.store(r);
     const key = objKey(ns, name);
     if (store.has(key)) throw alreadyExists(r, name);
@@ -239,18 +267,29 @@ export class ObjectTracker {
    * Replaces an object (`subresource` 'status': only its status). metadata.resourceVersion
    * is required and must be current. A no-op update writes nothing.
    */
-  update(d: ResourceDescriptor, obj: KubeObject, namespace: string | undefined, opts: { subresource?: 'status'; dryRun?: boolean; allowUnconditional?: boolean } = {}): KubeObject {
+  update(
+    d: ResourceDescriptor,
+    obj: KubeObject,
+    namespace: string | undefined,
+    opts: { subresource?: 'status'; dryRun?: boolean; allowUnconditional?: boolean } = {},
+  ): KubeObject {
     const r = this.resource(d);
     const ns = this.namespaceOf(r, namespace, obj);
     const name = obj.metadata?.name;
     if (!name) throw invalid(r, '', 'metadata.name', 'Required value: name is required');
     const store = this.store(r);
     const key = objKey(ns, name);
-    const old = store.get(key) as (KubeObject & { status?: unknown }) | undefined;
+    const old: (KubeObject & { status?: unknown }) | undefined = store.get(key);
     if (!old) throw notFound(r, name);
     const rv = obj.metadata?.resourceVersion;
     // as the apiserver's update strategy: the error names the resource, not the kind
-    if (!rv && !opts.allowUnconditional) throw invalid({ ...r, kind: r.resource }, name, 'metadata.resourceVersion', 'Invalid value: 0: must be specified for an update');
+    if (!rv && !opts.allowUnconditional)
+      throw invalid(
+        { ...r, kind: r.resource },
+        name,
+        'metadata.resourceVersion',
+        'Invalid value: 0: must be specified for an update',
+      );
     if (rv && rv !== old.metadata!.resourceVersion) throw conflict(r, name, OBJECT_MODIFIED);
     const incoming = clone(obj) as KubeObject & { status?: unknown };
     let next: KubeObject & { status?: unknown };
@@ -266,16 +305,16 @@ export class ObjectTracker {
         creationTimestamp: old.metadata!.creationTimestamp!,
         generation: old.metadata!.generation ?? 1,
         ...(old.metadata!.deletionTimestamp ? { deletionTimestamp: old.metadata!.deletionTimestamp } : {}),
-      } as NonNullable<KubeObject['metadata']>;
-      if (ns !== undefined) next.metadata!.namespace = ns;
-      else delete next.metadata!.namespace;
+      };
+      if (ns !== undefined) next.metadata.namespace = ns;
+      else delete next.metadata.namespace;
       next.apiVersion = apiVersionOf(r);
       next.kind = r.kind;
       if (r.subresources?.status) {
         if (old.status === undefined) delete next.status;
         else next.status = clone(old.status);
       }
-      if (specOf(next) !== specOf(old)) next.metadata!.generation = (old.metadata!.generation ?? 1) + 1;
+      if (specOf(next) !== specOf(old)) next.metadata.generation = (old.metadata!.generation ?? 1) + 1;
     }
     next.metadata!.resourceVersion = old.metadata!.resourceVersion!;
     if (JSON.stringify(next) === JSON.stringify(old)) return clone(old);
@@ -296,7 +335,12 @@ export class ObjectTracker {
    * Deletes an object: with finalizers it only gets a deletionTimestamp (MODIFIED);
    * otherwise it is removed (DELETED). Preconditions mismatch → Conflict.
    */
-  delete(d: ResourceDescriptor, namespace: string | undefined, name: string, opts: TrackerDeleteOptions & { dryRun?: boolean } = {}): KubeObject | Status {
+  delete(
+    d: ResourceDescriptor,
+    namespace: string | undefined,
+    name: string,
+    opts: TrackerDeleteOptions & { dryRun?: boolean } = {},
+  ): KubeObject | Status {
     const r = this.resource(d);
     const ns = this.namespaceOf(r, namespace);
     const store = this.store(r);
@@ -305,10 +349,18 @@ export class ObjectTracker {
     if (!old) throw notFound(r, name);
     const pre = opts.preconditions;
     if (pre?.uid !== undefined && pre.uid !== old.metadata!.uid) {
-      throw conflict(r, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata!.uid}`);
+      throw conflict(
+        r,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata!.uid}`,
+      );
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== old.metadata!.resourceVersion) {
-      throw conflict(r, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata!.resourceVersion}`);
+      throw conflict(
+        r,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata!.resourceVersion}`,
+      );
     }
     if (opts.dryRun) return clone(old);
     if ((old.metadata!.finalizers ?? []).length > 0) {
@@ -326,7 +378,13 @@ export class ObjectTracker {
     gone.metadata!.resourceVersion = String(this.rv);
     store.delete(key);
     this.record(r, 'DELETED', gone);
-    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: r.group, kind: r.resource, uid: old.metadata!.uid! } };
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name, group: r.group, kind: r.resource, uid: old.metadata!.uid! },
+    };
   }
 
   /**
@@ -349,13 +407,32 @@ export class ObjectTracker {
     const w: Watcher = { key: resKey(r), namespace: ns, filter, watch };
     const from = options.resourceVersion;
     if (from === undefined || from === '' || from === '0') {
-      for (const o of this.list(r, ns, options.labelSelector || options.fieldSelector ? { ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}), ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}) } : {}).items) watch.add(o);
+      for (const o of this.list(
+        r,
+        ns,
+        options.labelSelector || options.fieldSelector
+          ? {
+              ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}),
+              ...(options.fieldSelector ? { fieldSelector: options.fieldSelector } : {}),
+            }
+          : {},
+      ).items)
+        watch.add(o);
     } else {
       const n = Number(from);
-      if (!Number.isInteger(n) || n < 0) throw statusError(400, 'BadRequest', `invalid resource version: ${JSON.stringify(from)}`);
-      const oldest = this.history.length > 0 ? this.history[0]!.rv : this.rv + 1;
+      if (!Number.isInteger(n) || n < 0)
+        throw statusError(400, 'BadRequest', `invalid resource version: ${JSON.stringify(from)}`);
+      const oldest = this.history.length > 0 ? this.history[0].rv : this.rv + 1;
       if (n < oldest - 1 && n < this.rv) {
-        watch.error({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 410, reason: 'Expired', message: `too old resource version: ${n} (${oldest - 1})` });
+        watch.error({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          code: 410,
+          reason: 'Expired',
+          message: `too old resource version: ${n} (${oldest - 1})`,
+        });
         return watch;
       }
       for (const c of this.history) if (c.rv > n) this.deliver(w, c);

@@ -99,7 +99,8 @@ export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(ma
   const enqueue = async (objs: T[], q: RequestQueue): Promise<void> => {
     const out = new Map<string, ReconcileRequest>();
     for (const o of objs) {
-      for (const r of await map(o)) out.set(`${r.namespace ?? ''}/${r.name}`, { namespace: r.namespace ?? '', name: r.name });
+      for (const r of await map(o))
+        out.set(`${r.namespace ?? ''}/${r.name}`, { namespace: r.namespace ?? '', name: r.name });
     }
     for (const r of out.values()) q.add(r);
   };

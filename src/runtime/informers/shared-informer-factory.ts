@@ -98,9 +98,11 @@ export class SharedInformerFactoryBase {
     readonly defaultResyncMs: number = 0,
     readonly options: SharedInformerFactoryOptions = {},
   ) {
-    if (!Number.isFinite(defaultResyncMs) || defaultResyncMs < 0) throw new Error(`defaultResync must be a non-negative number of ms, got ${defaultResyncMs}`);
+    if (!Number.isFinite(defaultResyncMs) || defaultResyncMs < 0)
+      throw new Error(`defaultResync must be a non-negative number of ms, got ${defaultResyncMs}`);
     if (isClientBackend(client)) this.backend = client;
-    else if (typeof client === 'object' && client !== null && 'backend' in client && isClientBackend(client.backend)) this.backend = client.backend;
+    else if (typeof client === 'object' && client !== null && 'backend' in client && isClientBackend(client.backend))
+      this.backend = client.backend;
     else this.backend = restBackend(client as RestConfig);
   }
 
@@ -191,12 +193,22 @@ export class SharedInformerFactoryBase {
    * resource is not one this factory was generated for.
    */
   forResource(gvr: GroupVersionResource): GenericInformer {
-    const d = this.knownResources().find((r) => r.group === gvr.group && r.version === gvr.version && r.resource === gvr.resource);
-    if (!d) throw new Error(`no informer for resource ${JSON.stringify(resourceKey(gvr))}: this factory knows ${this.knownResources().map((r) => resourceKey(r)).join(', ') || 'no resources'}`);
+    const d = this.knownResources().find(
+      (r) => r.group === gvr.group && r.version === gvr.version && r.resource === gvr.resource,
+    );
+    if (!d)
+      throw new Error(
+        `no informer for resource ${JSON.stringify(resourceKey(gvr))}: this factory knows ${
+          this.knownResources()
+            .map((r) => resourceKey(r))
+            .join(', ') || 'no resources'
+        }`,
+      );
     const informer = this.informerFor<KubeObject>(d); // registered now, as client-go's ForResource does
     return {
       informer: () => informer,
-      lister: () => new ResourceLister<KubeObject>(informer.getIndexer(), { group: d.group, resource: d.kind.toLowerCase() }),
+      lister: () =>
+        new ResourceLister<KubeObject>(informer.getIndexer(), { group: d.group, resource: d.kind.toLowerCase() }),
     };
   }
 }

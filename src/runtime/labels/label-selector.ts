@@ -22,7 +22,8 @@ export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): S
   for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push(newRequirement(k, '=', [v]));
   for (const e of ls.matchExpressions ?? []) {
     const op = Object.prototype.hasOwnProperty.call(OPERATORS, e.operator) ? OPERATORS[e.operator] : undefined;
-    if (op === undefined) throw new SelectorError(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
+    if (op === undefined)
+      throw new SelectorError(`${JSON.stringify(e.operator)} is not a valid label selector operator`);
     reqs.push(newRequirement(e.key, op, e.values ?? []));
   }
   return new Selector(reqs);

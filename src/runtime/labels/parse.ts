@@ -2,7 +2,15 @@
 //   selector    := '' | requirement ( ',' requirement )*
 //   requirement := '!' KEY | KEY [ ( '=' | '==' | '!=' ) VALUE | ( 'in' | 'notin' ) '(' VALUES ')' | ( '>' | '<' ) INTEGER ]
 // Whitespace may surround any token. A bare KEY means "exists".
-import { labelKeyErrors, labelValueErrors, newRequirement, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
+import {
+  labelKeyErrors,
+  labelValueErrors,
+  newRequirement,
+  Selector,
+  SelectorError,
+  type Operator,
+  type Requirement,
+} from './selector.js';
 
 type TokenKind = 'ident' | 'in' | 'notin' | ',' | '(' | ')' | '=' | '==' | '!=' | '!' | '>' | '<' | 'end';
 
@@ -23,7 +31,7 @@ function lex(input: string): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < input.length) {
-    const c = input[i]!;
+    const c = input[i];
     if (isSpace(c)) {
       i++;
       continue;
@@ -40,7 +48,7 @@ function lex(input: string): Token[] {
       continue;
     }
     const start = i;
-    while (i < input.length && !isSpace(input[i]!) && !SPECIAL.has(input[i]!)) i++;
+    while (i < input.length && !isSpace(input[i]) && !SPECIAL.has(input[i])) i++;
     const text = input.slice(start, i);
     out.push({ kind: text === 'in' ? 'in' : text === 'notin' ? 'notin' : 'ident', text, pos: start });
   }
@@ -50,14 +58,17 @@ function lex(input: string): Token[] {
 
 class Parser {
   private i = 0;
-  constructor(private readonly input: string, private readonly tokens: Token[]) {}
+  constructor(
+    private readonly input: string,
+    private readonly tokens: Token[],
+  ) {}
 
   private peek(): Token {
-    return this.tokens[this.i]!;
+    return this.tokens[this.i];
   }
 
   private next(): Token {
-    const t = this.tokens[this.i]!;
+    const t = this.tokens[this.i];
     if (t.kind !== 'end') this.i++;
     return t;
   }
@@ -95,14 +106,22 @@ class Parser {
     const reqs: Requirement[] = [];
     const first = this.peekValue();
     if (first.kind === 'end') return reqs;
-    if (!this.startsRequirement(first)) this.fail(first, 'expected a label key or \'!\'', `found '${first.text}', expected: !, identifier, or 'end of string'`, false);
+    if (!this.startsRequirement(first))
+      this.fail(
+        first,
+        "expected a label key or '!'",
+        `found '${first.text}', expected: !, identifier, or 'end of string'`,
+        false,
+      );
     for (;;) {
       reqs.push(this.requirement());
       const t = this.next();
       if (t.kind === 'end') return reqs;
-      if (t.kind !== ',') this.fail(t, "expected ',' or end of string", `found '${t.text}', expected: ',' or 'end of string'`, false);
+      if (t.kind !== ',')
+        this.fail(t, "expected ',' or end of string", `found '${t.text}', expected: ',' or 'end of string'`, false);
       const n = this.peekValue();
-      if (!this.startsRequirement(n)) this.fail(n, "expected a requirement after ','", `found '${n.text}', expected: identifier after ','`, false);
+      if (!this.startsRequirement(n))
+        this.fail(n, "expected a requirement after ','", `found '${n.text}', expected: identifier after ','`, false);
     }
   }
 
@@ -110,7 +129,12 @@ class Parser {
     let t = this.nextValue();
     const not = t.kind === '!';
     if (not) t = this.nextValue();
-    if (t.kind !== 'ident') this.fail(t, not ? "expected a label key after '!'" : 'expected a label key', `found '${t.text}', expected: identifier`);
+    if (t.kind !== 'ident')
+      this.fail(
+        t,
+        not ? "expected a label key after '!'" : 'expected a label key',
+        `found '${t.text}', expected: identifier`,
+      );
     const key = t;
     this.checkKey(key);
     if (not) return this.build(key, '!', []);
@@ -129,7 +153,8 @@ class Parser {
         const v = this.peekValue();
         if (v.kind === ',' || v.kind === 'end') return this.build(key, operator, ['']);
         this.nextValue();
-        if (v.kind !== 'ident') this.fail(v, `expected a value after '${op.text}'`, `found '${v.text}', expected: identifier`);
+        if (v.kind !== 'ident')
+          this.fail(v, `expected a value after '${op.text}'`, `found '${v.text}', expected: identifier`);
         return this.build(key, operator, [v.text]);
       }
       case 'in':
@@ -138,7 +163,11 @@ class Parser {
         return this.build(key, op.kind, this.valueSet());
       }
       default:
-        return this.fail(op, "expected an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of string", `found '${op.text}', expected: in, notin, =, ==, !=, gt, lt`);
+        return this.fail(
+          op,
+          "expected an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of string",
+          `found '${op.text}', expected: in, notin, =, ==, !=, gt, lt`,
+        );
     }
   }
 
@@ -159,7 +188,13 @@ class Parser {
       } else if (t.kind === ',' || t.kind === ')') {
         values.push('');
       } else {
-        this.fail(t, "expected a value, ',' or ')'", first ? `found '${t.text}', expected: ',', ')' or identifier` : `found '${t.text}', expected: ',', or identifier`);
+        this.fail(
+          t,
+          "expected a value, ',' or ')'",
+          first
+            ? `found '${t.text}', expected: ',', ')' or identifier`
+            : `found '${t.text}', expected: ',', or identifier`,
+        );
       }
       const sep = this.next();
       if (sep.kind === ')') return values;
@@ -200,7 +235,10 @@ function goRequirementErrors(key: string, op: Operator, values: readonly string[
   const errs: string[] = [];
   if (op === 'gt' || op === 'lt') {
     sorted.forEach((v, i) => {
-      if (!/^[-+]?[0-9]+$/.test(v)) errs.push(`values[${i}]: Invalid value: ${JSON.stringify(v)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+      if (!/^[-+]?[0-9]+$/.test(v))
+        errs.push(
+          `values[${i}]: Invalid value: ${JSON.stringify(v)}: for 'Gt', 'Lt' operators, the value must be an integer`,
+        );
     });
   }
   sorted.forEach((v, i) => {

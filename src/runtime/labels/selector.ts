@@ -25,7 +25,8 @@ export class SelectorError extends Error {
 
 const QUALIFIED_NAME_MAX = 63;
 const KEY_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const KEY_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const SUBDOMAIN_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 const NAME_RE = new RegExp(`^${KEY_FMT}$`);
 const DNS1123_SUBDOMAIN_RE = new RegExp(`^${SUBDOMAIN_FMT}$`);
@@ -43,7 +44,13 @@ export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (bytes(value) > 253) errs.push('must be no more than 253 bytes');
   if (!DNS1123_SUBDOMAIN_RE.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", SUBDOMAIN_FMT, 'example.com'));
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        SUBDOMAIN_FMT,
+        'example.com',
+      ),
+    );
   }
   return errs;
 }
@@ -59,12 +66,14 @@ export function labelKeyErrors(key: string): string[] {
   const errs: string[] = [];
   if (parts.length === 1) name = parts[0]!;
   else if (parts.length === 2) {
-    const prefix = parts[0]!;
+    const prefix = parts[0];
     name = parts[1]!;
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else errs.push(...dns1123SubdomainErrors(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return [`a valid label key ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a valid label key ${regexError(KEY_MSG, KEY_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (bytes(name) > QUALIFIED_NAME_MAX) errs.push(`name part must be no more than ${QUALIFIED_NAME_MAX} bytes`);
@@ -77,7 +86,15 @@ export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];
   if (bytes(value) > QUALIFIED_NAME_MAX) errs.push(`must be no more than ${QUALIFIED_NAME_MAX} bytes`);
   if (!LABEL_VALUE_RE.test(value)) {
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", `(${KEY_FMT})?`, 'MyValue', 'my_value', '12345'));
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        `(${KEY_FMT})?`,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   }
   return errs;
 }
@@ -105,28 +122,38 @@ export function newRequirement(key: string, operator: Operator, values: readonly
   switch (operator) {
     case 'in':
     case 'notin':
-      if (values.length === 0) throw new SelectorError(`for 'in', 'notin' operators, values set can't be empty (key ${JSON.stringify(key)})`);
+      if (values.length === 0)
+        throw new SelectorError(`for 'in', 'notin' operators, values set can't be empty (key ${JSON.stringify(key)})`);
       break;
     case '=':
     case '==':
     case '!=':
-      if (values.length !== 1) throw new SelectorError(`exact-match compatibility requires one single value (key ${JSON.stringify(key)})`);
+      if (values.length !== 1)
+        throw new SelectorError(`exact-match compatibility requires one single value (key ${JSON.stringify(key)})`);
       break;
     case 'exists':
     case '!':
-      if (values.length !== 0) throw new SelectorError(`values set must be empty for exists and does not exist (key ${JSON.stringify(key)})`);
+      if (values.length !== 0)
+        throw new SelectorError(`values set must be empty for exists and does not exist (key ${JSON.stringify(key)})`);
       break;
     case 'gt':
     case 'lt':
-      if (values.length !== 1) throw new SelectorError(`for 'Gt', 'Lt' operators, exactly one value is required (key ${JSON.stringify(key)})`);
-      if (!INTEGER_RE.test(values[0]!)) throw new SelectorError(`for 'Gt', 'Lt' operators, the value must be an integer (key ${JSON.stringify(key)}, value ${JSON.stringify(values[0])})`);
+      if (values.length !== 1)
+        throw new SelectorError(`for 'Gt', 'Lt' operators, exactly one value is required (key ${JSON.stringify(key)})`);
+      if (!INTEGER_RE.test(values[0]))
+        throw new SelectorError(
+          `for 'Gt', 'Lt' operators, the value must be an integer (key ${JSON.stringify(key)}, value ${JSON.stringify(values[0])})`,
+        );
       break;
     default:
       throw new SelectorError(`operator ${JSON.stringify(operator)} is not recognized`);
   }
   for (const v of values) {
     const errs = labelValueErrors(v);
-    if (errs.length > 0) throw new SelectorError(`invalid label value ${JSON.stringify(v)} for key ${JSON.stringify(key)}: ${errs.join('; ')}`);
+    if (errs.length > 0)
+      throw new SelectorError(
+        `invalid label value ${JSON.stringify(v)} for key ${JSON.stringify(key)}: ${errs.join('; ')}`,
+      );
   }
   const sorted = [...new Set(values)].sort(compare);
   return Object.freeze({ key, operator, values: Object.freeze(sorted) });
@@ -139,7 +166,7 @@ function compare(a: string, b: string): number {
 /** True when `labels` satisfy requirement `r` (absent labels satisfy `!=`, `notin` and `!`). */
 export function requirementMatches(r: Requirement, labels: Labels | undefined): boolean {
   const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key);
-  const value = has ? labels![r.key]! : undefined;
+  const value = has ? labels[r.key] : undefined;
   switch (r.operator) {
     case 'in':
     case '=':
@@ -156,7 +183,7 @@ export function requirementMatches(r: Requirement, labels: Labels | undefined): 
     case 'lt': {
       if (value === undefined || !INTEGER_RE.test(value)) return false;
       const have = BigInt(value);
-      const want = BigInt(r.values[0]!);
+      const want = BigInt(r.values[0]);
       return r.operator === 'gt' ? have > want : have < want;
     }
   }
@@ -192,7 +219,10 @@ export class Selector {
   readonly requirements: readonly Requirement[];
 
   /** Use {@link parseSelector}, {@link selectorFromSet}, {@link everything} or {@link nothing}. */
-  constructor(requirements: readonly Requirement[], private readonly matchesNothing = false) {
+  constructor(
+    requirements: readonly Requirement[],
+    private readonly matchesNothing = false,
+  ) {
     this.requirements = Object.freeze([...requirements].sort((a, b) => compare(a.key, b.key)));
   }
 
@@ -236,5 +266,5 @@ export function nothing(): Selector {
 /** An equality selector from a label map (`{app: 'db'}` → `app=db`); validates keys and values. */
 export function selectorFromSet(set: Labels | undefined): Selector {
   if (!set) return EVERYTHING;
-  return new Selector(Object.keys(set).map((k) => newRequirement(k, '=', [set[k]!])));
+  return new Selector(Object.keys(set).map((k) => newRequirement(k, '=', [set[k]])));
 }

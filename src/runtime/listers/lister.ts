@@ -37,7 +37,8 @@ export function notFoundError(r: ListerResource, name: string): ApiError {
  * development instead of silently corrupting the cache. Each object is frozen once.
  */
 export const freezeListedObjects: boolean =
-  typeof process !== 'undefined' && (process.env['CRDGEN_FREEZE_CACHE'] === '1' || process.env['NODE_ENV'] === 'development');
+  typeof process !== 'undefined' &&
+  (process.env['CRDGEN_FREEZE_CACHE'] === '1' || process.env['NODE_ENV'] === 'development');
 
 const frozen = new WeakSet<object>();
 

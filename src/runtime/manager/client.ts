@@ -60,7 +60,10 @@ export interface ClientApplyOptions {
  * (taken from the resource), metadata.name (and namespace, for a namespaced kind) are required,
  * every other field is optional at every depth. A generated `…ApplyConfiguration` is one.
  */
-export type ApplyInput<T> = Omit<ApplyConfigurationFor<T>, 'apiVersion' | 'kind'> & { apiVersion?: string; kind?: string };
+export type ApplyInput<T> = Omit<ApplyConfigurationFor<T>, 'apiVersion' | 'kind'> & {
+  apiVersion?: string;
+  kind?: string;
+};
 
 /** What {@link Client.createOrUpdate} did (controllerutil.OperationResult). */
 export type OperationResult = 'created' | 'updated' | 'unchanged';
@@ -97,19 +100,43 @@ export interface Client {
   /** Replaces the status subresource of `obj`. */
   updateStatus<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T>;
   /** Patches the object `key` (JSON, merge or strategic merge patch; see `PatchType`). */
-  patch<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, patchType: PatchType, patch: unknown, options?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    patchType: PatchType,
+    patch: unknown,
+    options?: WriteOptions,
+  ): Promise<T>;
   /** Patches the status subresource of the object `key`. */
-  patchStatus<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, patchType: PatchType, patch: unknown, options?: WriteOptions): Promise<T>;
+  patchStatus<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    patchType: PatchType,
+    patch: unknown,
+    options?: WriteOptions,
+  ): Promise<T>;
   /** Deletes the object `key`; NotFound when it is already gone. */
-  delete<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>): Promise<void>;
+  delete<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>,
+  ): Promise<void>;
   /**
    * Server-side apply of `config`: the fields it sets become the field manager's, fields the
    * manager set before and leaves out now are removed (unless another manager owns them).
    * `force` defaults to true (see {@link ClientApplyOptions.force}).
    */
-  apply<T extends KubeObject>(resource: TypedResource<T>, config: ApplyInput<T>, options?: ClientApplyOptions): Promise<T>;
+  apply<T extends KubeObject>(
+    resource: TypedResource<T>,
+    config: ApplyInput<T>,
+    options?: ClientApplyOptions,
+  ): Promise<T>;
   /** Server-side apply to the status subresource. */
-  applyStatus<T extends KubeObject>(resource: TypedResource<T>, config: ApplyInput<T>, options?: ClientApplyOptions): Promise<T>;
+  applyStatus<T extends KubeObject>(
+    resource: TypedResource<T>,
+    config: ApplyInput<T>,
+    options?: ClientApplyOptions,
+  ): Promise<T>;
   /**
    * controllerutil.CreateOrUpdate: reads `key` from the cache; when absent, `mutate`s a new
    * object (apiVersion, kind, name and namespace filled in) and creates it; else `mutate`s a
@@ -175,7 +202,10 @@ export class ManagerClient implements Client {
 
   constructor(private readonly host: ClientHost) {
     this.apiReader = {
-      get: (resource, key) => this.api(resource, this.namespaceOf(resource, key, 'get')).get(key.name).then((o) => this.typed(resource, o)),
+      get: (resource, key) =>
+        this.api(resource, this.namespaceOf(resource, key, 'get'))
+          .get(key.name)
+          .then((o) => this.typed(resource, o)),
       list: async (resource, options = {}) => {
         const ns = resource.namespaced ? options.namespace || undefined : undefined;
         const sel = options.labelSelector === undefined ? undefined : String(toSelector(options.labelSelector));
@@ -189,15 +219,22 @@ export class ManagerClient implements Client {
     return this.host.fieldManager;
   }
 
-  private api<T extends KubeObject>(resource: TypedResource<T>, namespace: string | undefined): ResourceClient<T, KubeList<T>> {
+  private api<T extends KubeObject>(
+    resource: TypedResource<T>,
+    namespace: string | undefined,
+  ): ResourceClient<T, KubeList<T>> {
     return this.host.backend.resource<T>(resource, namespace);
   }
 
   /** The namespace of `key` for `resource`; throws for a namespaced kind without one. */
   private namespaceOf(resource: TypedResource, key: ObjectKey, verb: string): string | undefined {
-    if (!key || typeof key.name !== 'string' || key.name === '') throw new Error(`${verb} ${resource.resource}: the key needs a name`);
+    if (!key || typeof key.name !== 'string' || key.name === '')
+      throw new Error(`${verb} ${resource.resource}: the key needs a name`);
     if (!resource.namespaced) return undefined;
-    if (!key.namespace) throw new Error(`${verb} ${describe(resource, key)}: ${resource.resource} are namespaced; the key needs a namespace`);
+    if (!key.namespace)
+      throw new Error(
+        `${verb} ${describe(resource, key)}: ${resource.resource} are namespaced; the key needs a namespace`,
+      );
     return key.namespace;
   }
 
@@ -215,7 +252,9 @@ export class ManagerClient implements Client {
   private checkCached(resource: TypedResource, namespace: string | undefined, verb: string): void {
     const only = this.host.cacheNamespace;
     if (!only || !resource.namespaced || namespace === only) return;
-    throw new Error(`${verb} ${resource.resource}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ' in every namespace'}: the manager caches only namespace ${JSON.stringify(only)} (use apiReader to read elsewhere)`);
+    throw new Error(
+      `${verb} ${resource.resource}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ' in every namespace'}: the manager caches only namespace ${JSON.stringify(only)} (use apiReader to read elsewhere)`,
+    );
   }
 
   async get<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey): Promise<T> {
@@ -232,61 +271,131 @@ export class ManagerClient implements Client {
     const informer = await this.host.syncedInformer(resource);
     const selector = options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
     const out: T[] = [];
-    listAllByNamespace(informer.getIndexer(), resource.namespaced ? (options.namespace ?? '') : '', selector, (o) => out.push(o));
+    listAllByNamespace(informer.getIndexer(), resource.namespaced ? (options.namespace ?? '') : '', selector, (o) =>
+      out.push(o),
+    );
     const key = (o: T): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
     out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     return out.map((o) => this.typed(resource, structuredClone(o)));
   }
 
   async create<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
-    const ns = resource.namespaced ? this.namespaceOf(resource, { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name || obj.metadata?.generateName || '' }, 'create') : undefined;
-    return this.typed(resource, await this.api(resource, ns).create(this.typed(resource, obj), this.writeOptions(options)));
+    const ns = resource.namespaced
+      ? this.namespaceOf(
+          resource,
+          { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name || obj.metadata?.generateName || '' },
+          'create',
+        )
+      : undefined;
+    return this.typed(
+      resource,
+      await this.api(resource, ns).create(this.typed(resource, obj), this.writeOptions(options)),
+    );
   }
 
   async update<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
-    const ns = this.namespaceOf(resource, { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' }, 'update');
-    return this.typed(resource, await this.api(resource, ns).update(this.typed(resource, obj), this.writeOptions(options)));
+    const ns = this.namespaceOf(
+      resource,
+      { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
+      'update',
+    );
+    return this.typed(
+      resource,
+      await this.api(resource, ns).update(this.typed(resource, obj), this.writeOptions(options)),
+    );
   }
 
   async updateStatus<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
-    const ns = this.namespaceOf(resource, { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' }, 'updateStatus');
-    return this.typed(resource, await this.api(resource, ns).updateStatus(this.typed(resource, obj), this.writeOptions(options)));
+    const ns = this.namespaceOf(
+      resource,
+      { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
+      'updateStatus',
+    );
+    return this.typed(
+      resource,
+      await this.api(resource, ns).updateStatus(this.typed(resource, obj), this.writeOptions(options)),
+    );
   }
 
-  async patch<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, patchType: PatchType, patch: unknown, options?: WriteOptions): Promise<T> {
+  async patch<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    patchType: PatchType,
+    patch: unknown,
+    options?: WriteOptions,
+  ): Promise<T> {
     const ns = this.namespaceOf(resource, key, 'patch');
-    return this.typed(resource, await this.api(resource, ns).patch(key.name, patchType, patch, this.writeOptions(options) as PatchOptions));
+    return this.typed(
+      resource,
+      await this.api(resource, ns).patch(key.name, patchType, patch, this.writeOptions(options) as PatchOptions),
+    );
   }
 
-  async patchStatus<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, patchType: PatchType, patch: unknown, options?: WriteOptions): Promise<T> {
+  async patchStatus<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    patchType: PatchType,
+    patch: unknown,
+    options?: WriteOptions,
+  ): Promise<T> {
     const ns = this.namespaceOf(resource, key, 'patchStatus');
-    return this.typed(resource, await this.api(resource, ns).patchStatus(key.name, patchType, patch, this.writeOptions(options) as PatchOptions));
+    return this.typed(
+      resource,
+      await this.api(resource, ns).patchStatus(key.name, patchType, patch, this.writeOptions(options) as PatchOptions),
+    );
   }
 
-  async delete<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey, options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>): Promise<void> {
+  async delete<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>,
+  ): Promise<void> {
     const ns = this.namespaceOf(resource, key, 'delete');
     await this.api(resource, ns).delete(key.name, options);
   }
 
-  private applyConfig<T extends KubeObject>(resource: TypedResource<T>, config: ApplyInput<T>, verb: string): ApplyConfigurationFor<T> {
+  private applyConfig<T extends KubeObject>(
+    resource: TypedResource<T>,
+    config: ApplyInput<T>,
+    verb: string,
+  ): ApplyConfigurationFor<T> {
     const apiVersion = apiVersionOf(resource);
-    if (config.apiVersion !== undefined && config.apiVersion !== apiVersion) throw new Error(`${verb} ${resource.resource}: the apply configuration's apiVersion ${JSON.stringify(config.apiVersion)} is not ${JSON.stringify(apiVersion)}`);
-    if (config.kind !== undefined && config.kind !== resource.kind) throw new Error(`${verb} ${resource.resource}: the apply configuration's kind ${JSON.stringify(config.kind)} is not ${JSON.stringify(resource.kind)}`);
+    if (config.apiVersion !== undefined && config.apiVersion !== apiVersion)
+      throw new Error(
+        `${verb} ${resource.resource}: the apply configuration's apiVersion ${JSON.stringify(config.apiVersion)} is not ${JSON.stringify(apiVersion)}`,
+      );
+    if (config.kind !== undefined && config.kind !== resource.kind)
+      throw new Error(
+        `${verb} ${resource.resource}: the apply configuration's kind ${JSON.stringify(config.kind)} is not ${JSON.stringify(resource.kind)}`,
+      );
     this.namespaceOf(resource, config.metadata ?? { name: '' }, verb);
-    return { ...config, apiVersion, kind: resource.kind } as ApplyConfigurationFor<T>;
+    return { ...config, apiVersion, kind: resource.kind };
   }
 
-  private applyOptions(o: ClientApplyOptions | undefined): { fieldManager: string; force: boolean; dryRun?: boolean; fieldValidation?: FieldValidation } {
+  private applyOptions(o: ClientApplyOptions | undefined): {
+    fieldManager: string;
+    force: boolean;
+    dryRun?: boolean;
+    fieldValidation?: FieldValidation;
+  } {
     return { ...o, fieldManager: o?.fieldManager || this.host.fieldManager, force: o?.force ?? true };
   }
 
-  async apply<T extends KubeObject>(resource: TypedResource<T>, config: ApplyInput<T>, options?: ClientApplyOptions): Promise<T> {
+  async apply<T extends KubeObject>(
+    resource: TypedResource<T>,
+    config: ApplyInput<T>,
+    options?: ClientApplyOptions,
+  ): Promise<T> {
     const c = this.applyConfig(resource, config, 'apply');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).apply(c as never, this.applyOptions(options)));
   }
 
-  async applyStatus<T extends KubeObject>(resource: TypedResource<T>, config: ApplyInput<T>, options?: ClientApplyOptions): Promise<T> {
+  async applyStatus<T extends KubeObject>(
+    resource: TypedResource<T>,
+    config: ApplyInput<T>,
+    options?: ClientApplyOptions,
+  ): Promise<T> {
     const c = this.applyConfig(resource, config, 'applyStatus');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).applyStatus(c as never, this.applyOptions(options)));
@@ -302,7 +411,9 @@ export class ManagerClient implements Client {
     const mutated = async (obj: T): Promise<T> => {
       await mutate(obj);
       if ((obj.metadata?.name ?? '') !== key.name || (resource.namespaced && (obj.metadata?.namespace ?? '') !== ns)) {
-        throw new Error(`createOrUpdate ${describe(resource, key)}: the mutate function must not change the object's name or namespace`);
+        throw new Error(
+          `createOrUpdate ${describe(resource, key)}: the mutate function must not change the object's name or namespace`,
+        );
       }
       return obj;
     };
@@ -313,7 +424,11 @@ export class ManagerClient implements Client {
       if (!isNotFound(e)) throw e;
     }
     if (current === undefined) {
-      const fresh = { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: { name: key.name, ...(ns ? { namespace: ns } : {}) } } as T;
+      const fresh = {
+        apiVersion: apiVersionOf(resource),
+        kind: resource.kind,
+        metadata: { name: key.name, ...(ns ? { namespace: ns } : {}) },
+      } as T;
       try {
         return { operation: 'created', object: await this.create(resource, await mutated(fresh), options) };
       } catch (e) {
@@ -331,12 +446,19 @@ export class ManagerClient implements Client {
     if (hasFinalizer(obj, finalizer)) return obj;
     const key = { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' };
     const rv = obj.metadata?.resourceVersion;
-    if (!rv) throw new Error(`addFinalizer ${describe(resource, key)}: the object has no resourceVersion (read it from the server or the cache first)`);
+    if (!rv)
+      throw new Error(
+        `addFinalizer ${describe(resource, key)}: the object has no resourceVersion (read it from the server or the cache first)`,
+      );
     const patch = { metadata: { resourceVersion: rv, finalizers: [...(obj.metadata?.finalizers ?? []), finalizer] } };
     return this.patch(resource, key, PatchType.Merge, patch);
   }
 
-  async removeFinalizer<T extends KubeObject>(resource: TypedResource<T>, obj: T, finalizer: string): Promise<T | undefined> {
+  async removeFinalizer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    obj: T,
+    finalizer: string,
+  ): Promise<T | undefined> {
     const list = obj.metadata?.finalizers ?? [];
     const i = list.indexOf(finalizer);
     if (i < 0) return obj;
@@ -358,7 +480,13 @@ export class ManagerClient implements Client {
 
 /** A finalizer name the API server accepts: a non-empty qualified name (`example.com/cleanup`). */
 export function checkFinalizerName(finalizer: string): void {
-  if (typeof finalizer !== 'string' || !/^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(finalizer) || finalizer.length > 316) {
+  if (
+    typeof finalizer !== 'string' ||
+    !/^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(
+      finalizer,
+    ) ||
+    finalizer.length > 316
+  ) {
     throw new Error(`finalizer ${JSON.stringify(finalizer)} is not a qualified name (want e.g. "example.com/cleanup")`);
   }
 }

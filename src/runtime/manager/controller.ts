@@ -19,7 +19,14 @@ import { waitForSynced } from '../controller/wait-synced.js';
 import type { CreateEvent, DeleteEvent, UpdateEvent } from '../handler/event.js';
 import type { EventHandler, RequestQueue } from '../handler/handler.js';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from '../predicate/predicate.js';
-import { isTerminalError, requestFromKey, requestKey, type ReconcileContext, type Reconciler, type Result } from '../reconcile/reconcile.js';
+import {
+  isTerminalError,
+  requestFromKey,
+  requestKey,
+  type ReconcileContext,
+  type Reconciler,
+  type Result,
+} from '../reconcile/reconcile.js';
 import type { Client } from './client.js';
 
 /** Options of one controller (controller-runtime's controller.Options). Durations in ms. */
@@ -84,12 +91,16 @@ export class Controller {
     forResource?: TypedResource,
   ) {
     const n = options.maxConcurrentReconciles;
-    if (n !== undefined && !(Number.isInteger(n) && n >= 1)) throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
-    this.queue = new BasicRateLimitingQueue<string>(options.rateLimiter ?? defaultControllerRateLimiter<string>(options.clock), {
-      name,
-      metricsProvider: host.workqueueMetrics,
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
+    if (n !== undefined && !(Number.isInteger(n) && n >= 1))
+      throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
+    this.queue = new BasicRateLimitingQueue<string>(
+      options.rateLimiter ?? defaultControllerRateLimiter<string>(options.clock),
+      {
+        name,
+        metricsProvider: host.workqueueMetrics,
+        ...(options.clock ? { clock: options.clock } : {}),
+      },
+    );
     this.inFlight = new InFlightKeys(host.reconcileMetrics.newOverlapsMetric(name));
     this.requestQueue = {
       add: (r) => this.queue.add(requestKey(r)),
@@ -103,7 +114,11 @@ export class Controller {
    * Watches `resource` on the manager's shared informer: its events pass `predicates` (all
    * of them) on to `handler`, which queues requests. Before or after start.
    */
-  watch<T extends KubeObject>(resource: TypedResource<T>, handler: EventHandler<T>, predicates: readonly Predicate<T>[] = []): void {
+  watch<T extends KubeObject>(
+    resource: TypedResource<T>,
+    handler: EventHandler<T>,
+    predicates: readonly Predicate<T>[] = [],
+  ): void {
     const q = this.requestQueue;
     const registration = this.host.informer(resource).addEventHandler({
       onAdd: (object, isInInitialList) => {
@@ -118,7 +133,7 @@ export class Controller {
       },
       onDelete: (obj) => {
         const unknown = isDeletedFinalStateUnknown<T>(obj);
-        const e: DeleteEvent<T> = { object: unknown ? obj.obj : (obj as T), deleteStateUnknown: unknown };
+        const e: DeleteEvent<T> = { object: unknown ? obj.obj : obj, deleteStateUnknown: unknown };
         if (handler.delete && predicates.every((p) => passesDelete(p, e))) return handler.delete(e, q);
         return undefined;
       },
@@ -155,7 +170,9 @@ export class Controller {
       if (!(await waitForSynced(() => this.hasSynced(), giveUp))) {
         if (signal.aborted) return;
         const pending = this.watches.filter((w) => !w.registration.hasSynced()).map((w) => w.resource.resource);
-        throw new Error(`controller ${this.name}: the caches of ${[...new Set(pending)].join(', ')} did not sync within ${timeoutMs} ms`);
+        throw new Error(
+          `controller ${this.name}: the caches of ${[...new Set(pending)].join(', ')} did not sync within ${timeoutMs} ms`,
+        );
       }
       this.logger.info({ workers: this.concurrency }, 'caches synced; starting workers');
       this.host.reconcileMetrics.setWorkers(this.name, this.concurrency);
@@ -177,19 +194,36 @@ export class Controller {
     if (next.shutdown) return false;
     const key = next.item;
     const request = requestFromKey(key);
-    const logger = this.logger.child({ key, namespace: request.namespace, name: request.name, reconcileID: randomUUID() });
+    const logger = this.logger.child({
+      key,
+      namespace: request.namespace,
+      name: request.name,
+      reconcileID: randomUUID(),
+    });
     if (this.inFlight.begin(key)) logger.warn({ overlaps: this.inFlight.overlaps }, 'overlapping reconcile of one key');
     const startedAt = new Date().toISOString();
     const started = performance.now();
     let outcome: ReconcileResult = 'success';
     try {
-      const context: ReconcileContext = { signal, logger, client: this.host.client, recorder: this.recorder, controller: this.name };
+      const context: ReconcileContext = {
+        signal,
+        logger,
+        client: this.host.client,
+        recorder: this.recorder,
+        controller: this.name,
+      };
       let result: Result | void = undefined;
       let failure: { error: unknown } | undefined;
       try {
         result = await this.reconciler(request, context);
-        if (result != null && result.requeueAfterMs !== undefined && !(Number.isFinite(result.requeueAfterMs) && result.requeueAfterMs >= 0)) {
-          throw new TypeError(`the reconciler returned requeueAfterMs ${String(result.requeueAfterMs)}: want a finite number of ms ≥ 0`);
+        if (
+          result != null &&
+          result.requeueAfterMs !== undefined &&
+          !(Number.isFinite(result.requeueAfterMs) && result.requeueAfterMs >= 0)
+        ) {
+          throw new TypeError(
+            `the reconciler returned requeueAfterMs ${String(result.requeueAfterMs)}: want a finite number of ms ≥ 0`,
+          );
         }
       } catch (error) {
         failure = { error };
@@ -235,7 +269,10 @@ export class Controller {
       logger.debug({ err: errorMessage(err) }, 'object changed meanwhile; requeued');
       return 'requeue';
     }
-    logger.error({ err: errorMessage(err), retries: this.queue.numRequeues(key) }, 'reconcile failed; requeued with backoff');
+    logger.error(
+      { err: errorMessage(err), retries: this.queue.numRequeues(key) },
+      'reconcile failed; requeued with backoff',
+    );
     return 'error';
   }
 }

@@ -80,12 +80,18 @@ export class Manager implements RunnableController {
     this.name = options.name ?? 'crdgen-manager';
     this.logger = options.logger ?? noopLogger;
     const c = options.client;
-    this.backend = isClientBackend(c) ? c : typeof c === 'object' && c !== null && 'backend' in c && isClientBackend(c.backend) ? c.backend : restBackend(c as RestConfig);
+    this.backend = isClientBackend(c)
+      ? c
+      : typeof c === 'object' && c !== null && 'backend' in c && isClientBackend(c.backend)
+        ? c.backend
+        : restBackend(c as RestConfig);
     this.cache =
       options.cache ??
       new SharedInformerFactoryBase(this.backend, options.resyncMs ?? 0, {
         ...(options.namespace ? { namespace: options.namespace } : {}),
-        informerOptions: { onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed') },
+        informerOptions: {
+          onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
+        },
       });
     const n = options.maxConcurrentReconciles ?? 1;
     if (!(Number.isInteger(n) && n >= 1)) throw new Error(`maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
@@ -128,13 +134,24 @@ export class Manager implements RunnableController {
   /** The informer of `resource` once its cache has synced (the client's reads). */
   private async syncedInformer<T extends KubeObject>(resource: TypedResource<T>): Promise<SharedIndexInformer<T>> {
     if (this.state !== 'running' || !this.runSignal) {
-      throw new Error(`the manager's cache is not running (${this.state === 'new' ? 'start the manager first' : 'the manager has stopped'}): cannot read ${resource.resource}`);
+      throw new Error(
+        `the manager's cache is not running (${this.state === 'new' ? 'start the manager first' : 'the manager has stopped'}): cannot read ${resource.resource}`,
+      );
     }
     const informer = this.informer(resource);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
-    if (!(await waitForSynced(() => informer.hasSynced(), AbortSignal.any([this.runSignal, AbortSignal.timeout(timeoutMs)])))) {
-      throw new Error(this.runSignal.aborted ? `the manager stopped before the cache of ${resource.resource} synced` : `the cache of ${resource.resource} did not sync within ${timeoutMs} ms`);
+    if (
+      !(await waitForSynced(
+        () => informer.hasSynced(),
+        AbortSignal.any([this.runSignal, AbortSignal.timeout(timeoutMs)]),
+      ))
+    ) {
+      throw new Error(
+        this.runSignal.aborted
+          ? `the manager stopped before the cache of ${resource.resource} synced`
+          : `the cache of ${resource.resource} did not sync within ${timeoutMs} ms`,
+      );
     }
     return informer;
   }
@@ -142,9 +159,12 @@ export class Manager implements RunnableController {
   /** Adds a controller (the builder's `complete` does). Started at once when the manager runs. */
   add(controller: Controller): void {
     if (this.controllers.some((c) => c.name === controller.name)) {
-      throw new Error(`a controller named ${JSON.stringify(controller.name)} is already in this manager; name controllers uniquely with named()`);
+      throw new Error(
+        `a controller named ${JSON.stringify(controller.name)} is already in this manager; name controllers uniquely with named()`,
+      );
     }
-    if (this.state === 'stopped') throw new Error(`the manager has stopped; controller ${controller.name} was not added`);
+    if (this.state === 'stopped')
+      throw new Error(`the manager has stopped; controller ${controller.name} was not added`);
     this.controllers.push(controller);
     if (this.state === 'running') this.launch(controller);
   }
@@ -166,7 +186,8 @@ export class Manager implements RunnableController {
 
   /** RunnableController: runOperator's `--workers` becomes the default `maxConcurrentReconciles`. */
   async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (this.options.maxConcurrentReconciles === undefined && Number.isInteger(workers) && workers >= 1) this.defaultConcurrency = workers;
+    if (this.options.maxConcurrentReconciles === undefined && Number.isInteger(workers) && workers >= 1)
+      this.defaultConcurrency = workers;
     await this.start(signal);
   }
 
@@ -186,7 +207,8 @@ export class Manager implements RunnableController {
     this.cache.start(run);
     for (const c of this.controllers) this.launch(c);
     try {
-      if (!run.aborted) await new Promise<void>((resolve) => run.addEventListener('abort', () => resolve(), { once: true }));
+      if (!run.aborted)
+        await new Promise<void>((resolve) => run.addEventListener('abort', () => resolve(), { once: true }));
       while (this.running.size > 0) await Promise.all([...this.running]);
     } finally {
       this.state = 'stopped';
@@ -201,7 +223,10 @@ export class Manager implements RunnableController {
       .start(this.runSignal!)
       .catch((error: unknown) => {
         this.failure ??= { error };
-        this.logger.error({ controller: controller.name, err: errorMessage(error) }, 'controller failed; stopping the manager');
+        this.logger.error(
+          { controller: controller.name, err: errorMessage(error) },
+          'controller failed; stopping the manager',
+        );
         this.stopController.abort();
       })
       .finally(() => this.running.delete(p));

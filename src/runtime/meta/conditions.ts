@@ -32,7 +32,10 @@ export function formatTime(date: Date): string {
 }
 
 /** The condition of `type`, if present. */
-export function findCondition<C extends ConditionLike>(conditions: readonly C[] | undefined, type: string): C | undefined {
+export function findCondition<C extends ConditionLike>(
+  conditions: readonly C[] | undefined,
+  type: string,
+): C | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
@@ -54,8 +57,13 @@ export function isConditionFalse(conditions: readonly ConditionLike[] | undefine
  * `C` is any condition shape ({@link ConditionLike}): metav1.Condition by default, or the
  * CRD's own (`setCondition<DatabaseManagerStatusCondition>(…)`, usually inferred).
  */
-export function setCondition<C extends ConditionLike = Condition>(conditions: C[], cond: ConditionInput<C>, now: Date = new Date()): boolean {
-  if (!cond || typeof cond.type !== 'string' || cond.type === '') throw new Error('setCondition: the condition needs a type');
+export function setCondition<C extends ConditionLike = Condition>(
+  conditions: C[],
+  cond: ConditionInput<C>,
+  now: Date = new Date(),
+): boolean {
+  if (!cond || typeof cond.type !== 'string' || cond.type === '')
+    throw new Error('setCondition: the condition needs a type');
   const given = cond as ConditionInput<C> & ConditionLike;
   const existing = conditions.find((c) => c.type === cond.type);
   if (!existing) {

@@ -23,7 +23,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * function…) is handed to `structuredClone`, which copies it or throws as it would.
  */
 export function jsonCopy<T>(v: T): T {
-  if (typeof v !== 'object' || v === null) return typeof v === 'function' || typeof v === 'symbol' ? structuredClone(v) : v;
+  if (typeof v !== 'object' || v === null)
+    return typeof v === 'function' || typeof v === 'symbol' ? structuredClone(v) : v;
   if (Array.isArray(v)) {
     const n = v.length;
     const a = new Array<unknown>(n);
@@ -35,7 +36,8 @@ export function jsonCopy<T>(v: T): T {
   const src = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(src)) {
-    if (k === '__proto__') Object.defineProperty(out, k, { value: jsonCopy(src[k]), writable: true, enumerable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: jsonCopy(src[k]), writable: true, enumerable: true, configurable: true });
     else out[k] = jsonCopy(src[k]);
   }
   return out as T;

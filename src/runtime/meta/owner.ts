@@ -23,7 +23,9 @@ export function newControllerRef(owner: KubeObject, gvk: GroupVersionKind): Owne
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!name || !uid) {
-    throw new Error(`newControllerRef: the owner ${gvk.kind} needs metadata.name and metadata.uid (read it from the server first)`);
+    throw new Error(
+      `newControllerRef: the owner ${gvk.kind} needs metadata.name and metadata.uid (read it from the server first)`,
+    );
   }
   return { apiVersion: gvkApiVersion(gvk), kind: gvk.kind, name, uid, blockOwnerDeletion: true, controller: true };
 }
@@ -60,7 +62,9 @@ export class AlreadyOwnedError extends Error {
     readonly owner: OwnerReference,
   ) {
     const m = object.metadata ?? {};
-    super(`${m.namespace ?? ''}/${m.name ?? ''} is already controlled by ${owner.kind} ${JSON.stringify(owner.name)}: an object has at most one controller`);
+    super(
+      `${m.namespace ?? ''}/${m.name ?? ''} is already controlled by ${owner.kind} ${JSON.stringify(owner.name)}: an object has at most one controller`,
+    );
     this.name = 'AlreadyOwnedError';
   }
 }
@@ -70,8 +74,14 @@ function validateOwner(owner: KubeObject, object: KubeObject): void {
   const ownerNs = owner.metadata?.namespace ?? '';
   if (ownerNs === '') return;
   const objNs = object.metadata?.namespace ?? '';
-  if (objNs === '') throw new Error(`a cluster-scoped object cannot have a namespaced owner (the owner is in namespace ${JSON.stringify(ownerNs)})`);
-  if (objNs !== ownerNs) throw new Error(`owner references cannot cross namespaces: the owner is in ${JSON.stringify(ownerNs)}, the object in ${JSON.stringify(objNs)}`);
+  if (objNs === '')
+    throw new Error(
+      `a cluster-scoped object cannot have a namespaced owner (the owner is in namespace ${JSON.stringify(ownerNs)})`,
+    );
+  if (objNs !== ownerNs)
+    throw new Error(
+      `owner references cannot cross namespaces: the owner is in ${JSON.stringify(ownerNs)}, the object in ${JSON.stringify(objNs)}`,
+    );
 }
 
 function upsertOwnerRef(object: KubeObject, ref: OwnerReference): void {
@@ -106,7 +116,10 @@ export function setOwnerReference(owner: KubeObject, object: KubeObject, ownerTy
   validateOwner(owner, object);
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
-  if (!name || !uid) throw new Error(`setOwnerReference: the owner ${ownerType.kind} needs metadata.name and metadata.uid (read it from the server first)`);
+  if (!name || !uid)
+    throw new Error(
+      `setOwnerReference: the owner ${ownerType.kind} needs metadata.name and metadata.uid (read it from the server first)`,
+    );
   upsertOwnerRef(object, { apiVersion: gvkApiVersion(ownerType), kind: ownerType.kind, name, uid });
 }
 

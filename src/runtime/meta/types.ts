@@ -144,7 +144,10 @@ export type Stored<T extends KubeObject, S extends ResourceScope = 'Cluster'> = 
  * A list as the API server returns it: `metadata.resourceVersion` set (where a watch resumes)
  * and every item {@link Stored}.
  */
-export type StoredList<L extends KubeList<KubeObject>, S extends ResourceScope = 'Cluster'> = Omit<L, 'metadata' | 'items'> & {
+export type StoredList<L extends KubeList<KubeObject>, S extends ResourceScope = 'Cluster'> = Omit<
+  L,
+  'metadata' | 'items'
+> & {
   metadata: ListMeta & { resourceVersion: string };
   items: Array<Stored<L['items'][number], S>>;
 };

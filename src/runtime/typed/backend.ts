@@ -15,7 +15,10 @@ export interface ClientBackend {
    * A client of `descriptor`, bound to `namespace` when given and not `''` (`''` means all
    * namespaces, as metav1.NamespaceAll). Cluster-scoped resources ignore the namespace.
    */
-  resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string): ResourceClient<T, TList>;
+  resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(
+    descriptor: ResourceDescriptor,
+    namespace?: string,
+  ): ResourceClient<T, TList>;
   /** The scale subresource client of `descriptor` in `namespace`. */
   scale(descriptor: ResourceDescriptor, namespace?: string): ScaleClient;
 }
@@ -26,12 +29,19 @@ function scalePath(d: ResourceDescriptor, namespace: string | undefined, name: s
   }
   const base = groupVersionPath(d.group, d.version);
   if (!d.namespaced) return `${base}/${d.resource}/${encodeURIComponent(name)}/scale`;
-  if (!namespace) throw new Error(`scale ${d.resource} ${JSON.stringify(name)}: ${d.resource} are namespaced; a namespace is required`);
+  if (!namespace)
+    throw new Error(
+      `scale ${d.resource} ${JSON.stringify(name)}: ${d.resource} are namespaced; a namespace is required`,
+    );
   return `${base}/namespaces/${encodeURIComponent(namespace)}/${d.resource}/${encodeURIComponent(name)}/scale`;
 }
 
 class RestScaleClient implements ScaleClient {
-  constructor(private readonly rest: RestClient, private readonly d: ResourceDescriptor, private readonly ns: string | undefined) {}
+  constructor(
+    private readonly rest: RestClient,
+    private readonly d: ResourceDescriptor,
+    private readonly ns: string | undefined,
+  ) {}
 
   getScale(name: string, options: GetOptions = {}): Promise<Scale> {
     return this.rest.request<Scale>({
@@ -47,7 +57,11 @@ class RestScaleClient implements ScaleClient {
     return this.rest.request<Scale>({
       method: 'PUT',
       path: scalePath(this.d, this.ns, name),
-      query: { dryRun: options.dryRun ? 'All' : undefined, fieldManager: options.fieldManager, fieldValidation: options.fieldValidation },
+      query: {
+        dryRun: options.dryRun ? 'All' : undefined,
+        fieldManager: options.fieldManager,
+        fieldValidation: options.fieldValidation,
+      },
       body: { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale },
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
@@ -59,7 +73,10 @@ class RestScaleClient implements ScaleClient {
 export function restBackend(config: RestConfig | RestClient): ClientBackend {
   const rest = config instanceof RestClient ? config : RestClient.for(config);
   return {
-    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string) {
+    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(
+      descriptor: ResourceDescriptor,
+      namespace?: string,
+    ) {
       return new ResourceClientImpl<T, TList>(rest, descriptor, namespace ? { namespace } : {});
     },
     scale(descriptor: ResourceDescriptor, namespace?: string) {
@@ -70,5 +87,10 @@ export function restBackend(config: RestConfig | RestClient): ClientBackend {
 
 /** True for a ClientBackend (as opposed to a RestConfig). */
 export function isClientBackend(v: unknown): v is ClientBackend {
-  return typeof v === 'object' && v !== null && typeof (v as ClientBackend).resource === 'function' && typeof (v as ClientBackend).scale === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as ClientBackend).resource === 'function' &&
+    typeof (v as ClientBackend).scale === 'function'
+  );
 }

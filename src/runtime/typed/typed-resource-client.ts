@@ -24,13 +24,19 @@ import type { Scale, ScaleClient } from './scale.js';
 export type TypedListOptions = Omit<ListOptions, 'labelSelector'> & { labelSelector?: string | Selector };
 
 /** deleteCollection options whose label selector may be a parsed {@link Selector}. */
-export type TypedDeleteCollectionOptions = Omit<DeleteCollectionOptions, 'labelSelector'> & { labelSelector?: string | Selector };
+export type TypedDeleteCollectionOptions = Omit<DeleteCollectionOptions, 'labelSelector'> & {
+  labelSelector?: string | Selector;
+};
 
-function withSelector<O extends { labelSelector?: string | Selector }>(o: O | undefined): (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined {
-  if (!o || o.labelSelector === undefined || typeof o.labelSelector === 'string') return o as (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined;
+function withSelector<O extends { labelSelector?: string | Selector }>(
+  o: O | undefined,
+): (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined {
+  if (!o || o.labelSelector === undefined || typeof o.labelSelector === 'string')
+    return o as (Omit<O, 'labelSelector'> & { labelSelector?: string }) | undefined;
   const s = o.labelSelector;
   // nothing() has no text form; sent as '' it would select everything
-  if (!s.empty() && s.requirements.length === 0) throw new Error('a selector that matches nothing cannot be sent to the server');
+  if (!s.empty() && s.requirements.length === 0)
+    throw new Error('a selector that matches nothing cannot be sent to the server');
   return { ...o, labelSelector: s.toString() };
 }
 
@@ -40,21 +46,38 @@ function withSelector<O extends { labelSelector?: string | Selector }>(o: O | un
  * server returns is typed {@link Stored}`<T, S>` (apiVersion, kind, metadata.name, uid,
  * resourceVersion, and for `'Namespaced'` metadata.namespace present).
  */
-export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>, TApply = ApplyConfiguration<T>, S extends ResourceScope = 'Cluster'> {
+export class TypedResourceClient<
+  T extends KubeObject,
+  TList extends KubeList<T>,
+  TApply = ApplyConfiguration<T>,
+  S extends ResourceScope = 'Cluster',
+> {
   private readonly client: ResourceClient<T, TList>;
   private scaleClient: ScaleClient | undefined;
 
   /** `namespace` `''` or undefined: all namespaces (list/watch) or cluster scope. */
-  constructor(private readonly backend: ClientBackend, readonly descriptor: ResourceDescriptor, readonly namespace: string = '') {
-    if (typeof namespace !== 'string') throw new Error(`${descriptor.resource}: the namespace must be a string, got ${typeof namespace}`);
-    this.client = backend.resource<T, TList>(descriptor, descriptor.namespaced && namespace !== '' ? namespace : undefined);
+  constructor(
+    private readonly backend: ClientBackend,
+    readonly descriptor: ResourceDescriptor,
+    readonly namespace: string = '',
+  ) {
+    if (typeof namespace !== 'string')
+      throw new Error(`${descriptor.resource}: the namespace must be a string, got ${typeof namespace}`);
+    this.client = backend.resource<T, TList>(
+      descriptor,
+      descriptor.namespaced && namespace !== '' ? namespace : undefined,
+    );
   }
 
   /** The object with apiVersion and kind filled in when missing. */
   private typed(obj: T): T {
     if (!obj || typeof obj !== 'object') throw new Error(`${this.descriptor.resource}: an object is required`);
     if (obj.apiVersion && obj.kind) return obj;
-    return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(this.descriptor), kind: obj.kind || this.descriptor.kind };
+    return {
+      ...obj,
+      apiVersion: obj.apiVersion || apiVersionOf(this.descriptor),
+      kind: obj.kind || this.descriptor.kind,
+    };
   }
 
   /** Creates `obj`; resolves with the stored object. */
@@ -83,11 +106,16 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
   }
   /** Lists objects (one page with `limit`, else all). */
   async list(options?: TypedListOptions): Promise<StoredList<TList, S>> {
-    return (await this.client.list(withSelector(options) as ListOptions | undefined)) as unknown as StoredList<TList, S>;
+    return (await this.client.list(withSelector(options) as ListOptions | undefined)) as unknown as StoredList<
+      TList,
+      S
+    >;
   }
   /** Opens a watch; iterate the result for events. */
   async watch(options?: TypedListOptions): Promise<TypedWatch<Stored<T, S>>> {
-    return (await this.client.watch(withSelector(options) as ListOptions | undefined)) as unknown as TypedWatch<Stored<T, S>>;
+    return (await this.client.watch(withSelector(options) as ListOptions | undefined)) as unknown as TypedWatch<
+      Stored<T, S>
+    >;
   }
   /** Patches the object `name` with `data` of `patchType`. */
   async patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<Stored<T, S>> {
@@ -111,7 +139,10 @@ export class TypedResourceClient<T extends KubeObject, TList extends KubeList<T>
   }
 
   private scale(): ScaleClient {
-    this.scaleClient ??= this.backend.scale(this.descriptor, this.descriptor.namespaced && this.namespace !== '' ? this.namespace : undefined);
+    this.scaleClient ??= this.backend.scale(
+      this.descriptor,
+      this.descriptor.namespaced && this.namespace !== '' ? this.namespace : undefined,
+    );
     return this.scaleClient;
   }
 }

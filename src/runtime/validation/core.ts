@@ -20,5 +20,12 @@ export {
   type SchemaNode,
   type ValidationRule,
 } from './schema.js';
-export { compileValidator, lazyValidator, precompileSchema, RuleCompileError, type CompileOptions, type StructuralValidator } from './validator.js';
+export {
+  compileValidator,
+  lazyValidator,
+  precompileSchema,
+  RuleCompileError,
+  type CompileOptions,
+  type StructuralValidator,
+} from './validator.js';
 export type { RuleProblem } from '../cel/rules.js';

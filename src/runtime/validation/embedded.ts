@@ -33,7 +33,8 @@ function checkTypeMeta(x: Record<string, unknown>, path: string, errs: FieldErro
       const problems: string[] = [];
       if (lower.length > 63) problems.push('must be no more than 63 characters');
       if (!DNS1035.test(lower)) problems.push(DNS1035_MSG);
-      if (problems.length) errs.push(invalid(k, v, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
+      if (problems.length)
+        errs.push(invalid(k, v, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
     }
   }
 }

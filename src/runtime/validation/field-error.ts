@@ -93,18 +93,33 @@ export function duplicate(field: string, value: unknown): FieldError {
 /** `field.NotSupported`: `Unsupported value: <value>: supported values: "a", "b"`. */
 export function notSupported(field: string, value: unknown, supported: readonly string[]): FieldError {
   const detail = supported.length ? `supported values: ${supported.map(goQuote).join(', ')}` : '';
-  return { reason: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${goBadValue(value)}`, detail) };
+  return {
+    reason: 'FieldValueNotSupported',
+    field,
+    message: withDetail(`Unsupported value: ${goBadValue(value)}`, detail),
+  };
 }
 
 /** `field.TooLong` (apimachinery 1.37): `Too long: may not be more than <max> bytes`. */
 export function tooLong(field: string, max: number): FieldError {
-  return { reason: 'FieldValueTooLong', field, message: max >= 0 ? `Too long: may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'Too long: value is too long' };
+  return {
+    reason: 'FieldValueTooLong',
+    field,
+    message:
+      max >= 0
+        ? `Too long: may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`
+        : 'Too long: value is too long',
+  };
 }
 
 /** `field.TooMany`: `Too many: <actual>: must have at most <max> items`. */
 export function tooMany(field: string, actual: number, max: number): FieldError {
   const head = actual >= 0 ? `Too many: ${actual}` : 'Too many';
-  return { reason: 'FieldValueTooMany', field, message: `${head}: ${max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items'}` };
+  return {
+    reason: 'FieldValueTooMany',
+    field,
+    message: `${head}: ${max >= 0 ? `must have at most ${max} ${max === 1 ? 'item' : 'items'}` : 'has too many items'}`,
+  };
 }
 
 /** Reasons after which the apiserver skips CEL rules (`hasBlockingErr`). */

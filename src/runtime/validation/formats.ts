@@ -4,13 +4,17 @@ import { isMAC, parseCIDR, parseIP } from './net.js';
 
 type Check = (s: string) => boolean;
 
-const re = (r: RegExp): Check => (s) => r.test(s);
+const re =
+  (r: RegExp): Check =>
+  (s) =>
+    r.test(s);
 
 const HOSTNAME =
   /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/;
 const GO_DURATION = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^0$/;
-const HUMAN_DURATION = /^\d+\s*(ns|us|µs|ms|s|m|h|d|w|sec|secs|second|seconds|min|mins|minute|minutes|hr|hrs|hour|hours|day|days|wk|wks|week|weeks)$/;
+const HUMAN_DURATION =
+  /^\d+\s*(ns|us|µs|ms|s|m|h|d|w|sec|secs|second|seconds|min|mins|minute|minutes|hr|hrs|hour|hours|day|days|wk|wks|week|weeks)$/;
 
 function isDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
@@ -51,10 +55,20 @@ const FORMATS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['isbn', re(/^(?:[0-9]{9}[0-9X]|[0-9]{13})$/)],
   ['isbn10', re(/^[0-9]{9}[0-9X]$/)],
   ['isbn13', re(/^[0-9]{13}$/)],
-  ['creditcard', re(/^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/)],
+  [
+    'creditcard',
+    re(
+      /^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$/,
+    ),
+  ],
   ['ssn', re(/^\d{3}[- ]?\d{2}[- ]?\d{4}$/)],
   ['hexcolor', re(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)],
-  ['rgbcolor', re(/^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/)],
+  [
+    'rgbcolor',
+    re(
+      /^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$/,
+    ),
+  ],
   ['byte', isBase64],
   ['password', () => true],
   ['date', isDate],

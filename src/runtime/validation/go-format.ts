@@ -7,15 +7,33 @@ export function goQuote(s: string): string {
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
     switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\v': out += '\\v'; continue;
+      case '"':
+        out += '\\"';
+        continue;
+      case '\\':
+        out += '\\\\';
+        continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
+      case '\x07':
+        out += '\\a';
+        continue;
+      case '\b':
+        out += '\\b';
+        continue;
+      case '\f':
+        out += '\\f';
+        continue;
+      case '\v':
+        out += '\\v';
+        continue;
     }
     if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
     else if (c >= 0x80 && c < 0xa0) out += '\\u' + c.toString(16).padStart(4, '0');
@@ -65,11 +83,18 @@ export function goJson(v: unknown, options: { sortKeys?: boolean } = {}): string
     if (Array.isArray(x)) return x.map(sort);
     if (x && typeof x === 'object') {
       const rec = x as Record<string, unknown>;
-      return Object.fromEntries(Object.keys(rec).sort().map((k) => [k, sort(rec[k])]));
+      return Object.fromEntries(
+        Object.keys(rec)
+          .sort()
+          .map((k) => [k, sort(rec[k])]),
+      );
     }
     return x;
   };
-  return (JSON.stringify(sort(v)) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return (JSON.stringify(sort(v)) ?? 'null').replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

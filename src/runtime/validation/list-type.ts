@@ -20,7 +20,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Canonical text of a JSON value for set membership (object keys sorted; 1 and 1.0 are the same). */
 function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-  if (isObject(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'undefined';
 }
 
@@ -54,10 +58,12 @@ export function validateListTypes(n: Node, value: unknown, path: string, errs: F
   }
   if (isObject(value)) {
     if (n.props) {
-      for (const [k, child] of n.props) if (Object.hasOwn(value, k)) validateListTypes(child, value[k], fieldPath.child(path, k), errs);
+      for (const [k, child] of n.props)
+        if (Object.hasOwn(value, k)) validateListTypes(child, value[k], fieldPath.child(path, k), errs);
     }
     if (n.addl) {
-      for (const k of Object.keys(value)) if (!n.props?.has(k)) validateListTypes(n.addl, value[k], fieldPath.key(path, k), errs);
+      for (const k of Object.keys(value))
+        if (!n.props?.has(k)) validateListTypes(n.addl, value[k], fieldPath.key(path, k), errs);
     }
   }
 }

@@ -12,7 +12,7 @@ function parseIPv4Bytes(s: string): Uint8Array | undefined {
   if (parts.length !== 4) return undefined;
   const out = new Uint8Array(4);
   for (let i = 0; i < 4; i++) {
-    const p = parts[i]!;
+    const p = parts[i];
     if (!/^[0-9]{1,3}$/.test(p)) return undefined;
     if (p.length > 1 && p[0] === '0') return undefined;
     const n = Number(p);
@@ -109,14 +109,20 @@ export function formatIP(ip: ParsedIP): string {
   const b = ip.bytes;
   if (ip.family === 4) return Array.from(b).join('.');
   const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!);
+  for (let i = 0; i < 16; i += 2) groups.push((b[i] << 8) | b[i + 1]);
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) { i++; continue; }
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen && j - i >= 2) { bestStart = i; bestLen = j - i; }
+    if (j - i > bestLen && j - i >= 2) {
+      bestStart = i;
+      bestLen = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));

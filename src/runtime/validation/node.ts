@@ -50,7 +50,18 @@ export interface Node {
 }
 
 /** Bits of {@link Node.celData}: the type (low 3 bits), int-or-string, nullable, a string format CEL converts. */
-export const CEL_DATA = { OBJECT: 1, ARRAY: 2, STRING: 3, NUMBER: 4, INTEGER: 5, BOOLEAN: 6, TYPE_MASK: 7, INT_OR_STRING: 8, NULLABLE: 16, FORMATTED: 32 } as const;
+export const CEL_DATA = {
+  OBJECT: 1,
+  ARRAY: 2,
+  STRING: 3,
+  NUMBER: 4,
+  INTEGER: 5,
+  BOOLEAN: 6,
+  TYPE_MASK: 7,
+  INT_OR_STRING: 8,
+  NULLABLE: 16,
+  FORMATTED: 32,
+} as const;
 
 /** Computes {@link Node.celData} for a schema node. */
 export function celDataBits(s: SchemaNode): number {
@@ -58,7 +69,11 @@ export function celDataBits(s: SchemaNode): number {
   let b = s.type !== undefined ? (types[s.type] ?? 0) : 0;
   if (s['x-kubernetes-int-or-string']) b |= CEL_DATA.INT_OR_STRING;
   if (s.nullable) b |= CEL_DATA.NULLABLE;
-  if (s.type === 'string' && (s.format === 'duration' || s.format === 'date' || s.format === 'date-time' || s.format === 'byte')) b |= CEL_DATA.FORMATTED;
+  if (
+    s.type === 'string' &&
+    (s.format === 'duration' || s.format === 'date' || s.format === 'date-time' || s.format === 'byte')
+  )
+    b |= CEL_DATA.FORMATTED;
   return b;
 }
 
@@ -67,7 +82,10 @@ export function compilePattern(pattern: string, where: string): RegExp {
   try {
     return compileRe2(pattern);
   } catch (e) {
-    throw new SchemaError(where, `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`);
+    throw new SchemaError(
+      where,
+      `pattern ${JSON.stringify(pattern)} is not a valid regular expression: ${(e as Error).message}`,
+    );
   }
 }
 
@@ -101,7 +119,10 @@ export function compileNode(s: SchemaNode, where = ''): Node {
     props = new Map();
     for (const [k, v] of Object.entries(s.properties)) props.set(k, compileNode(v, at(`properties.${k}`)));
   }
-  const addl = typeof s.additionalProperties === 'object' ? compileNode(s.additionalProperties, at('additionalProperties')) : undefined;
+  const addl =
+    typeof s.additionalProperties === 'object'
+      ? compileNode(s.additionalProperties, at('additionalProperties'))
+      : undefined;
   const items = s.items ? compileNode(s.items, at('items')) : undefined;
   const allOf = (s.allOf ?? []).map((x, i) => compileNode(x, at(`allOf[${i}]`)));
   const oneOf = (s.oneOf ?? []).map((x, i) => compileNode(x, at(`oneOf[${i}]`)));

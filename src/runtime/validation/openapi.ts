@@ -26,11 +26,16 @@ function fieldOf(name: string): string {
 function jsonKind(v: unknown): 'null' | 'string' | 'boolean' | 'integer' | 'number' | 'array' | 'object' {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
-    case 'string': return 'string';
-    case 'boolean': return 'boolean';
-    case 'number': return Number.isInteger(v) ? 'integer' : 'number';
-    case 'bigint': return 'integer';
-    default: return Array.isArray(v) ? 'array' : 'object';
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return Number.isInteger(v) ? 'integer' : 'number';
+    case 'bigint':
+      return 'integer';
+    default:
+      return Array.isArray(v) ? 'array' : 'object';
   }
 }
 
@@ -55,7 +60,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ak = Object.keys(a as object);
+  const ak = Object.keys(a);
   const bo = b as Record<string, unknown>;
   if (ak.length !== Object.keys(bo).length) return false;
   for (const k of ak) if (!(k in bo) || !jsonEqual((a as Record<string, unknown>)[k], bo[k])) return false;
@@ -104,7 +109,13 @@ export function correlateItems(n: Node, old: unknown): ((item: unknown) => unkno
  * `name` is kube-openapi's path (`spec.listeners[0].name`; `` for the root). On update, `old` is the
  * correlated old value: unchanged values are not re-validated (CRD validation ratcheting).
  */
-export function validateOpenAPI(n: Node, data: unknown, name: string, errs: FieldError[], old: unknown = NO_OLD): number {
+export function validateOpenAPI(
+  n: Node,
+  data: unknown,
+  name: string,
+  errs: FieldError[],
+  old: unknown = NO_OLD,
+): number {
   // Ratcheting (update): a value equal to its correlated old value is not re-validated.
   if (old !== NO_OLD && jsonEqual(data, old)) return 1;
   if (data === null || data === undefined) {
@@ -156,13 +167,17 @@ function typeCheck(n: Node, data: unknown, name: string, errs: FieldError[]): nu
   if (kind !== 'string' && kind !== 'array' && format !== undefined) {
     const ok = t.includes(kind) || format === dataFormat || isIntFloat;
     if (!ok) {
-      fail(errs, () => typeInvalid(fieldOf(name), dataFormat, `${name} ${IN} must be of type ${format}: ${goQuote(dataFormat)}`));
+      fail(errs, () =>
+        typeInvalid(fieldOf(name), dataFormat, `${name} ${IN} must be of type ${format}: ${goQuote(dataFormat)}`),
+      );
       return 0;
     }
   }
   if (!(hasNum || hasInt) && format !== undefined && (kind === 'string' || kind === 'array')) return 1;
   if (!(t.includes(kind) || isIntFloat)) {
-    fail(errs, () => typeInvalid(fieldOf(name), kind, `${name} ${IN} must be of type ${n.typeLabel}: ${goQuote(kind)}`));
+    fail(errs, () =>
+      typeInvalid(fieldOf(name), kind, `${name} ${IN} must be of type ${n.typeLabel}: ${goQuote(kind)}`),
+    );
     return 0;
   }
   return 1;
@@ -176,7 +191,7 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
     let bestCount = -1;
     let ok = false;
     for (let i = 0; i < n.anyOf.length; i++) {
-      const [c, failed] = probe(n.anyOf[i]!, data, name, old);
+      const [c, failed] = probe(n.anyOf[i], data, name, old);
       if (!failed) {
         ok = true;
         count += c;
@@ -186,7 +201,7 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
     }
     if (!ok) {
       fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate at least one schema (anyOf)`));
-      count += validateOpenAPI(n.anyOf[best]!, data, name, errs, old);
+      count += validateOpenAPI(n.anyOf[best], data, name, errs, old);
     }
   }
   if (n.oneOf.length) {
@@ -195,7 +210,7 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
     let validated = 0;
     let firstSuccess = -1;
     for (let i = 0; i < n.oneOf.length; i++) {
-      const [c, failed] = probe(n.oneOf[i]!, data, name, old);
+      const [c, failed] = probe(n.oneOf[i], data, name, old);
       if (!failed) {
         validated++;
         best = -1;
@@ -206,8 +221,10 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
     }
     if (validated !== 1) {
       const more = validated === 0 ? 'Found none valid' : `Found ${validated} valid alternatives`;
-      fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate one and only one schema (oneOf). ${more}`));
-      if (best >= 0) count += validateOpenAPI(n.oneOf[best]!, data, name, errs, old);
+      fail(errs, () =>
+        invalid(ROOT_FIELD, '', `${goQuote(name)} must validate one and only one schema (oneOf). ${more}`),
+      );
+      if (best >= 0) count += validateOpenAPI(n.oneOf[best], data, name, errs, old);
     } else {
       count += firstSuccess;
     }
@@ -220,7 +237,13 @@ function combinators(n: Node, data: unknown, name: string, errs: FieldError[], o
       if (errs.length === before) validated++;
     }
     if (validated !== n.allOf.length) {
-      fail(errs, () => invalid(ROOT_FIELD, '', `${goQuote(name)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`));
+      fail(errs, () =>
+        invalid(
+          ROOT_FIELD,
+          '',
+          `${goQuote(name)} must validate all the schemas (allOf)${validated === 0 ? '. None validated' : ''}`,
+        ),
+      );
     }
   }
   if (n.not) {
@@ -277,7 +300,14 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
   if (s.multipleOf !== undefined) {
     const f = s.multipleOf;
     const bad = isInt && Math.trunc(f) !== 0 ? data % Math.trunc(f) !== 0 : !Number.isInteger(data / f);
-    if (bad) fail(errs, () => invalid(fieldOf(name), data, `${name} ${IN} should be a multiple of ${isInt && Math.trunc(f) !== 0 ? show(f) : goFloat(f)}`));
+    if (bad)
+      fail(errs, () =>
+        invalid(
+          fieldOf(name),
+          data,
+          `${name} ${IN} should be a multiple of ${isInt && Math.trunc(f) !== 0 ? show(f) : goFloat(f)}`,
+        ),
+      );
   }
   if (s.maximum !== undefined) {
     const m = bound(s.maximum);
@@ -303,12 +333,14 @@ function sliceCheck(n: Node, data: unknown[], name: string, errs: FieldError[], 
   let count = 0;
   if (n.items) {
     const corr = old !== NO_OLD ? correlateItems(n, old) : undefined;
-    for (let i = 0; i < data.length; i++) count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs, corr ? corr(data[i]) : NO_OLD);
+    for (let i = 0; i < data.length; i++)
+      count += validateOpenAPI(n.items, data[i], `${name}[${i}]`, errs, corr ? corr(data[i]) : NO_OLD);
   }
   if (s.minItems !== undefined && data.length < s.minItems) {
     fail(errs, () => invalid(fieldOf(name), data.length, `${name} ${IN} should have at least ${s.minItems} items`));
   }
-  if (s.maxItems !== undefined && data.length > s.maxItems) fail(errs, () => tooMany(fieldOf(name), data.length, s.maxItems!));
+  if (s.maxItems !== undefined && data.length > s.maxItems)
+    fail(errs, () => tooMany(fieldOf(name), data.length, s.maxItems!));
   if (s.uniqueItems) {
     const seen = new Set<string>();
     for (const v of data) {
@@ -340,7 +372,9 @@ function objectCheck(n: Node, data: Record<string, unknown>, name: string, errs:
   if (s.minProperties !== undefined || s.maxProperties !== undefined) {
     const numKeys = Object.keys(data).length;
     if (s.minProperties !== undefined && numKeys < s.minProperties) {
-      fail(errs, () => invalid(fieldOf(name), numKeys, `${name} ${IN} should have at least ${s.minProperties} properties`));
+      fail(errs, () =>
+        invalid(fieldOf(name), numKeys, `${name} ${IN} should have at least ${s.minProperties} properties`),
+      );
       return 0;
     }
     if (s.maxProperties !== undefined && numKeys > s.maxProperties) {

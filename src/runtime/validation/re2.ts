@@ -27,9 +27,9 @@ export function re2ToJs(re: string): string {
   let out = '';
   // flag scopes: one entry per open group; inline flags set the top entry
   const scopes: { i: boolean; s: boolean }[] = [{ i: false, s: false }];
-  const top = () => scopes[scopes.length - 1]!;
+  const top = () => scopes[scopes.length - 1];
   for (let k = 0; k < re.length; k++) {
-    const c = re[k]!;
+    const c = re[k];
     if (c === '\\') {
       const n = re[k + 1] ?? '';
       if (n === 'z') out += '$(?![\\s\\S])';
@@ -52,7 +52,8 @@ export function re2ToJs(re: string): string {
         continue;
       } else {
         // Go refuses escapes of letters and digits it does not define (`\q`); JS would take them literally
-        if (/[A-Za-z]/.test(n) && !/[abfnrtvdDsSwWbBpPxz]/.test(n)) throw new SyntaxError(`invalid escape sequence: \`\\${n}\``);
+        if (/[A-Za-z]/.test(n) && !/[abfnrtvdDsSwWbBpPxz]/.test(n))
+          throw new SyntaxError(`invalid escape sequence: \`\\${n}\``);
         out += c + n;
       }
       k++;
@@ -63,9 +64,9 @@ export function re2ToJs(re: string): string {
       let cls = '[';
       let j = k + 1;
       if (re[j] === '^') cls += re[j++];
-      if (re[j] === ']') cls += '\\]', j++;
+      if (re[j] === ']') ((cls += '\\]'), j++);
       for (; j < re.length && re[j] !== ']'; j++) {
-        const d = re[j]!;
+        const d = re[j];
         if (d === '[' && re[j + 1] === ':') {
           const end = re.indexOf(':]', j + 2);
           const name = re.slice(j + 2, end);
@@ -86,7 +87,7 @@ export function re2ToJs(re: string): string {
         }
         if (top().i && isLetter(d)) {
           if (re[j + 1] === '-' && isLetter(re[j + 2] ?? '')) {
-            const e = re[j + 2]!;
+            const e = re[j + 2];
             cls += `${d}-${e}${swap(d)}-${swap(e)}`;
             j += 2;
             continue;
@@ -106,7 +107,7 @@ export function re2ToJs(re: string): string {
       const flags = /^\(\?([imsU-]+)\)/.exec(re.slice(k));
       if (flags) {
         let on = true;
-        for (const f of flags[1]!) {
+        for (const f of flags[1]) {
           if (f === '-') on = false;
           else if (f === 'i') top().i = on;
           else if (f === 's') top().s = on;
@@ -118,7 +119,7 @@ export function re2ToJs(re: string): string {
       const next = { ...top() };
       if (scoped) {
         let on = true;
-        for (const f of scoped[1]!) {
+        for (const f of scoped[1]) {
           if (f === '-') on = false;
           else if (f === 'i') next.i = on;
           else if (f === 's') next.s = on;

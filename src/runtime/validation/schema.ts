@@ -123,13 +123,21 @@ function keywordError(at: At | undefined, key: string, message: string): SchemaE
 }
 
 function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
-  if (!isRecord(raw)) throw new SchemaError(pathString(at), `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`);
+  if (!isRecord(raw))
+    throw new SchemaError(
+      pathString(at),
+      `expected an object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`,
+    );
   if ('$ref' in raw) throw new SchemaError(pathString(at), '$ref is not allowed in a structural schema');
   const out: SchemaNode = {};
   // "" is unset, as for the apiserver (Go's omitempty strings)
   if (raw.type !== undefined && raw.type !== '') {
     if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
-      throw keywordError(at, 'type', `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`);
+      throw keywordError(
+        at,
+        'type',
+        `unsupported type ${JSON.stringify(raw.type)}; expected one of object, array, string, integer, number, boolean`,
+      );
     }
     out.type = raw.type as SchemaNode['type'];
   }
@@ -149,11 +157,13 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
     out[k] = v;
   }
-  if (out.multipleOf !== undefined && out.multipleOf <= 0) throw keywordError(at, 'multipleOf', 'must be greater than zero');
+  if (out.multipleOf !== undefined && out.multipleOf <= 0)
+    throw keywordError(at, 'multipleOf', 'must be greater than zero');
   for (const k of COUNT_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw keywordError(at, k, 'must be a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw keywordError(at, k, 'must be a non-negative integer');
     out[k] = v;
   }
   if (raw.pattern !== undefined) {
@@ -174,9 +184,10 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     if (!isRecord(raw.properties)) throw keywordError(at, 'properties', 'must be an object');
     const props: Record<string, SchemaNode> = (out.properties = {});
     for (const k of Object.keys(raw.properties)) {
-      const child = reduceAt((raw.properties as Record<string, unknown>)[k], { up: at, seg: `properties.${k}` });
+      const child = reduceAt(raw.properties[k], { up: at, seg: `properties.${k}` });
       // defineProperty: a property named `__proto__` stays an own property instead of setting the prototype
-      if (k === '__proto__') Object.defineProperty(props, k, { value: child, writable: true, enumerable: true, configurable: true });
+      if (k === '__proto__')
+        Object.defineProperty(props, k, { value: child, writable: true, enumerable: true, configurable: true });
       else props[k] = child;
     }
   }
@@ -186,7 +197,8 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   }
   // an empty list (`items: []`) is no items, as the apiserver's structural conversion reads it
   if (raw.items !== undefined && !(Array.isArray(raw.items) && raw.items.length === 0)) {
-    if (Array.isArray(raw.items)) throw keywordError(at, 'items', 'must be a single schema (tuple items are not structural)');
+    if (Array.isArray(raw.items))
+      throw keywordError(at, 'items', 'must be a single schema (tuple items are not structural)');
     out.items = reduceAt(raw.items, { up: at, seg: 'items' });
   }
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
@@ -199,7 +211,8 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   if (raw.default !== undefined) out.default = structuredClone(raw.default);
   const lt = raw['x-kubernetes-list-type'];
   if (lt !== undefined) {
-    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map') throw keywordError(at, 'x-kubernetes-list-type', 'must be atomic, set or map');
+    if (lt !== 'atomic' && lt !== 'set' && lt !== 'map')
+      throw keywordError(at, 'x-kubernetes-list-type', 'must be atomic, set or map');
     out['x-kubernetes-list-type'] = lt;
   }
   const keys = raw['x-kubernetes-list-map-keys'];
@@ -214,20 +227,24 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
   }
   const mt = raw['x-kubernetes-map-type'];
   if (mt !== undefined) {
-    if (mt !== 'atomic' && mt !== 'granular') throw keywordError(at, 'x-kubernetes-map-type', 'must be atomic or granular');
+    if (mt !== 'atomic' && mt !== 'granular')
+      throw keywordError(at, 'x-kubernetes-map-type', 'must be atomic or granular');
     out['x-kubernetes-map-type'] = mt;
   }
   const rules = raw['x-kubernetes-validations'];
   if (rules !== undefined) {
     if (!Array.isArray(rules)) throw keywordError(at, 'x-kubernetes-validations', 'must be an array');
-    out['x-kubernetes-validations'] = rules.map((r, i) => reduceRule(r, { up: at, seg: `x-kubernetes-validations[${i}]` }));
+    out['x-kubernetes-validations'] = rules.map((r, i) =>
+      reduceRule(r, { up: at, seg: `x-kubernetes-validations[${i}]` }),
+    );
   }
   return out;
 }
 
 function reduceRule(raw: unknown, at: At): ValidationRule {
   if (!isRecord(raw)) throw new SchemaError(pathString(at), 'must be an object');
-  if (typeof raw.rule !== 'string' || raw.rule.trim() === '') throw keywordError(at, 'rule', 'must be a non-empty string');
+  if (typeof raw.rule !== 'string' || raw.rule.trim() === '')
+    throw keywordError(at, 'rule', 'must be a non-empty string');
   const out: ValidationRule = { rule: raw.rule };
   for (const k of ['message', 'messageExpression', 'reason', 'fieldPath'] as const) {
     const v = raw[k];
@@ -236,7 +253,11 @@ function reduceRule(raw: unknown, at: At): ValidationRule {
     out[k] = v;
   }
   if (out.reason !== undefined && !RULE_REASONS.has(out.reason)) {
-    throw keywordError(at, 'reason', `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`);
+    throw keywordError(
+      at,
+      'reason',
+      `unsupported reason ${JSON.stringify(out.reason)}; expected one of ${[...RULE_REASONS].join(', ')}`,
+    );
   }
   if (raw.optionalOldSelf !== undefined) {
     if (typeof raw.optionalOldSelf !== 'boolean') throw keywordError(at, 'optionalOldSelf', 'must be a boolean');

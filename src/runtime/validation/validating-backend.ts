@@ -42,7 +42,10 @@ export function validatingBackend(backend: ClientBackend, load: KindValidatorLoa
     const errors = v.validate(copy);
     if (errors.length > 0) throw invalidError(d, obj.metadata?.name ?? '', errors);
   };
-  const wrap = <T extends KubeObject, TList extends KubeList<T>>(d: ResourceDescriptor, client: ResourceClient<T, TList>): ResourceClient<T, TList> =>
+  const wrap = <T extends KubeObject, TList extends KubeList<T>>(
+    d: ResourceDescriptor,
+    client: ResourceClient<T, TList>,
+  ): ResourceClient<T, TList> =>
     new Proxy(client, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver);
@@ -58,7 +61,10 @@ export function validatingBackend(backend: ClientBackend, load: KindValidatorLoa
       },
     });
   return {
-    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(descriptor: ResourceDescriptor, namespace?: string) {
+    resource<T extends KubeObject, TList extends KubeList<T> = KubeList<T>>(
+      descriptor: ResourceDescriptor,
+      namespace?: string,
+    ) {
       return wrap(descriptor, backend.resource<T, TList>(descriptor, namespace));
     },
     scale: (descriptor, namespace) => backend.scale(descriptor, namespace),
@@ -75,7 +81,12 @@ function invalidError(d: ResourceDescriptor, name: string, errors: readonly Fiel
     code: 422,
     reason: 'Invalid',
     message: formatInvalidMessage(qualifiedKind, name, errors),
-    details: { name, group: d.group, kind: d.kind, causes: errors.map((e) => ({ reason: e.reason, field: e.field, message: e.message })) },
+    details: {
+      name,
+      group: d.group,
+      kind: d.kind,
+      causes: errors.map((e) => ({ reason: e.reason, field: e.field, message: e.message })),
+    },
     metadata: {},
   };
   return new ApiError(status);

@@ -24,7 +24,9 @@ export function registerRuleEngine(engine: typeof createRuleEvaluator): void {
 
 function rulesEngine(): typeof createRuleEvaluator {
   if (!ruleEngine) {
-    throw new Error("this schema has x-kubernetes-validations rules, and the CEL engine is not loaded: import 'crdgen/runtime/validation' (not '…/validation/core') before compiling it");
+    throw new Error(
+      "this schema has x-kubernetes-validations rules, and the CEL engine is not loaded: import 'crdgen/runtime/validation' (not '…/validation/core') before compiling it",
+    );
   }
   return ruleEngine;
 }
@@ -92,11 +94,12 @@ export class RuleCompileError extends Error {
  */
 export function compileValidator(openAPIV3Schema: unknown, options: CompileOptions = {}): StructuralValidator {
   const pre = isPrecompiled(openAPIV3Schema);
-  const schema = pre ? (openAPIV3Schema as PrecompiledSchema).schema : reduceSchema(openAPIV3Schema);
+  const schema = pre ? openAPIV3Schema.schema : reduceSchema(openAPIV3Schema);
   const root = compileNode(schema);
   const isResourceRoot = options.isResourceRoot ?? true;
   const rules = root.hasRules ? rulesEngine()(root, { eager: options.eagerRules ?? !pre, isResourceRoot }) : undefined;
-  if (rules && rules.problems.length && (options.unsupportedRules ?? 'throw') === 'throw') throw new RuleCompileError(rules.problems);
+  if (rules && rules.problems.length && (options.unsupportedRules ?? 'throw') === 'throw')
+    throw new RuleCompileError(rules.problems);
   return new Validator(root, isResourceRoot, rules);
 }
 
@@ -148,7 +151,8 @@ export function precompileSchema(openAPIV3Schema: unknown): PrecompiledSchema {
   if (known !== undefined) return known;
   const schema = reduceSchema(openAPIV3Schema);
   // the node tree is only needed to type-check rules; without rules only the patterns can fail
-  if (hasRules(schema)) compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
+  if (hasRules(schema))
+    compileValidator({ crdgenValidation: 1, schema } satisfies PrecompiledSchema, { eagerRules: true });
   else checkPatterns(schema);
   const out: PrecompiledSchema = { crdgenValidation: 1, schema };
   if (frozen) precompiled.set(openAPIV3Schema, out);

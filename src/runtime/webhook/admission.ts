@@ -16,7 +16,12 @@ export interface AdmissionStatus {
   message?: string;
   reason?: string;
   code?: number;
-  details?: { name?: string; group?: string; kind?: string; causes?: { reason?: string; message?: string; field?: string }[] };
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+  };
 }
 
 /** admission/v1 AdmissionRequest. */
@@ -109,7 +114,12 @@ export function errored(uid: string, code: number, message: string): AdmissionRe
  * An allowed response whose patch turns `original` into `changed` (a base64 JSON patch, patchType
  * JSONPatch); without a difference, no patch.
  */
-export function patchResponse(uid: string, original: unknown, changed: unknown, warnings?: string[]): AdmissionResponse {
+export function patchResponse(
+  uid: string,
+  original: unknown,
+  changed: unknown,
+  warnings?: string[],
+): AdmissionResponse {
   const ops = diffJson(original, changed);
   const out = allowed(uid, warnings);
   if (ops.length === 0) return out;
@@ -124,7 +134,12 @@ export function invalidStatus(kind: AdmissionKind, name: string, errors: readonl
     code: 422,
     reason: 'Invalid',
     message: formatInvalidMessage(qualified, name, errors),
-    details: { name, group: kind.group, kind: kind.kind, causes: errors.map((e) => ({ reason: e.reason, message: e.message, field: e.field })) },
+    details: {
+      name,
+      group: kind.group,
+      kind: kind.kind,
+      causes: errors.map((e) => ({ reason: e.reason, message: e.message, field: e.field })),
+    },
   };
 }
 
@@ -179,7 +194,12 @@ export interface ValidatingOptions<T> {
  * undefined. Field errors refuse with the apiserver's 422 (`<Kind>.<group> "<name>" is invalid: …`).
  */
 export function validatingHandler<T extends KubeObject = KubeObject>(
-  hook: (obj: T, old: T | undefined, operation: AdmissionOperation, request: AdmissionRequest<T>) => ValidationOutcome | FieldError[] | void | Promise<ValidationOutcome | FieldError[] | void>,
+  hook: (
+    obj: T,
+    old: T | undefined,
+    operation: AdmissionOperation,
+    request: AdmissionRequest<T>,
+  ) => ValidationOutcome | FieldError[] | void | Promise<ValidationOutcome | FieldError[] | void>,
   options: ValidatingOptions<T>,
 ): AdmissionHandler {
   const ops = options.operations ?? ['CREATE', 'UPDATE', 'DELETE'];
@@ -187,17 +207,26 @@ export function validatingHandler<T extends KubeObject = KubeObject>(
     const req = request as AdmissionRequest<T>;
     if (!ops.includes(req.operation)) return allowed(req.uid);
     const obj = req.operation === 'DELETE' ? req.oldObject : req.object;
-    const old = req.operation === 'UPDATE' ? req.oldObject ?? undefined : undefined;
+    const old = req.operation === 'UPDATE' ? (req.oldObject ?? undefined) : undefined;
     if (!isObject(obj)) return errored(req.uid, 400, `the ${req.operation} request has no object to validate`);
-    if (req.operation === 'UPDATE' && !isObject(old)) return errored(req.uid, 400, 'the UPDATE request has no oldObject to validate against');
+    if (req.operation === 'UPDATE' && !isObject(old))
+      return errored(req.uid, 400, 'the UPDATE request has no oldObject to validate against');
     const name = obj.metadata?.name ?? req.name ?? '';
     try {
       if (options.schemaValidate && req.operation !== 'DELETE') {
-        const errs = options.schemaValidate(structuredClone(obj) as T, old === undefined ? undefined : (structuredClone(old) as T));
+        const errs = options.schemaValidate(
+          structuredClone(obj) as T,
+          old === undefined ? undefined : (structuredClone(old) as T),
+        );
         if (errs.length) return denied(req.uid, invalidStatus(options.kind, name, errs));
       }
-      const out = await hook(structuredClone(obj) as T, old === undefined ? undefined : (structuredClone(old) as T), req.operation, req);
-      const outcome: ValidationOutcome = Array.isArray(out) ? { errors: out } : out ?? {};
+      const out = await hook(
+        structuredClone(obj) as T,
+        old === undefined ? undefined : (structuredClone(old) as T),
+        req.operation,
+        req,
+      );
+      const outcome: ValidationOutcome = Array.isArray(out) ? { errors: out } : (out ?? {});
       const warnings = outcome.warnings?.filter((w) => typeof w === 'string' && w !== '');
       if (outcome.errors?.length) return denied(req.uid, invalidStatus(options.kind, name, outcome.errors), warnings);
       if (outcome.denied) return denied(req.uid, { code: 403, reason: 'Forbidden', message: outcome.denied }, warnings);
@@ -221,23 +250,42 @@ function isObject(v: unknown): v is KubeObject {
  * Checks a decoded body as an AdmissionReview; returns the request or the reason it is not one
  * (answered as a 400 review by the server).
  */
-export function parseAdmissionReview(body: unknown): { review: AdmissionReview; request: AdmissionRequest } | { error: string; apiVersion: AdmissionReview['apiVersion'] } {
+export function parseAdmissionReview(
+  body: unknown,
+):
+  | { review: AdmissionReview; request: AdmissionRequest }
+  | { error: string; apiVersion: AdmissionReview['apiVersion'] } {
   const fallback = 'admission.k8s.io/v1' as const;
-  if (!isObject(body)) return { error: 'the body is not a JSON object (expected an admission.k8s.io/v1 AdmissionReview)', apiVersion: fallback };
+  if (!isObject(body))
+    return {
+      error: 'the body is not a JSON object (expected an admission.k8s.io/v1 AdmissionReview)',
+      apiVersion: fallback,
+    };
   const b = body as unknown as Record<string, unknown>;
   const apiVersion = b.apiVersion === 'admission.k8s.io/v1beta1' ? 'admission.k8s.io/v1beta1' : fallback;
-  if (b.kind !== 'AdmissionReview' || (b.apiVersion !== 'admission.k8s.io/v1' && b.apiVersion !== 'admission.k8s.io/v1beta1')) {
-    return { error: `expected an admission.k8s.io/v1 AdmissionReview, got apiVersion ${JSON.stringify(b.apiVersion ?? '')} kind ${JSON.stringify(b.kind ?? '')}`, apiVersion };
+  if (
+    b.kind !== 'AdmissionReview' ||
+    (b.apiVersion !== 'admission.k8s.io/v1' && b.apiVersion !== 'admission.k8s.io/v1beta1')
+  ) {
+    return {
+      error: `expected an admission.k8s.io/v1 AdmissionReview, got apiVersion ${JSON.stringify(b.apiVersion ?? '')} kind ${JSON.stringify(b.kind ?? '')}`,
+      apiVersion,
+    };
   }
   const r = b.request;
   if (!isObject(r)) return { error: 'the AdmissionReview has no request', apiVersion };
   const req = r as unknown as Record<string, unknown>;
-  if (typeof req.uid !== 'string' || req.uid === '') return { error: 'the AdmissionReview request has no uid', apiVersion };
+  if (typeof req.uid !== 'string' || req.uid === '')
+    return { error: 'the AdmissionReview request has no uid', apiVersion };
   if (!['CREATE', 'UPDATE', 'DELETE', 'CONNECT'].includes(req.operation as string)) {
-    return { error: `the AdmissionReview request has an unknown operation ${JSON.stringify(req.operation ?? '')}`, apiVersion };
+    return {
+      error: `the AdmissionReview request has an unknown operation ${JSON.stringify(req.operation ?? '')}`,
+      apiVersion,
+    };
   }
   for (const k of ['object', 'oldObject'] as const) {
-    if (req[k] !== undefined && req[k] !== null && !isObject(req[k])) return { error: `the AdmissionReview request's ${k} is not an object`, apiVersion };
+    if (req[k] !== undefined && req[k] !== null && !isObject(req[k]))
+      return { error: `the AdmissionReview request's ${k} is not an object`, apiVersion };
   }
   return { review: body as unknown as AdmissionReview, request: r as unknown as AdmissionRequest };
 }

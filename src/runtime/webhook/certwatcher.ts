@@ -52,7 +52,9 @@ export class CertWatcher {
     this.accept(pair);
     try {
       this.watcher = watch(this.options.certDir, { persistent: false }, () => this.schedule());
-      this.watcher.on('error', (e) => this.logger.warn({ err: errorMessage(e) }, 'certificate folder watch failed; polling only'));
+      this.watcher.on('error', (e) =>
+        this.logger.warn({ err: errorMessage(e) }, 'certificate folder watch failed; polling only'),
+      );
     } catch (e) {
       this.logger.warn({ err: errorMessage(e) }, 'cannot watch the certificate folder; polling only');
     }
@@ -126,13 +128,17 @@ export class CertWatcher {
     try {
       [cert, key] = await Promise.all([readFile(this.certPath, 'utf8'), readFile(this.keyPath, 'utf8')]);
     } catch (e) {
-      throw new Error(`cannot read the webhook serving certificate: ${errorMessage(e)} (--webhook-cert-dir must hold ${this.options.certName ?? 'tls.crt'} and ${this.options.keyName ?? 'tls.key'})`);
+      throw new Error(
+        `cannot read the webhook serving certificate: ${errorMessage(e)} (--webhook-cert-dir must hold ${this.options.certName ?? 'tls.crt'} and ${this.options.keyName ?? 'tls.key'})`,
+      );
     }
     try {
       const ctx = createSecureContext({ cert, key });
       return Object.assign({ cert, key }, { ctx });
     } catch (e) {
-      throw new Error(`the webhook serving certificate ${this.certPath} and key ${this.keyPath} do not load: ${errorMessage(e)}`);
+      throw new Error(
+        `the webhook serving certificate ${this.certPath} and key ${this.keyPath} do not load: ${errorMessage(e)}`,
+      );
     }
   }
 

@@ -40,7 +40,9 @@ export class ConversionError extends Error {
 function splitApiVersion(apiVersion: unknown): { group: string; version: string } {
   if (typeof apiVersion !== 'string' || apiVersion === '') throw new ConversionError('the object has no apiVersion');
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 function versionsOf(c: HubAndSpoke): string[] {
@@ -51,9 +53,12 @@ function versionsOf(c: HubAndSpoke): string[] {
 function step(c: HubAndSpoke, obj: KubeObject, from: string, to: string): KubeObject {
   if (from === to) return obj;
   const input = structuredClone(obj);
-  const fn = from === c.hub ? c.spokes[to]!.fromHub : c.spokes[from]!.toHub;
+  const fn = from === c.hub ? c.spokes[to].fromHub : c.spokes[from].toHub;
   const out = fn(input);
-  if (typeof out !== 'object' || out === null || Array.isArray(out)) throw new ConversionError(`converting ${c.kind} from ${from} to ${to} returned ${out === null ? 'null' : typeof out}, not an object`);
+  if (typeof out !== 'object' || out === null || Array.isArray(out))
+    throw new ConversionError(
+      `converting ${c.kind} from ${from} to ${to} returned ${out === null ? 'null' : typeof out}, not an object`,
+    );
   const res: KubeObject = { ...out, apiVersion: c.group ? `${c.group}/${to}` : to, kind: c.kind };
   if (res.metadata === undefined && obj.metadata !== undefined) res.metadata = structuredClone(obj.metadata);
   return res;
@@ -105,25 +110,33 @@ export function convertObject(c: HubAndSpoke, obj: KubeObject, desiredApiVersion
   const to = splitApiVersion(desiredApiVersion);
   const known = versionsOf(c);
   if (from.group !== c.group) throw new ConversionError(`cannot convert ${obj.apiVersion}: not of group ${c.group}`);
-  if (to.group !== c.group) throw new ConversionError(`cannot convert to ${desiredApiVersion}: not of group ${c.group}`);
-  if (obj.kind !== undefined && obj.kind !== c.kind) throw new ConversionError(`cannot convert kind ${String(obj.kind)}: this webhook converts ${c.kind}`);
+  if (to.group !== c.group)
+    throw new ConversionError(`cannot convert to ${desiredApiVersion}: not of group ${c.group}`);
+  if (obj.kind !== undefined && obj.kind !== c.kind)
+    throw new ConversionError(`cannot convert kind ${String(obj.kind)}: this webhook converts ${c.kind}`);
   for (const v of [from.version, to.version]) {
-    if (!known.includes(v)) throw new ConversionError(`unknown version ${c.group}/${v} of ${c.kind} (known: ${known.join(', ')})`);
+    if (!known.includes(v))
+      throw new ConversionError(`unknown version ${c.group}/${v} of ${c.kind} (known: ${known.join(', ')})`);
   }
   if (from.version === to.version) return { ...structuredClone(obj), kind: c.kind };
   const { rest, saved } = takeAnnotations(obj);
   const converted = viaHub(c, rest, from.version, to.version);
   // what the way back does not give back, kept for the next conversion into `from`
   const back = viaHub(c, takeAnnotations(converted).rest, to.version, from.version);
-  const lost = diffJson(content(normalMeta(back)), content(normalMeta(rest))).filter((op) => !op.path.startsWith(`/metadata/annotations/${CONVERSION_ANNOTATION_PREFIX.replace(/\//g, '~1')}`));
+  const lost = diffJson(content(normalMeta(back)), content(normalMeta(rest))).filter(
+    (op) => !op.path.startsWith(`/metadata/annotations/${CONVERSION_ANNOTATION_PREFIX.replace(/\//g, '~1')}`),
+  );
   let out = converted;
   // what an earlier conversion out of `to` could not carry, put back
   const replay = saved.get(to.version);
-  if (replay?.length) out = { ...applyPatchTolerant(content(out), replay), apiVersion: out.apiVersion } as KubeObject;
+  if (replay?.length) out = { ...applyPatchTolerant(content(out), replay), apiVersion: out.apiVersion };
   out = takeAnnotations(out).rest;
   if (lost.length) {
     out.metadata = { ...(out.metadata ?? {}) };
-    out.metadata.annotations = { ...(out.metadata.annotations ?? {}), [`${CONVERSION_ANNOTATION_PREFIX}${from.version}`]: JSON.stringify(lost) };
+    out.metadata.annotations = {
+      ...(out.metadata.annotations ?? {}),
+      [`${CONVERSION_ANNOTATION_PREFIX}${from.version}`]: JSON.stringify(lost),
+    };
   }
   return { ...out, apiVersion: desiredApiVersion, kind: c.kind };
 }
@@ -167,12 +180,20 @@ export interface ConversionReview {
   apiVersion: 'apiextensions.k8s.io/v1' | 'apiextensions.k8s.io/v1beta1';
   kind: 'ConversionReview';
   request?: { uid: string; desiredAPIVersion: string; objects: KubeObject[] };
-  response?: { uid: string; convertedObjects: KubeObject[]; result: { status: 'Success' | 'Failure'; message?: string } };
+  response?: {
+    uid: string;
+    convertedObjects: KubeObject[];
+    result: { status: 'Success' | 'Failure'; message?: string };
+  };
 }
 
 /** A ConversionReview answer that fails with `message`. */
 export function failedConversionReview(uid: string, message: string): ConversionReview {
-  return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', response: { uid, convertedObjects: [], result: { status: 'Failure', message } } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects: [], result: { status: 'Failure', message } },
+  };
 }
 
 /**
@@ -180,21 +201,32 @@ export function failedConversionReview(uid: string, message: string): Conversion
  * desired version, or a Failure result naming the object that could not be (never a throw).
  */
 export function answerConversionReview(conversions: readonly HubAndSpoke[], body: unknown): ConversionReview {
-  const apiVersion = isObj(body) && body.apiVersion === 'apiextensions.k8s.io/v1beta1' ? 'apiextensions.k8s.io/v1beta1' : 'apiextensions.k8s.io/v1';
+  const apiVersion =
+    isObj(body) && body.apiVersion === 'apiextensions.k8s.io/v1beta1'
+      ? 'apiextensions.k8s.io/v1beta1'
+      : 'apiextensions.k8s.io/v1';
   const fail = (uid: string, message: string): ConversionReview => ({
     apiVersion,
     kind: 'ConversionReview',
     response: { uid, convertedObjects: [], result: { status: 'Failure', message } },
   });
-  if (!isObj(body)) return fail('', 'the body is not a JSON object (expected an apiextensions.k8s.io/v1 ConversionReview)');
-  if (body.kind !== 'ConversionReview' || (body.apiVersion !== 'apiextensions.k8s.io/v1' && body.apiVersion !== 'apiextensions.k8s.io/v1beta1')) {
-    return fail('', `expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(body.apiVersion ?? '')} kind ${JSON.stringify(body.kind ?? '')}`);
+  if (!isObj(body))
+    return fail('', 'the body is not a JSON object (expected an apiextensions.k8s.io/v1 ConversionReview)');
+  if (
+    body.kind !== 'ConversionReview' ||
+    (body.apiVersion !== 'apiextensions.k8s.io/v1' && body.apiVersion !== 'apiextensions.k8s.io/v1beta1')
+  ) {
+    return fail(
+      '',
+      `expected an apiextensions.k8s.io/v1 ConversionReview, got apiVersion ${JSON.stringify(body.apiVersion ?? '')} kind ${JSON.stringify(body.kind ?? '')}`,
+    );
   }
   const req = body.request;
   if (!isObj(req)) return fail('', 'the ConversionReview has no request');
   const uid = typeof req.uid === 'string' ? req.uid : '';
   if (!uid) return fail('', 'the ConversionReview request has no uid');
-  if (typeof req.desiredAPIVersion !== 'string' || req.desiredAPIVersion === '') return fail(uid, 'the ConversionReview request has no desiredAPIVersion');
+  if (typeof req.desiredAPIVersion !== 'string' || req.desiredAPIVersion === '')
+    return fail(uid, 'the ConversionReview request has no desiredAPIVersion');
   if (!Array.isArray(req.objects)) return fail(uid, 'the ConversionReview request has no objects');
   const out: KubeObject[] = [];
   for (const [i, o] of req.objects.entries()) {
@@ -211,11 +243,20 @@ export function answerConversionReview(conversions: readonly HubAndSpoke[], body
     try {
       out.push(convertObject(c, obj, req.desiredAPIVersion));
     } catch (e) {
-      const name = obj.metadata?.name ? ` ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}` : '';
-      return fail(uid, `converting ${obj.kind}${name} from ${String(obj.apiVersion)} to ${req.desiredAPIVersion}: ${e instanceof Error ? e.message : String(e)}`);
+      const name = obj.metadata?.name
+        ? ` ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}`
+        : '';
+      return fail(
+        uid,
+        `converting ${obj.kind}${name} from ${String(obj.apiVersion)} to ${req.desiredAPIVersion}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
-  return { apiVersion, kind: 'ConversionReview', response: { uid, convertedObjects: out, result: { status: 'Success' } } };
+  return {
+    apiVersion,
+    kind: 'ConversionReview',
+    response: { uid, convertedObjects: out, result: { status: 'Success' } },
+  };
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {

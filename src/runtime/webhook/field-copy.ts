@@ -10,7 +10,11 @@
  * members that are not copied); `items` copies each element
  * of a list, `values` each value of a map.
  */
-export type CopyPlan = true | { fields: Readonly<Record<string, CopyPlan>>; unknown?: true; except?: readonly string[] } | { items: CopyPlan } | { values: CopyPlan };
+export type CopyPlan =
+  | true
+  | { fields: Readonly<Record<string, CopyPlan>>; unknown?: true; except?: readonly string[] }
+  | { items: CopyPlan }
+  | { values: CopyPlan };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -41,7 +45,12 @@ export function copyFields(plan: CopyPlan, value: unknown): unknown {
   }
   for (const [k, v] of Object.entries(value)) {
     const member = Object.hasOwn(plan.fields, k) ? plan.fields[k] : undefined;
-    const c = member !== undefined ? copyFields(member, v) : plan.unknown && !plan.except?.includes(k) ? structuredClone(v) : undefined;
+    const c =
+      member !== undefined
+        ? copyFields(member, v)
+        : plan.unknown && !plan.except?.includes(k)
+          ? structuredClone(v)
+          : undefined;
     if (c !== undefined) setOwn(out, k, c);
   }
   return out;

@@ -42,9 +42,13 @@ export function applyPatchTolerant<T>(doc: T, ops: readonly JsonPatchOp[]): T {
     let cur: unknown = root;
     let ok = true;
     for (let i = 0; i < tokens.length - 1; i++) {
-      const t = tokens[i]!;
+      const t = tokens[i];
       const container = cur as Record<string, unknown> | unknown[];
-      let next = Array.isArray(container) ? container[Number(t)] : Object.hasOwn(container, t) ? container[t] : undefined;
+      let next = Array.isArray(container)
+        ? container[Number(t)]
+        : Object.hasOwn(container, t)
+          ? container[t]
+          : undefined;
       if (!isContainer(next)) {
         if (op.op === 'remove') {
           ok = false;
@@ -63,7 +67,7 @@ export function applyPatchTolerant<T>(doc: T, ops: readonly JsonPatchOp[]): T {
       cur = next;
     }
     if (!ok || !isContainer(cur)) continue;
-    const last = tokens[tokens.length - 1]!;
+    const last = tokens[tokens.length - 1];
     if (Array.isArray(cur)) {
       const idx = last === '-' ? cur.length : Number(last);
       if (!Number.isInteger(idx) || idx < 0) continue;
@@ -73,7 +77,7 @@ export function applyPatchTolerant<T>(doc: T, ops: readonly JsonPatchOp[]): T {
       else if (idx < cur.length) cur[idx] = structuredClone(op.value);
       else cur.push(structuredClone(op.value));
     } else {
-      const obj = cur as Record<string, unknown>;
+      const obj = cur;
       if (op.op === 'remove') delete obj[last];
       else setOwn(obj, last, structuredClone(op.value));
     }
@@ -89,4 +93,3 @@ function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void
 function isContainer(v: unknown): v is Record<string, unknown> | unknown[] {
   return typeof v === 'object' && v !== null;
 }
-

@@ -44,7 +44,8 @@ export interface WebhookServer {
   close(): Promise<void>;
 }
 
-type Route = { type: 'admission'; handler: AdmissionHandler } | { type: 'conversion'; conversions: readonly HubAndSpoke[] };
+type Route =
+  { type: 'admission'; handler: AdmissionHandler } | { type: 'conversion'; conversions: readonly HubAndSpoke[] };
 
 /** Starts the webhook server; a certificate that cannot be read fails the start with a clear error. */
 export async function startWebhookServer(options: WebhookServerOptions): Promise<WebhookServer> {
@@ -81,7 +82,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   certs.onChange((pair) => server.setSecureContext({ cert: pair.cert, key: pair.key }));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     const route = routes.get(path);
     if (!route) {
       req.resume();
@@ -93,14 +94,18 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       res.writeHead(405, { 'content-type': 'text/plain', allow: 'POST' }).end('webhooks take POST\n');
       return;
     }
-    const contentType = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const started = Date.now();
     const body = await readBody(req, maxBytes);
     let answer: unknown;
     let parsed: unknown;
     let problem: string | undefined;
     if (body.tooLarge) problem = `the request body is larger than ${maxBytes} bytes`;
-    else if (contentType !== 'application/json') problem = `contentType=${contentType || '(none)'}, expected application/json`;
+    else if (contentType !== 'application/json')
+      problem = `contentType=${contentType || '(none)'}, expected application/json`;
     else if (body.data.length === 0) problem = 'the request body is empty';
     else {
       try {
@@ -110,17 +115,27 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       }
     }
     if (route.type === 'admission') answer = await admit(route.handler, parsed, problem);
-    else answer = problem !== undefined ? failedConversionReview(uidOf(parsed), problem) : answerConversionReview(route.conversions, parsed);
+    else
+      answer =
+        problem !== undefined
+          ? failedConversionReview(uidOf(parsed), problem)
+          : answerConversionReview(route.conversions, parsed);
     const text = JSON.stringify(answer);
     logger.debug({ path, ms: Date.now() - started, bytes: body.data.length }, 'webhook request');
     res.writeHead(200, { 'content-type': 'application/json' }).end(text);
     if (body.tooLarge) req.destroy();
   }
 
-  async function admit(handler: AdmissionHandler, parsed: unknown, problem: string | undefined): Promise<AdmissionReview> {
-    if (problem !== undefined) return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: errored('', 400, problem) };
+  async function admit(
+    handler: AdmissionHandler,
+    parsed: unknown,
+    problem: string | undefined,
+  ): Promise<AdmissionReview> {
+    if (problem !== undefined)
+      return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: errored('', 400, problem) };
     const p = parseAdmissionReview(parsed);
-    if ('error' in p) return { apiVersion: p.apiVersion, kind: 'AdmissionReview', response: errored(uidOf(parsed), 400, p.error) };
+    if ('error' in p)
+      return { apiVersion: p.apiVersion, kind: 'AdmissionReview', response: errored(uidOf(parsed), 400, p.error) };
     let response;
     try {
       response = await handler(p.request);

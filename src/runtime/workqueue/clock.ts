@@ -35,7 +35,10 @@ export const realClock: Clock = {
     const due = performance.now() + Math.max(0, ms);
     let t: ReturnType<typeof setTimeout>;
     const arm = (left: number): void => {
-      t = setTimeout(left > MAX_TIMER_MS ? () => arm(due - performance.now()) : fn, Math.min(Math.max(0, left), MAX_TIMER_MS));
+      t = setTimeout(
+        left > MAX_TIMER_MS ? () => arm(due - performance.now()) : fn,
+        Math.min(Math.max(0, left), MAX_TIMER_MS),
+      );
       if (options?.unref) t.unref();
     };
     arm(Math.max(0, ms));

@@ -31,7 +31,11 @@ export class QueueMetrics<T> {
   private timer: Timer | undefined;
 
   /** Builds the metrics of queue `name` from `provider`; times come from `clock`. */
-  constructor(name: string, provider: WorkqueueMetricsProvider, private readonly clock: Clock) {
+  constructor(
+    name: string,
+    provider: WorkqueueMetricsProvider,
+    private readonly clock: Clock,
+  ) {
     this.depth = provider.newDepthMetric(name);
     this.adds = provider.newAddsMetric(name);
     this.latency = provider.newLatencyMetric(name);

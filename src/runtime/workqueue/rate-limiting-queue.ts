@@ -46,9 +46,6 @@ export class BasicRateLimitingQueue<T> extends BasicDelayingQueue<T> implements 
  * Creates a rate-limiting queue (client-go's `NewTypedRateLimitingQueueWithConfig`);
  * the limiter defaults to `defaultControllerRateLimiter()` on the queue's clock.
  */
-export function newRateLimitingQueue<T>(
-  rateLimiter?: RateLimiter<T>,
-  config: QueueConfig = {},
-): RateLimitingQueue<T> {
+export function newRateLimitingQueue<T>(rateLimiter?: RateLimiter<T>, config: QueueConfig = {}): RateLimitingQueue<T> {
   return new BasicRateLimitingQueue<T>(rateLimiter ?? defaultControllerRateLimiter<T>(config.clock), config);
 }

@@ -55,7 +55,7 @@ export class TimerHeap<T> {
   pop(): TimerHeapEntry<T> | undefined {
     const n = this.entries.length;
     if (n === 0) return undefined;
-    const top = this.entries[0] as TimerHeapEntry<T>;
+    const top = this.entries[0];
     const last = this.entries.pop() as TimerHeapEntry<T>;
     if (n > 1) {
       this.entries[0] = last;
@@ -77,8 +77,8 @@ export class TimerHeap<T> {
   }
 
   private swap(i: number, j: number): void {
-    const a = this.entries[i] as TimerHeapEntry<T>;
-    const b = this.entries[j] as TimerHeapEntry<T>;
+    const a = this.entries[i];
+    const b = this.entries[j];
     this.entries[i] = b;
     this.entries[j] = a;
     a.index = j;
@@ -88,7 +88,7 @@ export class TimerHeap<T> {
   private up(i: number): void {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(this.entries[i] as TimerHeapEntry<T>, this.entries[p] as TimerHeapEntry<T>)) break;
+      if (!this.less(this.entries[i], this.entries[p])) break;
       this.swap(i, p);
       i = p;
     }
@@ -101,8 +101,8 @@ export class TimerHeap<T> {
       if (l >= n) break;
       let m = l;
       const r = l + 1;
-      if (r < n && this.less(this.entries[r] as TimerHeapEntry<T>, this.entries[l] as TimerHeapEntry<T>)) m = r;
-      if (!this.less(this.entries[m] as TimerHeapEntry<T>, this.entries[i] as TimerHeapEntry<T>)) break;
+      if (r < n && this.less(this.entries[r], this.entries[l])) m = r;
+      if (!this.less(this.entries[m], this.entries[i])) break;
       this.swap(i, m);
       i = m;
     }

@@ -26,7 +26,8 @@ export interface EtcdFeedHandlers {
  * The state of the feed: `Connecting` (creating the etcd watch from `next`), `Watching`
  * (events flow) or `Stopped`.
  */
-type FeedState = { kind: 'Connecting'; pending?: Watcher } | { kind: 'Watching'; watcher: Watcher } | { kind: 'Stopped' };
+type FeedState =
+  { kind: 'Connecting'; pending?: Watcher } | { kind: 'Watching'; watcher: Watcher } | { kind: 'Stopped' };
 
 /**
  * A whole-keyspace etcd watch that never skips a revision: it counts the revisions it has
@@ -77,7 +78,12 @@ export class EtcdFeed {
   private async connect(): Promise<void> {
     if (this.state.kind === 'Stopped') return;
     // the builder's create(), with the watcher kept so that stop() can cancel it while pending
-    const pending = this.client.watch().prefix('').withPreviousKV().startRevision(String(this.delivered + 1)).watcher();
+    const pending = this.client
+      .watch()
+      .prefix('')
+      .withPreviousKV()
+      .startRevision(String(this.delivered + 1))
+      .watcher();
     this.state = { kind: 'Connecting', pending };
     let watcher: Watcher;
     try {

@@ -61,15 +61,24 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
   const endpoint = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const args = [
-    '--name', 'crdgen',
-    '--data-dir', dataDir,
-    '--listen-client-urls', endpoint,
-    '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `crdgen=${peer}`,
-    '--logger', 'zap',
-    '--log-level', 'error',
+    '--name',
+    'crdgen',
+    '--data-dir',
+    dataDir,
+    '--listen-client-urls',
+    endpoint,
+    '--advertise-client-urls',
+    endpoint,
+    '--listen-peer-urls',
+    peer,
+    '--initial-advertise-peer-urls',
+    peer,
+    '--initial-cluster',
+    `crdgen=${peer}`,
+    '--logger',
+    'zap',
+    '--log-level',
+    'error',
   ];
   const readyTimeout = options.readyTimeoutMs ?? 15000;
   let child: ChildProcess | undefined;
@@ -79,11 +88,13 @@ export async function startEtcd(options: StartEtcdOptions = {}): Promise<EtcdPro
     stderr = '';
     const c = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     child = c;
-    c.stderr!.on('data', (d: Buffer) => {
+    c.stderr.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
     });
     const exited = new Promise<never>((_, reject) => {
-      c.once('exit', (code, sig) => reject(new Error(`etcd exited (${code ?? sig}) while starting: ${stderr.trim().slice(-800)}`)));
+      c.once('exit', (code, sig) =>
+        reject(new Error(`etcd exited (${code ?? sig}) while starting: ${stderr.trim().slice(-800)}`)),
+      );
     });
     exited.catch(() => undefined);
     const deadline = Date.now() + readyTimeout;

@@ -48,8 +48,8 @@ async function loadEtcd3(): Promise<typeof import('etcd3')> {
 function prefixEnd(prefix: Buffer): Buffer {
   const end = Buffer.from(prefix);
   for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]! += 1;
+    if (end[i] < 0xff) {
+      end[i] += 1;
       return end.subarray(0, i + 1);
     }
   }
@@ -67,14 +67,19 @@ function isFutureRevision(e: unknown): boolean {
 function isUnavailable(e: unknown): boolean {
   const name = (e as Error)?.constructor?.name ?? '';
   const msg = (e as Error)?.message ?? '';
-  return name === 'GRPCUnavailableError' || name === 'GRPCDeadlineExceededError' || /UNAVAILABLE|No connection established|ECONNREFUSED/i.test(msg);
+  return (
+    name === 'GRPCUnavailableError' ||
+    name === 'GRPCDeadlineExceededError' ||
+    /UNAVAILABLE|No connection established|ECONNREFUSED/i.test(msg)
+  );
 }
 
 /** Opens etcd storage: connects, finds the compacted revision, and starts the watch cache. */
 export async function openEtcdStorage(options: EtcdStorageOptions): Promise<EtcdStorage> {
   if (!options.endpoints.length) throw new Error('etcd storage needs at least one endpoint');
   for (const e of options.endpoints) {
-    if (!/^https?:\/\/[^/\s]+\/?$/.test(e)) throw new Error(`"${e}" is not an etcd endpoint (e.g. http://127.0.0.1:2379)`);
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(e))
+      throw new Error(`"${e}" is not an etcd endpoint (e.g. http://127.0.0.1:2379)`);
   }
   const { Etcd3 } = await loadEtcd3();
   const timeout = options.unavailableTimeoutMs ?? 10000;
@@ -140,10 +145,15 @@ export class EtcdStorage implements Storage {
     this.compacted = Math.max(0, etcdCompacted - 1);
     this.history.compact(Math.max(this.compacted, current - this.historyLimit));
     this.highest = current;
-    this.feed = new EtcdFeed(this.client, this.history.floor, {
-      onChanges: (changes, revision) => this.onChanges(changes, revision),
-      onGap: (_last, restartFrom) => this.onGap(restartFrom),
-    }, () => this.currentRevision());
+    this.feed = new EtcdFeed(
+      this.client,
+      this.history.floor,
+      {
+        onChanges: (changes, revision) => this.onChanges(changes, revision),
+        onGap: (_last, restartFrom) => this.onGap(restartFrom),
+      },
+      () => this.currentRevision(),
+    );
     await this.feed.start();
     await this.caughtUp(current);
   }
@@ -193,7 +203,8 @@ export class EtcdStorage implements Storage {
       try {
         res = await this.call(() => this.client.kv.range({ key: from, range_end: end, revision: rev, limit: batch }));
       } catch (e) {
-        if (isCompacted(e)) throw new StorageError('Expired', 'too old resource version', Math.max(this.compacted, atRevision ?? 0));
+        if (isCompacted(e))
+          throw new StorageError('Expired', 'too old resource version', Math.max(this.compacted, atRevision ?? 0));
         if (!isFutureRevision(e) || revision !== undefined) throw e;
         // A revision etcd has not reached: list the current state.
         atRevision = undefined;
@@ -233,28 +244,45 @@ export class EtcdStorage implements Storage {
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     const k = this.full(key);
-    const res = await this.txn([{ key: k, target: 'Version', result: 'Equal', version: 0 }], [{ request_put: { key: k, value: this.encode(obj) } }], []);
+    const res = await this.txn(
+      [{ key: k, target: 'Version', result: 'Equal', version: 0 }],
+      [{ request_put: { key: k, value: this.encode(obj) } }],
+      [],
+    );
     if (!res.succeeded) throw new StorageError('AlreadyExists', `${key} already exists`);
     return this.written(obj, Number(res.header.revision));
   }
 
   async update(key: string, obj: KubeObject, expectedRevision?: number): Promise<KubeObject> {
     const k = this.full(key);
-    const res = await this.txn(this.guard(k, expectedRevision), [{ request_put: { key: k, value: this.encode(obj) } }], [{ request_range: { key: k } }]);
+    const res = await this.txn(
+      this.guard(k, expectedRevision),
+      [{ request_put: { key: k, value: this.encode(obj) } }],
+      [{ request_range: { key: k } }],
+    );
     if (!res.succeeded) this.refused(key, res);
     return this.written(obj, Number(res.header.revision));
   }
 
   async delete(key: string, expectedRevision?: number): Promise<KubeObject> {
     const k = this.full(key);
-    const res = await this.txn(this.guard(k, expectedRevision), [{ request_delete_range: { key: k, prev_kv: true } }], [{ request_range: { key: k } }]);
+    const res = await this.txn(
+      this.guard(k, expectedRevision),
+      [{ request_delete_range: { key: k, prev_kv: true } }],
+      [{ request_range: { key: k } }],
+    );
     if (!res.succeeded) this.refused(key, res);
     const prev = res.responses[0]?.response_delete_range?.prev_kvs?.[0];
     const last = prev ? this.decode(prev) : ({} as KubeObject);
     return this.written(last, Number(res.header.revision));
   }
 
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+  watch(
+    prefix: string,
+    fromRevision: number,
+    listener: (e: StorageEvent) => void,
+    onExpired?: (e: StorageError) => void,
+  ): StorageWatch {
     const oldest = Math.max(this.compacted, this.history.floor);
     if (fromRevision < oldest) throw new StorageError('Expired', 'too old resource version', oldest);
     return this.history.watch(prefix, fromRevision, listener, onExpired);
@@ -301,14 +329,23 @@ export class EtcdStorage implements Storage {
     try {
       o = JSON.parse(kv.value.toString()) as KubeObject;
     } catch {
-      o = {} as KubeObject;
+      o = {};
     }
-    if (o === null || typeof o !== 'object') o = {} as KubeObject;
+    if (o === null || typeof o !== 'object') o = {};
     o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(revision) };
     return o;
   }
 
-  private guard(k: Buffer, expectedRevision: number | undefined): { key: Buffer; target: 'Mod' | 'Version'; result: 'Equal' | 'Greater'; mod_revision?: number; version?: number }[] {
+  private guard(
+    k: Buffer,
+    expectedRevision: number | undefined,
+  ): {
+    key: Buffer;
+    target: 'Mod' | 'Version';
+    result: 'Equal' | 'Greater';
+    mod_revision?: number;
+    version?: number;
+  }[] {
     return expectedRevision !== undefined
       ? [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedRevision }]
       : [{ key: k, target: 'Version', result: 'Greater', version: 0 }];
@@ -328,7 +365,17 @@ export class EtcdStorage implements Storage {
     return o;
   }
 
-  private txn(compare: { key: Buffer; target: 'Mod' | 'Version'; result: 'Equal' | 'Greater'; mod_revision?: number; version?: number }[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
+  private txn(
+    compare: {
+      key: Buffer;
+      target: 'Mod' | 'Version';
+      result: 'Equal' | 'Greater';
+      mod_revision?: number;
+      version?: number;
+    }[],
+    success: IRequestOp[],
+    failure: IRequestOp[],
+  ): Promise<ITxnResponse> {
     return this.call(() => this.client.kv.txn({ compare, success, failure }));
   }
 
@@ -397,17 +444,24 @@ export class EtcdStorage implements Storage {
       const prev = c.prevKv ? this.decode(c.prevKv) : undefined;
       let e: StorageEvent;
       if (c.type === 'delete') {
-        const last = prev ? this.decode(c.prevKv!, rev) : ({ metadata: { resourceVersion: String(rev) } } as KubeObject);
+        const last = prev
+          ? this.decode(c.prevKv!, rev)
+          : ({ metadata: { resourceVersion: String(rev) } } as KubeObject);
         e = { type: 'DELETED', key: this.keyOf(c.kv), revision: rev, object: last };
       } else {
-        e = { type: c.kv.version === '1' || !prev ? 'ADDED' : 'MODIFIED', key: this.keyOf(c.kv), revision: rev, object: this.decode(c.kv) };
+        e = {
+          type: c.kv.version === '1' || !prev ? 'ADDED' : 'MODIFIED',
+          key: this.keyOf(c.kv),
+          revision: rev,
+          object: this.decode(c.kv),
+        };
       }
       if (prev) e.prevObject = prev;
       this.history.append(e);
     }
     this.highest = Math.max(this.highest, revision);
     for (let i = this.waiting.length - 1; i >= 0; i--) {
-      if (this.waiting[i]!.revision <= revision) this.waiting.splice(i, 1)[0]!.resolve();
+      if (this.waiting[i].revision <= revision) this.waiting.splice(i, 1)[0].resolve();
     }
   }
 
@@ -419,6 +473,9 @@ export class EtcdStorage implements Storage {
   onGap(restartFrom: number): void {
     this.compacted = Math.max(this.compacted, restartFrom);
     // Watchers may have missed changes: end them so their clients relist.
-    this.history.expireAll(restartFrom, new StorageError('Expired', 'the watch cache lost changes to an etcd compaction; list again', restartFrom));
+    this.history.expireAll(
+      restartFrom,
+      new StorageError('Expired', 'the watch cache lost changes to an etcd compaction; list again', restartFrom),
+    );
   }
 }

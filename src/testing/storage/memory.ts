@@ -65,7 +65,8 @@ export class MemoryStorage implements Storage {
       if (resourcePrefix(prefix) === prefix) return (this.perResource.get(prefix) ?? 0) > 0;
       return this.listFrom(prefix, undefined, { limit: 1 }, false).items.length > 0;
     },
-    watch: (prefix, fromRevision, listener, onExpired) => this.history.watch(prefix, fromRevision, listener, onExpired, false),
+    watch: (prefix, fromRevision, listener, onExpired) =>
+      this.history.watch(prefix, fromRevision, listener, onExpired, false),
   };
 
   async get(key: string): Promise<KubeObject | undefined> {
@@ -82,7 +83,8 @@ export class MemoryStorage implements Storage {
     // The state at atRevision of the keys changed since: undefined = absent then.
     const past = new Map<string, KubeObject | undefined>();
     if (atRevision !== undefined && atRevision < this.revision) {
-      if (atRevision < this.history.floor) throw new StorageError('Expired', 'too old resource version', this.history.floor);
+      if (atRevision < this.history.floor)
+        throw new StorageError('Expired', 'too old resource version', this.history.floor);
       // Newest first, so the oldest change since atRevision sets the key's state last.
       for (const e of this.history.newestFirst(atRevision)) {
         if (e.key.startsWith(prefix)) past.set(e.key, e.type === 'ADDED' ? undefined : e.prevObject);
@@ -102,7 +104,7 @@ export class MemoryStorage implements Storage {
     let j = 0;
     while (i < stop || j < changed.length) {
       let k: string;
-      if (j >= changed.length || (i < stop && current[i]! < changed[j]!)) k = current[i++]!;
+      if (j >= changed.length || (i < stop && current[i] < changed[j])) k = current[i++]!;
       else {
         k = changed[j++]!;
         if (i < stop && current[i] === k) i++;
@@ -159,7 +161,12 @@ export class MemoryStorage implements Storage {
     return clone(last);
   }
 
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+  watch(
+    prefix: string,
+    fromRevision: number,
+    listener: (e: StorageEvent) => void,
+    onExpired?: (e: StorageError) => void,
+  ): StorageWatch {
     return this.history.watch(prefix, fromRevision, listener, onExpired);
   }
 
@@ -180,10 +187,16 @@ export class MemoryStorage implements Storage {
    * How many keys at or after `k` existed at the list's revision: the current ones in range,
    * corrected by the changed ones (present then and gone now, or the reverse).
    */
-  private countFrom(k: string, current: readonly string[], stop: number, changed: string[], past: Map<string, KubeObject | undefined>): number {
+  private countFrom(
+    k: string,
+    current: readonly string[],
+    stop: number,
+    changed: string[],
+    past: Map<string, KubeObject | undefined>,
+  ): number {
     let n = Math.max(0, stop - lowerBound(current, k));
     for (let c = lowerBound(changed, k); c < changed.length; c++) {
-      const key = changed[c]!;
+      const key = changed[c];
       n += (past.get(key) ? 1 : 0) - (this.objects.has(key) ? 1 : 0);
     }
     return n;

@@ -40,7 +40,7 @@ export function lowerBound(keys: readonly string[], key: string, lo = 0): number
   let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
+    if (keys[mid] < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -62,7 +62,7 @@ function mergeSorted(a: string[], b: string[]): string[] {
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]! < b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length && j < b.length) out[k++] = a[i] < b[j] ? a[i++] : b[j++];
   while (i < a.length) out[k++] = a[i++]!;
   while (j < b.length) out[k++] = b[j++]!;
   return out;

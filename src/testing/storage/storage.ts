@@ -93,7 +93,12 @@ export interface Storage {
    * deliver every change (etcd: its watch lost revisions to a compaction while disconnected)
    * the watch ends and `onExpired` is called once, so the client lists again.
    */
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch;
+  watch(
+    prefix: string,
+    fromRevision: number,
+    listener: (e: StorageEvent) => void,
+    onExpired?: (e: StorageError) => void,
+  ): StorageWatch;
   /** Forgets history up to and including `revision`: watches and exact lists from older revisions get `Expired`. */
   compact(revision: number): void;
   /** The oldest revision a watch may start from (the compacted revision). */
@@ -117,7 +122,12 @@ export interface SharedReads {
   list(prefix: string, atRevision?: number, page?: ListPage): StorageList;
   /** Whether any object's key starts with `prefix` (at the current revision). */
   any(prefix: string): boolean;
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch;
+  watch(
+    prefix: string,
+    fromRevision: number,
+    listener: (e: StorageEvent) => void,
+    onExpired?: (e: StorageError) => void,
+  ): StorageWatch;
 }
 
 function sharedOf(storage: Storage): SharedReads | undefined {
@@ -131,7 +141,12 @@ export async function readShared(storage: Storage, key: string): Promise<KubeObj
 }
 
 /** {@link Storage.list} for a reader that does not modify the items. */
-export async function listShared(storage: Storage, prefix: string, atRevision?: number, page?: ListPage): Promise<StorageList> {
+export async function listShared(
+  storage: Storage,
+  prefix: string,
+  atRevision?: number,
+  page?: ListPage,
+): Promise<StorageList> {
   const s = sharedOf(storage);
   return s ? s.list(prefix, atRevision, page) : storage.list(prefix, atRevision, page);
 }
@@ -143,7 +158,15 @@ export async function anyUnder(storage: Storage, prefix: string): Promise<boolea
 }
 
 /** {@link Storage.watch} for a listener that does not modify the events. */
-export function watchShared(storage: Storage, prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void): StorageWatch {
+export function watchShared(
+  storage: Storage,
+  prefix: string,
+  fromRevision: number,
+  listener: (e: StorageEvent) => void,
+  onExpired?: (e: StorageError) => void,
+): StorageWatch {
   const s = sharedOf(storage);
-  return s ? s.watch(prefix, fromRevision, listener, onExpired) : storage.watch(prefix, fromRevision, listener, onExpired);
+  return s
+    ? s.watch(prefix, fromRevision, listener, onExpired)
+    : storage.watch(prefix, fromRevision, listener, onExpired);
 }

@@ -78,7 +78,13 @@ export class WatchHistory {
    * new ones. Throws `Expired` when changes after `fromRevision` are no longer kept. With
    * `copy` false the listener gets the kept changes themselves (it must not modify them).
    */
-  watch(prefix: string, fromRevision: number, listener: (e: StorageEvent) => void, onExpired?: (e: StorageError) => void, copy = true): StorageWatch {
+  watch(
+    prefix: string,
+    fromRevision: number,
+    listener: (e: StorageEvent) => void,
+    onExpired?: (e: StorageError) => void,
+    copy = true,
+  ): StorageWatch {
     if (fromRevision < this.floorRevision) {
       throw new StorageError('Expired', 'too old resource version', this.floorRevision);
     }

@@ -9,8 +9,36 @@ import { join } from 'node:path';
 import { check } from '../../../src/runtime/cel/checker.js';
 import { compileChecked, parseProgram } from '../../../src/runtime/cel/compile.js';
 import { CelCompileError } from '../../../src/runtime/cel/syntax.js';
-import { BOOL, BYTES, DOUBLE, DURATION, DYN, INT, list, map, NULL, opaque, STRING, TIMESTAMP, typeOf, typeString, UINT, type CelType } from '../../../src/runtime/cel/types.js';
-import { CelEvalError, Duration, isMap, LiteralMap, Optional, Timestamp, TypeValue, Uint, typeName, type Value } from '../../../src/runtime/cel/value.js';
+import {
+  BOOL,
+  BYTES,
+  DOUBLE,
+  DURATION,
+  DYN,
+  INT,
+  list,
+  map,
+  NULL,
+  opaque,
+  STRING,
+  TIMESTAMP,
+  typeOf,
+  typeString,
+  UINT,
+  type CelType,
+} from '../../../src/runtime/cel/types.js';
+import {
+  CelEvalError,
+  Duration,
+  isMap,
+  LiteralMap,
+  Optional,
+  Timestamp,
+  TypeValue,
+  Uint,
+  typeName,
+  type Value,
+} from '../../../src/runtime/cel/value.js';
 import { all, get, msg, parseTextproto, scalar, str, type Msg } from './textproto.js';
 
 /** Where CI and developers find shared/ (beside the clone). */
@@ -29,21 +57,26 @@ export const FILE_SKIPS: Record<string, string> = {
   wrappers: 'protobuf wrapper types: Kubernetes’ CEL environment declares no protobuf types',
   unknowns: 'partial evaluation with unknowns: the apiserver evaluates with every variable bound',
   namespace: 'container (namespace) name resolution: Kubernetes’ CEL environment sets no container',
-  network_ext: 'cel-go’s network extension (ext.Network) is not in Kubernetes’ CEL environment; Kubernetes has its own ip/cidr library, tested by its own tables',
+  network_ext:
+    'cel-go’s network extension (ext.Network) is not in Kubernetes’ CEL environment; Kubernetes has its own ip/cidr library, tested by its own tables',
 };
 
 /** Sections outside Kubernetes' CEL environment (file/section). */
 export const SECTION_SKIPS: Record<string, string> = {
   'string_ext/reverse': 'strings v3 reverse(): Kubernetes runs the strings extension at version 2',
-  'string_ext/format': 'cel-spec expects the strings v4 formatter; Kubernetes’ strings v2 format() is cel-go’s locale formatter (tested by crdgen’s own tests)',
-  'string_ext/format_errors': 'cel-spec expects the strings v4 formatter’s errors; Kubernetes’ strings v2 format() is cel-go’s locale formatter',
+  'string_ext/format':
+    'cel-spec expects the strings v4 formatter; Kubernetes’ strings v2 format() is cel-go’s locale formatter (tested by crdgen’s own tests)',
+  'string_ext/format_errors':
+    'cel-spec expects the strings v4 formatter’s errors; Kubernetes’ strings v2 format() is cel-go’s locale formatter',
   'type_deduction/wrappers': 'protobuf wrapper types: Kubernetes’ CEL environment declares no protobuf types',
   'type_deduction/legacy_nullable_types': 'legacy nullable types: a cel-go option Kubernetes does not enable',
   'dynamic/any': 'google.protobuf.Any: Kubernetes’ CEL environment declares no protobuf types',
-  'fields/quoted_map_fields': 'backtick-quoted field names (cel-go’s identifier escape syntax) are not enabled in Kubernetes’ CEL environment',
+  'fields/quoted_map_fields':
+    'backtick-quoted field names (cel-go’s identifier escape syntax) are not enabled in Kubernetes’ CEL environment',
 };
 
-const CEL_GO = 'cel-go v0.29 (the engine of Kubernetes 1.37) skips this conformance test; crdgen answers as cel-go does';
+const CEL_GO =
+  'cel-go v0.29 (the engine of Kubernetes 1.37) skips this conformance test; crdgen answers as cel-go does';
 /** Tests cel-go skips in its own conformance run (google/cel-go conformance/BUILD.bazel), and why crdgen does too. */
 export const TEST_SKIPS: Record<string, string> = {
   'comparisons/eq_literal/eq_mixed_types_error': CEL_GO,
@@ -66,7 +99,8 @@ export const TEST_SKIPS: Record<string, string> = {
 
 const PROTO = 'protobuf messages: Kubernetes’ CEL environment declares no protobuf types';
 const CONTAINER = 'container (namespace) name resolution: Kubernetes’ CEL environment sets no container';
-const HOMOGENEOUS = 'a mixed-type list or map literal: Kubernetes compiles with HomogeneousAggregateLiterals, which refuses it';
+const HOMOGENEOUS =
+  'a mixed-type list or map literal: Kubernetes compiles with HomogeneousAggregateLiterals, which refuses it';
 
 /** One test's outcome. */
 export interface Outcome {
@@ -104,18 +138,23 @@ function toValue(m: Msg): Value {
     case 'list_value':
       return v.kind === 'msg' ? all(v.msg, 'values').map((x) => toValue((x as { msg: Msg }).msg)) : [];
     case 'map_value':
-      return v.kind === 'msg' ? new LiteralMap(all(v.msg, 'entries').map((e) => {
-        const em = (e as { msg: Msg }).msg;
-        return [toValue(msg(em, 'key')!), toValue(msg(em, 'value')!)] as [Value, Value];
-      })) : new LiteralMap([]);
+      return v.kind === 'msg'
+        ? new LiteralMap(
+            all(v.msg, 'entries').map((e) => {
+              const em = (e as { msg: Msg }).msg;
+              return [toValue(msg(em, 'key')!), toValue(msg(em, 'value')!)] as [Value, Value];
+            }),
+          )
+        : new LiteralMap([]);
     case 'object_value': {
       if (v.kind !== 'msg') throw new Unsupported('object');
-      const [type, inner] = [...v.msg.fields.entries()][0]!;
+      const [type, inner] = [...v.msg.fields.entries()][0];
       const im = (inner[0] as { msg: Msg }).msg;
       const sec = BigInt(scalar(im, 'seconds') ?? '0');
       const nanos = BigInt(scalar(im, 'nanos') ?? '0');
       if (type === '[type.googleapis.com/google.protobuf.Duration]') return new Duration(sec * 1_000_000_000n + nanos);
-      if (type === '[type.googleapis.com/google.protobuf.Timestamp]') return new Timestamp(sec * 1_000_000_000n + nanos);
+      if (type === '[type.googleapis.com/google.protobuf.Timestamp]')
+        return new Timestamp(sec * 1_000_000_000n + nanos);
       throw new Unsupported(PROTO);
     }
   }
@@ -138,12 +177,18 @@ function toType(m: Msg): CelType {
   switch (name) {
     case 'primitive':
       switch (text) {
-        case 'INT64': return INT;
-        case 'UINT64': return UINT;
-        case 'DOUBLE': return DOUBLE;
-        case 'BOOL': return BOOL;
-        case 'STRING': return STRING;
-        case 'BYTES': return BYTES;
+        case 'INT64':
+          return INT;
+        case 'UINT64':
+          return UINT;
+        case 'DOUBLE':
+          return DOUBLE;
+        case 'BOOL':
+          return BOOL;
+        case 'STRING':
+          return STRING;
+        case 'BYTES':
+          return BYTES;
       }
       break;
     case 'dyn':
@@ -178,7 +223,7 @@ function toType(m: Msg): CelType {
 export function sameValue(a: Value, b: Value): boolean {
   if (typeName(a) !== typeName(b)) return false;
   if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) ? Number.isNaN(b) : a === b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]!));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   if (isMap(a) && isMap(b)) {
     if (a.size !== b.size) return false;
     return a.keys().every((k) => {
@@ -191,7 +236,8 @@ export function sameValue(a: Value, b: Value): boolean {
   if (a instanceof Duration && b instanceof Duration) return a.ns === b.ns;
   if (a instanceof Timestamp && b instanceof Timestamp) return a.ns === b.ns;
   if (a instanceof TypeValue && b instanceof TypeValue) return a.name === b.name;
-  if (a instanceof Optional && b instanceof Optional) return a.value === undefined ? b.value === undefined : b.value !== undefined && sameValue(a.value, b.value);
+  if (a instanceof Optional && b instanceof Optional)
+    return a.value === undefined ? b.value === undefined : b.value !== undefined && sameValue(a.value, b.value);
   return a === b;
 }
 
@@ -200,7 +246,11 @@ function show(v: Value): string {
   if (v instanceof Uint) return `${v.v}u`;
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(show).join(', ')}]`;
-  if (isMap(v)) return `{${v.keys().map((k) => `${show(k)}: ${show(v.get(k)!)}`).join(', ')}}`;
+  if (isMap(v))
+    return `{${v
+      .keys()
+      .map((k) => `${show(k)}: ${show(v.get(k)!)}`)
+      .join(', ')}}`;
   if (v instanceof TypeValue) return `type(${v.name})`;
   if (v instanceof Duration) return `duration(${v.ns}ns)`;
   if (v instanceof Timestamp) return `timestamp(${v.ns}ns)`;
@@ -209,7 +259,8 @@ function show(v: Value): string {
   return String(v);
 }
 
-const PROTO_NAMES = /TestAllTypes|NestedMessage|NestedEnum|GlobalEnum|google\.protobuf\.(?!Duration\b|Timestamp\b)|cel\.expr\.conformance|\.proto[23]\b/;
+const PROTO_NAMES =
+  /TestAllTypes|NestedMessage|NestedEnum|GlobalEnum|google\.protobuf\.(?!Duration\b|Timestamp\b)|cel\.expr\.conformance|\.proto[23]\b/;
 
 function runOne(file: string, section: string, t: Msg): Outcome {
   const name = str(t, 'name')!;
@@ -222,7 +273,8 @@ function runOne(file: string, section: string, t: Msg): Outcome {
   const disableCheck = scalar(t, 'disable_check') === 'true';
   const checkOnly = scalar(t, 'check_only') === 'true';
   const disableMacros = scalar(t, 'disable_macros') === 'true';
-  if (disableMacros) return { id, status: 'skip', reason: 'macros disabled: Kubernetes always parses with the standard macros' };
+  if (disableMacros)
+    return { id, status: 'skip', reason: 'macros disabled: Kubernetes always parses with the standard macros' };
   let vars: Map<string, CelType>;
   const names: string[] = [];
   const values: Value[] = [];
@@ -232,7 +284,10 @@ function runOne(file: string, section: string, t: Msg): Outcome {
       const dm = (d as { msg: Msg }).msg;
       const n = str(dm, 'name')!;
       const ident = msg(dm, 'ident');
-      if (!ident) throw new Unsupported('custom function declarations: Kubernetes’ CEL environment has no user-declared functions');
+      if (!ident)
+        throw new Unsupported(
+          'custom function declarations: Kubernetes’ CEL environment has no user-declared functions',
+        );
       if (n.includes('.')) throw new Unsupported('dotted variable names: Kubernetes declares only self and oldSelf');
       vars.set(n, toType(msg(ident, 'type')!));
     }
@@ -254,8 +309,16 @@ function runOne(file: string, section: string, t: Msg): Outcome {
   const typed = msg(t, 'typed_result');
   const expectError = get(t, 'eval_error') !== undefined || get(t, 'any_eval_errors') !== undefined;
   // a test without an expectation expects `true`
-  const expectValue = msg(t, 'value') ?? (typed ? msg(typed, 'result') : undefined) ?? (expectError || typed ? undefined : parseTextproto('bool_value: true'));
-  if (get(t, 'unknown') || get(t, 'any_unknowns')) return { id, status: 'skip', reason: 'partial evaluation with unknowns: the apiserver evaluates with every variable bound' };
+  const expectValue =
+    msg(t, 'value') ??
+    (typed ? msg(typed, 'result') : undefined) ??
+    (expectError || typed ? undefined : parseTextproto('bool_value: true'));
+  if (get(t, 'unknown') || get(t, 'any_unknowns'))
+    return {
+      id,
+      status: 'skip',
+      reason: 'partial evaluation with unknowns: the apiserver evaluates with every variable bound',
+    };
   let expected: Value | undefined;
   try {
     expected = expectValue ? toValue(expectValue) : undefined;
@@ -270,16 +333,20 @@ function runOne(file: string, section: string, t: Msg): Outcome {
       const p = parseProgram(expr, names);
       run = (vals) => p.program.run(null, null, vals);
     } catch (e) {
-      if (e instanceof CelCompileError) return expectError ? { id, status: 'pass' } : { id, status: 'fail', detail: e.message };
+      if (e instanceof CelCompileError)
+        return expectError ? { id, status: 'pass' } : { id, status: 'fail', detail: e.message };
       throw e;
     }
   } else {
     const c = compileChecked(expr, vars, names);
     if (!c.ok) {
       // Kubernetes' AST validators refuse at compile time what plain cel-go refuses when evaluating
-      if (expectError && /invalid (duration|timestamp|matches) argument/.test(c.message)) return { id, status: 'pass', detail: 'refused at compile time by Kubernetes’ literal validators' };
-      if (/expected type '.*' but found/.test(c.message) && !/comprehension/.test(c.message)) return { id, status: 'skip', reason: HOMOGENEOUS };
-      if (expectError) return { id, status: 'fail', detail: `expected an evaluation error, got a compile error: ${c.message}` };
+      if (expectError && /invalid (duration|timestamp|matches) argument/.test(c.message))
+        return { id, status: 'pass', detail: 'refused at compile time by Kubernetes’ literal validators' };
+      if (/expected type '.*' but found/.test(c.message) && !/comprehension/.test(c.message))
+        return { id, status: 'skip', reason: HOMOGENEOUS };
+      if (expectError)
+        return { id, status: 'fail', detail: `expected an evaluation error, got a compile error: ${c.message}` };
       return { id, status: 'fail', detail: c.message };
     }
     if (typed && msg(typed, 'deduced_type')) {
@@ -291,7 +358,8 @@ function runOne(file: string, section: string, t: Msg): Outcome {
         throw e;
       }
       const got = check(c.ast, vars).type;
-      if (typeString(got) !== typeString(want)) return { id, status: 'fail', detail: `deduced type ${typeString(got)}, expected ${typeString(want)}` };
+      if (typeString(got) !== typeString(want))
+        return { id, status: 'fail', detail: `deduced type ${typeString(got)}, expected ${typeString(want)}` };
       if (checkOnly) return { id, status: 'pass' };
     }
     run = (vals) => c.program.run(null, null, vals);
@@ -301,19 +369,24 @@ function runOne(file: string, section: string, t: Msg): Outcome {
   try {
     got = run(values);
   } catch (e) {
-    if (!(e instanceof CelEvalError)) return { id, status: 'fail', detail: `threw ${(e as Error).constructor.name}: ${(e as Error).message}` };
+    if (!(e instanceof CelEvalError))
+      return { id, status: 'fail', detail: `threw ${(e as Error).constructor.name}: ${(e as Error).message}` };
     if (expectError) return { id, status: 'pass' };
     return { id, status: 'fail', detail: `error: ${e.message}` };
   }
   if (expectError) return { id, status: 'fail', detail: `expected an error, got ${show(got)}` };
   if (expected === undefined) return { id, status: 'fail', detail: 'no expectation understood' };
-  return sameValue(got, expected) ? { id, status: 'pass' } : { id, status: 'fail', detail: `got ${show(got)}, expected ${show(expected)}` };
+  return sameValue(got, expected)
+    ? { id, status: 'pass' }
+    : { id, status: 'fail', detail: `got ${show(got)}, expected ${show(expected)}` };
 }
 
 /** Runs every file; returns every test's outcome. */
 export function runCelSpec(dir = join(CEL_DATA, 'cel-spec')): Outcome[] {
   const out: Outcome[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.textproto')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.textproto'))
+    .sort()) {
     const file = f.replace(/\.textproto$/, '');
     const root = parseTextproto(readFileSync(join(dir, f), 'utf8'));
     for (const s of all(root, 'section')) {

@@ -47,7 +47,7 @@ function matches(e: Expect, v: Value): string | undefined {
       const want = e.v as Expect[];
       if (!Array.isArray(v) || v.length !== want.length) return bad(String(v));
       for (let i = 0; i < want.length; i++) {
-        const m = matches(want[i]!, v[i]!);
+        const m = matches(want[i], v[i]);
         if (m) return m;
       }
       return undefined;
@@ -79,7 +79,9 @@ function runOne(c: Case): Outcome {
   if (e.t === 'compileError') {
     if (r.ok) return { id, status: 'fail', detail: `compiled; expected a compile error ${JSON.stringify(e.patterns)}` };
     const miss = (e.patterns ?? []).find((p) => !new RegExp(p).test(r.message));
-    return miss ? { id, status: 'fail', detail: `compile error ${JSON.stringify(r.message)} does not match /${miss}/` } : { id, status: 'pass' };
+    return miss
+      ? { id, status: 'fail', detail: `compile error ${JSON.stringify(r.message)} does not match /${miss}/` }
+      : { id, status: 'pass' };
   }
   if (!r.ok) return { id, status: 'fail', detail: `does not compile: ${r.message}` };
   let v: Value;
@@ -89,7 +91,13 @@ function runOne(c: Case): Outcome {
     if (!(err instanceof CelEvalError)) return { id, status: 'fail', detail: `threw ${(err as Error).message}` };
     if (e.t !== 'runtimeError') return { id, status: 'fail', detail: `error ${err.message}` };
     const ok = e.regex ? new RegExp(e.pattern!).test(err.message) : err.message.includes(e.pattern!);
-    return ok ? { id, status: 'pass' } : { id, status: 'fail', detail: `error ${JSON.stringify(err.message)}, expected ${e.regex ? '/' : '"'}${e.pattern}${e.regex ? '/' : '"'}` };
+    return ok
+      ? { id, status: 'pass' }
+      : {
+          id,
+          status: 'fail',
+          detail: `error ${JSON.stringify(err.message)}, expected ${e.regex ? '/' : '"'}${e.pattern}${e.regex ? '/' : '"'}`,
+        };
   }
   if (e.t === 'runtimeError') return { id, status: 'fail', detail: `no error; expected ${e.pattern}` };
   const m = matches(e, v);

@@ -58,7 +58,12 @@ export function runK8sValidation(file = join(CEL_DATA, 'k8s-validation.json')): 
   const data = JSON.parse(readFileSync(file, 'utf8')) as { cases: Case[] };
   const out: Outcome[] = [];
   for (const raw of data.cases) {
-    const c = { ...raw, obj: revive(raw.obj), oldObj: raw.oldObj === undefined ? undefined : revive(raw.oldObj), schema: revive(raw.schema) as Record<string, unknown> };
+    const c = {
+      ...raw,
+      obj: revive(raw.obj),
+      oldObj: raw.oldObj === undefined ? undefined : revive(raw.oldObj),
+      schema: revive(raw.schema) as Record<string, unknown>,
+    };
     const base = `${c.test}/${c.name}`;
     for (const rule of c.valid ?? []) {
       const id = `${base} valid: ${rule}`;
@@ -68,13 +73,29 @@ export function runK8sValidation(file = join(CEL_DATA, 'k8s-validation.json')): 
     for (const e of c.errors ?? []) {
       const id = `${base} error: ${e.rule}`;
       const errs = errorsFor(withRule(c.schema, e.rule), c);
-      out.push(errs.some((m) => m.includes(e.contains)) ? { id, status: 'pass' } : { id, status: 'fail', detail: `expected an error containing ${JSON.stringify(e.contains)}, got ${JSON.stringify(errs)}` });
+      out.push(
+        errs.some((m) => m.includes(e.contains))
+          ? { id, status: 'pass' }
+          : {
+              id,
+              status: 'fail',
+              detail: `expected an error containing ${JSON.stringify(e.contains)}, got ${JSON.stringify(errs)}`,
+            },
+      );
     }
     if (c.errorsAnyRule) {
       const errs = errorsFor(c.schema, c);
       for (const want of c.errorsAnyRule) {
         const id = `${base} errors: ${want}`;
-        out.push(errs.some((m) => m.includes(want)) ? { id, status: 'pass' } : { id, status: 'fail', detail: `expected an error containing ${JSON.stringify(want)}, got ${JSON.stringify(errs)}` });
+        out.push(
+          errs.some((m) => m.includes(want))
+            ? { id, status: 'pass' }
+            : {
+                id,
+                status: 'fail',
+                detail: `expected an error containing ${JSON.stringify(want)}, got ${JSON.stringify(errs)}`,
+              },
+        );
       }
     }
   }

@@ -15,7 +15,7 @@ class Reader {
 
   private ws(): void {
     for (;;) {
-      while (this.i < this.s.length && /[\s,;]/.test(this.s[this.i]!)) this.i++;
+      while (this.i < this.s.length && /[\s,;]/.test(this.s[this.i])) this.i++;
       if (this.s[this.i] === '#') {
         while (this.i < this.s.length && this.s[this.i] !== '\n') this.i++;
         continue;
@@ -97,12 +97,12 @@ class Reader {
   }
 
   private string(): number[] {
-    const q = this.s[this.i++]!;
+    const q = this.s[this.i++];
     const out: number[] = [];
     const enc = new TextEncoder();
     while (this.s[this.i] !== q) {
       if (this.i >= this.s.length) this.fail('unterminated string');
-      const ch = this.s[this.i]!;
+      const ch = this.s[this.i];
       if (ch !== '\\') {
         const cp = this.s.codePointAt(this.i)!;
         const str = String.fromCodePoint(cp);
@@ -110,10 +110,22 @@ class Reader {
         this.i += str.length;
         continue;
       }
-      const e = this.s[this.i + 1]!;
+      const e = this.s[this.i + 1];
       this.i += 2;
-      const simple: Record<string, number> = { n: 10, r: 13, t: 9, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11, '?': 63 };
-      if (e in simple) out.push(simple[e]!);
+      const simple: Record<string, number> = {
+        n: 10,
+        r: 13,
+        t: 9,
+        '\\': 92,
+        "'": 39,
+        '"': 34,
+        a: 7,
+        b: 8,
+        f: 12,
+        v: 11,
+        '?': 63,
+      };
+      if (e in simple) out.push(simple[e]);
       else if (/[0-7]/.test(e)) {
         let v = Number(e);
         for (let k = 0; k < 2 && /[0-7]/.test(this.s[this.i] ?? ''); k++) v = v * 8 + Number(this.s[this.i++]);

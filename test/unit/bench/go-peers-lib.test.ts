@@ -12,13 +12,23 @@ import { logMsg } from '../../../bench/lib/operator-process.js';
 const stored = {
   apiVersion: 'coolops.cn/v1alpha1',
   kind: 'DatabaseManager',
-  metadata: { name: 'db-template', namespace: 'template', uid: 'u-1', generation: 1, labels: { app: 'db-template', tier: 'database' }, creationTimestamp: '2026-12-01T00:00:00Z' },
+  metadata: {
+    name: 'db-template',
+    namespace: 'template',
+    uid: 'u-1',
+    generation: 1,
+    labels: { app: 'db-template', tier: 'database' },
+    creationTimestamp: '2026-12-01T00:00:00Z',
+  },
   spec: { deploymentName: 'db-template-deploy', replicas: 3, dbtype: 'mysql' },
 };
 
 describe('bench go-peers helpers', () => {
   it('storageKey is where kube-apiserver keeps a namespaced object (no group part for the core group)', () => {
-    assert.equal(storageKey('coolops.cn', 'databasemanagers', 'n1k', 'db-0'), '/registry/coolops.cn/databasemanagers/n1k/db-0');
+    assert.equal(
+      storageKey('coolops.cn', 'databasemanagers', 'n1k', 'db-0'),
+      '/registry/coolops.cn/databasemanagers/n1k/db-0',
+    );
     assert.equal(storageKey('', 'pods', 'ns', ''), '/registry/pods/ns/');
   });
 
@@ -50,13 +60,23 @@ describe('bench go-peers helpers', () => {
   });
 
   it('parseFidelity reads the summary line of test/fidelity/run.ts and fails clearly without it', () => {
-    assert.deepEqual(parseFidelity('fidelity: 350/351 responses identical\n- a / b / c: testenv 1 | real 2\n'), { line: 'fidelity: 350/351 responses identical', identical: 350, total: 351 });
+    assert.deepEqual(parseFidelity('fidelity: 350/351 responses identical\n- a / b / c: testenv 1 | real 2\n'), {
+      line: 'fidelity: 350/351 responses identical',
+      identical: 350,
+      total: 351,
+    });
     assert.throws(() => parseFidelity('no summary'), /printed no fidelity line/);
   });
 
   it('logMsg reads the msg of a pino or zap JSON line', () => {
-    assert.equal(logMsg('{"level":30,"time":1,"msg":"caches synced; starting workers","workers":4}'), 'caches synced; starting workers');
-    assert.equal(logMsg('{"level":"info","ts":1.5,"msg":"Starting workers","controller":"databasemanager-controller"}'), 'Starting workers');
+    assert.equal(
+      logMsg('{"level":30,"time":1,"msg":"caches synced; starting workers","workers":4}'),
+      'caches synced; starting workers',
+    );
+    assert.equal(
+      logMsg('{"level":"info","ts":1.5,"msg":"Starting workers","controller":"databasemanager-controller"}'),
+      'Starting workers',
+    );
     assert.equal(logMsg('{"msg":"a \\"quoted\\" word"}'), 'a \\"quoted\\" word');
     assert.equal(logMsg('plain text'), undefined);
   });

@@ -94,7 +94,9 @@ describe('bench reference copies', () => {
     const src = structuredClone(sample);
     const status = src.status as Json;
     status.observedGeneration = 2;
-    status.conditions = [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-30T08:00:02Z', reason: 'Available', message: 'ok' }];
+    status.conditions = [
+      { type: 'Ready', status: 'True', lastTransitionTime: '2026-11-30T08:00:02Z', reason: 'Available', message: 'ok' },
+    ];
     (src.metadata as Json).deletionTimestamp = '2026-11-30T09:00:00Z';
     const byKind = compileTypeCopy<Json>(kindSchema(sample))(src);
     assert.deepStrictEqual(byKind, src);
@@ -120,8 +122,15 @@ describe('bench reference copies', () => {
         raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
       },
     });
-    const copy = (new Function(src)() as (s: Json) => Json);
-    const obj: Json = { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n' }, byName: { p: { a: '1' } }, tags: { t: 'v' }, raw: { any: [{ deep: 1 }] } };
+    const copy = new Function(src)() as (s: Json) => Json;
+    const obj: Json = {
+      apiVersion: 'x/v1',
+      kind: 'X',
+      metadata: { name: 'n' },
+      byName: { p: { a: '1' } },
+      tags: { t: 'v' },
+      raw: { any: [{ deep: 1 }] },
+    };
     const out = copy(obj);
     assert.deepStrictEqual(out, obj);
     assertAliasFree(out, obj);

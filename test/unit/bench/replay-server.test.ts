@@ -43,8 +43,13 @@ describe('bench replay server', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     assert.equal(lines.pop(), '', 'ends with the newline of the second event');
     assert.deepEqual(
-      lines.map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } }).map((e) => [e.type, e.object.metadata.name]),
-      [['ADDED', 'db-0'], ['ADDED', 'db-1']],
+      lines
+        .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } })
+        .map((e) => [e.type, e.object.metadata.name]),
+      [
+        ['ADDED', 'db-0'],
+        ['ADDED', 'db-1'],
+      ],
     );
 
     const replay = await startReplayServer(file);

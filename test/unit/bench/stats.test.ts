@@ -54,7 +54,11 @@ describe('bench stats', () => {
       await settledGc();
       const after = process.memoryUsage().heapUsed;
       process.stdout.write(JSON.stringify({ freedMB: (before - after) / 2 ** 20, held: held === undefined ? 'released' : 'kept' }));`;
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
     const r = JSON.parse(out) as { freedMB: number; held: string };
     assert.equal(r.held, 'released');
     assert.ok(r.freedMB > 15, `settledGc freed ${r.freedMB.toFixed(1)} MB that gc() alone had counted`);

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metLabel, readVerdicts, recordVerdict, verdictTable, type Verdict } from '../../../bench/lib/verdicts.js';
 
-const v = (target: string, met: boolean | null): Verdict => ({ target, crdgen: '1 s', peers: 'x 2 s', judged: '2.00× (≥ 1.0×)', met, command: 'npm run bench -- x' });
+const v = (target: string, met: boolean | null): Verdict => ({
+  target,
+  crdgen: '1 s',
+  peers: 'x 2 s',
+  judged: '2.00× (≥ 1.0×)',
+  met,
+  command: 'npm run bench -- x',
+});
 
 describe('bench verdicts', () => {
   it('records verdicts to CRDGEN_BENCH_VERDICTS in order and reads them back', () => {
@@ -20,7 +27,14 @@ describe('bench verdicts', () => {
       assert.equal(recordVerdict(v('a', true)), 'a: 2.00× (≥ 1.0×) — MET');
       recordVerdict(v('b', false));
       recordVerdict(v('c', null));
-      assert.deepEqual(readVerdicts(file).map((x) => [x.target, x.met]), [['a', true], ['b', false], ['c', null]]);
+      assert.deepEqual(
+        readVerdicts(file).map((x) => [x.target, x.met]),
+        [
+          ['a', true],
+          ['b', false],
+          ['c', null],
+        ],
+      );
     } finally {
       if (before === undefined) delete process.env.CRDGEN_BENCH_VERDICTS;
       else process.env.CRDGEN_BENCH_VERDICTS = before;
@@ -42,8 +56,8 @@ describe('bench verdicts', () => {
   it('the table has one row per verdict, its label, the command in code, and escaped pipes', () => {
     const t = verdictTable([v('a | b', true), v('c', null)]).split('\n');
     assert.equal(t.length, 4);
-    assert.match(t[2]!, /^\| a \\\| b .*\| MET .*\| `npm run bench -- x` \|$/);
-    assert.match(t[3]!, /\| recorded /);
+    assert.match(t[2], /^\| a \\\| b .*\| MET .*\| `npm run bench -- x` \|$/);
+    assert.match(t[3], /\| recorded /);
     assert.equal(metLabel(false), 'MISSED');
   });
 });

@@ -17,7 +17,8 @@ export async function cli(argv: string[], opts: { cwd?: string; stdin?: string |
   const code = await runCli(argv, {
     stdout: (s) => void (stdout += s),
     stderr: (s) => void (stderr += s),
-    readStdin: async () => (typeof opts.stdin === 'string' ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array())),
+    readStdin: async () =>
+      typeof opts.stdin === 'string' ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array()),
     cwd: opts.cwd ?? ROOT,
   });
   return { code, stdout, stderr };

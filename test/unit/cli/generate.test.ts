@@ -36,14 +36,24 @@ test('help, version and usage errors', async () => {
   assert.match(ghelp.stdout, /--out <dir>/);
   const version = await cli(['--version']);
   assert.equal(version.code, 0);
-  assert.equal(version.stdout.trim(), (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  assert.equal(
+    version.stdout.trim(),
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
   assert.equal((await cli([])).code, 2);
   const noOut = await cli(['generate', 'fixtures/databasemanager/crd.yaml']);
   assert.equal(noOut.code, 2);
   assert.match(noOut.stderr, /--out/);
   assert.equal((await cli(['generate', '--bogus', 'x', '--out', fresh()])).code, 2);
   assert.equal((await cli(['frobnicate'])).code, 2);
-  const gens = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--generators', 'types,nope', '--out', fresh()]);
+  const gens = await cli([
+    'generate',
+    'fixtures/databasemanager/crd.yaml',
+    '--generators',
+    'types,nope',
+    '--out',
+    fresh(),
+  ]);
   assert.equal(gens.code, 2);
   assert.match(gens.stderr, /unknown generator\(s\) nope/);
 });
@@ -58,7 +68,13 @@ test('missing input: exit 1, nothing written', async () => {
 
 test('one invalid input among valid ones: nothing is written', async () => {
   const out = fresh();
-  const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', 'fixtures/invalid/databasemanager-typo.yaml', '--out', out]);
+  const r = await cli([
+    'generate',
+    'fixtures/databasemanager/crd.yaml',
+    'fixtures/invalid/databasemanager-typo.yaml',
+    '--out',
+    out,
+  ]);
   assert.equal(r.code, 1);
   assert.ok(!existsSync(out));
 });
@@ -119,23 +135,46 @@ test('re-running leaves unchanged files alone, removes stale generated files, re
 
 test('--runtime-import and --generators', async () => {
   const out = fresh();
-  const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, '--runtime-import', '@acme/rt', '--generators', 'types']);
+  const r = await cli([
+    'generate',
+    'fixtures/databasemanager/crd.yaml',
+    '--out',
+    out,
+    '--runtime-import',
+    '@acme/rt',
+    '--generators',
+    'types',
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([...readTree(out).keys()], ['apis/coolops.cn/v1alpha1/types.ts']);
   assert.match(readFileSync(join(out, 'apis/coolops.cn/v1alpha1/types.ts'), 'utf8'), /from "@acme\/rt";/);
 });
 
 test('the bin runs the built CLI (npm test builds first)', () => {
-  assert.ok(existsSync(join(ROOT, 'dist', 'cli-bundle', 'main.js')), 'dist/cli-bundle/main.js missing: run `npm run build`');
+  assert.ok(
+    existsSync(join(ROOT, 'dist', 'cli-bundle', 'main.js')),
+    'dist/cli-bundle/main.js missing: run `npm run build`',
+  );
   const out = fresh();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...dmFlags], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...dmFlags],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(r.stderr, '');
   assert.equal(r.stdout, dmSummary);
   assert.equal(r.status, 0);
   assert.deepEqual(readTree(out), dmExpected);
-  const bad = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/invalid/databasemanager-typo.yaml', '--out', fresh()], { cwd: ROOT, encoding: 'utf8' });
+  const bad = spawnSync(
+    process.execPath,
+    [join(ROOT, 'bin', 'crdgen.js'), 'generate', 'fixtures/invalid/databasemanager-typo.yaml', '--out', fresh()],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /databasemanager-typo\.yaml:19:25 error CRD030/);
-  const usage = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate'], { cwd: ROOT, encoding: 'utf8' });
+  const usage = spawnSync(process.execPath, [join(ROOT, 'bin', 'crdgen.js'), 'generate'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(usage.status, 2);
 });

@@ -20,8 +20,15 @@ const CRD = 'fixtures/databasemanager/crd.yaml';
 const names = (tree: Map<string, string>): string[] => [...tree.keys()].sort();
 
 test('every file an emitter writes is owned, by its path, by that generator and no other (fixtures and corpus)', () => {
-  assert.deepEqual(Object.keys(OUTPUT_PATTERNS).sort(), GENERATORS.map((g) => g.name).sort(), 'every generator has a layout');
-  const inputs: Array<{ files: string[]; controllers?: string[] }> = yamlCases().map((c) => ({ files: caseInputs(c).map((f) => join(ROOT, f)), ...caseOptions(c) }));
+  assert.deepEqual(
+    Object.keys(OUTPUT_PATTERNS).sort(),
+    GENERATORS.map((g) => g.name).sort(),
+    'every generator has a layout',
+  );
+  const inputs: Array<{ files: string[]; controllers?: string[] }> = yamlCases().map((c) => ({
+    files: caseInputs(c).map((f) => join(ROOT, f)),
+    ...caseOptions(c),
+  }));
   for (const f of yamlFiles(CORPUS)) inputs.push({ files: [f] });
   assert.ok(inputs.length > 5);
   let checked = 0;
@@ -29,7 +36,8 @@ test('every file an emitter writes is owned, by its path, by that generator and 
     const r = readCrdInputs(input.files.map((file) => ({ file, content: readFileSync(file) })));
     if (r.diagnostics.some((d) => d.severity === 'error')) continue;
     const kinds = r.model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds.map((k) => k.kind)));
-    const controllers = input.controllers ?? (new Set(kinds).size === kinds.length ? [...new Set(kinds)].slice(0, 1) : []);
+    const controllers =
+      input.controllers ?? (new Set(kinds).size === kinds.length ? [...new Set(kinds)].slice(0, 1) : []);
     const ctx = createEmitContext({ sources: r.model.sources, controllers });
     for (const e of EMITTERS) {
       for (const f of runEmitters(r.model, ctx, [e])) {
@@ -55,7 +63,11 @@ test('--generators crd on a full output folder writes the CRD and removes nothin
   assert.deepEqual(names(afterRun), [...names(before), 'config/crd/databasemanagers.coolops.cn.yaml'].sort());
   for (const [p, text] of before) assert.equal(afterRun.get(p), text, p);
   assert.equal((await cli(['verify', CRD, '--out', out, '--generators', 'crd'])).code, 0);
-  assert.equal((await cli(['verify', CRD, '--out', out, '--controller', 'DatabaseManager'])).code, 0, 'a default run does not call the crd files stale either');
+  assert.equal(
+    (await cli(['verify', CRD, '--out', out, '--controller', 'DatabaseManager'])).code,
+    0,
+    'a default run does not call the crd files stale either',
+  );
   // a subset that is types and what it needs
   const t = await cli(['generate', CRD, '--out', out, '--generators', 'types', '-v']);
   assert.equal(t.code, 0, t.stderr);
@@ -69,14 +81,20 @@ test('--generators +crd adds to the defaults; -name leaves one out; all is every
   assert.equal(r.code, 0, r.stderr);
   const defaults = join(tmp, 'defaults');
   assert.equal((await cli(['generate', CRD, '--out', defaults])).code, 0);
-  assert.deepEqual(names(readTree(plus)), [...names(readTree(defaults)), 'config/crd/databasemanagers.coolops.cn.yaml'].sort());
+  assert.deepEqual(
+    names(readTree(plus)),
+    [...names(readTree(defaults)), 'config/crd/databasemanagers.coolops.cn.yaml'].sort(),
+  );
   assert.equal((await cli(['verify', CRD, '--out', plus, '--generators', '+crd'])).code, 0);
 
   const minus = join(tmp, 'minus');
   assert.equal((await cli(['generate', CRD, '--out', minus, '--generators', '-fake,-applyconfig'])).code, 0);
   const m = names(readTree(minus));
   assert.ok(!m.some((p) => p.startsWith('clientset/fake/') || p.startsWith('applyconfigurations/')), m.join('\n'));
-  assert.deepEqual(m, names(readTree(defaults)).filter((p) => !p.startsWith('clientset/fake/') && !p.startsWith('applyconfigurations/')));
+  assert.deepEqual(
+    m,
+    names(readTree(defaults)).filter((p) => !p.startsWith('clientset/fake/') && !p.startsWith('applyconfigurations/')),
+  );
 
   const all = join(tmp, 'all');
   assert.equal((await cli(['generate', CRD, '--out', all, '--generators', 'all'])).code, 0);
@@ -93,29 +111,48 @@ test('--generators: mixing names with changes, unknown names and leaving out wha
   assert.match(unknown.stderr, /unknown generator\(s\) crds; known: types, deepcopy/);
   const needed = await cli(['generate', CRD, '--out', out, '--generators', '-clientset']);
   assert.equal(needed.code, 2);
-  assert.match(needed.stderr, /cannot leave out clientset: fake, informers, controller need it \(leave those out too: -fake,-informers,-controller\)/);
+  assert.match(
+    needed.stderr,
+    /cannot leave out clientset: fake, informers, controller need it \(leave those out too: -fake,-informers,-controller\)/,
+  );
   assert.ok(!existsSync(out));
 });
 
 test("a config's generators are the base of the flag's changes", async () => {
   const dir = join(tmp, 'config-base');
   mkdirSync(dir);
-  writeFileSync(join(dir, 'crdgen.config.yaml'), `inputs: [${join(ROOT, CRD)}]\nout: gen\ngenerators: [types, register]\n`);
+  writeFileSync(
+    join(dir, 'crdgen.config.yaml'),
+    `inputs: [${join(ROOT, CRD)}]\nout: gen\ngenerators: [types, register]\n`,
+  );
   const r = await cli(['generate', '--generators', '+crd'], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(names(readTree(join(dir, 'gen'))), ['apis/coolops.cn/v1alpha1/register.ts', 'apis/coolops.cn/v1alpha1/types.ts', 'config/crd/databasemanagers.coolops.cn.yaml']);
+  assert.deepEqual(names(readTree(join(dir, 'gen'))), [
+    'apis/coolops.cn/v1alpha1/register.ts',
+    'apis/coolops.cn/v1alpha1/types.ts',
+    'config/crd/databasemanagers.coolops.cn.yaml',
+  ]);
   writeFileSync(join(dir, 'crdgen.config.yaml'), `inputs: [${join(ROOT, CRD)}]\nout: gen\ngenerators: [+crd, -fake]\n`);
   const c = await cli(['generate'], { cwd: dir });
   assert.equal(c.code, 0, c.stderr);
   const tree = names(readTree(join(dir, 'gen')));
-  assert.ok(tree.includes('clientset/clientset.ts') && tree.includes('config/crd/databasemanagers.coolops.cn.yaml') && !tree.some((p) => p.startsWith('clientset/fake/')), tree.join('\n'));
+  assert.ok(
+    tree.includes('clientset/clientset.ts') &&
+      tree.includes('config/crd/databasemanagers.coolops.cn.yaml') &&
+      !tree.some((p) => p.startsWith('clientset/fake/')),
+    tree.join('\n'),
+  );
 });
 
 test('a full run removes stale generated files of every generator, and files no layout claims; a subset run only its own', async () => {
   const out = join(tmp, 'stale');
   assert.equal((await cli(['generate', CRD, '--out', out])).code, 0);
   const header = '// Code generated by crdgen. DO NOT EDIT.\n\nexport {};\n';
-  const staleFiles = ['listers/coolops.cn/v1alpha0/databasemanager.ts', 'applyconfigurations/coolops.cn/v1alpha0/databasemanager.ts', 'old-layout/thing.ts'];
+  const staleFiles = [
+    'listers/coolops.cn/v1alpha0/databasemanager.ts',
+    'applyconfigurations/coolops.cn/v1alpha0/databasemanager.ts',
+    'old-layout/thing.ts',
+  ];
   for (const p of staleFiles) {
     mkdirSync(join(out, p, '..'), { recursive: true });
     writeFileSync(join(out, p), header);
@@ -128,7 +165,11 @@ test('a full run removes stale generated files of every generator, and files no 
   assert.doesNotMatch(listers.stdout, /applyconfigurations|old-layout/);
   const g = await cli(['generate', CRD, '--out', out, '--generators', 'listers']);
   assert.equal(g.stdout, 'generated 2 files for 1 kind in 1 group; removed 1 stale generated file\n');
-  assert.ok(!existsSync(join(out, staleFiles[0]!)) && existsSync(join(out, staleFiles[1]!)) && existsSync(join(out, staleFiles[2]!)));
+  assert.ok(
+    !existsSync(join(out, staleFiles[0])) &&
+      existsSync(join(out, staleFiles[1])) &&
+      existsSync(join(out, staleFiles[2])),
+  );
 
   const full = await cli(['generate', CRD, '--out', out]);
   assert.match(full.stdout, /; removed 2 stale generated files\n$/);
@@ -138,7 +179,14 @@ test('a full run removes stale generated files of every generator, and files no 
 });
 
 test("the config schema's generator names are the registry's, with +name, -name and all", () => {
-  const schema = JSON.parse(readFileSync(join(ROOT, 'schema', 'crdgen.config.schema.json'), 'utf8')) as { properties: { generators: { items: { enum: string[] } } } };
+  const schema = JSON.parse(readFileSync(join(ROOT, 'schema', 'crdgen.config.schema.json'), 'utf8')) as {
+    properties: { generators: { items: { enum: string[] } } };
+  };
   const n = GENERATORS.map((g) => g.name);
-  assert.deepEqual(schema.properties.generators.items.enum, [...n, ...n.map((x) => `+${x}`), ...n.map((x) => `-${x}`), 'all']);
+  assert.deepEqual(schema.properties.generators.items.enum, [
+    ...n,
+    ...n.map((x) => `+${x}`),
+    ...n.map((x) => `-${x}`),
+    'all',
+  ]);
 });

@@ -22,10 +22,21 @@ const fresh = (): string => {
   return d;
 };
 
-async function init(cwd: string, args: string[], confirm?: (q: string) => Promise<boolean>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function init(
+  cwd: string,
+  args: string[],
+  confirm?: (q: string) => Promise<boolean>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['init', ...args], { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), readStdin: async () => new Uint8Array(), cwd, env: {}, ...(confirm ? { confirm } : {}) });
+  const code = await runCli(['init', ...args], {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    readStdin: async () => new Uint8Array(),
+    cwd,
+    env: {},
+    ...(confirm ? { confirm } : {}),
+  });
   return { code, stdout, stderr };
 }
 const json = (p: string): Record<string, unknown> => parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
@@ -62,7 +73,10 @@ test('init --yes in an empty folder writes package.json and tsconfig.json for th
   const dir = fresh();
   const r = await init(dir, ['--example', '--yes']);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npm install crdgen\nnext: npm install --save-dev typescript @types/node\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n');
+  assert.equal(
+    r.stdout,
+    'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npm install crdgen\nnext: npm install --save-dev typescript @types/node\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n',
+  );
   const pkg = json(join(dir, 'package.json'));
   assert.equal(pkg['type'], 'module');
   assert.equal(pkg['name'], dir.split('/').pop());
@@ -75,7 +89,10 @@ test('init --yes in an empty folder writes package.json and tsconfig.json for th
   // running it again changes nothing and is not refused
   const again = await init(dir, ['--example', '--yes']);
   assert.equal(again.code, 0, again.stderr);
-  assert.match(again.stdout, /^unchanged crdgen\.config\.yaml\nunchanged crds\/databasemanager\.yaml\nnext: npm install crdgen\n/);
+  assert.match(
+    again.stdout,
+    /^unchanged crdgen\.config\.yaml\nunchanged crds\/databasemanager\.yaml\nnext: npm install crdgen\n/,
+  );
 });
 
 test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "node" in types; comments and other keys kept', async () => {
@@ -86,12 +103,22 @@ test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^wrote crdgen\.config\.yaml\nwrote package\.json\nwrote tsconfig\.json\n/);
   const pkg = json(join(dir, 'package.json'));
-  assert.deepEqual(pkg, { ...(JSON.parse(NPM_INIT) as object), type: 'module', scripts: { test: 'echo "Error: no test specified" && exit 1', generate: 'crdgen generate', build: 'tsc' } });
+  assert.deepEqual(pkg, {
+    ...(JSON.parse(NPM_INIT) as object),
+    type: 'module',
+    scripts: { test: 'echo "Error: no test specified" && exit 1', generate: 'crdgen generate', build: 'tsc' },
+  });
   const tsText = readFileSync(join(dir, 'tsconfig.json'), 'utf8');
   assert.match(tsText, /\/\/ Visit https:\/\/aka\.ms\/tsconfig/);
   assert.match(tsText, /\/\/ Recommended Options/);
   const ts = parse(tsText) as { compilerOptions: Record<string, unknown> };
-  assert.deepEqual(ts.compilerOptions, { module: 'nodenext', target: 'esnext', types: ['node'], strict: true, skipLibCheck: true });
+  assert.deepEqual(ts.compilerOptions, {
+    module: 'nodenext',
+    target: 'esnext',
+    types: ['node'],
+    strict: true,
+    skipLibCheck: true,
+  });
 });
 
 test('a module/moduleResolution that cannot compile the generated code is set to nodenext', async () => {
@@ -112,7 +139,10 @@ test('without a terminal and without --yes nothing is touched and what is needed
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(join(dir, 'package.json'), 'utf8'), NPM_INIT);
   assert.equal(readFileSync(join(dir, 'tsconfig.json'), 'utf8'), TSC_INIT);
-  assert.match(r.stdout, /project settings not written \(no terminal to ask on; npx crdgen init --yes writes them\):\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n {4}scripts\.generate: "crdgen generate"\n {4}scripts\.build: "tsc"\n {2}tsconfig\.json:\n {4}"types": \[\] → \["node"\]\n/);
+  assert.match(
+    r.stdout,
+    /project settings not written \(no terminal to ask on; npx crdgen init --yes writes them\):\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n {4}scripts\.generate: "crdgen generate"\n {4}scripts\.build: "tsc"\n {2}tsconfig\.json:\n {4}"types": \[\] → \["node"\]\n/,
+  );
   const quiet = fresh();
   writeFileSync(join(quiet, 'package.json'), NPM_INIT);
   const q = await init(quiet, ['--no-project']);
@@ -132,7 +162,10 @@ test('on a terminal init asks, listing the changes; no keeps the files, yes writ
   });
   assert.equal(no.code, 0, no.stderr);
   assert.equal(questions.length, 1);
-  assert.match(questions[0]!, /this project needs:\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n[^]* {2}tsconfig\.json:\n {4}create it: "module"\/"moduleResolution": "nodenext", "strict": true, src\/ → dist\/\nWrite these settings\? \[Y\/n\] $/);
+  assert.match(
+    questions[0],
+    /this project needs:\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n[^]* {2}tsconfig\.json:\n {4}create it: "module"\/"moduleResolution": "nodenext", "strict": true, src\/ → dist\/\nWrite these settings\? \[Y\/n\] $/,
+  );
   assert.equal(readFileSync(join(dir, 'package.json'), 'utf8'), NPM_INIT);
   const yes = await init(dir, [], async () => true);
   assert.equal(yes.code, 0, yes.stderr);

@@ -21,9 +21,21 @@ test('display paths are cwd-relative and POSIX', () => {
 
 test('diagnostic format: position, code, path, hint; control characters neutralised', () => {
   assert.equal(
-    formatDiagnostic({ severity: 'error', code: 'CRD030', message: 'm', file: 'a.yaml', line: 3, col: 5, path: 'spec.x', hint: 'h' }),
+    formatDiagnostic({
+      severity: 'error',
+      code: 'CRD030',
+      message: 'm',
+      file: 'a.yaml',
+      line: 3,
+      col: 5,
+      path: 'spec.x',
+      hint: 'h',
+    }),
     'a.yaml:3:5 error CRD030 m\n  at spec.x\n  hint: h',
   );
-  assert.equal(formatDiagnostic({ severity: 'warning', code: 'CRD002', message: 'bad\u001b[31m', file: 'b.yaml' }), 'b.yaml warning CRD002 bad?[31m');
+  assert.equal(
+    formatDiagnostic({ severity: 'warning', code: 'CRD002', message: 'bad\u001b[31m', file: 'b.yaml' }),
+    'b.yaml warning CRD002 bad?[31m',
+  );
   assert.equal(formatDiagnostic({ severity: 'error', code: 'CLI001', message: 'x' }), 'error CLI001 x');
 });

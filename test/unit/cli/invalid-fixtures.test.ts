@@ -11,10 +11,23 @@ import { FIXTURES, UPDATE } from '../../golden/support.js';
 import { cli } from './cli-support.js';
 
 const dir = join(FIXTURES, 'invalid');
-const cases = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.json')).sort();
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml') || f.endsWith('.json'))
+  .sort();
 
 test('invalid fixtures exist', () => {
-  for (const name of ['databasemanager-typo.yaml', 'tabs.yaml', 'bad-indent.yaml', 'empty.yaml', 'binary.yaml', 'alias-bomb.yaml', 'escape-kind.yaml', 'escape-group.yaml', 'no-crd.yaml', 'many-errors.yaml']) {
+  for (const name of [
+    'databasemanager-typo.yaml',
+    'tabs.yaml',
+    'bad-indent.yaml',
+    'empty.yaml',
+    'binary.yaml',
+    'alias-bomb.yaml',
+    'escape-kind.yaml',
+    'escape-group.yaml',
+    'no-crd.yaml',
+    'many-errors.yaml',
+  ]) {
     assert.ok(cases.includes(name), name);
   }
 });

@@ -37,9 +37,18 @@ test('crdgen when this crdgen is on PATH; npx crdgen when only a node_modules/.b
 });
 
 test('the package runner that started crdgen names it; CRDGEN_COMMAND overrides', () => {
-  assert.equal(detectCommand({ PATH: localBin, npm_config_user_agent: 'npm/11.6.0 node/v20.20.2 linux x64 workspaces/false' }), 'npx crdgen');
-  assert.equal(detectCommand({ PATH: localBin, npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' }), 'pnpm exec crdgen');
-  assert.equal(detectCommand({ PATH: localBin, npm_config_user_agent: 'yarn/1.22.22 npm/? node/v20.20.2 linux x64' }), 'yarn crdgen');
+  assert.equal(
+    detectCommand({ PATH: localBin, npm_config_user_agent: 'npm/11.6.0 node/v20.20.2 linux x64 workspaces/false' }),
+    'npx crdgen',
+  );
+  assert.equal(
+    detectCommand({ PATH: localBin, npm_config_user_agent: 'pnpm/9.15.0 npm/? node/v20.20.2 linux x64' }),
+    'pnpm exec crdgen',
+  );
+  assert.equal(
+    detectCommand({ PATH: localBin, npm_config_user_agent: 'yarn/1.22.22 npm/? node/v20.20.2 linux x64' }),
+    'yarn crdgen',
+  );
   assert.equal(detectCommand({ PATH: globalBin, npm_config_user_agent: 'pnpm/9.15.0' }), 'crdgen', 'on PATH wins');
   assert.equal(detectCommand({ PATH: globalBin, CRDGEN_COMMAND: 'make crdgen ARGS=' }), 'make crdgen ARGS=');
 });
@@ -48,7 +57,10 @@ test('verify, init and the no-inputs usage error name the command as detected', 
   const dir = join(tmp, 'work');
   mkdirSync(dir);
   cpSync(join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml'), join(dir, 'crd.yaml'));
-  for (const [env, cmd] of [[{ PATH: [localBin, '/usr/bin'].join(delimiter) }, 'npx crdgen'], [{ PATH: [globalBin, '/usr/bin'].join(delimiter) }, 'crdgen']] as const) {
+  for (const [env, cmd] of [
+    [{ PATH: [localBin, '/usr/bin'].join(delimiter) }, 'npx crdgen'],
+    [{ PATH: [globalBin, '/usr/bin'].join(delimiter) }, 'crdgen'],
+  ] as const) {
     const v = await run(['verify', 'crd.yaml', '--out', 'gen'], dir, { env });
     assert.equal(v.code, 1);
     assert.match(v.stderr, new RegExp(`To fix it, run:\\n {2}${cmd} generate crd\\.yaml --out gen\\n$`), cmd);

@@ -19,7 +19,8 @@ function project(files: Record<string, string>, noNodeTypes = false, ts?: string
   const dir = join(tmp, `p${n++}`);
   const installed: Record<string, string> = {};
   if (!noNodeTypes) installed['node_modules/@types/node/package.json'] = '{"name":"@types/node","version":"20.0.0"}\n';
-  if (ts !== undefined) installed['node_modules/typescript/package.json'] = JSON.stringify({ name: 'typescript', version: ts });
+  if (ts !== undefined)
+    installed['node_modules/typescript/package.json'] = JSON.stringify({ name: 'typescript', version: ts });
   for (const [p, text] of Object.entries({ ...files, ...installed })) {
     mkdirSync(join(dir, p, '..'), { recursive: true });
     writeFileSync(join(dir, p), text);
@@ -41,48 +42,105 @@ test('an `npm init -y` project with a CommonJS tsconfig: PRJ001 at "type", PRJ00
     'tsconfig.json:4:15 warning PRJ002 tsconfig "module" is "commonjs": the generated code needs ES modules with top-level await',
   ]);
   assert.match(r.stderr, /hint: set "type": "module" \(npx crdgen init --yes writes it\)/);
-  assert.match(r.stderr, /hint: set "module": "nodenext" and "moduleResolution": "nodenext" \(npx crdgen init --yes writes it\)/);
+  assert.match(
+    r.stderr,
+    /hint: set "module": "nodenext" and "moduleResolution": "nodenext" \(npx crdgen init --yes writes it\)/,
+  );
 });
 
 test('moduleResolution classic (TypeScript 5\'s default for "module": "esnext", or set in an extended tsconfig) cannot find crdgen/runtime: PRJ003 where it is set', async () => {
-  const implicit = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"esnext","target":"es2022"}}\n' }, false, '5.9.3');
+  const implicit = project(
+    {
+      'package.json': '{"type":"module"}\n',
+      'tsconfig.json': '{"compilerOptions":{"module":"esnext","target":"es2022"}}\n',
+    },
+    false,
+    '5.9.3',
+  );
   const a = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], implicit, { env: {} });
-  assert.deepEqual(warnings(a.stderr), [`tsconfig.json:1:30 warning PRJ003 tsconfig "moduleResolution" is "classic" (the default): TypeScript will not find 'crdgen/runtime' (TS2307)`]);
+  assert.deepEqual(warnings(a.stderr), [
+    `tsconfig.json:1:30 warning PRJ003 tsconfig "moduleResolution" is "classic" (the default): TypeScript will not find 'crdgen/runtime' (TS2307)`,
+  ]);
   const extended = project({
     'package.json': '{"type":"module"}\n',
-    'configs/base.json': '{\n  "compilerOptions": {\n    "module": "es2022",\n    "moduleResolution": "classic"\n  }\n}\n',
+    'configs/base.json':
+      '{\n  "compilerOptions": {\n    "module": "es2022",\n    "moduleResolution": "classic"\n  }\n}\n',
     'tsconfig.json': '{ "extends": "./configs/base", "compilerOptions": { "strict": true } }\n',
   });
   const b = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], extended, { env: {} });
-  assert.deepEqual(warnings(b.stderr), [`configs/base.json:4:25 warning PRJ003 tsconfig "moduleResolution" is "classic": TypeScript will not find 'crdgen/runtime' (TS2307)`]);
+  assert.deepEqual(warnings(b.stderr), [
+    `configs/base.json:4:25 warning PRJ003 tsconfig "moduleResolution" is "classic": TypeScript will not find 'crdgen/runtime' (TS2307)`,
+  ]);
 });
 
 test('Node types: "types" without "node", or no @types/node installed, is PRJ004', async () => {
-  const types = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"nodenext","types":[]}}\n' });
+  const types = project({
+    'package.json': '{"type":"module"}\n',
+    'tsconfig.json': '{"compilerOptions":{"module":"nodenext","types":[]}}\n',
+  });
   const a = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], types, { env: {} });
-  assert.deepEqual(warnings(a.stderr), [`tsconfig.json:1:49 warning PRJ004 tsconfig "types" leaves out "node": the generated code uses Node's types (process, Buffer)`]);
-  const missing = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"nodenext"}}\n' }, true);
+  assert.deepEqual(warnings(a.stderr), [
+    `tsconfig.json:1:49 warning PRJ004 tsconfig "types" leaves out "node": the generated code uses Node's types (process, Buffer)`,
+  ]);
+  const missing = project(
+    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"nodenext"}}\n' },
+    true,
+  );
   const b = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], missing, { env: {} });
-  assert.deepEqual(warnings(b.stderr), [`package.json:1:1 warning PRJ004 @types/node is not installed: the generated code uses Node's types (process, Buffer)`]);
+  assert.deepEqual(warnings(b.stderr), [
+    `package.json:1:1 warning PRJ004 @types/node is not installed: the generated code uses Node's types (process, Buffer)`,
+  ]);
   assert.match(b.stderr, /hint: npm install --save-dev @types\/node/);
 });
 
 test('TypeScript 6 and newer: no "types" means no @types (PRJ004), node10 is gone (PRJ003); their defaults (esnext, bundler) fit', async () => {
-  const noTypes = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n' }, false, '7.0.2');
+  const noTypes = project(
+    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n' },
+    false,
+    '7.0.2',
+  );
   const a = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], noTypes, { env: {} });
-  assert.deepEqual(warnings(a.stderr), [`tsconfig.json:1:20 warning PRJ004 tsconfig has no "types": TypeScript 7 then loads no @types, and the generated code uses Node's types (process, Buffer)`]);
-  const node10 = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node","types":["node"]}}\n' }, false, '7.0.2');
+  assert.deepEqual(warnings(a.stderr), [
+    `tsconfig.json:1:20 warning PRJ004 tsconfig has no "types": TypeScript 7 then loads no @types, and the generated code uses Node's types (process, Buffer)`,
+  ]);
+  const node10 = project(
+    {
+      'package.json': '{"type":"module"}\n',
+      'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node","types":["node"]}}\n',
+    },
+    false,
+    '7.0.2',
+  );
   const b = await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], node10, { env: {} });
-  assert.deepEqual(warnings(b.stderr), [`tsconfig.json:1:58 warning PRJ003 tsconfig "moduleResolution" is "node": TypeScript 7 removed it, and without it 'crdgen/runtime' is not found (TS2307)`]);
-  const defaults = project({ 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"types":["node"]}}\n' }, false, '6.0.3');
-  assert.equal((await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], defaults, { env: {} })).stderr, '');
+  assert.deepEqual(warnings(b.stderr), [
+    `tsconfig.json:1:58 warning PRJ003 tsconfig "moduleResolution" is "node": TypeScript 7 removed it, and without it 'crdgen/runtime' is not found (TS2307)`,
+  ]);
+  const defaults = project(
+    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"types":["node"]}}\n' },
+    false,
+    '6.0.3',
+  );
+  assert.equal(
+    (await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], defaults, { env: {} })).stderr,
+    '',
+  );
 });
 
 test('projects that fit say nothing: nodenext, bundler without "type", node10 with ES modules, no tsconfig; a folder outside any project too', async () => {
   const fits: Array<Record<string, string>> = [
-    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"nodenext","moduleResolution":"nodenext","strict":true}}\n' },
-    { 'package.json': '{}\n', 'tsconfig.json': '{"compilerOptions":{"module":"esnext","moduleResolution":"bundler"}}\n' },
-    { 'package.json': '{"type":"module"}\n', 'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node"}}\n', 'node_modules/typescript/package.json': '{"version":"5.9.3"}' },
+    {
+      'package.json': '{"type":"module"}\n',
+      'tsconfig.json': '{"compilerOptions":{"module":"nodenext","moduleResolution":"nodenext","strict":true}}\n',
+    },
+    {
+      'package.json': '{}\n',
+      'tsconfig.json': '{"compilerOptions":{"module":"esnext","moduleResolution":"bundler"}}\n',
+    },
+    {
+      'package.json': '{"type":"module"}\n',
+      'tsconfig.json': '{"compilerOptions":{"module":"es2022","moduleResolution":"node"}}\n',
+      'node_modules/typescript/package.json': '{"version":"5.9.3"}',
+    },
     { 'package.json': '{"type":"module"}\n' },
   ];
   for (const files of fits) {
@@ -95,7 +153,18 @@ test('projects that fit say nothing: nodenext, bundler without "type", node10 wi
   mkdirSync(bare);
   assert.equal((await run(['generate', CRD, '--out', 'gen', '--generators', 'types'], bare, { env: {} })).stderr, '');
   // this repository (the README's first command) fits too
-  const inRepo = await run(['generate', 'fixtures/databasemanager/crd.yaml', '--out', join('test', 'e2e', 'out', `project-check-${process.pid}`), '--generators', 'types'], ROOT, { env: {} });
+  const inRepo = await run(
+    [
+      'generate',
+      'fixtures/databasemanager/crd.yaml',
+      '--out',
+      join('test', 'e2e', 'out', `project-check-${process.pid}`),
+      '--generators',
+      'types',
+    ],
+    ROOT,
+    { env: {} },
+  );
   rmSync(join(ROOT, 'test', 'e2e', 'out', `project-check-${process.pid}`), { recursive: true, force: true });
   assert.equal(inRepo.stderr, '');
 });
@@ -107,10 +176,15 @@ test('two targets in one project warn once; --json carries the warnings; the hin
   });
   const r = await run(['generate'], dir, { env: { CRDGEN_COMMAND: 'crdgen' } });
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(warnings(r.stderr), ['package.json:1:1 warning PRJ001 package.json has no "type": Node would load the generated code, which is ES modules, as CommonJS']);
+  assert.deepEqual(warnings(r.stderr), [
+    'package.json:1:1 warning PRJ001 package.json has no "type": Node would load the generated code, which is ES modules, as CommonJS',
+  ]);
   assert.match(r.stderr, /\(crdgen init --yes writes it\)/);
   const j = await run(['generate', '--json'], dir, { env: {} });
   const doc = JSON.parse(j.stdout) as { ok: boolean; diagnostics: Array<{ code: string; severity: string }> };
   assert.equal(doc.ok, true);
-  assert.deepEqual(doc.diagnostics.map((d) => `${d.severity} ${d.code}`), ['warning PRJ001']);
+  assert.deepEqual(
+    doc.diagnostics.map((d) => `${d.severity} ${d.code}`),
+    ['warning PRJ001'],
+  );
 });

@@ -15,8 +15,8 @@ const descLine = lines.findIndex((l) => l.includes('description: "Database engin
 /** The fixture with the dbtype description turned into an unclosed flow sequence. */
 function unclosedBracket(): { text: string; line: number; col: number } {
   const l = lines.slice();
-  const at = l[descLine]!.indexOf('description:') + 'description: '.length;
-  l[descLine] = `${l[descLine]!.slice(0, at)}[mysql, postgres`;
+  const at = l[descLine].indexOf('description:') + 'description: '.length;
+  l[descLine] = `${l[descLine].slice(0, at)}[mysql, postgres`;
   return { text: l.join('\n'), line: descLine + 1, col: at + 1 };
 }
 
@@ -26,8 +26,15 @@ test('one unclosed "[" in the DatabaseManager CRD: one error, at the bracket, na
   const { text, line, col } = unclosedBracket();
   const r = await cli(['validate', '-'], { stdin: text });
   assert.equal(r.code, 1);
-  assert.deepEqual(heads(r.stderr), [`<stdin>:${line}:${col} error YAML001 unclosed "[": a flow sequence must end with "]"`]);
-  assert.match(r.stderr, new RegExp(`hint: the parser gave up at ${line + 1}:\\d+ \\(Flow sequence in block collection must be sufficiently indented and end with a \\]\\); add the "\\]", or write one "- item" per line\\n`));
+  assert.deepEqual(heads(r.stderr), [
+    `<stdin>:${line}:${col} error YAML001 unclosed "[": a flow sequence must end with "]"`,
+  ]);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `hint: the parser gave up at ${line + 1}:\\d+ \\(Flow sequence in block collection must be sufficiently indented and end with a \\]\\); add the "\\]", or write one "- item" per line\\n`,
+    ),
+  );
   assert.match(r.stderr, /crdgen: 1 error; nothing was written\n$/);
 });
 
@@ -42,13 +49,18 @@ test('several broken documents in one file: one error each, in line order', asyn
   const [, bracketDoc, tabsDoc, flowDoc, quoteDoc] = starts as [number, number, number, number, number];
   const r = await cli(['generate', '-', '--out', '/nonexistent/never', '--json'], { stdin: file });
   assert.equal(r.code, 1);
-  const doc = JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; line: number; col: number; message: string }> };
-  assert.deepEqual(doc.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`), [
-    `${bracketDoc + line - 1}:${col} YAML001 unclosed "[": a flow sequence must end with "]"`,
-    `${tabsDoc + 3}:1 YAML001 Tabs are not allowed as indentation`,
-    `${flowDoc}:4 YAML001 unclosed "{": a flow mapping must end with "}"`,
-    `${quoteDoc}:4 YAML001 unclosed '"': a double-quoted string must end with '"'`,
-  ]);
+  const doc = JSON.parse(r.stdout) as {
+    diagnostics: Array<{ code: string; line: number; col: number; message: string }>;
+  };
+  assert.deepEqual(
+    doc.diagnostics.map((d) => `${d.line}:${d.col} ${d.code} ${d.message}`),
+    [
+      `${bracketDoc + line - 1}:${col} YAML001 unclosed "[": a flow sequence must end with "]"`,
+      `${tabsDoc + 3}:1 YAML001 Tabs are not allowed as indentation`,
+      `${flowDoc}:4 YAML001 unclosed "{": a flow mapping must end with "}"`,
+      `${quoteDoc}:4 YAML001 unclosed '"': a double-quoted string must end with '"'`,
+    ],
+  );
 });
 
 test('an error that is not an unclosed bracket is reported once, at the first position', async () => {

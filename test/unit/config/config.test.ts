@@ -72,28 +72,58 @@ test('a full config loads; top-level settings are defaults of each target; a lon
   assert.deepEqual(r.diagnostics, []);
   assert.equal(r.config!.dir, dir);
   assert.deepEqual(r.config!.targets, [
-    { name: 'gen/apps', inputs: ['crds/apps'], out: 'gen/apps', runtimeImport: '@acme/runtime', generators: ['types', 'deepcopy'], kinds: { DatabaseManager: { skipVerbs: ['deleteCollection'], noStatus: true } }, pluralExceptions: { Endpoints: 'Endpoints' } },
-    { name: 'batch', inputs: ['crds/batch', 'crds/more.yaml'], out: 'gen/batch', runtimeImport: '@acme/runtime', generators: ['types'], clean: false, kinds: { DatabaseManager: { skipVerbs: ['deleteCollection'], noStatus: true } }, pluralExceptions: { Endpoints: 'Endpoints' } },
+    {
+      name: 'gen/apps',
+      inputs: ['crds/apps'],
+      out: 'gen/apps',
+      runtimeImport: '@acme/runtime',
+      generators: ['types', 'deepcopy'],
+      kinds: { DatabaseManager: { skipVerbs: ['deleteCollection'], noStatus: true } },
+      pluralExceptions: { Endpoints: 'Endpoints' },
+    },
+    {
+      name: 'batch',
+      inputs: ['crds/batch', 'crds/more.yaml'],
+      out: 'gen/batch',
+      runtimeImport: '@acme/runtime',
+      generators: ['types'],
+      clean: false,
+      kinds: { DatabaseManager: { skipVerbs: ['deleteCollection'], noStatus: true } },
+      pluralExceptions: { Endpoints: 'Endpoints' },
+    },
   ]);
 });
 
 test('YAML config errors carry file:line:col, with did-you-mean hints', () => {
   const dir = write({
-    'crdgen.config.yaml': ['inputs: crds/', 'out: 3', 'generatros: [types]', 'generators: [types, nope]', 'kinds:', '  DatabaseManager:', '    verbs: [get, lst]', '    readOnly: true', ''].join('\n'),
+    'crdgen.config.yaml': [
+      'inputs: crds/',
+      'out: 3',
+      'generatros: [types]',
+      'generators: [types, nope]',
+      'kinds:',
+      '  DatabaseManager:',
+      '    verbs: [get, lst]',
+      '    readOnly: true',
+      '',
+    ].join('\n'),
   });
   const r = load(dir, 'crdgen.config.yaml');
   assert.equal(r.config, undefined);
-  assert.equal(shown(r), [
-    'crdgen.config.yaml:2:6 error CFG003 out must be string',
-    'crdgen.config.yaml:3:1 error CFG003 unknown key "generatros" in (top level)',
-    '  hint: did you mean "generators"?',
-    'crdgen.config.yaml:4:21 error CFG003 generators[1]: "nope" is not one of "types", "deepcopy", "register", "validators", "clientset", "fake", "listers", "informers", "applyconfig", "controller", "webhooks", "crd" (each also as +name or -name, a change to the defaults; or all)',
-    'crdgen.config.yaml:7:18 error CFG003 kinds.DatabaseManager.verbs[1]: "lst" is not one of "create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply", "applyStatus"',
-    '  hint: did you mean "list"?',
-    'crdgen.config.yaml:8:5 error CFG003 unknown key "readOnly" in kinds.DatabaseManager',
-    '  hint: did you mean "readonly"?',
-    '',
-  ].join('\n'));
+  assert.equal(
+    shown(r),
+    [
+      'crdgen.config.yaml:2:6 error CFG003 out must be string',
+      'crdgen.config.yaml:3:1 error CFG003 unknown key "generatros" in (top level)',
+      '  hint: did you mean "generators"?',
+      'crdgen.config.yaml:4:21 error CFG003 generators[1]: "nope" is not one of "types", "deepcopy", "register", "validators", "clientset", "fake", "listers", "informers", "applyconfig", "controller", "webhooks", "crd" (each also as +name or -name, a change to the defaults; or all)',
+      'crdgen.config.yaml:7:18 error CFG003 kinds.DatabaseManager.verbs[1]: "lst" is not one of "create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply", "applyStatus"',
+      '  hint: did you mean "list"?',
+      'crdgen.config.yaml:8:5 error CFG003 unknown key "readOnly" in kinds.DatabaseManager',
+      '  hint: did you mean "readonly"?',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('JSON configs and package.json "crdgen" get positions too', () => {
@@ -102,11 +132,10 @@ test('JSON configs and package.json "crdgen" get positions too', () => {
     'package.json': '{\n  "name": "x",\n  "crdgen": {\n    "inputs": "crds",\n    "outt": "gen"\n  }\n}\n',
   });
   assert.equal(shown(load(dir, 'crdgen.config.json')), 'crdgen.config.json:4:12 error CFG003 clean must be boolean\n');
-  assert.equal(shown(load(dir, 'package.json')), [
-    'package.json:5:5 error CFG003 unknown key "outt" in (top level)',
-    '  hint: did you mean "out"?',
-    '',
-  ].join('\n'));
+  assert.equal(
+    shown(load(dir, 'package.json')),
+    ['package.json:5:5 error CFG003 unknown key "outt" in (top level)', '  hint: did you mean "out"?', ''].join('\n'),
+  );
 });
 
 test('syntax errors, missing inputs/out in targets, empty and unreadable configs', () => {
@@ -118,7 +147,10 @@ test('syntax errors, missing inputs/out in targets, empty and unreadable configs
   });
   const bad = load(dir, 'bad.yaml');
   assert.match(shown(bad), /^bad\.yaml:\d+:\d+ error CFG002 /);
-  assert.equal(shown(load(dir, 'targets.yaml')), 'targets.yaml:4:5 error CFG003 targets[1] needs "inputs"\n  hint: set it in the target or at the top level\n');
+  assert.equal(
+    shown(load(dir, 'targets.yaml')),
+    'targets.yaml:4:5 error CFG003 targets[1] needs "inputs"\n  hint: set it in the target or at the top level\n',
+  );
   assert.match(shown(load(dir, 'empty.yaml')), /^empty\.yaml(:\d+:\d+)? error CFG003 the config is empty\n/);
   assert.match(shown(load(dir, 'dup.yaml')), /^dup\.yaml:2:1 error CFG002 Map keys must be unique/);
   assert.match(shown(load(dir, 'missing.yaml')), /^missing\.yaml error CFG001 cannot read config: ENOENT\n$/);

@@ -5,10 +5,14 @@ import { compileTemplate } from '../../../src/emit/handlebars.js';
 import { importDecl, signatureLine } from '../../../src/generate/layout.js';
 import { tsString } from '../../../src/model/naming.js';
 
-const decl = (specifiers: readonly string[], module: string, typeOnly: boolean) => importDecl(specifiers, tsString(module), typeOnly);
+const decl = (specifiers: readonly string[], module: string, typeOnly: boolean) =>
+  importDecl(specifiers, tsString(module), typeOnly);
 
 test('ImportTracker: local names, aliases where the module allows them, one declaration per module', () => {
-  const imports = new ImportTracker(['WatchLister'], { aliasPrefixes: { 'crdgen/runtime': 'Runtime' }, order: ['crdgen/runtime'] });
+  const imports = new ImportTracker(['WatchLister'], {
+    aliasPrefixes: { 'crdgen/runtime': 'Runtime' },
+    order: ['crdgen/runtime'],
+  });
   assert.equal(imports.use('./types.js', 'Watch', { type: true }), 'Watch');
   assert.equal(imports.use('crdgen/runtime', 'Watch', { type: true }), 'RuntimeWatch', 'taken by the kind: aliased');
   assert.equal(imports.use('crdgen/runtime', 'WatchLister'), 'RuntimeWatchLister', 'declared by the file: aliased');
@@ -25,7 +29,11 @@ test('ImportTracker: local names, aliases where the module allows them, one decl
     ].join('\n'),
   );
   const names = imports.localNames();
-  assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), ['Stored'], 'the collision is visible to the emitter');
+  assert.deepEqual(
+    names.filter((n, i) => names.indexOf(n) !== i),
+    ['Stored'],
+    'the collision is visible to the emitter',
+  );
 });
 
 test('ImportTracker: modules named in order come first, unused ones are left out', () => {
@@ -36,10 +44,19 @@ test('ImportTracker: modules named in order come first, unused ones are left out
 });
 
 test('layOut: a piece is laid out for the column of its placeholder; templates keep the code shape', () => {
-  const template = compileTemplate('export interface X {\n  {{sig}}\n  {{#each more}}\n    {{this}}\n  {{/each}}\n}\n{{plain}}\n');
-  const sig = (w: number) => signatureLine(w, 'list', ['selector?: Selector | string', 'options?: { limit?: number }'], 'Promise<Stored<DatabaseManager>[]>', ';');
+  const template = compileTemplate(
+    'export interface X {\n  {{sig}}\n  {{#each more}}\n    {{this}}\n  {{/each}}\n}\n{{plain}}\n',
+  );
+  const sig = (w: number) =>
+    signatureLine(
+      w,
+      'list',
+      ['selector?: Selector | string', 'options?: { limit?: number }'],
+      'Promise<Stored<DatabaseManager>[]>',
+      ';',
+    );
   const out = layOut(template, { sig: atColumn(sig), more: [atColumn((w) => `${' '.repeat(w)}w=${w}`)], plain: 'x' });
   assert.equal(out, `export interface X {\n${sig(2)}\n    w=4\n}\nx\n`);
-  assert.match(sig(2), /^  list\(\n    selector/, 'broken at the width the template gave');
+  assert.match(sig(2), /^ {2}list\(\n {4}selector/, 'broken at the width the template gave');
   assert.throws(() => layOut(compileTemplate('a {{sig}}\n'), { sig: atColumn(sig) }), /must stand alone on its line/);
 });

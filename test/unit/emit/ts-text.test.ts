@@ -34,12 +34,18 @@ test('header is fixed and sanitises source names', () => {
 });
 
 test('handlebars: strict, no HTML escaping, only known helpers', () => {
-  const t = compileTemplate("export const {{ident name}} = {{tsString value}};\n{{jsdoc doc}}<{{raw}}>");
-  assert.equal(t({ name: 'default', value: "a'b", doc: 'x */ y', raw: '&<>' }), "export const default_ = \"a'b\";\n/**\n * x *\\/ y\n */\n<&<>>");
+  const t = compileTemplate('export const {{ident name}} = {{tsString value}};\n{{jsdoc doc}}<{{raw}}>');
+  assert.equal(
+    t({ name: 'default', value: "a'b", doc: 'x */ y', raw: '&<>' }),
+    'export const default_ = "a\'b";\n/**\n * x *\\/ y\n */\n<&<>>',
+  );
   assert.throws(() => t({ name: 'x', value: 'v', doc: 'd' }), /raw/); // strict: missing field
   assert.throws(() => compileTemplate('{{unknownHelper x}}')({ x: 1 }));
-  assert.equal(compileTemplate('{{public k}}/{{private k}}/{{plural k}}/{{propKey p}}')({ k: 'HTTPRoute', p: 'a-b' }), 'HTTPRoute/httpRoute/HTTPRoutes/"a-b"');
-  assert.throws(() => HELPERS.segment!('..'), /unsafe/);
+  assert.equal(
+    compileTemplate('{{public k}}/{{private k}}/{{plural k}}/{{propKey p}}')({ k: 'HTTPRoute', p: 'a-b' }),
+    'HTTPRoute/httpRoute/HTTPRoutes/"a-b"',
+  );
+  assert.throws(() => HELPERS.segment('..'), /unsafe/);
 });
 
 test('compareStrings is locale independent', () => {

@@ -1,6 +1,15 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planWrite, resolveUnder, writeFiles, WriteError } from '../../../src/emit/writer.js';
@@ -12,18 +21,28 @@ const gen = (path: string, body = 'x') => ({ path, contents: `${GENERATED_HEADER
 
 test('resolveUnder refuses paths that leave the output folder', () => {
   assert.equal(resolveUnder('/out', 'apis/g/v1/types.ts'), '/out/apis/g/v1/types.ts');
-  for (const bad of ['../x.ts', 'a/../../x.ts', '/etc/passwd', 'a\\..\\x', '']) assert.throws(() => resolveUnder('/out', bad), WriteError, bad);
+  for (const bad of ['../x.ts', 'a/../../x.ts', '/etc/passwd', 'a\\..\\x', ''])
+    assert.throws(() => resolveUnder('/out', bad), WriteError, bad);
 });
 
 test('plan, write atomically, keep user-owned files, no temp files left', async () => {
   const out = join(tmp, 'a');
-  const files = [gen('apis/g/v1/types.ts'), { path: 'controllers/foo/logic.ts', contents: 'export {};\n', userOwned: true }];
-  assert.deepEqual((await planWrite(out, files)).map((p) => `${p.action} ${p.path}`), ['create apis/g/v1/types.ts', 'create controllers/foo/logic.ts']);
+  const files = [
+    gen('apis/g/v1/types.ts'),
+    { path: 'controllers/foo/logic.ts', contents: 'export {};\n', userOwned: true },
+  ];
+  assert.deepEqual(
+    (await planWrite(out, files)).map((p) => `${p.action} ${p.path}`),
+    ['create apis/g/v1/types.ts', 'create controllers/foo/logic.ts'],
+  );
   await writeFiles(out, files);
   writeFileSync(join(out, 'controllers/foo/logic.ts'), 'export const edited = 1;\n');
-  const plan = await planWrite(out, [gen('apis/g/v1/types.ts', 'y'), files[1]!]);
-  assert.deepEqual(plan.map((p) => `${p.action} ${p.path}`), ['update apis/g/v1/types.ts', 'keep controllers/foo/logic.ts']);
-  await writeFiles(out, [gen('apis/g/v1/types.ts', 'y'), files[1]!]);
+  const plan = await planWrite(out, [gen('apis/g/v1/types.ts', 'y'), files[1]]);
+  assert.deepEqual(
+    plan.map((p) => `${p.action} ${p.path}`),
+    ['update apis/g/v1/types.ts', 'keep controllers/foo/logic.ts'],
+  );
+  await writeFiles(out, [gen('apis/g/v1/types.ts', 'y'), files[1]]);
   assert.equal(readFileSync(join(out, 'controllers/foo/logic.ts'), 'utf8'), 'export const edited = 1;\n');
   assert.match(readFileSync(join(out, 'apis/g/v1/types.ts'), 'utf8'), /\ny\n$/);
   assert.deepEqual(readdirSync(join(out, 'apis/g/v1')), ['types.ts']);
@@ -43,7 +62,10 @@ test('a conflict with a hand-written file writes nothing at all', async () => {
   const out = join(tmp, 'c');
   mkdirSync(join(out, 'apis/g/v1'), { recursive: true });
   writeFileSync(join(out, 'apis/g/v1/types.ts'), 'mine\n');
-  await assert.rejects(writeFiles(out, [gen('apis/a/v1/types.ts'), gen('apis/g/v1/types.ts')]), /did not generate: apis\/g\/v1\/types\.ts/);
+  await assert.rejects(
+    writeFiles(out, [gen('apis/a/v1/types.ts'), gen('apis/g/v1/types.ts')]),
+    /did not generate: apis\/g\/v1\/types\.ts/,
+  );
   assert.ok(!existsSync(join(out, 'apis/a')));
 });
 
@@ -65,23 +87,44 @@ function snapshot(dir: string): Map<string, string> {
 
 test('a failure injected at any step leaves the previous output exactly as it was', async () => {
   const out = join(tmp, 'rollback');
-  const v1 = [gen('apis/g/v1/types.ts', 'one'), gen('apis/g/v1/register.ts', 'one'), gen('old/stale.ts', 'old'), gen('z/keep.ts', 'same')];
+  const v1 = [
+    gen('apis/g/v1/types.ts', 'one'),
+    gen('apis/g/v1/register.ts', 'one'),
+    gen('old/stale.ts', 'old'),
+    gen('z/keep.ts', 'same'),
+  ];
   await writeFiles(out, v1);
   writeFileSync(join(out, 'mine.md'), 'user file\n');
   const before = snapshot(out);
   // v2 updates two files, creates one in a new folder, keeps one, removes the stale one
-  const v2 = [gen('apis/g/v1/types.ts', 'two'), gen('apis/g/v1/register.ts', 'two'), gen('apis/h/v1/types.ts', 'new'), gen('z/keep.ts', 'same')];
+  const v2 = [
+    gen('apis/g/v1/types.ts', 'two'),
+    gen('apis/g/v1/register.ts', 'two'),
+    gen('apis/h/v1/types.ts', 'new'),
+    gen('z/keep.ts', 'same'),
+  ];
   const steps: string[] = [];
   await writeFiles(join(tmp, 'dry'), v1);
   await writeFiles(join(tmp, 'dry'), v2, { beforeStep: (s, p) => void steps.push(`${s} ${p}`) });
   assert.deepEqual(steps, [
-    'stage apis/g/v1/register.ts', 'stage apis/g/v1/types.ts', 'stage apis/h/v1/types.ts',
-    'commit apis/g/v1/register.ts', 'commit apis/g/v1/types.ts', 'commit apis/h/v1/types.ts',
+    'stage apis/g/v1/register.ts',
+    'stage apis/g/v1/types.ts',
+    'stage apis/h/v1/types.ts',
+    'commit apis/g/v1/register.ts',
+    'commit apis/g/v1/types.ts',
+    'commit apis/h/v1/types.ts',
     'remove old/stale.ts',
   ]);
   for (const failAt of steps) {
     const err = new Error(`disk full at ${failAt}`);
-    await assert.rejects(writeFiles(out, v2, { beforeStep: (s, p) => { if (`${s} ${p}` === failAt) throw err; } }), err);
+    await assert.rejects(
+      writeFiles(out, v2, {
+        beforeStep: (s, p) => {
+          if (`${s} ${p}` === failAt) throw err;
+        },
+      }),
+      err,
+    );
     assert.deepEqual(snapshot(out), before, `after a failure at ${failAt}`);
   }
   // and without a failure the same write goes through
@@ -109,7 +152,10 @@ test('stale removal covers YAML, Dockerfile and licence-headed files; never file
   writeFileSync(join(out, 'mine.ts'), `export {};\n${GENERATED_HEADER}\n`);
   writeFileSync(join(out, 'notes.yaml'), 'a: 1\n');
   const plan = await planWrite(out, [gen('new.ts')]);
-  assert.deepEqual(plan.map((p) => `${p.action} ${p.path}`), ['remove licensed.ts', 'create new.ts', 'remove sub/Dockerfile', 'remove sub/old.yaml']);
+  assert.deepEqual(
+    plan.map((p) => `${p.action} ${p.path}`),
+    ['remove licensed.ts', 'create new.ts', 'remove sub/Dockerfile', 'remove sub/old.yaml'],
+  );
   await writeFiles(out, [gen('new.ts')]);
   assert.deepEqual(readdirSync(out).sort(), ['mine.ts', 'new.ts', 'notes.yaml']);
 });
@@ -122,7 +168,14 @@ test('isGeneratedContents: the marker first, or after comment-only boilerplate; 
     `/*\n * Licence\n */\n\n${GENERATED_HEADER}\nexport {};\n`,
     `/* one line */\r\n${GENERATED_HEADER}\r\n`,
   ];
-  const no = ['', 'export {};\n', `export {};\n${GENERATED_HEADER}\n`, `/* x */ const a = 1;\n${GENERATED_HEADER}\n`, `// ${GENERATED_HEADER}\n`, `/*\n${GENERATED_HEADER}\n*/\n`];
+  const no = [
+    '',
+    'export {};\n',
+    `export {};\n${GENERATED_HEADER}\n`,
+    `/* x */ const a = 1;\n${GENERATED_HEADER}\n`,
+    `// ${GENERATED_HEADER}\n`,
+    `/*\n${GENERATED_HEADER}\n*/\n`,
+  ];
   for (const t of yes) assert.equal(isGeneratedContents(t), true, JSON.stringify(t));
   for (const t of no) assert.equal(isGeneratedContents(t), false, JSON.stringify(t));
 });

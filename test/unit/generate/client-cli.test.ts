@@ -15,21 +15,68 @@ test('--readonly, --verbs, --skip-verbs, --skip-status and --plural-exceptions s
   const ro = join(tmp, 'ro');
   const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', ro, '--readonly', 'DatabaseManager']);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(interfaceMethods(readFileSync(join(ro, TYPED), 'utf8'), 'DatabaseManagerInterface'), ['get', 'list', 'watch']);
+  assert.deepEqual(interfaceMethods(readFileSync(join(ro, TYPED), 'utf8'), 'DatabaseManagerInterface'), [
+    'get',
+    'list',
+    'watch',
+  ]);
   assert.ok(!existsSync(join(ro, 'applyconfigurations')), 'no apply verb, no apply configuration');
   const mix = join(tmp, 'mix');
-  const r2 = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', mix, '--skip-verbs', 'DatabaseManager=delete,deleteCollection', '--skip-status', 'DatabaseManager', '--plural-exceptions', 'DatabaseManager:Databases']);
+  const r2 = await cli([
+    'generate',
+    'fixtures/databasemanager/crd.yaml',
+    '--out',
+    mix,
+    '--skip-verbs',
+    'DatabaseManager=delete,deleteCollection',
+    '--skip-status',
+    'DatabaseManager',
+    '--plural-exceptions',
+    'DatabaseManager:Databases',
+  ]);
   assert.equal(r2.code, 0, r2.stderr);
   const text = readFileSync(join(mix, TYPED), 'utf8');
-  assert.deepEqual(interfaceMethods(text, 'DatabaseManagerInterface'), ['create', 'update', 'get', 'list', 'watch', 'patch', 'apply']);
+  assert.deepEqual(interfaceMethods(text, 'DatabaseManagerInterface'), [
+    'create',
+    'update',
+    'get',
+    'list',
+    'watch',
+    'patch',
+    'apply',
+  ]);
   assert.match(text, /databases\(namespace: string\): DatabaseManagerInterface;/);
   const only = join(tmp, 'only');
-  assert.equal((await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', only, '--verbs', 'DatabaseManager=get', '--verbs', 'DatabaseManager=create'])).code, 0);
-  assert.deepEqual(interfaceMethods(readFileSync(join(only, TYPED), 'utf8'), 'DatabaseManagerInterface'), ['create', 'get']);
+  assert.equal(
+    (
+      await cli([
+        'generate',
+        'fixtures/databasemanager/crd.yaml',
+        '--out',
+        only,
+        '--verbs',
+        'DatabaseManager=get',
+        '--verbs',
+        'DatabaseManager=create',
+      ])
+    ).code,
+    0,
+  );
+  assert.deepEqual(interfaceMethods(readFileSync(join(only, TYPED), 'utf8'), 'DatabaseManagerInterface'), [
+    'create',
+    'get',
+  ]);
 });
 
 test('options naming a kind or verb that does not exist are usage errors (exit 2, nothing written)', async () => {
-  for (const args of [['--verbs', 'Nope=get'], ['--verbs', 'DatabaseManager=fly'], ['--readonly', 'Nope'], ['--plural-exceptions', 'Nope:Nopes'], ['--plural-exceptions', 'bad'], ['--verbs', 'DatabaseManager']]) {
+  for (const args of [
+    ['--verbs', 'Nope=get'],
+    ['--verbs', 'DatabaseManager=fly'],
+    ['--readonly', 'Nope'],
+    ['--plural-exceptions', 'Nope:Nopes'],
+    ['--plural-exceptions', 'bad'],
+    ['--verbs', 'DatabaseManager'],
+  ]) {
     const out = join(tmp, `bad${args.join('')}`.replace(/[^a-z0-9]/gi, '_'));
     const r = await cli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', out, ...args]);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -41,7 +88,9 @@ test('options naming a kind or verb that does not exist are usage errors (exit 2
 
 test('TypeScript input: +genclient markers (nonNamespaced, onlyVerbs, readonly, noStatus) shape the clients', async () => {
   const dir = mkdtempSync(join(tmp, 'ts-'));
-  writeFileSync(join(dir, 'types.ts'), `// +groupName=markers.example.com
+  writeFileSync(
+    join(dir, 'types.ts'),
+    `// +groupName=markers.example.com
 // +versionName=v1
 import type { ObjectMeta } from 'crdgen/types';
 
@@ -76,7 +125,8 @@ export interface Quiet {
   spec?: { x?: string };
   status?: { y?: string };
 }
-`);
+`,
+  );
   const out = join(tmp, 'ts-out');
   const r = await cli(['generate', join(dir, 'types.ts'), '--out', out]);
   assert.equal(r.code, 0, r.stderr);
@@ -86,7 +136,10 @@ export interface Quiet {
   assert.deepEqual(interfaceMethods(typed('viewer'), 'ViewerInterface'), ['get', 'list', 'watch']);
   assert.match(typed('viewer'), /viewers\(namespace: string\): ViewerInterface;/);
   assert.ok(!interfaceMethods(typed('quiet'), 'QuietInterface').some((m) => m.endsWith('Status')));
-  assert.match(readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'), /get\(name: string\): Stored<Cluster, "Cluster">;/);
+  assert.match(
+    readFileSync(join(out, 'listers/markers.example.com/v1/cluster.ts'), 'utf8'),
+    /get\(name: string\): Stored<Cluster, "Cluster">;/,
+  );
 });
 
 test('TypeScript input: irregular plurals and --plural-exceptions set the resource plural and the names', async () => {
@@ -100,17 +153,30 @@ export interface ${k} {
   spec?: { a?: string };
 }
 `;
-  writeFileSync(join(dir, 'types.ts'), `// +groupName=plural.example.com
+  writeFileSync(
+    join(dir, 'types.ts'),
+    `// +groupName=plural.example.com
 // +versionName=v1
 import type { ObjectMeta } from 'crdgen/types';
-${kind('Person')}${kind('Gadget')}${kind('Index', '\n// +kubebuilder:resource:path=indexen')}`);
+${kind('Person')}${kind('Gadget')}${kind('Index', '\n// +kubebuilder:resource:path=indexen')}`,
+  );
   const out = join(tmp, 'ts-plural-out');
   const r = await cli(['generate', join(dir, 'types.ts'), '--out', out, '--plural-exceptions', 'Gadget:Gizmos']);
   assert.equal(r.code, 0, r.stderr);
   const register = readFileSync(join(out, 'apis/plural.example.com/v1/register.ts'), 'utf8');
-  assert.match(register, /PersonGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "people",\n\}/);
-  assert.match(register, /GadgetGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "gizmos",\n\}/);
-  assert.match(register, /IndexGVR = Object\.freeze\(\{\n  group: GroupName,\n  version: Version,\n  resource: "indexen",\n\}/, 'an explicit path stays');
+  assert.match(
+    register,
+    /PersonGVR = Object\.freeze\(\{\n {2}group: GroupName,\n {2}version: Version,\n {2}resource: "people",\n\}/,
+  );
+  assert.match(
+    register,
+    /GadgetGVR = Object\.freeze\(\{\n {2}group: GroupName,\n {2}version: Version,\n {2}resource: "gizmos",\n\}/,
+  );
+  assert.match(
+    register,
+    /IndexGVR = Object\.freeze\(\{\n {2}group: GroupName,\n {2}version: Version,\n {2}resource: "indexen",\n\}/,
+    'an explicit path stays',
+  );
   const client = readFileSync(join(out, 'clientset/typed/plural.example.com/v1/client.ts'), 'utf8');
   assert.match(client, /people\(namespace: string\): PersonInterface/);
   assert.match(client, /gizmos\(namespace: string\): GadgetInterface/);

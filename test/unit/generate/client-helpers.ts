@@ -23,9 +23,19 @@ export function yamlModel(yaml: string): Model {
 }
 
 /** A minimal CRD as YAML. */
-export function crdYaml(o: { group: string; kind: string; plural?: string; listKind?: string; scope?: 'Namespaced' | 'Cluster'; versions?: string[]; status?: boolean }): string {
+export function crdYaml(o: {
+  group: string;
+  kind: string;
+  plural?: string;
+  listKind?: string;
+  scope?: 'Namespaced' | 'Cluster';
+  versions?: string[];
+  status?: boolean;
+}): string {
   const plural = o.plural ?? `${o.kind.toLowerCase()}s`;
-  const versions = (o.versions ?? ['v1']).map((v, i) => `
+  const versions = (o.versions ?? ['v1'])
+    .map(
+      (v, i) => `
     - name: ${v}
       served: true
       storage: ${i === 0}
@@ -40,7 +50,9 @@ ${o.status ? '      subresources:\n        status: {}\n' : ''}      schema:
             status:
               type: object
               properties:
-                ready: {type: boolean}`).join('');
+                ready: {type: boolean}`,
+    )
+    .join('');
   return `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -72,5 +84,5 @@ export function file(files: GeneratedFile[], path: string): string {
 export function interfaceMethods(text: string, name: string): string[] {
   const m = new RegExp(`export interface ${name}[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(text);
   if (!m) throw new Error(`no interface ${name}`);
-  return [...m[1]!.matchAll(/^ {2}([A-Za-z]+)\(/gm)].map((x) => x[1]!);
+  return [...m[1].matchAll(/^ {2}([A-Za-z]+)\(/gm)].map((x) => x[1]);
 }

@@ -11,7 +11,16 @@ import { parseAllDocuments } from 'yaml';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
-import { controller, controllerErrors, ControllerOptionsError, databaseManagerStatus, dockerOutDir, isDatabaseManagerShape, STUB_HOOKS_MARKER, stubHookWarnings } from '../../../src/generate/controller.js';
+import {
+  controller,
+  controllerErrors,
+  ControllerOptionsError,
+  databaseManagerStatus,
+  dockerOutDir,
+  isDatabaseManagerShape,
+  STUB_HOOKS_MARKER,
+  stubHookWarnings,
+} from '../../../src/generate/controller.js';
 import { BUILTIN_OWNABLE } from '../../../src/generate/builtin-kinds.js';
 import { writeFiles } from '../../../src/emit/writer.js';
 import type { Model } from '../../../src/model/types.js';
@@ -23,7 +32,10 @@ const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'crds');
 
 function read(file: string, root = ROOT): Model {
   const r = readCrdInputs([{ file, content: readFileSync(join(root, file)) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return r.model;
 }
 
@@ -35,15 +47,18 @@ test('no --controller: the emitter writes nothing', () => {
 test('DatabaseManager: the seven files, reconcile.ts user-owned without the generated header', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
-  assert.deepEqual(files.map((f) => f.path), [
-    'controllers/databasemanager/Dockerfile',
-    'controllers/databasemanager/config/crd.yaml',
-    'controllers/databasemanager/config/manager.yaml',
-    'controllers/databasemanager/config/rbac.yaml',
-    'controllers/databasemanager/controller.ts',
-    'controllers/databasemanager/main.ts',
-    'controllers/databasemanager/reconcile.ts',
-  ]);
+  assert.deepEqual(
+    files.map((f) => f.path),
+    [
+      'controllers/databasemanager/Dockerfile',
+      'controllers/databasemanager/config/crd.yaml',
+      'controllers/databasemanager/config/manager.yaml',
+      'controllers/databasemanager/config/rbac.yaml',
+      'controllers/databasemanager/controller.ts',
+      'controllers/databasemanager/main.ts',
+      'controllers/databasemanager/reconcile.ts',
+    ],
+  );
   for (const f of files) {
     if (f.path.endsWith('reconcile.ts')) {
       assert.equal(f.userOwned, true);
@@ -60,8 +75,12 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
   for (const f of files.filter((x) => x.path.endsWith('.yaml'))) {
     for (const doc of parseAllDocuments(f.contents)) assert.deepEqual(doc.errors, [], f.path);
   }
-  const rbac = parseAllDocuments(files.find((f) => f.path.endsWith('rbac.yaml'))!.contents).map((d) => d.toJSON() as { kind: string; rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[] });
-  const rules = rbac.flatMap((d) => d.rules ?? []).map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
+  const rbac = parseAllDocuments(files.find((f) => f.path.endsWith('rbac.yaml'))!.contents).map(
+    (d) => d.toJSON() as { kind: string; rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[] },
+  );
+  const rules = rbac
+    .flatMap((d) => d.rules ?? [])
+    .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules, [
     'coolops.cn:databasemanagers:get,list,watch',
     'coolops.cn:databasemanagers/status:update',
@@ -70,10 +89,15 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     ':events:create,patch',
     'coordination.k8s.io:leases:get,create,update',
   ]);
-  const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map((d) => d.toJSON() as Record<string, any>);
+  const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
+    (d) => d.toJSON() as Record<string, any>,
+  );
   const container = manager.find((d) => d['kind'] === 'Deployment')!['spec'].template.spec.containers[0];
   assert.equal(container.securityContext.readOnlyRootFilesystem, true);
-  assert.deepEqual(container.resources, { requests: { cpu: '10m', memory: '64Mi' }, limits: { cpu: '500m', memory: '128Mi' } });
+  assert.deepEqual(container.resources, {
+    requests: { cpu: '10m', memory: '64Mi' },
+    limits: { cpu: '500m', memory: '128Mi' },
+  });
   assert.equal(container.readinessProbe.httpGet.path, '/readyz');
   assert.equal(container.livenessProbe.httpGet.path, '/healthz');
 });
@@ -81,16 +105,36 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
 test('--controller errors: unknown kind lists the known ones; group/Kind accepted', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   assert.deepEqual(controllerErrors(model, createEmitContext({ controllers: ['coolops.cn/DatabaseManager'] })), []);
-  assert.deepEqual(controllerErrors(model, createEmitContext({ controllers: ['Nope'] })), ['--controller Nope: no such kind; known kinds: DatabaseManager']);
-  assert.throws(() => controller(model, createEmitContext({ controllers: ['other.io/DatabaseManager'] })), ControllerOptionsError);
-  assert.match(controllerErrors(model, createEmitContext({ controllers: ['DatabaseManager'], client: { kinds: { DatabaseManager: { readonly: true } } } }))[0]!, /needs the client verbs updateStatus/);
+  assert.deepEqual(controllerErrors(model, createEmitContext({ controllers: ['Nope'] })), [
+    '--controller Nope: no such kind; known kinds: DatabaseManager',
+  ]);
+  assert.throws(
+    () => controller(model, createEmitContext({ controllers: ['other.io/DatabaseManager'] })),
+    ControllerOptionsError,
+  );
+  assert.match(
+    controllerErrors(
+      model,
+      createEmitContext({
+        controllers: ['DatabaseManager'],
+        client: { kinds: { DatabaseManager: { readonly: true } } },
+      }),
+    )[0],
+    /needs the client verbs updateStatus/,
+  );
 });
 
 /** The Gateway API's Gateway and HTTPRoute CRDs of the corpus. */
 function gatewayApi(): Model {
-  const files = ['gateway-api/gateway.networking.k8s.io_gateways.yaml', 'gateway-api/gateway.networking.k8s.io_httproutes.yaml'];
+  const files = [
+    'gateway-api/gateway.networking.k8s.io_gateways.yaml',
+    'gateway-api/gateway.networking.k8s.io_httproutes.yaml',
+  ];
   const r = readCrdInputs(files.map((file) => ({ file, content: readFileSync(join(CORPUS, file)) })));
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return r.model;
 }
 
@@ -103,14 +147,27 @@ const rulesOf = (rbacYaml: string): string[] =>
 
 test('--owns: the builder owns each kind, context.owned lists it typed, RBAC grants it; built-ins and kinds of the inputs', () => {
   const model = gatewayApi();
-  const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'], owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'] }));
+  const files = controller(
+    model,
+    createEmitContext({
+      sources: model.sources,
+      controllers: ['Gateway'],
+      owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'],
+    }),
+  );
   const ctl = files.find((f) => f.path === 'controllers/gateway/controller.ts')!.contents;
-  assert.match(ctl, /\n {4}\.for\(GatewayResource\)\n {4}\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(HTTPRouteResource\)\n/);
+  assert.match(
+    ctl,
+    /\n {4}\.for\(GatewayResource\)\n {4}\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(HTTPRouteResource\)\n/,
+  );
   assert.match(ctl, /deployments: Deployment\[\];/);
   assert.match(ctl, /services: Service\[\];/);
   assert.match(ctl, /httpRoutes: HTTPRoute\[\];/);
   assert.match(ctl, /httpRoutes: controlledObjects\(informers\.httpRoutes, obj\)/);
-  assert.match(ctl, /import type \{\n {2}Gateway,\n {2}HTTPRoute,\n\} from "\.\.\/\.\.\/apis\/gateway\.networking\.k8s\.io\/v1\/types\.js";/);
+  assert.match(
+    ctl,
+    /import type \{\n {2}Gateway,\n {2}HTTPRoute,\n\} from "\.\.\/\.\.\/apis\/gateway\.networking\.k8s\.io\/v1\/types\.js";/,
+  );
   assert.match(ctl, /export function setupGatewayController\(/);
   const main = files.find((f) => f.path === 'controllers/gateway/main.ts')!.contents;
   assert.match(main, /setupWithManager: \(manager\) => \{\n {4}setupGatewayController\(manager\);/);
@@ -125,26 +182,44 @@ test('--owns: the builder owns each kind, context.owned lists it typed, RBAC gra
     ':events:create,patch',
   ]);
   const stub = files.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
-  assert.match(stub, /`context\.owned` lists what it controls now \(`deployments`, `services` and `httpRoutes`\),\n \* {3}from the cache\./);
+  assert.match(
+    stub,
+    /`context\.owned` lists what it controls now \(`deployments`, `services` and `httpRoutes`\),\n \* {3}from the cache\./,
+  );
   // without --owns: nothing owned, nothing watched but the kind
-  const bare = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'] })).find((f) => f.path.endsWith('/controller.ts'))!.contents;
+  const bare = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'] })).find((f) =>
+    f.path.endsWith('/controller.ts'),
+  )!.contents;
   assert.doesNotMatch(bare, /\.owns\(|controlledObjects/);
   assert.match(bare, /export interface GatewayOwned \{\}/);
 });
 
 test('--owns errors: the selector form, unknown kinds (naming the built-ins), cluster-scoped kinds of a namespaced owner, --owns without --controller', () => {
   const model = gatewayApi();
-  const errs = (owns: string[], controllers = ['Gateway']) => controllerErrors(model, createEmitContext({ controllers, owns }));
+  const errs = (owns: string[], controllers = ['Gateway']) =>
+    controllerErrors(model, createEmitContext({ controllers, owns }));
   assert.deepEqual(errs(['apps/v1/Deployment', 'v1/Service']), []);
-  assert.match(errs(['Deployment'])[0]!, /--owns Deployment: want group\/version\/Kind \(version\/Kind for the core group\)/);
-  assert.match(errs(['apps/v1/Deploymnet'])[0]!, /--owns apps\/v1\/Deploymnet: no such kind; built in: .*apps\/v1\/Deployment.*; in the inputs: gateway\.networking\.k8s\.io\/v1\/Gateway/);
-  assert.match(errs(['v1/Namespace'])[0]!, /Gateway is namespaced and cannot own cluster-scoped Namespace objects/);
+  assert.match(
+    errs(['Deployment'])[0],
+    /--owns Deployment: want group\/version\/Kind \(version\/Kind for the core group\)/,
+  );
+  assert.match(
+    errs(['apps/v1/Deploymnet'])[0],
+    /--owns apps\/v1\/Deploymnet: no such kind; built in: .*apps\/v1\/Deployment.*; in the inputs: gateway\.networking\.k8s\.io\/v1\/Gateway/,
+  );
+  assert.match(errs(['v1/Namespace'])[0], /Gateway is namespaced and cannot own cluster-scoped Namespace objects/);
   assert.deepEqual(errs(['v1/Service'], []), ['--owns names what a controller owns: give --controller <Kind> too']);
-  assert.throws(() => controller(model, createEmitContext({ controllers: ['Gateway'], owns: ['nope/v1/Thing'] })), ControllerOptionsError);
+  assert.throws(
+    () => controller(model, createEmitContext({ controllers: ['Gateway'], owns: ['nope/v1/Thing'] })),
+    ControllerOptionsError,
+  );
 });
 
 test('the built-ins --owns knows are the descriptors crdgen/runtime exports (type, resource, scope)', async () => {
-  const runtime = (await import('../../../src/runtime/index.js')) as unknown as Record<string, { group: string; version: string; kind: string; resource: string; namespaced: boolean }>;
+  const runtime = (await import('../../../src/runtime/index.js')) as unknown as Record<
+    string,
+    { group: string; version: string; kind: string; resource: string; namespaced: boolean }
+  >;
   for (const [sel, b] of Object.entries(BUILTIN_OWNABLE)) {
     const d = runtime[b.descriptor];
     assert.ok(d, `${sel}: crdgen/runtime exports no ${b.descriptor}`);
@@ -159,54 +234,99 @@ test('the built-ins --owns knows are the descriptors crdgen/runtime exports (typ
 function publishedVariant(edit: (yaml: string) => string): Model {
   const text = edit(readFileSync(join(ROOT, 'fixtures', 'databasemanager-published', 'crd.yaml'), 'utf8'));
   const r = readCrdInputs([{ file: 'variant.yaml', content: Buffer.from(text) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   return r.model;
 }
 
 function reconcileOf(model: Model, kind = 'DatabaseManager'): string {
-  return controller(model, createEmitContext({ sources: model.sources, controllers: [kind] })).find((f) => f.path.endsWith('reconcile.ts'))!.contents;
+  return controller(model, createEmitContext({ sources: model.sources, controllers: [kind] })).find((f) =>
+    f.path.endsWith('reconcile.ts'),
+  )!.contents;
 }
 
 /** A published-CRD variant whose status also has conditions with `items` (YAML at the status properties' indent). */
 const withConditions = (items: string) => (y: string) =>
-  y.replace(/( {16}availableReplicas: \n {18}type: integer \n)/, `$1                observedGeneration:\n                  type: integer\n                conditions:\n                  type: array\n                  items:\n${items}`);
+  y.replace(
+    /( {16}availableReplicas: \n {18}type: integer \n)/,
+    `$1                observedGeneration:\n                  type: integer\n                conditions:\n                  type: array\n                  items:\n${items}`,
+  );
 
 test('the DatabaseManager logic is chosen by the spec shape: the published CRD (status only availableReplicas, no status subresource) gets it', () => {
   const published = read('fixtures/databasemanager-published/crd.yaml');
-  const kind = published.groups[0]!.versions[0]!.kinds[0]!;
+  const kind = published.groups[0].versions[0].kinds[0];
   assert.equal(kind.subresources.status, false);
   assert.equal(isDatabaseManagerShape(kind), true);
-  assert.deepEqual(databaseManagerStatus(kind), { availableReplicas: true, observedGeneration: false, conditions: false });
+  assert.deepEqual(databaseManagerStatus(kind), {
+    availableReplicas: true,
+    observedGeneration: false,
+    conditions: false,
+  });
   const rec = reconcileOf(published);
   assert.match(rec, /export const DATABASES/);
   assert.match(rec, /status\.availableReplicas =/);
   // only what the status schema declares: no conditions, no observedGeneration (in the code; the doc says why)
-  const code = rec.split('\n').filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l)).join('\n');
+  const code = rec
+    .split('\n')
+    .filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l))
+    .join('\n');
   assert.doesNotMatch(code, /setCondition|observedGeneration|conditions/);
   assert.doesNotMatch(rec, /stubHooks/);
-  assert.match(rec, /context\.client\.update\(DatabaseManagerResource, next\)/, 'status written through the object: no status subresource');
+  assert.match(
+    rec,
+    /context\.client\.update\(DatabaseManagerResource, next\)/,
+    'status written through the object: no status subresource',
+  );
   assert.doesNotMatch(rec, /updateStatus\(/);
   // the fixture with status.conditions and observedGeneration gets all three
-  const full = read('fixtures/databasemanager/crd.yaml').groups[0]!.versions[0]!.kinds[0]!;
-  assert.deepEqual(databaseManagerStatus(full), { availableReplicas: true, observedGeneration: true, conditions: { observedGeneration: true } });
+  const full = read('fixtures/databasemanager/crd.yaml').groups[0].versions[0].kinds[0];
+  assert.deepEqual(databaseManagerStatus(full), {
+    availableReplicas: true,
+    observedGeneration: true,
+    conditions: { observedGeneration: true },
+  });
   assert.match(reconcileOf(read('fixtures/databasemanager/crd.yaml')), /setCondition\(conditions/);
 });
 
-test('conditions are managed only when their items have metav1.Condition\'s fields; a kind of another shape gets the stub hooks', () => {
-  const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime'].map((f) => `                      ${f}:\n                        type: string\n`).join('');
-  const ok = publishedVariant(withConditions(`                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`));
-  assert.deepEqual(databaseManagerStatus(ok.groups[0]!.versions[0]!.kinds[0]!), { availableReplicas: true, observedGeneration: true, conditions: { observedGeneration: false } });
+test("conditions are managed only when their items have metav1.Condition's fields; a kind of another shape gets the stub hooks", () => {
+  const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime']
+    .map((f) => `                      ${f}:\n                        type: string\n`)
+    .join('');
+  const ok = publishedVariant(
+    withConditions(
+      `                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`,
+    ),
+  );
+  assert.deepEqual(databaseManagerStatus(ok.groups[0].versions[0].kinds[0]), {
+    availableReplicas: true,
+    observedGeneration: true,
+    conditions: { observedGeneration: false },
+  });
   const rec = reconcileOf(ok);
   assert.match(rec, /setCondition\(conditions/);
   assert.match(rec, /status\.observedGeneration = generation/);
-  assert.doesNotMatch(rec, /\{ observedGeneration: generation \}/, 'the condition items do not declare observedGeneration');
+  assert.doesNotMatch(
+    rec,
+    /\{ observedGeneration: generation \}/,
+    'the condition items do not declare observedGeneration',
+  );
   // items without lastTransitionTime and message: the server would prune what setCondition writes
-  const partial = publishedVariant(withConditions(`                    type: object\n                    properties:\n                      type:\n                        type: string\n                      status:\n                        type: string\n`));
-  assert.deepEqual(databaseManagerStatus(partial.groups[0]!.versions[0]!.kinds[0]!), { availableReplicas: true, observedGeneration: true, conditions: false });
+  const partial = publishedVariant(
+    withConditions(
+      `                    type: object\n                    properties:\n                      type:\n                        type: string\n                      status:\n                        type: string\n`,
+    ),
+  );
+  assert.deepEqual(databaseManagerStatus(partial.groups[0].versions[0].kinds[0]), {
+    availableReplicas: true,
+    observedGeneration: true,
+    conditions: false,
+  });
   assert.doesNotMatch(reconcileOf(partial), /setCondition/);
   // not the DatabaseManager spec shape: the hooks to fill in, marked as the stub
   const other = publishedVariant((y) => y.replace('dbtype: ', 'engine: '));
-  assert.equal(isDatabaseManagerShape(other.groups[0]!.versions[0]!.kinds[0]!), false);
+  assert.equal(isDatabaseManagerShape(other.groups[0].versions[0].kinds[0]), false);
   const stub = reconcileOf(other);
   assert.match(stub, /TODO: make the DatabaseManager's spec happen/);
   assert.match(stub, /export async function reconcile\(/);
@@ -219,16 +339,26 @@ test('generate warns once about a stub reconcile.ts: when it writes one, or the 
   const show = (p: string): string => `out/${p}`;
   const fresh = stubHookWarnings(files, () => undefined, show);
   assert.equal(fresh.length, 1);
-  assert.equal(fresh[0]!.severity, 'warning');
-  assert.equal(fresh[0]!.code, 'GEN005');
-  assert.equal(fresh[0]!.file, 'out/controllers/gatewayclass/reconcile.ts');
+  assert.equal(fresh[0].severity, 'warning');
+  assert.equal(fresh[0].code, 'GEN005');
+  assert.equal(fresh[0].file, 'out/controllers/gatewayclass/reconcile.ts');
   const stubText = files.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
-  assert.equal(stubText.split('\n')[fresh[0]!.line! - 1], STUB_HOOKS_MARKER);
-  assert.match(fresh[0]!.message, /stub hooks/);
+  assert.equal(stubText.split('\n')[fresh[0].line! - 1], STUB_HOOKS_MARKER);
+  assert.match(fresh[0].message, /stub hooks/);
   assert.equal(stubHookWarnings(files, () => stubText, show).length, 1);
-  assert.deepEqual(stubHookWarnings(files, () => stubText.replace(STUB_HOOKS_MARKER, ''), show), []);
+  assert.deepEqual(
+    stubHookWarnings(files, () => stubText.replace(STUB_HOOKS_MARKER, ''), show),
+    [],
+  );
   const dm = read('fixtures/databasemanager-published/crd.yaml');
-  assert.deepEqual(stubHookWarnings(controller(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })), () => undefined, show), []);
+  assert.deepEqual(
+    stubHookWarnings(
+      controller(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })),
+      () => undefined,
+      show,
+    ),
+    [],
+  );
 });
 
 test('crdgen generate prints the stub warning once per run while reconcile.ts has the marker, and not after', async (t) => {
@@ -236,28 +366,75 @@ test('crdgen generate prints the stub warning once per run while reconcile.ts ha
   const out = mkdtempSync(join(tmpdir(), 'crdgen-ctl-stub-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
   const run = async (): Promise<{ code: number; err: string }> => {
-    const r = { out: '', err: '', stdout: (x: string) => void (r.out += x), stderr: (x: string) => void (r.err += x), readStdin: async () => new Uint8Array(), cwd: ROOT };
-    const code = await runCli(['generate', 'fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml', '--out', out, '--controller', 'GatewayClass'], r);
+    const r = {
+      out: '',
+      err: '',
+      stdout: (x: string) => void (r.out += x),
+      stderr: (x: string) => void (r.err += x),
+      readStdin: async () => new Uint8Array(),
+      cwd: ROOT,
+    };
+    const code = await runCli(
+      [
+        'generate',
+        'fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml',
+        '--out',
+        out,
+        '--controller',
+        'GatewayClass',
+      ],
+      r,
+    );
     return { code, err: r.err };
   };
   const first = await run();
   assert.equal(first.code, 0);
   assert.equal(first.err.match(/warning GEN005/g)?.length, 1, first.err);
-  assert.match(first.err, /controllers\/gatewayclass\/reconcile\.ts:\d+:1 warning GEN005 .*still has the generated stub hooks/);
+  assert.match(
+    first.err,
+    /controllers\/gatewayclass\/reconcile\.ts:\d+:1 warning GEN005 .*still has the generated stub hooks/,
+  );
   assert.equal((await run()).err.match(/warning GEN005/g)?.length, 1, 'still the stub: said again, once');
   const p = join(out, 'controllers', 'gatewayclass', 'reconcile.ts');
   writeFileSync(p, readFileSync(p, 'utf8').replace(STUB_HOOKS_MARKER, ''));
   assert.doesNotMatch((await run()).err, /GEN005/);
   // the article's CRD gets the worked example: nothing to warn about
-  const dm = { out: '', err: '', stdout: (x: string) => void (dm.out += x), stderr: (x: string) => void (dm.err += x), readStdin: async () => new Uint8Array(), cwd: ROOT };
-  assert.equal(await runCli(['generate', 'fixtures/databasemanager-published/crd.yaml', '--out', join(out, 'dm'), '--controller', 'DatabaseManager'], dm), 0);
+  const dm = {
+    out: '',
+    err: '',
+    stdout: (x: string) => void (dm.out += x),
+    stderr: (x: string) => void (dm.err += x),
+    readStdin: async () => new Uint8Array(),
+    cwd: ROOT,
+  };
+  assert.equal(
+    await runCli(
+      [
+        'generate',
+        'fixtures/databasemanager-published/crd.yaml',
+        '--out',
+        join(out, 'dm'),
+        '--controller',
+        'DatabaseManager',
+      ],
+      dm,
+    ),
+    0,
+  );
   assert.doesNotMatch(dm.err, /GEN005/);
 });
 
-test('the Dockerfile bundles the documented layout\'s main.ts (no dist/, no npm run build) and says what it expects', () => {
+test("the Dockerfile bundles the documented layout's main.ts (no dist/, no npm run build) and says what it expects", () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const dockerfile = (outDir?: string): string =>
-    controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'], ...(outDir !== undefined ? { outDir } : {}) })).find((f) => f.path.endsWith('Dockerfile'))!.contents;
+    controller(
+      model,
+      createEmitContext({
+        sources: model.sources,
+        controllers: ['DatabaseManager'],
+        ...(outDir !== undefined ? { outDir } : {}),
+      }),
+    ).find((f) => f.path.endsWith('Dockerfile'))!.contents;
   const d = dockerfile();
   assert.doesNotMatch(d, /dist\/|npm run build/);
   assert.match(d, /^ARG MAIN=src\/generated\/controllers\/databasemanager\/main\.ts$/m);
@@ -304,25 +481,57 @@ test('generated operators compile with tsc --strict: fixture and corpus kinds (c
     for (const [dir, file, kinds] of cases) {
       const model = read(`${dir}/${file}`, CORPUS);
       const files = runEmitters(model, createEmitContext({ sources: model.sources, controllers: kinds }));
-      assert.ok(files.some((f) => f.path.endsWith('/controller.ts')), `${dir}/${file}`);
+      assert.ok(
+        files.some((f) => f.path.endsWith('/controller.ts')),
+        `${dir}/${file}`,
+      );
       writeTree(join(out, dir, file.replace(/\.ya?ml$/, '')), files);
     }
     const dm = read('fixtures/databasemanager/crd.yaml');
-    writeTree(join(out, 'databasemanager'), runEmitters(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })));
+    writeTree(
+      join(out, 'databasemanager'),
+      runEmitters(dm, createEmitContext({ sources: dm.sources, controllers: ['DatabaseManager'] })),
+    );
     // the article's CRD, and DatabaseManager shapes with other status schemas
     const published = read('fixtures/databasemanager-published/crd.yaml');
-    writeTree(join(out, 'databasemanager-published'), runEmitters(published, createEmitContext({ sources: published.sources, controllers: ['DatabaseManager'] })));
-    const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime'].map((f) => `                      ${f}:\n                        type: string\n`).join('');
+    writeTree(
+      join(out, 'databasemanager-published'),
+      runEmitters(published, createEmitContext({ sources: published.sources, controllers: ['DatabaseManager'] })),
+    );
+    const metav1 = ['type', 'status', 'reason', 'message', 'lastTransitionTime']
+      .map((f) => `                      ${f}:\n                        type: string\n`)
+      .join('');
     const variants: Record<string, Model> = {
-      'dm-conditions': publishedVariant(withConditions(`                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`)),
+      'dm-conditions': publishedVariant(
+        withConditions(
+          `                    type: object\n                    required: [type, status]\n                    properties:\n${metav1}`,
+        ),
+      ),
       'dm-no-status': publishedVariant((y) => y.replace(/ {12}status: \n[\s\S]*?(?= {2}names:)/, '')),
     };
-    assert.equal(databaseManagerStatus(variants['dm-no-status']!.groups[0]!.versions[0]!.kinds[0]!), undefined);
-    for (const [name, m] of Object.entries(variants)) writeTree(join(out, name), runEmitters(m, createEmitContext({ sources: m.sources, controllers: ['DatabaseManager'] })));
+    assert.equal(databaseManagerStatus(variants['dm-no-status'].groups[0].versions[0].kinds[0]), undefined);
+    for (const [name, m] of Object.entries(variants))
+      writeTree(
+        join(out, name),
+        runEmitters(m, createEmitContext({ sources: m.sources, controllers: ['DatabaseManager'] })),
+      );
     // the Gateway operator owning a Deployment and a Service, with a reconciler written against it
     const gw = gatewayApi();
-    writeTree(join(out, 'gateway-owns'), runEmitters(gw, createEmitContext({ sources: gw.sources, controllers: ['Gateway'], owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'] })));
-    writeFileSync(join(out, 'gateway-owns', 'controllers', 'gateway', 'reconcile.ts'), gatewayReconcile('crdgen/runtime'));
+    writeTree(
+      join(out, 'gateway-owns'),
+      runEmitters(
+        gw,
+        createEmitContext({
+          sources: gw.sources,
+          controllers: ['Gateway'],
+          owns: ['apps/v1/Deployment', 'v1/Service', 'gateway.networking.k8s.io/v1/HTTPRoute'],
+        }),
+      ),
+    );
+    writeFileSync(
+      join(out, 'gateway-owns', 'controllers', 'gateway', 'reconcile.ts'),
+      gatewayReconcile('crdgen/runtime'),
+    );
     const r = await tscStrict([out], 'nodenext');
     assert.equal(r.output, '');
     assert.equal(r.status, 0);

@@ -64,7 +64,10 @@ spec:
 
 test('deepcopy output with very long names is prettier-stable', async () => {
   const r = readCrdInputs([{ file: 'layout.yaml', content: Buffer.from(crd) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const [file] = deepcopy(r.model, createEmitContext({ sources: ['layout.yaml'] }));
   assert.ok(file);
   // The names really are long enough to take the wrapping branches.
@@ -87,7 +90,9 @@ test('layout helpers match prettier on each branch', async () => {
     `function f(out: Record<string, unknown>, v: object, k: string): void {\n  switch (k) {\n    case "a":\n${assignCallLines(6, 'out["a"]', 'copy_A', 'v')}\n${assignCallLines(6, 'out["abcdefghijklmnopqrstuvwxyz"]', 'copy_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij', 'v')}\n${assignCallLines(6, 'out["a"]', long, 'v')}\n${assignCallLines(6, `out["${'k'.repeat(70)}"]`, 'copy_A', 'v')}\n${assignCallLines(6, `out["${'k'.repeat(70)}"]`, long, 'v')}\n  }\n}`,
     `function g(src: object): unknown {\n${returnCastLines('copy_Short', 'src', 'Short')}\n}`,
     `function g(src: object): unknown {\n${returnCastLines('copy_' + 'Long'.repeat(12), 'src', 'Long'.repeat(12))}\n}`,
-    ['plain', "it's", 'say "hi"', 'tab\tnew\nline', 'back\\slash', '\u2028'].map((x) => `s(${tsString(x)});`).join('\n'),
+    ['plain', "it's", 'say "hi"', 'tab\tnew\nline', 'back\\slash', '\u2028']
+      .map((x) => `s(${tsString(x)});`)
+      .join('\n'),
   ];
   for (const code of snippets) {
     const text = `${code}\n`;

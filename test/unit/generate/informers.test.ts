@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { informers } from '../../../src/generate/informers.js';
-import { FakeClientBackend, SharedInformerFactoryBase, type KubeObject, type ResourceDescriptor, type TrackedResource } from '../../../src/runtime/index.js';
+import {
+  FakeClientBackend,
+  SharedInformerFactoryBase,
+  type KubeObject,
+  type ResourceDescriptor,
+  type TrackedResource,
+} from '../../../src/runtime/index.js';
 import { crdYaml, ctxWith, file, fixtureModel, yamlModel } from './client-helpers.js';
 
 test('DatabaseManager: factory → coolops() → v1alpha1() → databaseManagers() → {informer, lister}', () => {
@@ -17,10 +23,16 @@ test('DatabaseManager: factory → coolops() → v1alpha1() → databaseManagers
   assert.match(factory, /coolops\(\): CoolopsInformers \{/);
   assert.match(factory, /return \[coolopsV1alpha1DatabaseManagerResource\];/);
   assert.match(file(files, 'informers/coolops.cn/interface.ts'), /v1alpha1\(\): CoolopsV1alpha1Informers;/);
-  assert.match(file(files, 'informers/coolops.cn/v1alpha1/interface.ts'), /databaseManagers\(\): DatabaseManagerInformer;/);
+  assert.match(
+    file(files, 'informers/coolops.cn/v1alpha1/interface.ts'),
+    /databaseManagers\(\): DatabaseManagerInformer;/,
+  );
   const inf = file(files, 'informers/coolops.cn/v1alpha1/databasemanager.ts');
   assert.match(inf, /informer\(\): SharedIndexInformer<Stored<DatabaseManager, "Namespaced">>;/);
-  assert.match(inf, /function informer\(\): SharedIndexInformer<\n    Stored<DatabaseManager, "Namespaced">\n  > \{\n    return factory\.informerFor\(DatabaseManagerResource\);/);
+  assert.match(
+    inf,
+    /function informer\(\): SharedIndexInformer<\n {4}Stored<DatabaseManager, "Namespaced">\n {2}> \{\n {4}return factory\.informerFor\(DatabaseManagerResource\);/,
+  );
   assert.match(inf, /lister\(\): DatabaseManagerLister;/);
   assert.match(inf, /from "\.\.\/\.\.\/\.\.\/listers\/coolops\.cn\/v1alpha1\/databasemanager\.js"/);
 });
@@ -28,11 +40,32 @@ test('DatabaseManager: factory → coolops() → v1alpha1() → databaseManagers
 test('a group whose accessor would shadow a factory member is renamed; models without clients emit nothing', () => {
   const files = informers(yamlModel(crdYaml({ group: 'start.example.com', kind: 'Thing' })), ctxWith());
   assert.match(file(files, 'informers/factory.ts'), /startGroup\(\): StartInformers \{/);
-  assert.deepEqual(informers(fixtureModel('fixtures/databasemanager/crd.yaml'), ctxWith({ kinds: { DatabaseManager: { onlyVerbs: ['get'] } } })), []);
+  assert.deepEqual(
+    informers(
+      fixtureModel('fixtures/databasemanager/crd.yaml'),
+      ctxWith({ kinds: { DatabaseManager: { onlyVerbs: ['get'] } } }),
+    ),
+    [],
+  );
 });
 
-const DM: TrackedResource = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true, subresources: { status: true } };
-const OTHER: ResourceDescriptor = { group: 'coolops.cn', version: 'v1alpha1', resource: 'others', kind: 'Other', listKind: 'OtherList', namespaced: false };
+const DM: TrackedResource = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+  subresources: { status: true },
+};
+const OTHER: ResourceDescriptor = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'others',
+  kind: 'Other',
+  listKind: 'OtherList',
+  namespaced: false,
+};
 
 class Factory extends SharedInformerFactoryBase {
   protected override knownResources(): readonly ResourceDescriptor[] {
@@ -41,11 +74,18 @@ class Factory extends SharedInformerFactoryBase {
 }
 
 function dm(ns: string, name: string, labels: Record<string, string> = {}): KubeObject {
-  return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { namespace: ns, name, labels, managedFields: [{ manager: 'x' }] } };
+  return {
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { namespace: ns, name, labels, managedFields: [{ manager: 'x' }] },
+  };
 }
 
 test('factory options: namespace, tweakListOptions, transform; start is idempotent and starts informers added later', async () => {
-  const backend = new FakeClientBackend([DM, OTHER], [dm('a', 'one', { keep: 'y' }), dm('a', 'two'), dm('b', 'three', { keep: 'y' })]);
+  const backend = new FakeClientBackend(
+    [DM, OTHER],
+    [dm('a', 'one', { keep: 'y' }), dm('a', 'two'), dm('b', 'three', { keep: 'y' })],
+  );
   const factory = new Factory({ backend }, 0, {
     namespace: 'a',
     tweakListOptions: (o) => ({ ...o, labelSelector: 'keep=y' }),
@@ -63,8 +103,8 @@ test('factory options: namespace, tweakListOptions, transform; start is idempote
     assert.deepEqual(dmInf.getStore().getByKey('a/one')?.metadata?.managedFields, []);
     const lists = backend.actions().filter((a) => a.verb === 'list');
     assert.equal(lists.length, 1);
-    assert.equal(lists[0]!.namespace, 'a');
-    assert.equal(lists[0]!.listOptions?.labelSelector, 'keep=y');
+    assert.equal(lists[0].namespace, 'a');
+    assert.equal(lists[0].listOptions?.labelSelector, 'keep=y');
     assert.ok(backend.actions().some((a) => a.verb === 'watch' && a.listOptions?.labelSelector === 'keep=y'));
     // an informer asked for after start runs only after the next start
     const other = factory.forResource({ group: 'coolops.cn', version: 'v1alpha1', resource: 'others' });
@@ -73,7 +113,11 @@ test('factory options: namespace, tweakListOptions, transform; start is idempote
     const again = await factory.waitForCacheSync(AbortSignal.timeout(5000));
     assert.deepEqual([...again.keys()].sort(), ['databasemanagers.v1alpha1.coolops.cn', 'others.v1alpha1.coolops.cn']);
     assert.deepEqual(other.lister().list(), []);
-    assert.equal(backend.actions().filter((a) => a.verb === 'list' && a.resource.resource === 'databasemanagers').length, 1, 'a running informer is not started twice');
+    assert.equal(
+      backend.actions().filter((a) => a.verb === 'list' && a.resource.resource === 'databasemanagers').length,
+      1,
+      'a running informer is not started twice',
+    );
   } finally {
     ac.abort();
     await factory.shutdown();
@@ -88,7 +132,10 @@ test('shutdown stops every informer and later starts do nothing; customResync an
   let resyncs = 0;
   inf.addEventHandler({ onUpdate: (o, n) => void (o === n && resyncs++) });
   factory.start();
-  assert.equal((await factory.waitForCacheSync(AbortSignal.timeout(5000))).get('databasemanagers.v1alpha1.coolops.cn'), true);
+  assert.equal(
+    (await factory.waitForCacheSync(AbortSignal.timeout(5000))).get('databasemanagers.v1alpha1.coolops.cn'),
+    true,
+  );
   for (let i = 0; i < 150 && resyncs === 0; i++) await new Promise((r) => setTimeout(r, 20));
   assert.ok(resyncs > 0, 'the custom resync period (1 s; the default is none) re-delivered the cached object');
   await factory.shutdown();

@@ -7,7 +7,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as prettier from 'prettier';
-import { assignLine, callLine, importDecl, interfaceExtends, memberLine, propertyLine, scalarArray, typeArgsLine, type TypeExpr } from '../../../src/generate/layout.js';
+import {
+  assignLine,
+  callLine,
+  importDecl,
+  interfaceExtends,
+  memberLine,
+  propertyLine,
+  scalarArray,
+  typeArgsLine,
+  type TypeExpr,
+} from '../../../src/generate/layout.js';
 import { textWidth } from '../../../src/generate/doc.js';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
@@ -29,7 +39,7 @@ test('memberLine: unions, arrays, records and nullables as prettier lays them ou
     const enums = union(lit(`${name}a`), lit(`${name}b`), lit('c'));
     const types: TypeExpr[] = [
       enums,
-      union(...enums.kind === 'union' ? enums.members : [], NULL),
+      union(...(enums.kind === 'union' ? enums.members : []), NULL),
       { kind: 'array', item: enums },
       union({ kind: 'array', item: enums }, NULL),
       { kind: 'record', value: enums },
@@ -55,13 +65,31 @@ test('importDecl, callLine, typeArgsLine, interfaceExtends, assignLine, property
     const k = `K${'a'.repeat(n)}`;
     await assertStable(`${importDecl([`${k}Resource`, `type ${k}`], '"./x.js"')}\n`, `import ${n}`);
     await assertStable(`${importDecl([`${k}Resource`], '"./x.js"', true)}\n`, `single import ${n}`);
-    await assertStable(`${callLine(0, `export function new${k}Lister`, [`indexer: IndexerReader<${k}>`], `: ${k}Lister {`)}\n  return 1;\n}\n`, `signature ${n}`);
-    await assertStable(`function f() {\n${callLine(2, `return validatorOf${k}.validate`, ['obj', 'old'], ';')}\n}\n`, `call ${n}`);
-    await assertStable(`${callLine(0, `const validatorOf${k} = lazyValidator`, [`schemaOf${k}`], ';')}\n`, `assignment ${n}`);
-    await assertStable(`class A {\n${typeArgsLine(2, 'readonly #client: TypedResourceClient', [k, `${k}List`, `ApplyConfigurationFor<${k}>`], ';')}\n}\n`, `type args ${n}`);
-    await assertStable(`${interfaceExtends('export interface CoolopsV1alpha1Interface', [`${k}sGetter`, `${k}BGetter`, 'CGetter'], '{}')}\n`, `extends ${n}`);
+    await assertStable(
+      `${callLine(0, `export function new${k}Lister`, [`indexer: IndexerReader<${k}>`], `: ${k}Lister {`)}\n  return 1;\n}\n`,
+      `signature ${n}`,
+    );
+    await assertStable(
+      `function f() {\n${callLine(2, `return validatorOf${k}.validate`, ['obj', 'old'], ';')}\n}\n`,
+      `call ${n}`,
+    );
+    await assertStable(
+      `${callLine(0, `const validatorOf${k} = lazyValidator`, [`schemaOf${k}`], ';')}\n`,
+      `assignment ${n}`,
+    );
+    await assertStable(
+      `class A {\n${typeArgsLine(2, 'readonly #client: TypedResourceClient', [k, `${k}List`, `ApplyConfigurationFor<${k}>`], ';')}\n}\n`,
+      `type args ${n}`,
+    );
+    await assertStable(
+      `${interfaceExtends('export interface CoolopsV1alpha1Interface', [`${k}sGetter`, `${k}BGetter`, 'CGetter'], '{}')}\n`,
+      `extends ${n}`,
+    );
     await assertStable(`${assignLine(0, `export const ${k}Kind`, `"${k}"`)}\n`, `const ${n}`);
-    await assertStable(`const x = {\n${propertyLine(2, 'resource', `"${k}"`)}\n${propertyLine(2, 'kind', `"${k}${k}"`)}\n};\n`, `property ${n}`);
+    await assertStable(
+      `const x = {\n${propertyLine(2, 'resource', `"${k}"`)}\n${propertyLine(2, 'kind', `"${k}${k}"`)}\n};\n`,
+      `property ${n}`,
+    );
   }
 });
 
@@ -69,9 +97,18 @@ test('scalarArray: strings one per line, numbers filled, as prettier does', asyn
   for (let n = 1; n <= 40; n += 3) {
     const strings = Array.from({ length: 5 }, (_, i) => `"${'s'.repeat(n)}${i}"`);
     const numbers = Array.from({ length: n }, (_, i) => String(i * 997));
-    await assertStable(`const x = {\n  y: {\n    ${scalarArray(4, 'enum: ', strings, ',', false)}\n  },\n};\n`, `strings ${n}`);
-    await assertStable(`const x = {\n  y: {\n    ${scalarArray(4, 'enum: ', numbers, ',', true)}\n  },\n};\n`, `numbers ${n}`);
-    await assertStable(`${scalarArray(0, 'export const Kinds = Object.freeze(', strings, ' as const);', false)}\n`, `frozen ${n}`);
+    await assertStable(
+      `const x = {\n  y: {\n    ${scalarArray(4, 'enum: ', strings, ',', false)}\n  },\n};\n`,
+      `strings ${n}`,
+    );
+    await assertStable(
+      `const x = {\n  y: {\n    ${scalarArray(4, 'enum: ', numbers, ',', true)}\n  },\n};\n`,
+      `numbers ${n}`,
+    );
+    await assertStable(
+      `${scalarArray(0, 'export const Kinds = Object.freeze(', strings, ' as const);', false)}\n`,
+      `frozen ${n}`,
+    );
   }
 });
 
@@ -119,8 +156,14 @@ test('a CRD whose names grow step by step generates prettier-stable TypeScript',
   for (const n of [1, 8, 16, 20, 24, 28, 32, 36, 40]) {
     const kind = `K${'a'.repeat(n)}`;
     const group = `${'g'.repeat(n)}.example.com`;
-    const r = readCrdInputs([{ file: 'k.yaml', content: Buffer.from(crd(kind, group, `p${'r'.repeat(n)}`, 'v'.repeat(n * 2))) }]);
-    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), [], `n=${n}`);
+    const r = readCrdInputs([
+      { file: 'k.yaml', content: Buffer.from(crd(kind, group, `p${'r'.repeat(n)}`, 'v'.repeat(n * 2))) },
+    ]);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+      `n=${n}`,
+    );
     const own = EMITTERS.filter((e) => !['deepcopy', 'controller', 'crd'].includes(e.name));
     for (const f of runEmitters(r.model, createEmitContext({ sources: r.model.sources }), own)) {
       assert.equal(await prettier.format(f.contents, { filepath: f.path }), f.contents, `n=${n}: ${f.path}`);

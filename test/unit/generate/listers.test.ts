@@ -1,17 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listers } from '../../../src/generate/listers.js';
-import { ApiError, isNotFound, newIndexer, parseSelector, ResourceLister, type KubeObject } from '../../../src/runtime/index.js';
+import {
+  ApiError,
+  isNotFound,
+  newIndexer,
+  parseSelector,
+  ResourceLister,
+  type KubeObject,
+} from '../../../src/runtime/index.js';
 import { ctxWith, file, fixtureModel, interfaceMethods } from './client-helpers.js';
 
 test('namespaced kind: lister with list + namespace accessor, namespace lister with list + get', () => {
   const files = listers(fixtureModel('fixtures/databasemanager/crd.yaml'), ctxWith());
-  assert.deepEqual(files.map((f) => f.path), ['listers/coolops.cn/v1alpha1/databasemanager.ts']);
-  const text = files[0]!.contents;
+  assert.deepEqual(
+    files.map((f) => f.path),
+    ['listers/coolops.cn/v1alpha1/databasemanager.ts'],
+  );
+  const text = files[0].contents;
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerLister'), ['list', 'databaseManagers']);
   assert.deepEqual(interfaceMethods(text, 'DatabaseManagerNamespaceLister'), ['list', 'get']);
   // cached objects as the server returned them: name, namespace, uid, resourceVersion present
-  assert.match(text, /export function newDatabaseManagerLister\(\n  indexer: IndexerReader<Stored<DatabaseManager, "Namespaced">>,\n\): DatabaseManagerLister/);
+  assert.match(
+    text,
+    /export function newDatabaseManagerLister\(\n {2}indexer: IndexerReader<Stored<DatabaseManager, "Namespaced">>,\n\): DatabaseManagerLister/,
+  );
   assert.match(text, /get\(name: string\): Stored<DatabaseManager, "Namespaced">;/);
   assert.match(text, /list\(selector\?: Selector \| string\): Stored<DatabaseManager, "Namespaced">\[\];/);
   assert.match(text, /resource: "databasemanager"/);
@@ -20,7 +33,13 @@ test('namespaced kind: lister with list + namespace accessor, namespace lister w
 
 test('cluster-scoped kind: get and list directly, one lister per version', () => {
   const files = listers(fixtureModel('fixtures/gatewayclass/gateway.networking.k8s.io_gatewayclasses.yaml'), ctxWith());
-  assert.deepEqual(files.map((f) => f.path), ['listers/gateway.networking.k8s.io/v1/gatewayclass.ts', 'listers/gateway.networking.k8s.io/v1beta1/gatewayclass.ts']);
+  assert.deepEqual(
+    files.map((f) => f.path),
+    [
+      'listers/gateway.networking.k8s.io/v1/gatewayclass.ts',
+      'listers/gateway.networking.k8s.io/v1beta1/gatewayclass.ts',
+    ],
+  );
   const v1 = file(files, 'listers/gateway.networking.k8s.io/v1/gatewayclass.ts');
   assert.deepEqual(interfaceMethods(v1, 'GatewayClassLister'), ['list', 'get']);
   assert.ok(!v1.includes('NamespaceLister'));
@@ -50,7 +69,14 @@ test('ResourceLister reads the indexer: selectors, namespaces, NotFound as the a
   assert.deepEqual(names(l.namespace('a').list('app in (db,web)')), ['a/one', 'a/two']);
   assert.deepEqual(names(l.namespace('').list()), ['a/one', 'a/two', 'b/one']);
   assert.equal(l.namespace('b').get('one').metadata?.namespace, 'b');
-  assert.throws(() => l.namespace('b').get('two'), (e: unknown) => e instanceof ApiError && isNotFound(e) && e.message.startsWith('databasemanager.coolops.cn "two" not found') && e.code === 404);
+  assert.throws(
+    () => l.namespace('b').get('two'),
+    (e: unknown) =>
+      e instanceof ApiError &&
+      isNotFound(e) &&
+      e.message.startsWith('databasemanager.coolops.cn "two" not found') &&
+      e.code === 404,
+  );
   assert.throws(() => l.list('bad key=1'), /unable to parse label selector/);
   // the lister hands out the cache's own objects (read-only by contract) ...
   assert.equal(l.namespace('a').get('one'), idx.getByKey('a/one'));

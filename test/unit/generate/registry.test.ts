@@ -1,20 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMITTERS, EmitterConflictError, isSafeOutputPath, runEmitters, type EmitterEntry } from '../../../src/generate/registry.js';
+import {
+  EMITTERS,
+  EmitterConflictError,
+  isSafeOutputPath,
+  runEmitters,
+  type EmitterEntry,
+} from '../../../src/generate/registry.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import type { Model } from '../../../src/model/types.js';
 
 const model: Model = { groups: [], sources: [] };
 const entry = (name: string, paths: string[]): EmitterEntry => ({
-  name, description: name, emit: () => paths.map((path) => ({ path, contents: `${name}\n` })),
+  name,
+  description: name,
+  emit: () => paths.map((path) => ({ path, contents: `${name}\n` })),
 });
 
 test('runEmitters keeps emitter order and refuses duplicate paths', () => {
   const ctx = createEmitContext();
   assert.equal(ctx.runtimeImport, 'crdgen/runtime');
   const files = runEmitters(model, ctx, [entry('a', ['x/2.ts', 'x/1.ts']), entry('b', ['y.ts'])]);
-  assert.deepEqual(files.map((f) => f.path), ['x/2.ts', 'x/1.ts', 'y.ts']);
-  assert.throws(() => runEmitters(model, ctx, [entry('a', ['x.ts']), entry('b', ['x.ts'])]), (e: unknown) => e instanceof EmitterConflictError && /a and b both write x\.ts/.test(e.message));
+  assert.deepEqual(
+    files.map((f) => f.path),
+    ['x/2.ts', 'x/1.ts', 'y.ts'],
+  );
+  assert.throws(
+    () => runEmitters(model, ctx, [entry('a', ['x.ts']), entry('b', ['x.ts'])]),
+    (e: unknown) => e instanceof EmitterConflictError && /a and b both write x\.ts/.test(e.message),
+  );
   assert.throws(() => runEmitters(model, ctx, [entry('a', ['../x.ts'])]), EmitterConflictError);
 });
 
@@ -34,9 +48,14 @@ test('selectEmitters adds what a generator imports, so any selection yields a se
   const { readCrdInputs } = await import('../../../src/input/crd/index.js');
   const { readFileSync } = await import('node:fs');
   const { posix } = await import('node:path');
-  assert.deepEqual(selectEmitters(['clientset']).map((e) => e.name), ['types', 'register', 'validators', 'clientset']);
+  assert.deepEqual(
+    selectEmitters(['clientset']).map((e) => e.name),
+    ['types', 'register', 'validators', 'clientset'],
+  );
   assert.throws(() => selectEmitters(['nope']), /unknown generator\(s\) nope/);
-  const { model } = readCrdInputs([{ file: 'crd.yaml', content: readFileSync('fixtures/databasemanager/crd.yaml', 'utf8') }]);
+  const { model } = readCrdInputs([
+    { file: 'crd.yaml', content: readFileSync('fixtures/databasemanager/crd.yaml', 'utf8') },
+  ]);
   const ctx = createEmitContext({ sources: ['crd.yaml'], controllers: ['DatabaseManager'] });
   for (const e of EMITTERS) {
     const files = runEmitters(model, ctx, selectEmitters([e.name]));

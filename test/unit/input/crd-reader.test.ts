@@ -18,41 +18,70 @@ function prop(node: SchemaNode | undefined, name: string): SchemaNode {
 }
 
 test('the published DatabaseManager CRD: one diagnostic at the typo, worded like the apiserver', () => {
-  const r = readCrdInputs([{ file: 'fixtures/invalid/databasemanager-typo.yaml', content: read('fixtures/invalid/databasemanager-typo.yaml') }]);
+  const r = readCrdInputs([
+    { file: 'fixtures/invalid/databasemanager-typo.yaml', content: read('fixtures/invalid/databasemanager-typo.yaml') },
+  ]);
   assert.equal(r.model.groups.length, 0);
-  assert.deepEqual(r.diagnostics, [{
-    severity: 'error',
-    code: 'CRD030',
-    message: 'Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"',
-    path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.deploymentName.type',
-    field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type',
-    reason: 'FieldValueNotSupported',
-    hint: 'did you mean "string"?',
-    file: 'fixtures/invalid/databasemanager-typo.yaml',
-    line: 19,
-    col: 25,
-  }]);
+  assert.deepEqual(r.diagnostics, [
+    {
+      severity: 'error',
+      code: 'CRD030',
+      message:
+        'Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"',
+      path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.deploymentName.type',
+      field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type',
+      reason: 'FieldValueNotSupported',
+      hint: 'did you mean "string"?',
+      file: 'fixtures/invalid/databasemanager-typo.yaml',
+      line: 19,
+      col: 25,
+    },
+  ]);
 });
 
 test('checkCrdObject is pure and uses the apiserver field format', () => {
   const bad = parse(read('fixtures/invalid/databasemanager-typo.yaml').toString('utf8')) as unknown;
   const ds = checkCrdObject(bad);
   assert.equal(ds.length, 1);
-  assert.equal(ds[0]!.field, 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type');
-  assert.equal(ds[0]!.line, undefined);
+  assert.equal(ds[0].field, 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type');
+  assert.equal(ds[0].line, undefined);
   const good = parse(read('fixtures/databasemanager/crd.yaml').toString('utf8')) as unknown;
   assert.deepEqual(checkCrdObject(good), []);
-  assert.deepEqual(checkCrdObject('nope').map((d) => d.message), ['Invalid value: "nope": must be of type object']);
+  assert.deepEqual(
+    checkCrdObject('nope').map((d) => d.message),
+    ['Invalid value: "nope": must be of type object'],
+  );
 });
 
 test('checkCrdObject reports every problem: names, versions, schema shape', () => {
   const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
     metadata: { name: 'wrong.example.com' },
     spec: {
-      group: 'nodots', scope: 'Everywhere', names: { kind: 'Thing', plural: 'things', listKind: 'Thing' },
+      group: 'nodots',
+      scope: 'Everywhere',
+      names: { kind: 'Thing', plural: 'things', listKind: 'Thing' },
       versions: [
-        { name: 'v1', served: 'yes', storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'array' }, b: { type: 'object', 'x-kubernetes-preserve-unknown-fields': false } } } } } } },
+        {
+          name: 'v1',
+          served: 'yes',
+          storage: false,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: {
+                  type: 'object',
+                  properties: {
+                    a: { type: 'array' },
+                    b: { type: 'object', 'x-kubernetes-preserve-unknown-fields': false },
+                  },
+                },
+              },
+            },
+          },
+        },
         { name: 'V2', served: true, storage: false },
       ],
     },
@@ -68,38 +97,84 @@ test('checkCrdObject reports every problem: names, versions, schema shape', () =
     'spec.names.listKind: Invalid value: "Thing": kind and listKind may not be the same',
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].items: Required value: must be specified',
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[b].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined',
-  ]) assert.ok(byField.includes(expected), `missing: ${expected}\nhave:\n${byField.join('\n')}`);
+  ])
+    assert.ok(byField.includes(expected), `missing: ${expected}\nhave:\n${byField.join('\n')}`);
   assert.ok(byField.some((f) => f.startsWith('spec.versions[1].name: Invalid value: "V2": a DNS-1035 label')));
 });
 
 test('structural rules: $ref, properties with additionalProperties, root type, metadata', () => {
   const crd = (schema: unknown) => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' },
-    spec: { group: 'b.io', scope: 'Cluster', names: { kind: 'A', plural: 'as' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'as.b.io' },
+    spec: {
+      group: 'b.io',
+      scope: 'Cluster',
+      names: { kind: 'A', plural: 'as' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
   });
   const msgs = (schema: unknown) => checkCrdObject(crd(schema)).map((d) => `${d.field}: ${d.message}`);
   assert.deepEqual(msgs({ type: 'object' }), []);
-  assert.deepEqual(msgs({ type: 'string' }), ['spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root']);
-  assert.ok(msgs({ type: 'object', properties: { x: { $ref: '#/x' } } }).includes('spec.versions[0].schema.openAPIV3Schema.properties[x].$ref: Forbidden: $ref is not supported'));
-  assert.ok(msgs({ type: 'object', properties: { m: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } } } })
-    .includes('spec.versions[0].schema.openAPIV3Schema.properties[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive'));
-  assert.ok(msgs({ type: 'object', properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } } })
-    .includes('spec.versions[0].schema.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified'));
-  assert.ok(msgs({ type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true } } })
-    .includes('spec.versions[0].schema.openAPIV3Schema.properties[e].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
-  assert.deepEqual(msgs({ type: 'object', properties: { p: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } } }), []);
-  assert.ok(msgs({ type: 'object', properties: { p: { type: 'string', anyOf: [{ type: 'string', description: 'd' }] } } })
-    .includes('spec.versions[0].schema.openAPIV3Schema.properties[p].anyOf[0].type: Forbidden: must be empty to be structural'));
+  assert.deepEqual(msgs({ type: 'string' }), [
+    'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root',
+  ]);
+  assert.ok(
+    msgs({ type: 'object', properties: { x: { $ref: '#/x' } } }).includes(
+      'spec.versions[0].schema.openAPIV3Schema.properties[x].$ref: Forbidden: $ref is not supported',
+    ),
+  );
+  assert.ok(
+    msgs({
+      type: 'object',
+      properties: {
+        m: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
+      },
+    }).includes(
+      'spec.versions[0].schema.openAPIV3Schema.properties[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
+    ),
+  );
+  assert.ok(
+    msgs({
+      type: 'object',
+      properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } },
+    }).includes(
+      'spec.versions[0].schema.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified',
+    ),
+  );
+  assert.ok(
+    msgs({ type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true } } }).includes(
+      'spec.versions[0].schema.openAPIV3Schema.properties[e].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+    ),
+  );
+  assert.deepEqual(
+    msgs({
+      type: 'object',
+      properties: { p: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+    }),
+    [],
+  );
+  assert.ok(
+    msgs({
+      type: 'object',
+      properties: { p: { type: 'string', anyOf: [{ type: 'string', description: 'd' }] } },
+    }).includes(
+      'spec.versions[0].schema.openAPIV3Schema.properties[p].anyOf[0].type: Forbidden: must be empty to be structural',
+    ),
+  );
 });
 
 test('DatabaseManager model: resource facts, schema nodes, titles and positions', () => {
   const r = readCrdInputs([{ file: 'crd.yaml', content: read('fixtures/databasemanager/crd.yaml') }]);
   assert.deepEqual(errors(r.diagnostics), []);
   assert.equal(r.model.groups.length, 1);
-  const g = r.model.groups[0]!;
+  const g = r.model.groups[0];
   assert.equal(g.name, 'coolops.cn');
-  assert.deepEqual(g.versions.map((v) => v.name), ['v1alpha1']);
-  const k = g.versions[0]!.kinds[0]! as Kind;
+  assert.deepEqual(
+    g.versions.map((v) => v.name),
+    ['v1alpha1'],
+  );
+  const k = g.versions[0].kinds[0];
   assert.equal(k.kind, 'DatabaseManager');
   assert.equal(k.listKind, 'DatabaseManagerList');
   assert.equal(k.plural, 'databasemanagers');
@@ -117,23 +192,47 @@ test('DatabaseManager model: resource facts, schema nodes, titles and positions'
   assert.equal(replicas.type, 'integer');
   assert.equal(replicas.minimum, 1);
   assert.equal(replicas.maximum, 10);
-  assert.deepEqual(replicas.source, { file: 'crd.yaml', line: 25, col: 17, path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas' });
+  assert.deepEqual(replicas.source, {
+    file: 'crd.yaml',
+    line: 25,
+    col: 17,
+    path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas',
+  });
   assert.equal(prop(spec, 'deploymentName').type, 'string');
 });
 
 test('kitchensink model: every schema shape, served versions only, kube-aware order', () => {
   const r = readCrdInputs([{ file: 'k.yaml', content: read('fixtures/kitchensink/crds.yaml') }]);
   assert.deepEqual(errors(r.diagnostics), []);
-  assert.deepEqual(r.diagnostics.map((d) => d.code), ['CRD002']);
-  const g = r.model.groups[0]!;
-  assert.deepEqual(g.versions.map((v) => v.name), ['v1', 'v1beta1']); // v1alpha1 is not served
-  assert.deepEqual(g.versions[0]!.kinds.map((k) => k.kind), ['Gizmo', 'Widget']);
-  const w = g.versions[0]!.kinds[1]!;
+  assert.deepEqual(
+    r.diagnostics.map((d) => d.code),
+    ['CRD002'],
+  );
+  const g = r.model.groups[0];
+  assert.deepEqual(
+    g.versions.map((v) => v.name),
+    ['v1', 'v1beta1'],
+  ); // v1alpha1 is not served
+  assert.deepEqual(
+    g.versions[0].kinds.map((k) => k.kind),
+    ['Gizmo', 'Widget'],
+  );
+  const w = g.versions[0].kinds[1];
   assert.equal(w.scope, 'Cluster');
-  assert.deepEqual(w.subresources, { status: true, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } });
-  assert.deepEqual(w.printerColumns.map((c) => c.name), ['Size', 'Age']);
+  assert.deepEqual(w.subresources, {
+    status: true,
+    scale: {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.status.selector',
+    },
+  });
+  assert.deepEqual(
+    w.printerColumns.map((c) => c.name),
+    ['Size', 'Age'],
+  );
   assert.deepEqual(w.categories, ['all', 'shop']);
-  assert.equal(g.versions[1]!.kinds[0]!.deprecated, true);
+  assert.equal(g.versions[1].kinds[0].deprecated, true);
   const spec = prop(w.schema, 'spec') as ObjectNode;
   const t = (n: string) => prop(spec, n);
   assert.deepEqual(t('size'), { ...t('size'), type: 'string', enum: ['small', 'medium', 'large'], default: 'medium' });
@@ -154,26 +253,34 @@ test('kitchensink model: every schema shape, served versions only, kube-aware or
 test('v1beta1: spec.version and top-level validation, types inferred', () => {
   const r = readCrdInputs([{ file: 'b.yaml', content: read('fixtures/v1beta1/crd.yaml') }]);
   assert.deepEqual(errors(r.diagnostics), []);
-  const k = r.model.groups[0]!.versions[0]!.kinds[0]!;
-  assert.equal(r.model.groups[0]!.versions[0]!.name, 'v1alpha1');
-  assert.equal(k.printerColumns[0]!.jsonPath, '.spec.replicas');
+  const k = r.model.groups[0].versions[0].kinds[0];
+  assert.equal(r.model.groups[0].versions[0].name, 'v1alpha1');
+  assert.equal(k.printerColumns[0].jsonPath, '.spec.replicas');
   assert.equal((prop(k.schema, 'spec') as ObjectNode).title, 'FooSpec');
 });
 
 test('the same kind from two inputs is an error; non-CRD documents are skipped with a warning', () => {
   const text = read('fixtures/databasemanager/crd.yaml');
-  const r = readCrdInputs([{ file: 'a.yaml', content: text }, { file: 'b.yaml', content: text }]);
+  const r = readCrdInputs([
+    { file: 'a.yaml', content: text },
+    { file: 'b.yaml', content: text },
+  ]);
   assert.equal(r.model.groups.length, 0);
   const dup = r.diagnostics.filter((d) => d.code === 'GEN003');
   assert.equal(dup.length, 2); // kind and plural
-  assert.equal(dup[0]!.file, 'b.yaml');
-  const kindLine = text.toString('utf8').split('\n').findIndex((l) => /^\s+kind: DatabaseManager\s*$/.test(l)) + 1;
+  assert.equal(dup[0].file, 'b.yaml');
+  const kindLine =
+    text
+      .toString('utf8')
+      .split('\n')
+      .findIndex((l) => /^\s+kind: DatabaseManager\s*$/.test(l)) + 1;
   assert.ok(kindLine > 0);
-  assert.ok(dup[0]!.message.includes(`first at a.yaml:${kindLine}:11`), dup[0]!.message);
+  assert.ok(dup[0].message.includes(`first at a.yaml:${kindLine}:11`), dup[0].message);
 });
 
 test('bad inputs: binary, empty, tabs, alias bombs, no CRD', () => {
-  const codes = (content: string | Uint8Array, fromDirectory = false) => readCrdInputs([{ file: 'x.yaml', content, fromDirectory }]).diagnostics.map((d) => `${d.severity} ${d.code}`);
+  const codes = (content: string | Uint8Array, fromDirectory = false) =>
+    readCrdInputs([{ file: 'x.yaml', content, fromDirectory }]).diagnostics.map((d) => `${d.severity} ${d.code}`);
   assert.deepEqual(codes(new Uint8Array([0x89, 0x50, 0x00, 0xff])), ['error IO002']);
   assert.deepEqual(codes(new Uint8Array([0xc3, 0x28])), ['error IO002']);
   assert.deepEqual(codes('  \n'), ['error IO003']);
@@ -185,13 +292,31 @@ test('bad inputs: binary, empty, tabs, alias bombs, no CRD', () => {
 
 test('structural completeness: value validations may only name specified fields', () => {
   const crd = (schema: unknown) => ({
-    apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' },
-    spec: { group: 'b.io', scope: 'Cluster', names: { kind: 'A', plural: 'as' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }] },
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'as.b.io' },
+    spec: {
+      group: 'b.io',
+      scope: 'Cluster',
+      names: { kind: 'A', plural: 'as' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+    },
   });
-  const ok = { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ required: ['a'] }, { properties: { a: { minLength: 1 } } }] };
+  const ok = {
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    anyOf: [{ required: ['a'] }, { properties: { a: { minLength: 1 } } }],
+  };
   assert.deepEqual(checkCrdObject(crd(ok)), []);
-  const bad = { type: 'object', properties: { a: { type: 'string' } }, oneOf: [{ properties: { b: { minLength: 1 } } }] };
-  assert.deepEqual(checkCrdObject(crd(bad)).map((d) => `${d.field}: ${d.message}`), [
-    'spec.versions[0].schema.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.versions[0].schema.openAPIV3Schema.oneOf[0].properties[b]',
-  ]);
+  const bad = {
+    type: 'object',
+    properties: { a: { type: 'string' } },
+    oneOf: [{ properties: { b: { minLength: 1 } } }],
+  };
+  assert.deepEqual(
+    checkCrdObject(crd(bad)).map((d) => `${d.field}: ${d.message}`),
+    [
+      'spec.versions[0].schema.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.versions[0].schema.openAPIV3Schema.oneOf[0].properties[b]',
+    ],
+  );
 });

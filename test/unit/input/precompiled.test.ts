@@ -16,11 +16,46 @@ const require = createRequire(import.meta.url);
 
 type Validate = ((d: unknown) => boolean) & { errors?: unknown[] | null };
 
-const crd = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'as.b.io' }, spec, ...extra });
+const crd = (spec: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'as.b.io' },
+  spec,
+  ...extra,
+});
 const CASES: unknown[] = [
-  crd({ group: 'b.io', scope: 'Namespaced', names: { plural: 'as', kind: 'A' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] }),
+  crd({
+    group: 'b.io',
+    scope: 'Namespaced',
+    names: { plural: 'as', kind: 'A' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+  }),
   crd({ group: 3, scope: true, names: { kind: 'A', shortNames: ['a', 1] } }),
-  crd({ group: 'b.io', scope: 'Namespaced', names: { plural: 'as', kind: 'A' }, versions: [{ name: 'v1', served: 'yes', schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 1, items: [{ type: 2 }], additionalProperties: 'no', maxLength: -1, 'x-kubernetes-validations': [{ message: 'm' }] } } } } }] }),
+  crd({
+    group: 'b.io',
+    scope: 'Namespaced',
+    names: { plural: 'as', kind: 'A' },
+    versions: [
+      {
+        name: 'v1',
+        served: 'yes',
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              a: {
+                type: 1,
+                items: [{ type: 2 }],
+                additionalProperties: 'no',
+                maxLength: -1,
+                'x-kubernetes-validations': [{ message: 'm' }],
+              },
+            },
+          },
+        },
+      },
+    ],
+  }),
   crd({ group: 'b.io', names: {}, versions: 'v1' }, { metadata: { annotations: { a: 1 } } }),
   { kind: 'CustomResourceDefinition' },
   [],
@@ -46,13 +81,18 @@ test('every template is precompiled in dist/, from its text', () => {
   const names: string[] = [];
   for (const gen of readdirSync(TEMPLATES_DIR, { withFileTypes: true })) {
     if (!gen.isDirectory()) continue;
-    for (const f of readdirSync(join(TEMPLATES_DIR, gen.name))) if (f.endsWith('.hbs')) names.push(`${gen.name}/${f.slice(0, -4)}`);
+    for (const f of readdirSync(join(TEMPLATES_DIR, gen.name)))
+      if (f.endsWith('.hbs')) names.push(`${gen.name}/${f.slice(0, -4)}`);
   }
   assert.ok(names.length > 10);
   assert.deepEqual(Object.keys(built).sort(), names.sort());
   for (const n of names) {
-    assert.equal(typeof built[n]!.spec, 'object', n);
+    assert.equal(typeof built[n].spec, 'object', n);
     // (npm test builds first; a template edited after a build is compiled at run time instead)
-    assert.equal(built[n]!.source, readFileSync(join(TEMPLATES_DIR, `${n}.hbs`), 'utf8'), `${n} precompiled from its current text`);
+    assert.equal(
+      built[n].source,
+      readFileSync(join(TEMPLATES_DIR, `${n}.hbs`), 'utf8'),
+      `${n} precompiled from its current text`,
+    );
   }
 });

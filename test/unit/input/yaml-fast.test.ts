@@ -23,7 +23,7 @@ const SAME = [
   'a: ~\nb: Null\nc: NULL\nd:\ne: null',
   'x: [True, TRUE, true, yes, no, on, off, y, n, False]',
   'n: [0o17, 017, 0x1F, +1, -0, .5, 1e3, 1_000, .inf, -.Inf, .NaN, 1., 0.10, 12e-3, 0b11, 1:20, 2020-01-01, 0x, 0o, +.inf]',
-  "s: 'q'\nt: \"q\\n\"\nu: |\n  a\n  b\nv: >-\n  c\n  d\nw: |+\n  keep\n\n",
+  's: \'q\'\nt: "q\\n"\nu: |\n  a\n  b\nv: >-\n  c\n  d\nw: |+\n  keep\n\n',
   'a:   multi\n  line\n  plain',
   'a: 1\n...\n---\nb: 2',
   'a: 1\r\nb: 2\r\n',
@@ -70,14 +70,29 @@ test('fast path on the DatabaseManager CRD and lazy positions equal the full par
   const fast = loadYaml(text, 'crd.yaml');
   // a text the fast path declines (a leading %YAML directive) takes the full parse, positions one line lower
   const slow = loadYaml(`%YAML 1.2\n---\n${text.replace(/^---\n/, '')}`, 'crd.yaml');
-  assert.equal(fast.docs[0]!.positioned, false);
-  assert.equal(slow.docs[0]!.positioned, true);
-  assert.deepEqual(fast.docs[0]!.value, slow.docs[0]!.value);
-  const paths = [[], ['spec', 'names', 'kind'], ['spec', 'versions', 0, 'schema', 'openAPIV3Schema', 'properties', { key: 'spec' }, 'properties', { key: 'replicas' }], ['spec', 'nope']] as const;
+  assert.equal(fast.docs[0].positioned, false);
+  assert.equal(slow.docs[0].positioned, true);
+  assert.deepEqual(fast.docs[0].value, slow.docs[0].value);
+  const paths = [
+    [],
+    ['spec', 'names', 'kind'],
+    [
+      'spec',
+      'versions',
+      0,
+      'schema',
+      'openAPIV3Schema',
+      'properties',
+      { key: 'spec' },
+      'properties',
+      { key: 'replicas' },
+    ],
+    ['spec', 'nope'],
+  ] as const;
   const shift = text.startsWith('---\n') ? 1 : 2;
   for (const p of paths) {
-    const a = fast.docs[0]!.locate(p);
-    const b = slow.docs[0]!.locate(p);
+    const a = fast.docs[0].locate(p);
+    const b = slow.docs[0].locate(p);
     assert.deepEqual({ line: a.line + shift, col: a.col }, b, JSON.stringify(p));
   }
 });
@@ -86,11 +101,11 @@ test('model positions from the fast path are plain readable data, as the full pa
   const crd = readFileSync(join(ROOT, 'fixtures', 'databasemanager', 'crd.yaml'));
   const { model, diagnostics } = readCrdInputs([{ file: 'crd.yaml', content: crd }]);
   assert.deepEqual(diagnostics, []);
-  const kind = model.groups[0]!.versions[0]!.kinds[0]!;
+  const kind = model.groups[0].versions[0].kinds[0];
   const src = kind.source;
   assert.deepEqual(Object.keys(src), ['file', 'line', 'col', 'path']);
   assert.deepEqual({ ...src }, { file: 'crd.yaml', line: src.line, col: src.col, path: 'spec.names.kind' });
   const text = crd.toString('utf8').split('\n');
-  assert.equal(text[src.line - 1]!.slice(src.col - 1), 'DatabaseManager'); // a scalar's own position
+  assert.equal(text[src.line - 1].slice(src.col - 1), 'DatabaseManager'); // a scalar's own position
   assert.equal(JSON.parse(JSON.stringify(src)).line, src.line);
 });

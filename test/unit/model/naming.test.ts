@@ -1,8 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  compareKubeVersions, isDns1123Label, isDns1123Subdomain, isKindName, isSafePathSegment,
-  numberLiteral, pluralName, privateName, propertyAccess, propertyKey, publicName, safeIdentifier, tsString,
+  compareKubeVersions,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isKindName,
+  isSafePathSegment,
+  numberLiteral,
+  pluralName,
+  privateName,
+  propertyAccess,
+  propertyKey,
+  publicName,
+  safeIdentifier,
+  tsString,
 } from '../../../src/model/naming.js';
 
 test('publicName makes UpperCamelCase identifiers', () => {
@@ -51,7 +62,18 @@ test('propertyKey quotes only non-identifiers; propertyAccess brackets __proto__
 });
 
 test('tsString round-trips any string through eval-free JSON parsing', () => {
-  const samples = ['plain', "q'uote", 'back\\slash', 'nl\nx', 'cr\r', '\u2028\u2029', '\u0000\u001f', 'emoji 😀', 'lone \ud800 x', 'lone \udc00'];
+  const samples = [
+    'plain',
+    "q'uote",
+    'back\\slash',
+    'nl\nx',
+    'cr\r',
+    '\u2028\u2029',
+    '\u0000\u001f',
+    'emoji 😀',
+    'lone \ud800 x',
+    'lone \udc00',
+  ];
   for (const s of samples) {
     const lit = tsString(s);
     assert.ok(!/[\n\r\u2028\u2029]/.test(lit), `no raw line terminators in ${lit}`);
@@ -64,7 +86,7 @@ test('tsString round-trips any string through eval-free JSON parsing', () => {
 test('tsString quotes as prettier does: double quotes unless the text holds more double than single quotes', () => {
   assert.equal(tsString('plain'), '"plain"');
   assert.equal(tsString("it's"), '"it\'s"');
-  assert.equal(tsString('say "hi"'), "'say \"hi\"'");
+  assert.equal(tsString('say "hi"'), '\'say "hi"\'');
   assert.equal(tsString(`"a" 'b'`), `"\\"a\\" 'b'"`);
   assert.equal(tsString('back\\slash'), '"back\\\\slash"');
   assert.equal(numberLiteral(1e21), '1e21');
@@ -87,5 +109,14 @@ test('DNS and path segment checks', () => {
 
 test('compareKubeVersions orders GA > beta > alpha > others', () => {
   const v = ['v1alpha1', 'foo', 'v1', 'v2beta1', 'v1beta2', 'v1beta1', 'v2', 'bar'];
-  assert.deepEqual([...v].sort(compareKubeVersions), ['v2', 'v1', 'v2beta1', 'v1beta2', 'v1beta1', 'v1alpha1', 'bar', 'foo']);
+  assert.deepEqual([...v].sort(compareKubeVersions), [
+    'v2',
+    'v1',
+    'v2beta1',
+    'v1beta2',
+    'v1beta1',
+    'v1alpha1',
+    'bar',
+    'foo',
+  ]);
 });

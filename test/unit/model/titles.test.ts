@@ -38,11 +38,14 @@ test('singularTitle: the last word of a list property in the singular; acronyms,
 
 function typesOf(yaml: string): string {
   const r = readCrdInputs([{ file: 'inline.yaml', content: Buffer.from(yaml) }]);
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
-  return types(r.model, createEmitContext({ sources: ['inline.yaml'] }))[0]!.contents;
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
+  return types(r.model, createEmitContext({ sources: ['inline.yaml'] }))[0].contents;
 }
 
-const interfaces = (text: string): string[] => [...text.matchAll(/^export interface (\w+)/gm)].map((m) => m[1]!);
+const interfaces = (text: string): string[] => [...text.matchAll(/^export interface (\w+)/gm)].map((m) => m[1]);
 
 function crd(props: string): string {
   return `apiVersion: apiextensions.k8s.io/v1
@@ -74,7 +77,8 @@ const ref = (description: string) => `type: object
                     port: { type: integer }`;
 
 test('objects of one schema and description share one interface, named from the path nearest the root', () => {
-  const text = typesOf(crd(`                backend:
+  const text = typesOf(
+    crd(`                backend:
                   ${ref('A backend.')}
                 mirror:
                   type: object
@@ -82,7 +86,8 @@ test('objects of one schema and description share one interface, named from the 
                     target:
                       ${ref('A backend.').replace(/\n {18}/g, '\n                      ')}
                 other:
-                  ${ref('Another thing.')}`));
+                  ${ref('Another thing.')}`),
+  );
   assert.deepEqual(interfaces(text), ['Foo', 'FooSpec', 'FooSpecBackend', 'FooSpecMirror', 'FooSpecOther', 'FooList']);
   assert.match(text, /target\?: FooSpecBackend;/);
   // same properties, another description: its own interface (the doc would be wrong for one of them)
@@ -90,7 +95,8 @@ test('objects of one schema and description share one interface, named from the 
 });
 
 test('a list item whose singular name is taken keeps the plural instead of a numeric suffix', () => {
-  const text = typesOf(crd(`                rule:
+  const text = typesOf(
+    crd(`                rule:
                   type: object
                   properties:
                     a: { type: string }
@@ -99,7 +105,8 @@ test('a list item whose singular name is taken keeps the plural instead of a num
                   items:
                     type: object
                     properties:
-                      b: { type: string }`));
+                      b: { type: string }`),
+  );
   assert.deepEqual(interfaces(text), ['Foo', 'FooSpec', 'FooSpecRule', 'FooSpecRules', 'FooList']);
   assert.match(text, /rules\?: FooSpecRules\[\];/);
 });
@@ -108,17 +115,20 @@ test('cert-manager: a Certificate condition is CertificateStatusCondition', () =
   const file = join(CORPUS, 'cert-manager', 'cert-manager.io_certificates.yaml');
   assert.ok(existsSync(file), `corpus not found at ${CORPUS}`);
   const r = readCrdInputs([{ file, content: readFileSync(file) }]);
-  const text = types(r.model, createEmitContext({ sources: r.model.sources }))[0]!.contents;
+  const text = types(r.model, createEmitContext({ sources: r.model.sources }))[0].contents;
   assert.match(text, /conditions\?: CertificateStatusCondition\[\];/);
   assert.doesNotMatch(text, /CertificateStatusConditions\b/);
 });
 
-test("Argo CD: identical shapes emitted once — fewer, shorter interface names (measured: 307 interfaces up to 100 characters before)", () => {
+test('Argo CD: identical shapes emitted once — fewer, shorter interface names (measured: 307 interfaces up to 100 characters before)', () => {
   const dir = join(CORPUS, 'argo-cd');
   assert.ok(existsSync(dir), `corpus not found at ${dir}`);
   const files = ['application-crd.yaml', 'appproject-crd.yaml'].map((f) => join(dir, f));
   const r = readCrdInputs(files.map((file) => ({ file, content: readFileSync(file) })));
-  assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    r.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   const names = types(r.model, createEmitContext({ sources: r.model.sources })).flatMap((f) => interfaces(f.contents));
   assert.equal(new Set(names).size, names.length, 'each name declared once');
   assert.ok(names.length <= 100, `${names.length} interfaces`);

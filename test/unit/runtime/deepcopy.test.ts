@@ -3,7 +3,17 @@
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyJson, copyJsonArray, copyScalarArray, copyScalarMap, deepCopyListMeta, deepCopyManagedFieldsEntry, deepCopyObjectMeta, deepCopyOwnerReference, setOwn } from '../../../src/runtime/index.js';
+import {
+  copyJson,
+  copyJsonArray,
+  copyScalarArray,
+  copyScalarMap,
+  deepCopyListMeta,
+  deepCopyManagedFieldsEntry,
+  deepCopyObjectMeta,
+  deepCopyOwnerReference,
+  setOwn,
+} from '../../../src/runtime/index.js';
 import type { ObjectMeta } from '../../../src/runtime/index.js';
 import { assertAliasFree } from '../aliasing.js';
 
@@ -33,7 +43,9 @@ describe('runtime deepcopy', () => {
   });
 
   it('copyJson copies any JSON deeply: equal, alias-free, null kept, __proto__ data', () => {
-    const src = JSON.parse(`{"a":[1,null,{"b":[[2],{"c":null}]}],"n":null,"s":"x","p":${POLLUTE},"__proto__":{"polluted":"yes"}}`) as unknown;
+    const src = JSON.parse(
+      `{"a":[1,null,{"b":[[2],{"c":null}]}],"n":null,"s":"x","p":${POLLUTE},"__proto__":{"polluted":"yes"}}`,
+    ) as unknown;
     const c = copyJson(src);
     assert.deepStrictEqual(c, src);
     assertAliasFree(c, src);
@@ -82,7 +94,12 @@ describe('runtime deepcopy', () => {
   });
 
   it('deepCopyObjectMeta copies wrong-typed fields as JSON (an array where a map belongs, and the reverse)', () => {
-    const meta = { labels: [{ a: 1 }], ownerReferences: { not: { an: 'array' } }, managedFields: { x: [1] }, finalizers: { y: 1 } } as unknown as ObjectMeta;
+    const meta = {
+      labels: [{ a: 1 }],
+      ownerReferences: { not: { an: 'array' } },
+      managedFields: { x: [1] },
+      finalizers: { y: 1 },
+    } as unknown as ObjectMeta;
     const c = deepCopyObjectMeta(meta);
     assert.deepStrictEqual(c, meta);
     assertAliasFree(c, meta);
@@ -92,7 +109,11 @@ describe('runtime deepcopy', () => {
     const list = { resourceVersion: '1', continue: 'c', remainingItemCount: 3, extra: { a: [1] } };
     const ref = { apiVersion: 'v1', kind: 'K', name: 'n', uid: 'u', extra: { b: {} } };
     const entry = { manager: 'm', fieldsV1: { 'f:a': { '.': {} } } };
-    for (const [c, src] of [[deepCopyListMeta(list), list], [deepCopyOwnerReference(ref), ref], [deepCopyManagedFieldsEntry(entry), entry]] as const) {
+    for (const [c, src] of [
+      [deepCopyListMeta(list), list],
+      [deepCopyOwnerReference(ref), ref],
+      [deepCopyManagedFieldsEntry(entry), entry],
+    ] as const) {
       assert.deepStrictEqual(c, src);
       assertAliasFree(c, src);
     }

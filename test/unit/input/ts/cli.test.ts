@@ -44,7 +44,13 @@ test('TypeScript input writes its CRD by default (what a TypeScript-first user i
   assert.match(crd, /kind: CustomResourceDefinition/);
   assert.ok(existsSync(join(out, 'ts', 'clientset/clientset.ts')), 'and every default generator');
   // a selection that leaves defaults out is what the user asked for: no CRD
-  assert.equal(await runCli(['generate', 'fixtures/databasemanager-ts/types.ts', '--out', join(out, 'types-only'), '--generators', 'types'], io()), 0);
+  assert.equal(
+    await runCli(
+      ['generate', 'fixtures/databasemanager-ts/types.ts', '--out', join(out, 'types-only'), '--generators', 'types'],
+      io(),
+    ),
+    0,
+  );
   assert.ok(!existsSync(join(out, 'types-only', 'config')));
   // CRD YAML input has its CRD already: crd stays opt-in there
   assert.equal(await runCli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', join(out, 'yaml')], io()), 0);
@@ -57,17 +63,29 @@ test('bad TypeScript input: positioned diagnostics, exit 1, nothing written', as
   const a = io();
   const code = await runCli(['generate', 'fixtures/invalid/ts-unknown-marker/input.ts', '--out', join(out, 'x')], a);
   assert.equal(code, 1);
-  assert.match(a.err, /^fixtures\/invalid\/ts-unknown-marker\/input\.ts:14:6 error TS005 unknown marker "\+kubebuilder:validation:Minimun"\n  hint: did you mean "\+kubebuilder:validation:Minimum"\?\n/);
+  assert.match(
+    a.err,
+    /^fixtures\/invalid\/ts-unknown-marker\/input\.ts:14:6 error TS005 unknown marker "\+kubebuilder:validation:Minimun"\n {2}hint: did you mean "\+kubebuilder:validation:Minimum"\?\n/,
+  );
   assert.match(a.err, /crdgen: 3 errors; nothing was written\n$/);
   assert.ok(!existsSync(join(out, 'x')));
 });
 
 test('usage errors: mixed inputs, --tsconfig with YAML', async () => {
   const a = io();
-  assert.equal(await runCli(['generate', 'fixtures/databasemanager-ts/types.ts', 'fixtures/databasemanager/crd.yaml', '--out', 'x'], a), 2);
+  assert.equal(
+    await runCli(
+      ['generate', 'fixtures/databasemanager-ts/types.ts', 'fixtures/databasemanager/crd.yaml', '--out', 'x'],
+      a,
+    ),
+    2,
+  );
   assert.match(a.err, /TypeScript and CRD YAML inputs cannot be mixed/);
   const b = io();
-  assert.equal(await runCli(['generate', 'fixtures/databasemanager/crd.yaml', '--tsconfig', 'tsconfig.json', '--out', 'x'], b), 2);
+  assert.equal(
+    await runCli(['generate', 'fixtures/databasemanager/crd.yaml', '--tsconfig', 'tsconfig.json', '--out', 'x'], b),
+    2,
+  );
   assert.match(b.err, /--tsconfig applies to TypeScript inputs only/);
 });
 
@@ -81,7 +99,9 @@ test('a YAML run does not load ts-morph', () => {
       const code = await runCli(['generate', 'fixtures/databasemanager/crd.yaml', '--out', ${JSON.stringify(out)}], io);
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('ts-morph'));
       console.log(JSON.stringify({ code, loaded }));`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').pop()!), { code: 0, loaded: [] });
   } finally {

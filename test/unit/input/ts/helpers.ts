@@ -56,7 +56,7 @@ export function diagLines(ds: readonly Diagnostic[]): string[] {
 export function onlyKind(model: Model): Kind {
   const kinds = model.groups.flatMap((g) => g.versions.flatMap((v) => v.kinds));
   if (kinds.length !== 1) throw new Error(`expected one kind, got ${kinds.length}`);
-  return kinds[0]!;
+  return kinds[0];
 }
 
 /** A deep copy of a schema without `source` positions, for comparisons. */

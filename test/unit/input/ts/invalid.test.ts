@@ -9,16 +9,29 @@ import { readTypeScript } from '../../../../src/input/ts/reader.js';
 import type { Diagnostic } from '../../../../src/diagnostics/diagnostic.js';
 
 const root = 'fixtures/invalid';
-const cases = readdirSync(root).filter((n) => n.startsWith('ts-')).sort();
+const cases = readdirSync(root)
+  .filter((n) => n.startsWith('ts-'))
+  .sort();
 
 function render(ds: readonly Diagnostic[]): string {
   return ds
-    .map((d) => `${d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}\n`)
+    .map(
+      (d) =>
+        `${d.file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}${d.hint ? `\n  hint: ${d.hint}` : ''}\n`,
+    )
     .join('');
 }
 
 test('there is an invalid TypeScript case for every bad-input category', () => {
-  const want = ['class', 'generic', 'object-union', 'circular', 'unknown-marker', 'marker-wrong-node', 'marker-bad-value'];
+  const want = [
+    'class',
+    'generic',
+    'object-union',
+    'circular',
+    'unknown-marker',
+    'marker-wrong-node',
+    'marker-bad-value',
+  ];
   for (const w of want) assert.ok(cases.includes(`ts-${w}`), `fixtures/invalid/ts-${w} is missing`);
 });
 
@@ -30,7 +43,10 @@ for (const name of cases) {
     const file = join(dir, 'expected.txt');
     if (process.env['CRDGEN_UPDATE_FIXTURES'] === '1') writeFileSync(file, got);
     assert.ok(r.diagnostics.length > 0, 'a bad input must give diagnostics');
-    assert.ok(r.diagnostics.every((d) => d.file && d.line && d.col), 'every diagnostic has file:line:col');
+    assert.ok(
+      r.diagnostics.every((d) => d.file && d.line && d.col),
+      'every diagnostic has file:line:col',
+    );
     assert.equal(got, readFileSync(file, 'utf8'));
   });
 }

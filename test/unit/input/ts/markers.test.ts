@@ -37,7 +37,14 @@ test('grammar: strings, lists and args', () => {
     { text: 'x', quoted: false },
     { text: 'y', quoted: false },
   ]);
-  assert.deepEqual([...parseArgs('a=1,flag,b="x=y"')], [['a', '1'], ['flag', 'true'], ['b', '"x=y"']]);
+  assert.deepEqual(
+    [...parseArgs('a=1,flag,b="x=y"')],
+    [
+      ['a', '1'],
+      ['flag', 'true'],
+      ['b', '"x=y"'],
+    ],
+  );
   assert.throws(() => parseArgs('a=1,a=2'), /given twice/);
 });
 
@@ -53,7 +60,10 @@ test('known markers parse to typed values', () => {
     { text: 'db', quoted: false },
   ]);
   assert.equal(res.get('scope'), 'Namespaced');
-  const x = ok('kubebuilder:validation:XValidation:rule="self.a, self.b",optionalOldSelf').value as Map<string, unknown>;
+  const x = ok('kubebuilder:validation:XValidation:rule="self.a, self.b",optionalOldSelf').value as Map<
+    string,
+    unknown
+  >;
   assert.equal(x.get('rule'), 'self.a, self.b');
   assert.equal(x.get('optionalOldSelf'), true);
   const items = ok('kubebuilder:validation:items:items:MaxLength=3');

@@ -12,8 +12,8 @@ test('databasemanager-ts fixture reads to the DatabaseManager model', () => {
   assert.deepEqual(r.diagnostics, []);
   assert.deepEqual(r.model.sources, ['fixtures/databasemanager-ts/types.ts']);
   assert.equal(r.model.groups.length, 1);
-  assert.equal(r.model.groups[0]!.name, 'coolops.cn');
-  assert.equal(r.model.groups[0]!.versions[0]!.name, 'v1alpha1');
+  assert.equal(r.model.groups[0].name, 'coolops.cn');
+  assert.equal(r.model.groups[0].versions[0].name, 'v1alpha1');
   const k = onlyKind(r.model);
   assert.deepEqual(
     { ...k, schema: undefined, source: undefined },
@@ -30,7 +30,19 @@ test('databasemanager-ts fixture reads to the DatabaseManager model', () => {
       deprecated: false,
       subresources: { status: true },
       printerColumns: [],
-      verbs: ['create', 'update', 'updateStatus', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply', 'applyStatus'],
+      verbs: [
+        'create',
+        'update',
+        'updateStatus',
+        'delete',
+        'deleteCollection',
+        'get',
+        'list',
+        'watch',
+        'patch',
+        'apply',
+        'applyStatus',
+      ],
       schema: undefined,
       source: undefined,
     },
@@ -39,31 +51,48 @@ test('databasemanager-ts fixture reads to the DatabaseManager model', () => {
   const crd = parse(readFileSync('fixtures/databasemanager/crd.yaml', 'utf8')) as {
     spec: { versions: { schema: { openAPIV3Schema: unknown } }[] };
   };
-  assert.deepEqual(schemaToJson(k.schema!), crd.spec.versions[0]!.schema.openAPIV3Schema);
+  assert.deepEqual(schemaToJson(k.schema!), crd.spec.versions[0].schema.openAPIV3Schema);
   assert.deepEqual(k.source, { file: 'fixtures/databasemanager-ts/types.ts', line: 11, col: 18 });
   // the spec as in fixtures/databasemanager (the whole model is compared with the CRD reader's in
   // test/roundtrip/databasemanager-identity.test.ts)
   const root = stripSources(k.schema);
   assert.ok(root?.type === 'object');
   assert.equal(root.title, 'DatabaseManager');
-  assert.deepEqual(root.properties.map((p) => [p.name, p.required, p.schema.title]), [
-    ['spec', false, 'DatabaseManagerSpec'],
-    ['status', false, 'DatabaseManagerStatus'],
-  ]);
-  assert.deepEqual(root.properties[0]!.schema, {
+  assert.deepEqual(
+    root.properties.map((p) => [p.name, p.required, p.schema.title]),
+    [
+      ['spec', false, 'DatabaseManagerSpec'],
+      ['status', false, 'DatabaseManagerStatus'],
+    ],
+  );
+  assert.deepEqual(root.properties[0].schema, {
     type: 'object',
     title: 'DatabaseManagerSpec',
     description: 'DatabaseManagerSpec is the desired state of a DatabaseManager.',
     preserveUnknownFields: false,
     embeddedResource: false,
     properties: [
-      { name: 'deploymentName', required: false, schema: { type: 'string', description: 'Name of the Deployment to manage.' } },
+      {
+        name: 'deploymentName',
+        required: false,
+        schema: { type: 'string', description: 'Name of the Deployment to manage.' },
+      },
       {
         name: 'replicas',
         required: false,
-        schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 10, description: 'Number of database replicas, 1 to 10.' },
+        schema: {
+          type: 'integer',
+          format: 'int32',
+          minimum: 1,
+          maximum: 10,
+          description: 'Number of database replicas, 1 to 10.',
+        },
       },
-      { name: 'dbtype', required: false, schema: { type: 'string', description: 'Database engine: mysql, postgres, redis or mongodb.' } },
+      {
+        name: 'dbtype',
+        required: false,
+        schema: { type: 'string', description: 'Database engine: mysql, postgres, redis or mongodb.' },
+      },
     ],
   });
 });
@@ -83,7 +112,10 @@ test('primitive and crdgen/types types map to schema nodes', () => {
     i64: { type: 'integer', format: 'int64' },
     // as controller-gen writes them: the anyOf, and a Quantity's pattern
     ios: { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
-    q: { type: 'int-or-string', keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN } },
+    q: {
+      type: 'int-or-string',
+      keywords: { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN },
+    },
     t: { type: 'string', format: 'date-time' },
     d: { type: 'string' },
     raw: { type: 'unknown', object: true },
@@ -95,7 +127,8 @@ test('primitive and crdgen/types types map to schema nodes', () => {
 
 test('arrays, maps, enums, nullable and optional', () => {
   const r = readSources({
-    'api.ts': fooKind(`
+    'api.ts': fooKind(
+      `
   a?: string[];
   b: Array<int32>;
   c: Record<string, string>;
@@ -106,7 +139,8 @@ test('arrays, maps, enums, nullable and optional', () => {
   h?: Engine;`,
       `/** The engine. */
 // +kubebuilder:default="mysql"
-export type Engine = 'mysql' | 'redis';`),
+export type Engine = 'mysql' | 'redis';`,
+    ),
   });
   assert.deepEqual(diagLines(r.diagnostics), []);
   assert.deepEqual(specProp(r, 'a'), { type: 'array', items: { type: 'string' } });
@@ -116,21 +150,36 @@ export type Engine = 'mysql' | 'redis';`),
   assert.deepEqual(specProp(r, 'e'), { type: 'string', enum: ['mysql', 'postgres'] });
   assert.deepEqual(specProp(r, 'f'), { type: 'string', nullable: true });
   assert.deepEqual(specProp(r, 'g'), { type: 'array', items: { type: 'string' } });
-  assert.deepEqual(specProp(r, 'h'), { type: 'string', enum: ['mysql', 'redis'], description: 'The engine.', default: 'mysql' });
+  assert.deepEqual(specProp(r, 'h'), {
+    type: 'string',
+    enum: ['mysql', 'redis'],
+    description: 'The engine.',
+    default: 'mysql',
+  });
   const spec = onlyKind(r.model).schema!;
   assert.equal(spec.type, 'object');
-  const specNode = spec.type === 'object' ? spec.properties[0]!.schema : undefined;
+  const specNode = spec.type === 'object' ? spec.properties[0].schema : undefined;
   assert.ok(specNode?.type === 'object');
   assert.deepEqual(
     specNode.properties.map((p) => [p.name, p.required]),
-    [['a', false], ['b', true], ['c', true], ['d', true], ['e', true], ['f', true], ['g', true], ['h', false]],
+    [
+      ['a', false],
+      ['b', true],
+      ['c', true],
+      ['d', true],
+      ['e', true],
+      ['f', true],
+      ['g', true],
+      ['h', false],
+    ],
   );
 });
 
 test('validation markers on fields, types and array items', () => {
   const r = readSources(
     {
-    'api.ts': fooKind(`
+      'api.ts': fooKind(
+        `
   // +kubebuilder:validation:MinLength=1
   // +kubebuilder:validation:MaxLength=63
   // +kubebuilder:validation:Pattern=\`^[a-z]+$\`
@@ -168,16 +217,29 @@ test('validation markers on fields, types and array items', () => {
   must?: string;
   // +optional
   may: string;`,
-      `// +kubebuilder:validation:XValidation:rule="has(self.name)"
-export interface Port { name: string; port: int32 }`),
+        `// +kubebuilder:validation:XValidation:rule="has(self.name)"
+export interface Port { name: string; port: int32 }`,
+      ),
     },
     ['.'],
     undefined,
     false, // uniqueItems is the apiserver's to refuse (see the next test)
   );
   assert.deepEqual(diagLines(r.diagnostics), []);
-  assert.deepEqual(specProp(r, 'name'), { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z]+$', format: 'hostname' });
-  assert.deepEqual(specProp(r, 'ratio'), { type: 'number', minimum: 0.5, maximum: 2, exclusiveMaximum: true, multipleOf: 0.5 });
+  assert.deepEqual(specProp(r, 'name'), {
+    type: 'string',
+    minLength: 1,
+    maxLength: 63,
+    pattern: '^[a-z]+$',
+    format: 'hostname',
+  });
+  assert.deepEqual(specProp(r, 'ratio'), {
+    type: 'number',
+    minimum: 0.5,
+    maximum: 2,
+    exclusiveMaximum: true,
+    multipleOf: 0.5,
+  });
   assert.deepEqual(specProp(r, 'level'), { type: 'integer', format: 'int32', enum: [1, 2, 3] });
   assert.deepEqual(specProp(r, 'tags'), {
     type: 'array',
@@ -213,7 +275,7 @@ export interface Port { name: string; port: int32 }`),
     embeddedResource: true,
   });
   const spec = onlyKind(r.model).schema;
-  const specNode = spec?.type === 'object' ? spec.properties[0]!.schema : undefined;
+  const specNode = spec?.type === 'object' ? spec.properties[0].schema : undefined;
   assert.ok(specNode?.type === 'object');
   const req = Object.fromEntries(specNode.properties.map((p) => [p.name, p.required]));
   assert.equal(req['must'], true);
@@ -236,12 +298,16 @@ test('what the apiserver would refuse is reported at the TypeScript declaration,
       'api.ts:18:12 CRD034 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].default',
     ],
   );
-  assert.match(r.diagnostics[1]!.message, /x-kubernetes-list-map-keys, so it must have a default or be a required property/);
+  assert.match(
+    r.diagnostics[1].message,
+    /x-kubernetes-list-map-keys, so it must have a default or be a required property/,
+  );
 });
 
 test('field JSDoc wins over the type JSDoc; inline objects get a derived title; extends flattens', () => {
   const r = readSources({
-    'api.ts': fooKind(`
+    'api.ts': fooKind(
+      `
   /** Field doc. */
   a: Bar;
   b: Bar;
@@ -250,7 +316,8 @@ test('field JSDoc wins over the type JSDoc; inline objects get a derived title; 
       `/** Bar doc. */
 export interface Bar { v: string }
 interface Base { base: string; over: number }
-export interface Derived extends Base { over: string; own: boolean }`),
+export interface Derived extends Base { over: string; own: boolean }`,
+    ),
   });
   assert.deepEqual(diagLines(r.diagnostics), []);
   assert.equal(specProp(r, 'a').description, 'Field doc.');
@@ -258,11 +325,24 @@ export interface Derived extends Base { over: string; own: boolean }`),
   const c = specProp(r, 'c');
   assert.ok(c.type === 'object');
   assert.equal(c.title, 'FooSpecC');
-  assert.deepEqual(c.properties.map((p) => [p.name, p.required]), [['x', true], ['y', false]]);
+  assert.deepEqual(
+    c.properties.map((p) => [p.name, p.required]),
+    [
+      ['x', true],
+      ['y', false],
+    ],
+  );
   const d = specProp(r, 'd');
   assert.ok(d.type === 'object');
   assert.equal(d.title, 'Derived');
-  assert.deepEqual(d.properties.map((p) => [p.name, p.schema.type]), [['base', 'string'], ['over', 'string'], ['own', 'boolean']]);
+  assert.deepEqual(
+    d.properties.map((p) => [p.name, p.schema.type]),
+    [
+      ['base', 'string'],
+      ['over', 'string'],
+      ['own', 'boolean'],
+    ],
+  );
 });
 
 test('multi-line JSDoc keeps lines; markers are not part of the description', () => {
@@ -294,10 +374,20 @@ export interface Foo { apiVersion: 'example.com/v1beta1'; kind: 'Foo'; metadata:
   });
   assert.deepEqual(diagLines(r.diagnostics), []);
   assert.deepEqual(r.model.sources, ['api/doc.ts', 'api/foo.ts', 'api/shared.ts', 'api/spec.ts']);
-  assert.equal(r.model.groups[0]!.versions[0]!.name, 'v1beta1');
+  assert.equal(r.model.groups[0].versions[0].name, 'v1beta1');
   const k = onlyKind(r.model);
   assert.equal(k.scope, 'Cluster');
-  assert.deepEqual(k.verbs, ['create', 'update', 'delete', 'deleteCollection', 'get', 'list', 'watch', 'patch', 'apply']);
+  assert.deepEqual(k.verbs, [
+    'create',
+    'update',
+    'delete',
+    'deleteCollection',
+    'get',
+    'list',
+    'watch',
+    'patch',
+    'apply',
+  ]);
   const shared = specProp(r, 'shared');
   assert.ok(shared.type === 'object');
   assert.equal(shared.title, 'Shared');
@@ -305,7 +395,13 @@ export interface Foo { apiVersion: 'example.com/v1beta1'; kind: 'Foo'; metadata:
 
 test('a syntax error in a file reached only through an import is reported', () => {
   const r = readSources(
-    { 'api/foo.ts': fooKind('  shared: Shared;').replace("from 'crdgen/types';", "from 'crdgen/types';\nimport type { Shared } from '../lib/shared.js';"), 'lib/shared.ts': 'export interface Shared {\n  n: number\n  m: \n}\n' },
+    {
+      'api/foo.ts': fooKind('  shared: Shared;').replace(
+        "from 'crdgen/types';",
+        "from 'crdgen/types';\nimport type { Shared } from '../lib/shared.js';",
+      ),
+      'lib/shared.ts': 'export interface Shared {\n  n: number\n  m: \n}\n',
+    },
     ['api'],
   );
   assert.deepEqual(diagLines(r.diagnostics), ['lib/shared.ts:4:1 TS001 Type expected.']);
@@ -313,7 +409,10 @@ test('a syntax error in a file reached only through an import is reported', () =
 
 test('a hand-written list type is skipped (lists are generated)', () => {
   const r = readSources({
-    'a.ts': fooKind('  a: string;', "import type { ListMeta } from 'crdgen/types';\nexport interface FooList { apiVersion: 'example.com/v1'; kind: 'FooList'; metadata: ListMeta; items: Foo[] }"),
+    'a.ts': fooKind(
+      '  a: string;',
+      "import type { ListMeta } from 'crdgen/types';\nexport interface FooList { apiVersion: 'example.com/v1'; kind: 'FooList'; metadata: ListMeta; items: Foo[] }",
+    ),
   });
   assert.deepEqual(diagLines(r.diagnostics), []);
   assert.equal(onlyKind(r.model).kind, 'Foo');
@@ -323,7 +422,10 @@ test('tsconfig paths resolve imports', () => {
   const r = readSources(
     {
       'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@api/*': ['lib/*'] } } }),
-      'src/api.ts': fooKind('  shared: Shared;').replace("from 'crdgen/types';", "from 'crdgen/types';\nimport type { Shared } from '@api/shared';"),
+      'src/api.ts': fooKind('  shared: Shared;').replace(
+        "from 'crdgen/types';",
+        "from 'crdgen/types';\nimport type { Shared } from '@api/shared';",
+      ),
       'lib/shared.ts': 'export interface Shared { n: number }\n',
     },
     ['src'],
@@ -364,7 +466,11 @@ test('kind markers: resource, subresources, printer columns, versions, deepcopy,
   assert.equal(k.noDeepCopy, true);
   assert.deepEqual(k.subresources, {
     status: true,
-    scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    scale: {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.status.selector',
+    },
   });
   assert.deepEqual(k.printerColumns, [
     { name: 'Ready', type: 'boolean', jsonPath: '.status.ready', description: 'Is it ready', priority: 1 },
@@ -394,8 +500,14 @@ ${storage ? '// +kubebuilder:storageversion\n' : ''}export interface Foo { apiVe
 `;
   const ok = readSources({ 'v1/foo.ts': kind('v1', true), 'v1beta1/foo.ts': kind('v1beta1', false) });
   assert.deepEqual(diagLines(ok.diagnostics), []);
-  const versions = ok.model.groups[0]!.versions;
-  assert.deepEqual(versions.map((v) => [v.name, v.kinds[0]!.storage]), [['v1', true], ['v1beta1', false]]);
+  const versions = ok.model.groups[0].versions;
+  assert.deepEqual(
+    versions.map((v) => [v.name, v.kinds[0].storage]),
+    [
+      ['v1', true],
+      ['v1beta1', false],
+    ],
+  );
   const bad = readSources({ 'v1/foo.ts': kind('v1', false), 'v1beta1/foo.ts': kind('v1beta1', false) });
   assert.deepEqual(diagLines(bad.diagnostics), [
     'v1/foo.ts:5:18 TS012 kind Foo is in versions v1, v1beta1; exactly one needs +kubebuilder:storageversion (found 0)',
@@ -407,10 +519,14 @@ test('apiVersion literal alone gives group and version; a mismatch with markers 
     'a.ts': `import type { ObjectMeta } from 'crdgen/types';\nexport interface Foo { apiVersion: 'x.io/v2'; kind: 'Foo'; metadata: ObjectMeta }\n`,
   });
   assert.deepEqual(diagLines(ok.diagnostics), []);
-  assert.equal(ok.model.groups[0]!.name, 'x.io');
-  assert.equal(ok.model.groups[0]!.versions[0]!.name, 'v2');
-  const bad = readSources({ 'a.ts': HEAD + `export interface Foo { apiVersion: 'x.io/v2'; kind: 'Foo'; metadata: ObjectMeta }\n` });
-  assert.deepEqual(diagLines(bad.diagnostics), ["a.ts:4:18 TS009 kind Foo has apiVersion 'x.io/v2' but its markers say example.com/v1"]);
+  assert.equal(ok.model.groups[0].name, 'x.io');
+  assert.equal(ok.model.groups[0].versions[0].name, 'v2');
+  const bad = readSources({
+    'a.ts': HEAD + `export interface Foo { apiVersion: 'x.io/v2'; kind: 'Foo'; metadata: ObjectMeta }\n`,
+  });
+  assert.deepEqual(diagLines(bad.diagnostics), [
+    "a.ts:4:18 TS009 kind Foo has apiVersion 'x.io/v2' but its markers say example.com/v1",
+  ]);
 });
 
 test('inputs: missing file, non-.ts file, empty folder, generated files skipped, globs', () => {

@@ -57,17 +57,27 @@ test('an embedded resource keeps its metadata untitled', () => {
 
 test('two different types with one name in a group/version, or a reserved name, are TS012', () => {
   const r = readSources({
-    'a.ts': fooKind('  a: Thing;\n  b: Other;', `import type { Thing as Other } from './b.js';\nexport interface Thing { x: string }`),
+    'a.ts': fooKind(
+      '  a: Thing;\n  b: Other;',
+      `import type { Thing as Other } from './b.js';\nexport interface Thing { x: string }`,
+    ),
     'b.ts': 'export interface Thing { y: string }\n',
   });
   assert.deepEqual(diagLines(r.diagnostics), [
     'a.ts:14:3 TS012 two different types are named Thing in example.com/v1 (the other is at a.ts:13:3)',
   ]);
-  const reserved = readSources({ 'a.ts': fooKind('  a: FooList;\n  b: ObjectMeta2;', 'export interface FooList { x: string }\nexport interface ObjectMeta2 { y: string }') });
-  assert.deepEqual(diagLines(reserved.diagnostics), ['a.ts:13:3 TS012 type FooList in example.com/v1 takes a name that generated code uses']);
+  const reserved = readSources({
+    'a.ts': fooKind(
+      '  a: FooList;\n  b: ObjectMeta2;',
+      'export interface FooList { x: string }\nexport interface ObjectMeta2 { y: string }',
+    ),
+  });
+  assert.deepEqual(diagLines(reserved.diagnostics), [
+    'a.ts:13:3 TS012 type FooList in example.com/v1 takes a name that generated code uses',
+  ]);
 });
 
-test("optional apiVersion, kind and metadata are written into the schema as controller-gen does", () => {
+test('optional apiVersion, kind and metadata are written into the schema as controller-gen does', () => {
   const r = readSources({
     'a.ts': `${HEAD}
 // +genclient
@@ -95,6 +105,10 @@ export interface Foo {
 });
 
 test('a kind name must be UpperCamelCase', () => {
-  const r = readSources({ 'a.ts': `${HEAD}export interface foo { apiVersion: 'example.com/v1'; kind: 'foo'; metadata: ObjectMeta }\n` });
-  assert.deepEqual(diagLines(r.diagnostics), ['a.ts:4:18 TS010 kind foo must be an UpperCamelCase identifier (letters and digits)']);
+  const r = readSources({
+    'a.ts': `${HEAD}export interface foo { apiVersion: 'example.com/v1'; kind: 'foo'; metadata: ObjectMeta }\n`,
+  });
+  assert.deepEqual(diagLines(r.diagnostics), [
+    'a.ts:4:18 TS010 kind foo must be an UpperCamelCase identifier (letters and digits)',
+  ]);
 });

@@ -14,8 +14,19 @@ test('crdgen/types exports every name the reader maps (and ListMeta), as types o
   const exported = [...sf.getExportedDeclarations().keys()].sort();
   assert.deepEqual(exported, [...BUILTIN_TYPE_NAMES, 'ListMeta'].sort());
   // type-only: nothing is emitted but an empty module
-  const js = sf.getEmitOutput().getOutputFiles().find((f) => f.getFilePath().endsWith('.js'))?.getText() ?? '';
-  assert.equal(js.replace(/\/\/.*\n/g, '').replace(/export \{\};?/, '').trim(), '');
+  const js =
+    sf
+      .getEmitOutput()
+      .getOutputFiles()
+      .find((f) => f.getFilePath().endsWith('.js'))
+      ?.getText() ?? '';
+  assert.equal(
+    js
+      .replace(/\/\/.*\n/g, '')
+      .replace(/export \{\};?/, '')
+      .trim(),
+    '',
+  );
 });
 
 test('the TypeScript fixture typechecks with tsc --strict against crdgen/types', async () => {

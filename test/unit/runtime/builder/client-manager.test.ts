@@ -14,7 +14,12 @@ import { newControllerManagedBy } from '../../../../src/runtime/builder/builder.
 import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
 import type { SharedIndexInformer } from '../../../../src/runtime/cache/shared-informer.js';
 
-const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns', ...(labels ? { labels } : {}) }, data });
+const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', ...(labels ? { labels } : {}) },
+  data,
+});
 
 async function until(p: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -40,19 +45,39 @@ test('createOrUpdate: created, then updated, then unchanged; the cache is read, 
     const r1 = await m.client.createOrUpdate(ConfigMapResource, key, (o) => void (o.data = { a: '1' }));
     assert.equal(r1.operation, 'created');
     assert.equal(r1.object.metadata?.name, 'c');
-    await until(() => m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c') !== undefined, 'the cache to see c');
+    await until(
+      () => m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c') !== undefined,
+      'the cache to see c',
+    );
     const r2 = await m.client.createOrUpdate(ConfigMapResource, key, (o) => void (o.data = { a: '2' }));
     assert.equal(r2.operation, 'updated');
-    await until(() => m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c')?.data?.['a'] === '2', 'the cache to see a=2');
+    await until(
+      () => m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c')?.data?.['a'] === '2',
+      'the cache to see a=2',
+    );
     const writes = fake.actions().filter((a) => a.verb !== 'list' && a.verb !== 'watch').length;
     const r3 = await m.client.createOrUpdate(ConfigMapResource, key, (o) => void (o.data = { a: '2' }));
     assert.equal(r3.operation, 'unchanged');
-    assert.equal(fake.actions().filter((a) => a.verb !== 'list' && a.verb !== 'watch').length, writes, 'unchanged writes nothing');
+    assert.equal(
+      fake.actions().filter((a) => a.verb !== 'list' && a.verb !== 'watch').length,
+      writes,
+      'unchanged writes nothing',
+    );
     const got = await m.client.get(ConfigMapResource, key);
     got.data!['a'] = 'mutated';
-    assert.equal(m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c')?.data?.['a'], '2', 'get hands out a copy');
-    await assert.rejects(m.client.createOrUpdate(ConfigMapResource, key, (o) => void (o.metadata!.name = 'other')), /must not change the object's name or namespace/);
-    await assert.rejects(m.client.get(ConfigMapResource, { namespace: 'ns', name: 'missing' }), (e: unknown) => isNotFound(e) && /configmaps "missing" not found/.test((e as Error).message));
+    assert.equal(
+      m.manager.informer(ConfigMapResource).getIndexer().getByKey('ns/c')?.data?.['a'],
+      '2',
+      'get hands out a copy',
+    );
+    await assert.rejects(
+      m.client.createOrUpdate(ConfigMapResource, key, (o) => void (o.metadata!.name = 'other')),
+      /must not change the object's name or namespace/,
+    );
+    await assert.rejects(
+      m.client.get(ConfigMapResource, { namespace: 'ns', name: 'missing' }),
+      (e: unknown) => isNotFound(e) && /configmaps "missing" not found/.test((e as Error).message),
+    );
     await assert.rejects(m.client.get(ConfigMapResource, { name: 'c' }), /namespaced; the key needs a namespace/);
   } finally {
     await m.stop();
@@ -62,25 +87,65 @@ test('createOrUpdate: created, then updated, then unchanged; the cache is read, 
 test('createOrUpdate falls back to an update when the create finds the object (the cache was behind)', async () => {
   const fake = new FakeClientBackend([ConfigMapResource], [cm('c', { a: '1' })]);
   const emptyCache = { getIndexer: () => ({ getByKey: () => undefined }) };
-  const client = new ManagerClient({ backend: fake, fieldManager: 'unit', syncedInformer: async <T>() => emptyCache as unknown as SharedIndexInformer<T> });
-  const r = await client.createOrUpdate(ConfigMapResource, { namespace: 'ns', name: 'c' }, (o) => void (o.data = { ...o.data, b: '2' }));
+  const client = new ManagerClient({
+    backend: fake,
+    fieldManager: 'unit',
+    syncedInformer: async <T>() => emptyCache as unknown as SharedIndexInformer<T>,
+  });
+  const r = await client.createOrUpdate(
+    ConfigMapResource,
+    { namespace: 'ns', name: 'c' },
+    (o) => void (o.data = { ...o.data, b: '2' }),
+  );
   assert.equal(r.operation, 'updated');
   assert.deepEqual(r.object.data, { a: '1', b: '2' });
-  assert.deepEqual(fake.actions().map((a) => a.verb), ['create', 'get', 'update']);
+  assert.deepEqual(
+    fake.actions().map((a) => a.verb),
+    ['create', 'get', 'update'],
+  );
 });
 
 test('list reads the cache by namespace and label selector, sorted; reads before start fail clearly', async () => {
-  const fake = new FakeClientBackend([ConfigMapResource], [cm('b', {}, { app: 'x' }), cm('a', {}, { app: 'x' }), cm('z', {}, { app: 'y' }), { ...cm('o', {}, { app: 'x' }), metadata: { name: 'o', namespace: 'other', labels: { app: 'x' } } }]);
+  const fake = new FakeClientBackend(
+    [ConfigMapResource],
+    [
+      cm('b', {}, { app: 'x' }),
+      cm('a', {}, { app: 'x' }),
+      cm('z', {}, { app: 'y' }),
+      { ...cm('o', {}, { app: 'x' }), metadata: { name: 'o', namespace: 'other', labels: { app: 'x' } } },
+    ],
+  );
   const idle = newManager({ client: fake });
-  await assert.rejects(idle.client.get(ConfigMapResource, { namespace: 'ns', name: 'a' }), /cache is not running \(start the manager first\)/);
+  await assert.rejects(
+    idle.client.get(ConfigMapResource, { namespace: 'ns', name: 'a' }),
+    /cache is not running \(start the manager first\)/,
+  );
   const m = await started(fake);
   try {
-    assert.deepEqual((await m.client.list(ConfigMapResource, { namespace: 'ns', labelSelector: 'app=x' })).map((o) => o.metadata?.name), ['a', 'b']);
-    assert.deepEqual((await m.client.list(ConfigMapResource, { labelSelector: 'app=x' })).map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`), ['ns/a', 'ns/b', 'other/o']);
+    assert.deepEqual(
+      (await m.client.list(ConfigMapResource, { namespace: 'ns', labelSelector: 'app=x' })).map(
+        (o) => o.metadata?.name,
+      ),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      (await m.client.list(ConfigMapResource, { labelSelector: 'app=x' })).map(
+        (o) => `${o.metadata?.namespace}/${o.metadata?.name}`,
+      ),
+      ['ns/a', 'ns/b', 'other/o'],
+    );
     const all = await m.client.list(ConfigMapResource);
     assert.equal(all.length, 4);
-    assert.ok(all.every((o) => o.apiVersion === 'v1' && o.kind === 'ConfigMap'), 'apiVersion and kind filled in');
-    assert.deepEqual((await m.client.apiReader.list(ConfigMapResource, { namespace: 'ns', labelSelector: 'app=y' })).map((o) => o.metadata?.name), ['z']);
+    assert.ok(
+      all.every((o) => o.apiVersion === 'v1' && o.kind === 'ConfigMap'),
+      'apiVersion and kind filled in',
+    );
+    assert.deepEqual(
+      (await m.client.apiReader.list(ConfigMapResource, { namespace: 'ns', labelSelector: 'app=y' })).map(
+        (o) => o.metadata?.name,
+      ),
+      ['z'],
+    );
   } finally {
     await m.stop();
   }
@@ -93,7 +158,10 @@ function recordingApplies(backend: ClientBackend): { backend: ClientBackend; app
     applies,
     backend: {
       scale: (d, ns) => backend.scale(d, ns),
-      resource: <T extends KubeObject, L extends KubeList<T> = KubeList<T>>(d: ResourceDescriptor, ns?: string): ResourceClient<T, L> => {
+      resource: <T extends KubeObject, L extends KubeList<T> = KubeList<T>>(
+        d: ResourceDescriptor,
+        ns?: string,
+      ): ResourceClient<T, L> => {
         const c = backend.resource<T, L>(d, ns);
         return new Proxy(c, {
           get: (t, p, r) => {
@@ -110,14 +178,33 @@ function recordingApplies(backend: ClientBackend): { backend: ClientBackend; app
 test('apply fills apiVersion and kind, forces by default with the manager field manager, and checks the configuration', async () => {
   const fake = new FakeClientBackend([ConfigMapResource, DeploymentResource]);
   const rec = recordingApplies(fake);
-  const client = new ManagerClient({ backend: rec.backend, fieldManager: 'my-operator', syncedInformer: async () => { throw new Error('not used'); } });
+  const client = new ManagerClient({
+    backend: rec.backend,
+    fieldManager: 'my-operator',
+    syncedInformer: async () => {
+      throw new Error('not used');
+    },
+  });
   const out = await client.apply(ConfigMapResource, { metadata: { name: 'c', namespace: 'ns' }, data: { a: '1' } });
   assert.equal(out.kind, 'ConfigMap');
-  assert.deepEqual(rec.applies[0], [{ metadata: { name: 'c', namespace: 'ns' }, data: { a: '1' }, apiVersion: 'v1', kind: 'ConfigMap' }, { fieldManager: 'my-operator', force: true }]);
-  await client.apply(ConfigMapResource, { metadata: { name: 'c', namespace: 'ns' } }, { force: false, fieldManager: 'someone' });
-  assert.deepEqual(rec.applies[1]![1], { fieldManager: 'someone', force: false });
-  await assert.rejects(client.apply(ConfigMapResource, { apiVersion: 'apps/v1', metadata: { name: 'c', namespace: 'ns' } }), /apiVersion "apps\/v1" is not "v1"/);
-  await assert.rejects(client.apply(DeploymentResource, { kind: 'ConfigMap', metadata: { name: 'd', namespace: 'ns' } }), /kind "ConfigMap" is not "Deployment"/);
+  assert.deepEqual(rec.applies[0], [
+    { metadata: { name: 'c', namespace: 'ns' }, data: { a: '1' }, apiVersion: 'v1', kind: 'ConfigMap' },
+    { fieldManager: 'my-operator', force: true },
+  ]);
+  await client.apply(
+    ConfigMapResource,
+    { metadata: { name: 'c', namespace: 'ns' } },
+    { force: false, fieldManager: 'someone' },
+  );
+  assert.deepEqual(rec.applies[1][1], { fieldManager: 'someone', force: false });
+  await assert.rejects(
+    client.apply(ConfigMapResource, { apiVersion: 'apps/v1', metadata: { name: 'c', namespace: 'ns' } }),
+    /apiVersion "apps\/v1" is not "v1"/,
+  );
+  await assert.rejects(
+    client.apply(DeploymentResource, { kind: 'ConfigMap', metadata: { name: 'd', namespace: 'ns' } }),
+    /kind "ConfigMap" is not "Deployment"/,
+  );
   await assert.rejects(client.apply(ConfigMapResource, { metadata: { name: 'c' } }), /needs a namespace/);
   await assert.rejects(client.addFinalizer(ConfigMapResource, cm('c', {}), 'not a finalizer!'), /not a qualified name/);
 });
@@ -134,26 +221,57 @@ test('the manager: starts once, fails when a cache does not sync in time, refuse
   const fake = new FakeClientBackend([ConfigMapResource]);
   fake.prependReactor('list', 'configmaps', () => ({ error: new Error('the list fails') })); // the cache never syncs
   const manager = newManager({ client: fake, cacheSyncTimeoutMs: 200 });
-  newControllerManagedBy(manager).for(ConfigMapResource).complete(async () => undefined);
+  newControllerManagedBy(manager)
+    .for(ConfigMapResource)
+    .complete(async () => undefined);
   const ac = new AbortController();
   const run = manager.start(ac.signal);
   await assert.rejects(manager.start(ac.signal), /starts once/);
   await assert.rejects(run, /controller configmap: the caches of configmaps did not sync within 200 ms/);
   assert.equal(manager.hasSynced(), false);
-  assert.throws(() => newControllerManagedBy(manager).named('late').for(ConfigMapResource).complete(async () => undefined), /the manager has stopped/);
+  assert.throws(
+    () =>
+      newControllerManagedBy(manager)
+        .named('late')
+        .for(ConfigMapResource)
+        .complete(async () => undefined),
+    /the manager has stopped/,
+  );
 });
 
 test('the builder validates the chain', () => {
   const manager = newManager({ client: new FakeClientBackend([ConfigMapResource, DeploymentResource]) });
   const r = async (): Promise<void> => undefined;
-  assert.throws(() => newControllerManagedBy(manager).owns(DeploymentResource).named('x').complete(r), /owns\(\) needs for\(\)/);
+  assert.throws(
+    () => newControllerManagedBy(manager).owns(DeploymentResource).named('x').complete(r),
+    /owns\(\) needs for\(\)/,
+  );
   assert.throws(() => newControllerManagedBy(manager).named('x').complete(r), /watches nothing/);
-  assert.throws(() => newControllerManagedBy(manager).watches(ConfigMapResource, () => []).complete(r), /without for\(\) needs named\(\)/);
-  assert.throws(() => newControllerManagedBy(manager).for(ConfigMapResource).for(DeploymentResource), /for\(\) was already called/);
-  assert.throws(() => newControllerManagedBy(manager).for(ConfigMapResource).complete('nope' as never), /reconciler must be a function/);
+  assert.throws(
+    () =>
+      newControllerManagedBy(manager)
+        .watches(ConfigMapResource, () => [])
+        .complete(r),
+    /without for\(\) needs named\(\)/,
+  );
+  assert.throws(
+    () => newControllerManagedBy(manager).for(ConfigMapResource).for(DeploymentResource),
+    /for\(\) was already called/,
+  );
+  assert.throws(
+    () =>
+      newControllerManagedBy(manager)
+        .for(ConfigMapResource)
+        .complete('nope' as never),
+    /reconciler must be a function/,
+  );
   assert.throws(() => newControllerManagedBy(manager).for({} as never), /want a resource descriptor/);
   assert.throws(() => newControllerManagedBy(manager).named(''), /non-empty/);
-  assert.throws(() => newControllerManagedBy(manager).for(ConfigMapResource).withOptions({ maxConcurrentReconciles: 0 }).complete(r), /maxConcurrentReconciles must be an integer ≥ 1/);
+  assert.throws(
+    () =>
+      newControllerManagedBy(manager).for(ConfigMapResource).withOptions({ maxConcurrentReconciles: 0 }).complete(r),
+    /maxConcurrentReconciles must be an integer ≥ 1/,
+  );
   const b = newControllerManagedBy(manager).for(ConfigMapResource);
   const c = b.complete(r);
   assert.equal(c.name, 'configmap');
@@ -167,14 +285,20 @@ test('a reconciler result with a bad requeueAfterMs is an error (retried with ba
   const clock = new FakeClock();
   let calls = 0;
   const m = await started(fake, (mgr) => {
-    newControllerManagedBy(mgr).for(ConfigMapResource).withOptions({ clock }).complete(async () => {
-      calls++;
-      return { requeueAfterMs: Number.NaN };
-    });
+    newControllerManagedBy(mgr)
+      .for(ConfigMapResource)
+      .withOptions({ clock })
+      .complete(async () => {
+        calls++;
+        return { requeueAfterMs: Number.NaN };
+      });
   });
   try {
-    const ctl = m.manager.getControllers()[0]!;
-    await until(() => calls === 1 && ctl.queue.waitingCount() === 1 && ctl.inFlight.size === 0, 'the first reconcile parked');
+    const ctl = m.manager.getControllers()[0];
+    await until(
+      () => calls === 1 && ctl.queue.waitingCount() === 1 && ctl.inFlight.size === 0,
+      'the first reconcile parked',
+    );
     assert.equal(ctl.queue.numRequeues('ns/c'), 1, 'rate limited');
   } finally {
     await m.stop();
@@ -189,7 +313,10 @@ test('a manager limited to a namespace refuses cache reads of another one', asyn
   try {
     assert.equal((await manager.client.get(ConfigMapResource, { namespace: 'ns', name: 'a' })).metadata?.name, 'a');
     assert.equal((await manager.client.list(ConfigMapResource)).length, 1);
-    await assert.rejects(manager.client.get(ConfigMapResource, { namespace: 'other', name: 'a' }), /caches only namespace "ns" \(use apiReader/);
+    await assert.rejects(
+      manager.client.get(ConfigMapResource, { namespace: 'other', name: 'a' }),
+      /caches only namespace "ns" \(use apiReader/,
+    );
     await assert.rejects(manager.client.list(ConfigMapResource, { namespace: 'other' }), /caches only namespace "ns"/);
   } finally {
     ac.abort();
@@ -200,13 +327,22 @@ test('a manager limited to a namespace refuses cache reads of another one', asyn
 test('finalizer(): adds then applies; on deletion keeps the finalizer while cleanup asks to come back, removes it when done', async () => {
   const { finalizer } = await import('../../../../src/runtime/manager/finalizer.js');
   const fake = new FakeClientBackend([ConfigMapResource], [cm('c', {})]);
-  const client = new ManagerClient({ backend: fake, fieldManager: 'unit', syncedInformer: async () => { throw new Error('not used'); } });
+  const client = new ManagerClient({
+    backend: fake,
+    fieldManager: 'unit',
+    syncedInformer: async () => {
+      throw new Error('not used');
+    },
+  });
   const api = fake.resource<ConfigMap>(ConfigMapResource, 'ns');
   const FIN = 'example.com/external';
   const calls: string[] = [];
   const handlers = {
     apply: async (o: ConfigMap) => void calls.push(`apply:${o.metadata?.finalizers?.join(',')}`),
-    cleanup: async () => (calls.push('cleanup'), calls.filter((c) => c === 'cleanup').length === 1 ? { requeueAfterMs: 1000 } : undefined),
+    cleanup: async () => (
+      calls.push('cleanup'),
+      calls.filter((c) => c === 'cleanup').length === 1 ? { requeueAfterMs: 1000 } : undefined
+    ),
   };
   assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, await api.get('c'), handlers), {});
   assert.deepEqual(calls, [`apply:${FIN}`], 'apply sees the object with the finalizer');
@@ -222,7 +358,10 @@ test('finalizer(): adds then applies; on deletion keeps the finalizer while clea
   await assert.rejects(api.get('c'), (e: unknown) => isNotFound(e));
   assert.deepEqual(calls, [`apply:${FIN}`, `apply:${FIN}`, 'cleanup', 'cleanup']);
   // deleting, without our finalizer (another one holds the object): nothing runs
-  const other = await api.create({ ...cm('d', {}), metadata: { name: 'd', namespace: 'ns', finalizers: ['example.com/other'] } });
+  const other = await api.create({
+    ...cm('d', {}),
+    metadata: { name: 'd', namespace: 'ns', finalizers: ['example.com/other'] },
+  });
   await api.delete('d');
   assert.deepEqual(await finalizer(client, ConfigMapResource, FIN, await api.get(other.metadata!.name!), handlers), {});
   assert.equal(calls.length, 4);
@@ -230,5 +369,8 @@ test('finalizer(): adds then applies; on deletion keeps the finalizer while clea
   await api.create(cm('e', {}));
   const stale = await api.get('e');
   await api.patch('e', 'application/merge-patch+json', { data: { x: '1' } });
-  await assert.rejects(client.addFinalizer(ConfigMapResource, stale, FIN), (e: unknown) => (e as { code?: number }).code === 409);
+  await assert.rejects(
+    client.addFinalizer(ConfigMapResource, stale, FIN),
+    (e: unknown) => (e as { code?: number }).code === 409,
+  );
 });

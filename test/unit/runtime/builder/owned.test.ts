@@ -12,11 +12,26 @@ import { CONTROLLER_UID_INDEX, controlledObjects } from '../../../../src/runtime
 import { serviceUpdate } from '../../../../src/runtime/controller/deployment.js';
 import type { KubeObject, OwnerReference } from '../../../../src/runtime/meta/types.js';
 
-const owner: KubeObject = { apiVersion: 'test.crdgen.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'a', uid: 'uid-w' } };
-const ref = (uid: string, controller: boolean): OwnerReference => ({ apiVersion: 'test.crdgen.dev/v1', kind: 'Widget', name: 'w', uid, controller });
+const owner: KubeObject = {
+  apiVersion: 'test.crdgen.dev/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: 'a', uid: 'uid-w' },
+};
+const ref = (uid: string, controller: boolean): OwnerReference => ({
+  apiVersion: 'test.crdgen.dev/v1',
+  kind: 'Widget',
+  name: 'w',
+  uid,
+  controller,
+});
 const dep = (namespace: string, name: string, refs: OwnerReference[]): Deployment => ({
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, ownerReferences: refs },
-  spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace, ownerReferences: refs },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+  },
 });
 
 async function until(cond: () => boolean): Promise<void> {
@@ -24,9 +39,16 @@ async function until(cond: () => boolean): Promise<void> {
   assert.ok(cond(), 'condition not reached');
 }
 
-test('controlledObjects: the owner\'s controlled objects of its namespace, sorted copies, following the cache', async () => {
+test("controlledObjects: the owner's controlled objects of its namespace, sorted copies, following the cache", async () => {
   const fake = new FakeClientBackend([{ ...DeploymentResource, subresources: { status: true, scale: true } }]);
-  for (const d of [dep('a', 'z-mine', [ref('uid-w', true)]), dep('a', 'b-mine', [ref('uid-w', true)]), dep('a', 'owned-only', [ref('uid-w', false)]), dep('a', 'other', [ref('uid-x', true)]), dep('b', 'elsewhere', [ref('uid-w', true)]), dep('a', 'plain', [])]) {
+  for (const d of [
+    dep('a', 'z-mine', [ref('uid-w', true)]),
+    dep('a', 'b-mine', [ref('uid-w', true)]),
+    dep('a', 'owned-only', [ref('uid-w', false)]),
+    dep('a', 'other', [ref('uid-x', true)]),
+    dep('b', 'elsewhere', [ref('uid-w', true)]),
+    dep('a', 'plain', []),
+  ]) {
     await fake.resource(DeploymentResource, d.metadata!.namespace).create(d);
   }
   const factory = new SharedInformerFactoryBase(fake, 0);
@@ -39,15 +61,22 @@ test('controlledObjects: the owner\'s controlled objects of its namespace, sorte
     assert.deepEqual(names(), ['b-mine', 'z-mine']);
     assert.ok(CONTROLLER_UID_INDEX in informer.getIndexer().getIndexers(), 'the index is added once, on first use');
     assert.deepEqual(names(), ['b-mine', 'z-mine'], 'a second call reuses the index');
-    const copy = controlledObjects(informer, owner)[0]!;
+    const copy = controlledObjects(informer, owner)[0];
     copy.metadata!.name = 'changed';
-    assert.equal(informer.getIndexer().getByKey('a/b-mine')?.metadata?.name, 'b-mine', 'copies: the cache is not changed');
+    assert.equal(
+      informer.getIndexer().getByKey('a/b-mine')?.metadata?.name,
+      'b-mine',
+      'copies: the cache is not changed',
+    );
     await fake.resource(DeploymentResource, 'a').create(dep('a', 'm-new', [ref('uid-w', true)]));
     await fake.resource(DeploymentResource, 'a').delete('z-mine');
     await until(() => names().join() === 'b-mine,m-new');
     // a cluster-scoped owner controls objects of every namespace; an owner without a uid controls nothing
     const clusterOwner: KubeObject = { ...owner, metadata: { name: 'w', uid: 'uid-w' } };
-    assert.deepEqual(controlledObjects(informer, clusterOwner).map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`), ['a/b-mine', 'a/m-new', 'b/elsewhere']);
+    assert.deepEqual(
+      controlledObjects(informer, clusterOwner).map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`),
+      ['a/b-mine', 'a/m-new', 'b/elsewhere'],
+    );
     assert.deepEqual(controlledObjects(informer, { metadata: { name: 'w', namespace: 'a' } }), []);
   } finally {
     ac.abort();
@@ -56,16 +85,42 @@ test('controlledObjects: the owner\'s controlled objects of its namespace, sorte
 });
 
 test('serviceUpdate: the allocated cluster IP and server defaults are not drift; type, selector (exactly) and ports are', () => {
-  const want: Service = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'ClusterIP', selector: { app: 'db' }, ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }] } };
-  const stored: Service = { ...want, metadata: { name: 's', resourceVersion: '7' }, spec: { ...want.spec, clusterIP: '10.0.0.9', clusterIPs: ['10.0.0.9'], sessionAffinity: 'None', ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }] } };
+  const want: Service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 's' },
+    spec: {
+      type: 'ClusterIP',
+      selector: { app: 'db' },
+      ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }],
+    },
+  };
+  const stored: Service = {
+    ...want,
+    metadata: { name: 's', resourceVersion: '7' },
+    spec: {
+      ...want.spec,
+      clusterIP: '10.0.0.9',
+      clusterIPs: ['10.0.0.9'],
+      sessionAffinity: 'None',
+      ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }],
+    },
+  };
   assert.equal(serviceUpdate(stored, want), undefined);
   const frozen = structuredClone(stored);
-  const moved = serviceUpdate({ ...stored, spec: { ...stored.spec, ports: [{ name: 'pg', port: 5433, targetPort: 'pg', protocol: 'TCP' }] } }, want)!;
+  const moved = serviceUpdate(
+    { ...stored, spec: { ...stored.spec, ports: [{ name: 'pg', port: 5433, targetPort: 'pg', protocol: 'TCP' }] } },
+    want,
+  )!;
   assert.deepEqual(moved.spec?.ports, want.spec?.ports);
   assert.equal(moved.spec?.clusterIP, '10.0.0.9', 'the cluster IP kept');
   assert.equal(moved.metadata?.resourceVersion, '7', 'optimistic concurrency on what was read');
   assert.deepEqual(stored, frozen, 'the cached object is not mutated');
-  assert.deepEqual(serviceUpdate({ ...stored, spec: { ...stored.spec, selector: { app: 'db', extra: 'x' } } }, want)?.spec?.selector, { app: 'db' }, 'an extra selector key selects other pods: drift');
+  assert.deepEqual(
+    serviceUpdate({ ...stored, spec: { ...stored.spec, selector: { app: 'db', extra: 'x' } } }, want)?.spec?.selector,
+    { app: 'db' },
+    'an extra selector key selects other pods: drift',
+  );
   assert.equal(serviceUpdate({ ...stored, spec: { ...stored.spec, type: 'NodePort' } }, want)?.spec?.type, 'ClusterIP');
   assert.equal(serviceUpdate(stored, { ...want, spec: undefined }), undefined);
 });

@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DatabaseManager } from '../../../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/types.js';
 import { DatabaseManagerResource } from '../../../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/register.js';
-import { databaseManager, type DatabaseManagerApplyConfiguration } from '../../../../fixtures/databasemanager/expected/applyconfigurations/coolops.cn/v1alpha1/databasemanager.js';
+import {
+  databaseManager,
+  type DatabaseManagerApplyConfiguration,
+} from '../../../../fixtures/databasemanager/expected/applyconfigurations/coolops.cn/v1alpha1/databasemanager.js';
 import { typedResource } from '../../../../src/runtime/client/resource.js';
 import { DeploymentResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
 import { FakeClientBackend } from '../../../../src/runtime/fake/backend.js';
@@ -16,13 +19,18 @@ import { generationChanged } from '../../../../src/runtime/predicate/predicate.j
 const DM = typedResource<DatabaseManager>(DatabaseManagerResource);
 
 test('a generated descriptor, typed, drives the builder and the client; a generated apply configuration applies', async () => {
-  const fake = new FakeClientBackend([{ ...DatabaseManagerResource, subresources: { status: true } }, DeploymentResource]);
+  const fake = new FakeClientBackend([
+    { ...DatabaseManagerResource, subresources: { status: true } },
+    DeploymentResource,
+  ]);
   const manager = newManager({ client: fake, name: 'typing' });
   const seen: number[] = [];
   newControllerManagedBy(manager)
     .for(DM, { predicates: [generationChanged, { update: (e) => (e.objectNew.spec?.replicas ?? 0) > 0 }] })
     .owns(DeploymentResource, { predicates: [{ create: (e) => e.object.spec?.replicas !== 0 }] })
-    .watches(DeploymentResource, (d: Deployment) => [{ namespace: d.metadata?.namespace ?? '', name: d.metadata?.labels?.['dm'] ?? '' }])
+    .watches(DeploymentResource, (d: Deployment) => [
+      { namespace: d.metadata?.namespace ?? '', name: d.metadata?.labels?.['dm'] ?? '' },
+    ])
     .complete(async (req, ctx) => {
       const dm: DatabaseManager = await ctx.client.get(DM, req);
       // @ts-expect-error: DatabaseManagerSpec has no such field
@@ -33,7 +41,10 @@ test('a generated descriptor, typed, drives the builder and the client; a genera
   const ac = new AbortController();
   const done = manager.start(ac.signal);
   try {
-    const cfg: DatabaseManagerApplyConfiguration = { ...databaseManager('orders', 'ns'), spec: { replicas: 3, dbtype: 'postgres', deploymentName: 'orders-db' } };
+    const cfg: DatabaseManagerApplyConfiguration = {
+      ...databaseManager('orders', 'ns'),
+      spec: { replicas: 3, dbtype: 'postgres', deploymentName: 'orders-db' },
+    };
     const applied = await manager.client.apply(DM, cfg);
     const replicas: number | undefined = applied.spec?.replicas;
     assert.equal(replicas, 3);

@@ -18,7 +18,7 @@ async function popOne(f: DeltaFIFO<Obj>): Promise<{ deltas: [string, string, num
       initial,
       deltas: deltas.map((d) =>
         d.object instanceof DeletedFinalStateUnknown
-          ? [d.type, `tombstone:${d.object.key}`, (d.object.obj as Obj).v ?? '?']
+          ? [d.type, `tombstone:${d.object.key}`, d.object.obj.v ?? '?']
           : [d.type, d.object.metadata?.name ?? '', d.object.v ?? 0],
       ),
     };
@@ -200,7 +200,10 @@ test('first replace: hasSynced counts distinct keys, with and without objects to
   f.replace([o('a', 1), o('b', 1), o('a', 2)], '5');
   assert.deepEqual(f.listKeys(), ['ns/a', 'ns/b']);
   assert.equal(f.hasSynced(), false);
-  assert.deepEqual((await popOne(f)).deltas, [['Replaced', 'a', 1], ['Replaced', 'a', 2]]);
+  assert.deepEqual((await popOne(f)).deltas, [
+    ['Replaced', 'a', 1],
+    ['Replaced', 'a', 2],
+  ]);
   assert.equal(f.hasSynced(), false);
   assert.equal((await popOne(f)).initial, true);
   assert.equal(f.hasSynced(), true);

@@ -13,8 +13,14 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
 test('docs/runtime.md shows the tested controller, in under 60 lines', () => {
   const doc = readFileSync(here('../../../../docs/runtime.md'), 'utf8');
-  const code = readFileSync(here('./doc-controller.ts'), 'utf8').replace("'../../../../src/runtime/index.js'", "'crdgen/runtime'");
-  assert.ok(doc.includes('```ts\n' + code + '```'), 'the controller block of docs/runtime.md differs from doc-controller.ts');
+  const code = readFileSync(here('./doc-controller.ts'), 'utf8').replace(
+    "'../../../../src/runtime/index.js'",
+    "'crdgen/runtime'",
+  );
+  assert.ok(
+    doc.includes('```ts\n' + code + '```'),
+    'the controller block of docs/runtime.md differs from doc-controller.ts',
+  );
   assert.ok(code.trimEnd().split('\n').length < 60);
 });
 
@@ -25,13 +31,34 @@ const CRD = {
   spec: {
     group: 'coolops.cn',
     scope: 'Namespaced',
-    names: { kind: 'DatabaseManager', plural: 'databasemanagers', singular: 'databasemanager', listKind: 'DatabaseManagerList' },
-    versions: [{
-      name: 'v1alpha1', served: true, storage: true,
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: {
-        deploymentName: { type: 'string' }, replicas: { type: 'integer', minimum: 1, maximum: 10 }, dbtype: { type: 'string' },
-      } } } } },
-    }],
+    names: {
+      kind: 'DatabaseManager',
+      plural: 'databasemanagers',
+      singular: 'databasemanager',
+      listKind: 'DatabaseManagerList',
+    },
+    versions: [
+      {
+        name: 'v1alpha1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  deploymentName: { type: 'string' },
+                  replicas: { type: 'integer', minimum: 1, maximum: 10 },
+                  dbtype: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
   },
 };
 
@@ -53,13 +80,19 @@ test('the doc controller creates and scales the Deployment of a DatabaseManager,
     const config = { server: env.url, qps: 0 };
     done = runController(config, 2, ac.signal);
     const dms = resourceClient<DatabaseManager>(config, {
-      group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager',
-      listKind: 'DatabaseManagerList', namespaced: true,
+      group: 'coolops.cn',
+      version: 'v1alpha1',
+      resource: 'databasemanagers',
+      kind: 'DatabaseManager',
+      listKind: 'DatabaseManagerList',
+      namespaced: true,
     }).namespace('default');
     const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
     const created = await dms.create({
-      apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager',
-      metadata: { name: 'orders' }, spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'mysql' },
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name: 'orders' },
+      spec: { deploymentName: 'orders-db', replicas: 2, dbtype: 'mysql' },
     });
     const d = await until(async () => (await deployments.list()).items.find((x) => x.metadata?.name === 'orders-db'));
     assert.equal(d.spec?.replicas, 2);

@@ -28,9 +28,7 @@ export function status(code: number, reason: string, message = reason): Status {
 }
 
 /** A request failure the server will answer with next. */
-export type Fault =
-  | { kind: 'status'; code: number; reason: string; retryAfter?: string }
-  | { kind: 'network' };
+export type Fault = { kind: 'status'; code: number; reason: string; retryAfter?: string } | { kind: 'network' };
 
 /** A watch stream fed by the server. */
 export class FakeWatch<T> implements Watch<T> {
@@ -202,10 +200,14 @@ export class FakeServer implements ListerWatcher<Obj> {
     const w = new FakeWatch<Obj>();
     for (const h of this.history) if (h.rv > from) w.push({ type: h.type, object: h.obj });
     this.watches.add(w);
-    signal?.addEventListener('abort', () => {
-      w.stop();
-      this.watches.delete(w);
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        w.stop();
+        this.watches.delete(w);
+      },
+      { once: true },
+    );
     return w;
   }
 
@@ -216,7 +218,11 @@ export class FakeServer implements ListerWatcher<Obj> {
     if (limit > 0 && items.length > limit) {
       const token = `t${++this.tokenSeq}`;
       this.snapshots.set(token, { items: items.slice(limit), rv });
-      return { kind: 'DatabaseManagerList', metadata: { resourceVersion: String(rv), continue: token }, items: items.slice(0, limit) };
+      return {
+        kind: 'DatabaseManagerList',
+        metadata: { resourceVersion: String(rv), continue: token },
+        items: items.slice(0, limit),
+      };
     }
     return { kind: 'DatabaseManagerList', metadata: { resourceVersion: String(rv) }, items: items.slice() };
   }

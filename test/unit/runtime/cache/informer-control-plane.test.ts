@@ -22,14 +22,22 @@ interface DatabaseManager extends KubeObject {
   spec: { deploymentName?: string; replicas?: number; dbtype?: string };
 }
 
-const DM: ResourceDescriptor = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM: ResourceDescriptor = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 const dm = (name: string, replicas: number): DatabaseManager => ({
   apiVersion: 'coolops.cn/v1alpha1',
   kind: 'DatabaseManager',
   metadata: { name, namespace: 'default' },
   spec: { deploymentName: name, replicas, dbtype: 'mysql' },
 });
-const snap = (xs: Iterable<KubeObject>): string[] => Array.from(xs, (o) => `${metaNamespaceKeyFunc(o)}@${o.metadata?.resourceVersion}`).sort();
+const snap = (xs: Iterable<KubeObject>): string[] =>
+  Array.from(xs, (o) => `${metaNamespaceKeyFunc(o)}@${o.metadata?.resourceVersion}`).sort();
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -39,8 +47,16 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 
   }
 }
 
-async function withControlPlane(args: { compaction?: number; apiserverArgs?: string[] }, body: (cp: ControlPlane) => Promise<void>): Promise<void> {
-  const cp = await startControlPlane({ assets: controlPlaneAssets(), crds: [DM_CRD], etcdCompactionIntervalSeconds: args.compaction, apiserverArgs: args.apiserverArgs });
+async function withControlPlane(
+  args: { compaction?: number; apiserverArgs?: string[] },
+  body: (cp: ControlPlane) => Promise<void>,
+): Promise<void> {
+  const cp = await startControlPlane({
+    assets: controlPlaneAssets(),
+    crds: [DM_CRD],
+    etcdCompactionIntervalSeconds: args.compaction,
+    apiserverArgs: args.apiserverArgs,
+  });
   try {
     await body(cp);
   } finally {
@@ -59,10 +75,13 @@ test('real kube-apiserver: after etcd compaction a watch from an old version get
     let expired: { type: string; object: { code?: number; reason?: string } } | undefined;
     await until('a watch from an old version to get 410', async () => {
       await dms.patch('pre', 'application/merge-patch+json', { spec: { replicas: 2 } });
-      const w = await rawWatch(cp, `/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true&resourceVersion=${first.metadata!.resourceVersion}`);
+      const w = await rawWatch(
+        cp,
+        `/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true&resourceVersion=${first.metadata!.resourceVersion}`,
+      );
       try {
         const e = await w.waitFor(1, 10_000);
-        if (e[0]!.type === 'ERROR') expired = e[0] as typeof expired;
+        if (e[0].type === 'ERROR') expired = e[0];
       } finally {
         w.close();
       }
@@ -74,7 +93,11 @@ test('real kube-apiserver: after etcd compaction a watch from an old version get
     // The informer's watch times out every 1-2 s; while nothing changes its version falls behind
     // the compaction, so re-watching gets 410 and it lists again.
     const metrics = new ReflectorCounters();
-    const informer = newSharedIndexInformer<DatabaseManager>(client, { backoff: new ExponentialBackoffManager({ initialMs: 20, capMs: 200 }), minWatchTimeoutMs: 1000, metrics });
+    const informer = newSharedIndexInformer<DatabaseManager>(client, {
+      backoff: new ExponentialBackoffManager({ initialMs: 20, capMs: 200 }),
+      minWatchTimeoutMs: 1000,
+      metrics,
+    });
     informer.setWatchErrorHandler(() => {});
     const view = new Map<string, DatabaseManager>();
     informer.addEventHandler({
@@ -91,7 +114,10 @@ test('real kube-apiserver: after etcd compaction a watch from an old version get
       await dms.delete('pre');
       const want = snap((await dms.list()).items);
       const same = (xs: Iterable<KubeObject>): boolean => JSON.stringify(snap(xs)) === JSON.stringify(want);
-      await until('the cache and the handler to equal the server', () => same(informer.getStore().list()) && same(view.values()));
+      await until(
+        'the cache and the handler to equal the server',
+        () => same(informer.getStore().list()) && same(view.values()),
+      );
       assert.equal(want.length, 5);
       assert.ok(metrics.watches >= 2, 'watches were re-opened');
     } finally {
@@ -106,11 +132,18 @@ test('real kube-apiserver: sendInitialEvents delivers the objects, then the init
     const client = resourceClient<DatabaseManager>({ ...cp.clientConfig, maxRetries: 3 }, DM);
     const dms = client.namespace('default');
     for (let i = 0; i < 3; i++) await dms.create(dm(`db${i}`, 1));
-    const w = await rawWatch(cp, '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan');
+    const w = await rawWatch(
+      cp,
+      '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan',
+    );
     try {
       const bm = await w.until((e) => e.type === 'BOOKMARK', 30_000);
       const before = w.events.slice(0, w.events.indexOf(bm));
-      assert.deepEqual(before.map((e) => `${e.type} ${e.object.metadata.name}`).sort(), ['ADDED db0', 'ADDED db1', 'ADDED db2']);
+      assert.deepEqual(before.map((e) => `${e.type} ${e.object.metadata.name}`).sort(), [
+        'ADDED db0',
+        'ADDED db1',
+        'ADDED db2',
+      ]);
       assert.equal(bm.object.metadata.annotations['k8s.io/initial-events-end'], 'true');
     } finally {
       w.close();
@@ -123,8 +156,17 @@ test('real kube-apiserver: sendInitialEvents delivers the objects, then the init
       assert.equal(await waitForCacheSync(ac.signal, () => informer.hasSynced()), true);
       await new Promise((r) => setTimeout(r, 2500)); // at least one watch timed out and re-opened
       await dms.create(dm('late', 2));
-      await until('the late object in the cache', () => informer.getStore().getByKey('default/late') !== undefined, 30_000);
-      assert.deepEqual(informer.getStore().listKeys().sort(), ['default/db0', 'default/db1', 'default/db2', 'default/late']);
+      await until(
+        'the late object in the cache',
+        () => informer.getStore().getByKey('default/late') !== undefined,
+        30_000,
+      );
+      assert.deepEqual(informer.getStore().listKeys().sort(), [
+        'default/db0',
+        'default/db1',
+        'default/db2',
+        'default/late',
+      ]);
     } finally {
       ac.abort();
       await run;

@@ -24,7 +24,12 @@ const CRD = {
   spec: {
     group: 'coolops.cn',
     scope: 'Namespaced',
-    names: { kind: 'DatabaseManager', plural: 'databasemanagers', singular: 'databasemanager', listKind: 'DatabaseManagerList' },
+    names: {
+      kind: 'DatabaseManager',
+      plural: 'databasemanagers',
+      singular: 'databasemanager',
+      listKind: 'DatabaseManagerList',
+    },
     versions: [
       {
         name: 'v1alpha1',

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listAll, listAllByNamespace, newGenericLister, type LabelMatcher } from '../../../../src/runtime/cache/listers.js';
+import {
+  listAll,
+  listAllByNamespace,
+  newGenericLister,
+  type LabelMatcher,
+} from '../../../../src/runtime/cache/listers.js';
 import { newIndexer, newStore } from '../../../../src/runtime/cache/thread-safe-store.js';
 import type { KubeObject } from '../../../../src/runtime/meta/types.js';
 

@@ -32,7 +32,8 @@ function viewHandler(name: string, problems: string[]): { view: Map<string, Obj>
         const k = metaNamespaceKeyFunc(newObj);
         const seen = view.get(k);
         if (!seen) problems.push(`${name}: update of ${k} it never saw added`);
-        else if (rv(seen) !== rv(oldObj)) problems.push(`${name}: update of ${k}: old ${rv(oldObj)} ≠ last seen ${rv(seen)}`);
+        else if (rv(seen) !== rv(oldObj))
+          problems.push(`${name}: update of ${k}: old ${rv(oldObj)} ≠ last seen ${rv(seen)}`);
         if (rv(newObj) < rv(oldObj)) problems.push(`${name}: ${k} went back in time ${rv(oldObj)} → ${rv(newObj)}`);
         view.set(k, newObj);
       },
@@ -50,7 +51,7 @@ const snapshot = (m: Iterable<Obj>): string[] =>
 
 async function runSeed(seed: number): Promise<void> {
   const r = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const server = new FakeServer();
   server.chance = (p) => r() < p;
   const names = Array.from({ length: 12 }, (_, i) => `db${i}`);
@@ -132,7 +133,11 @@ async function runSeed(seed: number): Promise<void> {
     };
     await waitUntil('an open watch', () => server.openWatches() > 0);
     const probe = server.upsert('probe', 1);
-    await waitUntil('the probe in the cache', () => informer.getStore().getByKey('default/probe')?.metadata?.resourceVersion === probe.metadata?.resourceVersion);
+    await waitUntil(
+      'the probe in the cache',
+      () =>
+        informer.getStore().getByKey('default/probe')?.metadata?.resourceVersion === probe.metadata?.resourceVersion,
+    );
     const { watches, watchEvents, lists } = metrics;
     server.dropWatches();
     await waitUntil('the dropped watch to be counted', () => metrics.watches > watches);

@@ -92,7 +92,10 @@ test('lists, then watches from the list version with bookmarks and a 5–10 min 
 });
 
 test('watch timeouts are spread over [300, 600) s', async () => {
-  for (const [r, want] of [[0, 300], [0.999, 599]] as const) {
+  for (const [r, want] of [
+    [0, 300],
+    [0.999, 599],
+  ] as const) {
     const clock = new FakeClock();
     const server = new FakeServer();
     const reflector = new Reflector<Obj>(server, newStore<Obj>(), { clock, random: () => r });
@@ -189,11 +192,10 @@ test('paged list: pages of pageSize, continuation without resourceVersion; an ex
   s2.server.chance = () => true;
   const run2 = s2.reflector.run(s2.ac.signal);
   await flush();
-  assert.deepEqual(lists(s2.server).map((c) => c.options), [
-    { resourceVersion: '0', limit: 2 },
-    { limit: 2, continue: 't1' },
-    { resourceVersion: '0' },
-  ]);
+  assert.deepEqual(
+    lists(s2.server).map((c) => c.options),
+    [{ resourceVersion: '0', limit: 2 }, { limit: 2, continue: 't1' }, { resourceVersion: '0' }],
+  );
   assert.deepEqual(s2.store.log, ['replace 5@105']);
   s2.ac.abort();
   await run2;

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { newSharedIndexInformer, POP_BATCH } from '../../../../src/runtime/cache/shared-index-informer.js';
 import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import { filteringResourceEventHandler, type ResourceEventHandler } from '../../../../src/runtime/cache/event-handler.js';
+import {
+  filteringResourceEventHandler,
+  type ResourceEventHandler,
+} from '../../../../src/runtime/cache/event-handler.js';
 import { NAMESPACE_INDEX } from '../../../../src/runtime/cache/indexer.js';
 import { waitForCacheSync, waitForCacheSyncWithClock } from '../../../../src/runtime/cache/wait-for-cache-sync.js';
 import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
@@ -143,7 +146,12 @@ test('resync: only handlers with a resync period get periodic updates; 1 s minim
     clock.step(1000);
     await flush();
   }
-  assert.deepEqual(withResync, ['add a@101 initial', 'update a@101->a@101', 'update a@101->a@101', 'update a@101->a@101']);
+  assert.deepEqual(withResync, [
+    'add a@101 initial',
+    'update a@101->a@101',
+    'update a@101->a@101',
+    'update a@101->a@101',
+  ]);
   assert.deepEqual(without, ['add a@101 initial']);
   ac.abort();
   await run;
@@ -218,7 +226,12 @@ test('waitForCacheSync: true once all synced, false when aborted first', async (
   const clock = new FakeClock();
   let synced = false;
   const ac = new AbortController();
-  const p = waitForCacheSyncWithClock(clock, ac.signal, () => true, () => synced);
+  const p = waitForCacheSyncWithClock(
+    clock,
+    ac.signal,
+    () => true,
+    () => synced,
+  );
   await flush();
   synced = true;
   clock.step(100);

@@ -27,7 +27,10 @@ test('key functions: namespace/name, name, tombstones, split, clear errors', () 
   assert.equal(metaNamespaceKeyFunc(obj('ns', 'a')), 'ns/a');
   assert.equal(metaNamespaceKeyFunc(obj('', 'node1')), 'node1');
   assert.equal(metaNamespaceKeyFunc('already/key'), 'already/key');
-  assert.equal(deletionHandlingMetaNamespaceKeyFunc(new DeletedFinalStateUnknown('ns/gone', obj('ns', 'gone'))), 'ns/gone');
+  assert.equal(
+    deletionHandlingMetaNamespaceKeyFunc(new DeletedFinalStateUnknown('ns/gone', obj('ns', 'gone'))),
+    'ns/gone',
+  );
   assert.deepEqual(splitMetaNamespaceKey('ns/a'), { namespace: 'ns', name: 'a' });
   assert.deepEqual(splitMetaNamespaceKey('a'), { namespace: '', name: 'a' });
   assert.throws(() => splitMetaNamespaceKey('a/b/c'), KeyError);
@@ -106,7 +109,10 @@ test('reader() is a read-only view that follows the store', () => {
 
 test('a reader never sees half of a replace (the swap is atomic)', async () => {
   const idx = newIndexer<Obj>();
-  idx.replace(Array.from({ length: 1000 }, (_, i) => obj('old', `o${i}`)), '1');
+  idx.replace(
+    Array.from({ length: 1000 }, (_, i) => obj('old', `o${i}`)),
+    '1',
+  );
   const seen = new Set<number>();
   let stop = false;
   const reader = (async () => {
@@ -120,7 +126,10 @@ test('a reader never sees half of a replace (the swap is atomic)', async () => {
     }
   })();
   for (let g = 0; g < 20; g++) {
-    idx.replace(Array.from({ length: 500 + g }, (_, i) => obj(`gen${g}`, `o${i}`)), String(g));
+    idx.replace(
+      Array.from({ length: 500 + g }, (_, i) => obj(`gen${g}`, `o${i}`)),
+      String(g),
+    );
     await new Promise((r) => setImmediate(r));
   }
   stop = true;

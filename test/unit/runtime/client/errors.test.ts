@@ -1,26 +1,59 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ApiError, isAlreadyExists, isBadRequest, isConflict, isForbidden, isGone, isInvalid, isNotFound,
-  isResourceExpired, isServerError, isTimeout, isTooManyRequests, isUnauthorized, parseRetryAfter, reasonForError,
+  ApiError,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+  isResourceExpired,
+  isServerError,
+  isTimeout,
+  isTooManyRequests,
+  isUnauthorized,
+  parseRetryAfter,
+  reasonForError,
 } from '../../../../src/runtime/client/errors.js';
 import type { Status } from '../../../../src/runtime/meta/types.js';
 
 function status(code: number, reason?: string, extra: Partial<Status> = {}): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code, ...(reason !== undefined ? { reason } : {}), ...extra };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    code,
+    ...(reason !== undefined ? { reason } : {}),
+    ...extra,
+  };
 }
 
 test('ApiError carries code, reason, details.causes and message from a Status body', () => {
-  const body = JSON.stringify(status(422, 'Invalid', {
-    message: 'DatabaseManager.coolops.cn "db" is invalid: spec.replicas: Invalid value: 11',
-    details: { name: 'db', group: 'coolops.cn', kind: 'DatabaseManager', causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: 11' }] },
-  }));
-  const e = ApiError.fromResponse(422, body, { request: { method: 'POST', path: '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers' } });
+  const body = JSON.stringify(
+    status(422, 'Invalid', {
+      message: 'DatabaseManager.coolops.cn "db" is invalid: spec.replicas: Invalid value: 11',
+      details: {
+        name: 'db',
+        group: 'coolops.cn',
+        kind: 'DatabaseManager',
+        causes: [{ reason: 'FieldValueInvalid', field: 'spec.replicas', message: 'Invalid value: 11' }],
+      },
+    }),
+  );
+  const e = ApiError.fromResponse(422, body, {
+    request: { method: 'POST', path: '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers' },
+  });
   assert.ok(e instanceof Error);
   assert.equal(e.code, 422);
   assert.equal(e.reason, 'Invalid');
   assert.equal(e.details?.name, 'db');
-  assert.deepEqual(e.causes.map((c) => c.field), ['spec.replicas']);
+  assert.deepEqual(
+    e.causes.map((c) => c.field),
+    ['spec.replicas'],
+  );
   assert.match(e.message, /^POST \/apis\/coolops\.cn.*spec\.replicas.*\(422 Invalid\)$/);
   assert.equal(isInvalid(e), true);
   assert.equal(isConflict(e), false);
@@ -40,7 +73,10 @@ test('a non-Status body gets a reason derived from the code, as client-go does',
 });
 
 test('a Status missing code or reason is completed from the HTTP response', () => {
-  const e = ApiError.fromResponse(409, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, message: 'conflict' }));
+  const e = ApiError.fromResponse(
+    409,
+    JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, message: 'conflict' }),
+  );
   assert.equal(e.code, 409);
   assert.equal(e.reason, 'Conflict');
   assert.equal(isConflict(e), true);
@@ -48,9 +84,14 @@ test('a Status missing code or reason is completed from the HTTP response', () =
 
 test('predicates match on reason, or on code when the reason is unknown', () => {
   const cases: Array<[(e: unknown) => boolean, number, string]> = [
-    [isNotFound, 404, 'NotFound'], [isConflict, 409, 'Conflict'], [isInvalid, 422, 'Invalid'],
-    [isGone, 410, 'Gone'], [isUnauthorized, 401, 'Unauthorized'], [isForbidden, 403, 'Forbidden'],
-    [isTimeout, 504, 'Timeout'], [isBadRequest, 400, 'BadRequest'],
+    [isNotFound, 404, 'NotFound'],
+    [isConflict, 409, 'Conflict'],
+    [isInvalid, 422, 'Invalid'],
+    [isGone, 410, 'Gone'],
+    [isUnauthorized, 401, 'Unauthorized'],
+    [isForbidden, 403, 'Forbidden'],
+    [isTimeout, 504, 'Timeout'],
+    [isBadRequest, 400, 'BadRequest'],
   ];
   for (const [pred, code, reason] of cases) {
     assert.equal(pred(new ApiError(status(code, reason))), true, `${pred.name} by reason`);

@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applicationName, defaultFieldManager, fieldManagerFromUserAgent, withFieldManager } from '../../../../src/runtime/client/field-manager.js';
+import {
+  applicationName,
+  defaultFieldManager,
+  fieldManagerFromUserAgent,
+  withFieldManager,
+} from '../../../../src/runtime/client/field-manager.js';
 import { defaultUserAgent } from '../../../../src/runtime/client/rest-client.js';
 import { FakeClientBackend } from '../../../../src/runtime/fake/index.js';
 import type { ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
@@ -32,7 +37,14 @@ test('the default User-Agent starts with the application name, so the API server
   assert.equal(defaultFieldManager({}), applicationName());
 });
 
-const DM: ResourceDescriptor = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM: ResourceDescriptor = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 
 test('withFieldManager: every write without one carries it; one given is kept; reads are untouched', async () => {
   const fake = new FakeClientBackend([DM], []);
@@ -43,15 +55,24 @@ test('withFieldManager: every write without one carries it; one given is kept; r
       const v: unknown = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function') return v;
       return (...args: unknown[]) => {
-        const opts = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a) && !('metadata' in (a as object)));
+        const opts = args.find(
+          (a, i) => i > 0 && typeof a === 'object' && a !== null && !Array.isArray(a) && !('metadata' in a),
+        );
         seen.push([String(prop), (opts as { fieldManager?: string } | undefined)?.fieldManager]);
         return (v as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  const backend = withFieldManager({ resource: () => spy as never, scale: (d, ns) => fake.scale(d, ns) }, 'orders-operator');
+  const backend = withFieldManager(
+    { resource: () => spy as never, scale: (d, ns) => fake.scale(d, ns) },
+    'orders-operator',
+  );
   const c = backend.resource(DM, 'default');
-  const created = await c.create({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'a' } });
+  const created = await c.create({
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'a' },
+  });
   await c.update({ ...created, metadata: { ...created.metadata } }, { fieldManager: 'mine' });
   await c.patch('a', 'application/merge-patch+json', { metadata: { labels: { x: 'y' } } });
   await c.get('a');

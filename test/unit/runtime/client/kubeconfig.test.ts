@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import * as https from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import { loadKubeconfig, readKubeconfig, restConfigFromKubeconfig, KubeconfigError } from '../../../../src/runtime/client/kubeconfig.js';
+import {
+  loadKubeconfig,
+  readKubeconfig,
+  restConfigFromKubeconfig,
+  KubeconfigError,
+} from '../../../../src/runtime/client/kubeconfig.js';
 import { inClusterConfig, isInCluster } from '../../../../src/runtime/client/in-cluster.js';
 import { loadConfig } from '../../../../src/runtime/client/load-config.js';
 import { RestClient } from '../../../../src/runtime/client/rest-client.js';
@@ -38,13 +43,21 @@ async function kubectl(file: string, ...args: string[]): Promise<void> {
 }
 
 async function tlsServer(t: import('node:test').TestContext, opts: https.ServerOptions = {}): Promise<TestServer> {
-  const srv = await startServer((req, res) => {
-    // kubectl's version dispatcher (gcloud's kubectl) asks /version of the context's server.
-    if (req.path === '/version') return json(res, 200, { major: '1', minor: '32', gitVersion: 'v1.32.0' });
-    const sock = (res.req.socket as TLSSocket);
-    const peer = sock.getPeerCertificate?.();
-    json(res, 200, { path: req.path, auth: req.headers.authorization ?? null, cn: peer && 'subject' in peer && peer.subject ? peer.subject.CN : null, imp: req.headers['impersonate-group'] ?? null });
-  }, https.createServer({ cert: pki.serverCert, key: pki.serverKey, ...opts }));
+  const srv = await startServer(
+    (req, res) => {
+      // kubectl's version dispatcher (gcloud's kubectl) asks /version of the context's server.
+      if (req.path === '/version') return json(res, 200, { major: '1', minor: '32', gitVersion: 'v1.32.0' });
+      const sock = res.req.socket as TLSSocket;
+      const peer = sock.getPeerCertificate?.();
+      json(res, 200, {
+        path: req.path,
+        auth: req.headers.authorization ?? null,
+        cn: peer && 'subject' in peer && peer.subject ? peer.subject.CN : null,
+        imp: req.headers['impersonate-group'] ?? null,
+      });
+    },
+    https.createServer({ cert: pki.serverCert, key: pki.serverKey, ...opts }),
+  );
   t.after(() => srv.close());
   return srv;
 }
@@ -52,7 +65,14 @@ async function tlsServer(t: import('node:test').TestContext, opts: https.ServerO
 test('a kubeconfig written by kubectl (embedded CA, token, namespace) reaches an HTTPS server', async (t) => {
   const srv = await tlsServer(t);
   const file = join(dir, 'embedded');
-  await kubectl(file, 'set-cluster', 'dev', `--server=${srv.url}`, `--certificate-authority=${pki.caFile}`, '--embed-certs=true');
+  await kubectl(
+    file,
+    'set-cluster',
+    'dev',
+    `--server=${srv.url}`,
+    `--certificate-authority=${pki.caFile}`,
+    '--embed-certs=true',
+  );
   await kubectl(file, 'set-credentials', 'alice', '--token=abc123');
   await kubectl(file, 'set-context', 'dev', '--cluster=dev', '--user=alice', '--namespace=team-a');
   await kubectl(file, 'use-context', 'dev');
@@ -93,15 +113,39 @@ test('relative certificate paths resolve against the kubeconfig folder; client c
 });
 
 test('impersonation settings become Impersonate-* headers (several groups repeat the header)', async (t) => {
-  const srv = await startServer((req, res) => json(res, 200, { user: req.headers['impersonate-user'], groups: req.headers['impersonate-group'], extra: req.headers['impersonate-extra-scopes'] }));
+  const srv = await startServer((req, res) =>
+    json(res, 200, {
+      user: req.headers['impersonate-user'],
+      groups: req.headers['impersonate-group'],
+      extra: req.headers['impersonate-extra-scopes'],
+    }),
+  );
   t.after(() => srv.close());
   const file = join(dir, 'impersonate.yaml');
-  writeFileSync(file, [
-    'apiVersion: v1', 'kind: Config', 'current-context: x',
-    'clusters:', '- name: c', '  cluster:', `    server: ${srv.url}`,
-    'users:', '- name: u', '  user:', '    token: t', '    as: jane', '    as-groups: [devs, ops]', '    as-user-extra:', '      scopes: [read]',
-    'contexts:', '- name: x', '  context: {cluster: c, user: u}', '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'current-context: x',
+      'clusters:',
+      '- name: c',
+      '  cluster:',
+      `    server: ${srv.url}`,
+      'users:',
+      '- name: u',
+      '  user:',
+      '    token: t',
+      '    as: jane',
+      '    as-groups: [devs, ops]',
+      '    as-user-extra:',
+      '      scopes: [read]',
+      'contexts:',
+      '- name: x',
+      '  context: {cluster: c, user: u}',
+      '',
+    ].join('\n'),
+  );
   const rest = new RestClient({ ...(await loadKubeconfig({ path: file })), qps: 0 });
   t.after(() => rest.close());
   assert.deepEqual(await rest.get('/api'), { user: 'jane', groups: 'devs, ops', extra: 'read' });
@@ -111,21 +155,37 @@ test('TLS verification: wrong CA fails, insecure-skip-tls-verify passes, tls-ser
   const srv = await tlsServer(t);
   const wrong = new RestClient({ server: srv.url, tls: { caData: pki.otherCa }, qps: 0 });
   const insecure = new RestClient({ server: srv.url, tls: { insecureSkipTlsVerify: true }, qps: 0 });
-  t.after(() => { wrong.close(); insecure.close(); });
+  t.after(() => {
+    wrong.close();
+    insecure.close();
+  });
   await assert.rejects(wrong.get('/api'), /certificate/i);
   assert.equal((await insecure.get<{ path: string }>('/api')).path, '/api');
 
-  const named = await startServer((_req, res) => json(res, 200, { ok: true }), https.createServer({ cert: pki.namedCert, key: pki.namedKey }));
+  const named = await startServer(
+    (_req, res) => json(res, 200, { ok: true }),
+    https.createServer({ cert: pki.namedCert, key: pki.namedKey }),
+  );
   t.after(() => named.close());
   const file = join(dir, 'named');
-  await kubectl(file, 'set-cluster', 'n', `--server=${named.url}`, `--certificate-authority=${pki.caFile}`, '--tls-server-name=api.local');
+  await kubectl(
+    file,
+    'set-cluster',
+    'n',
+    `--server=${named.url}`,
+    `--certificate-authority=${pki.caFile}`,
+    '--tls-server-name=api.local',
+  );
   await kubectl(file, 'set-context', 'n', '--cluster=n');
   await kubectl(file, 'use-context', 'n');
   const cfg = await loadKubeconfig({ path: file });
   assert.equal(cfg.tls?.serverName, 'api.local');
   const ok = new RestClient({ ...cfg, qps: 0 });
   const mismatch = new RestClient({ server: named.url, tls: { caFile: pki.caFile }, qps: 0 });
-  t.after(() => { ok.close(); mismatch.close(); });
+  t.after(() => {
+    ok.close();
+    mismatch.close();
+  });
   assert.deepEqual(await ok.get('/api'), { ok: true });
   await assert.rejects(mismatch.get('/api'), /IP: 127\.0\.0\.1 is not in the cert's list|altnames/i);
 });
@@ -163,7 +223,10 @@ test('KUBECONFIG merges files: the first file to define a name or current-contex
 });
 
 test('clear errors for missing files, contexts, clusters, users and bad YAML', async () => {
-  await assert.rejects(loadKubeconfig({ path: join(dir, 'nope') }), (e: unknown) => e instanceof KubeconfigError && /cannot read kubeconfig .*nope: no such file/.test(e.message));
+  await assert.rejects(
+    loadKubeconfig({ path: join(dir, 'nope') }),
+    (e: unknown) => e instanceof KubeconfigError && /cannot read kubeconfig .*nope: no such file/.test(e.message),
+  );
   await assert.rejects(loadKubeconfig({ env: { KUBECONFIG: join(dir, 'nope1') } }), /no kubeconfig found/);
   const f = join(dir, 'errs');
   await kubectl(f, 'set-cluster', 'c', '--server=https://127.0.0.1:1/c');
@@ -171,8 +234,14 @@ test('clear errors for missing files, contexts, clusters, users and bad YAML', a
   await kubectl(f, 'set-context', 'no-user', '--cluster=c', '--user=ghost');
   await assert.rejects(loadKubeconfig({ path: f }), /no current-context set/);
   await assert.rejects(loadKubeconfig({ path: f, context: 'x' }), /context "x" does not exist/);
-  await assert.rejects(loadKubeconfig({ path: f, context: 'no-cluster' }), /cluster "ghost" of context "no-cluster" does not exist/);
-  await assert.rejects(loadKubeconfig({ path: f, context: 'no-user' }), /user "ghost" of context "no-user" does not exist/);
+  await assert.rejects(
+    loadKubeconfig({ path: f, context: 'no-cluster' }),
+    /cluster "ghost" of context "no-cluster" does not exist/,
+  );
+  await assert.rejects(
+    loadKubeconfig({ path: f, context: 'no-user' }),
+    /user "ghost" of context "no-user" does not exist/,
+  );
   const bad = join(dir, 'bad.yaml');
   writeFileSync(bad, 'clusters: [\n  - name: x\n');
   await assert.rejects(loadKubeconfig({ path: bad }), /is not valid YAML/);
@@ -181,7 +250,14 @@ test('clear errors for missing files, contexts, clusters, users and bad YAML', a
   writeFileSync(bad, 'clusters:\n- cluster: {server: https://x}\n');
   await assert.rejects(loadKubeconfig({ path: bad }), /clusters\[0\] needs a name/);
   const insecure = join(dir, 'insecure-ca');
-  await kubectl(insecure, 'set-cluster', 'c', '--server=https://127.0.0.1:1/c', `--certificate-authority=${pki.caFile}`, '--embed-certs=true');
+  await kubectl(
+    insecure,
+    'set-cluster',
+    'c',
+    '--server=https://127.0.0.1:1/c',
+    `--certificate-authority=${pki.caFile}`,
+    '--embed-certs=true',
+  );
   await kubectl(insecure, 'set', 'clusters.c.insecure-skip-tls-verify', 'true');
   await kubectl(insecure, 'set-context', 'c', '--cluster=c');
   await assert.rejects(loadKubeconfig({ path: insecure, context: 'c' }), /insecure-skip-tls-verify is not allowed/);
@@ -193,8 +269,24 @@ test('basic auth, token file, proxy-url and exec settings are read as kubectl wr
   await kubectl(f, 'set', 'clusters.c.proxy-url', 'http://proxy.local:3128');
   await kubectl(f, 'set-credentials', 'basic', '--username=bob', '--password=pw');
   await kubectl(f, 'set', 'users.tf.tokenFile', 'tokens/t');
-  await kubectl(f, 'set-credentials', 'ex', '--exec-command=./bin/plugin', '--exec-api-version=client.authentication.k8s.io/v1', '--exec-arg=get-token', '--exec-env=FOO=bar', '--exec-interactive-mode=Never', '--exec-provide-cluster-info=true');
-  await kubectl(f, 'set-credentials', 'ex-path', '--exec-command=aws', '--exec-api-version=client.authentication.k8s.io/v1beta1');
+  await kubectl(
+    f,
+    'set-credentials',
+    'ex',
+    '--exec-command=./bin/plugin',
+    '--exec-api-version=client.authentication.k8s.io/v1',
+    '--exec-arg=get-token',
+    '--exec-env=FOO=bar',
+    '--exec-interactive-mode=Never',
+    '--exec-provide-cluster-info=true',
+  );
+  await kubectl(
+    f,
+    'set-credentials',
+    'ex-path',
+    '--exec-command=aws',
+    '--exec-api-version=client.authentication.k8s.io/v1beta1',
+  );
   const kc = await readKubeconfig({ path: f });
   for (const u of ['basic', 'tf', 'ex', 'ex-path']) kc.contexts.set(u, { context: { cluster: 'c', user: u }, file: f });
   const load = (context: string) => Promise.resolve(restConfigFromKubeconfig(kc, { context }));
@@ -205,8 +297,12 @@ test('basic auth, token file, proxy-url and exec settings are read as kubectl wr
   assert.equal((await load('tf')).auth?.bearerTokenFile, join(dir, 'tokens', 't'));
   const ex = await load('ex');
   assert.deepEqual(ex.auth?.exec, {
-    command: join(dir, 'bin', 'plugin'), apiVersion: 'client.authentication.k8s.io/v1', args: ['get-token'],
-    env: [{ name: 'FOO', value: 'bar' }], provideClusterInfo: true, interactiveMode: 'Never',
+    command: join(dir, 'bin', 'plugin'),
+    apiVersion: 'client.authentication.k8s.io/v1',
+    args: ['get-token'],
+    env: [{ name: 'FOO', value: 'bar' }],
+    provideClusterInfo: true,
+    interactiveMode: 'Never',
   });
   assert.equal((await load('ex-path')).auth?.exec?.command, 'aws'); // PATH lookup, not resolved
 });
@@ -225,14 +321,31 @@ test('in-cluster config: service env, mounted token file, CA and namespace', asy
   assert.equal(cfg.namespace, 'operators');
   assert.equal(cfg.auth?.bearerTokenFile, join(sa, 'token'));
   assert.equal(Buffer.from(cfg.tls?.caData ?? '').toString(), pki.ca);
-  assert.equal((await inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '6443' }, serviceAccountDir: sa })).server, 'https://[fd00::1]:6443');
-  await assert.rejects(inClusterConfig({ env: {}, serviceAccountDir: sa }), /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined/);
-  await assert.rejects(inClusterConfig({ env, serviceAccountDir: join(dir, 'nosa') }), /cannot read the service account token/);
+  assert.equal(
+    (
+      await inClusterConfig({
+        env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '6443' },
+        serviceAccountDir: sa,
+      })
+    ).server,
+    'https://[fd00::1]:6443',
+  );
+  await assert.rejects(
+    inClusterConfig({ env: {}, serviceAccountDir: sa }),
+    /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined/,
+  );
+  await assert.rejects(
+    inClusterConfig({ env, serviceAccountDir: join(dir, 'nosa') }),
+    /cannot read the service account token/,
+  );
 
   // End to end against an HTTPS server: the token comes from the file.
   const srv = await tlsServer(t);
   const port = new URL(srv.url).port;
-  const live = await inClusterConfig({ env: { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: port }, serviceAccountDir: sa });
+  const live = await inClusterConfig({
+    env: { KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: port },
+    serviceAccountDir: sa,
+  });
   const rest = new RestClient({ ...live, qps: 0 });
   t.after(() => rest.close());
   assert.equal((await rest.get<{ auth: string }>('/api')).auth, 'Bearer sa-token-1');
@@ -252,8 +365,14 @@ test('loadConfig order: explicit path, KUBECONFIG, in-cluster, ~/.kube/config', 
   const sa = join(dir, 'sa');
   const inCluster = { KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' };
   assert.equal((await loadConfig({ env: { HOME: home } })).server, 'https://127.0.0.1:1/home');
-  assert.equal((await loadConfig({ env: { HOME: home, ...inCluster }, serviceAccountDir: sa })).server, 'https://10.0.0.1:443');
-  assert.equal((await loadConfig({ env: { HOME: home, KUBECONFIG: envCfg, ...inCluster } })).server, 'https://127.0.0.1:1/env');
+  assert.equal(
+    (await loadConfig({ env: { HOME: home, ...inCluster }, serviceAccountDir: sa })).server,
+    'https://10.0.0.1:443',
+  );
+  assert.equal(
+    (await loadConfig({ env: { HOME: home, KUBECONFIG: envCfg, ...inCluster } })).server,
+    'https://127.0.0.1:1/env',
+  );
   assert.equal((await loadConfig({ path: homeCfg, env: { KUBECONFIG: envCfg } })).server, 'https://127.0.0.1:1/home');
   const o = await loadConfig({ env: { HOME: home }, overrides: { qps: 50, burst: 100, userAgent: 'op/2' } });
   assert.deepEqual([o.qps, o.burst, o.userAgent], [50, 100, 'op/2']);

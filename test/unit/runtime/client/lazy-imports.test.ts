@@ -21,19 +21,31 @@ async function packagesLoaded(script: string, env: Record<string, string> = {}):
     const log = join(dir, 'log');
     writeFileSync(log, '');
     const hooks = join(dir, 'hooks.mjs');
-    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
   if (/\\/runtime\\/cel\\/interp\\.[jt]s$/.test(r.url)) appendFileSync(${JSON.stringify(log)}, 'crdgen:cel\\n');
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
   if (m && !(ctx.parentURL ?? '').includes('/node_modules/tsx/') && m[1] !== 'tsx' && m[1] !== 'esbuild' && m[1] !== 'get-tsconfig') appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
-}\n`);
+}\n`,
+    );
     const register = join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
     const main = join(dir, 'main.mts');
-    writeFileSync(main, `import { appendFileSync } from 'node:fs';\nconst mark = (s: string) => appendFileSync(${JSON.stringify(log)}, 'MARK ' + s + '\\n');\nconst rt = await import(${JSON.stringify(pathToFileURL(join(root, 'src/runtime/index.ts')).href)});\n${script}\n`);
-    await execFileP(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(register).href, main], { cwd: root, env: { ...process.env, ...env } });
+    writeFileSync(
+      main,
+      `import { appendFileSync } from 'node:fs';\nconst mark = (s: string) => appendFileSync(${JSON.stringify(log)}, 'MARK ' + s + '\\n');\nconst rt = await import(${JSON.stringify(pathToFileURL(join(root, 'src/runtime/index.ts')).href)});\n${script}\n`,
+    );
+    await execFileP(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(register).href, main], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -43,12 +55,19 @@ export async function resolve(spec, ctx, next) {
 const GENERATOR_DEPS = ['ts-morph', 'handlebars', 'commander', 'ajv', 'ajv-formats'];
 
 test('crdgen/runtime loads no generator dependency, yaml only to read a kubeconfig, and never @kubernetes/client-node by itself', async (t) => {
-  const srv = await startServer((req, res) => (req.path === '/api' ? json(res, 200, { auth: req.headers.authorization ?? null }) : json(res, 404, status(404, 'NotFound'))));
+  const srv = await startServer((req, res) =>
+    req.path === '/api'
+      ? json(res, 200, { auth: req.headers.authorization ?? null })
+      : json(res, 404, status(404, 'NotFound')),
+  );
   t.after(() => srv.close());
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-lazy-kc-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const kc = join(dir, 'config');
-  writeFileSync(kc, `apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n  cluster: {server: "${srv.url}"}\ncontexts:\n- name: x\n  context: {cluster: c}\nusers: []\n`);
+  writeFileSync(
+    kc,
+    `apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n  cluster: {server: "${srv.url}"}\ncontexts:\n- name: x\n  context: {cluster: c}\nusers: []\n`,
+  );
   const loaded = await packagesLoaded(`
 mark('imported');
 const rest = new rt.RestClient({ server: ${JSON.stringify(srv.url)}, qps: 0 });
@@ -74,17 +93,25 @@ async function packagesLoadedByDist(code: string): Promise<string[]> {
     const log = join(dir, 'log');
     writeFileSync(log, '');
     const hooks = join(dir, 'hooks.mjs');
-    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';
 export async function resolve(spec, ctx, next) {
   const r = await next(spec, ctx);
   if (/\\/runtime\\/cel\\/interp\\.[jt]s$/.test(r.url)) appendFileSync(${JSON.stringify(log)}, 'crdgen:cel\\n');
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(r.url);
   if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n');
   return r;
-}\n`);
+}\n`,
+    );
     const register = join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    await execFileP(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code], { cwd: root });
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    await execFileP(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', code], {
+      cwd: root,
+    });
     return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -92,12 +119,24 @@ export async function resolve(spec, ctx, next) {
 }
 
 test('crdgen/runtime (dist) does not load the CEL layer; crdgen/runtime/validation does', async () => {
-  assert.ok(existsSync(join(root, 'dist', 'runtime', 'validation', 'index.js')), 'dist/ is not built: run `npm run build` (npm test builds first)');
-  const runtime = await packagesLoadedByDist(`const rt = await import('crdgen/runtime'); if (typeof rt.RestClient !== 'function' || 'compileValidator' in rt) throw new Error('unexpected runtime exports');`);
-  for (const dep of ['crdgen:cel', '@bufbuild/cel', '@bufbuild/protobuf', ...GENERATOR_DEPS]) assert.ok(!runtime.includes(dep), `${dep} loaded by crdgen/runtime: ${runtime.join(', ')}`);
-  const validation = await packagesLoadedByDist(`const v = await import('crdgen/runtime/validation'); if (typeof v.lazyValidator !== 'function') throw new Error('no lazyValidator');`);
-  assert.ok(validation.includes('crdgen:cel'), `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`);
-  for (const dep of GENERATOR_DEPS) assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
+  assert.ok(
+    existsSync(join(root, 'dist', 'runtime', 'validation', 'index.js')),
+    'dist/ is not built: run `npm run build` (npm test builds first)',
+  );
+  const runtime = await packagesLoadedByDist(
+    `const rt = await import('crdgen/runtime'); if (typeof rt.RestClient !== 'function' || 'compileValidator' in rt) throw new Error('unexpected runtime exports');`,
+  );
+  for (const dep of ['crdgen:cel', '@bufbuild/cel', '@bufbuild/protobuf', ...GENERATOR_DEPS])
+    assert.ok(!runtime.includes(dep), `${dep} loaded by crdgen/runtime: ${runtime.join(', ')}`);
+  const validation = await packagesLoadedByDist(
+    `const v = await import('crdgen/runtime/validation'); if (typeof v.lazyValidator !== 'function') throw new Error('no lazyValidator');`,
+  );
+  assert.ok(
+    validation.includes('crdgen:cel'),
+    `crdgen/runtime/validation should load the CEL layer (the hook sees it): ${validation.join(', ')}`,
+  );
+  for (const dep of GENERATOR_DEPS)
+    assert.ok(!validation.includes(dep), `${dep} loaded by crdgen/runtime/validation: ${validation.join(', ')}`);
 });
 
 test('crdgen/runtime/validation/core validates without loading CEL, refuses a schema with rules saying what to import; crdgen/runtime/validation loads CEL', async () => {

@@ -10,14 +10,22 @@ import { json, startServer } from './server.js';
 import { makePki, type Pki } from './tls.js';
 
 let pki: Pki;
-before(() => { pki = makePki(); });
+before(() => {
+  pki = makePki();
+});
 after(() => pki.cleanup());
 
 /** A CONNECT-only forward proxy on 127.0.0.1:0 that records the targets and auth it saw. */
-async function startProxy(t: import('node:test').TestContext, opts: { refuse?: boolean; hosts?: Record<string, string> } = {}) {
+async function startProxy(
+  t: import('node:test').TestContext,
+  opts: { refuse?: boolean; hosts?: Record<string, string> } = {},
+) {
   const seen: Array<{ target: string; auth: string | undefined }> = [];
   const sockets = new Set<net.Socket>();
-  const proxy = http.createServer((_req, res) => { res.writeHead(405); res.end(); });
+  const proxy = http.createServer((_req, res) => {
+    res.writeHead(405);
+    res.end();
+  });
   proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     seen.push({ target: req.url ?? '', auth: req.headers['proxy-authorization'] });
     sockets.add(client);
@@ -38,16 +46,31 @@ async function startProxy(t: import('node:test').TestContext, opts: { refuse?: b
     client.on('error', () => upstream.destroy());
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); proxy.close(() => r()); }));
+  t.after(
+    () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        proxy.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, seen };
 }
 
 test('https through an http:// proxy with CONNECT (proxy credentials from the URL); TLS is still verified end to end', async (t) => {
-  const api = await startServer((req, res) => json(res, 200, { path: req.path, auth: req.headers.authorization }), https.createServer({ cert: pki.serverCert, key: pki.serverKey }));
+  const api = await startServer(
+    (req, res) => json(res, 200, { path: req.path, auth: req.headers.authorization }),
+    https.createServer({ cert: pki.serverCert, key: pki.serverKey }),
+  );
   t.after(() => api.close());
   const proxy = await startProxy(t);
   const proxyUrl = proxy.url.replace('http://', 'http://user:p%40ss@');
-  const rest = new RestClient({ server: api.url, proxyUrl, tls: { caData: pki.ca }, auth: { bearerToken: 't' }, qps: 0 });
+  const rest = new RestClient({
+    server: api.url,
+    proxyUrl,
+    tls: { caData: pki.ca },
+    auth: { bearerToken: 't' },
+    qps: 0,
+  });
   t.after(() => rest.close());
   assert.deepEqual(await rest.get('/api/v1'), { path: '/api/v1', auth: 'Bearer t' });
   assert.deepEqual(await rest.get('/apis'), { path: '/apis', auth: 'Bearer t' });
@@ -80,7 +103,11 @@ test('plain http servers also go through the tunnel; a refusing proxy is a clear
 });
 
 test('proxyFromEnvironment: HTTPS_PROXY/HTTP_PROXY by scheme, NO_PROXY, loopback never proxied', () => {
-  const env = { HTTPS_PROXY: 'proxy.corp:3128', http_proxy: 'http://p2:80', NO_PROXY: '.svc,internal.example.com,10.0.0.0/8,192.168.1.5,api.local:6443,[fd00::1]' };
+  const env = {
+    HTTPS_PROXY: 'proxy.corp:3128',
+    http_proxy: 'http://p2:80',
+    NO_PROXY: '.svc,internal.example.com,10.0.0.0/8,192.168.1.5,api.local:6443,[fd00::1]',
+  };
   const p = (u: string, e: NodeJS.ProcessEnv = env) => proxyFromEnvironment(new URL(u), e);
   assert.equal(p('https://api.example.com'), 'http://proxy.corp:3128'); // no scheme: http://
   assert.equal(p('http://api.example.com'), 'http://p2:80'); // lower-case variant
@@ -94,7 +121,8 @@ test('proxyFromEnvironment: HTTPS_PROXY/HTTP_PROXY by scheme, NO_PROXY, loopback
   assert.equal(p('https://api.local:6443'), undefined); // host:port entry
   assert.equal(p('https://api.local:443'), 'http://proxy.corp:3128');
   assert.equal(p('https://[fd00::1]:6443'), undefined);
-  for (const u of ['https://127.0.0.1:6443', 'https://localhost', 'https://[::1]:6443', 'https://x.localhost']) assert.equal(p(u), undefined, u);
+  for (const u of ['https://127.0.0.1:6443', 'https://localhost', 'https://[::1]:6443', 'https://x.localhost'])
+    assert.equal(p(u), undefined, u);
   assert.equal(p('https://api.example.com', { NO_PROXY: '*', HTTPS_PROXY: 'http://p' }), undefined);
   assert.equal(p('https://api.example.com', {}), undefined);
   assert.equal(excludedByNoProxy('*.example.com', 'a.example.com', '443'), true);
@@ -119,10 +147,16 @@ test('without proxy-url the environment proxy is used (and proxyFromEnvironment:
   // 0.0.0.0 is not loopback for proxy selection, yet reaches the local server directly (Linux).
   const viaEnv = new RestClient({ server: `http://0.0.0.0:${port}`, qps: 0 }, { env });
   const off = new RestClient({ server: `http://0.0.0.0:${port}`, qps: 0, proxyFromEnvironment: false }, { env });
-  t.after(() => { viaEnv.close(); off.close(); });
+  t.after(() => {
+    viaEnv.close();
+    off.close();
+  });
   await off.get('/api');
   assert.equal(proxy.seen.length, 1);
   await viaEnv.get('/api');
   assert.equal(proxy.seen.length, 2);
-  assert.throws(() => new RestClient({ server: 'https://api.example.com' }, { env: { HTTPS_PROXY: 'socks5://p:1080' } }), /from the HTTPS_PROXY\/HTTP_PROXY environment.*only http:\/\/ proxies/);
+  assert.throws(
+    () => new RestClient({ server: 'https://api.example.com' }, { env: { HTTPS_PROXY: 'socks5://p:1080' } }),
+    /from the HTTPS_PROXY\/HTTP_PROXY environment.*only http:\/\/ proxies/,
+  );
 });

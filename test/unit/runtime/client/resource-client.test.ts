@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { RestClient } from '../../../../src/runtime/client/rest-client.js';
 import { resourceClient, groupVersionPath } from '../../../../src/runtime/client/resource-client.js';
 import { PatchType, type ResourceClient, type ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
-import { DeploymentResource, NamespaceResource, LeaseResource, CoreEventResource, EventsV1EventResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
+import {
+  DeploymentResource,
+  NamespaceResource,
+  LeaseResource,
+  CoreEventResource,
+  EventsV1EventResource,
+  type Deployment,
+} from '../../../../src/runtime/client/builtin.js';
 import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '../../../../src/runtime/client/errors.js';
 import type { ListerWatcher } from '../../../../src/runtime/client/types.js';
 import type { KubeList, KubeObject } from '../../../../src/runtime/meta/types.js';
@@ -13,14 +20,29 @@ interface DatabaseManager extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
   status?: { availableReplicas?: number };
 }
-const DM: ResourceDescriptor = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+const DM: ResourceDescriptor = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+};
 const BASE = '/apis/coolops.cn/v1alpha1';
 
 function dm(name: string, ns = 'default'): DatabaseManager {
-  return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name, namespace: ns }, spec: { deploymentName: name, replicas: 1, dbtype: 'mysql' } };
+  return {
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name, namespace: ns },
+    spec: { deploymentName: name, replicas: 1, dbtype: 'mysql' },
+  };
 }
 
-async function setup(t: import('node:test').TestContext, handler?: (req: SeenRequest) => { code: number; body: unknown } | undefined) {
+async function setup(
+  t: import('node:test').TestContext,
+  handler?: (req: SeenRequest) => { code: number; body: unknown } | undefined,
+) {
   const srv = await startServer((req, res) => {
     const r = handler?.(req);
     if (r) json(res, r.code, r.body);
@@ -54,21 +76,24 @@ test('a ResourceClient is a ListerWatcher (type-level) and paths follow the GVR 
   await resourceClient(rest, LeaseResource).namespace('kube-system').get('my-op');
   await resourceClient(rest, CoreEventResource).namespace('default').list();
   await resourceClient(rest, EventsV1EventResource).namespace('default').list();
-  assert.deepEqual(srv.requests.map((r) => `${r.method} ${r.path}`), [
-    `GET ${BASE}/namespaces/team-a/databasemanagers/db-1`,
-    `GET ${BASE}/databasemanagers`,
-    `GET ${BASE}/namespaces/team-a/databasemanagers`,
-    `POST ${BASE}/namespaces/team-a/databasemanagers`,
-    `POST ${BASE}/namespaces/team-b/databasemanagers`,
-    `PUT ${BASE}/namespaces/team-a/databasemanagers/db-2`,
-    `PUT ${BASE}/namespaces/team-a/databasemanagers/db-2/status`,
-    'GET /api/v1/namespaces/kube-system',
-    'GET /api/v1/namespaces',
-    'GET /apis/apps/v1/namespaces/default/deployments/web',
-    'GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/my-op',
-    'GET /api/v1/namespaces/default/events',
-    'GET /apis/events.k8s.io/v1/namespaces/default/events',
-  ]);
+  assert.deepEqual(
+    srv.requests.map((r) => `${r.method} ${r.path}`),
+    [
+      `GET ${BASE}/namespaces/team-a/databasemanagers/db-1`,
+      `GET ${BASE}/databasemanagers`,
+      `GET ${BASE}/namespaces/team-a/databasemanagers`,
+      `POST ${BASE}/namespaces/team-a/databasemanagers`,
+      `POST ${BASE}/namespaces/team-b/databasemanagers`,
+      `PUT ${BASE}/namespaces/team-a/databasemanagers/db-2`,
+      `PUT ${BASE}/namespaces/team-a/databasemanagers/db-2/status`,
+      'GET /api/v1/namespaces/kube-system',
+      'GET /api/v1/namespaces',
+      'GET /apis/apps/v1/namespaces/default/deployments/web',
+      'GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/my-op',
+      'GET /api/v1/namespaces/default/events',
+      'GET /apis/events.k8s.io/v1/namespaces/default/events',
+    ],
+  );
 });
 
 test('namespace and name mistakes are clear errors, not requests', async (t) => {
@@ -86,8 +111,16 @@ test('namespace and name mistakes are clear errors, not requests', async (t) => 
 test('list options, write options and delete options become the apiserver query and body', async (t) => {
   const { srv, client } = await setup(t);
   const c = client.namespace('default');
-  await c.list({ labelSelector: 'app=db,tier in (a,b)', fieldSelector: 'metadata.name=x', limit: 5, continue: 'tok', resourceVersion: '0', resourceVersionMatch: 'NotOlderThan', timeoutSeconds: 30 });
-  const q = srv.requests[0]!.query;
+  await c.list({
+    labelSelector: 'app=db,tier in (a,b)',
+    fieldSelector: 'metadata.name=x',
+    limit: 5,
+    continue: 'tok',
+    resourceVersion: '0',
+    resourceVersionMatch: 'NotOlderThan',
+    timeoutSeconds: 30,
+  });
+  const q = srv.requests[0].query;
   assert.equal(q.get('labelSelector'), 'app=db,tier in (a,b)');
   assert.equal(q.get('fieldSelector'), 'metadata.name=x');
   assert.equal(q.get('limit'), '5');
@@ -96,17 +129,28 @@ test('list options, write options and delete options become the apiserver query 
   assert.equal(q.get('resourceVersionMatch'), 'NotOlderThan');
   assert.equal(q.get('timeoutSeconds'), '30');
   await c.create(dm('x'), { dryRun: true, fieldManager: 'op', fieldValidation: 'Strict' });
-  assert.equal(srv.requests[1]!.url, `${BASE}/namespaces/default/databasemanagers?dryRun=All&fieldManager=op&fieldValidation=Strict`);
-  await c.delete('x', { propagationPolicy: 'Foreground', gracePeriodSeconds: 0, preconditions: { uid: 'u1', resourceVersion: '7' } });
-  assert.deepEqual(JSON.parse(srv.requests[2]!.body), {
-    kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground', gracePeriodSeconds: 0, preconditions: { uid: 'u1', resourceVersion: '7' },
+  assert.equal(
+    srv.requests[1].url,
+    `${BASE}/namespaces/default/databasemanagers?dryRun=All&fieldManager=op&fieldValidation=Strict`,
+  );
+  await c.delete('x', {
+    propagationPolicy: 'Foreground',
+    gracePeriodSeconds: 0,
+    preconditions: { uid: 'u1', resourceVersion: '7' },
+  });
+  assert.deepEqual(JSON.parse(srv.requests[2].body), {
+    kind: 'DeleteOptions',
+    apiVersion: 'v1',
+    propagationPolicy: 'Foreground',
+    gracePeriodSeconds: 0,
+    preconditions: { uid: 'u1', resourceVersion: '7' },
   });
   await c.delete('y');
-  assert.equal(srv.requests[3]!.body, '');
+  assert.equal(srv.requests[3].body, '');
   await c.deleteCollection({ labelSelector: 'app=db', propagationPolicy: 'Background' });
-  assert.equal(srv.requests[4]!.method, 'DELETE');
-  assert.equal(srv.requests[4]!.url, `${BASE}/namespaces/default/databasemanagers?labelSelector=app%3Ddb`);
-  assert.equal(JSON.parse(srv.requests[4]!.body).propagationPolicy, 'Background');
+  assert.equal(srv.requests[4].method, 'DELETE');
+  assert.equal(srv.requests[4].url, `${BASE}/namespaces/default/databasemanagers?labelSelector=app%3Ddb`);
+  assert.equal(JSON.parse(srv.requests[4].body).propagationPolicy, 'Background');
 });
 
 test('patch flavours send their content type; apply needs a fieldManager and may force', async (t) => {
@@ -116,19 +160,40 @@ test('patch flavours send their content type; apply needs a fieldManager and may
   await c.patch('x', PatchType.Merge, { spec: { replicas: 2 } });
   await c.patch('x', PatchType.StrategicMerge, { spec: { replicas: 2 } });
   await c.patchStatus('x', PatchType.Merge, { status: { availableReplicas: 2 } });
-  await c.apply({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'x' }, spec: { replicas: 4 } }, { fieldManager: 'crdgen-op', force: true });
-  await c.applyStatus({ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'x' }, status: { availableReplicas: 4 } }, { fieldManager: 'crdgen-op' });
+  await c.apply(
+    { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'x' }, spec: { replicas: 4 } },
+    { fieldManager: 'crdgen-op', force: true },
+  );
+  await c.applyStatus(
+    {
+      apiVersion: 'coolops.cn/v1alpha1',
+      kind: 'DatabaseManager',
+      metadata: { name: 'x' },
+      status: { availableReplicas: 4 },
+    },
+    { fieldManager: 'crdgen-op' },
+  );
   const r = srv.requests;
-  assert.deepEqual(r.map((x) => x.headers['content-type']), [
-    'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json',
-    'application/merge-patch+json', 'application/apply-patch+yaml', 'application/apply-patch+yaml',
-  ]);
+  assert.deepEqual(
+    r.map((x) => x.headers['content-type']),
+    [
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/merge-patch+json',
+      'application/apply-patch+yaml',
+      'application/apply-patch+yaml',
+    ],
+  );
   assert.ok(r.every((x) => x.method === 'PATCH'));
-  assert.equal(r[3]!.path, `${BASE}/namespaces/default/databasemanagers/x/status`);
-  assert.equal(r[4]!.url, `${BASE}/namespaces/default/databasemanagers/x?fieldManager=crdgen-op&force=true`);
-  assert.deepEqual(JSON.parse(r[4]!.body).spec, { replicas: 4 });
-  assert.equal(r[5]!.url, `${BASE}/namespaces/default/databasemanagers/x/status?fieldManager=crdgen-op`);
-  await assert.rejects(c.apply({ apiVersion: 'v', kind: 'k', metadata: { name: 'x' } }, { fieldManager: '' }), /fieldManager is required/);
+  assert.equal(r[3].path, `${BASE}/namespaces/default/databasemanagers/x/status`);
+  assert.equal(r[4].url, `${BASE}/namespaces/default/databasemanagers/x?fieldManager=crdgen-op&force=true`);
+  assert.deepEqual(JSON.parse(r[4].body).spec, { replicas: 4 });
+  assert.equal(r[5].url, `${BASE}/namespaces/default/databasemanagers/x/status?fieldManager=crdgen-op`);
+  await assert.rejects(
+    c.apply({ apiVersion: 'v', kind: 'k', metadata: { name: 'x' } }, { fieldManager: '' }),
+    /fieldManager is required/,
+  );
   await assert.rejects(c.patch('x', PatchType.Apply, {}), /apply patch needs a fieldManager/);
   await assert.rejects(c.patch('x', PatchType.Merge, {}, { force: true }), /force is only allowed/);
   await assert.rejects(c.patch('x', 'text/plain' as PatchType, {}), /unknown patch type/);
@@ -137,16 +202,26 @@ test('patch flavours send their content type; apply needs a fieldManager and may
 
 test('apiserver Status errors come back typed', async (t) => {
   const { client } = await setup(t, (req) => {
-    if (req.method === 'GET') return { code: 404, body: status(404, 'NotFound', 'databasemanagers.coolops.cn "nope" not found') };
+    if (req.method === 'GET')
+      return { code: 404, body: status(404, 'NotFound', 'databasemanagers.coolops.cn "nope" not found') };
     if (req.method === 'POST') return { code: 409, body: status(409, 'AlreadyExists') };
     if (req.method === 'PUT') return { code: 409, body: status(409, 'Conflict', 'the object has been modified') };
-    return { code: 422, body: { ...status(422, 'Invalid'), details: { causes: [{ field: 'spec.replicas', reason: 'FieldValueInvalid' }] } } };
+    return {
+      code: 422,
+      body: {
+        ...status(422, 'Invalid'),
+        details: { causes: [{ field: 'spec.replicas', reason: 'FieldValueInvalid' }] },
+      },
+    };
   });
   const c: ResourceClient<DatabaseManager> = client.namespace('default');
   await assert.rejects(c.get('nope'), (e: unknown) => isNotFound(e));
   await assert.rejects(c.create(dm('x')), (e: unknown) => isAlreadyExists(e));
   await assert.rejects(c.update(dm('x')), (e: unknown) => isConflict(e));
-  await assert.rejects(c.patch('x', PatchType.Merge, { spec: { replicas: 11 } }), (e: unknown) => isInvalid(e) && (e as { causes: Array<{ field?: string }> }).causes[0]?.field === 'spec.replicas');
+  await assert.rejects(
+    c.patch('x', PatchType.Merge, { spec: { replicas: 11 } }),
+    (e: unknown) => isInvalid(e) && (e as { causes: Array<{ field?: string }> }).causes[0]?.field === 'spec.replicas',
+  );
 });
 
 test('listAll follows continue tokens with the page size, and keeps the first page resourceVersion', async (t) => {
@@ -156,26 +231,50 @@ test('listAll follows continue tokens with the page size, and keeps the first pa
     const start = Number(req.query.get('continue') ?? '0');
     const items = all.slice(start, start + limit);
     const next = start + limit < all.length ? String(start + limit) : undefined;
-    return { code: 200, body: { kind: 'DatabaseManagerList', metadata: { resourceVersion: `rv${start}`, ...(next ? { continue: next, remainingItemCount: all.length - start - limit } : {}) }, items } };
+    return {
+      code: 200,
+      body: {
+        kind: 'DatabaseManagerList',
+        metadata: {
+          resourceVersion: `rv${start}`,
+          ...(next ? { continue: next, remainingItemCount: all.length - start - limit } : {}),
+        },
+        items,
+      },
+    };
   });
   const list = await client.listAll({ limit: 3, labelSelector: 'app=db' });
-  assert.deepEqual(list.items.map((i) => i.metadata?.name), all.map((i) => i.metadata?.name));
+  assert.deepEqual(
+    list.items.map((i) => i.metadata?.name),
+    all.map((i) => i.metadata?.name),
+  );
   assert.deepEqual(list.metadata, { resourceVersion: 'rv0' });
   assert.equal(srv.requests.length, 3);
   assert.ok(srv.requests.every((r) => r.query.get('limit') === '3' && r.query.get('labelSelector') === 'app=db'));
-  assert.deepEqual(srv.requests.map((r) => r.query.get('continue')), [null, '3', '6']);
+  assert.deepEqual(
+    srv.requests.map((r) => r.query.get('continue')),
+    [null, '3', '6'],
+  );
 });
 
 test('listAll falls back to a full list when a continue token expired (410)', async (t) => {
   const { srv, client } = await setup(t, (req) => {
-    if (req.query.get('continue')) return { code: 410, body: status(410, 'Expired', 'The provided continue parameter is too old') };
-    if (req.query.get('limit')) return { code: 200, body: { metadata: { resourceVersion: '5', continue: 'c1' }, items: [dm('a')] } };
+    if (req.query.get('continue'))
+      return { code: 410, body: status(410, 'Expired', 'The provided continue parameter is too old') };
+    if (req.query.get('limit'))
+      return { code: 200, body: { metadata: { resourceVersion: '5', continue: 'c1' }, items: [dm('a')] } };
     return { code: 200, body: { metadata: { resourceVersion: '9' }, items: [dm('a'), dm('b')] } };
   });
   const list = await client.listAll({ limit: 1 });
-  assert.deepEqual(list.items.map((i) => i.metadata?.name), ['a', 'b']);
+  assert.deepEqual(
+    list.items.map((i) => i.metadata?.name),
+    ['a', 'b'],
+  );
   assert.equal(list.metadata?.resourceVersion, '9');
-  assert.deepEqual(srv.requests.map((r) => r.query.get('limit')), ['1', '1', null]);
+  assert.deepEqual(
+    srv.requests.map((r) => r.query.get('limit')),
+    ['1', '1', null],
+  );
 });
 
 test('watch through the resource client passes list options and yields typed events', async (t) => {
@@ -189,11 +288,19 @@ test('watch through the resource client passes list options and yields typed eve
     rest.close();
     await srv.close();
   });
-  const w = await resourceClient<DatabaseManager>(rest, DM).namespace('default').watch({ resourceVersion: '42', allowWatchBookmarks: true, timeoutSeconds: 300, labelSelector: 'a=b' });
+  const w = await resourceClient<DatabaseManager>(rest, DM)
+    .namespace('default')
+    .watch({ resourceVersion: '42', allowWatchBookmarks: true, timeoutSeconds: 300, labelSelector: 'a=b' });
   const names: string[] = [];
   for await (const e of w) if (e.type === 'ADDED') names.push(e.object.metadata?.name ?? '');
   assert.deepEqual(names, ['w']);
-  const q = srv.requests[0]!;
+  const q = srv.requests[0];
   assert.equal(q.path, `${BASE}/namespaces/default/databasemanagers`);
-  assert.deepEqual(Object.fromEntries(q.query), { resourceVersion: '42', timeoutSeconds: '300', allowWatchBookmarks: 'true', labelSelector: 'a=b', watch: 'true' });
+  assert.deepEqual(Object.fromEntries(q.query), {
+    resourceVersion: '42',
+    timeoutSeconds: '300',
+    allowWatchBookmarks: 'true',
+    labelSelector: 'a=b',
+    watch: 'true',
+  });
 });

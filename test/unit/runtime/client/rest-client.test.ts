@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getEventListeners } from 'node:events';
-import { RestClient, RequestTimeoutError, defaultUserAgent, withQuery } from '../../../../src/runtime/client/rest-client.js';
+import {
+  RestClient,
+  RequestTimeoutError,
+  defaultUserAgent,
+  withQuery,
+} from '../../../../src/runtime/client/rest-client.js';
 import { applicationName } from '../../../../src/runtime/client/field-manager.js';
 import { ApiError, isTooManyRequests } from '../../../../src/runtime/client/errors.js';
 import { TokenBucketRateLimiter, type LimiterClock } from '../../../../src/runtime/client/flowcontrol.js';
@@ -22,18 +27,29 @@ async function withServer(t: import('node:test').TestContext, handler: Handler, 
 }
 
 test('withQuery encodes values, repeats arrays, drops undefined', () => {
-  assert.equal(withQuery('/p', { a: 'x y', b: undefined, c: 3, d: true, e: ['1', '2'] }), '/p?a=x+y&c=3&d=true&e=1&e=2');
+  assert.equal(
+    withQuery('/p', { a: 'x y', b: undefined, c: 3, d: true, e: ['1', '2'] }),
+    '/p?a=x+y&c=3&d=true&e=1&e=2',
+  );
   assert.equal(withQuery('/p', {}), '/p');
 });
 
 test('requests carry Accept, User-Agent, bearer token, Content-Type and JSON body', async (t) => {
-  const { srv, rest } = await withServer(t, (req, res) => json(res, 200, { ok: true, echo: req.body ? JSON.parse(req.body) : null }), {
-    auth: { bearerToken: 'tok-1' },
-    headers: { 'X-Extra': 'yes' },
+  const { srv, rest } = await withServer(
+    t,
+    (req, res) => json(res, 200, { ok: true, echo: req.body ? JSON.parse(req.body) : null }),
+    {
+      auth: { bearerToken: 'tok-1' },
+      headers: { 'X-Extra': 'yes' },
+    },
+  );
+  const r = await rest.request<{ ok: boolean; echo: unknown }>({
+    method: 'POST',
+    path: '/api/v1/namespaces',
+    body: { a: 'ü' },
   });
-  const r = await rest.request<{ ok: boolean; echo: unknown }>({ method: 'POST', path: '/api/v1/namespaces', body: { a: 'ü' } });
   assert.deepEqual(r, { ok: true, echo: { a: 'ü' } });
-  const h = srv.requests[0]!.headers;
+  const h = srv.requests[0].headers;
   assert.equal(h.authorization, 'Bearer tok-1');
   assert.equal(h.accept, 'application/json');
   assert.equal(h['content-type'], 'application/json');
@@ -45,10 +61,13 @@ test('requests carry Accept, User-Agent, bearer token, Content-Type and JSON bod
 });
 
 test('basic auth and a custom user agent', async (t) => {
-  const { srv, rest } = await withServer(t, (_req, res) => json(res, 200, {}), { auth: { username: 'ad:min', password: 'p@ss' }, userAgent: 'my-op/1.0' });
+  const { srv, rest } = await withServer(t, (_req, res) => json(res, 200, {}), {
+    auth: { username: 'ad:min', password: 'p@ss' },
+    userAgent: 'my-op/1.0',
+  });
   await rest.get('/version');
-  assert.equal(srv.requests[0]!.headers.authorization, `Basic ${Buffer.from('ad:min:p@ss').toString('base64')}`);
-  assert.equal(srv.requests[0]!.headers['user-agent'], 'my-op/1.0');
+  assert.equal(srv.requests[0].headers.authorization, `Basic ${Buffer.from('ad:min:p@ss').toString('base64')}`);
+  assert.equal(srv.requests[0].headers['user-agent'], 'my-op/1.0');
 });
 
 test('token file: read, and re-read after a 401 so a rotated token is used', async (t) => {
@@ -56,38 +75,54 @@ test('token file: read, and re-read after a 401 so a rotated token is used', asy
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'token');
   writeFileSync(file, 'old-token\n');
-  const { srv, rest } = await withServer(t, (req, res) => {
-    if (req.headers.authorization === 'Bearer new-token') json(res, 200, { ok: 1 });
-    else json(res, 401, status(401, 'Unauthorized'));
-  }, { auth: { bearerTokenFile: file } });
+  const { srv, rest } = await withServer(
+    t,
+    (req, res) => {
+      if (req.headers.authorization === 'Bearer new-token') json(res, 200, { ok: 1 });
+      else json(res, 401, status(401, 'Unauthorized'));
+    },
+    { auth: { bearerTokenFile: file } },
+  );
   await assert.rejects(rest.get('/api'), (e: unknown) => e instanceof ApiError && e.code === 401);
   // Unchanged file after a 401: no retry loop (one request per call).
   assert.equal(srv.requests.length, 1);
   writeFileSync(file, 'new-token');
   assert.deepEqual(await rest.get('/api'), { ok: 1 });
-  assert.deepEqual(srv.requests.map((r) => r.headers.authorization), ['Bearer old-token', 'Bearer old-token', 'Bearer new-token']);
+  assert.deepEqual(
+    srv.requests.map((r) => r.headers.authorization),
+    ['Bearer old-token', 'Bearer old-token', 'Bearer new-token'],
+  );
 });
 
 test('a missing token file is a clear error', async (t) => {
-  const { rest } = await withServer(t, (_req, res) => json(res, 200, {}), { auth: { bearerTokenFile: '/nonexistent/token' } });
+  const { rest } = await withServer(t, (_req, res) => json(res, 200, {}), {
+    auth: { bearerTokenFile: '/nonexistent/token' },
+  });
   await assert.rejects(rest.get('/api'), /cannot read bearer token file \/nonexistent\/token/);
 });
 
 test('429 with Retry-After is retried (bounded by maxRetries); 500 without Retry-After is not', async (t) => {
   let n = 0;
-  const { srv, rest } = await withServer(t, (req, res) => {
-    if (req.path === '/busy') {
-      n++;
-      if (n < 3) json(res, 429, status(429, 'TooManyRequests'), { 'Retry-After': '0' });
-      else json(res, 200, { attempt: n });
-    } else if (req.path === '/always') json(res, 429, status(429, 'TooManyRequests'), { 'Retry-After': '0' });
-    else json(res, 500, status(500, 'InternalError'));
-  }, { maxRetries: 4 });
+  const { srv, rest } = await withServer(
+    t,
+    (req, res) => {
+      if (req.path === '/busy') {
+        n++;
+        if (n < 3) json(res, 429, status(429, 'TooManyRequests'), { 'Retry-After': '0' });
+        else json(res, 200, { attempt: n });
+      } else if (req.path === '/always') json(res, 429, status(429, 'TooManyRequests'), { 'Retry-After': '0' });
+      else json(res, 500, status(500, 'InternalError'));
+    },
+    { maxRetries: 4 },
+  );
   const retries: number[] = [];
   rest.config.metrics = { requestRetry: (i) => retries.push(i.code) };
   assert.deepEqual(await rest.get('/busy'), { attempt: 3 });
   assert.deepEqual(retries, [429, 429]);
-  await assert.rejects(rest.get('/always'), (e: unknown) => isTooManyRequests(e) && (e as ApiError).retryAfterSeconds === 0);
+  await assert.rejects(
+    rest.get('/always'),
+    (e: unknown) => isTooManyRequests(e) && (e as ApiError).retryAfterSeconds === 0,
+  );
   assert.equal(srv.requests.filter((r) => r.path === '/always').length, 5); // 1 + maxRetries
   await assert.rejects(rest.get('/fail'), (e: unknown) => e instanceof ApiError && e.code === 500);
   assert.equal(srv.requests.filter((r) => r.path === '/fail').length, 1);
@@ -110,7 +145,10 @@ test('timeouts and aborts', async (t) => {
   const { rest } = await withServer(t, (_req, res) => {
     setTimeout(() => json(res, 200, {}), 2000).unref();
   });
-  await assert.rejects(rest.request({ method: 'GET', path: '/hang', timeoutMs: 50 }), (e: unknown) => e instanceof RequestTimeoutError && /timed out after 50 ms/.test(e.message));
+  await assert.rejects(
+    rest.request({ method: 'GET', path: '/hang', timeoutMs: 50 }),
+    (e: unknown) => e instanceof RequestTimeoutError && /timed out after 50 ms/.test(e.message),
+  );
   const ac = new AbortController();
   setTimeout(() => ac.abort(new Error('caller gave up')), 30);
   await assert.rejects(rest.get('/hang', undefined, ac.signal), /caller gave up/);
@@ -128,9 +166,13 @@ test('connection errors name the server and path; bad URLs fail at construction'
 
 test('metrics hooks see every request with its code', async (t) => {
   const seen: Array<string> = [];
-  const { rest } = await withServer(t, (req, res) => (req.path === '/missing' ? json(res, 404, status(404, 'NotFound')) : json(res, 200, {})), {
-    metrics: { requestDone: (i) => seen.push(`${i.method} ${i.host} ${i.path} ${i.code}`) },
-  });
+  const { rest } = await withServer(
+    t,
+    (req, res) => (req.path === '/missing' ? json(res, 404, status(404, 'NotFound')) : json(res, 200, {})),
+    {
+      metrics: { requestDone: (i) => seen.push(`${i.method} ${i.host} ${i.path} ${i.code}`) },
+    },
+  );
   await rest.get('/ok');
   await assert.rejects(rest.get('/missing'));
   const host = new URL(rest.config.server).host;
@@ -145,7 +187,7 @@ test('the server path prefix of the config URL is kept', async (t) => {
     await srv.close();
   });
   await rest.get('/api/v1/namespaces');
-  assert.equal(srv.requests[0]!.path, '/k8s/clusters/c-1/api/v1/namespaces');
+  assert.equal(srv.requests[0].path, '/k8s/clusters/c-1/api/v1/namespaces');
 });
 
 function fakeClock(): LimiterClock & { t: number; sleeps: number[] } {
@@ -168,7 +210,7 @@ test('token bucket: burst passes at once, then one request per 1/qps; aborted wa
   for (let i = 0; i < 10; i++) await tb.wait();
   assert.deepEqual(clock.sleeps, []);
   await tb.wait();
-  assert.equal(Math.round(clock.sleeps[0]!), 200);
+  assert.equal(Math.round(clock.sleeps[0]), 200);
   assert.equal(tb.tryAccept(), false);
   clock.t += 1000; // refill 5 tokens
   for (let i = 0; i < 5; i++) assert.equal(tb.tryAccept(), true);
@@ -195,10 +237,17 @@ test('the default client limiter (5 qps, burst 10) makes the 12th request wait',
 
 test('Warning headers reach onWarning', async (t) => {
   const warnings: string[] = [];
-  const { rest } = await withServer(t, (_req, res) => {
-    res.setHeader('Warning', ['299 - "v1beta1 Foo is deprecated; use v1"', '299 - "unknown field \\"spec.replica\\""']);
-    json(res, 200, {});
-  }, { onWarning: (m) => warnings.push(m) });
+  const { rest } = await withServer(
+    t,
+    (_req, res) => {
+      res.setHeader('Warning', [
+        '299 - "v1beta1 Foo is deprecated; use v1"',
+        '299 - "unknown field \\"spec.replica\\""',
+      ]);
+      json(res, 200, {});
+    },
+    { onWarning: (m) => warnings.push(m) },
+  );
   await rest.get('/apis/x/v1beta1/foos');
   assert.deepEqual(warnings, ['v1beta1 Foo is deprecated; use v1', 'unknown field "spec.replica"']);
 });
@@ -211,7 +260,10 @@ test('a GET whose connection is reset is sent again once; a POST is not', async 
     else json(res, 200, { n });
   });
   assert.deepEqual(await rest.get('/api'), { n: 2 });
-  await assert.rejects(rest.request({ method: 'POST', path: '/api/v1/namespaces', body: {} }), /POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces: socket hang up/);
+  await assert.rejects(
+    rest.request({ method: 'POST', path: '/api/v1/namespaces', body: {} }),
+    /POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces: socket hang up/,
+  );
   assert.equal(srv.requests.filter((r) => r.method === 'POST').length, 1);
 });
 
@@ -249,7 +301,8 @@ test('bodies arrive intact when chunks split UTF-8 characters, with and without 
     res.end();
   };
   const { rest } = await withServer(t, async (req, res) => {
-    if (req.path === '/sized') res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
+    if (req.path === '/sized')
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes.length });
     else res.writeHead(200, { 'Content-Type': 'application/json' }); // chunked transfer encoding
     await trickle(res);
   });
@@ -266,7 +319,10 @@ test('a body cut short by the server is an error, never partial text', async (t)
     setTimeout(() => res.socket?.destroy(), 20);
   });
   for (const path of ['/sized', '/chunked']) {
-    await assert.rejects(rest.requestText({ method: 'GET', path }), new RegExp(`^Error: GET ${path}: the response ended before its whole body arrived \\(`));
+    await assert.rejects(
+      rest.requestText({ method: 'GET', path }),
+      new RegExp(`^Error: GET ${path}: the response ended before its whole body arrived \\(`),
+    );
     await assert.rejects(rest.get(path), /the response ended before its whole body arrived/);
   }
 });

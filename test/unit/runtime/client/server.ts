@@ -16,7 +16,12 @@ export interface SeenRequest {
 export type Handler = (req: SeenRequest, res: http.ServerResponse) => void | Promise<void>;
 
 /** Sends `body` as JSON with `code`. */
-export function json(res: http.ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: http.ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -43,7 +48,11 @@ export async function startServer(handler: Handler, server: http.Server = http.c
     req.on('end', () => {
       const u = new URL(req.url ?? '/', 'http://x');
       const seen: SeenRequest = {
-        method: req.method ?? '', url: req.url ?? '', path: u.pathname, query: u.searchParams, headers: req.headers,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       };
       requests.push(seen);

@@ -23,7 +23,11 @@ function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 }
 
 test('LineDecoder: lines survive any chunking, including inside multi-byte characters', () => {
-  const lines = ['{"type":"ADDED","object":{"note":"数据库 ✓ 🚀"}}', '{"type":"MODIFIED","object":{"note":"é"}}', '{"x":"\\n"}'];
+  const lines = [
+    '{"type":"ADDED","object":{"note":"数据库 ✓ 🚀"}}',
+    '{"type":"MODIFIED","object":{"note":"é"}}',
+    '{"x":"\\n"}',
+  ];
   const bytes = new TextEncoder().encode(`${lines[0]}\n${lines[1]}\r\n\n${lines[2]}`);
   fc.assert(
     fc.property(fc.array(fc.nat(bytes.length), { maxLength: 12 }), (cuts) => {
@@ -80,7 +84,12 @@ test('watch over HTTP: chunked events (split mid-character), ERROR passthrough, 
     res.writeHead(200, { 'Content-Type': 'application/json' });
     const bytes = Buffer.from(events.map((e) => JSON.stringify(e)).join('\n') + '\n');
     const cut = bytes.indexOf(Buffer.from('日')) + 1; // inside a 3-byte character
-    for (const part of [bytes.subarray(0, 5), bytes.subarray(5, cut), bytes.subarray(cut, cut + 7), bytes.subarray(cut + 7)]) {
+    for (const part of [
+      bytes.subarray(0, 5),
+      bytes.subarray(5, cut),
+      bytes.subarray(cut, cut + 7),
+      bytes.subarray(cut + 7),
+    ]) {
       res.write(part);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -91,7 +100,10 @@ test('watch over HTTP: chunked events (split mid-character), ERROR passthrough, 
     rest.close();
     await srv.close();
   });
-  const w = await rest.watch<Obj>('/apis/coolops.cn/v1alpha1/databasemanagers', { resourceVersion: '1', allowWatchBookmarks: true });
+  const w = await rest.watch<Obj>('/apis/coolops.cn/v1alpha1/databasemanagers', {
+    resourceVersion: '1',
+    allowWatchBookmarks: true,
+  });
   const got = await collect(w);
   assert.deepEqual(got, events);
   assert.equal(srv.requests[0]?.query.get('allowWatchBookmarks'), 'true');
@@ -135,7 +147,9 @@ test('watch: breaking out of for-await closes the stream', async (t) => {
   const srv = await startServer((_req, res) => {
     res.writeHead(200);
     res.write(JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'x' } } }) + '\n');
-    res.on('close', () => { closed = true; });
+    res.on('close', () => {
+      closed = true;
+    });
   });
   const rest = new RestClient({ server: srv.url, qps: 0 });
   t.after(async () => {
@@ -158,7 +172,9 @@ test('watch: a garbage line yields one ERROR event and ends the watch; HTTP erro
       return;
     }
     res.writeHead(200);
-    res.end(`${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'x' } } })}\n<html>oops</html>\n${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'y' } } })}\n`);
+    res.end(
+      `${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'x' } } })}\n<html>oops</html>\n${JSON.stringify({ type: 'ADDED', object: { metadata: { name: 'y' } } })}\n`,
+    );
   });
   const rest = new RestClient({ server: srv.url, qps: 0 });
   t.after(async () => {
@@ -166,8 +182,14 @@ test('watch: a garbage line yields one ERROR event and ends the watch; HTTP erro
     await srv.close();
   });
   const got = await collect(await rest.watch<Obj>('/api/v1/pods'));
-  assert.deepEqual(got.map((e) => e.type), ['ADDED', 'ERROR']);
-  await assert.rejects(rest.watch<Obj>('/api/v1/pods', { resourceVersion: 'old' }), (e: unknown) => e instanceof ApiError && e.code === 410 && e.reason === 'Expired');
+  assert.deepEqual(
+    got.map((e) => e.type),
+    ['ADDED', 'ERROR'],
+  );
+  await assert.rejects(
+    rest.watch<Obj>('/api/v1/pods', { resourceVersion: 'old' }),
+    (e: unknown) => e instanceof ApiError && e.code === 410 && e.reason === 'Expired',
+  );
 });
 
 test('watch: a connection dropped mid-stream ends the iteration without throwing', async (t) => {
@@ -182,27 +204,43 @@ test('watch: a connection dropped mid-stream ends the iteration without throwing
     await srv.close();
   });
   const got = await collect(await rest.watch<Obj>('/api/v1/pods'));
-  assert.deepEqual(got.map((e) => e.type), ['ADDED']);
+  assert.deepEqual(
+    got.map((e) => e.type),
+    ['ADDED'],
+  );
 });
 
 test('StreamWatch yields exactly the events sent, for random events and random chunk boundaries', async () => {
-  const name = fc.string({ unit: fc.constantFrom('a', 'z', '-', 'é', '数', '🚀', '"', '\\', '\n'), minLength: 1, maxLength: 8 });
-  const event = fc.record({ type: fc.constantFrom('ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK'), object: fc.record({ metadata: fc.record({ name, resourceVersion: fc.nat().map(String) }) }) });
+  const name = fc.string({
+    unit: fc.constantFrom('a', 'z', '-', 'é', '数', '🚀', '"', '\\', '\n'),
+    minLength: 1,
+    maxLength: 8,
+  });
+  const event = fc.record({
+    type: fc.constantFrom('ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK'),
+    object: fc.record({ metadata: fc.record({ name, resourceVersion: fc.nat().map(String) }) }),
+  });
   await fc.assert(
-    fc.asyncProperty(fc.array(event, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), async (events, cuts) => {
-      const bytes = new TextEncoder().encode(events.map((e) => JSON.stringify(e) + '\n').join(''));
-      const chunks = splitAt(bytes, cuts);
-      let destroyed = false;
-      const body = {
-        async *[Symbol.asyncIterator]() {
-          for (const c of chunks) yield c;
-        },
-        destroy: () => { destroyed = true; },
-      };
-      const got = await collect(new StreamWatch<Obj>(body), 1000);
-      assert.deepEqual(got, JSON.parse(JSON.stringify(events)));
-      assert.equal(destroyed, true); // the body is released when the stream ends
-    }),
+    fc.asyncProperty(
+      fc.array(event, { maxLength: 20 }),
+      fc.array(fc.nat(), { maxLength: 30 }),
+      async (events, cuts) => {
+        const bytes = new TextEncoder().encode(events.map((e) => JSON.stringify(e) + '\n').join(''));
+        const chunks = splitAt(bytes, cuts);
+        let destroyed = false;
+        const body = {
+          async *[Symbol.asyncIterator]() {
+            for (const c of chunks) yield c;
+          },
+          destroy: () => {
+            destroyed = true;
+          },
+        };
+        const got = await collect(new StreamWatch<Obj>(body), 1000);
+        assert.deepEqual(got, JSON.parse(JSON.stringify(events)));
+        assert.equal(destroyed, true); // the body is released when the stream ends
+      },
+    ),
     { numRuns: runs(200), seed: SEED },
   );
 });
@@ -214,10 +252,15 @@ test('a stream that never ends its line is cut off with an ERROR event instead o
       yield '{"type":"ADDED","object":{"metadata":{"name":"ok"}}}\n';
       for (let i = 0; i < 1000; i++) yield 'x'.repeat(50);
     },
-    destroy: () => { destroyed = true; },
+    destroy: () => {
+      destroyed = true;
+    },
   };
   const got = await collect(new StreamWatch<Obj>(body, () => {}, 400));
-  assert.deepEqual(got.map((e) => e.type), ['ADDED', 'ERROR']);
+  assert.deepEqual(
+    got.map((e) => e.type),
+    ['ADDED', 'ERROR'],
+  );
   const err = got[1];
   assert.ok(err?.type === 'ERROR' && /exceeds 400 bytes/.test(err.object.message ?? ''));
   assert.equal(destroyed, true);
@@ -225,7 +268,11 @@ test('a stream that never ends its line is cut off with an ERROR event instead o
 
 test('batches: the events of one chunk come as one batch; the next chunk is read only when asked for', async () => {
   const line = (name: string): string => `${JSON.stringify({ type: 'ADDED', object: { metadata: { name } } })}\n`;
-  const chunks = [line('a') + line('b') + line('c').slice(0, 10), line('c').slice(10) + '\r\n' + line('d'), '{"type":"ADDED"}\n' + line('never')];
+  const chunks = [
+    line('a') + line('b') + line('c').slice(0, 10),
+    line('c').slice(10) + '\r\n' + line('d'),
+    '{"type":"ADDED"}\n' + line('never'),
+  ];
   let reads = 0;
   const body = {
     async *[Symbol.asyncIterator]() {
@@ -237,7 +284,8 @@ test('batches: the events of one chunk come as one batch; the next chunk is read
     destroy: () => {},
   };
   const w = new StreamWatch<Obj>(body);
-  const names = (b: readonly WatchEvent<Obj>[]): string[] => b.map((e) => (e.type === 'ERROR' ? 'ERROR' : e.object.metadata.name));
+  const names = (b: readonly WatchEvent<Obj>[]): string[] =>
+    b.map((e) => (e.type === 'ERROR' ? 'ERROR' : e.object.metadata.name));
   const it = watchBatches(w)[Symbol.asyncIterator]();
   assert.deepEqual(names((await it.next()).value ?? []), ['a', 'b']);
   assert.equal(reads, 1, 'one chunk read for one batch');

@@ -31,12 +31,21 @@ test('events are created, repeats aggregated by count, other reasons get their o
   r.event(obj, 'Warning', 'ErrResourceExists', 'taken');
   r.event(obj, 'Normal', 'Synced', 'ok');
   await b.flush();
-  const items = (await backend.resource<CoreEvent>(CoreEventResource, 'default').list()).items.filter((e) => e.involvedObject.uid === 'u-1');
+  const items = (await backend.resource<CoreEvent>(CoreEventResource, 'default').list()).items.filter(
+    (e) => e.involvedObject.uid === 'u-1',
+  );
   assert.equal(items.length, 2);
   const warn = items.find((e) => e.reason === 'ErrResourceExists')!;
   assert.equal(warn.count, 3);
   assert.equal(warn.type, 'Warning');
-  assert.deepEqual(warn.involvedObject, { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'orders', namespace: 'default', uid: 'u-1', resourceVersion: '7' });
+  assert.deepEqual(warn.involvedObject, {
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    name: 'orders',
+    namespace: 'default',
+    uid: 'u-1',
+    resourceVersion: '7',
+  });
   assert.deepEqual(warn.source, { component: 'dm-controller', host: 'node-1' });
   assert.equal(items.find((e) => e.reason === 'Synced')!.count, 1);
   await b.shutdown();
@@ -46,9 +55,20 @@ test('events are created, repeats aggregated by count, other reasons get their o
 
 test('API errors are logged, not thrown', async () => {
   const warned: unknown[] = [];
-  const log: Logger = { debug: () => {}, info: () => {}, error: () => {}, warn: (f: unknown) => void warned.push(f), child: () => log } as Logger;
+  const log: Logger = {
+    debug: () => {},
+    info: () => {},
+    error: () => {},
+    warn: (f: unknown) => void warned.push(f),
+    child: () => log,
+  };
   const b = new EventBroadcaster(backend, { component: 'c', logger: log });
-  b.newRecorder(gvk).event({ metadata: { name: 'x', namespace: 'no-such-namespace', uid: 'u-2' } }, 'Normal', 'Synced', 'ok');
+  b.newRecorder(gvk).event(
+    { metadata: { name: 'x', namespace: 'no-such-namespace', uid: 'u-2' } },
+    'Normal',
+    'Synced',
+    'ok',
+  );
   await b.flush();
   assert.equal(warned.length, 1);
 });

@@ -26,9 +26,26 @@ test('flags: defaults (client-go leader election timings, kubebuilder ports) and
   const w = parseOperatorFlags(['--webhook-bind-address', '127.0.0.1:9443', '--webhook-cert-dir', '/certs'], 'op', {});
   assert.ok(w !== 'help');
   assert.deepEqual([w.webhookBindAddress, w.webhookCertDir], ['127.0.0.1:9443', '/certs']);
-  const o = parseOperatorFlags(['--workers', '5', '--namespace', 'prod', '--resync', '30s', '--leader-elect', '--leader-elect-lease-duration', '1m30s'], 'op', { POD_NAMESPACE: 'ops' });
+  const o = parseOperatorFlags(
+    [
+      '--workers',
+      '5',
+      '--namespace',
+      'prod',
+      '--resync',
+      '30s',
+      '--leader-elect',
+      '--leader-elect-lease-duration',
+      '1m30s',
+    ],
+    'op',
+    { POD_NAMESPACE: 'ops' },
+  );
   assert.ok(o !== 'help');
-  assert.deepEqual([o.workers, o.namespace, o.resyncMs, o.leaderElect, o.leaseDurationMs, o.leaderElectionNamespace], [5, 'prod', 30_000, true, 90_000, 'ops']);
+  assert.deepEqual(
+    [o.workers, o.namespace, o.resyncMs, o.leaderElect, o.leaseDurationMs, o.leaderElectionNamespace],
+    [5, 'prod', 30_000, true, 90_000, 'ops'],
+  );
   assert.equal(parseOperatorFlags(['-h'], 'op'), 'help');
   assert.throws(() => parseOperatorFlags(['--workers', '0'], 'op'), FlagError);
   assert.throws(() => parseOperatorFlags(['--bogus'], 'op'), FlagError);
@@ -47,7 +64,10 @@ test('bind addresses: kubebuilder forms, "0" disables, junk is a clear error', (
 });
 
 test('endpoint server: routes answer, others 404, non-GET 405', async () => {
-  const s = await startEndpointServer({ host: '127.0.0.1', port: 0 }, { '/healthz': () => ({ status: 200, contentType: 'text/plain', body: 'ok' }) });
+  const s = await startEndpointServer(
+    { host: '127.0.0.1', port: 0 },
+    { '/healthz': () => ({ status: 200, contentType: 'text/plain', body: 'ok' }) },
+  );
   try {
     const r = await fetch(`${s.url}/healthz`);
     assert.equal(r.status, 200);
@@ -62,13 +82,20 @@ test('endpoint server: routes answer, others 404, non-GET 405', async () => {
 function dep(replicas: number, image: string, extra: Record<string, unknown> = {}): Deployment {
   return {
     metadata: { name: 'd', resourceVersion: '5' },
-    spec: { replicas, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'db', image, ...extra }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'db', image, ...extra }] } },
+    },
   };
 }
 
 test('deploymentUpdate: server defaults are not drift; replicas or template changes are; the cache object is not mutated', () => {
   const desired = dep(2, 'redis:7.4');
-  const defaulted = dep(2, 'redis:7.4', { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log' });
+  const defaulted = dep(2, 'redis:7.4', {
+    imagePullPolicy: 'IfNotPresent',
+    terminationMessagePath: '/dev/termination-log',
+  });
   assert.equal(deploymentUpdate(defaulted, desired), undefined);
   const scaled = dep(5, 'redis:7.4', { imagePullPolicy: 'IfNotPresent' });
   const frozen = structuredClone(scaled);
@@ -84,7 +111,17 @@ test('deploymentUpdate: server defaults are not drift; replicas or template chan
 test('ownedObjectHandler: controller owner of the right kind only; tombstones unwrapped; same-resourceVersion resyncs skipped', () => {
   const keys: string[] = [];
   const h = ownedObjectHandler<Deployment>({ group: 'coolops.cn', kind: 'DatabaseManager' }, (k) => keys.push(k));
-  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({ metadata: { name: 'x', namespace: 'ns', resourceVersion: rv, ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref }] }, spec: { selector: {}, template: {} } });
+  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({
+    metadata: {
+      name: 'x',
+      namespace: 'ns',
+      resourceVersion: rv,
+      ownerReferences: [
+        { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref },
+      ],
+    },
+    spec: { selector: {}, template: {} },
+  });
   h.onAdd!(owned('1', { controller: true }), false);
   h.onAdd!(owned('1', { controller: false }), false);
   h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);

@@ -3,7 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InFlightKeys } from '../../../../src/runtime/controller/in-flight.js';
-import { newPrometheusMetrics, noopReconcileMetrics, overlapsMetricName } from '../../../../src/runtime/controller/metrics.js';
+import {
+  newPrometheusMetrics,
+  noopReconcileMetrics,
+  overlapsMetricName,
+} from '../../../../src/runtime/controller/metrics.js';
 import { newQueue } from '../../../../src/runtime/workqueue/queue.js';
 
 function countingMetric(): { inc(): void; count: number } {

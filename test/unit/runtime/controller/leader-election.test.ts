@@ -24,7 +24,11 @@ const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 20
 
 async function until(probe: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
-  while (!(await Promise.resolve().then(probe).catch(() => false))) {
+  while (
+    !(await Promise.resolve()
+      .then(probe)
+      .catch(() => false))
+  ) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -32,8 +36,32 @@ async function until(probe: () => Promise<boolean> | boolean, ms: number, what: 
 const lease = (name: string) => backend.resource<Lease>(LeaseResource, 'default').get(name);
 
 test('config is checked as client-go does', () => {
-  assert.throws(() => new LeaderElector({ backend, namespace: 'default', name: 'l', identity: 'a', leaseDurationMs: 1000, renewDeadlineMs: 1000, retryPeriodMs: 100 }), /greater than the renew deadline/);
-  assert.throws(() => new LeaderElector({ backend, namespace: 'default', name: 'l', identity: 'a', leaseDurationMs: 3000, renewDeadlineMs: 1000, retryPeriodMs: 900 }), /retry period/);
+  assert.throws(
+    () =>
+      new LeaderElector({
+        backend,
+        namespace: 'default',
+        name: 'l',
+        identity: 'a',
+        leaseDurationMs: 1000,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 100,
+      }),
+    /greater than the renew deadline/,
+  );
+  assert.throws(
+    () =>
+      new LeaderElector({
+        backend,
+        namespace: 'default',
+        name: 'l',
+        identity: 'a',
+        leaseDurationMs: 3000,
+        renewDeadlineMs: 1000,
+        retryPeriodMs: 900,
+      }),
+    /retry period/,
+  );
   assert.throws(() => new LeaderElector({ backend, namespace: 'default', name: 'l', identity: '' }), /identity/);
 });
 
@@ -86,7 +114,10 @@ test('renewals failing past the renew deadline: leadership lost, the work is tol
   await until(() => e.isLeader(), 10_000, 'x to lead');
   // someone else takes the lease by force: our renewals now find another holder
   const cur = await lease('le2');
-  await backend.resource<Lease>(LeaseResource, 'default').update({ ...cur, spec: { ...cur.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: new Date().toISOString() } });
+  await backend.resource<Lease>(LeaseResource, 'default').update({
+    ...cur,
+    spec: { ...cur.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: new Date().toISOString() },
+  });
   const outcome = await run;
   assert.equal(outcome.kind, 'Lost');
   assert.equal(workSignal?.aborted, true);
@@ -97,15 +128,28 @@ test('renewals failing past the renew deadline: leadership lost, the work is tol
 test('runs on a fake clock: a standby takes over an abandoned lease only once its lease duration has passed on that clock', async () => {
   // a leads, then stops without releasing: the lease stays held by a, renewed no more
   const stopA = new AbortController();
-  const a = new LeaderElector({ backend, namespace: 'default', name: 'le-fake', identity: 'a', releaseOnCancel: false, ...timing });
-  const runA = a.run(stopA.signal, (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })));
+  const a = new LeaderElector({
+    backend,
+    namespace: 'default',
+    name: 'le-fake',
+    identity: 'a',
+    releaseOnCancel: false,
+    ...timing,
+  });
+  const runA = a.run(
+    stopA.signal,
+    (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })),
+  );
   await until(() => a.isLeader(), 10_000, 'a to lead');
   stopA.abort();
   await runA;
   const clock = new FakeClock(Date.now());
   const stopB = new AbortController();
   const b = new LeaderElector({ backend, namespace: 'default', name: 'le-fake', identity: 'b', clock, ...timing });
-  const runB = b.run(stopB.signal, (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })));
+  const runB = b.run(
+    stopB.signal,
+    (s) => new Promise<void>((done) => s.addEventListener('abort', () => done(), { once: true })),
+  );
   await until(() => b.getLeader() === 'a' && clock.pendingTimers() > 0, 10_000, 'b to see a and wait on its clock');
   await new Promise((r) => setTimeout(r, timing.leaseDurationMs + 500)); // real time passes, fake time does not
   assert.equal(b.isLeader(), false, 'real time does not expire the lease for a candidate on a fake clock');
@@ -118,7 +162,10 @@ test('runs on a fake clock: a standby takes over an abandoned lease only once it
     stepped += 100;
     assert.ok(stepped <= 10 * timing.leaseDurationMs, `b leads after ${stepped} ms of fake time`);
   }
-  assert.ok(stepped >= timing.leaseDurationMs, `b took over after ${stepped} ms of fake time, before the lease duration`);
+  assert.ok(
+    stepped >= timing.leaseDurationMs,
+    `b took over after ${stepped} ms of fake time, before the lease duration`,
+  );
   assert.equal((await lease('le-fake')).spec?.holderIdentity, 'b');
   stopB.abort();
   const done = runB;

@@ -1,14 +1,32 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClientBackend, SharedInformerFactoryBase, type KubeObject, type TrackedResource } from '../../../../src/runtime/index.js';
+import {
+  FakeClientBackend,
+  SharedInformerFactoryBase,
+  type KubeObject,
+  type TrackedResource,
+} from '../../../../src/runtime/index.js';
 
-const DM: TrackedResource = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true, subresources: { status: true } };
+const DM: TrackedResource = {
+  group: 'coolops.cn',
+  version: 'v1alpha1',
+  resource: 'databasemanagers',
+  kind: 'DatabaseManager',
+  listKind: 'DatabaseManagerList',
+  namespaced: true,
+  subresources: { status: true },
+};
 
 function dm(name: string): KubeObject {
   return {
     apiVersion: 'coolops.cn/v1alpha1',
     kind: 'DatabaseManager',
-    metadata: { namespace: 'a', name, labels: { app: name }, managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] },
+    metadata: {
+      namespace: 'a',
+      name,
+      labels: { app: name },
+      managedFields: [{ manager: 'kubectl', operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
+    },
   };
 }
 
@@ -19,7 +37,9 @@ let storedAfter: KubeObject | undefined;
  * Starts a factory with `options` over one DatabaseManager and returns its cached copy (`stored`:
  * the server's, read before the informer ran; `storedAfter`: read again after its sync).
  */
-async function cached(options: ConstructorParameters<typeof SharedInformerFactoryBase>[2]): Promise<KubeObject | undefined> {
+async function cached(
+  options: ConstructorParameters<typeof SharedInformerFactoryBase>[2],
+): Promise<KubeObject | undefined> {
   const backend = new FakeClientBackend([DM], [dm('one')]);
   stored = (await backend.resource<KubeObject>(DM, 'a').list()).items[0];
   const factory = new SharedInformerFactoryBase({ backend }, 0, options);

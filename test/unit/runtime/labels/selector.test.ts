@@ -36,12 +36,43 @@ test('parses the grammar and prints it canonically (sorted by key, values sorted
 });
 
 test('rejects malformed selectors with SelectorError naming the position', () => {
-  const bad = ['x in in', 'x=a||y=b', 'x==a==b', '!x=a', 'x<a', 'x>', 'x in (a', 'x in a', ',', 'x=a,', '=a', 'x y', 'x notin', '!', 'Bad Key=1', '-x=a', `x=${'a'.repeat(64)}`, 'x=-a', 'a/b/c=d', 'UPPER.com/x=y', `${'k'.repeat(64)}=v`, 'n>-1'];
+  const bad = [
+    'x in in',
+    'x=a||y=b',
+    'x==a==b',
+    '!x=a',
+    'x<a',
+    'x>',
+    'x in (a',
+    'x in a',
+    ',',
+    'x=a,',
+    '=a',
+    'x y',
+    'x notin',
+    '!',
+    'Bad Key=1',
+    '-x=a',
+    `x=${'a'.repeat(64)}`,
+    'x=-a',
+    'a/b/c=d',
+    'UPPER.com/x=y',
+    `${'k'.repeat(64)}=v`,
+    'n>-1',
+  ];
   for (const s of bad) {
-    assert.throws(() => parseSelector(s), (e: unknown) => e instanceof SelectorError && e.message.includes('unable to parse label selector'), s);
+    assert.throws(
+      () => parseSelector(s),
+      (e: unknown) => e instanceof SelectorError && e.message.includes('unable to parse label selector'),
+      s,
+    );
   }
   assert.throws(() => parseSelector('x==a==b'), /found "==" at position 4/);
-  assert.equal(parseSelector('in=a,notin').toString(), 'in=a,notin', 'in and notin are keys where a key stands, as in apimachinery');
+  assert.equal(
+    parseSelector('in=a,notin').toString(),
+    'in=a,notin',
+    'in and notin are keys where a key stands, as in apimachinery',
+  );
   assert.equal(parseSelector('x in ()').toString(), 'x in ()', '() is the empty value, as in apimachinery');
   assert.equal(parseSelector('x in ()').matches({ x: '' }), true);
   assert.equal(parseSelector('x in ()').matches({ x: 'a' }), false);
@@ -49,8 +80,34 @@ test('rejects malformed selectors with SelectorError naming the position', () =>
 
 test('matching follows apimachinery (absent labels satisfy != and notin, gt/lt need integers)', () => {
   const labels = { app: 'db', tier: 'a', n: '7', word: 'seven' };
-  const yes = ['', 'app=db', 'app==db', 'app', '!legacy', 'tier in (a,b)', 'tier notin (c)', 'missing!=x', 'missing notin (x)', 'n>6', 'n<8', 'app=db,tier in (a,b),!legacy'];
-  const no = ['app=web', 'app!=db', '!app', 'legacy', 'tier in (b,c)', 'tier notin (a)', 'n>7', 'n<7', 'word>1', 'missing>1', 'missing=x', 'app=db,legacy'];
+  const yes = [
+    '',
+    'app=db',
+    'app==db',
+    'app',
+    '!legacy',
+    'tier in (a,b)',
+    'tier notin (c)',
+    'missing!=x',
+    'missing notin (x)',
+    'n>6',
+    'n<8',
+    'app=db,tier in (a,b),!legacy',
+  ];
+  const no = [
+    'app=web',
+    'app!=db',
+    '!app',
+    'legacy',
+    'tier in (b,c)',
+    'tier notin (a)',
+    'n>7',
+    'n<7',
+    'word>1',
+    'missing>1',
+    'missing=x',
+    'app=db,legacy',
+  ];
   for (const s of yes) assert.equal(parseSelector(s).matches(labels), true, s);
   for (const s of no) assert.equal(parseSelector(s).matches(labels), false, s);
   assert.equal(parseSelector('!x').matches(undefined), true);
@@ -98,7 +155,10 @@ test('labelSelectorAsSelector converts metav1.LabelSelector', () => {
   assert.equal(s.toString(), 'app=db,env notin (prod),!legacy,tier in (a,b),zone');
   assert.equal(s.matches({ app: 'db', tier: 'a', zone: 'z' }), true);
   assert.equal(s.matches({ app: 'db', tier: 'a' }), false);
-  assert.throws(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as 'In' }] }), /not a valid label selector operator/);
+  assert.throws(
+    () => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' }] }),
+    /not a valid label selector operator/,
+  );
   assert.throws(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In' }] }), /can't be empty/);
 });
 
@@ -116,14 +176,27 @@ test('SelectorError.apiserverMessage is worded as apimachinery words it', () => 
     ['!a=b', "found '=', expected: ',' or 'end of string'"],
     ['x in (a)b', "found 'b', expected: ',' or 'end of string'"],
     ['((', "found '(', expected: !, identifier, or 'end of string'"],
-    ['a>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
-    [`a=${'v'.repeat(64)}`, `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`],
+    [
+      'a>x',
+      `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
+    [
+      `a=${'v'.repeat(64)}`,
+      `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 bytes`,
+    ],
     [
       '-bad=x',
       `unable to parse requirement: <nil>: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
     ],
   ];
   for (const [text, message] of cases) {
-    assert.throws(() => parseSelector(text), (e: unknown) => e instanceof SelectorError && e.apiserverMessage === message && e.message.includes('at position') === !message.includes('Invalid value'), text);
+    assert.throws(
+      () => parseSelector(text),
+      (e: unknown) =>
+        e instanceof SelectorError &&
+        e.apiserverMessage === message &&
+        e.message.includes('at position') === !message.includes('Invalid value'),
+      text,
+    );
   }
 });

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { jsonCopy } from '../../../../src/runtime/meta/json.js';
 
 test('jsonCopy copies JSON values as structuredClone does: deep, members in order, undefined members and __proto__ kept', () => {
-  const src = JSON.parse('{"b":1,"a":{"z":[1,{"y":null}],"x":"s"},"2":true,"1":-0.5,"__proto__":{"p":1},"e":[]}') as Record<string, unknown>;
+  const src = JSON.parse(
+    '{"b":1,"a":{"z":[1,{"y":null}],"x":"s"},"2":true,"1":-0.5,"__proto__":{"p":1},"e":[]}',
+  ) as Record<string, unknown>;
   (src as { u?: undefined }).u = undefined;
   const copy = jsonCopy(src);
   const clone = structuredClone(src);
@@ -29,5 +31,8 @@ test('jsonCopy hands what is not plain data to structuredClone: a Date is copied
   const out = jsonCopy({ when: d, list: [new Map([[1, 2]])] });
   assert.ok(out.when instanceof Date && out.when !== d && out.when.getTime() === 5);
   assert.ok(out.list[0] instanceof Map && out.list[0].get(1) === 2);
-  assert.throws(() => jsonCopy({ f: () => 1 }), (e: unknown) => e instanceof Error && e.name === 'DataCloneError');
+  assert.throws(
+    () => jsonCopy({ f: () => 1 }),
+    (e: unknown) => e instanceof Error && e.name === 'DataCloneError',
+  );
 });

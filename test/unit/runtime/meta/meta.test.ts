@@ -1,17 +1,38 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getControllerOf, gvkApiVersion, isControlledBy, newControllerRef } from '../../../../src/runtime/meta/owner.js';
-import { findCondition, formatTime, isConditionFalse, isConditionTrue, removeCondition, setCondition } from '../../../../src/runtime/meta/conditions.js';
+import {
+  getControllerOf,
+  gvkApiVersion,
+  isControlledBy,
+  newControllerRef,
+} from '../../../../src/runtime/meta/owner.js';
+import {
+  findCondition,
+  formatTime,
+  isConditionFalse,
+  isConditionTrue,
+  removeCondition,
+  setCondition,
+} from '../../../../src/runtime/meta/conditions.js';
 import { metaNamespaceKeyFunc, splitMetaNamespaceKey } from '../../../../src/runtime/cache/store.js';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../../../src/runtime/meta/finalizers.js';
 import type { Condition, KubeObject } from '../../../../src/runtime/meta/types.js';
 
 const gvk = { group: 'coolops.cn', version: 'v1alpha1', kind: 'DatabaseManager' };
-const owner: KubeObject = { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'db', namespace: 'default', uid: 'u-1' } };
+const owner: KubeObject = {
+  apiVersion: 'coolops.cn/v1alpha1',
+  kind: 'DatabaseManager',
+  metadata: { name: 'db', namespace: 'default', uid: 'u-1' },
+};
 
 test('newControllerRef builds a controller owner reference', () => {
   assert.deepEqual(newControllerRef(owner, gvk), {
-    apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'db', uid: 'u-1', blockOwnerDeletion: true, controller: true,
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    name: 'db',
+    uid: 'u-1',
+    blockOwnerDeletion: true,
+    controller: true,
   });
   assert.equal(gvkApiVersion({ group: '', version: 'v1' }), 'v1');
   assert.throws(() => newControllerRef({ metadata: { name: 'x' } }, gvk), /metadata\.name and metadata\.uid/);
@@ -32,7 +53,11 @@ test('getControllerOf / isControlledBy compare the controller reference uid only
   // Same name, different uid (recreated owner): not controlled.
   assert.equal(isControlledBy(dep, { metadata: { name: 'db', uid: 'u-2' } }), false);
   // A non-controller reference to the owner does not count.
-  const weak: KubeObject = { metadata: { ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'db', uid: 'u-1' }] } };
+  const weak: KubeObject = {
+    metadata: {
+      ownerReferences: [{ apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'db', uid: 'u-1' }],
+    },
+  };
   assert.equal(getControllerOf(weak), undefined);
   assert.equal(isControlledBy(weak, owner), false);
   assert.equal(isControlledBy({}, owner), false);
@@ -44,12 +69,33 @@ test('setCondition: lastTransitionTime only moves when the status changes', () =
   const t1 = new Date('2026-01-01T01:00:00Z');
   const t2 = new Date('2026-01-01T02:00:00Z');
   const conds: Condition[] = [];
-  assert.equal(setCondition(conds, { type: 'Ready', status: 'False', reason: 'Creating', message: 'waiting' }, t0), true);
-  assert.deepEqual(conds, [{ type: 'Ready', status: 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Creating', message: 'waiting' }]);
+  assert.equal(
+    setCondition(conds, { type: 'Ready', status: 'False', reason: 'Creating', message: 'waiting' }, t0),
+    true,
+  );
+  assert.deepEqual(conds, [
+    {
+      type: 'Ready',
+      status: 'False',
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+      reason: 'Creating',
+      message: 'waiting',
+    },
+  ]);
   // Same everything: no change.
-  assert.equal(setCondition(conds, { type: 'Ready', status: 'False', reason: 'Creating', message: 'waiting' }, t1), false);
+  assert.equal(
+    setCondition(conds, { type: 'Ready', status: 'False', reason: 'Creating', message: 'waiting' }, t1),
+    false,
+  );
   // Reason/message/generation change: updated, time kept.
-  assert.equal(setCondition(conds, { type: 'Ready', status: 'False', reason: 'Scaling', message: '1/3', observedGeneration: 2 }, t1), true);
+  assert.equal(
+    setCondition(
+      conds,
+      { type: 'Ready', status: 'False', reason: 'Scaling', message: '1/3', observedGeneration: 2 },
+      t1,
+    ),
+    true,
+  );
   assert.equal(conds[0]?.lastTransitionTime, '2026-01-01T00:00:00Z');
   assert.equal(conds[0]?.reason, 'Scaling');
   assert.equal(conds[0]?.observedGeneration, 2);
@@ -58,7 +104,11 @@ test('setCondition: lastTransitionTime only moves when the status changes', () =
   assert.equal(conds[0]?.lastTransitionTime, '2026-01-01T02:00:00Z');
   assert.equal(conds[0]?.message, '');
   // An explicit lastTransitionTime is kept.
-  setCondition(conds, { type: 'Degraded', status: 'False', reason: 'AsExpected', lastTransitionTime: '2025-05-05T05:05:05Z' }, t2);
+  setCondition(
+    conds,
+    { type: 'Degraded', status: 'False', reason: 'AsExpected', lastTransitionTime: '2025-05-05T05:05:05Z' },
+    t2,
+  );
   assert.equal(findCondition(conds, 'Degraded')?.lastTransitionTime, '2025-05-05T05:05:05Z');
   assert.equal(conds.length, 2);
   assert.equal(isConditionTrue(conds, 'Ready'), true);
@@ -66,7 +116,10 @@ test('setCondition: lastTransitionTime only moves when the status changes', () =
   assert.equal(isConditionTrue(conds, 'Missing'), false);
   assert.equal(removeCondition(conds, 'Degraded'), true);
   assert.equal(removeCondition(conds, 'Degraded'), false);
-  assert.deepEqual(conds.map((c) => c.type), ['Ready']);
+  assert.deepEqual(
+    conds.map((c) => c.type),
+    ['Ready'],
+  );
   assert.throws(() => setCondition(conds, { type: '', status: 'True', reason: 'x' }), /needs a type/);
   assert.equal(formatTime(new Date('2026-03-04T05:06:07.999Z')), '2026-03-04T05:06:07Z');
 });

@@ -40,7 +40,11 @@ function refusals(schema: unknown): string[] {
   return [];
 }
 
-const obj = (properties: Record<string, unknown>, rules?: unknown[]) => ({ type: 'object', properties, ...(rules ? { 'x-kubernetes-validations': rules } : {}) });
+const obj = (properties: Record<string, unknown>, rules?: unknown[]) => ({
+  type: 'object',
+  properties,
+  ...(rules ? { 'x-kubernetes-validations': rules } : {}),
+});
 
 describe('invalid objects no longer get through', () => {
   it('rules under allOf run, also under its items, properties and additionalProperties; anyOf/oneOf rules do not', () => {
@@ -55,7 +59,11 @@ describe('invalid objects no longer get through', () => {
         {
           properties: {
             list: { items: { 'x-kubernetes-validations': [{ rule: "self != 'bad'", message: 'no bad items' }] } },
-            map: { additionalProperties: { 'x-kubernetes-validations': [{ rule: 'size(self) < 4', message: 'short values' }] } },
+            map: {
+              additionalProperties: {
+                'x-kubernetes-validations': [{ rule: 'size(self) < 4', message: 'short values' }],
+              },
+            },
             name: { 'x-kubernetes-validations': [{ rule: "self.startsWith('a')", message: 'starts with a' }] },
           },
         },
@@ -74,51 +82,115 @@ describe('invalid objects no longer get through', () => {
   });
 
   it('has() of a field set to null is false', () => {
-    const s = obj({ a: { type: 'string', nullable: true }, o: { type: 'object', nullable: true, properties: { x: { type: 'string' } } } }, [{ rule: '!has(self.a) && !has(self.o)', message: 'null is absent' }]);
+    const s = obj(
+      {
+        a: { type: 'string', nullable: true },
+        o: { type: 'object', nullable: true, properties: { x: { type: 'string' } } },
+      },
+      [{ rule: '!has(self.a) && !has(self.o)', message: 'null is absent' }],
+    );
     assert.deepEqual(lines(s, { a: null, o: null }), []);
     assert.deepEqual(lines(s, { a: 'x' }), ['<nil>: Invalid value: null is absent']);
   });
 
   it('concatenating list-type set lists de-duplicates; map lists merge by key (later items win, in place)', () => {
-    const s = obj({
-      set: { type: 'array', maxItems: 5, 'x-kubernetes-list-type': 'set', items: { type: 'string', maxLength: 5 } },
-      lm: {
-        type: 'array',
-        maxItems: 5,
-        'x-kubernetes-list-type': 'map',
-        'x-kubernetes-list-map-keys': ['k'],
-        items: { type: 'object', required: ['k'], properties: { k: { type: 'string', maxLength: 5 }, v: { type: 'integer' } } },
+    const s = obj(
+      {
+        set: { type: 'array', maxItems: 5, 'x-kubernetes-list-type': 'set', items: { type: 'string', maxLength: 5 } },
+        lm: {
+          type: 'array',
+          maxItems: 5,
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['k'],
+          items: {
+            type: 'object',
+            required: ['k'],
+            properties: { k: { type: 'string', maxLength: 5 }, v: { type: 'integer' } },
+          },
+        },
       },
-    }, [
-      { rule: "self.set + ['a', 'c'] == ['a', 'b', 'c'] && size(self.set + ['a', 'c']) == 3", message: 'set union' },
-      // a map literal of mixed value types is refused (HomogeneousAggregateLiterals): merge two lists of the type
-      { rule: '(oldSelf.lm + self.lm).map(e, e.v) == [9, 2, 3]', message: 'map merge' },
-    ]);
-    assert.deepEqual(lines(s, { set: ['a', 'b'], lm: [{ k: 'x', v: 9 }, { k: 'z', v: 3 }] }, { set: ['a', 'b'], lm: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] }), []);
-    assert.deepEqual(lines(s, { set: ['a'], lm: [{ k: 'z', v: 3 }] }, { set: ['a'], lm: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] }), ['<nil>: Invalid value: set union', '<nil>: Invalid value: map merge']);
+      [
+        { rule: "self.set + ['a', 'c'] == ['a', 'b', 'c'] && size(self.set + ['a', 'c']) == 3", message: 'set union' },
+        // a map literal of mixed value types is refused (HomogeneousAggregateLiterals): merge two lists of the type
+        { rule: '(oldSelf.lm + self.lm).map(e, e.v) == [9, 2, 3]', message: 'map merge' },
+      ],
+    );
+    assert.deepEqual(
+      lines(
+        s,
+        {
+          set: ['a', 'b'],
+          lm: [
+            { k: 'x', v: 9 },
+            { k: 'z', v: 3 },
+          ],
+        },
+        {
+          set: ['a', 'b'],
+          lm: [
+            { k: 'x', v: 1 },
+            { k: 'y', v: 2 },
+          ],
+        },
+      ),
+      [],
+    );
+    assert.deepEqual(
+      lines(
+        s,
+        { set: ['a'], lm: [{ k: 'z', v: 3 }] },
+        {
+          set: ['a'],
+          lm: [
+            { k: 'x', v: 1 },
+            { k: 'y', v: 2 },
+          ],
+        },
+      ),
+      ['<nil>: Invalid value: set union', '<nil>: Invalid value: map merge'],
+    );
   });
 });
 
 describe('valid CRDs are accepted', () => {
   it('reserved words are field names: self.spec.if, has(self.metadata.namespace) on an embedded resource with a namespace', () => {
-    const s = obj({
-      embedded: {
-        type: 'object',
-        'x-kubernetes-embedded-resource': true,
-        properties: {
-          kind: { type: 'string' },
-          apiVersion: { type: 'string' },
-          metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' }, namespace: { type: 'string' } } },
-          spec: { type: 'object', properties: { if: { type: 'string' }, namespace: { type: 'string' } } },
+    const s = obj(
+      {
+        embedded: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: {
+            kind: { type: 'string' },
+            apiVersion: { type: 'string' },
+            metadata: {
+              type: 'object',
+              properties: { name: { type: 'string' }, generateName: { type: 'string' }, namespace: { type: 'string' } },
+            },
+            spec: { type: 'object', properties: { if: { type: 'string' }, namespace: { type: 'string' } } },
+          },
         },
       },
-    }, [
-      { rule: "!has(self.embedded.metadata.namespace) || self.embedded.metadata.namespace != ''", message: 'namespace' },
-      { rule: "!has(self.embedded.spec.if) || self.embedded.spec.if == self.embedded.spec.__if__", message: 'if' },
-    ]);
+      [
+        {
+          rule: "!has(self.embedded.metadata.namespace) || self.embedded.metadata.namespace != ''",
+          message: 'namespace',
+        },
+        { rule: '!has(self.embedded.spec.if) || self.embedded.spec.if == self.embedded.spec.__if__', message: 'if' },
+      ],
+    );
     assert.deepEqual(refusals(s), []);
-    assert.deepEqual(lines(s, { embedded: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', namespace: '' }, spec: { if: 'x' } } }), ['<nil>: Invalid value: namespace']);
-    assert.deepEqual(lines(s, { embedded: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', namespace: 'ns' }, spec: { if: 'x' } } }), []);
+    assert.deepEqual(
+      lines(s, {
+        embedded: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', namespace: '' }, spec: { if: 'x' } },
+      }),
+      ['<nil>: Invalid value: namespace'],
+    );
+    assert.deepEqual(
+      lines(s, {
+        embedded: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', namespace: 'ns' }, spec: { if: 'x' } },
+      }),
+      [],
+    );
   });
 
   it('a JobSet-style volumeClaimPolicies rule (reserved word `namespace` read on template metadata) compiles and runs', () => {
@@ -128,7 +200,10 @@ describe('valid CRDs are accepted', () => {
       properties: {
         apiVersion: { type: 'string' },
         kind: { type: 'string' },
-        metadata: { type: 'object', properties: { name: { type: 'string' }, generateName: { type: 'string' }, namespace: { type: 'string' } } },
+        metadata: {
+          type: 'object',
+          properties: { name: { type: 'string' }, generateName: { type: 'string' }, namespace: { type: 'string' } },
+        },
       },
     };
     const s = obj({
@@ -137,50 +212,111 @@ describe('valid CRDs are accepted', () => {
         maxItems: 10,
         'x-kubernetes-list-type': 'atomic',
         items: obj({ templates: { type: 'array', maxItems: 10, items: template } }),
-        'x-kubernetes-validations': [{ rule: 'self.all(p, p.templates.all(t, !has(t.metadata.namespace)))', message: 'templates must not set a namespace' }],
+        'x-kubernetes-validations': [
+          {
+            rule: 'self.all(p, p.templates.all(t, !has(t.metadata.namespace)))',
+            message: 'templates must not set a namespace',
+          },
+        ],
       },
     });
     assert.deepEqual(refusals(s), []);
-    const t = (metadata: unknown) => ({ volumeClaimPolicies: [{ templates: [{ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata }] }] });
+    const t = (metadata: unknown) => ({
+      volumeClaimPolicies: [{ templates: [{ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata }] }],
+    });
     assert.deepEqual(lines(s, t({ name: 'a' })), []);
-    assert.deepEqual(lines(s, t({ name: 'a', namespace: 'x' })), ['volumeClaimPolicies: Invalid value: templates must not set a namespace']);
+    assert.deepEqual(lines(s, t({ name: 'a', namespace: 'x' })), [
+      'volumeClaimPolicies: Invalid value: templates must not set a namespace',
+    ]);
   });
 });
 
 describe('invalid rules are refused when the CRD is read, with the apiserver’s text and position', () => {
-  const at = (rule: string, props: Record<string, unknown>, where = 'openAPIV3Schema') => refusals(obj(props, [{ rule }])).map((r) => r.replace(`${where}.x-kubernetes-validations[0].rule: `, ''));
+  const at = (rule: string, props: Record<string, unknown>, where = 'openAPIV3Schema') =>
+    refusals(obj(props, [{ rule }])).map((r) => r.replace(`${where}.x-kubernetes-validations[0].rule: `, ''));
 
   it('type errors', () => {
     assert.deepEqual(refusals({ type: 'integer', 'x-kubernetes-validations': [{ rule: "self == 'abc'" }] }), [
       'openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self == \'abc\'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ' +
         "ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, string)'\n | self == 'abc'\n | .....^",
     ]);
-    assert.match(at('self.x != null', { x: { type: 'string' } })[0]!, /ERROR: <input>:1:8: found no matching overload for '_!=_' applied to '\(string, null\)'/);
-    assert.match(at('self.f.x == 1', { f: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } })[0]!, /ERROR: <input>:1:7: undefined field 'x'/);
-    assert.match(at('isQuantity([1, 2, 3])', {})[0]!, /ERROR: <input>:1:11: found no matching overload for 'isQuantity' applied to '\(list\(int\)\)'/);
-    assert.match(at('self.x', { x: { type: 'string' } })[0]!, /Invalid value: \{"Rule":"self.x",.*\}: cel expression must evaluate to a bool$/);
+    assert.match(
+      at('self.x != null', { x: { type: 'string' } })[0],
+      /ERROR: <input>:1:8: found no matching overload for '_!=_' applied to '\(string, null\)'/,
+    );
+    assert.match(
+      at('self.f.x == 1', { f: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } })[0],
+      /ERROR: <input>:1:7: undefined field 'x'/,
+    );
+    assert.match(
+      at('isQuantity([1, 2, 3])', {})[0],
+      /ERROR: <input>:1:11: found no matching overload for 'isQuantity' applied to '\(list\(int\)\)'/,
+    );
+    assert.match(
+      at('self.x', { x: { type: 'string' } })[0],
+      /Invalid value: \{"Rule":"self.x",.*\}: cel expression must evaluate to a bool$/,
+    );
   });
 
   it('bad literals: duration, timestamp, regex', () => {
-    assert.match(at("duration('1 hour') > duration('1h')", {})[0]!, /ERROR: <input>:1:10: invalid duration argument/);
-    assert.match(at("timestamp('0000-01-01T00:00:00Z') < timestamp('2000-01-01T00:00:00Z')", {})[0]!, /ERROR: <input>:1:11: invalid timestamp argument/);
-    assert.match(at("self.s.matches('[')", { s: { type: 'string' } })[0]!, /ERROR: <input>:1:16: invalid matches argument/);
-    assert.match(at("self.s.find('(') == ''", { s: { type: 'string' } })[0]!, /Invalid value: \{"Rule":"self.s.find\('\('\) == ''",.*\}: program instantiation failed: error parsing regexp: missing closing \): `\(`$/);
+    assert.match(at("duration('1 hour') > duration('1h')", {})[0], /ERROR: <input>:1:10: invalid duration argument/);
+    assert.match(
+      at("timestamp('0000-01-01T00:00:00Z') < timestamp('2000-01-01T00:00:00Z')", {})[0],
+      /ERROR: <input>:1:11: invalid timestamp argument/,
+    );
+    assert.match(
+      at("self.s.matches('[')", { s: { type: 'string' } })[0],
+      /ERROR: <input>:1:16: invalid matches argument/,
+    );
+    assert.match(
+      at("self.s.find('(') == ''", { s: { type: 'string' } })[0],
+      /Invalid value: \{"Rule":"self.s.find\('\('\) == ''",.*\}: program instantiation failed: error parsing regexp: missing closing \): `\(`$/,
+    );
   });
 
   it('the cost limit: an unbounded quadratic rule is refused; with maxItems/maxLength it is admitted', () => {
     const unbounded = { l: { type: 'array', items: { type: 'string' } } };
-    assert.match(at('self.l.all(a, self.l.all(b, a == b))', unbounded)[0]!, /^Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/);
-    assert.deepEqual(at('self.l.all(a, self.l.all(b, a == b))', { l: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 20 } } }), []);
+    assert.match(
+      at('self.l.all(a, self.l.all(b, a == b))', unbounded)[0],
+      /^Forbidden: estimated rule cost exceeds budget by factor of more than 100x \(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared\)$/,
+    );
+    assert.deepEqual(
+      at('self.l.all(a, self.l.all(b, a == b))', {
+        l: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 20 } },
+      }),
+      [],
+    );
   });
 
   it('the CRD-wide limit: rules each under 10,000,000 but together over 100,000,000 are refused, the most expensive named', () => {
-    const rules = Array.from({ length: 15 }, (_, i) => ({ rule: `self.l.all(a, self.l.all(b, a == b || size(a) > ${i}))` }));
-    const out = refusals({ type: 'object', properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } }, 'x-kubernetes-validations': rules });
+    const rules = Array.from({ length: 15 }, (_, i) => ({
+      rule: `self.l.all(a, self.l.all(b, a == b || size(a) > ${i}))`,
+    }));
+    const out = refusals({
+      type: 'object',
+      properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } },
+      'x-kubernetes-validations': rules,
+    });
     assert.equal(out.length, 5, out.join('\n'));
-    assert.deepEqual(out.slice(0, 4), [0, 1, 2, 3].map((i) => `openAPIV3Schema.x-kubernetes-validations[${i}].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`));
-    assert.match(out[4]!, /^openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1\.[0-9]+x \(try simplifying/);
-    assert.deepEqual(refusals({ type: 'object', properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } }, 'x-kubernetes-validations': rules.slice(0, 10) }), []);
+    assert.deepEqual(
+      out.slice(0, 4),
+      [0, 1, 2, 3].map(
+        (i) =>
+          `openAPIV3Schema.x-kubernetes-validations[${i}].rule: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      ),
+    );
+    assert.match(
+      out[4],
+      /^openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 1\.[0-9]+x \(try simplifying/,
+    );
+    assert.deepEqual(
+      refusals({
+        type: 'object',
+        properties: { l: { type: 'array', maxItems: 800, items: { type: 'string', maxLength: 10 } } },
+        'x-kubernetes-validations': rules.slice(0, 10),
+      }),
+      [],
+    );
   });
 
   it('through the CRD reader: CRD038 at the rule, with the apiserver’s field and message', () => {
@@ -209,20 +345,35 @@ spec:
     const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(crd) }]);
     const d = r.diagnostics.filter((x) => x.severity === 'error');
     assert.equal(d.length, 1);
-    assert.equal(d[0]!.code, 'CRD038');
-    assert.equal(d[0]!.field, 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
-    assert.equal(d[0]!.message, 'Invalid value: {"Rule":"self.replicas == \'three\'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ' + "ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == 'three'\n | ..............^");
-    assert.equal(d[0]!.line, 21);
+    assert.equal(d[0].code, 'CRD038');
+    assert.equal(
+      d[0].field,
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule',
+    );
+    assert.equal(
+      d[0].message,
+      'Invalid value: {"Rule":"self.replicas == \'three\'","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: compilation failed: ' +
+        "ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == 'three'\n | ..............^",
+    );
+    assert.equal(d[0].line, 21);
   });
 });
 
 describe('the libraries Kubernetes 1.37 has', () => {
   it('format (1.31), semver (1.33), lists v3 (1.34), Kubernetes lists v1 includes (1.37)', () => {
     assert.equal(run("format.dns1123Label().validate('my-name').hasValue()"), false);
-    assert.deepEqual(run("format.dns1123Label().validate('My_Name').value()"), ["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]);
+    assert.deepEqual(run("format.dns1123Label().validate('My_Name').value()"), [
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]);
     assert.equal(run("format.named('uuid').hasValue() && !format.named('nope').hasValue()"), true);
-    assert.equal(run("semver('1.2.3-rc.1').isLessThan(semver('1.2.3')) && semver('1.10.0').compareTo(semver('1.9.9')) == 1"), true);
-    assert.match(compileExpression("semver('1.0.0') < semver('2.0.0')") as string, /found no matching overload for '_<_' applied to '\(kubernetes.Semver, kubernetes.Semver\)'/);
+    assert.equal(
+      run("semver('1.2.3-rc.1').isLessThan(semver('1.2.3')) && semver('1.10.0').compareTo(semver('1.9.9')) == 1"),
+      true,
+    );
+    assert.match(
+      compileExpression("semver('1.0.0') < semver('2.0.0')") as string,
+      /found no matching overload for '_<_' applied to '\(kubernetes.Semver, kubernetes.Semver\)'/,
+    );
     assert.equal(run("isSemver('v1.2', true) && !isSemver('v1.2')"), true);
     assert.deepEqual(run('[1, 2, 3, 4].slice(1, 3)'), [2n, 3n]);
     assert.deepEqual(run('[[1], [2, 3]].flatten()'), [1n, 2n, 3n]);
@@ -243,13 +394,19 @@ describe('the libraries Kubernetes 1.37 has', () => {
     assert.equal(run("{'a': {'b': 1}}.?a.?b.orValue(0) + {'x': 1}.?y.orValue(5)"), 6n);
     assert.deepEqual(run('[?optional.none(), ?optional.of(1), 2]'), [1n, 2n]);
     assert.equal(run("{?'k': optional.none(), 'j': 1} == {'j': 1}"), true);
-    assert.equal(run('optional.of(2).optMap(x, x * 2).value() + optional.of(1).optFlatMap(x, optional.of(x)).value()'), 5n);
+    assert.equal(
+      run('optional.of(2).optMap(x, x * 2).value() + optional.of(1).optFlatMap(x, optional.of(x)).value()'),
+      5n,
+    );
   });
 
   it('ip.isCanonical and the type names net.IP, net.CIDR', () => {
     assert.equal(run("ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1')"), true);
     assert.equal(run("type(ip('10.0.0.1')) == net.IP && type(cidr('10.0.0.0/8')) == net.CIDR"), true);
-    assert.match(errorOf("ip.isCanonical('1.2.3.4.5')"), /IP Address "1.2.3.4.5" parse error during conversion from string: ParseAddr\("1.2.3.4.5"\): IPv4 address too long/);
+    assert.match(
+      errorOf("ip.isCanonical('1.2.3.4.5')"),
+      /IP Address "1.2.3.4.5" parse error during conversion from string: ParseAddr\("1.2.3.4.5"\): IPv4 address too long/,
+    );
   });
 });
 
@@ -258,12 +415,18 @@ describe('the wrong answers are right', () => {
     assert.equal(run("timestamp('0001-01-01T00:00:00Z').getFullYear()"), 1n);
     assert.equal(run("string(timestamp('0001-01-01T00:00:00Z'))"), '0001-01-01T00:00:00Z');
     assert.equal(errorOf("timestamp('9999-12-31T23:59:59Z') + duration('1s')"), 'timestamp overflow');
-    assert.equal(errorOf('timestamp(self)'.replace('self', "'9999-12-31T23:59:59Z'") + " - duration('-1s')"), 'timestamp overflow');
+    assert.equal(
+      errorOf('timestamp(self)'.replace('self', "'9999-12-31T23:59:59Z'") + " - duration('-1s')"),
+      'timestamp overflow',
+    );
     assert.equal(run("timestamp('2024-01-01T00:30:00Z').getHours('01:00')"), 1n);
     assert.equal(run("timestamp('2024-01-01T12:00:00Z').getHours('-08:00')"), 4n);
     assert.equal(run("timestamp('2024-07-01T12:00:00Z').getHours('America/New_York')"), 8n, 'daylight saving time');
     assert.equal(run("timestamp('2024-01-01T12:00:00Z').getHours('America/New_York')"), 7n);
-    assert.match(errorOf("timestamp('2024-01-01T12:00:00Z').getHours('Nowhere/Else')"), /unknown time zone Nowhere\/Else/);
+    assert.match(
+      errorOf("timestamp('2024-01-01T12:00:00Z').getHours('Nowhere/Else')"),
+      /unknown time zone Nowhere\/Else/,
+    );
     assert.equal(run("string(timestamp('2024-01-01T10:00:00+02:00'))"), '2024-01-01T10:00:00+02:00');
   });
 
@@ -278,11 +441,16 @@ describe('the wrong answers are right', () => {
   it('a bad pattern computed at run time is Go’s regexp error, not an internal error', () => {
     assert.equal(errorOf("'a'.matches(dyn('(' + ''))"), 'error parsing regexp: missing closing ): `(`');
     const s = obj({ p: { type: 'string', maxLength: 10 } }, [{ rule: "'x'.matches(self.p)" }]);
-    assert.deepEqual(lines(s, { p: '[a' }), ['<nil>: Invalid value: "object": error parsing regexp: missing closing ]: `[a` evaluating rule: \'x\'.matches(self.p)']);
+    assert.deepEqual(lines(s, { p: '[a' }), [
+      '<nil>: Invalid value: "object": error parsing regexp: missing closing ]: `[a` evaluating rule: \'x\'.matches(self.p)',
+    ]);
   });
 
   it('extra arguments are refused; format never throws a JavaScript error', () => {
-    assert.match(compileExpression("'a'.indexOf('a', 0, 1) == 0") as string, /found no matching overload for 'indexOf' applied to 'string\.\(string, int, int\)'/);
+    assert.match(
+      compileExpression("'a'.indexOf('a', 0, 1) == 0") as string,
+      /found no matching overload for 'indexOf' applied to 'string\.\(string, int, int\)'/,
+    );
     assert.equal(run("'%e'.format([double('NaN')])"), 'NaN');
     assert.equal(run("'%f %e'.format([double('Infinity'), -1.5])"), '∞ -1.500000×10⁰⁰');
     assert.equal(run("'%.2f'.format([1234.567])"), '1,234.57');

@@ -12,7 +12,10 @@ function run(src: string, self: Value = null): Value {
 }
 
 function fails(src: string, message: RegExp, self: Value = null): void {
-  assert.throws(() => run(src, self), (e: unknown) => e instanceof CelEvalError && message.test(e.message));
+  assert.throws(
+    () => run(src, self),
+    (e: unknown) => e instanceof CelEvalError && message.test(e.message),
+  );
 }
 
 /** Refused when compiled (type check or Kubernetes' literal validators), with cel-go's text. */
@@ -193,8 +196,9 @@ describe('url library', () => {
     fails("url('not a url')", /URL parse error during conversion from string/);
   });
 
-  it("the corpus rule for Flux/Argo source URLs", () => {
-    const rule = 'isURL(self) ? (url(self).getScheme() in ["", "http", "https", "file", "oci"]) : (isURL("http://" + self) && url("http://" + self).getScheme() in ["", "http", "https", "file", "oci"])';
+  it('the corpus rule for Flux/Argo source URLs', () => {
+    const rule =
+      'isURL(self) ? (url(self).getScheme() in ["", "http", "https", "file", "oci"]) : (isURL("http://" + self) && url("http://" + self).getScheme() in ["", "http", "https", "file", "oci"])';
     assert.equal(run(rule, 'https://charts.example.com'), true);
     assert.equal(run(rule, 'charts.example.com/repo'), true);
     assert.equal(run(rule, 'ftp://charts.example.com'), false);
@@ -293,12 +297,22 @@ describe('compilation', () => {
       "ERROR: <input>:1:9: undeclared reference to 'foo' (in container '')\n | self.foo(1) || bar()\n | ........^\n" +
         "ERROR: <input>:1:19: undeclared reference to 'bar' (in container '')\n | self.foo(1) || bar()\n | ..................^",
     );
-    assert.match(compileExpression('1 +') as string, /^ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting/);
+    assert.match(
+      compileExpression('1 +') as string,
+      /^ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting/,
+    );
     const a = compileExpression('self == 1');
-    assert.equal((compileExpression('self == 1') as { program: unknown }).program, (a as { program: unknown }).program, 'cached by source');
+    assert.equal(
+      (compileExpression('self == 1') as { program: unknown }).program,
+      (a as { program: unknown }).program,
+      'cached by source',
+    );
   });
 
   it('every rule in the corpus compiles (see corpus.test.ts); namespaced unknowns are reported', () => {
-    assert.match(compileExpression('math.greatest(1, 2)') as string, /undeclared reference to 'math' \(in container ''\)/);
+    assert.match(
+      compileExpression('math.greatest(1, 2)') as string,
+      /undeclared reference to 'math' \(in container ''\)/,
+    );
   });
 });

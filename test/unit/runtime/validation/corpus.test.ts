@@ -11,7 +11,9 @@ const CORPUS = '/work/shared/corpus/crds';
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : []))
+    .flatMap((e) =>
+      e.isDirectory() ? yamlFiles(join(dir, e.name)) : e.name.endsWith('.yaml') ? [join(dir, e.name)] : [],
+    )
     .sort();
 }
 
@@ -24,7 +26,8 @@ function countRules(x: unknown): number {
   if (Array.isArray(x)) return x.reduce((n: number, v) => n + countRules(v), 0);
   if (typeof x !== 'object' || x === null) return 0;
   let n = 0;
-  for (const [k, v] of Object.entries(x)) n += k === 'x-kubernetes-validations' && Array.isArray(v) ? v.length + countRules(v) : countRules(v);
+  for (const [k, v] of Object.entries(x))
+    n += k === 'x-kubernetes-validations' && Array.isArray(v) ? v.length + countRules(v) : countRules(v);
   return n;
 }
 

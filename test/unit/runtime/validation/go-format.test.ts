@@ -27,13 +27,20 @@ describe('Go formatting', () => {
     assert.equal(goBadValue('x'), '"x"');
     assert.equal(goBadValue(null), 'null');
     assert.equal(goBadValue(true), 'true');
-    assert.equal(goBadValue({ b: [1, 'x'], a: null }), '{"a":null,"b":[1,"x"]}', 'objects as json.Marshal writes them: keys sorted');
+    assert.equal(
+      goBadValue({ b: [1, 'x'], a: null }),
+      '{"a":null,"b":[1,"x"]}',
+      'objects as json.Marshal writes them: keys sorted',
+    );
     assert.equal(goBadValue({ h: '<a&b>' }), '{"h":"\\u003ca\\u0026b\\u003e"}', 'with its HTML escaping');
   });
 
   it('the 422 message aggregates like ErrorList.ToAggregate (deduplicated, bracketed when several)', () => {
     const e = { reason: 'FieldValueInvalid' as const, field: 'spec.a', message: 'Invalid value: 1: bad' };
-    assert.equal(formatInvalidMessage('DatabaseManager.coolops.cn', 'db', [e, e]), 'DatabaseManager.coolops.cn "db" is invalid: spec.a: Invalid value: 1: bad');
+    assert.equal(
+      formatInvalidMessage('DatabaseManager.coolops.cn', 'db', [e, e]),
+      'DatabaseManager.coolops.cn "db" is invalid: spec.a: Invalid value: 1: bad',
+    );
     assert.equal(
       formatInvalidMessage('DatabaseManager.coolops.cn', 'db', [e, { ...e, field: 'spec.b' }]),
       'DatabaseManager.coolops.cn "db" is invalid: [spec.a: Invalid value: 1: bad, spec.b: Invalid value: 1: bad]',

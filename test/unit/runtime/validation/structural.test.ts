@@ -11,7 +11,10 @@ const listSchema = {
       type: 'array',
       'x-kubernetes-list-type': 'map',
       'x-kubernetes-list-map-keys': ['port', 'protocol'],
-      items: { type: 'object', properties: { port: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } } },
+      items: {
+        type: 'object',
+        properties: { port: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } },
+      },
     },
     listeners: {
       type: 'array',
@@ -19,7 +22,11 @@ const listSchema = {
       'x-kubernetes-list-map-keys': ['name'],
       items: { type: 'object', properties: { name: { type: 'string' } } },
     },
-    objs: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+    objs: {
+      type: 'array',
+      'x-kubernetes-list-type': 'set',
+      items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+    },
   },
 };
 
@@ -28,13 +35,24 @@ describe('x-kubernetes-list-type', () => {
   const lines = (obj: unknown) => v.validate(obj).map(formatFieldError);
 
   it('set: the second occurrence of each duplicate, once', () => {
-    assert.deepEqual(lines({ tags: ['a', 'b', 'a', 'a', 'b'] }), ['tags[2]: Duplicate value: "a"', 'tags[4]: Duplicate value: "b"']);
+    assert.deepEqual(lines({ tags: ['a', 'b', 'a', 'a', 'b'] }), [
+      'tags[2]: Duplicate value: "a"',
+      'tags[4]: Duplicate value: "b"',
+    ]);
     assert.equal(v.validate({ tags: ['a'] }).length, 0);
-    assert.equal(v.validate({ tags: ['a', 'a'] })[0]!.reason, 'FieldValueDuplicate');
+    assert.equal(v.validate({ tags: ['a', 'a'] })[0].reason, 'FieldValueDuplicate');
   });
 
   it('set of objects compares by value', () => {
-    assert.deepEqual(lines({ objs: [{ a: 1, b: 2 }, { b: 2, a: 1 }] }), ['objs[1]: Duplicate value: {"a":1,"b":2}']);
+    assert.deepEqual(
+      lines({
+        objs: [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+      }),
+      ['objs[1]: Duplicate value: {"a":1,"b":2}'],
+    );
   });
 
   it('map with one key: the key is shown as JSON (apimachinery 1.37)', () => {
@@ -44,15 +62,36 @@ describe('x-kubernetes-list-type', () => {
   });
 
   it('map with several keys: only the whole key tuple must be unique', () => {
-    assert.equal(v.validate({ ports: [{ port: 80, protocol: 'TCP' }, { port: 80, protocol: 'UDP' }] }).length, 0);
-    assert.deepEqual(lines({ ports: [{ port: 80, protocol: 'TCP', name: 'a' }, { port: 80, protocol: 'TCP', name: 'b' }] }), [
-      'ports[1]: Duplicate value: {"port":80,"protocol":"TCP"}',
-    ]);
+    assert.equal(
+      v.validate({
+        ports: [
+          { port: 80, protocol: 'TCP' },
+          { port: 80, protocol: 'UDP' },
+        ],
+      }).length,
+      0,
+    );
+    assert.deepEqual(
+      lines({
+        ports: [
+          { port: 80, protocol: 'TCP', name: 'a' },
+          { port: 80, protocol: 'TCP', name: 'b' },
+        ],
+      }),
+      ['ports[1]: Duplicate value: {"port":80,"protocol":"TCP"}'],
+    );
   });
 
   it('map items must be objects', () => {
-    const errs = compileValidator({ type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: {} }).validate([{ k: 1 }, 'x']);
-    assert.deepEqual(errs.map(formatFieldError), ['[1]: Invalid value: "x": must be an object for an array of list-type map']);
+    const errs = compileValidator({
+      type: 'array',
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['k'],
+      items: {},
+    }).validate([{ k: 1 }, 'x']);
+    assert.deepEqual(errs.map(formatFieldError), [
+      '[1]: Invalid value: "x": must be an object for an array of list-type map',
+    ]);
   });
 });
 
@@ -68,7 +107,10 @@ const defaultsSchema = {
           properties: { type: { type: 'string', default: 'Rolling' }, maxSurge: { type: 'integer', default: 25 } },
         },
         withDefault: { type: 'object', default: {}, properties: { inner: { type: 'string', default: 'x' } } },
-        ports: { type: 'array', items: { type: 'object', properties: { protocol: { type: 'string', default: 'TCP' } } } },
+        ports: {
+          type: 'array',
+          items: { type: 'object', properties: { protocol: { type: 'string', default: 'TCP' } } },
+        },
         labels: { type: 'object', additionalProperties: { type: 'string', default: 'v' } },
         name: { type: 'string', default: 'n' },
         note: { type: 'string', nullable: true, default: 'd' },
@@ -99,20 +141,28 @@ describe('defaulting', () => {
   });
 
   it('a null replaces by the default unless nullable; other non-nullable nulls are dropped', () => {
-    const obj: { spec: Record<string, unknown> } = { spec: { name: null, note: null, plain: null, labels: { a: null } } };
+    const obj: { spec: Record<string, unknown> } = {
+      spec: { name: null, note: null, plain: null, labels: { a: null } },
+    };
     v.applyDefaults(obj);
     assert.equal(obj.spec.name, 'n');
     assert.equal(obj.spec.note, null, 'nullable: null is a value');
     assert.ok(!('plain' in obj.spec), 'non-nullable null without default is pruned');
     assert.deepEqual(obj.spec.labels, { a: 'v' }, 'additionalProperties default replaces null');
     const m: Record<string, unknown> = { m: { a: null, b: 'x' } };
-    compileValidator({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } } } }).applyDefaults(m);
+    compileValidator({
+      type: 'object',
+      properties: { m: { type: 'object', additionalProperties: { type: 'string' } } },
+    }).applyDefaults(m);
     assert.deepEqual(m, { m: { b: 'x' } }, 'a non-nullable map value without default is pruned too');
   });
 
   it('property names that exist on Object.prototype are defaulted like any other', () => {
     const obj: Record<string, unknown> = {};
-    compileValidator({ type: 'object', properties: { toString: { type: 'string', default: 'x' }, constructor: { type: 'integer', default: 1 } } }).applyDefaults(obj);
+    compileValidator({
+      type: 'object',
+      properties: { toString: { type: 'string', default: 'x' }, constructor: { type: 'integer', default: 1 } },
+    }).applyDefaults(obj);
     assert.deepEqual(obj, { toString: 'x', constructor: 1 });
   });
 
@@ -134,7 +184,11 @@ describe('pruning', () => {
         type: 'object',
         properties: {
           a: { type: 'string' },
-          free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'object', properties: { k: { type: 'string' } } } } },
+          free: {
+            type: 'object',
+            'x-kubernetes-preserve-unknown-fields': true,
+            properties: { known: { type: 'object', properties: { k: { type: 'string' } } } },
+          },
           labels: { type: 'object', additionalProperties: { type: 'string' } },
           template: {
             type: 'object',
@@ -149,9 +203,20 @@ describe('pruning', () => {
   const v = compileValidator(schema);
 
   it('drops unknown fields and keeps apiVersion, kind and metadata at the root', () => {
-    const obj = { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { a: 'b' } }, spec: { a: 'x', b: 'y' }, extra: 1 };
+    const obj = {
+      apiVersion: 'x/v1',
+      kind: 'K',
+      metadata: { name: 'n', labels: { a: 'b' } },
+      spec: { a: 'x', b: 'y' },
+      extra: 1,
+    };
     v.prune(obj);
-    assert.deepEqual(obj, { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { a: 'b' } }, spec: { a: 'x' } });
+    assert.deepEqual(obj, {
+      apiVersion: 'x/v1',
+      kind: 'K',
+      metadata: { name: 'n', labels: { a: 'b' } },
+      spec: { a: 'x' },
+    });
   });
 
   it('keeps unknown fields under preserve-unknown-fields but prunes known properties below', () => {
@@ -187,8 +252,15 @@ describe('embedded resources', () => {
   const v = compileValidator({
     type: 'object',
     properties: {
-      template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
-      list: { type: 'array', items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } },
+      template: {
+        type: 'object',
+        'x-kubernetes-embedded-resource': true,
+        'x-kubernetes-preserve-unknown-fields': true,
+      },
+      list: {
+        type: 'array',
+        items: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
     },
   });
   const lines = (obj: unknown) => v.validate(obj).map(formatFieldError);
@@ -196,10 +268,15 @@ describe('embedded resources', () => {
   it('require apiVersion and kind, and check their form', () => {
     assert.deepEqual(lines({ template: { apiVersion: 'apps/v1', kind: 'Deployment' } }), []);
     assert.deepEqual(lines({ template: {} }), ['template.apiVersion: Required value', 'template.kind: Required value']);
-    assert.deepEqual(lines({ list: [{ apiVersion: 'a/b/c', kind: 'Pod' }] }), ['list[0].apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c']);
+    assert.deepEqual(lines({ list: [{ apiVersion: 'a/b/c', kind: 'Pod' }] }), [
+      'list[0].apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c',
+    ]);
     const bad = lines({ template: { apiVersion: 'v1', kind: 'My_Kind' } });
     assert.equal(bad.length, 1);
-    assert.match(bad[0]!, /^template\.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label/);
+    assert.match(
+      bad[0],
+      /^template\.kind: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label/,
+    );
   });
 
   it('does not apply to the resource root', () => {
@@ -220,7 +297,10 @@ describe('ratcheting on update', () => {
             type: 'array',
             'x-kubernetes-list-type': 'map',
             'x-kubernetes-list-map-keys': ['name'],
-            items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', maximum: 100 } } },
+            items: {
+              type: 'object',
+              properties: { name: { type: 'string' }, port: { type: 'integer', maximum: 100 } },
+            },
           },
           atomic: { type: 'array', items: { type: 'integer', maximum: 5 } },
         },
@@ -234,13 +314,32 @@ describe('ratcheting on update', () => {
     const old = { spec: { replicas: 12, name: 'OK' } };
     assert.equal(lines(old).length, 2, 'on create both are errors');
     assert.deepEqual(lines({ spec: { replicas: 12, name: 'OK' } }, old), []);
-    assert.deepEqual(lines({ spec: { replicas: 12, name: 'STILL' } }, old), ["spec.name: Invalid value: \"STILL\": spec.name in body should match '^[a-z]+$'"]);
-    assert.deepEqual(lines({ spec: { replicas: 14, name: 'OK' } }, old), ['spec.replicas: Invalid value: 14: spec.replicas in body should be less than or equal to 10']);
+    assert.deepEqual(lines({ spec: { replicas: 12, name: 'STILL' } }, old), [
+      'spec.name: Invalid value: "STILL": spec.name in body should match \'^[a-z]+$\'',
+    ]);
+    assert.deepEqual(lines({ spec: { replicas: 14, name: 'OK' } }, old), [
+      'spec.replicas: Invalid value: 14: spec.replicas in body should be less than or equal to 10',
+    ]);
   });
 
   it('list-type map items ratchet by key; atomic lists only as a whole', () => {
     const old = { spec: { replicas: 2, ports: [{ name: 'a', port: 500 }], atomic: [9] } };
-    assert.deepEqual(lines({ spec: { replicas: 2, ports: [{ name: 'b', port: 1 }, { name: 'a', port: 500 }], atomic: [9] } }, old), []);
+    assert.deepEqual(
+      lines(
+        {
+          spec: {
+            replicas: 2,
+            ports: [
+              { name: 'b', port: 1 },
+              { name: 'a', port: 500 },
+            ],
+            atomic: [9],
+          },
+        },
+        old,
+      ),
+      [],
+    );
     assert.deepEqual(lines({ spec: { replicas: 2, ports: [{ name: 'a', port: 500 }], atomic: [9, 1] } }, old), [
       'spec.atomic[0]: Invalid value: 9: spec.atomic[0] in body should be less than or equal to 5',
     ]);

@@ -4,7 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { answerConversionReview, convertObject, roundTrip, CONVERSION_ANNOTATION_PREFIX } from '../../../../src/runtime/webhook/conversion.js';
+import {
+  answerConversionReview,
+  convertObject,
+  roundTrip,
+  CONVERSION_ANNOTATION_PREFIX,
+} from '../../../../src/runtime/webhook/conversion.js';
 import { applyPatchTolerant, diffJson } from '../../../../src/runtime/webhook/json-patch.js';
 import { databaseConversion as conv, v1, v1alpha1 } from './fixtures.js';
 import { SEED, runs } from '../../../fuzz/support.js';
@@ -48,10 +53,16 @@ test('same version: a copy; unknown version, group or kind: a clear ConversionEr
   const same = convertObject(conv, a, 'coolops.cn/v1alpha1');
   assert.deepEqual(same, a);
   assert.notEqual(same, a);
-  assert.throws(() => convertObject(conv, a, 'coolops.cn/v2'), /unknown version coolops\.cn\/v2 of DatabaseManager \(known: v1, v1alpha1\)/);
+  assert.throws(
+    () => convertObject(conv, a, 'coolops.cn/v2'),
+    /unknown version coolops\.cn\/v2 of DatabaseManager \(known: v1, v1alpha1\)/,
+  );
   assert.throws(() => convertObject(conv, a, 'other.io/v1'), /not of group coolops\.cn/);
-  assert.throws(() => convertObject(conv, { ...a, kind: 'Other' }, 'coolops.cn/v1'), /this webhook converts DatabaseManager/);
-  assert.throws(() => convertObject(conv, { ...a, apiVersion: undefined } as never, 'coolops.cn/v1'), /no apiVersion/);
+  assert.throws(
+    () => convertObject(conv, { ...a, kind: 'Other' }, 'coolops.cn/v1'),
+    /this webhook converts DatabaseManager/,
+  );
+  assert.throws(() => convertObject(conv, { ...a, apiVersion: undefined }, 'coolops.cn/v1'), /no apiVersion/);
 });
 
 test('a function that returns nothing is a ConversionError, not a crash', () => {
@@ -61,10 +72,21 @@ test('a function that returns nothing is a ConversionError, not a crash', () => 
 
 const str = fc.string({ maxLength: 6 });
 const spec = fc.record(
-  { deploymentName: str, replicas: fc.integer({ min: 1, max: 10 }), dbtype: str, engine: str, version: str, legacyPort: fc.integer(), extra: fc.dictionary(str, fc.oneof(str, fc.integer())) },
+  {
+    deploymentName: str,
+    replicas: fc.integer({ min: 1, max: 10 }),
+    dbtype: str,
+    engine: str,
+    version: str,
+    legacyPort: fc.integer(),
+    extra: fc.dictionary(str, fc.oneof(str, fc.integer())),
+  },
   { requiredKeys: [] },
 );
-const meta = fc.record({ labels: fc.dictionary(str, str, { maxKeys: 2 }), annotations: fc.dictionary(str, str, { maxKeys: 2 }) }, { requiredKeys: [] });
+const meta = fc.record(
+  { labels: fc.dictionary(str, str, { maxKeys: 2 }), annotations: fc.dictionary(str, str, { maxKeys: 2 }) },
+  { requiredKeys: [] },
+);
 
 test('property: spoke → hub → spoke and hub → spoke → hub give back what went in', () => {
   fc.assert(
@@ -100,9 +122,11 @@ test('diff and tolerant apply: the patch of a to b turns a into b; missing paren
     }),
     { seed: SEED, numRuns: runs(300) },
   );
-  assert.deepEqual(applyPatchTolerant({}, [{ op: 'add', path: '/spec/a~1b/c', value: 1 }]), { spec: { 'a/b': { c: 1 } } });
+  assert.deepEqual(applyPatchTolerant({}, [{ op: 'add', path: '/spec/a~1b/c', value: 1 }]), {
+    spec: { 'a/b': { c: 1 } },
+  });
   assert.deepEqual(applyPatchTolerant({ a: 1 }, [{ op: 'remove', path: '/x/y' }]), { a: 1 });
-  const proto = applyPatchTolerant({} as Record<string, unknown>, [{ op: 'add', path: '/__proto__', value: { polluted: true } }]);
+  const proto = applyPatchTolerant({}, [{ op: 'add', path: '/__proto__', value: { polluted: true } }]);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.ok(Object.hasOwn(proto, '__proto__'));
 });
@@ -111,11 +135,18 @@ test('ConversionReview: converted objects in order with the request uid; bad rev
   const ok = answerConversionReview([conv], {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'ConversionReview',
-    request: { uid: 'u1', desiredAPIVersion: 'coolops.cn/v1', objects: [v1alpha1({ dbtype: 'a' }), v1({ engine: 'b' })] },
+    request: {
+      uid: 'u1',
+      desiredAPIVersion: 'coolops.cn/v1',
+      objects: [v1alpha1({ dbtype: 'a' }), v1({ engine: 'b' })],
+    },
   });
   assert.equal(ok.response?.uid, 'u1');
   assert.equal(ok.response?.result.status, 'Success');
-  assert.deepEqual(ok.response?.convertedObjects.map((o) => (o as { spec: unknown }).spec), [{ engine: 'a' }, { engine: 'b' }]);
+  assert.deepEqual(
+    ok.response?.convertedObjects.map((o) => (o as { spec: unknown }).spec),
+    [{ engine: 'a' }, { engine: 'b' }],
+  );
   const bad = (body: unknown): string | undefined => {
     const r = answerConversionReview([conv], body);
     assert.equal(r.kind, 'ConversionReview');
@@ -125,27 +156,63 @@ test('ConversionReview: converted objects in order with the request uid; bad rev
   assert.match(bad(null)!, /not a JSON object/);
   assert.match(bad({ apiVersion: 'v1', kind: 'Pod' })!, /expected an apiextensions\.k8s\.io\/v1 ConversionReview/);
   assert.match(bad({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' })!, /no request/);
-  assert.match(bad({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'u' } })!, /no desiredAPIVersion/);
   assert.match(
-    bad({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'u', desiredAPIVersion: 'coolops.cn/v9', objects: [v1alpha1({})] } })!,
+    bad({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'u' } })!,
+    /no desiredAPIVersion/,
+  );
+  assert.match(
+    bad({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: 'u', desiredAPIVersion: 'coolops.cn/v9', objects: [v1alpha1({})] },
+    })!,
     /converting DatabaseManager default\/db from coolops\.cn\/v1alpha1 to coolops\.cn\/v9: unknown version/,
   );
   assert.match(
-    bad({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'u', desiredAPIVersion: 'coolops.cn/v1', objects: [{ apiVersion: 'x.io/v1', kind: 'Foo' }] } })!,
+    bad({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: 'u', desiredAPIVersion: 'coolops.cn/v1', objects: [{ apiVersion: 'x.io/v1', kind: 'Foo' }] },
+    })!,
     /objects\[0\]: no conversion for x\.io\/v1, Kind=Foo/,
   );
 });
 
 test('checkConversionRoundTrip: passes for a lossless conversion over schema-drawn objects, names the difference for a lossy one', async () => {
-  const { checkConversionRoundTrip, ConversionRoundTripError } = await import('../../../../src/testing/conversion-property.js');
-  const specOf = (props: Record<string, unknown>) => ({ type: 'object', properties: { spec: { type: 'object', properties: props } } });
+  const { checkConversionRoundTrip, ConversionRoundTripError } =
+    await import('../../../../src/testing/conversion-property.js');
+  const specOf = (props: Record<string, unknown>) => ({
+    type: 'object',
+    properties: { spec: { type: 'object', properties: props } },
+  });
   const schemas = {
-    v1alpha1: specOf({ deploymentName: { type: 'string' }, replicas: { type: 'integer', minimum: 1, maximum: 10 }, dbtype: { type: 'string', enum: ['mysql', 'postgres'] } }),
-    v1: specOf({ deploymentName: { type: 'string' }, replicas: { type: 'integer' }, engine: { type: 'string' }, version: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }),
+    v1alpha1: specOf({
+      deploymentName: { type: 'string' },
+      replicas: { type: 'integer', minimum: 1, maximum: 10 },
+      dbtype: { type: 'string', enum: ['mysql', 'postgres'] },
+    }),
+    v1: specOf({
+      deploymentName: { type: 'string' },
+      replicas: { type: 'integer' },
+      engine: { type: 'string' },
+      version: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+    }),
   };
   await checkConversionRoundTrip(conv, { schemas, numRuns: runs(100), seed: SEED });
   // a conversion that writes what it does not read back (not a function of its input) cannot be lossless
   let n = 0;
-  const lossy = { ...conv, spokes: { v1alpha1: { ...conv.spokes.v1alpha1!, fromHub: (h: KubeObject) => ({ ...conv.spokes.v1alpha1!.fromHub(h), counter: n++ }) as KubeObject } } };
-  await assert.rejects(checkConversionRoundTrip(lossy, { schemas, numRuns: 20, seed: SEED }), (e: unknown) => e instanceof ConversionRoundTripError && /is not lossless/.test(e.message));
+  const lossy = {
+    ...conv,
+    spokes: {
+      v1alpha1: {
+        ...conv.spokes.v1alpha1,
+        fromHub: (h: KubeObject) => ({ ...conv.spokes.v1alpha1.fromHub(h), counter: n++ }) as KubeObject,
+      },
+    },
+  };
+  await assert.rejects(
+    checkConversionRoundTrip(lossy, { schemas, numRuns: 20, seed: SEED }),
+    (e: unknown) => e instanceof ConversionRoundTripError && /is not lossless/.test(e.message),
+  );
 });

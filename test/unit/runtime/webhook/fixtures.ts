@@ -21,7 +21,7 @@ export const databaseConversion: HubAndSpoke = {
         if (s.dbtype !== undefined) spec.engine = s.dbtype;
         const out: Rec = { ...spoke, spec };
         if ((spoke as Rec).spec === undefined) delete out.spec;
-        return out as KubeObject;
+        return out;
       },
       fromHub(hub: KubeObject): KubeObject {
         const h = ((hub as Rec).spec ?? {}) as Rec;
@@ -31,16 +31,26 @@ export const databaseConversion: HubAndSpoke = {
         if (h.engine !== undefined) spec.dbtype = h.engine;
         const out: Rec = { ...hub, spec };
         if ((hub as Rec).spec === undefined) delete out.spec;
-        return out as KubeObject;
+        return out;
       },
     },
   },
 };
 
 export function v1alpha1(spec: Rec, meta: Rec = {}): KubeObject {
-  return { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', metadata: { name: 'db', namespace: 'default', ...meta }, spec } as KubeObject;
+  return {
+    apiVersion: 'coolops.cn/v1alpha1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'db', namespace: 'default', ...meta },
+    spec,
+  } as KubeObject;
 }
 
 export function v1(spec: Rec, meta: Rec = {}): KubeObject {
-  return { apiVersion: 'coolops.cn/v1', kind: 'DatabaseManager', metadata: { name: 'db', namespace: 'default', ...meta }, spec } as KubeObject;
+  return {
+    apiVersion: 'coolops.cn/v1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'db', namespace: 'default', ...meta },
+    spec,
+  } as KubeObject;
 }

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import jsonPatch from 'fast-json-patch';
 import { generateCertificateSet, type CertificateSet } from '../../../../src/testing/tls.js';
 import { startWebhookServer, type WebhookServer } from '../../../../src/runtime/webhook/server.js';
-import { defaultingHandler, validatingHandler, AdmissionDenied, type AdmissionReview } from '../../../../src/runtime/webhook/admission.js';
+import {
+  defaultingHandler,
+  validatingHandler,
+  AdmissionDenied,
+  type AdmissionReview,
+} from '../../../../src/runtime/webhook/admission.js';
 import { invalid, forbidden } from '../../../../src/runtime/validation/field-error.js';
 import { databaseConversion, v1alpha1 } from './fixtures.js';
 import type { KubeObject } from '../../../../src/runtime/meta/types.js';
@@ -34,7 +39,12 @@ function writeCerts(set: CertificateSet): void {
 before(async () => {
   certs = await generateCertificateSet(['127.0.0.1', 'localhost']);
   writeCerts(certs);
-  server = await startWebhookServer({ bindAddress: '127.0.0.1:0', certDir: dir, maxRequestBytes: 64 * 1024, certPollIntervalMs: 200 });
+  server = await startWebhookServer({
+    bindAddress: '127.0.0.1:0',
+    certDir: dir,
+    maxRequestBytes: 64 * 1024,
+    certPollIntervalMs: 200,
+  });
   server.admission(
     '/mutate',
     defaultingHandler<Db>((obj) => {
@@ -45,12 +55,15 @@ before(async () => {
     '/validate',
     validatingHandler<Db>(
       (obj, old, op) => {
-        if (op === 'DELETE') return obj.metadata?.labels?.protected ? { denied: 'this database is protected' } : undefined;
+        if (op === 'DELETE')
+          return obj.metadata?.labels?.protected ? { denied: 'this database is protected' } : undefined;
         if (obj.spec.engine === 'boom') throw new Error('hook crashed');
         if (obj.spec.engine === 'nope') throw new AdmissionDenied('engines named nope are not allowed');
-        if (old && old.spec.engine !== obj.spec.engine) return [forbidden('spec.engine', 'a database cannot change engine in place; create a new DatabaseManager')];
+        if (old && old.spec.engine !== obj.spec.engine)
+          return [forbidden('spec.engine', 'a database cannot change engine in place; create a new DatabaseManager')];
         const warnings = obj.spec.replicas === 1 ? ['one replica has no failover'] : [];
-        if ((obj.spec.replicas ?? 1) > 5) return { errors: [invalid('spec.replicas', obj.spec.replicas, 'at most 5 for this engine')], warnings };
+        if ((obj.spec.replicas ?? 1) > 5)
+          return { errors: [invalid('spec.replicas', obj.spec.replicas, 'at most 5 for this engine')], warnings };
         return { warnings };
       },
       { kind: { group: 'coolops.cn', kind: 'DatabaseManager' } },
@@ -64,15 +77,30 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function post(path: string, body: string | Buffer, opts: { ca?: string; contentType?: string; method?: string } = {}): Promise<{ status: number; body: string; peerCert: string }> {
+function post(
+  path: string,
+  body: string | Buffer,
+  opts: { ca?: string; contentType?: string; method?: string } = {},
+): Promise<{ status: number; body: string; peerCert: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${server.url}${path}`,
-      { method: opts.method ?? 'POST', ca: opts.ca ?? certs.caCert, headers: { 'content-type': opts.contentType ?? 'application/json' }, agent: false },
+      {
+        method: opts.method ?? 'POST',
+        ca: opts.ca ?? certs.caCert,
+        headers: { 'content-type': opts.contentType ?? 'application/json' },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), peerCert: (res.socket as import('node:tls').TLSSocket).getPeerCertificate?.().fingerprint256 ?? '' }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            peerCert: (res.socket as import('node:tls').TLSSocket).getPeerCertificate?.().fingerprint256 ?? '',
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -98,7 +126,12 @@ function review(operation: string, object: unknown, oldObject?: unknown): string
   });
 }
 
-const db = (spec: Spec, labels?: Record<string, string>): Db => ({ apiVersion: 'coolops.cn/v1', kind: 'DatabaseManager', metadata: { name: 'db', namespace: 'default', ...(labels ? { labels } : {}) }, spec });
+const db = (spec: Spec, labels?: Record<string, string>): Db => ({
+  apiVersion: 'coolops.cn/v1',
+  kind: 'DatabaseManager',
+  metadata: { name: 'db', namespace: 'default', ...(labels ? { labels } : {}) },
+  spec,
+});
 
 async function answer(path: string, body: string): Promise<NonNullable<AdmissionReview['response']>> {
   const r = await post(path, body);
@@ -117,14 +150,21 @@ test('mutating: the answer is a base64 JSON patch that turns the object sent int
   assert.equal(res.patchType, 'JSONPatch');
   const ops = JSON.parse(Buffer.from(res.patch!, 'base64').toString('utf8')) as jsonPatch.Operation[];
   assert.deepEqual(ops, [{ op: 'add', path: '/spec/version', value: '16' }]);
-  assert.deepEqual(jsonPatch.applyPatch(structuredClone(obj), ops).newDocument, db({ engine: 'postgres', version: '16' }));
+  assert.deepEqual(
+    jsonPatch.applyPatch(structuredClone(obj), ops).newDocument,
+    db({ engine: 'postgres', version: '16' }),
+  );
   // nothing to change: allowed, no patch
   const same = await answer('/mutate', review('CREATE', db({ engine: 'mysql', version: '5.7' })));
   assert.deepEqual(same, { uid: 'uid-1', allowed: true });
 });
 
 test('validating: allowed with warnings; field errors as the apiserver 422; a transition refused', async () => {
-  assert.deepEqual(await answer('/validate', review('CREATE', db({ engine: 'mysql', replicas: 1 }))), { uid: 'uid-1', allowed: true, warnings: ['one replica has no failover'] });
+  assert.deepEqual(await answer('/validate', review('CREATE', db({ engine: 'mysql', replicas: 1 }))), {
+    uid: 'uid-1',
+    allowed: true,
+    warnings: ['one replica has no failover'],
+  });
   const tooMany = await answer('/validate', review('CREATE', db({ engine: 'mysql', replicas: 7 })));
   assert.equal(tooMany.allowed, false);
   assert.deepEqual(tooMany.status, {
@@ -132,20 +172,44 @@ test('validating: allowed with warnings; field errors as the apiserver 422; a tr
     code: 422,
     reason: 'Invalid',
     message: 'DatabaseManager.coolops.cn "db" is invalid: spec.replicas: Invalid value: 7: at most 5 for this engine',
-    details: { name: 'db', group: 'coolops.cn', kind: 'DatabaseManager', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 7: at most 5 for this engine', field: 'spec.replicas' }] },
+    details: {
+      name: 'db',
+      group: 'coolops.cn',
+      kind: 'DatabaseManager',
+      causes: [
+        { reason: 'FieldValueInvalid', message: 'Invalid value: 7: at most 5 for this engine', field: 'spec.replicas' },
+      ],
+    },
   });
   const changed = await answer('/validate', review('UPDATE', db({ engine: 'postgres' }), db({ engine: 'mysql' })));
   assert.equal(changed.allowed, false);
-  assert.equal(changed.status?.message, 'DatabaseManager.coolops.cn "db" is invalid: spec.engine: Forbidden: a database cannot change engine in place; create a new DatabaseManager');
+  assert.equal(
+    changed.status?.message,
+    'DatabaseManager.coolops.cn "db" is invalid: spec.engine: Forbidden: a database cannot change engine in place; create a new DatabaseManager',
+  );
   // DELETE validates the object being deleted (oldObject)
   const del = await answer('/validate', review('DELETE', null, db({ engine: 'mysql' }, { protected: 'yes' })));
-  assert.deepEqual(del.status, { status: 'Failure', code: 403, reason: 'Forbidden', message: 'this database is protected' });
+  assert.deepEqual(del.status, {
+    status: 'Failure',
+    code: 403,
+    reason: 'Forbidden',
+    message: 'this database is protected',
+  });
   assert.equal((await answer('/validate', review('DELETE', null, db({ engine: 'mysql' })))).allowed, true);
 });
 
 test('a hook that throws: denied with 500 and its message; AdmissionDenied: its code', async () => {
-  assert.deepEqual((await answer('/validate', review('CREATE', db({ engine: 'boom' })))).status, { status: 'Failure', code: 500, message: 'hook crashed' });
-  assert.deepEqual((await answer('/validate', review('CREATE', db({ engine: 'nope' })))).status, { status: 'Failure', code: 403, reason: 'Forbidden', message: 'engines named nope are not allowed' });
+  assert.deepEqual((await answer('/validate', review('CREATE', db({ engine: 'boom' })))).status, {
+    status: 'Failure',
+    code: 500,
+    message: 'hook crashed',
+  });
+  assert.deepEqual((await answer('/validate', review('CREATE', db({ engine: 'nope' })))).status, {
+    status: 'Failure',
+    code: 403,
+    reason: 'Forbidden',
+    message: 'engines named nope are not allowed',
+  });
 });
 
 test('bad reviews get a well-formed AdmissionReview with allowed false and code 400; the server keeps serving', async () => {
@@ -153,11 +217,39 @@ test('bad reviews get a well-formed AdmissionReview with allowed false and code 
     ['', undefined, /request body is empty/],
     ['{not json', undefined, /not JSON/],
     ['[]', undefined, /not a JSON object/],
-    [JSON.stringify({ apiVersion: 'v1', kind: 'Pod' }), undefined, /expected an admission\.k8s\.io\/v1 AdmissionReview/],
+    [
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod' }),
+      undefined,
+      /expected an admission\.k8s\.io\/v1 AdmissionReview/,
+    ],
     [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }), undefined, /has no request/],
-    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'EXPLODE' } }), undefined, /unknown operation "EXPLODE"/],
-    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'CREATE', object: 'str' } }), undefined, /object is not an object/],
-    [JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'x', operation: 'CREATE' } }), undefined, /no object to validate/],
+    [
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: { uid: 'x', operation: 'EXPLODE' },
+      }),
+      undefined,
+      /unknown operation "EXPLODE"/,
+    ],
+    [
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: { uid: 'x', operation: 'CREATE', object: 'str' },
+      }),
+      undefined,
+      /object is not an object/,
+    ],
+    [
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: { uid: 'x', operation: 'CREATE' },
+      }),
+      undefined,
+      /no object to validate/,
+    ],
     [review('CREATE', db({})), 'text/plain', /contentType=text\/plain, expected application\/json/],
     [Buffer.alloc(70 * 1024, 0x20), undefined, /larger than 65536 bytes/],
   ];
@@ -176,12 +268,27 @@ test('bad reviews get a well-formed AdmissionReview with allowed false and code 
 });
 
 test('conversion over HTTPS: a ConversionReview converted; a bad one a Failure result', async () => {
-  const r = await post('/convert', JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'c1', desiredAPIVersion: 'coolops.cn/v1', objects: [v1alpha1({ dbtype: 'mysql' })] } }));
-  const parsed = JSON.parse(r.body) as { response: { uid: string; result: { status: string }; convertedObjects: { apiVersion: string; spec: unknown }[] } };
+  const r = await post(
+    '/convert',
+    JSON.stringify({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: 'c1', desiredAPIVersion: 'coolops.cn/v1', objects: [v1alpha1({ dbtype: 'mysql' })] },
+    }),
+  );
+  const parsed = JSON.parse(r.body) as {
+    response: { uid: string; result: { status: string }; convertedObjects: { apiVersion: string; spec: unknown }[] };
+  };
   assert.equal(parsed.response.uid, 'c1');
   assert.equal(parsed.response.result.status, 'Success');
-  assert.deepEqual(parsed.response.convertedObjects.map((o) => [o.apiVersion, o.spec]), [['coolops.cn/v1', { engine: 'mysql' }]]);
-  const bad = JSON.parse((await post('/convert', '{oops')).body) as { kind: string; response: { result: { status: string; message: string } } };
+  assert.deepEqual(
+    parsed.response.convertedObjects.map((o) => [o.apiVersion, o.spec]),
+    [['coolops.cn/v1', { engine: 'mysql' }]],
+  );
+  const bad = JSON.parse((await post('/convert', '{oops')).body) as {
+    kind: string;
+    response: { result: { status: string; message: string } };
+  };
   assert.equal(bad.kind, 'ConversionReview');
   assert.equal(bad.response.result.status, 'Failure');
   assert.match(bad.response.result.message, /not JSON/);
@@ -205,7 +312,10 @@ test('a certificate rotated on disk is served to new connections without a resta
   }
   assert.notEqual(served, before.peerCert);
   // the old CA no longer verifies the server
-  await assert.rejects(post('/validate', review('CREATE', db({})), { ca: certs.caCert }), /self-signed|unable to verify|certificate/i);
+  await assert.rejects(
+    post('/validate', review('CREATE', db({})), { ca: certs.caCert }),
+    /self-signed|unable to verify|certificate/i,
+  );
   // a key that does not match the certificate: kept out, the last good pair serves on
   writeFileSync(join(dir, 'tls.key'), certs.key);
   await server.certs.reload();
@@ -218,7 +328,10 @@ test('a certificate rotated on disk is served to new connections without a resta
 test('a certificate folder without the files: a clear start-up error', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'crdgen-webhook-empty-'));
   try {
-    await assert.rejects(startWebhookServer({ bindAddress: '127.0.0.1:0', certDir: empty }), /cannot read the webhook serving certificate: .*tls\.crt and tls\.key/);
+    await assert.rejects(
+      startWebhookServer({ bindAddress: '127.0.0.1:0', certDir: empty }),
+      /cannot read the webhook serving certificate: .*tls\.crt and tls\.key/,
+    );
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }

@@ -73,8 +73,8 @@ test('addAfter many items with random delays comes out sorted (timer heap)', asy
   out.push(...(await drain(q)));
   assert.equal(out.length, 300);
   for (let i = 1; i < out.length; i++) {
-    const prev = Math.ceil((delays.get(out[i - 1] as number) as number) / 7);
-    const cur = Math.ceil((delays.get(out[i] as number) as number) / 7);
+    const prev = Math.ceil((delays.get(out[i - 1]) as number) / 7);
+    const cur = Math.ceil((delays.get(out[i]) as number) / 7);
     assert.ok(prev <= cur, 'released in ready-time order');
   }
   q.shutDown();
@@ -92,7 +92,7 @@ test('shutDown drops waiting items and cancels the timer', () => {
   assert.equal(q.len(), 0);
 });
 
-test('rate-limiting queue: addRateLimited waits the limiter\'s delay; forget and numRequeues', async () => {
+test("rate-limiting queue: addRateLimited waits the limiter's delay; forget and numRequeues", async () => {
   const clock = new FakeClock();
   const q = newRateLimitingQueue<string>(new ItemExponentialFailureRateLimiter<string>(5, 1000), { clock });
   q.addRateLimited('a');

@@ -90,11 +90,36 @@ test('prom-client metrics satisfy the provider interfaces (client-go metric name
   const labelNames = ['name'] as const;
   const depth = new prom.Gauge({ name: 'workqueue_depth', help: 'depth', labelNames, registers: [registry] });
   const adds = new prom.Counter({ name: 'workqueue_adds_total', help: 'adds', labelNames, registers: [registry] });
-  const latency = new prom.Histogram({ name: 'workqueue_queue_duration_seconds', help: 'latency', labelNames, registers: [registry] });
-  const work = new prom.Histogram({ name: 'workqueue_work_duration_seconds', help: 'work', labelNames, registers: [registry] });
-  const unfinished = new prom.Gauge({ name: 'workqueue_unfinished_work_seconds', help: 'u', labelNames, registers: [registry] });
-  const longest = new prom.Gauge({ name: 'workqueue_longest_running_processor_seconds', help: 'l', labelNames, registers: [registry] });
-  const retries = new prom.Counter({ name: 'workqueue_retries_total', help: 'retries', labelNames, registers: [registry] });
+  const latency = new prom.Histogram({
+    name: 'workqueue_queue_duration_seconds',
+    help: 'latency',
+    labelNames,
+    registers: [registry],
+  });
+  const work = new prom.Histogram({
+    name: 'workqueue_work_duration_seconds',
+    help: 'work',
+    labelNames,
+    registers: [registry],
+  });
+  const unfinished = new prom.Gauge({
+    name: 'workqueue_unfinished_work_seconds',
+    help: 'u',
+    labelNames,
+    registers: [registry],
+  });
+  const longest = new prom.Gauge({
+    name: 'workqueue_longest_running_processor_seconds',
+    help: 'l',
+    labelNames,
+    registers: [registry],
+  });
+  const retries = new prom.Counter({
+    name: 'workqueue_retries_total',
+    help: 'retries',
+    labelNames,
+    registers: [registry],
+  });
   const provider: WorkqueueMetricsProvider = {
     newDepthMetric: (name) => depth.labels({ name }),
     newAddsMetric: (name) => adds.labels({ name }),

@@ -153,7 +153,7 @@ test('RingBuffer grows and keeps FIFO order across wrap-around', () => {
   assert.equal(r.shift(), undefined);
 });
 
-test('RingBuffer gives back a burst\'s memory once drained, and keeps small arrays', () => {
+test("RingBuffer gives back a burst's memory once drained, and keeps small arrays", () => {
   const r = new RingBuffer<number>(16);
   for (let i = 0; i < 50_000; i++) r.push(i);
   assert.equal(r.capacity, 65_536);
@@ -172,7 +172,7 @@ test('RingBuffer gives back a burst\'s memory once drained, and keeps small arra
   assert.equal(r.shift(), undefined);
 });
 
-test('property: the queue behaves as client-go\'s model (queue, dirty, processing) for any sequence of add/get/done', async () => {
+test("property: the queue behaves as client-go's model (queue, dirty, processing) for any sequence of add/get/done", async () => {
   const fc = await import('fast-check');
   type Op = { op: 'add'; x: number } | { op: 'get' } | { op: 'done'; i: number };
   const opArb: import('fast-check').Arbitrary<Op> = fc.oneof(
@@ -203,7 +203,7 @@ test('property: the queue behaves as client-go\'s model (queue, dirty, processin
         } else {
           const inFlight = [...processing];
           if (inFlight.length === 0) continue;
-          const x = inFlight[o.i % inFlight.length] as number;
+          const x = inFlight[o.i % inFlight.length];
           q.done(x);
           processing.delete(x);
           if (dirty.has(x)) mq.push(x);
