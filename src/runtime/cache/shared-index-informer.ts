@@ -52,6 +52,12 @@ export interface SharedIndexInformerOptions<T> {
   metrics?: ReflectorMetrics;
   /** Called when a handler throws or rejects (default: stderr). */
   onHandlerError?: (err: unknown) => void;
+  /** Streaming lists where the ListerWatcher supports them (see ReflectorOptions.streamingList; default true). */
+  streamingList?: boolean;
+  /** See ReflectorOptions.initialEventsTimeoutMs. */
+  initialEventsTimeoutMs?: number;
+  /** Informational lines of the reflector (which way it lists). */
+  log?: (message: string) => void;
 }
 
 function determineResyncPeriod(desired: number, check: number): number {
@@ -191,6 +197,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       ...(o.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: o.minWatchTimeoutMs } : {}),
       ...(o.metrics ? { metrics: o.metrics } : {}),
       ...(this.watchErrorHandler ? { watchErrorHandler: this.watchErrorHandler } : {}),
+      ...(o.streamingList !== undefined ? { streamingList: o.streamingList } : {}),
+      ...(o.initialEventsTimeoutMs !== undefined ? { initialEventsTimeoutMs: o.initialEventsTimeoutMs } : {}),
+      ...(o.log ? { log: o.log } : {}),
     });
     for (const l of this.listeners) l.start();
     const onAbort = (): void => fifo.close();

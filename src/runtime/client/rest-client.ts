@@ -29,6 +29,8 @@ export interface RestRequest {
   body?: unknown;
   /** Content-Type of the body; default `application/json`. */
   contentType?: string;
+  /** Accept header; default `application/json` (e.g. the PartialObjectMetadata forms). */
+  accept?: string;
   signal?: AbortSignal;
   /** Overrides RestConfig.timeoutMs for this call (0: none). */
   timeoutMs?: number;
@@ -190,9 +192,15 @@ export class RestClient {
    * Opens a watch on a collection path (`watch=true` is added). Resolves once the server
    * accepted it; an HTTP error rejects with an ApiError.
    */
-  async watch<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<Watch<T>> {
+  async watch<T>(path: string, query: Query = {}, signal?: AbortSignal, accept?: string): Promise<Watch<T>> {
     const res = await this.send(
-      { method: 'GET', path, query: { ...query, watch: 'true' }, ...(signal ? { signal } : {}) },
+      {
+        method: 'GET',
+        path,
+        query: { ...query, watch: 'true' },
+        ...(signal ? { signal } : {}),
+        ...(accept ? { accept } : {}),
+      },
       signal,
     );
     return new StreamWatch<T>(res);
@@ -221,7 +229,7 @@ export class RestClient {
 
       const creds: Credentials = await this.auth.credentials(signal);
       const headers: Record<string, string | string[]> = {
-        Accept: 'application/json',
+        Accept: req.accept ?? 'application/json',
         'User-Agent': this.userAgent,
         ...this.config.headers,
       };
