@@ -31,6 +31,7 @@ export * from './cache/reflector.js';
 export * from './cache/event-handler.js';
 export type * from './cache/shared-informer.js';
 export * from './cache/shared-index-informer.js';
+export * from './cache/multi-namespace-informer.js';
 export * from './cache/wait-for-cache-sync.js';
 export * from './cache/listers.js';
 // workqueue (client-go util/workqueue) and metrics hooks
@@ -39,6 +40,7 @@ export * from './workqueue/queue.js';
 export * from './workqueue/delaying-queue.js';
 export * from './workqueue/rate-limiters.js';
 export * from './workqueue/rate-limiting-queue.js';
+export * from './workqueue/priority-queue.js';
 export * from './metrics/workqueue.js';
 export * from './metrics/reflector.js';
 // validation (OpenAPI + CEL rules, defaulting, pruning) is its own entry point, `crdgen/runtime/validation`,

@@ -53,8 +53,19 @@ export interface ControllerHost {
   /** The default of `maxConcurrentReconciles`. */
   readonly defaultConcurrency: number;
   readonly defaultCacheSyncTimeoutMs: number;
-  /** The manager's shared informer of `resource` (created on first request; started when the manager runs). */
-  informer<T extends KubeObject>(resource: TypedResource<T>): SharedIndexInformer<T>;
+  /**
+   * The manager's shared informer of `resource`, its metadata-only one with `metadataOnly`
+   * (created on first request; started when the manager runs).
+   */
+  informer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options?: { metadataOnly?: boolean },
+  ): SharedIndexInformer<T>;
+  /** Sets what the cache holds of `resource` before its informer exists (see Manager.scope). */
+  scope?(
+    resource: TypedResource,
+    options: { namespaces?: readonly string[]; labelSelector?: string; fieldSelector?: string },
+  ): void;
   recorder(resource: TypedResource | undefined): EventRecorder;
 }
 
@@ -111,16 +122,18 @@ export class Controller {
   }
 
   /**
-   * Watches `resource` on the manager's shared informer: its events pass `predicates` (all
-   * of them) on to `handler`, which queues requests. Before or after start.
+   * Watches `resource` on the manager's shared informer (its metadata-only one with
+   * `metadataOnly`: the handler and predicates then see PartialObjectMetadata): its events
+   * pass `predicates` (all of them) on to `handler`, which queues requests. Before or after start.
    */
   watch<T extends KubeObject>(
     resource: TypedResource<T>,
     handler: EventHandler<T>,
     predicates: readonly Predicate<T>[] = [],
+    options: { metadataOnly?: boolean } = {},
   ): void {
     const q = this.requestQueue;
-    const registration = this.host.informer(resource).addEventHandler({
+    const registration = this.host.informer(resource, options).addEventHandler({
       onAdd: (object, isInInitialList) => {
         const e: CreateEvent<T> = { object, isInInitialList };
         if (handler.create && predicates.every((p) => passesCreate(p, e))) return handler.create(e, q);

@@ -8,7 +8,12 @@ import type { RestConfig } from '../client/config.js';
 import type { TypedResource } from '../client/resource.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
-import { SharedInformerFactoryBase } from '../informers/shared-informer-factory.js';
+import {
+  SharedInformerFactoryBase,
+  type CacheOptions,
+  type InformerForOptions,
+  type ResourceCacheOptions,
+} from '../informers/shared-informer-factory.js';
 import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
 import { noopControllerMetrics, type ControllerMetrics } from '../controller/metrics.js';
 import type { EventBroadcaster, EventRecorder } from '../controller/events.js';
@@ -25,8 +30,16 @@ export interface ManagerOptions {
   name?: string;
   /** The field manager of the client's writes (default: `name`). */
   fieldManager?: string;
-  /** Cache (and so reconcile) only this namespace; default every namespace. */
+  /** Cache (and so reconcile) only this namespace; default every namespace. Shorthand for `cacheOptions.namespaces`. */
   namespace?: string;
+  /**
+   * What the cache holds (controller-runtime's cache.Options): default namespaces, label and
+   * field selectors and transforms, and per kind in `byObject`, e.g.
+   * `{ byObject: [{ resource: DeploymentResource, labelSelector: 'app.kubernetes.io/managed-by=db-operator' }] }`.
+   * A label-selected cache holds (and the client reads) only the matching objects. Ignored
+   * when `cache` is given (set them on that factory).
+   */
+  cacheOptions?: CacheOptions;
   /** Resync period of the shared informers (0, the default: none). */
   resyncMs?: number;
   /**
@@ -85,12 +98,16 @@ export class Manager implements RunnableController {
       : typeof c === 'object' && c !== null && 'backend' in c && isClientBackend(c.backend)
         ? c.backend
         : restBackend(c as RestConfig);
+    if (options.namespace && options.cacheOptions?.namespaces)
+      throw new Error('manager options: give namespace or cacheOptions.namespaces, not both');
     this.cache =
       options.cache ??
       new SharedInformerFactoryBase(this.backend, options.resyncMs ?? 0, {
+        ...options.cacheOptions,
         ...(options.namespace ? { namespace: options.namespace } : {}),
         informerOptions: {
           onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
+          log: (message) => this.logger.info({}, message),
         },
       });
     const n = options.maxConcurrentReconciles ?? 1;
@@ -100,8 +117,8 @@ export class Manager implements RunnableController {
     this.client = new ManagerClient({
       backend: this.backend,
       fieldManager,
-      cacheNamespace: options.cache ? (options.cache.options.namespace ?? '') : (options.namespace ?? ''),
-      syncedInformer: (resource) => this.syncedInformer(resource),
+      cachedNamespaces: (resource) => this.cache.namespacesOf(resource),
+      syncedInformer: (resource, o) => this.syncedInformer(resource, o),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
     const self = this;
@@ -114,31 +131,47 @@ export class Manager implements RunnableController {
         return self.defaultConcurrency;
       },
       defaultCacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
-      informer: (resource) => this.informer(resource),
+      informer: (resource, o) => this.informer(resource, o),
+      scope: (resource, o) => this.cache.scope(resource, o),
       recorder: (resource) => options.events?.newRecorder(resource) ?? noopRecorder,
     };
   }
 
-  /** The namespace the cache is limited to ('' for all). */
+  /** The namespace the cache is limited to ('' for all; the first of several). */
   get namespace(): string {
-    return this.options.namespace ?? '';
+    return this.options.namespace ?? this.options.cacheOptions?.namespaces?.[0] ?? '';
   }
 
-  /** The shared informer of `resource`, created on first request and started if the manager runs. */
-  informer<T extends KubeObject>(resource: TypedResource<T>): SharedIndexInformer<T> {
-    const informer = this.cache.informerFor<T>(resource);
+  /**
+   * The shared informer of `resource` (its metadata-only one with `metadataOnly`), created on
+   * first request and started if the manager runs.
+   */
+  informer<T extends KubeObject>(resource: TypedResource<T>, options: InformerForOptions = {}): SharedIndexInformer<T> {
+    const informer = this.cache.informerFor<T>(resource, options);
     if (this.state === 'running' && this.runSignal) this.cache.start(this.runSignal);
     return informer;
   }
 
+  /**
+   * Sets what the cache holds of `resource` (namespaces, selectors, transforms; see
+   * CacheOptions.byObject) before its informer exists; the builder's `for`, `owns` and
+   * `watches` options call it.
+   */
+  scope(resource: TypedResource, options: ResourceCacheOptions): void {
+    this.cache.scope(resource, options);
+  }
+
   /** The informer of `resource` once its cache has synced (the client's reads). */
-  private async syncedInformer<T extends KubeObject>(resource: TypedResource<T>): Promise<SharedIndexInformer<T>> {
+  private async syncedInformer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options: InformerForOptions = {},
+  ): Promise<SharedIndexInformer<T>> {
     if (this.state !== 'running' || !this.runSignal) {
       throw new Error(
         `the manager's cache is not running (${this.state === 'new' ? 'start the manager first' : 'the manager has stopped'}): cannot read ${resource.resource}`,
       );
     }
-    const informer = this.informer(resource);
+    const informer = this.informer(resource, options);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
     if (
