@@ -1,0 +1,127 @@
+// Benchmark: operators at scale (issue #36), on one real control plane (etcd + kube-apiserver
+// v1.37.1), opt-in (`npm run bench -- scale`), at 10k, 50k and 100k DatabaseManagers:
+//   informer  sync time, peak RSS and heap per object of crdgen's informer (streaming and paged
+//             lists) vs client-go v0.37's (watch-list) vs client-node's; kube-apiserver's and
+//             etcd's peak RSS while each syncs (/proc VmHWM); the limit (the larger of the last
+//             byte of the list at a client that discards it, and JSON.parse of those bytes) and
+//             every sync as a multiple of it (bench/lib/scale-informer.ts)
+//   operator  the generated DatabaseManager operator (owned kinds cached whole, and metadata-only)
+//             vs the controller-runtime operator, with the objects and their owned Deployments and
+//             Services in place: start-up to synced, RSS with everything cached, CPU seconds per
+//             converged object, time to reconcile a new object created while the backlog runs
+//             (bench/lib/scale-operator.ts)
+//   failover  --leader-elect: SIGKILL the leader, time to the first reconcile by the new one:
+//             crdgen's warm standby, a cold one, controller-runtime with warmup
+// Medians of BENCH_SCALE_ROUNDS (default 5) for the informers and BENCH_SCALE_OPERATOR_ROUNDS
+// (default 3: a round costs minutes) for the operators and failovers.
+// Env: BENCH_SCALE_SIZES=10000,50000,100000  BENCH_SCALE_PARTS=informer,operator,failover
+//      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3
+import { spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startRealControlPlane } from './lib/control-plane-start.js';
+import { DM_CRD, REPO, requireBuild } from './lib/env.js';
+import { SCALE_CLIENTS, SCALE_LABEL, runScaleInformerPart, scaleInformerTable } from './lib/scale-informer.js';
+import { bytes, fmt, machine, median, pairedRatio, times } from './lib/stats.js';
+import { recordVerdict } from './lib/verdicts.js';
+
+const COMMAND = 'npm run bench -- scale';
+const positive = (name: string, dflt: string): number[] =>
+  (process.env[name] ?? dflt).split(',').map((x) => {
+    if (!/^\d+$/.test(x.trim()) || Number(x) < 1)
+      throw new Error(
+        `${name}: expected positive whole numbers separated by commas, got ${JSON.stringify(process.env[name])}`,
+      );
+    return Number(x);
+  });
+const SIZES = positive('BENCH_SCALE_SIZES', '10000,50000,100000');
+const ROUNDS = positive('BENCH_SCALE_ROUNDS', '5')[0];
+const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'informer,operator,failover').split(','));
+
+/** Runs an ensure-*.sh script; returns the folder its last line names. */
+function ensure(script: string): string {
+  const r = spawnSync('bash', [join(REPO, 'scripts', script)], {
+    cwd: REPO,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const dir = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !dir) throw new Error(`scripts/${script} failed (exit ${r.status})`);
+  return dir;
+}
+
+const T0 = performance.now();
+const progress = (s: string): void => {
+  const t = Math.round((performance.now() - T0) / 1000);
+  process.stderr.write(`  scale [${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}]: ${s}\n`);
+};
+
+async function informerPart(assets: string, peers: string, headline: string[]): Promise<void> {
+  const cp = await startRealControlPlane({ assets, crds: [DM_CRD], apiserverArgs: ['--request-timeout=10m'] });
+  let r;
+  try {
+    progress(`informer: control plane ${cp.version} up`);
+    r = await runScaleInformerPart(cp, peers, SIZES, ROUNDS, progress);
+  } finally {
+    await cp.stop();
+  }
+  console.log(scaleInformerTable(r));
+  const sizes = r.sizes.map((s) => fmt(s.count)).join(' / ');
+  const ms = (c: (typeof SCALE_CLIENTS)[number]): string => r.sync[c].map((x) => fmt(median(x.ms))).join(' / ');
+  const ratio = (a: (typeof SCALE_CLIENTS)[number], b: (typeof SCALE_CLIENTS)[number]): number[] =>
+    r.sizes.map((_, i) => pairedRatio(r.sync[a][i].ms, r.sync[b][i].ms));
+  const vsLimit = (c: (typeof SCALE_CLIENTS)[number]): number[] =>
+    r.sizes.map((_, i) => pairedRatio(r.sync[c][i].ms, r.limit[i].limitMs));
+  const limits = r.limit.map((l) => fmt(median(l.limitMs))).join(' / ');
+  console.log('\nTargets (issue #36):');
+  const goVsCrdgen = ratio('client-go', 'crdgen');
+  const nodeVsCrdgen = ratio('client-node', 'crdgen');
+  console.log(
+    `- ${recordVerdict({ target: `informer sync ≤ client-go's and ≤ client-node's time (${sizes}, kube-apiserver)`, crdgen: `${ms('crdgen')} ms (streaming)`, peers: `client-go ${ms('client-go')} ms; client-node ${ms('client-node')} ms; crdgen paged ${ms('crdgen-paged')} ms`, judged: `client-go takes ${goVsCrdgen.map(times).join(' / ')}, client-node ${nodeVsCrdgen.map(times).join(' / ')} crdgen's time (≥ 1.00×)`, met: goVsCrdgen.every((x) => x >= 1) && nodeVsCrdgen.every((x) => x >= 1), command: COMMAND })}`,
+  );
+  const streamLimit = vsLimit('crdgen');
+  const pagedLimit = vsLimit('crdgen-paged');
+  console.log(
+    `- ${recordVerdict({ target: `informer sync within 1.3× of the limit, streaming and paged (${sizes})`, crdgen: `streaming ${ms('crdgen')} ms; paged ${ms('crdgen-paged')} ms`, peers: `limit ${limits} ms; client-go ${vsLimit('client-go').map(times).join(' / ')}, client-node ${vsLimit('client-node').map(times).join(' / ')} of it`, judged: `streaming ${streamLimit.map(times).join(' / ')}, paged ${pagedLimit.map(times).join(' / ')} the limit (≤ 1.30×)`, met: [...streamLimit, ...pagedLimit].every((x) => x <= 1.3), command: COMMAND })}`,
+  );
+  const peak = (c: (typeof SCALE_CLIENTS)[number]): string =>
+    r.sync[c].map((x) => bytes(x.apiserverPeakRss)).join(' / ');
+  const apiRatio = r.sizes.map((_, i) => r.sync.crdgen[i].apiserverPeakRss / r.sync['client-go'][i].apiserverPeakRss);
+  console.log(
+    `- ${recordVerdict({ target: `kube-apiserver peak RSS during crdgen's sync ≤ during client-go's (${sizes})`, crdgen: `${peak('crdgen')} (streaming); ${peak('crdgen-paged')} (paged)`, peers: `client-go ${peak('client-go')}; client-node ${peak('client-node')}; etcd during crdgen's ${r.sync.crdgen.map((x) => bytes(x.etcdPeakRss)).join(' / ')}, client-go's ${r.sync['client-go'].map((x) => bytes(x.etcdPeakRss)).join(' / ')}`, judged: `${apiRatio.map(times).join(' / ')} client-go's (≤ 1.00×)`, met: apiRatio.every((x) => x <= 1), command: COMMAND })}`,
+  );
+  const mem = (c: (typeof SCALE_CLIENTS)[number]): string =>
+    r.sync[c].map((x) => `${bytes(x.peakRssBytes)} peak, ${bytes(x.heapPerObject)}/object`).join(' / ');
+  console.log(
+    `- ${recordVerdict({
+      target: `informer memory (${sizes}): peak RSS and heap per cached object`,
+      crdgen: mem('crdgen'),
+      peers: SCALE_CLIENTS.filter((c) => c !== 'crdgen')
+        .map((c) => `${SCALE_LABEL[c]} ${mem(c)}`)
+        .join('; '),
+      judged: `peak RSS ${r.sizes.map((_, i) => times(r.sync.crdgen[i].peakRssBytes / r.sync['client-go'][i].peakRssBytes)).join(' / ')} client-go's`,
+      met: null,
+      command: COMMAND,
+    })}`,
+  );
+  const big = r.sizes.length - 1;
+  headline.push(`informer-${fmt(r.sizes[big].count)}=${goVsCrdgen[big].toFixed(2)}`);
+  headline.push(`limit-${fmt(r.sizes[big].count)}=${streamLimit[big].toFixed(2)}`);
+}
+
+async function main(): Promise<void> {
+  requireBuild();
+  const peers = ensure('ensure-bench-peers.sh');
+  const assets = ensure('ensure-control-plane.sh');
+  console.log(
+    `## scale — crdgen, client-go, controller-runtime and client-node at ${SIZES.map(fmt).join(' / ')} DatabaseManagers on kube-apiserver v1.37.1 (rounds: informers ${ROUNDS})`,
+  );
+  console.log(`machine: ${machine()}\n`);
+  const headline: string[] = [];
+  if (PARTS.has('informer')) await informerPart(assets, peers, headline);
+  const line = `scale: ${headline.join(' ')}`;
+  console.log(`\n${line}`);
+  if (process.env.CRDGEN_BENCH_LAST_LINES) appendFileSync(process.env.CRDGEN_BENCH_LAST_LINES, `${line}\n`);
+}
+
+await main();
