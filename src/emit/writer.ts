@@ -133,6 +133,7 @@ function listGenerated(root: string): Map<string, string> {
 }
 
 /** Computes what writing `files` to `outDir` would do, without changing anything. Sorted by path. */
+// eslint-disable-next-line @typescript-eslint/require-await -- synchronous inside (see above); `async` keeps the public API's contract that a refusal (WriteError) is a rejection
 export async function planWrite(
   outDir: string,
   files: readonly GeneratedFile[],

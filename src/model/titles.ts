@@ -210,13 +210,13 @@ export function visitPathTitles(
 /** How {@link assignPathTitles} names the nodes of one group/version. */
 export interface PathTitleOptions {
   /** Claims a free name for a candidate, else an alternative (see {@link titleClaimer}). */
-  claim(candidate: string, ...alternatives: string[]): string;
+  claim: (candidate: string, ...alternatives: string[]) => string;
   /** Structural identity of nodes. */
   shapes: ShapeIndex;
   /** Nodes that keep the title they have (a TypeScript interface's name). */
-  keep?(node: ObjectNode): boolean;
+  keep?: (node: ObjectNode) => boolean;
   /** See {@link PathTitleHooks.embeddedMetadata}. */
-  embeddedMetadata?(schema: SchemaNode): void;
+  embeddedMetadata?: (schema: SchemaNode) => void;
 }
 
 /**

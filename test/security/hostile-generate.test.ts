@@ -17,7 +17,7 @@ import { ROOT } from '../golden/support.js';
 import { CompileSample, assertPositioned } from '../fuzz/support.js';
 import { HOSTILE, assertNoInjection, assertSafePaths, walk } from './hostile.js';
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = Record<string, any>;
 const BASE = parse(readFileSync(join(ROOT, 'fixtures/databasemanager/crd.yaml'), 'utf8')) as Rec;
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-hostile-'));
 const sample = new CompileSample(40);

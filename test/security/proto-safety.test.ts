@@ -7,14 +7,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { ROOT } from '../golden/support.js';
 import { loadGenerated } from '../integration/support.js';
 import type { Generated } from '../integration/support.js';
 import type { deepCopyWidget as DeepCopyWidget } from '../../fixtures/kitchensink/expected/apis/shop.example.com/v1/deepcopy.js';
 import { api } from '../testing/helpers.js';
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = Record<string, any>;
 const POLLUTE = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}';
 
 function assertClean(): void {

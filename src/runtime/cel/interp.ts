@@ -18,6 +18,7 @@ import {
   checkUint,
   concatLists,
   isMap,
+  keyText,
   noOverload,
   NoOverloadError,
   typeName,
@@ -133,13 +134,14 @@ function listIndex(c: Value[], i: Value): number | undefined {
 function index(c: Value, i: Value): Value {
   if (Array.isArray(c)) {
     const n = listIndex(c, i);
-    if (n === undefined) throw new CelEvalError(`index out of bounds: ${i instanceof Uint ? i.v : String(i)}`);
+    // listIndex takes only int, uint and double indexes
+    if (n === undefined)
+      throw new CelEvalError(`index out of bounds: ${i instanceof Uint ? i.v : (i as bigint | number)}`);
     return c[n]!;
   }
   if (isMap(c)) {
     const v = c.get(i);
-    if (v === undefined)
-      throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : i instanceof Uint ? String(i.v) : String(i)}`);
+    if (v === undefined) throw new CelEvalError(`no such key: ${keyText(i)}`);
     return v;
   }
   if (c instanceof Optional) return c.value === undefined ? c : optIndex(c.value, i);
@@ -307,19 +309,19 @@ export function compileAst(
     const decide = fn === '_||_';
     const ops = flatten(call, fn).map((e) => compile(e, scope));
     return (f) => {
-      let err: unknown;
+      let first: { error: unknown } | undefined;
       for (const op of ops) {
         let v: Value;
         try {
           v = op(f);
         } catch (e) {
-          err ??= e;
+          first ??= { error: e };
           continue;
         }
         if (v === decide) return decide;
-        if (v !== !decide) err ??= new CelEvalError(`no such overload: ${fn}`);
+        if (v !== !decide) first ??= { error: new CelEvalError(`no such overload: ${fn}`) };
       }
-      if (err !== undefined) throw err;
+      if (first) throw first.error;
       return !decide;
     };
   };

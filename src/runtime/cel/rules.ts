@@ -110,7 +110,7 @@ function build(
     rules: v.rules,
     isRoot,
     type,
-    slots: new Array(v.rules.length).fill(undefined),
+    slots: new Array<Slot | undefined>(v.rules.length).fill(undefined),
     allOf: [],
     card,
     uncorrelatable: unc,

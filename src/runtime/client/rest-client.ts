@@ -308,7 +308,8 @@ function reportWarnings(
   handler: NonNullable<RestConfig['onWarning']>,
   info: { method: string; path: string },
 ): void {
-  const raw = res.headers.warning;
+  // IncomingMessage types headers it does not name as `any`; Node gives a string, or an array when repeated
+  const raw = res.headers.warning as string | string[] | undefined;
   if (!raw) return;
   for (const h of Array.isArray(raw) ? raw : [raw]) {
     // Several warnings may share one header, comma-separated; texts are quoted strings.

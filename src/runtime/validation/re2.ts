@@ -64,7 +64,10 @@ export function re2ToJs(re: string): string {
       let cls = '[';
       let j = k + 1;
       if (re[j] === '^') cls += re[j++];
-      if (re[j] === ']') ((cls += '\\]'), j++);
+      if (re[j] === ']') {
+        cls += '\\]';
+        j++;
+      }
       for (; j < re.length && re[j] !== ']'; j++) {
         const d = re[j];
         if (d === '[' && re[j + 1] === ':') {
