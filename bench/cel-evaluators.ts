@@ -1,8 +1,8 @@
 // CEL evaluation: crdgen's evaluator (closures over a slot frame, after its type check) against
 // @bufbuild/cel's (plan + run, the maintained CEL evaluator on npm), on rules of the corpus and the
 // Gateway API example objects. Median CPU time per evaluation after warm-up (process.cpuUsage, as
-// the machine is shared). Both compile once; only evaluation is timed. The question it answers
-// (issue #27): once crdgen type-checks rules itself, is its own evaluator still the better choice?
+// the machine is shared). Both compile once; only evaluation is timed. The question it answers:
+// once crdgen type-checks rules itself, is its own evaluator still the better choice?
 // Run: npm run bench -- cel   (or: npx tsx bench/cel-evaluators.ts)
 import { readFileSync } from 'node:fs';
 import { inspect } from 'node:util';

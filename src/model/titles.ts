@@ -86,7 +86,7 @@ export function singularTitle(name: string): string {
 export class ShapeIndex {
   private readonly ids = new Map<string, number>();
   private readonly memo = new WeakMap<SchemaNode, number>();
-  /** Descriptions by number: a shape's key holds the number, not the text (issue #26: the keys held every description again). */
+  /** Descriptions by number: a shape's key holds the number, not the text, so keys do not repeat every description. */
   private readonly texts = new Map<string, number>();
 
   constructor(private readonly named: (node: ObjectNode) => boolean = () => false) {}

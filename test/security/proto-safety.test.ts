@@ -114,7 +114,7 @@ describe('__proto__ keys are data', () => {
         'Content-Type': 'application/merge-patch+json',
       });
       assert.equal(merge.status, 200, JSON.stringify(merge.body));
-      // Through an inherited `__proto__` (no own key there) a JSON patch used to write into Object.prototype.
+      // Through an inherited `__proto__` (no own key there) a JSON patch must not write into Object.prototype.
       for (const path of [
         '/spec/__proto__/polluted',
         '/free/__proto__/polluted',
