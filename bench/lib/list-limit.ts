@@ -1,6 +1,7 @@
 // The limit of a list for a JavaScript client (bench/scale.ts), each half in a fresh process:
-//   discard <kubeconfig> <path>          GETs `path`, throws the bytes away as they come: the time
-//                                        until the last byte arrived, and how many (one JSON line)
+//   discard <kubeconfig> <path>          GETs `path` as the clients do (gzip accepted: crdgen, client-go
+//                                        and client-node all ask for it), throws the bytes away as they
+//                                        come: the time until the last byte arrived, and how many
 //   save <kubeconfig> <path> <file>      GETs `path` into `file` (the bytes the parse half reads)
 //   parse <file>                         JSON.parse of the file's bytes (decoded as UTF-8): its time
 // A client that parses the bytes as they come can at best finish when the later of the two
@@ -13,13 +14,17 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { target } from './list-floor.js';
 
-function get(kubeconfigPath: string, path: string, onResponse: (res: IncomingMessage) => void): void {
+function get(kubeconfigPath: string, path: string, onResponse: (res: IncomingMessage) => void, gzip = false): void {
   const { server, ca, token } = target(kubeconfigPath);
   const url = new URL(path, server);
   const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
     url,
     {
-      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        accept: 'application/json',
+        ...(gzip ? { 'accept-encoding': 'gzip' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       ...(ca ? { ca } : {}),
     },
     (res) => {
@@ -41,11 +46,20 @@ const [mode, ...args] = process.argv.slice(2);
 if (mode === 'discard') {
   const [kubeconfigPath, path] = args;
   const t0 = performance.now();
-  get(kubeconfigPath, path, (res) => {
-    let bytes = 0;
-    res.on('data', (c: Buffer) => void (bytes += c.length));
-    res.on('end', () => process.stdout.write(`${JSON.stringify({ ms: performance.now() - t0, bytes })}\n`));
-  });
+  get(
+    kubeconfigPath,
+    path,
+    (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => void (bytes += c.length));
+      res.on('end', () =>
+        process.stdout.write(
+          `${JSON.stringify({ ms: performance.now() - t0, bytes, encoding: res.headers['content-encoding'] ?? 'identity' })}\n`,
+        ),
+      );
+    },
+    true,
+  );
 } else if (mode === 'save') {
   const [kubeconfigPath, path, file] = args;
   get(

@@ -52,7 +52,10 @@ export interface LimitFigures {
   parseMs: number[];
   /** max(discard, parse) of each round. */
   limitMs: number[];
+  /** The list's JSON bytes, and the bytes on the wire (gzip when the server compressed it). */
   bytes: number;
+  wireBytes: number;
+  encoding: string;
 }
 
 export interface ScaleInformerResult {
@@ -200,7 +203,7 @@ export async function runScaleInformerPart(
       const path = `${BASE}/namespaces/${s.namespace}/${PLURAL}`;
       const file = join(dir, `${s.namespace}.json`);
       await node('list-limit.ts', ['save', cp.kubeconfigPath, path, file]);
-      const lim: LimitFigures = { discardMs: [], parseMs: [], limitMs: [], bytes: 0 };
+      const lim: LimitFigures = { discardMs: [], parseMs: [], limitMs: [], bytes: 0, wireBytes: 0, encoding: '' };
       const reports = Object.fromEntries(
         SCALE_CLIENTS.map((c) => [
           c,
@@ -214,14 +217,21 @@ export async function runScaleInformerPart(
         const d = JSON.parse(await node('list-limit.ts', ['discard', cp.kubeconfigPath, path])) as {
           ms: number;
           bytes: number;
+          encoding: string;
         };
-        const p = JSON.parse(await node('list-limit.ts', ['parse', file])) as { ms: number; items: number };
+        const p = JSON.parse(await node('list-limit.ts', ['parse', file])) as {
+          ms: number;
+          items: number;
+          bytes: number;
+        };
         if (p.items !== s.count)
           throw new Error(`the saved list of ${s.namespace} has ${p.items} items, not ${s.count}`);
         lim.discardMs.push(d.ms);
         lim.parseMs.push(p.ms);
         lim.limitMs.push(Math.max(d.ms, p.ms));
-        lim.bytes = d.bytes;
+        lim.wireBytes = d.bytes;
+        lim.encoding = d.encoding;
+        lim.bytes = p.bytes;
         for (let i = 0; i < SCALE_CLIENTS.length; i++) {
           const c = SCALE_CLIENTS[(i + r) % SCALE_CLIENTS.length];
           // let the apiserver's Go runtime settle after the last client, then measure this one's peak
@@ -271,7 +281,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
     const lim = r.limit[i];
     rows.push([
       fmt(s.count),
-      `limit: max(last byte ${fmt(median(lim.discardMs))} ms, JSON.parse ${fmt(median(lim.parseMs))} ms) of ${bytes(lim.bytes)}`,
+      `limit: max(last byte ${fmt(median(lim.discardMs))} ms, JSON.parse ${fmt(median(lim.parseMs))} ms) of ${bytes(lim.bytes)}${lim.encoding === 'gzip' ? ` (${bytes(lim.wireBytes)} gzip on the wire)` : ''}`,
       fmt(median(lim.limitMs)),
       '1.00×',
       '',
