@@ -22,6 +22,15 @@ import { join } from 'node:path';
 import { startRealControlPlane } from './lib/control-plane-start.js';
 import { DM_CRD, REPO, requireBuild } from './lib/env.js';
 import { SCALE_CLIENTS, SCALE_LABEL, runScaleInformerPart, scaleInformerTable } from './lib/scale-informer.js';
+import {
+  FAILOVER_KINDS,
+  FAILOVER_LABEL,
+  SCALE_OPERATORS,
+  SCALE_OPERATOR_LABEL,
+  runScaleOperatorPart,
+  scaleOperatorTables,
+  type ScaleOperator,
+} from './lib/scale-operator.js';
 import { bytes, fmt, machine, median, pairedRatio, times } from './lib/stats.js';
 import { recordVerdict } from './lib/verdicts.js';
 
@@ -37,6 +46,11 @@ const positive = (name: string, dflt: string): number[] =>
 const SIZES = positive('BENCH_SCALE_SIZES', '10000,50000,100000');
 const ROUNDS = positive('BENCH_SCALE_ROUNDS', '5')[0];
 const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? 'informer,operator,failover').split(','));
+const OPERATOR_ROUNDS = positive('BENCH_SCALE_OPERATOR_ROUNDS', '3')[0];
+const OPERATORS = (process.env.BENCH_SCALE_OPERATORS ?? SCALE_OPERATORS.join(',')).split(',') as ScaleOperator[];
+for (const op of OPERATORS)
+  if (!SCALE_OPERATORS.includes(op))
+    throw new Error(`BENCH_SCALE_OPERATORS: ${JSON.stringify(op)} is not one of ${SCALE_OPERATORS.join(', ')}`);
 
 /** Runs an ensure-*.sh script; returns the folder its last line names. */
 function ensure(script: string): string {
@@ -109,6 +123,68 @@ async function informerPart(assets: string, peers: string, headline: string[]): 
   headline.push(`limit-${fmt(r.sizes[big].count)}=${streamLimit[big].toFixed(2)}`);
 }
 
+async function operatorPart(assets: string, peers: string, headline: string[]): Promise<void> {
+  const r = await runScaleOperatorPart({
+    operators: PARTS.has('operator') ? OPERATORS : [],
+    assets,
+    peersBin: peers,
+    // failover alone: at the smallest size only
+    sizes: PARTS.has('operator') ? SIZES : SIZES.slice(0, 1),
+    rounds: OPERATOR_ROUNDS,
+    failover: PARTS.has('failover'),
+    progress,
+  });
+  console.log(scaleOperatorTables(r));
+  const sizes = r.sizes.map(fmt).join(' / ');
+  const ran = (op: ScaleOperator): boolean => r.runs[op].length > 0 && r.runs[op].every((x) => x.length > 0);
+  const med = (
+    op: ScaleOperator,
+    i: number,
+    f: (x: (typeof r.runs)[ScaleOperator][number][number]) => number,
+  ): number => median(r.runs[op][i].map(f));
+  const per = (op: ScaleOperator, f: (i: number) => string): string => r.sizes.map((_, i) => f(i)).join(' / ');
+  const cr = 'controller-runtime' as const;
+  console.log('\nTargets (issue #36):');
+  if (ran('crdgen') && ran(cr)) {
+    const big = r.sizes.length - 1;
+    const rss = (op: ScaleOperator): string => `${fmt(med(op, big, (x) => x.rssMb))} MB`;
+    const best = ran('crdgen-metadata')
+      ? Math.min(
+          med('crdgen', big, (x) => x.rssMb),
+          med('crdgen-metadata', big, (x) => x.rssMb),
+        )
+      : med('crdgen', big, (x) => x.rssMb);
+    console.log(
+      `- ${recordVerdict({ target: `operator RSS at ${fmt(r.sizes[big])} ≤ controller-runtime's (everything cached)`, crdgen: `${rss('crdgen')} (owned whole)${ran('crdgen-metadata') ? `; ${rss('crdgen-metadata')} (owned metadata-only)` : ''}`, peers: `controller-runtime ${rss(cr)}`, judged: `${times(best / med(cr, big, (x) => x.rssMb))} (≤ 1.00×)`, met: best <= med(cr, big, (x) => x.rssMb), command: COMMAND })}`,
+    );
+    const cpu = (op: ScaleOperator): string =>
+      per(op, (i) => fmt((med(op, i, (x) => x.cpuSeconds) / r.sizes[i]) * 1e6));
+    const cpuRatio = r.sizes.map((_, i) => med('crdgen', i, (x) => x.cpuSeconds) / med(cr, i, (x) => x.cpuSeconds));
+    console.log(
+      `- ${recordVerdict({ target: `operator CPU per converged object ≤ controller-runtime's (${sizes})`, crdgen: `${cpu('crdgen')} µs`, peers: `controller-runtime ${cpu(cr)} µs${ran('crdgen-metadata') ? `; crdgen metadata-only ${cpu('crdgen-metadata')} µs` : ''}`, judged: `${cpuRatio.map(times).join(' / ')} (≤ 1.00×)`, met: cpuRatio.every((x) => x <= 1), command: COMMAND })}`,
+    );
+    const fresh = (op: ScaleOperator): string => per(op, (i) => fmt(med(op, i, (x) => x.newObjectMs) / 1000));
+    const freshMax = Math.max(...r.sizes.map((_, i) => med('crdgen', i, (x) => x.newObjectMs)));
+    console.log(
+      `- ${recordVerdict({ target: `a new object during the backlog reconciled within 2 s (${sizes})`, crdgen: `${fresh('crdgen')} s`, peers: `controller-runtime ${fresh(cr)} s`, judged: `${fmt(freshMax / 1000)} s at most (≤ 2 s)`, met: freshMax <= 2000, command: COMMAND })}`,
+    );
+    const startup = (op: ScaleOperator): string => per(op, (i) => fmt(med(op, i, (x) => x.syncedMs) / 1000));
+    console.log(
+      `- ${recordVerdict({ target: `operator start-up to synced (${sizes})`, crdgen: `${startup('crdgen')} s`, peers: `controller-runtime ${startup(cr)} s`, judged: `${r.sizes.map((_, i) => times(med('crdgen', i, (x) => x.syncedMs) / med(cr, i, (x) => x.syncedMs))).join(' / ')} controller-runtime's`, met: null, command: COMMAND })}`,
+    );
+    headline.push(`rss-${fmt(r.sizes[big])}=${(best / med(cr, big, (x) => x.rssMb)).toFixed(2)}`);
+  }
+  const f = r.failover;
+  if (f) {
+    const s = (k: (typeof FAILOVER_KINDS)[number]): string => `${fmt(median(f.ms[k]) / 1000)} s`;
+    const ratio = median(f.ms['crdgen-warm']) / median(f.ms['controller-runtime-warmup']);
+    console.log(
+      `- ${recordVerdict({ target: `failover to a warm standby ≤ controller-runtime's with warmup (${fmt(f.size)}; SIGKILL → first reconcile; lease 4 s)`, crdgen: `${s('crdgen-warm')} (${FAILOVER_LABEL['crdgen-warm']})`, peers: `${FAILOVER_LABEL['crdgen-cold']} ${s('crdgen-cold')}; ${FAILOVER_LABEL['controller-runtime-warmup']} ${s('controller-runtime-warmup')}`, judged: `${times(ratio)} (≤ 1.00×)`, met: ratio <= 1, command: COMMAND })}`,
+    );
+  }
+  void SCALE_OPERATOR_LABEL;
+}
+
 async function main(): Promise<void> {
   requireBuild();
   const peers = ensure('ensure-bench-peers.sh');
@@ -119,6 +195,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${machine()}\n`);
   const headline: string[] = [];
   if (PARTS.has('informer')) await informerPart(assets, peers, headline);
+  if (PARTS.has('operator') || PARTS.has('failover')) await operatorPart(assets, peers, headline);
   const line = `scale: ${headline.join(' ')}`;
   console.log(`\n${line}`);
   if (process.env.CRDGEN_BENCH_LAST_LINES) appendFileSync(process.env.CRDGEN_BENCH_LAST_LINES, `${line}\n`);
