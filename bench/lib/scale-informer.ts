@@ -298,7 +298,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         times(pairedRatio(x.ms, lim.limitMs)),
         bytes(x.peakRssBytes),
         bytes(x.heapPerObject),
-        bytes(x.apiserverPeakRss),
+        `${bytes(x.apiserverBeforeRss)} → ${bytes(x.apiserverPeakRss)}`,
         bytes(x.etcdPeakRss),
       ]);
     }
@@ -313,7 +313,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         'vs the limit',
         'client peak RSS',
         'heap per object',
-        'kube-apiserver peak RSS',
+        'kube-apiserver RSS before → peak',
         'etcd peak RSS',
       ],
       rows,

@@ -157,15 +157,14 @@ export class ResourceClientImpl<
 
   /** Lists one page, or everything without `limit`. */
   async list(options: ListOptions = {}): Promise<TList> {
-    const list = await this.call<TList>(
-      'GET',
-      this.collectionPath(undefined),
-      listQuery(options),
-      undefined,
-      options,
-      undefined,
-      this.metadataOnly ? PARTIAL_OBJECT_METADATA_LIST_ACCEPT : undefined,
-    );
+    // parsed item by item as the body arrives: a large list's parsing overlaps its transfer
+    const list = await this.rest.requestList<TList>({
+      method: 'GET',
+      path: this.collectionPath(undefined),
+      query: listQuery(options),
+      ...(this.metadataOnly ? { accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     if (this.metadataOnly && list && Array.isArray(list.items) && list.kind !== 'PartialObjectMetadataList') {
       return {
         ...list,
