@@ -9,6 +9,7 @@ import {
   LOW_PRIORITY,
   NORMAL_PRIORITY,
   PriorityQueue,
+  newPrometheusMetrics,
   type WorkqueueMetricsProvider,
 } from '../../../../src/runtime/index.js';
 
@@ -161,5 +162,22 @@ test('metrics: adds, depth and latency as the other queues, and the depth per pr
   q.addRateLimited('d');
   assert.equal(m.retries, 1);
   assert.equal(m.depth, 3, 'a delayed item is not in the depth');
+  q.shutDown();
+});
+
+test('the operator’s Prometheus metrics: workqueue_depth and workqueue_depth_by_priority', async () => {
+  const metrics = await newPrometheusMetrics();
+  const q = new PriorityQueue<string>(new ItemExponentialFailureRateLimiter<string>(5, 1000), {
+    name: 'pq',
+    metricsProvider: metrics.workqueue,
+    clock: new FakeClock(),
+  });
+  q.addWithOptions({ priority: LOW_PRIORITY }, 'a', 'b');
+  q.add('c');
+  await q.get();
+  const text = await metrics.scrape();
+  assert.match(text, /workqueue_depth\{name="pq"\} 2/);
+  assert.match(text, /workqueue_depth_by_priority\{name="pq",priority="-100"\} 2/);
+  assert.match(text, /workqueue_depth_by_priority\{name="pq",priority="0"\} 0/);
   q.shutDown();
 });
