@@ -139,7 +139,7 @@ function specs(built: BuiltOperators, peersBin: string, kubeconfig: string): Rec
     key: crdgenKey,
   });
   return {
-    crdgen: crdgen(['--owned-cache', 'full']),
+    crdgen: crdgen([]),
     'crdgen-metadata': crdgen(['--owned-cache', 'metadata']),
     'controller-runtime': {
       argv: (more) => [join(peersBin, 'go-operator'), '--kubeconfig', kubeconfig, '--workers', '4', ...more],

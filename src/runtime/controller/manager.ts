@@ -46,6 +46,11 @@ export interface RunnableController {
   run(workers: number, signal: AbortSignal): Promise<void>;
   /** True once the controller's informer caches have synced. */
   hasSynced(): boolean;
+  /**
+   * Starts the informers (and fills the caches and queues) before `run`, until `signal`
+   * aborts: what a warm standby does while another replica leads. Optional.
+   */
+  warmUp?(signal: AbortSignal): void;
 }
 
 /** What a generated main.ts passes to {@link runOperator}: a controller of its own, or controllers built into a manager. */
@@ -190,6 +195,11 @@ export async function runOperator(
       logger.info({}, 'controller stopped');
     };
     if (flags.leaderElect) {
+      if (flags.warmStandby && controller.warmUp) {
+        // a warm standby: its caches (and queues) fill while another replica leads; it reconciles as soon as it wins
+        controller.warmUp(signals.signal);
+        logger.info({}, 'warm standby: informers started before leading');
+      }
       const identity = `${hostname()}_${randomUUID()}`;
       const elector = new LeaderElector({
         backend: restBackend(config),

@@ -82,6 +82,8 @@ export class Manager implements RunnableController {
   private readonly running = new Set<Promise<void>>();
   private state: 'new' | 'running' | 'stopped' = 'new';
   private runSignal: AbortSignal | undefined;
+  /** Set by `warmUp`: informers requested before `start` run on it. */
+  private warmSignal: AbortSignal | undefined;
   private readonly stopController = new AbortController();
   private failure: { error: unknown } | undefined;
   private defaultConcurrency: number;
@@ -150,6 +152,7 @@ export class Manager implements RunnableController {
   informer<T extends KubeObject>(resource: TypedResource<T>, options: InformerForOptions = {}): SharedIndexInformer<T> {
     const informer = this.cache.informerFor<T>(resource, options);
     if (this.state === 'running' && this.runSignal) this.cache.start(this.runSignal);
+    else if (this.state === 'new' && this.warmSignal) this.cache.start(this.warmSignal);
     return informer;
   }
 
@@ -216,6 +219,21 @@ export class Manager implements RunnableController {
   /** True once every controller's caches have synced (readiness). */
   hasSynced(): boolean {
     return this.state === 'running' && this.controllers.every((c) => c.hasSynced());
+  }
+
+  /**
+   * Starts the cache (every informer requested so far, and those requested later) before
+   * `start`, until `signal` aborts: a warm standby fills its caches, and its controllers'
+   * queues, while another replica leads; `start` then finds them synced and reconciles at once.
+   */
+  warmUp(signal: AbortSignal): void {
+    if (this.state !== 'new') return;
+    this.warmSignal = signal;
+    this.cache.start(signal);
+    void this.cache.waitForCacheSync(signal).then((synced) => {
+      if (this.state === 'new' && synced.size > 0 && [...synced.values()].every(Boolean))
+        this.logger.info({ informers: [...synced.keys()] }, 'warm standby: caches synced');
+    });
   }
 
   /** RunnableController: runOperator's `--workers` becomes the default `maxConcurrentReconciles`. */
