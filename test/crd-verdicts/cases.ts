@@ -189,12 +189,13 @@ export const POSITIONS: Record<string, (c: Crd) => Json> = {
   allOf: (c) => junctor(specNode(c), 'allOf'),
   anyOf: (c) => junctor(specNode(c), 'anyOf'),
   oneOf: (c) => junctor(specNode(c), 'oneOf'),
-  not: (c) => ((specNode(c).not as Json | undefined) ?? (specNode(c).not = {})) as Json,
+  not: (c) => (specNode(c).not as Json | undefined) ?? (specNode(c).not = {}),
   'items.allOf': (c) => junctor(prop(c, 'tags').items as Json, 'allOf'),
   'additionalProperties.anyOf': (c) => junctor(prop(c, 'labels').additionalProperties as Json, 'anyOf'),
   'allOf.properties': (c) => {
     const j = junctor(specNode(c), 'allOf');
-    return ((j.properties ??= {}) as Json).name ?? ((j.properties as Json).name = {});
+    const props = (j.properties ??= {}) as Json;
+    return (props.name ??= {}) as Json;
   },
   status: (c) => (((root(c).properties as Json).status as Json).properties as Json).ready as Json,
 };
@@ -221,7 +222,7 @@ function collect(): VerdictCase[] {
     out.push({ id, family, body: typeof body === 'string' ? body : toJson(body) });
   };
   /** A mutation of the synthetic CRD (false: not applicable). */
-  const mutated = (family: Family, what: string, fn: (c: Crd) => void | false): void => {
+  const mutated = (family: Family, what: string, fn: (c: Crd) => unknown): void => {
     const c = widget();
     if (fn(c) !== false) add(family, what, c);
   };
@@ -253,7 +254,7 @@ function collect(): VerdictCase[] {
   return out;
 }
 
-type Mutated = (family: Family, what: string, fn: (c: Crd) => void | false) => void;
+type Mutated = (family: Family, what: string, fn: (c: Crd) => unknown) => void;
 type Add = (family: Family, what: string, body: unknown) => void;
 
 /** Adds `rules` on the spec node (or `where`). */
@@ -286,10 +287,20 @@ function unknownKeys(m: Mutated): void {
     ['metadata', (c) => c.metadata],
     ['top level', (c) => c],
     ['a rule', (c) => ((specNode(c)['x-kubernetes-validations'] = [{ rule: 'true' }]) as Json[])[0]],
-    ['a printer column', (c) => ((v0(c).additionalPrinterColumns = [{ name: 'N', type: 'string', jsonPath: '.spec.name' }]) as Json[])[0]],
-    ['externalDocs', (c) => (specNode(c).externalDocs = { url: 'https://example.com' }) as Json],
-    ['scale', (c) => ((v0(c).subresources as Json).scale = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }) as Json],
-    ['conversion', (c) => (c.spec.conversion = { strategy: 'None' }) as Json],
+    [
+      'a printer column',
+      (c) => ((v0(c).additionalPrinterColumns = [{ name: 'N', type: 'string', jsonPath: '.spec.name' }]) as Json[])[0],
+    ],
+    ['externalDocs', (c) => (specNode(c).externalDocs = { url: 'https://example.com' })],
+    [
+      'scale',
+      (c) =>
+        ((v0(c).subresources as Json).scale = {
+          specReplicasPath: '.spec.replicas',
+          statusReplicasPath: '.status.replicas',
+        }),
+    ],
+    ['conversion', (c) => (c.spec.conversion = { strategy: 'None' })],
     ['a selectable field', (c) => ((v0(c).selectableFields = [{ jsonPath: '.spec.name' }]) as Json[])[0]],
   ];
   for (const [where, at] of elsewhere) {
@@ -305,7 +316,11 @@ function unknownKeys(m: Mutated): void {
     prop(c, 'name').fooBar = 1;
   });
   m('unknown-keys', 'a v1beta1 field in v1: spec.version', (c) => void (c.spec.version = 'v1'));
-  m('unknown-keys', 'a v1beta1 field in v1: spec.validation', (c) => void (c.spec.validation = { openAPIV3Schema: { type: 'object' } }));
+  m(
+    'unknown-keys',
+    'a v1beta1 field in v1: spec.validation',
+    (c) => void (c.spec.validation = { openAPIV3Schema: { type: 'object' } }),
+  );
   m('unknown-keys', 'JSONPath spelled as v1beta1 in a v1 column', (c) => {
     v0(c).additionalPrinterColumns = [{ name: 'N', type: 'string', JSONPath: '.spec.name' }];
   });
@@ -345,9 +360,12 @@ function bounds(m: Mutated): void {
 }
 
 function defaults(m: Mutated): void {
-  const d = (what: string, fn: (c: Crd) => void | false): void => m('defaults', what, fn);
+  const d = (what: string, fn: (c: Crd) => unknown): void => m('defaults', what, fn);
   d('a number under string additionalProperties', (c) => void (prop(c, 'labels').default = { a: 1 }));
-  d('a number as a string additionalProperties default', (c) => void ((prop(c, 'labels').additionalProperties as Json).default = 5));
+  d(
+    'a number as a string additionalProperties default',
+    (c) => void ((prop(c, 'labels').additionalProperties as Json).default = 5),
+  );
   d('true on int-or-string', (c) => void (prop(c, 'size').default = true));
   d('"50%" on int-or-string', (c) => void (prop(c, 'size').default = '50%'));
   d('3 on int-or-string', (c) => void (prop(c, 'size').default = 3));
@@ -368,14 +386,19 @@ function defaults(m: Mutated): void {
   d('below the minimum', (c) => void (prop(c, 'replicas').default = -1));
   d('int32 overflow', (c) => void (prop(c, 'replicas').default = 2147483648));
   d('int32 max', (c) => void (prop(c, 'replicas').default = 2147483647));
-  d('int64 overflow', (c) => Object.assign(prop(c, 'ratio'), { type: 'integer', format: 'int64', default: 9223372036854775808 }));
+  d('int64 overflow', (c) =>
+    Object.assign(prop(c, 'ratio'), { type: 'integer', format: 'int64', default: 9223372036854775808 }),
+  );
   d('1.5 for an integer', (c) => void (prop(c, 'replicas').default = 1.5));
   d('a string for an integer', (c) => void (prop(c, 'replicas').default = '1'));
   d('a string for a boolean', (c) => void (prop(c, 'enabled').default = 'true'));
   d('an unknown field', (c) => void (specNode(c).default = { nosuch: 1 }));
   d('a known field', (c) => void (specNode(c).default = { name: 'x' }));
   d('under preserve-unknown-fields', (c) => void (prop(c, 'extra').default = { any: { thing: 1 } }));
-  d('in top-level metadata', (c) => void ((root(c).properties as Json).metadata = { type: 'object', default: { name: 'x' } }));
+  d(
+    'in top-level metadata',
+    (c) => void ((root(c).properties as Json).metadata = { type: 'object', default: { name: 'x' } }),
+  );
   d('at the root', (c) => void (root(c).default = {}));
   d('null', (c) => void (prop(c, 'name').default = null));
   d('null on nullable', (c) => Object.assign(prop(c, 'name'), { nullable: true, default: null }));
@@ -383,13 +406,24 @@ function defaults(m: Mutated): void {
   d('under items, too long', (c) => void ((prop(c, 'tags').items as Json).default = 'x'.repeat(33)));
   d('more items than maxItems', (c) => void (prop(c, 'tags').default = Array.from({ length: 17 }, (_, i) => `t${i}`)));
   d('an object missing a required field', (c) => void ((prop(c, 'ports').items as Json).default = { protocol: 'TCP' }));
-  d('against a CEL rule', (c) => Object.assign(prop(c, 'name'), { default: 'bad', 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }));
-  d('satisfying a CEL rule', (c) => Object.assign(prop(c, 'name'), { default: 'good', 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }));
+  d('against a CEL rule', (c) =>
+    Object.assign(prop(c, 'name'), { default: 'bad', 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }),
+  );
+  d('satisfying a CEL rule', (c) =>
+    Object.assign(prop(c, 'name'), { default: 'good', 'x-kubernetes-validations': [{ rule: "self != 'bad'" }] }),
+  );
   d('inside allOf', (c) => void (specNode(c).allOf = [{ properties: { name: { default: 'x' } } }]));
-  d('date-time format, bad value', (c) => Object.assign(prop(c, 'name'), { format: 'date-time', default: 'yesterday' }));
+  d('date-time format, bad value', (c) =>
+    Object.assign(prop(c, 'name'), { format: 'date-time', default: 'yesterday' }),
+  );
   d('byte format, bad base64', (c) => Object.assign(prop(c, 'name'), { format: 'byte', default: '!!' }));
   d('under metadata labels additionalProperties', (c) => {
-    prop(c, 'template').properties = { metadata: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string', default: 'x' } } } } };
+    prop(c, 'template').properties = {
+      metadata: {
+        type: 'object',
+        properties: { labels: { type: 'object', additionalProperties: { type: 'string', default: 'x' } } },
+      },
+    };
   });
   d('an empty object on an object with defaulted children', (c) => {
     prop(c, 'config').default = {};
@@ -400,20 +434,55 @@ function defaults(m: Mutated): void {
   d('a map longer than maxProperties', (c) => {
     prop(c, 'labels').default = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
   });
-  d('x-kubernetes-list-type set with duplicates', (c) => Object.assign(prop(c, 'tags'), { 'x-kubernetes-list-type': 'set', default: ['a', 'a'] }));
+  d('x-kubernetes-list-type set with duplicates', (c) =>
+    Object.assign(prop(c, 'tags'), { 'x-kubernetes-list-type': 'set', default: ['a', 'a'] }),
+  );
 }
 
-const KINDS = ['widget', 'Wid-get', 'Object', 'Promise', 'Error', 'String', 'Array', 'Map', 'Date', 'JSON', 'Function',
-  'Symbol', 'Record', 'Partial', 'Readonly', 'Buffer', 'ObjectMeta', 'ListMeta', 'JsonObject', 'class', 'delete',
-  'constructor', 'toString', 'Widget1', 'W', 'WIDGET', 'wIDGET', 'x-y-z', 'Interface', 'Type', 'Kind', 'List'];
+const KINDS = [
+  'widget',
+  'Wid-get',
+  'Object',
+  'Promise',
+  'Error',
+  'String',
+  'Array',
+  'Map',
+  'Date',
+  'JSON',
+  'Function',
+  'Symbol',
+  'Record',
+  'Partial',
+  'Readonly',
+  'Buffer',
+  'ObjectMeta',
+  'ListMeta',
+  'JsonObject',
+  'class',
+  'delete',
+  'constructor',
+  'toString',
+  'Widget1',
+  'W',
+  'WIDGET',
+  'wIDGET',
+  'x-y-z',
+  'Interface',
+  'Type',
+  'Kind',
+  'List',
+];
 
 function names(m: Mutated): void {
-  for (const k of KINDS) m('names', `kind ${JSON.stringify(k)}`, (c) => {
-    const n = c.spec.names as Json;
-    n.kind = k;
-    n.listKind = `${k}List`;
-  });
-  for (const k of ['widgetList', 'Object', 'Promise', 'Widget-List', 'WidgetLists', 'Widget']) m('names', `listKind ${JSON.stringify(k)}`, (c) => void ((c.spec.names as Json).listKind = k));
+  for (const k of KINDS)
+    m('names', `kind ${JSON.stringify(k)}`, (c) => {
+      const n = c.spec.names as Json;
+      n.kind = k;
+      n.listKind = `${k}List`;
+    });
+  for (const k of ['widgetList', 'Object', 'Promise', 'Widget-List', 'WidgetLists', 'Widget'])
+    m('names', `listKind ${JSON.stringify(k)}`, (c) => void ((c.spec.names as Json).listKind = k));
   const bad: [string, (n: Json) => void][] = [
     ['kind starting with a digit', (n) => (n.kind = '1Widget')],
     ['kind with an underscore', (n) => (n.kind = 'Wid_get')],
@@ -477,34 +546,68 @@ function oldSelf(m: Mutated): void {
   o('on a property of an atomic map', (c) => (prop(c, 'config').properties as Json).level as Json);
   o('on an atomic map', (c) => prop(c, 'config'));
   o('on a property of a granular map', (c) => prop(c, 'name'));
-  o('on a property of an unrecognised-type map', (c) => (prop(c, 'config').properties as Json).level as Json, (c) => void (prop(c, 'config')['x-kubernetes-map-type'] = 'bogus'));
+  o(
+    'on a property of an unrecognised-type map',
+    (c) => (prop(c, 'config').properties as Json).level as Json,
+    (c) => void (prop(c, 'config')['x-kubernetes-map-type'] = 'bogus'),
+  );
   o('on an item of an atomic list', (c) => prop(c, 'tags').items as Json);
   o('on an item of a list without list-type', (c) => prop(c, 'matrix').items as Json);
-  o('on an item of a set', (c) => prop(c, 'tags').items as Json, (c) => void (prop(c, 'tags')['x-kubernetes-list-type'] = 'set'));
+  o(
+    'on an item of a set',
+    (c) => prop(c, 'tags').items as Json,
+    (c) => void (prop(c, 'tags')['x-kubernetes-list-type'] = 'set'),
+  );
   o('on an item of a list-map', (c) => prop(c, 'ports').items as Json);
-  o('on a property of an item of a list-map', (c) => ((prop(c, 'ports').items as Json).properties as Json).protocol as Json);
+  o(
+    'on a property of an item of a list-map',
+    (c) => ((prop(c, 'ports').items as Json).properties as Json).protocol as Json,
+  );
   o('on an atomic list', (c) => prop(c, 'tags'));
-  o('on a set', (c) => prop(c, 'tags'), (c) => void (prop(c, 'tags')['x-kubernetes-list-type'] = 'set'));
+  o(
+    'on a set',
+    (c) => prop(c, 'tags'),
+    (c) => void (prop(c, 'tags')['x-kubernetes-list-type'] = 'set'),
+  );
   o('on additionalProperties values', (c) => prop(c, 'labels').additionalProperties as Json);
-  o('on a property under additionalProperties', (c) => ((prop(c, 'byName').additionalProperties as Json).properties as Json).value as Json);
+  o(
+    'on a property under additionalProperties',
+    (c) => ((prop(c, 'byName').additionalProperties as Json).properties as Json).value as Json,
+  );
   o('on an item of an item of a list', (c) => (prop(c, 'matrix').items as Json).items as Json);
   o('at the root', (c) => root(c));
   o('on the status', (c) => (root(c).properties as Json).status as Json);
   o('on a property of an atomic map inside a list-map item', (c) => {
     const item = prop(c, 'ports').items as Json;
-    (item.properties as Json).opts = { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { a: { type: 'string', maxLength: 4 } } };
+    (item.properties as Json).opts = {
+      type: 'object',
+      'x-kubernetes-map-type': 'atomic',
+      properties: { a: { type: 'string', maxLength: 4 } },
+    };
     return ((item.properties as Json).opts as Json).properties as Json;
   });
-  m('oldself', 'optionalOldSelf with oldSelf on an atomic list item', (c) => withRule(c, { rule: 'oldSelf.hasValue()', optionalOldSelf: true }, (x) => prop(x, 'tags').items as Json));
-  m('oldself', 'optionalOldSelf with oldSelf', (c) => withRule(c, { rule: 'oldSelf.orValue("") == self.name', optionalOldSelf: true }));
+  m('oldself', 'optionalOldSelf with oldSelf on an atomic list item', (c) =>
+    withRule(c, { rule: 'oldSelf.hasValue()', optionalOldSelf: true }, (x) => prop(x, 'tags').items as Json),
+  );
+  m('oldself', 'optionalOldSelf with oldSelf', (c) =>
+    withRule(c, { rule: 'oldSelf.orValue("") == self.name', optionalOldSelf: true }),
+  );
   m('oldself', 'oldSelf under an atomic map, deeper', (c) => {
-    (prop(c, 'config').properties as Json).inner = { type: 'object', properties: { x: { type: 'string', maxLength: 4 } } };
-    withRule(c, { ...rule }, (x) => (((prop(x, 'config').properties as Json).inner as Json).properties as Json).x as Json);
+    (prop(c, 'config').properties as Json).inner = {
+      type: 'object',
+      properties: { x: { type: 'string', maxLength: 4 } },
+    };
+    withRule(
+      c,
+      { ...rule },
+      (x) => (((prop(x, 'config').properties as Json).inner as Json).properties as Json).x as Json,
+    );
   });
 }
 
 function versions(m: Mutated, add: Add): void {
-  const v = (what: string, fn: (c: Crd, vs: Json[]) => void): void => m('versions', what, (c) => fn(c, c.spec.versions as Json[]));
+  const v = (what: string, fn: (c: Crd, vs: Json[]) => void): void =>
+    m('versions', what, (c) => fn(c, c.spec.versions as Json[]));
   v('served missing', (_c, vs) => delete vs[0].served);
   v('storage missing', (_c, vs) => delete vs[0].storage);
   v('served false', (_c, vs) => (vs[0].served = false));
@@ -538,14 +641,28 @@ function versions(m: Mutated, add: Add): void {
   v('deprecated with a warning', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use v2' }));
   v('a warning without deprecated', (_c, vs) => Object.assign(vs[0], { deprecationWarning: 'use v2' }));
   v('an empty warning', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: '' }));
-  v('a warning of 257 characters', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'w'.repeat(257) }));
-  v('a warning of 256 characters', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'w'.repeat(256) }));
-  v('a warning with a bell character', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u0007v2' }));
+  v('a warning of 257 characters', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'w'.repeat(257) }),
+  );
+  v('a warning of 256 characters', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'w'.repeat(256) }),
+  );
+  v('a warning with a bell character', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u0007v2' }),
+  );
   v('a warning with a tab', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\tv2' }));
-  v('a warning with a soft hyphen', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u00adv2' }));
-  v('a warning with a zero-width space', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u200bv2' }));
-  v('a warning with a line separator', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u2028v2' }));
-  v('a warning with an emoji', (_c, vs) => Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use v2 \u{1F680}' }));
+  v('a warning with a soft hyphen', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u00adv2' }),
+  );
+  v('a warning with a zero-width space', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u200bv2' }),
+  );
+  v('a warning with a line separator', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use\u2028v2' }),
+  );
+  v('a warning with an emoji', (_c, vs) =>
+    Object.assign(vs[0], { deprecated: true, deprecationWarning: 'use v2 \u{1F680}' }),
+  );
   v('identical per-version schemas', (_c, vs) => second(vs));
   v('different per-version schemas', (_c, vs) => {
     second(vs);
@@ -573,9 +690,18 @@ function subresources(m: Mutated): void {
   s('scale labelSelectorPath outside', (_c, sub) => (sub.scale = { ...scale, labelSelectorPath: '.metadata.labels' }));
   s('scale specReplicasPath missing', (_c, sub) => (sub.scale = { statusReplicasPath: '.status.replicas' }));
   s('scale statusReplicasPath missing', (_c, sub) => (sub.scale = { specReplicasPath: '.spec.replicas' }));
-  s('scale specReplicasPath without the dot', (_c, sub) => (sub.scale = { ...scale, specReplicasPath: 'spec.replicas' }));
-  s('scale specReplicasPath under status', (_c, sub) => (sub.scale = { ...scale, specReplicasPath: '.status.replicas' }));
-  s('scale statusReplicasPath under spec', (_c, sub) => (sub.scale = { ...scale, statusReplicasPath: '.spec.replicas' }));
+  s(
+    'scale specReplicasPath without the dot',
+    (_c, sub) => (sub.scale = { ...scale, specReplicasPath: 'spec.replicas' }),
+  );
+  s(
+    'scale specReplicasPath under status',
+    (_c, sub) => (sub.scale = { ...scale, specReplicasPath: '.status.replicas' }),
+  );
+  s(
+    'scale statusReplicasPath under spec',
+    (_c, sub) => (sub.scale = { ...scale, statusReplicasPath: '.spec.replicas' }),
+  );
   s('scale specReplicasPath ".spec."', (_c, sub) => (sub.scale = { ...scale, specReplicasPath: '.spec.' }));
   s('scale empty', (_c, sub) => (sub.scale = {}));
   const rootWith = (what: string, kv: Json): void =>
@@ -605,12 +731,33 @@ function subresources(m: Mutated): void {
 
 function junctorRules(m: Mutated): void {
   const rule = [{ rule: 'true' }];
-  for (const p of ALL_POSITIONS) m('junctor-rules', `x-kubernetes-validations at ${p}`, (c) => void (POSITIONS[p](c)['x-kubernetes-validations'] = rule));
-  m('junctor-rules', 'in the second allOf entry', (c) => void (specNode(c).allOf = [{ required: ['name'] }, { 'x-kubernetes-validations': rule }]));
-  m('junctor-rules', 'in not.items', (c) => void (prop(c, 'tags').not = { items: { 'x-kubernetes-validations': rule } }));
+  for (const p of ALL_POSITIONS)
+    m(
+      'junctor-rules',
+      `x-kubernetes-validations at ${p}`,
+      (c) => void (POSITIONS[p](c)['x-kubernetes-validations'] = rule),
+    );
+  m(
+    'junctor-rules',
+    'in the second allOf entry',
+    (c) => void (specNode(c).allOf = [{ required: ['name'] }, { 'x-kubernetes-validations': rule }]),
+  );
+  m(
+    'junctor-rules',
+    'in not.items',
+    (c) => void (prop(c, 'tags').not = { items: { 'x-kubernetes-validations': rule } }),
+  );
   m('junctor-rules', 'in allOf at the root', (c) => void (root(c).allOf = [{ 'x-kubernetes-validations': rule }]));
-  m('junctor-rules', 'in anyOf.properties', (c) => void (specNode(c).anyOf = [{ properties: { name: { 'x-kubernetes-validations': rule } } }]));
-  m('junctor-rules', 'in oneOf.additionalProperties', (c) => void (prop(c, 'labels').oneOf = [{ additionalProperties: { 'x-kubernetes-validations': rule } }]));
+  m(
+    'junctor-rules',
+    'in anyOf.properties',
+    (c) => void (specNode(c).anyOf = [{ properties: { name: { 'x-kubernetes-validations': rule } } }]),
+  );
+  m(
+    'junctor-rules',
+    'in oneOf.additionalProperties',
+    (c) => void (prop(c, 'labels').oneOf = [{ additionalProperties: { 'x-kubernetes-validations': rule } }]),
+  );
   m('junctor-rules', 'empty list in allOf', (c) => void (specNode(c).allOf = [{ 'x-kubernetes-validations': [] }]));
   // the other keys a value validation must not have
   const keys: [string, unknown][] = [
@@ -642,7 +789,7 @@ function junctorRules(m: Mutated): void {
 }
 
 function structural(m: Mutated): void {
-  const s = (what: string, fn: (c: Crd) => void | false): void => m('structural', what, fn);
+  const s = (what: string, fn: (c: Crd) => unknown): void => m('structural', what, fn);
   s('a property without a type', (c) => void delete prop(c, 'name').type);
   s('items without a type', (c) => void delete (prop(c, 'tags').items as Json).type);
   s('array without items', (c) => void delete prop(c, 'tags').items);
@@ -671,28 +818,56 @@ function structural(m: Mutated): void {
   s('id', (c) => void (prop(c, 'name').id = 'x'));
   s('uniqueItems true', (c) => void (prop(c, 'tags').uniqueItems = true));
   s('uniqueItems false', (c) => void (prop(c, 'tags').uniqueItems = false));
-  s('x-kubernetes-preserve-unknown-fields false', (c) => void (specNode(c)['x-kubernetes-preserve-unknown-fields'] = false));
-  s('int-or-string with preserve-unknown-fields', (c) => void (prop(c, 'size')['x-kubernetes-preserve-unknown-fields'] = true));
+  s(
+    'x-kubernetes-preserve-unknown-fields false',
+    (c) => void (specNode(c)['x-kubernetes-preserve-unknown-fields'] = false),
+  );
+  s(
+    'int-or-string with preserve-unknown-fields',
+    (c) => void (prop(c, 'size')['x-kubernetes-preserve-unknown-fields'] = true),
+  );
   s('int-or-string with a type', (c) => void (prop(c, 'size').type = 'string'));
   s('int-or-string without anyOf', (c) => void delete prop(c, 'size').anyOf);
   s('int-or-string with allOf', (c) => {
     delete prop(c, 'size').anyOf;
     prop(c, 'size').allOf = [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }];
   });
-  s('embedded resource without properties nor preserve', (c) => void delete prop(c, 'template')['x-kubernetes-preserve-unknown-fields']);
+  s(
+    'embedded resource without properties nor preserve',
+    (c) => void delete prop(c, 'template')['x-kubernetes-preserve-unknown-fields'],
+  );
   s('embedded resource of type string', (c) => void (prop(c, 'template').type = 'string'));
-  s('embedded resource with additionalProperties', (c) => void (prop(c, 'template').additionalProperties = { type: 'string' }));
-  s('embedded resource with kind of type integer', (c) => void (prop(c, 'template').properties = { kind: { type: 'integer' } }));
+  s(
+    'embedded resource with additionalProperties',
+    (c) => void (prop(c, 'template').additionalProperties = { type: 'string' }),
+  );
+  s(
+    'embedded resource with kind of type integer',
+    (c) => void (prop(c, 'template').properties = { kind: { type: 'integer' } }),
+  );
   s('embedded resource inside metadata', (c) => {
-    (root(c).properties as Json).metadata = { type: 'object', properties: { name: { type: 'string', 'x-kubernetes-embedded-resource': true } } };
+    (root(c).properties as Json).metadata = {
+      type: 'object',
+      properties: { name: { type: 'string', 'x-kubernetes-embedded-resource': true } },
+    };
   });
-  s('metadata with a label property', (c) => void ((root(c).properties as Json).metadata = { type: 'object', properties: { labels: { type: 'object' } } }));
+  s(
+    'metadata with a label property',
+    (c) =>
+      void ((root(c).properties as Json).metadata = { type: 'object', properties: { labels: { type: 'object' } } }),
+  );
   s('metadata with name and generateName', (c) => {
-    (root(c).properties as Json).metadata = { type: 'object', properties: { name: { type: 'string', maxLength: 10 }, generateName: { type: 'string' } } };
+    (root(c).properties as Json).metadata = {
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 10 }, generateName: { type: 'string' } },
+    };
   });
   s('metadata of type string', (c) => void ((root(c).properties as Json).metadata = { type: 'string' }));
   s('kind of type integer at the root', (c) => void ((root(c).properties as Json).kind = { type: 'integer' }));
-  s('apiVersion of type string at the root', (c) => void ((root(c).properties as Json).apiVersion = { type: 'string' }));
+  s(
+    'apiVersion of type string at the root',
+    (c) => void ((root(c).properties as Json).apiVersion = { type: 'string' }),
+  );
   s('list-type on an object', (c) => void (specNode(c)['x-kubernetes-list-type'] = 'atomic'));
   s('list-type bogus', (c) => void (prop(c, 'tags')['x-kubernetes-list-type'] = 'bag'));
   s('list-type map without keys', (c) => void delete prop(c, 'ports')['x-kubernetes-list-map-keys']);
@@ -704,13 +879,26 @@ function structural(m: Mutated): void {
     (prop(c, 'ports').items as Json).required = [];
     (((prop(c, 'ports').items as Json).properties as Json).port as Json).default = 80;
   });
-  s('list-map key nullable', (c) => void ((((prop(c, 'ports').items as Json).properties as Json).port as Json).nullable = true));
+  s(
+    'list-map key nullable',
+    (c) => void ((((prop(c, 'ports').items as Json).properties as Json).port as Json).nullable = true),
+  );
   s('list-map items nullable', (c) => void ((prop(c, 'ports').items as Json).nullable = true));
   s('list-map key an object', (c) => {
     (((prop(c, 'ports').items as Json).properties as Json).port as Json).type = 'object';
   });
-  s('list-map items a string', (c) => void Object.assign(prop(c, 'ports').items as Json, { type: 'string', properties: undefined, required: undefined }));
-  s('set of granular objects', (c) => Object.assign(prop(c, 'ports'), { 'x-kubernetes-list-type': 'set', 'x-kubernetes-list-map-keys': undefined }));
+  s(
+    'list-map items a string',
+    (c) =>
+      void Object.assign(prop(c, 'ports').items as Json, {
+        type: 'string',
+        properties: undefined,
+        required: undefined,
+      }),
+  );
+  s('set of granular objects', (c) =>
+    Object.assign(prop(c, 'ports'), { 'x-kubernetes-list-type': 'set', 'x-kubernetes-list-map-keys': undefined }),
+  );
   s('set of atomic objects', (c) => {
     Object.assign(prop(c, 'ports'), { 'x-kubernetes-list-type': 'set', 'x-kubernetes-list-map-keys': undefined });
     (prop(c, 'ports').items as Json)['x-kubernetes-map-type'] = 'atomic';
@@ -726,7 +914,10 @@ function structural(m: Mutated): void {
   s('map-type on an array', (c) => void (prop(c, 'tags')['x-kubernetes-map-type'] = 'atomic'));
   s('map-type bogus', (c) => void (prop(c, 'config')['x-kubernetes-map-type'] = 'bogus'));
   s('map-type without type', (c) => void delete prop(c, 'config').type);
-  s('anyOf naming a property the schema lacks', (c) => void (specNode(c).anyOf = [{ properties: { nosuch: { minLength: 1 } } }]));
+  s(
+    'anyOf naming a property the schema lacks',
+    (c) => void (specNode(c).anyOf = [{ properties: { nosuch: { minLength: 1 } } }]),
+  );
   s('anyOf naming items the schema lacks', (c) => void (prop(c, 'name').anyOf = [{ items: { minLength: 1 } }]));
   s('allOf with a required list', (c) => void (specNode(c).allOf = [{ required: ['name'] }]));
   s('oneOf with known properties', (c) => void (specNode(c).oneOf = [{ required: ['name'] }, { required: ['mode'] }]));
@@ -787,7 +978,11 @@ function conversion(m: Mutated): void {
   k('caBundle base64 but not PEM', webhook({ ...svc, caBundle: Buffer.from('hello').toString('base64') }));
   k('None with a webhook', { strategy: 'None', webhook: { clientConfig: svc, conversionReviewVersions: ['v1'] } });
   k('None with review versions', { strategy: 'None', webhook: { conversionReviewVersions: ['v1'] } });
-  k('v1beta1 fields in v1: webhookClientConfig', { strategy: 'Webhook', webhookClientConfig: svc, conversionReviewVersions: ['v1'] });
+  k('v1beta1 fields in v1: webhookClientConfig', {
+    strategy: 'Webhook',
+    webhookClientConfig: svc,
+    conversionReviewVersions: ['v1'],
+  });
   m('conversion', 'Webhook with preserveUnknownFields true', (c) => {
     c.spec.preserveUnknownFields = true;
     c.spec.conversion = webhook(svc);
@@ -796,20 +991,61 @@ function conversion(m: Mutated): void {
 
 /** Patterns Go's RE2 refuses or accepts where JavaScript differs; the re2 work owns the engine. */
 export const PATTERNS = [
-  '(?<=a)b', '(?<!a)b', 'a(?=b)', 'a(?!b)', '(a)\\1', 'a{1001}', 'a{1000}', '(a{500}){3}', '[[:foo:]]', '[[:alpha:]]',
-  '\\p{Foo}', '\\p{Greek}', '\\pL', '(?i)abc', '(?P<name>x)', '(?<name>x)', '\\Z', '\\z', 'a**', 'a++', 'x{2}{3}',
-  '\\8', '[a-', '(', ')', '\\Q.*\\E', '\\C', '[z-a]', '\\b', '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', '(?s).', '(?U)a+',
-  '\\x{10FFFF}', '\\x{110000}', '\\u0041', '[\\d-z]', '(?m)^a$', 'a{,3}', '\\/', '\\-', '\\k<n>',
+  '(?<=a)b',
+  '(?<!a)b',
+  'a(?=b)',
+  'a(?!b)',
+  '(a)\\1',
+  'a{1001}',
+  'a{1000}',
+  '(a{500}){3}',
+  '[[:foo:]]',
+  '[[:alpha:]]',
+  '\\p{Foo}',
+  '\\p{Greek}',
+  '\\pL',
+  '(?i)abc',
+  '(?P<name>x)',
+  '(?<name>x)',
+  '\\Z',
+  '\\z',
+  'a**',
+  'a++',
+  'x{2}{3}',
+  '\\8',
+  '[a-',
+  '(',
+  ')',
+  '\\Q.*\\E',
+  '\\C',
+  '[z-a]',
+  '\\b',
+  '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  '(?s).',
+  '(?U)a+',
+  '\\x{10FFFF}',
+  '\\x{110000}',
+  '\\u0041',
+  '[\\d-z]',
+  '(?m)^a$',
+  'a{,3}',
+  '\\/',
+  '\\-',
+  '\\k<n>',
 ];
 
 function patterns(m: Mutated): void {
   PATTERNS.forEach((p, i) => {
     m('pattern', `pattern #${i} ${JSON.stringify(p)}`, (c) => void (prop(c, 'name').pattern = p));
-    m('pattern', `matches() #${i} ${JSON.stringify(p)}`, (c) => withRule(c, { rule: `self.name.matches(${JSON.stringify(p)})` }));
+    m('pattern', `matches() #${i} ${JSON.stringify(p)}`, (c) =>
+      withRule(c, { rule: `self.name.matches(${JSON.stringify(p)})` }),
+    );
   });
   m('pattern', 'matches() on a non-constant pattern', (c) => withRule(c, { rule: 'self.name.matches(self.mode)' }));
   m('pattern', 'find() with a lookahead', (c) => withRule(c, { rule: 'self.name.find("a(?=b)") == ""' }));
-  m('pattern', 'findAll() with a bad class', (c) => withRule(c, { rule: 'self.name.findAll("[[:foo:]]").size() == 0' }));
+  m('pattern', 'findAll() with a bad class', (c) =>
+    withRule(c, { rule: 'self.name.findAll("[[:foo:]]").size() == 0' }),
+  );
 }
 
 function ruleEntries(m: Mutated): void {
@@ -829,7 +1065,15 @@ function ruleEntries(m: Mutated): void {
   r('fieldPath with double dots', { ...base, fieldPath: '..replicas' });
   r('fieldPath into preserve-unknown-fields', { ...base, fieldPath: '.extra.anything' });
   r('fieldPath empty', { ...base, fieldPath: '' });
-  for (const reason of ['', 'FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate', 'FieldValueNotFound', 'Bogus'])
+  for (const reason of [
+    '',
+    'FieldValueInvalid',
+    'FieldValueForbidden',
+    'FieldValueRequired',
+    'FieldValueDuplicate',
+    'FieldValueNotFound',
+    'Bogus',
+  ])
     r(`reason ${JSON.stringify(reason)}`, { ...base, reason });
   r('optionalOldSelf true without oldSelf', { ...base, optionalOldSelf: true });
   r('optionalOldSelf false without oldSelf', { ...base, optionalOldSelf: false });
@@ -847,22 +1091,60 @@ function ruleEntries(m: Mutated): void {
   r('messageExpression blank', { ...base, messageExpression: '  ' });
   r('messageExpression not compiling', { ...base, messageExpression: "'a' +" });
   r('messageExpression with a line break', { ...base, messageExpression: "'a' +\n 'b'" });
-  r('messageExpression expensive', { ...base, messageExpression: "self.extra.all(k, self.extra.all(j, true)) ? 'a' : 'b'" });
+  r('messageExpression expensive', {
+    ...base,
+    messageExpression: "self.extra.all(k, self.extra.all(j, true)) ? 'a' : 'b'",
+  });
   r('messageExpression using oldSelf', { ...base, messageExpression: "'was ' + string(oldSelf.replicas)" });
   // functions: what a 1.37 apiserver offers to new rules
   const fns = [
-    "quantity('1').sign() == 1", "quantity('1').isInteger()", "['a'].includes('a')", "sets.contains(['a'], ['a'])",
-    "[1, 2].sum() == 3", "[1, 2].min() == 1", "[2, 1].sort() == [1, 2]", "[1, 1].distinct() == [1]", "[[1], [2]].flatten() == [1, 2]",
-    "lists.range(3) == [0, 1, 2]", "['a', 'b'].join(',') == 'a,b'", "'a'.reverse() == 'a'", "'%s'.format(['a']) == 'a'",
-    "strings.quote('a') == '\"a\"'", "math.greatest(1, 2) == 2", "base64.encode(b'a') == 'YQ=='", "[1].slice(0, 1) == [1]",
-    "[1, 2].indexOf(2) == 1", "[1, 2].lastIndexOf(2) == 1", "[1, 2].isSorted()", "isSemver('1.0.0')", "semver('1.0.0').major() == 1",
-    "isURL('https://a')", "url('https://a').getHost() == 'a'", "ip('1.2.3.4').family() == 4", "cidr('1.2.3.0/24').prefixLength() == 24",
-    "format.dns1123Label().validate('a').hasValue() == false", "optional.of(1).hasValue()", "self.?name.orValue('') == ''",
-    "[1, 2].all(i, v, v > 0)", "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}", "authorizer.path('/a').check('get').allowed()",
-    "'abc'.charAt(0) == 'a'", "'a-b'.split('-') == ['a', 'b']", "'a'.upperAscii() == 'A'", "'abc'.lastIndexOf('c') == 2",
-    "duration('1s') < duration('2s')", "timestamp('2020-01-01T00:00:00Z').getFullYear() == 2020", "bytes('a').size() == 1",
-    "dyn(1) == 1", "type(1) == int", "cel.bind(x, 1, x == 1)", "'x'.matches('^x$')", "[1, 2].exists_one(x, x == 1)",
-    "quantity('1Gi').compareTo(quantity('1G')) > 0", "quantity('1').asInteger() == 1", "quantity('1').add(1).isGreaterThan(quantity('1'))",
+    "quantity('1').sign() == 1",
+    "quantity('1').isInteger()",
+    "['a'].includes('a')",
+    "sets.contains(['a'], ['a'])",
+    '[1, 2].sum() == 3',
+    '[1, 2].min() == 1',
+    '[2, 1].sort() == [1, 2]',
+    '[1, 1].distinct() == [1]',
+    '[[1], [2]].flatten() == [1, 2]',
+    'lists.range(3) == [0, 1, 2]',
+    "['a', 'b'].join(',') == 'a,b'",
+    "'a'.reverse() == 'a'",
+    "'%s'.format(['a']) == 'a'",
+    "strings.quote('a') == '\"a\"'",
+    'math.greatest(1, 2) == 2',
+    "base64.encode(b'a') == 'YQ=='",
+    '[1].slice(0, 1) == [1]',
+    '[1, 2].indexOf(2) == 1',
+    '[1, 2].lastIndexOf(2) == 1',
+    '[1, 2].isSorted()',
+    "isSemver('1.0.0')",
+    "semver('1.0.0').major() == 1",
+    "isURL('https://a')",
+    "url('https://a').getHost() == 'a'",
+    "ip('1.2.3.4').family() == 4",
+    "cidr('1.2.3.0/24').prefixLength() == 24",
+    "format.dns1123Label().validate('a').hasValue() == false",
+    'optional.of(1).hasValue()',
+    "self.?name.orValue('') == ''",
+    '[1, 2].all(i, v, v > 0)',
+    "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2}",
+    "authorizer.path('/a').check('get').allowed()",
+    "'abc'.charAt(0) == 'a'",
+    "'a-b'.split('-') == ['a', 'b']",
+    "'a'.upperAscii() == 'A'",
+    "'abc'.lastIndexOf('c') == 2",
+    "duration('1s') < duration('2s')",
+    "timestamp('2020-01-01T00:00:00Z').getFullYear() == 2020",
+    "bytes('a').size() == 1",
+    'dyn(1) == 1',
+    'type(1) == int',
+    'cel.bind(x, 1, x == 1)',
+    "'x'.matches('^x$')",
+    '[1, 2].exists_one(x, x == 1)',
+    "quantity('1Gi').compareTo(quantity('1G')) > 0",
+    "quantity('1').asInteger() == 1",
+    "quantity('1').add(1).isGreaterThan(quantity('1'))",
   ];
   fns.forEach((f, i) => r(`function #${i} ${f}`, { rule: f }));
   // join and distinct on unbounded lists; messageExpression cost; CEL costs per entry
@@ -875,11 +1157,16 @@ function ruleEntries(m: Mutated): void {
     (specNode(c).properties as Json).free = { type: 'array', items: { type: 'string' } };
     withRule(c, { rule: 'self.free.distinct().size() == self.free.size()' });
   });
-  m('rule-entries', 'distinct on a bounded list', (c) => withRule(c, { rule: 'self.tags.distinct().size() == self.tags.size()' }));
+  m('rule-entries', 'distinct on a bounded list', (c) =>
+    withRule(c, { rule: 'self.tags.distinct().size() == self.tags.size()' }),
+  );
   m('rule-entries', 'join on a bounded list', (c) => withRule(c, { rule: "self.tags.join(',').size() < 600" }));
   m('rule-entries', 'messageExpression cost over the limit', (c) => {
     (specNode(c).properties as Json).free = { type: 'array', items: { type: 'string' } };
-    withRule(c, { rule: 'true', messageExpression: "self.free.map(a, self.free.map(b, a + b)).size() > 0 ? 'x' : 'y'" });
+    withRule(c, {
+      rule: 'true',
+      messageExpression: "self.free.map(a, self.free.map(b, a + b)).size() > 0 ? 'x' : 'y'",
+    });
   });
 }
 
@@ -898,10 +1185,10 @@ function costs(m: Mutated): void {
   r('nested all on the bounded tags', 'self.tags.all(a, self.tags.all(b, a == b || a != b))');
   r('triple nested all on bounded lists', 'self.tags.all(a, self.tags.all(b, self.tags.all(c, a + b + c != "")))');
   r('map over unbounded list of strings', "self.free.map(a, a + 'x').size() > 0");
-  r('string concatenation of unbounded strings', "self.free.all(a, (a + a + a + a).size() > 0)");
+  r('string concatenation of unbounded strings', 'self.free.all(a, (a + a + a + a).size() > 0)');
   r('matches on unbounded strings', "self.free.all(a, a.matches('^[a-z]+$'))");
   r('exists on unbounded map', "self.freeMap.exists(k, self.freeMap[k] == 'x')");
-  r('nested exists on unbounded map', "self.freeMap.exists(k, self.freeMap.exists(j, k != j))");
+  r('nested exists on unbounded map', 'self.freeMap.exists(k, self.freeMap.exists(j, k != j))');
   r('== on two unbounded lists', 'self.free == self.free');
   r('== on ip', "self.free.all(a, ip('10.0.0.1') == ip('10.0.0.1'))");
   r('== on quantity', "self.free.all(a, quantity('1') == quantity('1'))");
@@ -916,7 +1203,12 @@ function costs(m: Mutated): void {
   r('replace on unbounded strings', "self.free.all(a, a.replace('a', 'bb').size() > 0)");
   r('lowerAscii in nested all', 'self.free.all(a, self.free.all(b, a.lowerAscii() == b.lowerAscii()))');
   r('sets.contains on unbounded lists', 'sets.contains(self.free, self.free)');
-  r('rule under unbounded items', "self.all(x, x.size() > 0)", undefined, (c) => (specNode(c).properties as Json).free as Json);
+  r(
+    'rule under unbounded items',
+    'self.all(x, x.size() > 0)',
+    undefined,
+    (c) => (specNode(c).properties as Json).free as Json,
+  );
   r('a costly rule under unbounded items of unbounded items', 'self.all(a, self.all(b, a != b))', undefined, (c) => {
     (specNode(c).properties as Json).grid = { type: 'array', items: { type: 'array', items: { type: 'string' } } };
     return ((specNode(c).properties as Json).grid as Json).items as Json;
@@ -949,18 +1241,45 @@ function selectableFields(m: Mutated): void {
   f('without the dot', ['spec.name']);
   f('empty', ['']);
   f('duplicates', ['.spec.name', '.spec.name']);
-  f('eight', ['.spec.name', '.spec.replicas', '.spec.enabled', '.spec.mode', '.status.ready', '.spec.config.level', '.spec.config.note', '.spec.size']);
+  f('eight', [
+    '.spec.name',
+    '.spec.replicas',
+    '.spec.enabled',
+    '.spec.mode',
+    '.status.ready',
+    '.spec.config.level',
+    '.spec.config.note',
+    '.spec.size',
+  ]);
   m('selectable-fields', 'nine', (c) => {
     (specNode(c).properties as Json).f9 = { type: 'string' };
     (specNode(c).properties as Json).f10 = { type: 'string' };
-    v0(c).selectableFields = ['.spec.name', '.spec.replicas', '.spec.enabled', '.spec.mode', '.status.ready', '.spec.config.level', '.spec.config.note', '.spec.f9', '.spec.f10'].map((jsonPath) => ({ jsonPath }));
+    v0(c).selectableFields = [
+      '.spec.name',
+      '.spec.replicas',
+      '.spec.enabled',
+      '.spec.mode',
+      '.status.ready',
+      '.spec.config.level',
+      '.spec.config.note',
+      '.spec.f9',
+      '.spec.f10',
+    ].map((jsonPath) => ({ jsonPath }));
   });
   m('selectable-fields', 'without a schema', (c) => {
     delete v0(c).schema;
     v0(c).selectableFields = [{ jsonPath: '.spec.name' }];
   });
-  m('selectable-fields', 'a field under preserve-unknown-fields', (c) => void (v0(c).selectableFields = [{ jsonPath: '.spec.extra.x' }]));
-  m('selectable-fields', 'top-level selectableFields in v1', (c) => void (c.spec.selectableFields = [{ jsonPath: '.spec.name' }]));
+  m(
+    'selectable-fields',
+    'a field under preserve-unknown-fields',
+    (c) => void (v0(c).selectableFields = [{ jsonPath: '.spec.extra.x' }]),
+  );
+  m(
+    'selectable-fields',
+    'top-level selectableFields in v1',
+    (c) => void (c.spec.selectableFields = [{ jsonPath: '.spec.name' }]),
+  );
 }
 
 function crdMetadata(m: Mutated): void {
@@ -985,7 +1304,14 @@ function crdMetadata(m: Mutated): void {
   md('an ownerReference without apiVersion', (x) => (x.ownerReferences = [{ ...owner, apiVersion: '' }]));
   md('an ownerReference without kind', (x) => (x.ownerReferences = [{ ...owner, kind: '' }]));
   md('an ownerReference without name', (x) => (x.ownerReferences = [{ ...owner, name: '' }]));
-  md('two controller ownerReferences', (x) => (x.ownerReferences = [{ ...owner, controller: true }, { ...owner, uid: '5f0f5b5e-0000-4000-8000-000000000002', controller: true }]));
+  md(
+    'two controller ownerReferences',
+    (x) =>
+      (x.ownerReferences = [
+        { ...owner, controller: true },
+        { ...owner, uid: '5f0f5b5e-0000-4000-8000-000000000002', controller: true },
+      ]),
+  );
   md('a namespace on the CRD', (x) => (x.namespace = 'default'));
   md('generateName only', (x) => {
     delete x.name;
@@ -994,13 +1320,20 @@ function crdMetadata(m: Mutated): void {
   md('name missing', (x) => delete x.name);
   md('name too long', (x) => (x.name = `${'a'.repeat(250)}.com`));
   md('resourceVersion set', (x) => (x.resourceVersion = '1'));
-  md('a managedFields entry', (x) => (x.managedFields = [{ manager: 'm', operation: 'Apply', apiVersion: 'apiextensions.k8s.io/v1' }]));
+  md(
+    'a managedFields entry',
+    (x) => (x.managedFields = [{ manager: 'm', operation: 'Apply', apiVersion: 'apiextensions.k8s.io/v1' }]),
+  );
   md('creationTimestamp a bad string', (x) => (x.creationTimestamp = 'yesterday'));
 }
 
 function printerColumns(m: Mutated): void {
   const col = (what: string, c: Json): void =>
-    m('printer-columns', what, (x) => void (v0(x).additionalPrinterColumns = [{ name: 'N', type: 'string', jsonPath: '.spec.name', ...c }]));
+    m(
+      'printer-columns',
+      what,
+      (x) => void (v0(x).additionalPrinterColumns = [{ name: 'N', type: 'string', jsonPath: '.spec.name', ...c }]),
+    );
   col('valid', {});
   col('type text', { type: 'text' });
   col('type missing', { type: undefined });
@@ -1014,8 +1347,20 @@ function printerColumns(m: Mutated): void {
   col('name missing', { name: undefined });
   col('priority negative', { priority: -1 });
   col('description', { description: 'the name' });
-  m('printer-columns', 'two columns with one name', (x) => void (v0(x).additionalPrinterColumns = [{ name: 'N', type: 'string', jsonPath: '.spec.name' }, { name: 'N', type: 'integer', jsonPath: '.spec.replicas' }]));
-  m('printer-columns', 'top-level columns in v1', (x) => void (x.spec.additionalPrinterColumns = [{ name: 'N', type: 'string', JSONPath: '.spec.name' }]));
+  m(
+    'printer-columns',
+    'two columns with one name',
+    (x) =>
+      void (v0(x).additionalPrinterColumns = [
+        { name: 'N', type: 'string', jsonPath: '.spec.name' },
+        { name: 'N', type: 'integer', jsonPath: '.spec.replicas' },
+      ]),
+  );
+  m(
+    'printer-columns',
+    'top-level columns in v1',
+    (x) => void (x.spec.additionalPrinterColumns = [{ name: 'N', type: 'string', JSONPath: '.spec.name' }]),
+  );
 }
 
 function misc(m: Mutated): void {
@@ -1024,7 +1369,9 @@ function misc(m: Mutated): void {
   m('misc', 'int("x") in a rule', (c) => withRule(c, { rule: 'int("x") == 1' }));
   m('misc', 'int("1") in a rule', (c) => withRule(c, { rule: 'int("1") == 1' }));
   m('misc', 'duration("x") in a rule', (c) => withRule(c, { rule: 'duration("x") > duration("1s")' }));
-  m('misc', 'timestamp("x") in a rule', (c) => withRule(c, { rule: 'timestamp("x") > timestamp("2020-01-01T00:00:00Z")' }));
+  m('misc', 'timestamp("x") in a rule', (c) =>
+    withRule(c, { rule: 'timestamp("x") > timestamp("2020-01-01T00:00:00Z")' }),
+  );
   m('misc', 'a list literal of mixed types', (c) => withRule(c, { rule: "[1, 'a'].size() == 2" }));
   m('misc', 'an unknown function', (c) => withRule(c, { rule: 'nosuch(self.name)' }));
   m('misc', 'an unknown field in a rule', (c) => withRule(c, { rule: 'self.nosuch == 1' }));
@@ -1036,21 +1383,42 @@ function misc(m: Mutated): void {
     (specNode(c).properties as Json)['a-b'] = { type: 'string' };
     withRule(c, { rule: "self.a__dash__b == 'a'" });
   });
-  m('misc', 'a rule on metadata.name', (c) => withRule(c, { rule: "self.metadata.name.size() < 10" }, root));
-  m('misc', 'a rule on metadata.labels', (c) => withRule(c, { rule: "has(self.metadata.labels)" }, root));
-  m('misc', 'a rule of a rule on the status', (c) => withRule(c, { rule: 'self.ready' }, (x) => (root(x).properties as Json).status as Json));
-  m('misc', 'a rule on int-or-string', (c) => withRule(c, { rule: "type(self) == int || type(self) == string" }, (x) => prop(x, 'size')));
-  m('misc', 'a rule on an embedded resource', (c) => withRule(c, { rule: "self.kind != ''" }, (x) => prop(x, 'template')));
+  m('misc', 'a rule on metadata.name', (c) => withRule(c, { rule: 'self.metadata.name.size() < 10' }, root));
+  m('misc', 'a rule on metadata.labels', (c) => withRule(c, { rule: 'has(self.metadata.labels)' }, root));
+  m('misc', 'a rule of a rule on the status', (c) =>
+    withRule(c, { rule: 'self.ready' }, (x) => (root(x).properties as Json).status as Json),
+  );
+  m('misc', 'a rule on int-or-string', (c) =>
+    withRule(c, { rule: 'type(self) == int || type(self) == string' }, (x) => prop(x, 'size')),
+  );
+  m('misc', 'a rule on an embedded resource', (c) =>
+    withRule(c, { rule: "self.kind != ''" }, (x) => prop(x, 'template')),
+  );
   m('misc', 'a rule comparing int and double', (c) => withRule(c, { rule: 'self.replicas < self.ratio' }));
-  m('misc', 'a rule using has() on a map', (c) => withRule(c, { rule: "has(self.labels.a) || !has(self.labels.a)" }));
+  m('misc', 'a rule using has() on a map', (c) => withRule(c, { rule: 'has(self.labels.a) || !has(self.labels.a)' }));
 }
 
 /** Bodies that are not a JSON object written by JSON.stringify: duplicate members, `1.0`, not JSON. */
 function rawBodies(add: Add): void {
   const text = toJson(widget());
-  add('unknown-keys', 'a duplicate member in the schema', text.replace('"maxLength":63', '"maxLength":63,"maxLength":64'));
-  add('unknown-keys', 'a duplicate member at the top', text.replace('"kind":"CustomResourceDefinition"', '"kind":"CustomResourceDefinition","kind":"CustomResourceDefinition"'));
-  add('unknown-keys', 'a duplicate property name', text.replace('"ratio":{"type":"number"}', '"ratio":{"type":"number"},"ratio":{"type":"integer"}'));
+  add(
+    'unknown-keys',
+    'a duplicate member in the schema',
+    text.replace('"maxLength":63', '"maxLength":63,"maxLength":64'),
+  );
+  add(
+    'unknown-keys',
+    'a duplicate member at the top',
+    text.replace(
+      '"kind":"CustomResourceDefinition"',
+      '"kind":"CustomResourceDefinition","kind":"CustomResourceDefinition"',
+    ),
+  );
+  add(
+    'unknown-keys',
+    'a duplicate property name',
+    text.replace('"ratio":{"type":"number"}', '"ratio":{"type":"number"},"ratio":{"type":"integer"}'),
+  );
   add('defaults', '1.0 for an integer', text.replace('"minimum":0}', '"minimum":0,"default":1.0}'));
   add('defaults', '1e3 for an integer', text.replace('"minimum":0}', '"minimum":0,"default":1e3}'));
   add('bounds', 'maxLength 5.0', text.replace('"maxLength":63', '"maxLength":5.0'));
@@ -1093,12 +1461,14 @@ function schemaNodes(schema: Json): Located[] {
     const node = n as Json;
     out.push({ node, path, lenient, inJunctor });
     if (node.properties && typeof node.properties === 'object')
-      for (const k of Object.keys(node.properties as Json)) walk((node.properties as Json)[k], `${path}.properties.${k}`, lenient, inJunctor);
+      for (const k of Object.keys(node.properties))
+        walk((node.properties as Json)[k], `${path}.properties.${k}`, lenient, inJunctor);
     if (node.items) walk(node.items, `${path}.items`, true, inJunctor);
     if (node.additionalProperties && typeof node.additionalProperties === 'object')
       walk(node.additionalProperties, `${path}.additionalProperties`, true, inJunctor);
     for (const j of ['allOf', 'anyOf', 'oneOf'])
-      if (Array.isArray(node[j])) (node[j] as unknown[]).forEach((x, i) => walk(x, `${path}.${j}[${i}]`, lenient, true));
+      if (Array.isArray(node[j]))
+        (node[j] as unknown[]).forEach((x, i) => walk(x, `${path}.${j}[${i}]`, lenient, true));
     if (node.not) walk(node.not, `${path}.not`, lenient, true);
   };
   walk(schema, 'openAPIV3Schema', false, false);
@@ -1150,17 +1520,27 @@ function corpus(add: Add): void {
       return at.path;
     });
     mut('a default of the wrong type', (c) => {
-      const l = nodes(c, (x) => !x.inJunctor && (x.node.type === 'integer' || x.node.type === 'boolean') && !x.path.includes('.metadata'));
+      const l = nodes(
+        c,
+        (x) =>
+          !x.inJunctor && (x.node.type === 'integer' || x.node.type === 'boolean') && !x.path.includes('.metadata'),
+      );
       if (l.length === 0) return false;
       const at = pick(l);
       at.node.default = 'x';
       return at.path;
     });
     mut('an oldSelf rule', (c) => {
-      const l = nodes(c, (x) => !x.inJunctor && typeof x.node.type === 'string' && x.path.startsWith('openAPIV3Schema.properties.spec'));
+      const l = nodes(
+        c,
+        (x) => !x.inJunctor && typeof x.node.type === 'string' && x.path.startsWith('openAPIV3Schema.properties.spec'),
+      );
       if (l.length === 0) return false;
       const at = pick(l);
-      at.node['x-kubernetes-validations'] = [...((at.node['x-kubernetes-validations'] as unknown[]) ?? []), { rule: 'self == oldSelf', message: 'immutable' }];
+      at.node['x-kubernetes-validations'] = [
+        ...((at.node['x-kubernetes-validations'] as unknown[]) ?? []),
+        { rule: 'self == oldSelf', message: 'immutable' },
+      ];
       return at.path;
     });
     mut('a lower-case kind', (c) => {

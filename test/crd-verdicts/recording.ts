@@ -70,7 +70,10 @@ export async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i
 }
 
 /** Records every case's answer from `handle` (kube-apiserver). */
-export async function record(handle: ApiServerHandle & { version?: string }, log: (s: string) => void = () => {}): Promise<Recording> {
+export async function record(
+  handle: ApiServerHandle & { version?: string },
+  log: (s: string) => void = () => {},
+): Promise<Recording> {
   const cases = verdictCases();
   let done = 0;
   const answers = await pool(cases, 4, async (c) => {

@@ -1,6 +1,6 @@
 // The declarations the checker resolves calls against: CEL's standard library and the libraries of
 // Kubernetes' CEL environment as k8s.io/apiserver v0.37 (Kubernetes 1.37) builds it
-// (pkg/cel/environment/base.go): strings v2, sets, lists v3 (cel-go ext) and Kubernetes' lists v1,
+// (pkg/cel/environment/base.go): strings v2, sets, lists v3 (cel-go ext) and Kubernetes' lists v0,
 // regex, url, ip, cidr, quantity, semver v1, format, optional types. `member` overloads take the
 // receiver as their first parameter. Signatures are written as cel-go prints types.
 import { parseType, type CelType } from './types.js';
@@ -192,14 +192,14 @@ declare('lists.range', '(int) -> list(int)');
 declare('reverse', 'list(A).() -> list(A)');
 declare('distinct', 'list(A).() -> list(A)');
 
-// ---- Kubernetes lists v1 ----
+// ---- Kubernetes lists v0: what 1.37 offers new rules (its compatibility version is 1.36; lists v1's
+// `includes`, new in 1.37, is only for rules already stored) ----
 declare('isSorted', ...COMPARABLE.map((t) => `list(${t}).() -> bool`));
 declare('sum', ...['int', 'uint', 'double', 'duration'].map((t) => `list(${t}).() -> ${t}`));
 declare('min', ...COMPARABLE.map((t) => `list(${t}).() -> ${t}`));
 declare('max', ...COMPARABLE.map((t) => `list(${t}).() -> ${t}`));
 declare('indexOf', 'list(A).(A) -> int');
 declare('lastIndexOf', 'list(A).(A) -> int');
-declare('includes', 'dyn.(dyn) -> bool');
 
 // ---- regex ----
 declare('find', 'string.(string) -> string');
@@ -229,7 +229,7 @@ declare('prefixLength', 'net.CIDR.() -> int');
 // ---- quantity ----
 declare('quantity', '(string) -> kubernetes.Quantity');
 declare('isQuantity', '(string) -> bool');
-declare('sign', 'kubernetes.Quantity.() -> int');
+declare('sign', '(kubernetes.Quantity) -> int');
 declare('isInteger', 'kubernetes.Quantity.() -> bool');
 declare('asInteger', 'kubernetes.Quantity.() -> int');
 declare('asApproximateFloat', 'kubernetes.Quantity.() -> double');
