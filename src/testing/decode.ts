@@ -38,6 +38,8 @@ const RAW_TYPES = new Set([
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
 ]);
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const EMPTY_STRUCT = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus';
 const QUANTITY_PATTERN = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 
 /** One node of a Go type, from the OpenAPI schema. */
@@ -52,6 +54,7 @@ type GoType =
   | { kind: 'bytes' }
   | { kind: 'intOrString' }
   | { kind: 'quantity' }
+  | { kind: 'time' }
   | { kind: 'raw' };
 
 function refName(s: OpenApi): string | undefined {
@@ -83,10 +86,19 @@ function computeGoType(s: OpenApi): GoType {
   const name = refName(s);
   if (name) {
     if (name === INT_OR_STRING) return { kind: 'intOrString' };
+    if (name === TIME) return { kind: 'time' };
     if (name === QUANTITY) return { kind: 'quantity' };
     if (RAW_TYPES.has(name)) return { kind: 'raw' };
     const model = builtinOpenApiModels()[name];
     if (!isObject(model)) return { kind: 'raw' };
+    // a struct without fields (the status subresource's): an object whose every member is unknown
+    if (name === EMPTY_STRUCT)
+      return {
+        kind: 'struct',
+        name: 'CustomResourceSubresourceStatus',
+        goName: 'v1.CustomResourceSubresourceStatus',
+        fields: new Map(),
+      };
     if (isObject(model.properties) && model.additionalProperties === undefined) {
       return {
         kind: 'struct',
@@ -351,6 +363,16 @@ class Scanner {
         if (bad !== undefined) this.saveError(`illegal base64 data at input byte ${bad}`);
         return;
       }
+      case 'time': {
+        // metav1.Time.UnmarshalJSON: a string in RFC 3339 (time.Parse's error is the decode error)
+        if (k !== 'string') {
+          typeError();
+          return this.skip(false, path);
+        }
+        const bad = rfc3339Error(this.readString());
+        if (bad !== undefined) this.saveError(bad);
+        return;
+      }
       case 'intOrString': {
         // IntOrString.UnmarshalJSON: a string, or else an int32 (its error aborts the decode)
         if (k === 'string') return this.skip(false, path);
@@ -381,6 +403,34 @@ class Scanner {
       }
     }
   }
+}
+
+/** Go's time.Parse(time.RFC3339, v) error, or undefined when it parses. */
+export function rfc3339Error(v: string): string | undefined {
+  const layout = '2006-01-02T15:04:05Z07:00';
+  const head = `parsing time ${JSON.stringify(v)} as ${JSON.stringify(layout)}`;
+  const elems: [string, RegExp][] = [
+    ['2006', /^\d{4}/],
+    ['-', /^-/],
+    ['01', /^\d{2}/],
+    ['-', /^-/],
+    ['02', /^\d{2}/],
+    ['T', /^T/],
+    ['15', /^\d{2}/],
+    [':', /^:/],
+    ['04', /^\d{2}/],
+    [':', /^:/],
+    ['05', /^\d{2}(\.\d+)?/],
+    ['Z07:00', /^(Z|[+-]\d{2}:\d{2})/],
+  ];
+  let rest = v;
+  for (const [elem, re] of elems) {
+    const m = re.exec(rest);
+    if (!m) return `${head}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`;
+    rest = rest.slice(m[0].length);
+  }
+  if (rest !== '') return `${head}: extra text: ${JSON.stringify(rest)}`;
+  return Number.isNaN(Date.parse(v)) ? `${head}: day out of range` : undefined;
 }
 
 /**

@@ -18,7 +18,8 @@ import { crdNamesObject, crdVersionObject, unapprovedFacts } from '../../model/c
 import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../model/order.js';
-import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
+import { checkCrdRequest, CRD_API_VERSIONS } from './check.js';
+import { checkV1beta1Crd, normalizeVersions } from './check-v1beta1.js';
 import { defaultProblems } from './defaults.js';
 import { isObj } from './check-schema.js';
 import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.js';
@@ -146,15 +147,23 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
         });
         continue;
       }
-      const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
+      // a v1 CRD is read as the apiserver decodes it (nulls and the fields it drops left out)
+      let crd = v as Record<string, unknown>;
+      let checked: Finding[];
+      if (apiVersion === 'apiextensions.k8s.io/v1') {
+        const verdict = checkCrdRequest(v, { numberText: (path) => numberText(decoded.text, doc, path) });
+        checked = verdict.findings;
+        crd = verdict.crd;
+      } else checked = checkV1beta1Crd(v);
+      const findings = [...checked, ...generatorChecks(crd)];
       const located = findings.map((f) => positioned(f, doc, src.file));
       // Stable sort by position: problems read top to bottom, same-place ones in check order.
       located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
       diagnostics.push(...located);
       if (!findings.some((f) => f.diag.severity === 'error')) {
-        crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
-        if (!normalizeVersions(v).some((ver) => ver.served)) {
-          const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions)
+        crds.push({ doc, file: src.file, crd });
+        if (!normalizeVersions(crd).some((ver) => ver.served)) {
+          const at: Path = Array.isArray((crd as { spec: { versions?: unknown } }).spec.versions)
             ? ['spec', 'versions']
             : ['spec'];
           diagnostics.push({
@@ -198,6 +207,15 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   if (diagnostics.some((d) => d.severity === 'error'))
     return { model: { groups: [], sources: sourcesList }, diagnostics };
   return { model, diagnostics };
+}
+
+/** The source text of the number at `path` (`5.0`, `1e3`), for the decoder's integer fields. */
+function numberText(text: string, doc: YamlDoc, path: Path): string | undefined {
+  const at = doc.locate(path);
+  const line = text.split('\n')[at.line - 1];
+  if (line === undefined) return undefined;
+  const m = /^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?/.exec(line.slice(at.col - 1));
+  return m ? m[0] : undefined;
 }
 
 function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
@@ -270,19 +288,18 @@ interface BuiltKind {
 function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): void {
   try {
     precompileSchema(schema);
-    // every default must hold under its own schema (and be pruned), as the apiserver checks
-    const problems = defaultProblems(schema);
+    // a v1 CRD's defaults were checked with the rest (check.ts); a v1beta1 CRD's are checked here
+    const problems =
+      c.crd.apiVersion === 'apiextensions.k8s.io/v1beta1' && isObj(schema) ? defaultProblems(schema, schemaPath) : [];
     for (const p of problems) {
-      const path = [...schemaPath, ...p.path];
-      const field = p.inside ? `${apiserverField(path)}.${p.inside}` : apiserverField(path);
       diagnostics.push({
         severity: 'error',
         code: 'CRD040',
         file: c.file,
-        ...c.doc.locate(path),
-        path: dottedPath(path),
-        field,
-        message: p.message,
+        ...c.doc.locate(p.at),
+        path: dottedPath(p.at),
+        field: p.error.field,
+        message: p.error.message,
       });
     }
   } catch (e) {

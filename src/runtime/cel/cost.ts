@@ -450,7 +450,7 @@ class Coster {
     const argCosts = e.args.map((a) => this.cost(a));
     const args = e.args.map((a) => this.node(a));
     if (!matched || matched.length === 0) return fixed(0);
-    const name = matched[0].id.slice(0, matched[0].id.indexOf(':'));
+    const name = matched[0].name;
     const member = matched[0].member;
     let sum = fixed(0);
     let target: AstNode | undefined;

@@ -7,6 +7,8 @@ import { parseType, type CelType } from './types.js';
 
 /** One overload: parameter types (receiver first for members) and the result type. */
 export interface Overload {
+  /** The function's name (`_?_:_`, `sets.contains`). */
+  readonly name: string;
   readonly member: boolean;
   readonly params: readonly CelType[];
   readonly result: CelType;
@@ -28,7 +30,7 @@ function declare(name: string, ...sigs: string[]): void {
     const params = splitTop(m[2]).map(parseType);
     const member = m[1] !== undefined;
     if (member) params.unshift(parseType(m[1]));
-    list.push({ member, params, result: parseType(m[3]), id: `${name}:${sig}` });
+    list.push({ name, member, params, result: parseType(m[3]), id: `${name}:${sig}` });
   }
   decls.set(name, list);
 }

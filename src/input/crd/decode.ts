@@ -1,0 +1,395 @@
+// A CRD as kube-apiserver decodes a request body into its apiextensions.k8s.io/v1 Go structs
+// (sigs.k8s.io/json, with fieldValidation=Strict as kubectl sends it):
+// - a value of the wrong JSON type for its Go field is a decode error (the request is refused);
+// - JSON null leaves a field at its zero value: the same as the field being absent;
+// - a field the struct does not have is an error (`unknown field`), except inside `items`,
+//   `additionalProperties`, `additionalItems` and `dependencies`: their custom unmarshalers decode
+//   their whole subtree with the lenient decoder, which drops unknown fields;
+// - `items` that is neither an object nor a list is dropped the same way.
+// The result is the CRD the validation sees (nulls and dropped fields removed) and the findings:
+// errors for what the apiserver refuses at decode, warnings for what it drops silently.
+import { didYouMean, typeInvalid, type Finding } from './field-errors.js';
+import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
+
+type Obj = Record<string, unknown>;
+
+/** A Go type of the CRD API, as far as decoding tells them apart. */
+type GoType =
+  | 'string'
+  | 'bool'
+  | 'int64'
+  | 'int32'
+  | 'float64'
+  | 'bytes'
+  | 'time'
+  /** apiextensions JSON (default, example, enum values) and runtime.RawExtension-like fields: anything. */
+  | 'any'
+  | 'props'
+  | 'propsOrArray'
+  | 'propsOrBool'
+  | 'propsOrStringArray'
+  | { struct: string; fields: () => Readonly<Record<string, GoType>> }
+  | { slice: GoType }
+  | { map: GoType };
+
+const str: GoType = 'string';
+const strs: GoType = { slice: 'string' };
+const struct = (name: string, fields: () => Readonly<Record<string, GoType>>): GoType => ({ struct: name, fields });
+
+const OWNER_REFERENCE = struct('OwnerReference', () => ({
+  apiVersion: str,
+  kind: str,
+  name: str,
+  uid: str,
+  controller: 'bool',
+  blockOwnerDeletion: 'bool',
+}));
+
+const MANAGED_FIELDS_ENTRY = struct('ManagedFieldsEntry', () => ({
+  manager: str,
+  operation: str,
+  apiVersion: str,
+  time: 'time',
+  fieldsType: str,
+  fieldsV1: 'any',
+  subresource: str,
+}));
+
+const OBJECT_META = struct('ObjectMeta', () => ({
+  name: str,
+  generateName: str,
+  namespace: str,
+  selfLink: str,
+  uid: str,
+  resourceVersion: str,
+  generation: 'int64',
+  creationTimestamp: 'time',
+  deletionTimestamp: 'time',
+  deletionGracePeriodSeconds: 'int64',
+  labels: { map: 'string' },
+  annotations: { map: 'string' },
+  ownerReferences: { slice: OWNER_REFERENCE },
+  finalizers: strs,
+  managedFields: { slice: MANAGED_FIELDS_ENTRY },
+}));
+
+const NAMES = struct('CustomResourceDefinitionNames', () => ({
+  plural: str,
+  singular: str,
+  shortNames: strs,
+  kind: str,
+  listKind: str,
+  categories: strs,
+}));
+
+const VALIDATION_RULE = struct('ValidationRule', () => ({
+  rule: str,
+  message: str,
+  messageExpression: str,
+  reason: str,
+  fieldPath: str,
+  optionalOldSelf: 'bool',
+}));
+
+/** JSONSchemaProps' fields (the keywords a CRD schema may use). */
+export const SCHEMA_FIELDS: Readonly<Record<string, GoType>> = {
+  id: str,
+  $schema: str,
+  $ref: str,
+  description: str,
+  type: str,
+  format: str,
+  title: str,
+  default: 'any',
+  maximum: 'float64',
+  exclusiveMaximum: 'bool',
+  minimum: 'float64',
+  exclusiveMinimum: 'bool',
+  maxLength: 'int64',
+  minLength: 'int64',
+  pattern: str,
+  maxItems: 'int64',
+  minItems: 'int64',
+  uniqueItems: 'bool',
+  multipleOf: 'float64',
+  enum: { slice: 'any' },
+  maxProperties: 'int64',
+  minProperties: 'int64',
+  required: strs,
+  items: 'propsOrArray',
+  allOf: { slice: 'props' },
+  oneOf: { slice: 'props' },
+  anyOf: { slice: 'props' },
+  not: 'props',
+  properties: { map: 'props' },
+  additionalProperties: 'propsOrBool',
+  patternProperties: { map: 'props' },
+  dependencies: { map: 'propsOrStringArray' },
+  additionalItems: 'propsOrBool',
+  definitions: { map: 'props' },
+  externalDocs: struct('ExternalDocumentation', () => ({ description: str, url: str })),
+  example: 'any',
+  nullable: 'bool',
+  'x-kubernetes-preserve-unknown-fields': 'bool',
+  'x-kubernetes-embedded-resource': 'bool',
+  'x-kubernetes-int-or-string': 'bool',
+  'x-kubernetes-list-map-keys': strs,
+  'x-kubernetes-list-type': str,
+  'x-kubernetes-map-type': str,
+  'x-kubernetes-validations': { slice: VALIDATION_RULE },
+};
+
+const COLUMN = struct('CustomResourceColumnDefinition', () => ({
+  name: str,
+  type: str,
+  format: str,
+  description: str,
+  priority: 'int32',
+  jsonPath: str,
+}));
+
+const VERSION = struct('CustomResourceDefinitionVersion', () => ({
+  name: str,
+  served: 'bool',
+  storage: 'bool',
+  deprecated: 'bool',
+  deprecationWarning: str,
+  schema: struct('CustomResourceValidation', () => ({ openAPIV3Schema: 'props' })),
+  subresources: struct('CustomResourceSubresources', () => ({
+    status: struct('CustomResourceSubresourceStatus', () => ({})),
+    scale: struct('CustomResourceSubresourceScale', () => ({
+      specReplicasPath: str,
+      statusReplicasPath: str,
+      labelSelectorPath: str,
+    })),
+  })),
+  additionalPrinterColumns: { slice: COLUMN },
+  selectableFields: { slice: struct('SelectableField', () => ({ jsonPath: str })) },
+}));
+
+const CONVERSION = struct('CustomResourceConversion', () => ({
+  strategy: str,
+  webhook: struct('WebhookConversion', () => ({
+    clientConfig: struct('WebhookClientConfig', () => ({
+      url: str,
+      service: struct('ServiceReference', () => ({ namespace: str, name: str, path: str, port: 'int32' })),
+      caBundle: 'bytes',
+    })),
+    conversionReviewVersions: strs,
+  })),
+}));
+
+const CONDITION = struct('CustomResourceDefinitionCondition', () => ({
+  type: str,
+  status: str,
+  lastTransitionTime: 'time',
+  reason: str,
+  message: str,
+  observedGeneration: 'int64',
+}));
+
+/** apiextensions.k8s.io/v1 CustomResourceDefinition. */
+const CRD = struct('CustomResourceDefinition', () => ({
+  apiVersion: str,
+  kind: str,
+  metadata: OBJECT_META,
+  spec: struct('CustomResourceDefinitionSpec', () => ({
+    group: str,
+    names: NAMES,
+    scope: str,
+    versions: { slice: VERSION },
+    conversion: CONVERSION,
+    preserveUnknownFields: 'bool',
+  })),
+  status: struct('CustomResourceDefinitionStatus', () => ({
+    conditions: { slice: CONDITION },
+    acceptedNames: NAMES,
+    storedVersions: strs,
+    observedGeneration: 'int64',
+  })),
+}));
+
+/** What the reader knows of the source beyond the values (the literal form of a number). */
+export interface DecodeSource {
+  /** The number at `path` as written (`5.0`), when the source keeps it. */
+  numberText?(path: Path): string | undefined;
+}
+
+/** The outcome of {@link decodeCrd}. */
+export interface Decoded {
+  /** The CRD as the apiserver holds it after decoding (a copy; nulls and dropped fields removed). */
+  crd: Obj;
+  /** Decode errors (the apiserver's 400) and warnings (fields it drops). */
+  findings: Finding[];
+}
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const INT64 = 2 ** 63;
+const INT32 = 2 ** 31;
+
+/** Go's base64.StdEncoding (padded; `\r` and `\n` ignored): the index of the first bad byte, or -1. */
+export function badBase64At(s: string): number {
+  const t = s.replace(/[\r\n]/g, '');
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i];
+    if (/[A-Za-z0-9+/]/.test(c)) continue;
+    if (c === '=') {
+      // padding: only at the end, at most two, and the length must then be a multiple of 4
+      const rest = t.slice(i);
+      if (/^=={0,1}$/.test(rest) && t.length % 4 === 0 && rest.length <= 2) return -1;
+      return i;
+    }
+    return i;
+  }
+  return t.length % 4 === 0 ? -1 : t.length - (t.length % 4);
+}
+
+/** Go's time.Parse(time.RFC3339, s) accepts `s`. */
+export function isRfc3339(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s));
+}
+
+/**
+ * Decodes a CRD object as the apiserver decodes its JSON into the v1 structs. `source` lets the
+ * reader tell `5.0` from `5` (the apiserver refuses a fraction for an integer field).
+ */
+export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
+  const findings: Finding[] = [];
+  let typeErrors = 0;
+  const typeError = (path: Path, v: unknown, expected: string): void => {
+    typeErrors++;
+    findings.push(typeInvalid('CRD011', path, v, expected));
+  };
+  const unknownField = (path: Path, key: string, known: readonly string[], lenient: boolean): void => {
+    const at: Path = [...path, key];
+    const hint = didYouMean(key, known);
+    const field = apiserverField(at);
+    findings.push({
+      path: at,
+      diag: lenient
+        ? {
+            severity: 'warning',
+            code: 'CRD013',
+            message: `unknown field ${JSON.stringify(key)} is dropped: under items and additionalProperties kube-apiserver decodes schemas leniently and ignores it`,
+            path: dottedPath(at),
+            field,
+            ...(hint ? { hint: `${hint} (the keyword has no effect as written)` } : {}),
+          }
+        : {
+            severity: 'error',
+            code: 'CRD012',
+            message: `unknown field ${JSON.stringify(key)}: kube-apiserver refuses it (strict field validation, as kubectl sends it)`,
+            path: dottedPath(at),
+            field,
+            reason: 'FieldValueInvalid',
+            ...(hint ? { hint } : {}),
+          },
+    });
+  };
+
+  const decode = (t: GoType, v: unknown, path: Seg[], lenient: boolean): unknown => {
+    if (v === null || v === undefined) return undefined;
+    if (typeof t === 'object') {
+      if ('slice' in t) {
+        if (!Array.isArray(v)) return void typeError(path, v, 'array');
+        return v.map((x, i) => decode(t.slice, x, [...path, i], lenient) ?? null);
+      }
+      if ('map' in t) {
+        if (!isObj(v)) return void typeError(path, v, 'object');
+        const out: Obj = {};
+        for (const [k, x] of Object.entries(v)) {
+          const d = decode(t.map, x, [...path, { key: k }], lenient);
+          // a map's null value is kept as the zero value of its type
+          setOwn(out, k, d === undefined ? zeroOf(t.map) : d);
+        }
+        return out;
+      }
+      return decodeStruct(t.fields(), v, path, lenient);
+    }
+    switch (t) {
+      case 'string':
+        return typeof v === 'string' ? v : void typeError(path, v, 'string');
+      case 'bool':
+        return typeof v === 'boolean' ? v : void typeError(path, v, 'boolean');
+      case 'float64':
+        return typeof v === 'number' ? v : void typeError(path, v, 'number');
+      case 'int64':
+      case 'int32': {
+        const limit = t === 'int64' ? INT64 : INT32;
+        const text = typeof v === 'number' ? source.numberText?.(path) : undefined;
+        const fraction = text !== undefined && /[.eE]/.test(text);
+        if (typeof v === 'number' && Number.isInteger(v) && v >= -limit && v < limit && !fraction) return v;
+        return void typeError(path, fraction ? text : v, t === 'int64' ? 'integer' : 'integer (int32)');
+      }
+      case 'bytes':
+        if (typeof v !== 'string') return void typeError(path, v, 'string');
+        if (badBase64At(v) >= 0) return void typeError(path, v, 'base64-encoded bytes');
+        return v;
+      case 'time':
+        if (typeof v !== 'string') return void typeError(path, v, 'string');
+        if (!isRfc3339(v)) return void typeError(path, v, 'RFC 3339 date-time');
+        return v;
+      case 'any':
+        return structuredClone(v);
+      case 'props':
+        return decodeStruct(SCHEMA_FIELDS, v, path, lenient);
+      case 'propsOrArray':
+        // an object is one schema, a list is a list of schemas; anything else is dropped
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
+        if (Array.isArray(v)) return v.map((x, i) => decode('props', x, [...path, i], true) ?? {});
+        return undefined;
+      case 'propsOrBool':
+        if (typeof v === 'boolean') return v;
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
+        return void typeError(path, v, 'boolean or object');
+      case 'propsOrStringArray':
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
+        if (Array.isArray(v)) return decode(strs, v, path, true);
+        return undefined;
+    }
+  };
+
+  const decodeStruct = (
+    fields: Readonly<Record<string, GoType>>,
+    v: unknown,
+    path: Seg[],
+    lenient: boolean,
+  ): unknown => {
+    if (!isObj(v)) return void typeError(path, v, 'object');
+    const out: Obj = {};
+    for (const [k, x] of Object.entries(v)) {
+      const t = Object.hasOwn(fields, k) ? fields[k] : undefined;
+      if (t === undefined) {
+        unknownField(path, k, Object.keys(fields), lenient);
+        continue;
+      }
+      // the user's keys under a map (`properties.<name>`) are keys, the rest field names
+      const d = decode(t, x, [...path, k], lenient);
+      if (d !== undefined) setOwn(out, k, d);
+    }
+    return out;
+  };
+
+  const top = decode(CRD, value, [], false);
+  return { crd: isObj(top) ? top : {}, findings: typeErrors || findings.length ? findings : [] };
+}
+
+function zeroOf(t: GoType): unknown {
+  switch (t) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int64':
+    case 'int32':
+    case 'float64':
+      return 0;
+  }
+  return null;
+}
+
+/** Sets an own property (a key named `__proto__` stays a key). */
+function setOwn(o: Obj, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+}
