@@ -26,7 +26,7 @@ import {
   type GroupVersionRef,
 } from './walk.js';
 import { foreignImports } from './types.js';
-import { tsString } from '../model/naming.js';
+import { listTypeName, tsString } from '../model/naming.js';
 import { callLine, importDecl } from './layout.js';
 
 /** Name of the exported deep-copy function for a named type. */
@@ -303,7 +303,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
       typeNames.push(node.title!);
     }
     types.push(listView(kind, root, copiers));
-    typeNames.push(kind.listKind);
+    typeNames.push(listTypeName(kind));
   }
   if (copiers.usesObjectMeta) usesObjectMeta = true;
   const values = [
@@ -332,7 +332,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
 
 function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
   const items = copiers.copierFor({ type: 'array', items: root })!;
-  const name = `copy_${kind.listKind}`;
+  const name = `copy_${listTypeName(kind)}`;
   const code = [
     signatureLine('function ', name, 'src: object', 'unknown'),
     '  if (Array.isArray(src)) return copyJsonArray(src);',
@@ -354,7 +354,7 @@ function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
     '}',
   ].join('\n');
   copiers.define(name, code);
-  return typeView(kind.listKind, name);
+  return typeView(listTypeName(kind), name);
 }
 
 /** The deepcopy emitter. */

@@ -15,7 +15,7 @@ import {
 } from '../../model/types.js';
 import { freezeSchema, schemaToJson, setOwn } from '../../model/schema-json.js';
 import { crdNamesObject, crdVersionObject, unapprovedFacts } from '../../model/crd-json.js';
-import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
+import { compareKubeVersions, isSafePathSegment, kindTypeName, listTypeName, typeName } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../model/order.js';
 import { checkCrdRequest, CRD_API_VERSIONS } from './check.js';
@@ -222,32 +222,34 @@ function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
   return { ...f.diag, file, ...doc.locate(f.path) };
 }
 
-/** Rules the generator adds on top of the apiserver's: names that must become identifiers and paths. */
+/** The TypeScript names of a kind and its list kind (see kindTypeName); the list's follows the kind's when it is the default. */
+function kindTypeNames(kind: string, listKind: string): { typeName: string; listTypeName: string } {
+  const reserved = new Set(RESERVED_TYPE_NAMES);
+  const typeName = kindTypeName(kind, reserved);
+  let listTypeName = listKind === `${kind}List` ? `${typeName}List` : kindTypeName(listKind, reserved);
+  if (listTypeName === typeName) listTypeName = `${typeName}List`;
+  return { typeName, listTypeName };
+}
+
+/** Rules the generator adds on top of the apiserver's: names that become identifiers and paths. */
 function generatorChecks(crd: Record<string, unknown>): Finding[] {
   const out: Finding[] = [];
   const spec = isObj(crd.spec) ? crd.spec : {};
   const names = isObj(spec.names) ? spec.names : {};
-  for (const f of ['kind', 'listKind'] as const) {
-    const k = names[f];
-    if (typeof k === 'string' && k !== '' && !isKindName(k)) {
-      out.push(
-        genError(
-          'GEN001',
-          ['spec', 'names', f],
-          `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`,
-          /^[a-z]/.test(k) && isKindName(k[0].toUpperCase() + k.slice(1))
-            ? `did you mean "${k[0].toUpperCase() + k.slice(1)}"?`
-            : undefined,
-        ),
+  // a kind that cannot name a TypeScript type as it is gets another name in the generated code
+  const kind = typeof names.kind === 'string' ? names.kind : '';
+  if (kind !== '') {
+    const listKind = typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kind}List`;
+    const t = kindTypeNames(kind, listKind);
+    if (t.typeName !== kind || t.listTypeName !== listKind) {
+      const warning = genError(
+        'GEN006',
+        ['spec', 'names', t.typeName !== kind ? 'kind' : 'listKind'],
+        `kind ${JSON.stringify(kind)} (list kind ${JSON.stringify(listKind)}) cannot name a TypeScript type as it is: the generated code names its type ${t.typeName} and its list type ${t.listTypeName}; the API keeps ${JSON.stringify(kind)}`,
+        'an UpperCamelCase identifier that is no JavaScript built-in (e.g. "Widget") keeps one name for both',
       );
-    } else if (typeof k === 'string' && (isReservedWord(k) || RESERVED_TYPE_NAMES.includes(k))) {
-      out.push(
-        genError(
-          'GEN001',
-          ['spec', 'names', f],
-          `${f} ${JSON.stringify(k)} is reserved in generated TypeScript (it would shadow a built-in or runtime name)`,
-        ),
-      );
+      warning.diag.severity = 'warning';
+      out.push(warning);
     }
   }
   if (typeof spec.group === 'string' && spec.group !== '' && !isSafePathSegment(spec.group)) {
@@ -369,9 +371,13 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
   for (const v of normalizeVersions(c.crd)) {
     const sub = isObj(v.subresources) ? v.subresources : {};
     const status = sub.status !== undefined && sub.status !== null;
+    const listKind = typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kindName}List`;
+    const tsNames = kindTypeNames(kindName, listKind);
     const kind: Kind = {
       kind: kindName,
-      listKind: typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kindName}List`,
+      listKind,
+      ...(tsNames.typeName !== kindName ? { typeName: tsNames.typeName } : {}),
+      ...(tsNames.listTypeName !== listKind ? { listTypeName: tsNames.listTypeName } : {}),
       plural: names.plural as string,
       singular: typeof names.singular === 'string' && names.singular !== '' ? names.singular : kindName.toLowerCase(),
       shortNames: strList(names.shortNames),
@@ -493,6 +499,38 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
+/**
+ * Makes the TypeScript names of one group/version's kinds and lists distinct: a name another kind
+ * took first (`Promise` → `PromiseKind`, and another kind's list kind `Promise`) gets a number.
+ */
+function uniqueTypeNames(kinds: Kind[], gv: string, diagnostics: Diagnostic[]): void {
+  const used = new Set<string>();
+  const claim = (name: string): string => {
+    let out = name;
+    for (let i = 2; used.has(out); i++) out = `${name}${i}`;
+    used.add(out);
+    return out;
+  };
+  for (const k of kinds) {
+    const type = claim(typeName(k));
+    const list = claim(listTypeName(k));
+    if (type === typeName(k) && list === listTypeName(k)) continue;
+    if (type !== k.kind) k.typeName = type;
+    if (list !== k.listKind) k.listTypeName = list;
+    const s = k.source;
+    diagnostics.push({
+      severity: 'warning',
+      code: 'GEN006',
+      file: s.file,
+      line: s.line,
+      col: s.col,
+      path: s.path ?? dottedPath(['spec', 'names', 'kind']),
+      message: `the TypeScript names of kind ${JSON.stringify(k.kind)} collide with another kind's in ${gv}: the generated code names its type ${type} and its list type ${list}`,
+      hint: 'give the kinds of one group distinct kinds and list kinds',
+    });
+  }
+}
+
 function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[]): Model {
   const groups = new Map<string, Map<string, Kind[]>>();
   const seen = new Map<string, Kind>();
@@ -530,6 +568,7 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
         .sort((a, b) => compareKubeVersions(a[0], b[0]))
         .map(([vname, ks]): GroupVersion => {
           const sorted = [...ks].sort((a, b) => compareStrings(a.kind, b.kind));
+          uniqueTypeNames(sorted, `${name}/${vname}`, diagnostics);
           assignTitles(sorted);
           return { name: vname, kinds: sorted };
         }),
