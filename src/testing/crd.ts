@@ -105,11 +105,10 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
   const plural = String(names.plural);
   const kind = String(names.kind);
   const out: ResourceInfo[] = [];
-  const storageVersion = String(
-    arr(spec.versions)
-      .map(rec)
-      .find((v) => v.storage === true)?.name ?? '',
-  );
+  const storageName = arr(spec.versions)
+    .map(rec)
+    .find((v) => v.storage === true)?.name;
+  const storageVersion = typeof storageName === 'string' ? storageName : '';
   const conversion = crdConversion(spec, storageVersion);
   for (const v of arr(spec.versions).map(rec)) {
     if (v.served !== true) continue;
@@ -141,8 +140,9 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
     if (selectable.length) info.selectableFields = selectable;
     if (scale) {
       info.scale = {
-        specReplicasPath: String(scale.specReplicasPath ?? '.spec.replicas'),
-        statusReplicasPath: String(scale.statusReplicasPath ?? '.status.replicas'),
+        specReplicasPath: typeof scale.specReplicasPath === 'string' ? scale.specReplicasPath : '.spec.replicas',
+        statusReplicasPath:
+          typeof scale.statusReplicasPath === 'string' ? scale.statusReplicasPath : '.status.replicas',
       };
       if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
     }
@@ -160,8 +160,8 @@ function printerColumns(version: Rec): PrinterColumn[] {
   const out: PrinterColumn[] = cols.map((c) => {
     const col: PrinterColumn = {
       name: String(c.name),
-      type: String(c.type ?? 'string'),
-      jsonPath: String(c.jsonPath ?? ''),
+      type: typeof c.type === 'string' ? c.type : 'string',
+      jsonPath: typeof c.jsonPath === 'string' ? c.jsonPath : '',
     };
     if (typeof c.format === 'string') col.format = c.format;
     if (typeof c.description === 'string') col.description = c.description;
