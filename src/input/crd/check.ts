@@ -22,7 +22,7 @@ import {
   tooMany,
   type FieldError,
 } from '../../runtime/validation/field-error.js';
-import { goQuote } from '../../runtime/validation/go-format.js';
+import { goJson, goQuote } from '../../runtime/validation/go-format.js';
 import { isDns1035Label, isDns1123Subdomain } from '../../model/naming.js';
 import { decodeCrd, type DecodeSource } from './decode.js';
 import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
@@ -177,7 +177,7 @@ const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
 /** The outcome of {@link checkCrdRequest}. */
 export interface CrdVerdict {
-  /** The first decode error, when the apiserver refuses the body at decode (a 400); `causes` are then empty. */
+  /** The apiserver's decode error (Go's words), when it refuses the body at decode (a 400); `causes` are then empty. */
   decodeError?: string;
   /** The 422 causes, in the apiserver's order. */
   causes: Cause[];
@@ -193,7 +193,7 @@ export function checkCrdRequest(value: unknown, source: DecodeSource = {}): CrdV
   const decodeErrors = decoded.findings.filter((f) => f.diag.severity === 'error');
   if (!isObj(value))
     return {
-      decodeError: decodeErrors[0]?.diag.message ?? 'not an object',
+      decodeError: decoded.wireError ?? 'not an object',
       causes: [],
       findings: decoded.findings,
       crd: {},
@@ -203,7 +203,7 @@ export function checkCrdRequest(value: unknown, source: DecodeSource = {}): CrdV
   applyV1Defaults(crd);
   const causes = validateCrd(crd);
   return {
-    ...(decodeErrors.length > 0 ? { decodeError: decodeErrors[0].diag.message } : {}),
+    ...(decodeErrors.length > 0 ? { decodeError: decoded.wireError ?? decodeErrors[0].diag.message } : {}),
     causes: decodeErrors.length > 0 ? [] : causes,
     findings: [...decoded.findings, ...causes.map(toFinding)],
     crd: decoded.crd,
@@ -252,8 +252,9 @@ function nameCheck(spec: Obj): (name: string, prefix: boolean) => string[] {
   const names = isObj(spec.names) ? spec.names : {};
   const want = `${str(names.plural)}.${str(spec.group)}`;
   return (name, prefix) => {
-    // NameIsDNSSubdomain: a prefix (generateName) is checked with a trailing character added
-    const out = dns1123SubdomainErrors(prefix ? `${name}a` : name);
+    // NameIsDNSSubdomain: a prefix (generateName) ending in a dash has its last two characters masked
+    const masked = prefix && name.length > 1 && name.endsWith('-') ? `${name.slice(0, -2)}a` : name;
+    const out = dns1123SubdomainErrors(masked);
     if (name !== want) out.push('must be spec.names.plural+"."+spec.group');
     return out;
   };
@@ -403,8 +404,9 @@ function validateVersion(iv: InternalVersion, statusEnabled: boolean, out: Cause
   const v = iv.v;
   const base: Path = ['spec', 'versions', iv.index];
   if (typeof v.deprecationWarning === 'string') {
+    // the bad value is the field's *string: printed as JSON, not quoted as a string
     for (const e of deprecationWarningErrors(v.deprecated === true, v.deprecationWarning))
-      out.invalid('CRD024', [...base, 'deprecationWarning'], v.deprecationWarning, e);
+      out.invalidText('CRD024', [...base, 'deprecationWarning'], goJson(v.deprecationWarning), e);
   }
   if (iv.schema) checkSchemaWrapper(iv.schema, statusEnabled, [...base, 'schema'], out);
   if (iv.subresources) validateSubresources(iv.subresources, [...base, 'subresources'], out);

@@ -10,6 +10,7 @@
 // errors for what the apiserver refuses at decode, warnings for what it drops silently.
 import { didYouMean, typeInvalid, type Finding } from './field-errors.js';
 import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
+import { rfc3339Error } from '../../runtime/meta/time.js';
 
 type Obj = Record<string, unknown>;
 
@@ -221,6 +222,68 @@ export interface Decoded {
   crd: Obj;
   /** Decode errors (the apiserver's 400) and warnings (fields it drops). */
   findings: Finding[];
+  /** The apiserver's decode error, in Go's words (`json: cannot unmarshal …`), when it refuses the body. */
+  wireError?: string;
+}
+
+/**
+ * Where encoding/json is in the Go structs: the struct whose field it decodes and the JSON names
+ * of the struct fields on the way (map keys and list indexes are not part of it). Inside a
+ * lenient subtree (`items`…) the custom unmarshaler's own errors get the outer struct's name.
+ */
+interface GoContext {
+  struct: string;
+  stack: readonly string[];
+  frozen: boolean;
+}
+
+/** A Go type's name as reflect prints it (`int64`, `[]string`, `v1.JSONSchemaProps`). */
+function goTypeName(t: GoType): string {
+  if (typeof t === 'object') {
+    if ('slice' in t) return `[]${goTypeName(t.slice)}`;
+    if ('map' in t) return `map[string]${goTypeName(t.map)}`;
+    return `v1.${t.struct}`;
+  }
+  switch (t) {
+    case 'bytes':
+      return '[]uint8';
+    case 'time':
+      return 'string';
+    case 'any':
+      return 'v1.JSON';
+    case 'props':
+      return 'v1.JSONSchemaProps';
+    case 'propsOrArray':
+      return 'v1.JSONSchemaPropsOrArray';
+    case 'propsOrBool':
+      return 'v1.JSONSchemaPropsOrBool';
+    case 'propsOrStringArray':
+      return 'v1.JSONSchemaPropsOrStringArray';
+    default:
+      return t;
+  }
+}
+
+/** How encoding/json names a JSON value it cannot store (`number 1.5` where a number does not fit). */
+function goValueName(v: unknown, numberText: string | undefined, fits: boolean): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return fits ? 'number' : `number ${numberText ?? String(v)}`;
+  return 'object';
+}
+
+/** The path sigs.k8s.io/json names an unknown field by (`spec.versions[0].schema…properties.spec.foo`). */
+function strictPath(path: Path): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else {
+      const k = typeof seg === 'string' ? seg : seg.key;
+      out += out === '' ? k : `.${k}`;
+    }
+  }
+  return out;
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -245,11 +308,6 @@ export function badBase64At(s: string): number {
   return t.length % 4 === 0 ? -1 : t.length - (t.length % 4);
 }
 
-/** Go's time.Parse(time.RFC3339, s) accepts `s`. */
-export function isRfc3339(s: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s));
-}
-
 /**
  * Decodes a CRD object as the apiserver decodes its JSON into the v1 structs. `source` lets the
  * reader tell `5.0` from `5` (the apiserver refuses a fraction for an integer field).
@@ -257,14 +315,36 @@ export function isRfc3339(s: string): boolean {
 export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
   const findings: Finding[] = [];
   let typeErrors = 0;
-  const typeError = (path: Path, v: unknown, expected: string): void => {
+  let wireError: string | undefined;
+  const unknownStrict: string[] = [];
+  /** A value of the wrong type: the reader's finding, and Go's message for the first one. */
+  const typeError = (
+    path: Path,
+    v: unknown,
+    expected: string,
+    t: GoType,
+    ctx: GoContext,
+    go?: string,
+    raw: unknown = v,
+  ): void => {
     typeErrors++;
     findings.push(typeInvalid('CRD011', path, v, expected));
+    if (wireError !== undefined) return;
+    if (go !== undefined) wireError = go;
+    else {
+      const fits = !(t === 'int64' || t === 'int32') || typeof raw !== 'number';
+      const value = goValueName(raw, source.numberText?.(path), fits);
+      wireError =
+        ctx.stack.length === 0
+          ? `json: cannot unmarshal ${value} into Go value of type ${goTypeName(t)}`
+          : `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.stack.join('.')} of type ${goTypeName(t)}`;
+    }
   };
   const unknownField = (path: Path, key: string, known: readonly string[], lenient: boolean): void => {
     const at: Path = [...path, key];
     const hint = didYouMean(key, known);
     const field = apiserverField(at);
+    if (!lenient) unknownStrict.push(`unknown field ${JSON.stringify(strictPath(at))}`);
     findings.push({
       path: at,
       diag: lenient
@@ -288,75 +368,84 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     });
   };
 
-  const decode = (t: GoType, v: unknown, path: Seg[], lenient: boolean): unknown => {
+  const decode = (t: GoType, v: unknown, path: Seg[], lenient: boolean, ctx: GoContext): unknown => {
     if (v === null || v === undefined) return undefined;
+    const wrong = (expected: string, go?: string): undefined => void typeError(path, v, expected, t, ctx, go);
     if (typeof t === 'object') {
       if ('slice' in t) {
-        if (!Array.isArray(v)) return void typeError(path, v, 'array');
-        return v.map((x, i) => decode(t.slice, x, [...path, i], lenient) ?? null);
+        if (!Array.isArray(v)) return wrong('array');
+        return v.map((x, i) => decode(t.slice, x, [...path, i], lenient, ctx) ?? null);
       }
       if ('map' in t) {
-        if (!isObj(v)) return void typeError(path, v, 'object');
+        if (!isObj(v)) return wrong('object');
         const out: Obj = {};
         for (const [k, x] of Object.entries(v)) {
-          const d = decode(t.map, x, [...path, { key: k }], lenient);
+          const d = decode(t.map, x, [...path, { key: k }], lenient, ctx);
           // a map's null value is kept as the zero value of its type
           setOwn(out, k, d === undefined ? zeroOf(t.map) : d);
         }
         return out;
       }
-      return decodeStruct(t.fields(), v, path, lenient);
+      return isObj(v) ? decodeStruct(t.fields(), t.struct, v, path, lenient, ctx) : wrong('object');
     }
     switch (t) {
       case 'string':
-        return typeof v === 'string' ? v : void typeError(path, v, 'string');
+        return typeof v === 'string' ? v : wrong('string');
       case 'bool':
-        return typeof v === 'boolean' ? v : void typeError(path, v, 'boolean');
+        return typeof v === 'boolean' ? v : wrong('boolean');
       case 'float64':
-        return typeof v === 'number' ? v : void typeError(path, v, 'number');
+        return typeof v === 'number' ? v : wrong('number');
       case 'int64':
       case 'int32': {
         const limit = t === 'int64' ? INT64 : INT32;
         const text = typeof v === 'number' ? source.numberText?.(path) : undefined;
         const fraction = text !== undefined && /[.eE]/.test(text);
         if (typeof v === 'number' && Number.isInteger(v) && v >= -limit && v < limit && !fraction) return v;
-        return void typeError(path, fraction ? text : v, t === 'int64' ? 'integer' : 'integer (int32)');
+        if (fraction)
+          return void typeError(path, text, t === 'int64' ? 'integer' : 'integer (int32)', t, ctx, undefined, v);
+        return wrong(t === 'int64' ? 'integer' : 'integer (int32)');
       }
-      case 'bytes':
-        if (typeof v !== 'string') return void typeError(path, v, 'string');
-        if (badBase64At(v) >= 0) return void typeError(path, v, 'base64-encoded bytes');
+      case 'bytes': {
+        if (typeof v !== 'string') return wrong('string');
+        const bad = badBase64At(v);
+        if (bad >= 0) return wrong('base64-encoded bytes', `illegal base64 data at input byte ${bad}`);
         return v;
+      }
       case 'time':
-        if (typeof v !== 'string') return void typeError(path, v, 'string');
-        if (!isRfc3339(v)) return void typeError(path, v, 'RFC 3339 date-time');
-        return v;
+        if (typeof v !== 'string') return wrong('string');
+        return rfc3339Error(v) === undefined ? v : wrong('RFC 3339 date-time', rfc3339Error(v));
       case 'any':
         return structuredClone(v);
       case 'props':
-        return decodeStruct(SCHEMA_FIELDS, v, path, lenient);
-      case 'propsOrArray':
+        return isObj(v) ? decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, lenient, ctx) : wrong('object');
+      case 'propsOrArray': {
         // an object is one schema, a list is a list of schemas; anything else is dropped
-        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
-        if (Array.isArray(v)) return v.map((x, i) => decode('props', x, [...path, i], true) ?? {});
+        const inner = { ...ctx, frozen: true };
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, inner);
+        if (Array.isArray(v)) return v.map((x, i) => decode('props', x, [...path, i], true, inner) ?? {});
         return undefined;
+      }
       case 'propsOrBool':
         if (typeof v === 'boolean') return v;
-        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
-        return void typeError(path, v, 'boolean or object');
-      case 'propsOrStringArray':
-        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, v, path, true);
-        if (Array.isArray(v)) return decode(strs, v, path, true);
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, { ...ctx, frozen: true });
+        return wrong('boolean or object');
+      case 'propsOrStringArray': {
+        const inner = { ...ctx, frozen: true };
+        if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, inner);
+        if (Array.isArray(v)) return decode(strs, v, path, true, inner);
         return undefined;
+      }
     }
   };
 
   const decodeStruct = (
     fields: Readonly<Record<string, GoType>>,
-    v: unknown,
+    name: string,
+    v: Obj,
     path: Seg[],
     lenient: boolean,
+    ctx: GoContext,
   ): unknown => {
-    if (!isObj(v)) return void typeError(path, v, 'object');
     const out: Obj = {};
     for (const [k, x] of Object.entries(v)) {
       const t = Object.hasOwn(fields, k) ? fields[k] : undefined;
@@ -365,14 +454,21 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
         continue;
       }
       // the user's keys under a map (`properties.<name>`) are keys, the rest field names
-      const d = decode(t, x, [...path, k], lenient);
+      const inner: GoContext = { struct: ctx.frozen ? ctx.struct : name, stack: [...ctx.stack, k], frozen: ctx.frozen };
+      const d = decode(t, x, [...path, k], lenient, inner);
       if (d !== undefined) setOwn(out, k, d);
     }
     return out;
   };
 
-  const top = decode(CRD, value, [], false);
-  return { crd: isObj(top) ? top : {}, findings: typeErrors || findings.length ? findings : [] };
+  const top = decode(CRD, value, [], false, { struct: '', stack: [], frozen: false });
+  if (wireError === undefined && unknownStrict.length > 0)
+    wireError = `strict decoding error: ${unknownStrict.join(', ')}`;
+  return {
+    crd: isObj(top) ? top : {},
+    findings: typeErrors || findings.length ? findings : [],
+    ...(wireError !== undefined ? { wireError } : {}),
+  };
 }
 
 function zeroOf(t: GoType): unknown {

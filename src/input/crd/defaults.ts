@@ -103,19 +103,18 @@ function checkDefault(
       });
     // the embedded resources in the default (the node itself, when it is one) need apiVersion and kind
     const embeddedErrs: FieldError[] = [];
-    validateEmbedded(
-      compileNode(reduceSchema(schema)),
-      value,
-      '',
-      embeddedErrs,
-      s['x-kubernetes-embedded-resource'] !== true,
-    );
+    // (the resource root is checked as an embedded resource itself, as ValidateDefaults marks it)
+    const embeddedSchema =
+      isResourceRoot && schema['x-kubernetes-embedded-resource'] !== true
+        ? { ...schema, 'x-kubernetes-embedded-resource': true }
+        : schema;
+    validateEmbedded(compileNode(reduceSchema(embeddedSchema)), value, '', embeddedErrs, !isResourceRoot);
     if (embeddedErrs.length > 0) {
       for (const e of embeddedErrs) push(path, e);
       return;
     }
   }
-  const errs = openapi.validate(value, undefined, { only: 'openapi' });
+  const errs = openApiPass(schema, openapi, isResourceRoot).validate(value, undefined, { only: 'openapi' });
   if (errs.length > 0) {
     for (const e of errs) push(path, e);
     return;
@@ -124,6 +123,41 @@ function checkDefault(
   if (rules.length === 0) rules = openapi.validate(value, undefined, { only: 'rules' });
   for (const e of rules) push(path, e);
 }
+
+/**
+ * The validator of the OpenAPI pass. Defaults are checked against the structural schema's
+ * kube-openapi form, where an int-or-string node has no type (its anyOf, if any, still applies);
+ * objects are validated with `integer,string` (the CRD's converted form), so a second validator
+ * is made only for a schema with such nodes.
+ */
+function openApiPass(
+  schema: Obj,
+  validator: ReturnType<typeof compileValidator>,
+  isResourceRoot: boolean,
+): ReturnType<typeof compileValidator> {
+  if (!JSON.stringify(schema).includes('"x-kubernetes-int-or-string":true')) return validator;
+  return compileValidator(withoutIntOrString(schema), { isResourceRoot, unsupportedRules: 'report' });
+}
+
+function withoutIntOrString(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(withoutIntOrString);
+  if (!isObj(s)) return s;
+  const out: Obj = {};
+  const put = (k: string, v: unknown): void =>
+    void Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'x-kubernetes-int-or-string') continue;
+    if (SCHEMA_MAPS.has(k) && isObj(v))
+      put(k, Object.fromEntries(Object.entries(v).map(([name, x]) => [name, withoutIntOrString(x)])));
+    else if (SCHEMA_KEYS.has(k)) put(k, withoutIntOrString(v));
+    else put(k, v);
+  }
+  return out;
+}
+
+/** The keywords whose value is a schema (or a list of them), and those whose values are schemas by name. */
+const SCHEMA_KEYS = new Set(['items', 'additionalProperties', 'additionalItems', 'allOf', 'anyOf', 'oneOf', 'not']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'dependencies']);
 
 /** Why a default under an embedded resource's metadata cannot be metadata (undefined when it can). */
 function metadataProblems(value: unknown): string | undefined {

@@ -1,7 +1,7 @@
 // The declarations the checker resolves calls against: CEL's standard library and the libraries of
 // Kubernetes' CEL environment as k8s.io/apiserver v0.37 (Kubernetes 1.37) builds it
 // (pkg/cel/environment/base.go): strings v2, sets, lists v3 (cel-go ext) and Kubernetes' lists v0,
-// regex, url, ip, cidr, quantity, semver v1, format, optional types. `member` overloads take the
+// regex, url, ip, cidr, authz, quantity, semver v1, format, optional types. `member` overloads take the
 // receiver as their first parameter. Signatures are written as cel-go prints types.
 import { parseType, type CelType } from './types.js';
 
@@ -227,6 +227,24 @@ declare('containsIP', 'net.CIDR.(string) -> bool', 'net.CIDR.(net.IP) -> bool');
 declare('containsCIDR', 'net.CIDR.(string) -> bool', 'net.CIDR.(net.CIDR) -> bool');
 declare('masked', 'net.CIDR.() -> net.CIDR');
 declare('prefixLength', 'net.CIDR.() -> int');
+
+// ---- authz (declared in every environment; only admission policies have an `authorizer`) ----
+const AUTHZ = 'kubernetes.authorization';
+declare('path', `${AUTHZ}.Authorizer.(string) -> ${AUTHZ}.PathCheck`);
+declare('group', `${AUTHZ}.Authorizer.(string) -> ${AUTHZ}.GroupCheck`);
+declare('serviceAccount', `${AUTHZ}.Authorizer.(string, string) -> ${AUTHZ}.Authorizer`);
+declare('resource', `${AUTHZ}.GroupCheck.(string) -> ${AUTHZ}.ResourceCheck`);
+for (const f of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'])
+  declare(f, `${AUTHZ}.ResourceCheck.(string) -> ${AUTHZ}.ResourceCheck`);
+declare(
+  'check',
+  `${AUTHZ}.PathCheck.(string) -> ${AUTHZ}.Decision`,
+  `${AUTHZ}.ResourceCheck.(string) -> ${AUTHZ}.Decision`,
+);
+declare('errored', `${AUTHZ}.Decision.() -> bool`);
+declare('error', `${AUTHZ}.Decision.() -> string`);
+declare('allowed', `${AUTHZ}.Decision.() -> bool`);
+declare('reason', `${AUTHZ}.Decision.() -> string`);
 
 // ---- quantity ----
 declare('quantity', '(string) -> kubernetes.Quantity');

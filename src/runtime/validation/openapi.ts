@@ -31,7 +31,8 @@ function jsonKind(v: unknown): 'null' | 'string' | 'boolean' | 'integer' | 'numb
     case 'boolean':
       return 'boolean';
     case 'number':
-      return Number.isInteger(v) ? 'integer' : 'number';
+      // Go decodes an integer beyond int64 as a float64
+      return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 ? 'integer' : 'number';
     case 'bigint':
       return 'integer';
     default:
