@@ -162,6 +162,10 @@ export function checkSchemaWrapper(wrapper: Obj, statusEnabled: boolean, base: P
           root,
           internalSchemaJson(schema),
           `only [${[...ROOT_ALLOWED_WITH_STATUS].join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`,
+          {
+            value: 'the root schema',
+            hint: `its ${JSON.stringify(jsonName)} is not allowed there: move it into a property, or drop the status subresource`,
+          },
         );
         break;
       }

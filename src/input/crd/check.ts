@@ -50,6 +50,8 @@ export interface Cause {
   /** The internal form's path (the one `error.field` prints). */
   at: Path;
   hint?: string;
+  /** What a reader of the file sees instead of `error.message` (a Go struct dump shortened). */
+  readerMessage?: string;
 }
 
 /** Collects causes with the apiserver's builders; `field` is printed from the internal path. */
@@ -61,13 +63,24 @@ export class Causes {
   invalid(code: DiagnosticCode, at: Path, value: unknown, detail: string, hint?: string): void {
     this.add(code, at, (f) => invalid(f, value, detail), hint);
   }
-  /** An Invalid whose value is printed as given (a Go struct already formatted). */
-  invalidText(code: DiagnosticCode, at: Path, text: string, detail: string): void {
-    this.add(code, at, (f) => ({
-      reason: 'FieldValueInvalid',
-      field: f,
-      message: `Invalid value: ${text}: ${detail}`,
-    }));
+  /**
+   * An Invalid whose value is printed as given (a Go struct already formatted); `reader` is the
+   * value as the reader shows it instead, and a hint.
+   */
+  invalidText(
+    code: DiagnosticCode,
+    at: Path,
+    text: string,
+    detail: string,
+    reader?: { value: string; hint?: string },
+  ): void {
+    this.add(
+      code,
+      at,
+      (f) => ({ reason: 'FieldValueInvalid', field: f, message: `Invalid value: ${text}: ${detail}` }),
+      reader?.hint,
+    );
+    if (reader) this.list[this.list.length - 1].readerMessage = `Invalid value: ${reader.value}: ${detail}`;
   }
   required(code: DiagnosticCode, at: Path, detail = '', hint?: string): void {
     this.add(code, at, (f) => required(f, detail), hint);
@@ -205,9 +218,41 @@ export function checkCrdRequest(value: unknown, source: DecodeSource = {}): CrdV
   return {
     ...(decodeErrors.length > 0 ? { decodeError: decoded.wireError ?? decodeErrors[0].diag.message } : {}),
     causes: decodeErrors.length > 0 ? [] : causes,
-    findings: [...decoded.findings, ...causes.map(toFinding)],
+    findings: [...decoded.findings, ...forReader(causes, decoded.crd).map(toFinding)],
     crd: decoded.crd,
   };
+}
+
+/**
+ * The causes as a reader of the file needs them: hints where the apiserver's words leave the fix
+ * to guess (the expected name, a name defaulted from the kind), and without the stored-versions
+ * error that only repeats a storage-version error (the file has no status to point at).
+ */
+function forReader(causes: Cause[], crd: Obj): Cause[] {
+  const spec = isObj(crd.spec) ? crd.spec : {};
+  const names = isObj(spec.names) ? spec.names : {};
+  const kind = str(names.kind);
+  const storage = causes.some(
+    (c) =>
+      c.error.field === 'spec.versions' &&
+      c.error.message.endsWith('must have exactly one version marked as storage version'),
+  );
+  const defaulted: Record<string, string> = { singular: kind.toLowerCase(), listKind: `${kind}List` };
+  return causes
+    .filter((c) => !(storage && c.error.field === 'status.storedVersions'))
+    .map((c) => {
+      if (c.hint) return c;
+      const f = c.error.field;
+      if (f === 'metadata.name' && c.error.message.endsWith('must be spec.names.plural+"."+spec.group'))
+        return { ...c, hint: `expected ${JSON.stringify(`${str(names.plural)}.${str(spec.group)}`)}` };
+      const name = f.startsWith('spec.names.') ? f.slice('spec.names.'.length) : '';
+      if (name in defaulted && str(names[name]) === '')
+        return {
+          ...c,
+          hint: `${name} is not set: kube-apiserver defaults it from the kind to ${JSON.stringify(defaulted[name])}; set it, or fix the kind`,
+        };
+      return c;
+    });
 }
 
 /** A cause as a reader finding: the apiserver's message and field, the v1 path for the position. */
@@ -216,7 +261,7 @@ export function toFinding(c: Cause): Finding {
   const diag: Diagnostic = {
     severity: 'error',
     code: c.code,
-    message: c.error.message,
+    message: c.readerMessage ?? c.error.message,
     path: dottedPath(path),
     field: c.error.field,
     reason: c.error.reason,
@@ -344,14 +389,23 @@ function validateSpec(spec: Obj, out: Causes): void {
     const sub = internal.hoisted.subresources ? internal.subresources : iv.subresources;
     validateVersion(iv, hasStatus(sub), out);
   }
+  // (the reader is shown the version names, not the Go struct the apiserver prints)
+  const versionNames = JSON.stringify(arr(spec.versions).map((v) => (isObj(v) ? str(v.name) : '')));
   if (!unique)
-    out.invalidText('CRD024', ['spec', 'versions'], internalVersionsJson(spec), 'must contain unique version names');
+    out.invalidText('CRD024', ['spec', 'versions'], internalVersionsJson(spec), 'must contain unique version names', {
+      value: versionNames,
+      hint: 'give each version its own name',
+    });
   if (storage !== 1)
     out.invalidText(
       'CRD024',
       ['spec', 'versions'],
       Array.isArray(spec.versions) ? internalVersionsJson(spec) : 'null',
       'must have exactly one version marked as storage version',
+      {
+        value: Array.isArray(spec.versions) ? versionNames : 'null',
+        hint: storage === 0 ? 'set `storage: true` on one version' : 'keep `storage: true` on one version only',
+      },
     );
   const first = internal.versions[0];
   if (first) {

@@ -347,6 +347,7 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     if (!lenient) unknownStrict.push(`unknown field ${JSON.stringify(strictPath(at))}`);
     findings.push({
       path: at,
+      atKey: true,
       diag: lenient
         ? {
             severity: 'warning',

@@ -33,14 +33,21 @@ export function internalSchema(s: unknown): Rec | null {
         )
       : null;
   const orBool = (v: unknown): unknown =>
-    v === undefined ? null : typeof v === 'boolean' ? { Allows: v, Schema: null } : { Allows: true, Schema: internalSchema(v) };
+    v === undefined
+      ? null
+      : typeof v === 'boolean'
+        ? { Allows: v, Schema: null }
+        : { Allows: true, Schema: internalSchema(v) };
   const deps = isRec(s.dependencies)
     ? Object.fromEntries(
         Object.keys(s.dependencies)
           .sort()
           .map((k) => {
             const d = (s.dependencies as Rec)[k];
-            return [k, Array.isArray(d) ? { Schema: null, Property: d } : { Schema: internalSchema(d), Property: null }];
+            return [
+              k,
+              Array.isArray(d) ? { Schema: null, Property: d } : { Schema: internalSchema(d), Property: null },
+            ];
           }),
       )
     : null;

@@ -156,7 +156,15 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
         crd = verdict.crd;
       } else checked = checkV1beta1Crd(v);
       const findings = [...checked, ...generatorChecks(crd)];
-      const located = findings.map((f) => positioned(f, doc, src.file));
+      // (one problem the apiserver reports at two fields of its internal form — spec.version and
+      // spec.versions[0].name — is one place in the file: shown once)
+      const seen = new Set<string>();
+      const located = findings
+        .map((f) => positioned(f, doc, src.file))
+        .filter((d) => {
+          const key = JSON.stringify([d.line, d.col, d.code, d.path, d.message]);
+          return !seen.has(key) && seen.add(key);
+        });
       // Stable sort by position: problems read top to bottom, same-place ones in check order.
       located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
       diagnostics.push(...located);
@@ -219,7 +227,7 @@ function numberText(text: string, doc: YamlDoc, path: Path): string | undefined 
 }
 
 function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
-  return { ...f.diag, file, ...doc.locate(f.path) };
+  return { ...f.diag, file, ...doc.locate(f.path, f.atKey) };
 }
 
 /** The TypeScript names of a kind and its list kind (see kindTypeName); the list's follows the kind's when it is the default. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { checkCrdRequest } from '../../../src/input/crd/check.js';
 import { checkCrdObject, readCrdInputs } from '../../../src/input/crd/index.js';
 import type { IntegerNode, ObjectNode, SchemaNode } from '../../../src/model/types.js';
 import { ROOT } from '../../golden/support.js';
@@ -97,18 +98,30 @@ test('checkCrdObject reports every problem: names, versions, schema shape', () =
     // (the schemas differ, so they stay per version; `x-kubernetes-preserve-unknown-fields: false`
     // keeps the schema from being read as structural: `a`'s missing items are not reported then)
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[b].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined',
-    'status.storedVersions: Invalid value: null: must have at least one stored version',
   ])
     assert.ok(byField.includes(expected), `missing: ${expected}\nhave:\n${byField.join('\n')}`);
   assert.ok(byField.some((f) => f.startsWith('spec.versions[1].name: Invalid value: "V2": a DNS-1035 label')));
-  // the versions as the apiserver prints them: its internal structs, Go field names
+  // what a reader of the file sees: the version names, a hint, no stored-versions echo
+  const reader = checkCrdObject(crd);
+  const storage = reader.find((d) => d.field === 'spec.versions');
+  assert.equal(storage?.message, 'Invalid value: ["v1","V2"]: must have exactly one version marked as storage version');
+  assert.equal(storage?.hint, 'set `storage: true` on one version');
+  assert.equal(reader.find((d) => d.field === 'metadata.name')?.hint, 'expected "things.nodots"');
+  assert.ok(!reader.some((d) => d.field === 'status.storedVersions'));
+  // the apiserver's own causes (once the body decodes): its internal structs, Go field names
+  const decodable = {
+    ...crd,
+    spec: { ...crd.spec, versions: [{ ...crd.spec.versions[0], served: true }, crd.spec.versions[1]] },
+  };
+  const causes = checkCrdRequest(decodable).causes.map((c) => `${c.error.field}: ${c.error.message}`);
   assert.ok(
-    byField.some(
+    causes.some(
       (f) =>
-        f.startsWith('spec.versions: Invalid value: [{"Name":"v1","Served":false,') &&
+        f.startsWith('spec.versions: Invalid value: [{"Name":"v1","Served":true,') &&
         f.endsWith(': must have exactly one version marked as storage version'),
     ),
   );
+  assert.ok(causes.includes('status.storedVersions: Invalid value: null: must have at least one stored version'));
 });
 
 test('structural rules: $ref, properties with additionalProperties, root type, metadata', () => {
@@ -328,4 +341,97 @@ test('structural completeness: value validations may only name specified fields'
       'spec.validation.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.validation.openAPIV3Schema.oneOf[0].properties[b]',
     ],
   );
+});
+
+test('a misspelled schema keyword is refused at its position with did-you-mean, as kube-apiserver refuses it', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                replicas:
+                  type: integer
+                  minimun: 1
+`;
+  const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(crd) }]);
+  assert.equal(r.model.groups.length, 0, 'nothing generated');
+  assert.deepEqual(errors(r.diagnostics), [
+    {
+      severity: 'error',
+      code: 'CRD012',
+      message: 'unknown field "minimun": kube-apiserver refuses it (strict field validation, as kubectl sends it)',
+      path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun',
+      field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].minimun',
+      reason: 'FieldValueInvalid',
+      hint: 'did you mean "minimum"?',
+      file: 'widget.yaml',
+      line: 21,
+      col: 19,
+    },
+  ]);
+});
+
+test('an unknown keyword under items or additionalProperties is dropped with a warning, as the apiserver drops it', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                tags:
+                  type: array
+                  items: { type: string, maxLenght: 10 }
+                labels:
+                  type: object
+                  additionalProperties: { type: string, patern: '^a' }
+`;
+  const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(crd) }]);
+  assert.deepEqual(errors(r.diagnostics), []);
+  const warnings = r.diagnostics.filter((d) => d.code === 'CRD013');
+  assert.deepEqual(
+    warnings.map((d) => [d.line, d.col, d.path, d.hint]),
+    [
+      [
+        21,
+        42,
+        'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.maxLenght',
+        'did you mean "maxLength"? (the keyword has no effect as written)',
+      ],
+      [
+        24,
+        57,
+        'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.labels.additionalProperties.patern',
+        'did you mean "pattern"? (the keyword has no effect as written)',
+      ],
+    ],
+  );
+  // the model is built from the CRD as the apiserver stores it: without the dropped keywords
+  const tags = prop(prop(r.model.groups[0].versions[0].kinds[0].schema, 'spec'), 'tags');
+  assert.ok(tags.type === 'array');
+  assert.equal((tags.items as { maxLength?: number }).maxLength, undefined);
 });
