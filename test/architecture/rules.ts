@@ -124,7 +124,7 @@ export const LAYERS: readonly Layer[] = [
     files: [
       {
         path: 'src/input/crd/check.ts',
-        why: 'the one CRD checker (kube-apiserver\'s verdict on a CRD), shared with the CRD reader',
+        why: "the one CRD checker (kube-apiserver's verdict on a CRD), shared with the CRD reader",
       },
       { path: 'src/input/crd/yaml-fast.ts', why: 'the fast YAML loader of the CRD reader' },
     ],
