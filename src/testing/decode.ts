@@ -11,7 +11,7 @@
 // - the strict errors come in document order, each once, at most 100.
 import { builtinOpenApiModels, builtinTypeName, builtinZeroObject } from './field-schema.js';
 import { jsonCopy } from '../runtime/meta/json.js';
-import { rfc3339Error } from '../runtime/meta/time.js';
+import { rfc3339Error } from '../runtime/validation/go-time.js';
 import { isObject } from './meta.js';
 import { badRequest } from './status.js';
 import type { ApiError } from './status.js';

@@ -811,6 +811,16 @@ function structural(m: Mutated): void {
   s('items a list', (c) => void (prop(c, 'tags').items = [{ type: 'string' }]));
   s('items an empty list', (c) => void (prop(c, 'tags').items = []));
   s('type null', (c) => void (prop(c, 'name').type = 'null'));
+  // an unknown type is refused, and its node has no CEL type: a rule elsewhere still compiles,
+  // one that reads the node does not find the field
+  s('a type typo beside a rule', (c) => {
+    prop(c, 'name').type = 'strin';
+    withRule(c, { rule: 'self.replicas >= 0' });
+  });
+  s('a type typo in a field a rule reads', (c) => {
+    prop(c, 'name').type = 'strin';
+    withRule(c, { rule: "self.name != 'x'" });
+  });
   s('type a typo', (c) => void (prop(c, 'name').type = 'strin'));
   s('type a list', (c) => void (prop(c, 'name').type = ['string']));
   s('root type string', (c) => void Object.assign(root(c), { type: 'string', properties: undefined }));

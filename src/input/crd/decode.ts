@@ -10,7 +10,7 @@
 // errors for what the apiserver refuses at decode, warnings for what it drops silently.
 import { didYouMean, typeInvalid, type Finding } from './field-errors.js';
 import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
-import { rfc3339Error } from '../../runtime/meta/time.js';
+import { rfc3339Error } from '../../runtime/validation/go-time.js';
 
 type Obj = Record<string, unknown>;
 

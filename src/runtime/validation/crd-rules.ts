@@ -25,10 +25,35 @@ const wrap = (cel: CelType | undefined): RuleType | undefined => (cel ? { cel } 
 /** SchemaDeclType of a structural schema node (undefined: it has no CEL type, or cannot be read). */
 export function ruleTypeOf(schema: unknown, isResourceRoot: boolean): RuleType | undefined {
   try {
-    return wrap(schemaType(compileNode(reduceSchema(schema)), isResourceRoot));
+    return wrap(schemaType(compileNode(reduceSchema(withKnownTypes(schema))), isResourceRoot));
   } catch {
     return undefined;
   }
+}
+
+const TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
+const SUBSCHEMA = new Set(['items', 'additionalProperties', 'not']);
+const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
+
+/**
+ * The schema with an unknown `type` (`stringx`: refused elsewhere) read as no type: SchemaDeclType
+ * gives such a node no CEL type, and an object simply lacks that field, where the engine's schema
+ * reader would refuse the whole schema.
+ */
+function withKnownTypes(s: unknown): unknown {
+  if (s === null || typeof s !== 'object' || Array.isArray(s)) return s;
+  const out: Record<string, unknown> = {};
+  const put = (k: string, v: unknown): void =>
+    void Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+  for (const [k, v] of Object.entries(s as Record<string, unknown>)) {
+    if (k === 'type' && typeof v === 'string' && !TYPES.has(v)) continue;
+    if (k === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v))
+      put(k, Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, x]) => [n, withKnownTypes(x)])));
+    else if (SUBSCHEMA.has(k)) put(k, withKnownTypes(v));
+    else if (SUBSCHEMA_LISTS.has(k) && Array.isArray(v)) put(k, v.map(withKnownTypes));
+    else put(k, v);
+  }
+  return out;
 }
 
 /** The type of property `name` of an object type (undefined when it has none, or the name cannot be escaped). */
