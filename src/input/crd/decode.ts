@@ -213,7 +213,7 @@ const CRD = struct('CustomResourceDefinition', () => ({
 /** What the reader knows of the source beyond the values (the literal form of a number). */
 export interface DecodeSource {
   /** The number at `path` as written (`5.0`), when the source keeps it. */
-  numberText?(path: Path): string | undefined;
+  numberText?(path: Path, value: number): string | undefined;
 }
 
 /** The outcome of {@link decodeCrd}. */
@@ -333,7 +333,7 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     if (go !== undefined) wireError = go;
     else {
       const fits = !(t === 'int64' || t === 'int32') || typeof raw !== 'number';
-      const value = goValueName(raw, source.numberText?.(path), fits);
+      const value = goValueName(raw, typeof raw === 'number' ? source.numberText?.(path, raw) : undefined, fits);
       wireError =
         ctx.stack.length === 0
           ? `json: cannot unmarshal ${value} into Go value of type ${goTypeName(t)}`
@@ -399,7 +399,7 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
       case 'int64':
       case 'int32': {
         const limit = t === 'int64' ? INT64 : INT32;
-        const text = typeof v === 'number' ? source.numberText?.(path) : undefined;
+        const text = typeof v === 'number' ? source.numberText?.(path, v) : undefined;
         const fraction = text !== undefined && /[.eE]/.test(text);
         if (typeof v === 'number' && Number.isInteger(v) && v >= -limit && v < limit && !fraction) return v;
         if (fraction)

@@ -116,6 +116,9 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
     }
     const { docs, diagnostics: yamlDiags } = loadYaml(decoded.text, src.file);
     diagnostics.push(...yamlDiags);
+    const integralFloats = integralFloatValues(decoded.text);
+    let textLines: string[] | undefined;
+    const lines = (): string[] => (textLines ??= decoded.text.split('\n'));
     let found = 0;
     for (const doc of docs) {
       const v = doc.value;
@@ -151,7 +154,10 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
       let crd = v as Record<string, unknown>;
       let checked: Finding[];
       if (apiVersion === 'apiextensions.k8s.io/v1') {
-        const verdict = checkCrdRequest(v, { numberText: (path) => numberText(decoded.text, doc, path) });
+        const verdict = checkCrdRequest(v, {
+          // (only a value written somewhere as `5.0` or `1e3` needs its position looked up)
+          numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path) : undefined),
+        });
         checked = verdict.findings;
         crd = verdict.crd;
       } else checked = checkV1beta1Crd(v);
@@ -217,10 +223,26 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   return { model, diagnostics };
 }
 
+/** A number written with a fraction or an exponent as a YAML/JSON value (`: 5.0`, `- 1e3`). */
+const FLOAT_VALUE = /[:\-[,{]\s*([-+]?(?:[0-9][0-9_]*)?\.?[0-9]*(?:\.[0-9]*|[eE][-+]?[0-9]+))\s*(?:$|[,\]}#])/gm;
+
+/**
+ * The integers the text writes as floats (`5.0` → 5): only those values make the decoder look
+ * at how an integer field is written (which costs the positioned parse).
+ */
+function integralFloatValues(text: string): ReadonlySet<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(FLOAT_VALUE)) {
+    const n = Number(m[1].replace(/_/g, ''));
+    if (Number.isInteger(n)) out.add(n);
+  }
+  return out;
+}
+
 /** The source text of the number at `path` (`5.0`, `1e3`), for the decoder's integer fields. */
-function numberText(text: string, doc: YamlDoc, path: Path): string | undefined {
+function numberText(lines: readonly string[], doc: YamlDoc, path: Path): string | undefined {
   const at = doc.locate(path);
-  const line = text.split('\n')[at.line - 1];
+  const line = lines[at.line - 1];
   if (line === undefined) return undefined;
   const m = /^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?/.exec(line.slice(at.col - 1));
   return m ? m[0] : undefined;
