@@ -19,9 +19,15 @@ export interface EmitContext {
   sources: string[];
   /** Options of the client generators (verbs per kind, plural exceptions); CLI or config fill it. */
   client?: ClientGenOptions;
-  /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`, issue #6); none by default. */
+  /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`); none by default. */
   controllers?: string[];
-  /** `--webhooks` (`webhooks: true`, issue #25): the controllers' operators serve admission and conversion webhooks. */
+  /**
+   * The starter that writes the controllers' reconcile.ts (`--starter`, `starter:`): a folder of
+   * starters/, or `generic` for the hooks to fill in. Unset: the starter whose manifest names the
+   * kind's group and kind, else the generic hooks.
+   */
+  starter?: string;
+  /** `--webhooks` (`webhooks: true`): the controllers' operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /**
    * Kinds the controllers own (`--owns apps/v1/Deployment,v1/Service`): `group/version/Kind`,
@@ -52,6 +58,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
     ...(partial.client ? { client: partial.client } : {}),
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
+    ...(partial.starter !== undefined ? { starter: partial.starter } : {}),
     ...(partial.webhooks ? { webhooks: true } : {}),
     ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),

@@ -16,6 +16,8 @@ import {
   PRINT_WIDTH,
   type Doc,
 } from './doc.js';
+import type { ImportTracker } from '../emit/code.js';
+import { tsString } from '../model/naming.js';
 
 /** A type expression as the types emitter builds it. */
 export type TypeExpr =
@@ -127,6 +129,14 @@ export function importDecl(specifiers: readonly string[], from: string, typeOnly
   ]);
 }
 
+/** The import declarations of `imports`, each laid out by {@link importDecl}: what every emitter writes at the top of a file. */
+export function importLines(imports: ImportTracker): string {
+  return imports.declarations(
+    (specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly),
+    (local, module) => `import * as ${local} from ${tsString(module)};`,
+  );
+}
+
 /**
  * `head(a, b)tail` at `indentWidth` spaces: a parameter list (or call arguments) broken one
  * per line with a trailing comma when the whole line exceeds 80 columns. When `head` is an
@@ -226,6 +236,17 @@ export function propertyLine(indentWidth: number, key: string, value: string): s
   const pad = ' '.repeat(indentWidth);
   const flat = `${key}: ${value},`;
   return fitsLine(indentWidth, flat) || textWidth(key) < 5 ? pad + flat : `${pad}${key}:\n${pad}  ${value},`;
+}
+
+/**
+ * `<head>object.call().call()…;` at `indentWidth` spaces: flat when it fits, else prettier's
+ * expanded member chain (one call per line), which it uses for chains of three calls or more.
+ */
+export function chainStatement(indentWidth: number, head: string, object: string, calls: readonly string[]): string {
+  const pad = ' '.repeat(indentWidth);
+  const flat = `${head}${object}.${calls.join('.')};`;
+  if (fitsLine(indentWidth, flat) || calls.length < 3) return pad + flat;
+  return `${pad}${head}${object}\n${calls.map((c) => `${pad}  .${c}`).join('\n')};`;
 }
 
 /** True when `text` (one line) fits in prettier's print width at `indentWidth` spaces. */

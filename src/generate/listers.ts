@@ -9,7 +9,7 @@ import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
-import { callLine, importDecl, propertyLine, signatureLine } from './layout.js';
+import { callLine, importLines, propertyLine, signatureLine } from './layout.js';
 
 /** `listers/<group>/<version>/<file>`. */
 export function listerPath(group: string, version: string, file: string): string {
@@ -30,7 +30,6 @@ export const listers: Emitter = (model: Model, ctx) => {
       const declared = [`${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
       const imports = new ImportTracker(declared, {
         aliasPrefixes: { [runtime]: 'Runtime' },
-        order: [runtime, typesModule],
       });
       const type = imports.use(typesModule, n.type, { type: true }); // first: a runtime name equal to the kind's is aliased
       const resourceLister = imports.use(runtime, 'ResourceLister');
@@ -43,9 +42,7 @@ export const listers: Emitter = (model: Model, ctx) => {
         path,
         contents: renderCode('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
-          imports: imports.declarations((specifiers, module, typeOnly) =>
-            importDecl(specifiers, tsString(module), typeOnly),
-          ),
+          imports: importLines(imports),
           listSignature: atColumn((w) =>
             signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';'),
           ),

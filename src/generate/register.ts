@@ -3,7 +3,7 @@
 
 import type { GroupVersion, Model } from '../model/types.js';
 import { privateName, safeIdentifier, tsString } from '../model/naming.js';
-import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
+import { assignLine, callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
@@ -69,14 +69,13 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
   ];
   const imports = new ImportTracker(declared, {
     aliasPrefixes: { [runtimeImport]: 'Runtime' },
-    order: [runtimeImport, './types.js'],
   });
   for (const k of gv.kinds)
     for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
   const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
   return renderCode('register', 'file', {
     header,
-    imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
+    imports: importLines(imports),
     groupLine: atColumn((w) => assignLine(w, 'export const GroupName', tsString(group))),
     versionLine: atColumn((w) => assignLine(w, 'export const Version', tsString(gv.name))),
     apiVersionLine: atColumn((w) =>

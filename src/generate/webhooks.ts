@@ -20,7 +20,7 @@ import { compareStrings } from '../emit/sorted.js';
 import { callLine, fitsLine, importDecl, propertyLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { ControllerOptionsError, resolveControllerKind } from './controller.js';
+import { ControllerOptionsError, resolveControllerKind } from './controller-kinds.js';
 import { generatedYamlHeader } from './crd.js';
 import { schemaLiteral } from './validators.js';
 import type { ClientKind } from './client-kinds.js';
