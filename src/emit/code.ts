@@ -57,15 +57,17 @@ export class ImportTracker {
   /**
    * The local name of `name` from `module` (a module specifier as written, e.g. `./types.js`).
    * A name already declared by the file or imported from another module is aliased with the
-   * module's prefix, if it has one. `type: true` imports it for types only (unless it is also
-   * used as a value). The same name of the same module always gets the same local name.
+   * module's prefix, if it has one; `as` names it whatever else is taken (a collision is then
+   * the emitter's to report, through {@link ImportTracker.localNames}). `type: true` imports it
+   * for types only (unless it is also used as a value). The same name of the same module always
+   * gets the same local name.
    */
-  use(module: string, name: string, options: { type?: boolean } = {}): string {
+  use(module: string, name: string, options: { type?: boolean; as?: string } = {}): string {
     const m = this.module(module);
     let local = m.names.get(name);
     if (local === undefined) {
       const prefix = this.options.aliasPrefixes?.[module];
-      local = prefix !== undefined && this.isTaken(name) ? `${prefix}${name}` : name;
+      local = options.as ?? (prefix !== undefined && this.isTaken(name) ? `${prefix}${name}` : name);
       m.names.set(name, local);
       if (options.type) m.typeOnly.add(name);
     } else if (!options.type) m.typeOnly.delete(name);

@@ -215,16 +215,18 @@ export function typeArgsLine(indentWidth: number, head: string, args: readonly s
 }
 
 /**
- * `export interface Name extends A, B {}` as prettier breaks it: one line; else `extends …`
- * on the next line; else one type per line. A single extended type never breaks.
+ * `export interface Name extends A, B {}` at `indentWidth` spaces as prettier breaks it: one
+ * line; else `extends …` on the next line; else one type per line. A single extended type never
+ * breaks.
  */
-export function interfaceExtends(head: string, types: readonly string[], body: string): string {
-  if (types.length === 0) return `${head} ${body}`;
+export function interfaceExtends(indentWidth: number, head: string, types: readonly string[], body: string): string {
+  const pad = ' '.repeat(indentWidth);
+  if (types.length === 0) return `${pad}${head} ${body}`;
   const flat = `${head} extends ${types.join(', ')} ${body}`;
-  if (types.length === 1 || fitsLine(0, flat)) return flat;
+  if (types.length === 1 || fitsLine(indentWidth, flat)) return pad + flat;
   const second = `  extends ${types.join(', ')} ${body}`;
-  if (fitsLine(0, second)) return `${head}\n${second}`;
-  return `${head}\n  extends\n${types.map((t) => `    ${t}`).join(',\n')} ${body}`;
+  if (fitsLine(indentWidth, second)) return `${pad}${head}\n${pad}${second}`;
+  return `${pad}${head}\n${pad}  extends\n${types.map((t) => `${pad}    ${t}`).join(',\n')} ${body}`;
 }
 
 /**
@@ -236,6 +238,24 @@ export function propertyLine(indentWidth: number, key: string, value: string): s
   const pad = ' '.repeat(indentWidth);
   const flat = `${key}: ${value},`;
   return fitsLine(indentWidth, flat) || textWidth(key) < 5 ? pad + flat : `${pad}${key}:\n${pad}  ${value},`;
+}
+
+/**
+ * `lhs = fn(arg);` at `indentWidth` spaces, broken after `=` and then inside the call as prettier
+ * does; a bracketed left side (`out["key"]`) too long for its line is broken inside the brackets.
+ */
+export function assignCallLines(indentWidth: number, lhs: string, fn: string, arg: string): string {
+  const pad = ' '.repeat(indentWidth);
+  if (fitsLine(indentWidth, `${lhs} = ${fn}(${arg});`)) return `${pad}${lhs} = ${fn}(${arg});`;
+  let left = `${pad}${lhs}`;
+  const bracket = /^(\w+)\[(.+)\]$/.exec(lhs);
+  if (bracket && !fitsLine(indentWidth, `${lhs} =`)) {
+    left = `${pad}${bracket[1]}[\n${pad}  ${bracket[2]}\n${pad}]`;
+    if (fitsLine(indentWidth, `] = ${fn}(${arg});`)) return `${left} = ${fn}(${arg});`;
+  }
+  const pad2 = ' '.repeat(indentWidth + 2);
+  if (fitsLine(indentWidth + 2, `${fn}(${arg});`)) return `${left} =\n${pad2}${fn}(${arg});`;
+  return `${left} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
 }
 
 /**

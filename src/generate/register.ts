@@ -18,15 +18,18 @@ function comparisonLine(indentWidth: number, left: string, right: string, tail: 
 }
 
 /**
- * `head: left & right = value;` as prettier lays it out: on one line; else broken after `=`;
- * else the intersection broken after `&` (then after `=` too when still too long).
+ * `head: left & right = value;` at `indentWidth` spaces as prettier lays it out: on one line;
+ * else broken after `=`; else the intersection broken after `&` (then after `=` too when still
+ * too long).
  */
-function typedResourceLine(head: string, left: string, right: string, value: string): string {
+function typedResourceLine(indentWidth: number, head: string, left: string, right: string, value: string): string {
+  const pad = ' '.repeat(indentWidth);
   const flat = `${head}: ${left} & ${right} = ${value};`;
-  if (fitsLine(0, flat)) return flat;
-  if (fitsLine(0, `${head}: ${left} & ${right} =`)) return `${head}: ${left} & ${right} =\n  ${value};`;
-  const second = `  ${right} = ${value};`;
-  return `${head}: ${left} &\n${fitsLine(0, second) ? second : `  ${right} =\n  ${value};`}`;
+  if (fitsLine(indentWidth, flat)) return pad + flat;
+  if (fitsLine(indentWidth, `${head}: ${left} & ${right} =`))
+    return `${pad}${head}: ${left} & ${right} =\n${pad}  ${value};`;
+  const second = `${right} = ${value};`;
+  return `${pad}${head}: ${left} &\n${pad}  ${fitsLine(indentWidth + 2, second) ? second : `${right} =\n${pad}  ${value};`}`;
 }
 
 /** A frozen string array member `key: Object.freeze([…] as const),` laid out at its column. */
@@ -87,11 +90,14 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
       const descriptor = kinds[i];
       return {
         descriptor,
-        typedLine: typedResourceLine(
-          `export const ${kind}Resource`,
-          `typeof ${descriptor}`,
-          `${typedResource}<${kind}>`,
-          descriptor,
+        typedLine: atColumn((w) =>
+          typedResourceLine(
+            w,
+            `export const ${kind}Resource`,
+            `typeof ${descriptor}`,
+            `${typedResource}<${kind}>`,
+            descriptor,
+          ),
         ),
         kind: k.kind,
         listKind: k.listKind,
