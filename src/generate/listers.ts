@@ -7,7 +7,6 @@ import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 import { callLine, importLines, propertyLine, signatureLine } from './layout.js';
 
@@ -18,7 +17,6 @@ export function listerPath(group: string, version: string, file: string): string
 
 /** The listers emitter: one file per kind that can list and watch. */
 export const listers: Emitter = (model: Model, ctx) => {
-  checkClientOptions(model, ctx.client);
   const files: GeneratedFile[] = [];
   for (const gv of clientKinds(model, ctx.client, true)) {
     for (const ck of gv.kinds) {
