@@ -48,8 +48,8 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   const needed = new Set(['ApplyConfigurationFor', 'ClientBackend']);
   for (const m of clientMethods(kind, ck.verbs, type, listType)) for (const t of m.runtimeTypes) needed.add(t);
   const local = new Map([...needed].sort(compareStrings).map((t) => [t, imports.use(runtime, t, { type: true })]));
-  const rt = (t: string): string => local.get(t) ?? t;
-  const methods = clientMethods(kind, ck.verbs, type, listType, rt);
+  const runtimeName = (t: string): string => local.get(t) ?? t;
+  const methods = clientMethods(kind, ck.verbs, type, listType, runtimeName);
   const typedClient = imports.use(runtime, 'TypedResourceClient');
   assertUniqueNames(path, imports.localNames());
   const namespaced = kind.scope === 'Namespaced';
@@ -57,12 +57,12 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   return renderCode('clientset', 'typed-resource', {
     header: generatedHeader(ctx.sources),
     imports: importLines(imports),
-    rtBackend: rt('ClientBackend'),
+    rtBackend: runtimeName('ClientBackend'),
     clientField: atColumn((w) =>
       typeArgsLine(
         w,
         `readonly #client: ${typedClient}`,
-        [type, listType, `${rt('ApplyConfigurationFor')}<${type}>`, tsString(kind.scope)],
+        [type, listType, `${runtimeName('ApplyConfigurationFor')}<${type}>`, tsString(kind.scope)],
         ';',
       ),
     ),

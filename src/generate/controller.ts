@@ -105,7 +105,8 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
   // the kind's names first, then the runtime's, then what it owns: a later name that is taken is aliased
   const type = imports.use(api(ck.group.name, ck.version.name, 'types.ts'), n.type, { type: true });
   const descriptor = imports.use(api(ck.group.name, ck.version.name, 'register.ts'), `${n.type}Resource`);
-  const rt = Object.fromEntries(
+  // the runtime's names as this file imports them (aliased where a kind's name takes one)
+  const names = Object.fromEntries(
     ['Controller', 'ControllerOptions', 'Manager', 'OwnerReference', 'ReconcileContext', 'ReconcileRequest', 'Result']
       .map((t) => [t, imports.use(runtime, t, { type: true })])
       .concat(
@@ -140,7 +141,7 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
     imports: importLines(imports),
     type,
     pluralType: n.plural,
-    rt,
+    names,
     hooks,
     controllerName: tsString(`${dir}-controller`),
     reconcileFile: tsString(`controllers/${dir}/reconcile.ts`),
@@ -151,7 +152,7 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
       type: o.type,
       descriptor: o.descriptor,
       value: atColumn((w) =>
-        callLine(w, `${o.field}: ${rt['controlledObjects']}`, [`informers.${o.field}`, 'obj'], ','),
+        callLine(w, `${o.field}: ${names['controlledObjects']}`, [`informers.${o.field}`, 'obj'], ','),
       ),
     })),
     reconcilerType: atColumn((w) =>
@@ -159,7 +160,7 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
         w,
         `export type ${n.type}Reconciler = `,
         [`${privateName(n.type)}: ${type}`, `context: ${n.type}Context`],
-        ` => Promise<${rt['Result']} | void>;`,
+        ` => Promise<${names['Result']} | void>;`,
       ),
     ),
     builderDoc: wrapDoc(' *', builderDoc).replace(/^ \* /, ''),
@@ -168,27 +169,27 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
         w,
         `export function ${setupName}`,
         [
-          `manager: ${rt['Manager']}`,
-          `options: ${rt['ControllerOptions']} = {}`,
+          `manager: ${names['Manager']}`,
+          `options: ${names['ControllerOptions']} = {}`,
           `reconciler: ${n.type}Reconciler = ${hooks}.reconcile`,
         ],
-        `: ${rt['Controller']} {`,
+        `: ${names['Controller']} {`,
       ),
     ),
     reconcileSignature: atColumn((w) =>
       callLine(
         w,
         'const reconcileOne = async ',
-        [`request: ${rt['ReconcileRequest']}`, `context: ${rt['ReconcileContext']}`],
-        `: Promise<${rt['Result']} | void> => {`,
+        [`request: ${names['ReconcileRequest']}`, `context: ${names['ReconcileContext']}`],
+        `: Promise<${names['Result']} | void> => {`,
       ),
     ),
     builderStatement: atColumn((w) =>
-      chainStatement(w, 'return ', `${rt['newControllerManagedBy']}(manager)`, builderCalls),
+      chainStatement(w, 'return ', `${names['newControllerManagedBy']}(manager)`, builderCalls),
     ),
     getObject: atColumn((w) => callLine(w, 'obj = await context.client.get', [descriptor, 'request'], ';')),
     ownerReferenceLine: atColumn((w) =>
-      callLine(w, `const ownerReference = ${rt['newControllerRef']}`, ['obj', descriptor], ';'),
+      callLine(w, `const ownerReference = ${names['newControllerRef']}`, ['obj', descriptor], ';'),
     ),
   });
 }

@@ -144,7 +144,7 @@ function fits(node: SchemaNode | undefined, type: StarterField['type']): boolean
 
 /**
  * The manifest's fields against `kind`: `present` says which are there (for the templates),
- * `missing` lists the required ones that are not (`spec.dbtype (string)`).
+ * `missing` lists the required ones that are not (`spec.replicas (integer)`).
  */
 export function starterFields(m: StarterManifest, kind: Kind): { present: Record<string, boolean>; missing: string[] } {
   const present: Record<string, boolean> = {};
