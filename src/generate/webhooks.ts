@@ -690,21 +690,6 @@ export function withCrdConversion(group: Group, kindName: string, ow: OperatorWe
   };
 }
 
-/** Every problem with `ctx.webhooks` for the kinds of `ctx.controllers` (empty when fine; the controllers' own problems are controllerErrors'). */
-export function webhookErrors(model: Model, ctx: EmitContext): string[] {
-  if (!ctx.webhooks) return [];
-  const out: string[] = [];
-  for (const s of ctx.controllers ?? []) {
-    try {
-      operatorWebhooks(ctx, resolveControllerKind(model, ctx, s));
-    } catch (e) {
-      if (!(e instanceof ControllerOptionsError)) throw e;
-      if (!out.includes(e.message)) out.push(e.message);
-    }
-  }
-  return out;
-}
-
 /** The webhooks emitter: nothing unless the run has `--webhooks` and `--controller` kinds. */
 export const webhooks: Emitter = (model, ctx) => {
   if (!ctx.webhooks) return [];
