@@ -89,8 +89,9 @@ export async function reconcile(
       }
       set(obj);
     });
+    const fields = { [resource.kind.toLowerCase()]: name }; // { deployment: "orders-db" }
     if (result.operation !== "unchanged")
-      context.logger.info({ name }, `${result.operation} ${resource.kind}`);
+      context.logger.info(fields, `${result.operation} ${resource.kind}`);
     return result.object;
   }
   const db = databaseOf(dm);
