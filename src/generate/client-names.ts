@@ -2,23 +2,16 @@
 // TypeScript casing). Built only from src/model/naming.ts helpers; the emitters and
 // their templates get every identifier from here.
 import type { Group, GroupVersion, Kind, Model } from '../model/types.js';
-import { isSafePathSegment, pluralName, privateName, publicName } from '../model/naming.js';
+import {
+  IRREGULAR_PLURALS,
+  isSafePathSegment,
+  listTypeName,
+  pluralName,
+  privateName,
+  publicName,
+  typeName,
+} from '../model/naming.js';
 import type { ClientGenOptions } from './client-options.js';
-
-/**
- * Irregular English plurals for kind names (gengo's namer handles the regular ones),
- * used when the input gives no plural of its own (TypeScript input) and as a check.
- */
-export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
-  Endpoints: 'Endpoints',
-  Person: 'People',
-  Child: 'Children',
-  Index: 'Indices',
-  Matrix: 'Matrices',
-  Schema: 'Schemas',
-  Data: 'Data',
-  Status: 'Statuses',
-};
 
 /**
  * The plural of a kind in identifiers (`databaseManagers()`, `DatabaseManagersGetter`):
@@ -119,13 +112,13 @@ export function kindNames(
     versionName,
     groupVersionAccessor: privateName(groupName) + versionName,
     groupVersionType: groupName + versionName,
-    type: publicName(kind.kind),
-    listType: publicName(kind.listKind),
+    type: publicName(typeName(kind)),
+    listType: publicName(listTypeName(kind)),
     plural,
     // A class method named `constructor` would be the class constructor (plural `constructor` is a legal resource name).
     pluralAccessor: classMember(privateName(plural)),
-    singularAccessor: privateName(kind.kind),
-    descriptorConst: `${privateName(kind.kind)}Resource`,
+    singularAccessor: privateName(typeName(kind)),
+    descriptorConst: `${privateName(typeName(kind))}Resource`,
     fileName,
   };
 }
@@ -133,31 +126,4 @@ export function kindNames(
 /** The kinds of a version that get a client: served ones. */
 export function servedKinds(version: GroupVersion): Kind[] {
   return version.kinds.filter((k) => k.served);
-}
-
-/**
- * For TypeScript input, whose resource plural is derived from the kind name: a new model
- * in which every kind whose plural is the regular derived one (`persons` for `Person`)
- * takes its plural from `pluralExceptions` or the {@link IRREGULAR_PLURALS} table instead
- * (lower-cased, as a resource name), as client-gen's plural namer does for URLs and names.
- * Explicit plurals (`+kubebuilder:resource:path=…` that differ from the derived one) stay.
- */
-export function applyTypeScriptPlurals(model: Model, options?: ClientGenOptions): Model {
-  const pick = (kind: string): string | undefined =>
-    options?.pluralExceptions?.[kind] ??
-    (Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind) ? IRREGULAR_PLURALS[kind] : undefined);
-  return {
-    ...model,
-    groups: model.groups.map((g) => ({
-      ...g,
-      versions: g.versions.map((v) => ({
-        ...v,
-        kinds: v.kinds.map((k) => {
-          const p = pick(k.kind);
-          if (p === undefined || k.plural !== pluralName(k.kind).toLowerCase()) return k;
-          return { ...k, plural: p.toLowerCase() };
-        }),
-      })),
-    })),
-  };
 }

@@ -2,8 +2,8 @@
 // `DatabaseManagerGVK`/`GVR`/`Resource` constants and `isDatabaseManager` type guards.
 
 import type { GroupVersion, Model } from '../model/types.js';
-import { privateName, safeIdentifier, tsString } from '../model/naming.js';
-import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
+import { listTypeName, privateName, safeIdentifier, tsString, typeName } from '../model/naming.js';
+import { assignLine, callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
@@ -18,15 +18,18 @@ function comparisonLine(indentWidth: number, left: string, right: string, tail: 
 }
 
 /**
- * `head: left & right = value;` as prettier lays it out: on one line; else broken after `=`;
- * else the intersection broken after `&` (then after `=` too when still too long).
+ * `head: left & right = value;` at `indentWidth` spaces as prettier lays it out: on one line;
+ * else broken after `=`; else the intersection broken after `&` (then after `=` too when still
+ * too long).
  */
-function typedResourceLine(head: string, left: string, right: string, value: string): string {
+function typedResourceLine(indentWidth: number, head: string, left: string, right: string, value: string): string {
+  const pad = ' '.repeat(indentWidth);
   const flat = `${head}: ${left} & ${right} = ${value};`;
-  if (fitsLine(0, flat)) return flat;
-  if (fitsLine(0, `${head}: ${left} & ${right} =`)) return `${head}: ${left} & ${right} =\n  ${value};`;
-  const second = `  ${right} = ${value};`;
-  return `${head}: ${left} &\n${fitsLine(0, second) ? second : `  ${right} =\n  ${value};`}`;
+  if (fitsLine(indentWidth, flat)) return pad + flat;
+  if (fitsLine(indentWidth, `${head}: ${left} & ${right} =`))
+    return `${pad}${head}: ${left} & ${right} =\n${pad}  ${value};`;
+  const second = `${right} = ${value};`;
+  return `${pad}${head}: ${left} &\n${pad}  ${fitsLine(indentWidth + 2, second) ? second : `${right} =\n${pad}  ${value};`}`;
 }
 
 /** A frozen string array member `key: Object.freeze([…] as const),` laid out at its column. */
@@ -41,8 +44,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
   const descriptors = new Set<string>();
   const kinds = gv.kinds.map((k) => {
     // the untyped descriptor (module-private): `httpRouteResource`, numbered if two kinds differ only in case
-    let descriptor = `${privateName(k.kind)}Resource`;
-    for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(k.kind)}Resource${i}`;
+    let descriptor = `${privateName(typeName(k))}Resource`;
+    for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(typeName(k))}Resource${i}`;
     descriptors.add(descriptor);
     return descriptor;
   });
@@ -53,8 +56,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
     'SchemeGroupVersion',
     'Kinds',
     ...gv.kinds.flatMap((k, i) => {
-      const kind = safeIdentifier(k.kind);
-      const listKind = safeIdentifier(k.listKind);
+      const kind = safeIdentifier(typeName(k));
+      const listKind = safeIdentifier(listTypeName(k));
       return [
         `${kind}Kind`,
         `${listKind}Kind`,
@@ -69,33 +72,35 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
   ];
   const imports = new ImportTracker(declared, {
     aliasPrefixes: { [runtimeImport]: 'Runtime' },
-    order: [runtimeImport, './types.js'],
   });
   for (const k of gv.kinds)
-    for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
+    for (const t of [typeName(k), listTypeName(k)]) imports.use('./types.js', safeIdentifier(t), { type: true });
   const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
   return renderCode('register', 'file', {
     header,
-    imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
+    imports: importLines(imports),
     groupLine: atColumn((w) => assignLine(w, 'export const GroupName', tsString(group))),
     versionLine: atColumn((w) => assignLine(w, 'export const Version', tsString(gv.name))),
     apiVersionLine: atColumn((w) =>
       assignLine(w, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
     ),
     kinds: gv.kinds.map((k, i) => {
-      const kind = safeIdentifier(k.kind);
-      const listKind = safeIdentifier(k.listKind);
+      const kind = safeIdentifier(typeName(k));
+      const listKind = safeIdentifier(listTypeName(k));
       const descriptor = kinds[i];
       return {
         descriptor,
-        typedLine: typedResourceLine(
-          `export const ${kind}Resource`,
-          `typeof ${descriptor}`,
-          `${typedResource}<${kind}>`,
-          descriptor,
+        typedLine: atColumn((w) =>
+          typedResourceLine(
+            w,
+            `export const ${kind}Resource`,
+            `typeof ${descriptor}`,
+            `${typedResource}<${kind}>`,
+            descriptor,
+          ),
         ),
-        kind: k.kind,
-        listKind: k.listKind,
+        kind: typeName(k),
+        listKind: listTypeName(k),
         plural: k.plural,
         singular: k.singular,
         namespaced: k.scope === 'Namespaced' ? 'true' : 'false',
