@@ -16,6 +16,7 @@ export * from './client/in-cluster.js';
 export * from './client/load-config.js';
 export { ExecCredentialProvider, type ExecCredentialResult, type ExecClusterInfo } from './client/exec-credential.js';
 export * from './meta/owner.js';
+export * from './meta/last-spec.js';
 export * from './meta/conditions.js';
 export * from './meta/finalizers.js';
 // deep copies: the helpers generated deepcopy.ts files import, typed ObjectMeta/ListMeta copies

@@ -765,6 +765,44 @@ export const SCENARIOS: Scenario[] = [
         accept: 'application/json;as=Foo;g=meta.k8s.io;v=v1',
       });
       await c.req('metadata of a missing object: 404', 'GET', widget(ns, 'none'), { accept: META });
+      // what a controller caching Services as metadata only judges them by: its annotation and
+      // managedFields, after another manager changed one field and removed another
+      const svcs = `/api/v1/namespaces/${ns}/services`;
+      await c.send('POST', `${svcs}?fieldManager=op`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'ms', annotations: { 'crdgen.dev/last-spec': '{}' } },
+          spec: {
+            clusterIP: 'None',
+            selector: { app: 'a', tier: 'b' },
+            ports: [{ name: 'db', port: 5432, targetPort: 'db', protocol: 'TCP' }],
+          },
+        },
+      });
+      await c.req('a Service as PartialObjectMetadata: one manager', 'GET', `${svcs}/ms`, { accept: META });
+      await c.send('PATCH', `${svcs}/ms?fieldManager=someone`, {
+        body: [
+          { op: 'remove', path: '/spec/selector/tier' },
+          { op: 'replace', path: '/spec/ports/0/targetPort', value: 'other' },
+        ],
+        contentType: JSON_PATCH,
+      });
+      await c.req(
+        'a Service as PartialObjectMetadata: a field removed, one changed by another manager',
+        'GET',
+        `${svcs}/ms`,
+        {
+          accept: META,
+        },
+      );
+      await c.send('PATCH', `${svcs}/ms?fieldManager=someone`, {
+        body: [{ op: 'remove', path: '/spec/ports/0/name' }],
+        contentType: JSON_PATCH,
+      });
+      await c.req('a Service as PartialObjectMetadata: a field removed, nothing changed', 'GET', `${svcs}/ms`, {
+        accept: META,
+      });
       await c.req('patch answered as PartialObjectMetadata', 'PATCH', widget(ns, 'm1'), {
         body: { metadata: { labels: { c: 'd' } } },
         contentType: MERGE_PATCH,

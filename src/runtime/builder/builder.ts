@@ -29,6 +29,8 @@ export interface WatchScope {
   labelSelector?: string;
   /** Cache and watch only objects whose fields match (`metadata.name=x`): the server filters. */
   fieldSelector?: string;
+  /** Keep metadata.managedFields in the cache (dropped by default), e.g. to see who changed a metadata-only object. */
+  keepManagedFields?: boolean;
 }
 
 /** How a watch reads its kind. */
@@ -74,6 +76,7 @@ function scopeOf(o: WatchScope): WatchScope | undefined {
   if (o.namespaces !== undefined) s.namespaces = o.namespaces;
   if (o.labelSelector !== undefined) s.labelSelector = o.labelSelector;
   if (o.fieldSelector !== undefined) s.fieldSelector = o.fieldSelector;
+  if (o.keepManagedFields !== undefined) s.keepManagedFields = o.keepManagedFields;
   return Object.keys(s).length ? s : undefined;
 }
 

@@ -276,6 +276,11 @@ export class SharedInformerFactoryBase {
     return e.informer as unknown as SharedIndexInformer<T>;
   }
 
+  /** True when the kind has an informer (its metadata-only one with `metadataOnly`), started or not. */
+  hasInformer(resource: GroupVersionResource, options: InformerForOptions = {}): boolean {
+    return this.entries.has(resourceKey(resource) + (options.metadataOnly ? METADATA_SUFFIX : ''));
+  }
+
   private newInformer(
     descriptor: ResourceDescriptor,
     key: string,

@@ -22,6 +22,7 @@ import { listAllByNamespace } from '../cache/listers.js';
 import { toSelector } from '../labels/parse.js';
 import type { Selector } from '../labels/selector.js';
 import { hasFinalizer } from '../meta/finalizers.js';
+import { canonicalJson, LAST_SPEC_ANNOTATION, objectContent, specAsLastWritten } from '../meta/last-spec.js';
 
 /** Names one object: its namespace (ignored for a cluster-scoped kind) and name. A ReconcileRequest is one. */
 export interface ObjectKey {
@@ -150,6 +151,14 @@ export interface Client {
    * copy and updates it unless nothing changed. `mutate` must not change the name or namespace.
    * A create that finds the object already there (the cache was behind) reads it from the API
    * server and goes on as an update.
+   *
+   * A kind the manager caches as metadata only (a watch with `metadataOnly`, nothing reading
+   * it whole) is not cached whole for this: `mutate` runs on the cached metadata alone to learn
+   * what it sets, which is recorded in the object's `crdgen.dev/last-spec` annotation; when the
+   * metadata says the object is as last written (specAsLastWritten: the record, and
+   * managedFields, which that kind's cache must keep) nothing is read or sent, and the result's
+   * object is the metadata with what `mutate` sets; otherwise the object is read from the API
+   * server, `mutate`d and updated. There `mutate` must not assume the object has a spec.
    */
   createOrUpdate<T extends KubeObject>(
     resource: TypedResource<T>,
@@ -190,6 +199,11 @@ export interface ClientHost {
     resource: TypedResource<T>,
     options?: { metadataOnly?: boolean },
   ): Promise<SharedIndexInformer<T>>;
+  /**
+   * How the cache holds `resource`: `metadata` when only its metadata-only informer exists
+   * (a watch with metadataOnly), `whole` otherwise (a read starts the full one).
+   */
+  cachedAs?(resource: TypedResource): 'whole' | 'metadata';
 }
 
 /** JSON equality where a key holding `undefined` counts as absent (what the server would store). */
@@ -472,6 +486,8 @@ export class ManagerClient implements Client {
       }
       return obj;
     };
+    if (this.host.cachedAs?.(resource) === 'metadata')
+      return this.createOrUpdateByMetadata(resource, key, mutated, options);
     let current: T | undefined;
     try {
       current = await this.get(resource, key);
@@ -492,6 +508,59 @@ export class ManagerClient implements Client {
       }
     }
     const next = await mutated(structuredClone(current));
+    if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };
+    // a record of what was set before no longer says what the object holds
+    if (next.metadata?.annotations?.[LAST_SPEC_ANNOTATION] !== undefined)
+      delete next.metadata.annotations[LAST_SPEC_ANNOTATION];
+    return { operation: 'updated', object: await this.update(resource, next, options) };
+  }
+
+  /** createOrUpdate of a kind cached as metadata only (see {@link Client.createOrUpdate}). */
+  private async createOrUpdateByMetadata<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    mutated: (obj: T) => Promise<T>,
+    options: WriteOptions | undefined,
+  ): Promise<{ operation: OperationResult; object: T }> {
+    const record = (obj: T, content: Record<string, unknown>): T => {
+      obj.metadata = {
+        ...obj.metadata,
+        annotations: { ...obj.metadata?.annotations, [LAST_SPEC_ANNOTATION]: canonicalJson(content) },
+      };
+      return obj;
+    };
+    let meta: PartialObjectMetadata | undefined;
+    try {
+      meta = await this.getMetadata(resource, key);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (meta === undefined) {
+      const ns = resource.namespaced ? key.namespace : undefined;
+      const fresh = {
+        apiVersion: apiVersionOf(resource),
+        kind: resource.kind,
+        metadata: { name: key.name, ...(ns ? { namespace: ns } : {}) },
+      } as T;
+      const next = await mutated(fresh);
+      try {
+        return {
+          operation: 'created',
+          object: await this.create(resource, record(next, objectContent(next)), options),
+        };
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+        meta = await this.apiReader.get(resource, key); // the cache was behind a create
+      }
+    }
+    // what mutate sets, learnt from the metadata alone
+    const bare = { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: structuredClone(meta.metadata) };
+    const probe = await mutated(bare as T);
+    const content = objectContent(probe);
+    if (semanticEqual(meta.metadata, probe.metadata) && specAsLastWritten(meta, this.fieldManager, content))
+      return { operation: 'unchanged', object: probe };
+    const current = await this.apiReader.get(resource, key);
+    const next = record(await mutated(structuredClone(current)), content);
     if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };
     return { operation: 'updated', object: await this.update(resource, next, options) };
   }

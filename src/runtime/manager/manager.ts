@@ -121,6 +121,10 @@ export class Manager implements RunnableController {
       fieldManager,
       cachedNamespaces: (resource) => this.cache.namespacesOf(resource),
       syncedInformer: (resource, o) => this.syncedInformer(resource, o),
+      cachedAs: (resource) =>
+        this.cache.hasInformer(resource, { metadataOnly: true }) && !this.cache.hasInformer(resource)
+          ? 'metadata'
+          : 'whole',
     });
     const metrics = options.metrics ?? noopControllerMetrics;
     // the host reads the manager's concurrency when a controller starts, not when the host is made

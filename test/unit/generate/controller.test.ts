@@ -336,7 +336,17 @@ test('the starter is picked by group and kind, not by the shape of the spec; --s
   const rec = named.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
   assert.match(rec, /export const DATABASES/);
   assert.match(rec, /dm: Database,/);
-  assert.match(owns(named), /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)/);
+  // the Services it reads as metadata only: cached so, with their managedFields
+  assert.match(owns(named), /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource, \{ metadataOnly: true \}\)/);
+  assert.match(owns(named), /manager\.scope\(ServiceResource, \{ keepManagedFields: true \}\);/);
+  assert.match(owns(named), /services: PartialObjectMetadata\[\];/);
+  // a kind --owns names too may be read whole by code of the user's: cached whole
+  const alsoOwned = controller(
+    elsewhere,
+    createEmitContext({ ...ctx, starter: 'databasemanager', owns: ['v1/Service'] }),
+  );
+  assert.match(owns(alsoOwned), /\.owns\(ServiceResource\)\n/);
+  assert.doesNotMatch(owns(alsoOwned), /metadataOnly|keepManagedFields|PartialObjectMetadata/);
   assert.deepEqual(optionErrors(elsewhere, createEmitContext({ ...ctx, starter: 'databasemanager' })), []);
   // the article's CRD with the generic hooks, by name
   const dm = read('fixtures/databasemanager/crd.yaml');
