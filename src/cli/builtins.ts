@@ -71,8 +71,11 @@ const NAMED_TYPES = [
   'VolumeMount',
 ];
 
-/** Where the runtime's index is from a generated file (`apis/<group>/<version>/…`, three folders down). */
-const RUNTIME_INDEX_FROM_APIS = '../../../../index.js';
+/**
+ * What a generated file (`apis/<group>/<version>/…`, three folders down) imports the runtime's types
+ * from: src/runtime/builtin/runtime.ts, not the package's entry point, which imports every folder.
+ */
+const RUNTIME_INDEX_FROM_APIS = '../../../runtime.js';
 
 /** The header of a built-in file: the generated marker, the source with its Kubernetes version, the command. */
 export function builtinHeader(): string {

@@ -26,7 +26,7 @@ import {
   type Deployment,
   type Secret,
   type Service,
-} from '../../src/runtime/client/builtin.js';
+} from '../../src/runtime/builtin/kinds.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { newControllerRef, setControllerReference } from '../../src/runtime/meta/owner.js';
@@ -514,7 +514,7 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const FIN = 'test.crdgen.dev/external';
     const external = new Set<string>();
     let cleanupCalls = 0;
-    const { finalizer } = await import('../../src/runtime/manager/finalizer.js');
+    const { finalizer } = await import('../../src/runtime/reconcile/finalizer.js');
     const run = await runManager(env, ns, (m) => {
       newControllerManagedBy(m)
         .for(WidgetResource)

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { newManager } from '../../src/runtime/manager/manager.js';
 import { restBackend } from '../../src/runtime/typed/backend.js';
-import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/client/builtin.js';
+import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/builtin/kinds.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';

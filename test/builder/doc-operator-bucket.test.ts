@@ -15,7 +15,7 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
 import { restBackend } from '../../src/runtime/typed/backend.js';
-import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/client/builtin.js';
+import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/builtin/kinds.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';

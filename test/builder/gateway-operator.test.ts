@@ -15,12 +15,7 @@ import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
 import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
-import {
-  DeploymentResource,
-  ServiceResource,
-  type Deployment,
-  type Service,
-} from '../../src/runtime/client/builtin.js';
+import { DeploymentResource, ServiceResource, type Deployment, type Service } from '../../src/runtime/builtin/kinds.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
 import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';

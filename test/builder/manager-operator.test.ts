@@ -14,7 +14,7 @@ import {
   type ConfigMap,
   type CoreEvent,
   type Lease,
-} from '../../src/runtime/client/builtin.js';
+} from '../../src/runtime/builtin/kinds.js';
 import { startOperator, type OperatorProcess } from '../e2e/support.js';
 import { WIDGET_CRD, WidgetResource, waitFor, widget, type Widget } from './support.js';
 

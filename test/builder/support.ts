@@ -12,10 +12,10 @@ import {
   SecretResource,
   ServiceResource,
   type Deployment,
-} from '../../src/runtime/client/builtin.js';
+} from '../../src/runtime/builtin/kinds.js';
 import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
 import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
-import type { Controller } from '../../src/runtime/manager/controller.js';
+import type { Controller } from '../../src/runtime/controller/controller.js';
 import type { ReconcileRequest } from '../../src/runtime/reconcile/reconcile.js';
 import { startControlPlane, startTestApiServer, type ApiServerHandle } from '../../src/testing/index.js';
 import { controlPlaneAssets } from '../support/assets.js';

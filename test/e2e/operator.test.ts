@@ -15,7 +15,7 @@ import {
   type CoreEvent,
   type Deployment,
   type Service,
-} from '../../src/runtime/client/builtin.js';
+} from '../../src/runtime/builtin/kinds.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
 import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';

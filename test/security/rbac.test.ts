@@ -17,7 +17,7 @@ import {
   type CoreEvent,
   type Deployment,
   type Service,
-} from '../../src/runtime/client/builtin.js';
+} from '../../src/runtime/builtin/kinds.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from '../e2e/support.js';

@@ -3,7 +3,7 @@
 // faults are windows (one at a time); the failure windows are recorded for the rate check.
 import type { TestApiServer } from '../../src/testing/index.js';
 import { PatchType, type ResourceClient } from '../../src/runtime/client/resource.js';
-import type { Deployment } from '../../src/runtime/client/builtin.js';
+import type { Deployment } from '../../src/runtime/builtin/kinds.js';
 import type { Prng } from './prng.js';
 import type { FailureWindow } from './request-rate.js';
 import type { Replicas } from './replicas.js';

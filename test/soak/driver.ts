@@ -10,7 +10,7 @@ import { startEtcd, type EtcdProcess } from '../../src/testing/storage/etcd-serv
 import { etcdBinary } from '../support/assets.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
+import { DeploymentResource, type Deployment } from '../../src/runtime/builtin/kinds.js';
 import { DM_CRD } from '../e2e/support.js';
 import { buildOperator } from './build.js';
 import { Chaos, FAULT_KINDS } from './chaos.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
+import { DeploymentResource, type Deployment } from '../../src/runtime/builtin/kinds.js';
 
 let env: TestApiServer;
 before(async () => {

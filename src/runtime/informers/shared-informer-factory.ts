@@ -11,7 +11,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
 import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { ResourceLister } from '../listers/lister.js';
-import { dropManagedFields } from '../controller/transform.js';
+import { dropManagedFields } from '../cache/transform.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 
 /** Group, version and plural resource: how `forResource` names a resource. */

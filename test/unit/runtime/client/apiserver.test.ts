@@ -7,7 +7,7 @@ import { BACKENDS } from '../../../support/backends.js';
 import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../../../src/runtime/client/resource-client.js';
 import { PatchType, type ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
-import { NamespaceResource } from '../../../../src/runtime/client/builtin.js';
+import { NamespaceResource } from '../../../../src/runtime/builtin/kinds.js';
 import {
   isAlreadyExists,
   isConflict,

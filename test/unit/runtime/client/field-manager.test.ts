@@ -5,12 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  applicationName,
-  defaultFieldManager,
-  fieldManagerFromUserAgent,
-  withFieldManager,
-} from '../../../../src/runtime/client/field-manager.js';
+import { applicationName, fieldManagerFromUserAgent } from '../../../../src/runtime/client/field-manager.js';
+import { defaultFieldManager, withFieldManager } from '../../../../src/runtime/typed/field-manager.js';
 import { defaultUserAgent } from '../../../../src/runtime/client/rest-client.js';
 import { FakeClientBackend } from '../../../../src/runtime/fake/index.js';
 import type { ResourceDescriptor } from '../../../../src/runtime/client/resource.js';

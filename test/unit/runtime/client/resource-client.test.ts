@@ -10,7 +10,7 @@ import {
   CoreEventResource,
   EventsV1EventResource,
   type Deployment,
-} from '../../../../src/runtime/client/builtin.js';
+} from '../../../../src/runtime/builtin/kinds.js';
 import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '../../../../src/runtime/client/errors.js';
 import type { ListerWatcher } from '../../../../src/runtime/client/types.js';
 import type { KubeList, KubeObject } from '../../../../src/runtime/meta/types.js';

@@ -7,7 +7,7 @@ import {
   newPrometheusMetrics,
   noopReconcileMetrics,
   overlapsMetricName,
-} from '../../../../src/runtime/controller/metrics.js';
+} from '../../../../src/runtime/metrics/controller.js';
 import { newQueue } from '../../../../src/runtime/workqueue/queue.js';
 
 function countingMetric(): { inc(): void; count: number } {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
 import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
 import { restBackend, type ClientBackend } from '../../../../src/runtime/typed/backend.js';
-import { LeaseResource, type Lease } from '../../../../src/runtime/client/builtin.js';
-import { LeaderElector } from '../../../../src/runtime/controller/leader-election.js';
+import { LeaseResource, type Lease } from '../../../../src/runtime/builtin/kinds.js';
+import { LeaderElector } from '../../../../src/runtime/operator/leader-election.js';
 import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
 
 let server: TestApiServer;

@@ -4,12 +4,12 @@
 // aggregation), so a retry loop does not flood the API server.
 import type { KubeObject } from '../meta/types.js';
 import type { ClientBackend } from '../typed/backend.js';
-import { CoreEventResource, type CoreEvent, type ObjectReference } from '../client/builtin.js';
+import { CoreEventResource, type CoreEvent, type ObjectReference } from '../builtin/kinds.js';
 import { PatchType } from '../client/resource.js';
 import { isNotFound } from '../client/errors.js';
 import { gvkApiVersion, type GroupVersionKind } from '../meta/owner.js';
 import { formatTime } from '../meta/conditions.js';
-import { errorMessage, noopLogger, type Logger } from './logger.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 
 /** core/v1 Event types. */
 export type EventType = 'Normal' | 'Warning';

@@ -1,6 +1,6 @@
 // Waiting for a controller's informer caches at start-up without client-go's 100 ms poll:
 // the first reconcile is what an operator's start-up time is measured to.
-import { pollUntilTrue } from '../cache/wait-for-cache-sync.js';
+import { pollUntilTrue } from './wait-for-cache-sync.js';
 import { realClock, type Clock } from '../workqueue/clock.js';
 
 /** The longest gap between two checks of {@link waitForSynced}, in ms. */

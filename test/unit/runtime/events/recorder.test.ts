@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
 import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
 import { restBackend, type ClientBackend } from '../../../../src/runtime/typed/backend.js';
-import { CoreEventResource, type CoreEvent } from '../../../../src/runtime/client/builtin.js';
-import { EventBroadcaster } from '../../../../src/runtime/controller/events.js';
-import type { Logger } from '../../../../src/runtime/controller/logger.js';
+import { CoreEventResource, type CoreEvent } from '../../../../src/runtime/builtin/kinds.js';
+import { EventBroadcaster } from '../../../../src/runtime/events/recorder.js';
+import type { Logger } from '../../../../src/runtime/log/logger.js';
 
 let server: TestApiServer;
 let backend: ClientBackend;
