@@ -270,6 +270,9 @@ async function main(): Promise<void> {
       '5000',
       '--kube-api-burst',
       '5000',
+      // the line that ends each reconcile (the benchmark's mark) is at debug
+      '--log-level',
+      'debug',
     ];
     const marks = { syncedMsg: 'caches synced; starting workers', reconciledMsg: 'reconciled' };
     const crdgen: Contender = {

@@ -79,6 +79,9 @@ test('bundled as the Dockerfile does, run from a folder without node_modules: re
       '127.0.0.1:0',
       '--health-probe-bind-address',
       '0',
+      // the line that ends each reconcile is at debug
+      '--log-level',
+      'debug',
     ],
     {
       cwd: outDir,
@@ -134,7 +137,7 @@ test('bundled as the Dockerfile does, run from a folder without node_modules: re
       () =>
         lines().some((l) => l['msg'] === 'reconciled' && l['key'] === 'default/bundled' && l['result'] === 'success'),
       15_000,
-      'a reconciled line',
+      'a successful reconcile of default/bundled',
       () => out,
     );
     const text = await (await fetch(String(serving['url']))).text();

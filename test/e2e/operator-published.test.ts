@@ -16,6 +16,7 @@ import { isNotFound } from '../../src/runtime/client/errors.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { ROOT } from '../golden/support.js';
 import { PUBLISHED_DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+import { isReconcileEnd } from '../support/logs.js';
 
 interface DM extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
@@ -62,6 +63,9 @@ before(async () => {
     '0',
     '--health-probe-bind-address',
     '0',
+    // the line that ends each reconcile is at debug
+    '--log-level',
+    'debug',
   ]);
   await op.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
 });
@@ -169,7 +173,7 @@ test('garbage collection: the DatabaseManager deleted → its Deployment is dele
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(failures(), before, 'no reconcile errors after the delete');
   assert.equal(await getDeployment('orders-db'), undefined, 'not recreated');
-  const results = op.logs.filter((l) => l.msg === 'reconciled' && l['key'] === `${NS}/orders`).map((l) => l['result']);
+  const results = op.logs.filter((l) => isReconcileEnd(l) && l['key'] === `${NS}/orders`).map((l) => l['result']);
   assert.ok(results.includes('success'), JSON.stringify(results));
 });
 

@@ -147,7 +147,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
     }
     if (replicas.clashes.length > 0)
       violations.push(
-        `reconciles of one key overlapped in time (from the reconciled log lines): ${replicas.clashes.join('; ')}`,
+        `reconciles of one key overlapped in time (from the log lines that end them): ${replicas.clashes.join('; ')}`,
       );
     for (const [a, b] of dualLeadership(replicas.all)) {
       violations.push(
