@@ -6,6 +6,7 @@ import { compileValidator } from '../../runtime/validation/validator.js';
 import { goBadValue } from '../../runtime/validation/go-format.js';
 import { ROOT_FIELD } from '../../runtime/validation/field-error.js';
 import { keyedPath, type Path } from './field-path.js';
+import { setOwn } from '../../model/schema-json.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,13 +75,7 @@ function withoutRules(v: unknown): unknown {
   const out: Obj = {};
   for (const [k, x] of Object.entries(v)) {
     if (k === 'x-kubernetes-validations') continue;
-    // defineProperty: a property named `__proto__` stays an own member instead of setting the prototype
-    Object.defineProperty(out, k, {
-      value: k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x),
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+    setOwn(out, k, k === 'default' || k === 'enum' || k === 'example' ? x : withoutRules(x));
   }
   return out;
 }
