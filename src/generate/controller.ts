@@ -377,7 +377,7 @@ const RUNTIME_TYPES = [
   'Result',
 ];
 /** Values controller.ts imports from the runtime. */
-const RUNTIME_VALUES = ['controlledObjects', 'isNotFound', 'newControllerManagedBy', 'newControllerRef'];
+const RUNTIME_VALUES = ['isNotFound', 'lazyControlledObjects', 'newControllerManagedBy', 'newControllerRef'];
 
 /** The controller emitter: nothing unless `ctx.controllers` names kinds. */
 export const controller: Emitter = (model, ctx) => {
@@ -437,7 +437,7 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
   const runtimeOwned = owns.filter((o) => o.source.runtime);
   const spec = (exported: string, local: string): string => (exported === local ? exported : `${exported} as ${local}`);
   const runtimeValues = [
-    ...RUNTIME_VALUES.filter((v) => v !== 'controlledObjects' || owns.length > 0),
+    ...RUNTIME_VALUES.filter((v) => v !== 'lazyControlledObjects' || owns.length > 0),
     ...runtimeOwned.map((o) => spec(o.source.descriptorExport, o.descriptorName)),
   ];
   const runtimeTypes = [
@@ -494,9 +494,6 @@ function controllerFiles(model: Model, ctx: EmitContext, ck: ClientKind, dir: st
         .map((o) => `  /** ${o.selector}: ${o.kind} objects. */\n  ${o.field}: ${o.typeName}[];`)
         .join('\n'),
       informerFields: owns.map((o) => `    ${o.field}: manager.informer(${o.descriptorName}),`).join('\n'),
-      ownedValues: owns
-        .map((o) => callLine(6, `${o.field}: controlledObjects`, [`informers.${o.field}`, 'obj'], ','))
-        .join('\n'),
       reconcilerType: callLine(
         0,
         `export type ${n.type}Reconciler = `,

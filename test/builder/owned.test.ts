@@ -1,14 +1,15 @@
 // controlledObjects (what a generated operator hands its reconciler as context.owned): the
 // objects of an informer's cache whose controller reference is the owner — not those it only
 // owns, not another controller's, not another namespace's — as sorted copies, through an index
-// that follows the cache (an added, changed or deleted object is seen at once); and serviceUpdate,
-// which keeps an owned Service in line without touching what the API server allocated.
+// that follows the cache (an added, changed or deleted object is seen at once), listed only when
+// first read (lazyControlledObjects); and serviceUpdate, which keeps an owned Service in line
+// without touching what the API server allocated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
 import { SharedInformerFactoryBase } from '../../src/runtime/informers/shared-informer-factory.js';
 import { DeploymentResource, type Deployment, type Service } from '../../src/runtime/builtin/kinds.js';
-import { CONTROLLER_UID_INDEX, controlledObjects } from '../../src/runtime/cache/owned.js';
+import { CONTROLLER_UID_INDEX, controlledObjects, lazyControlledObjects } from '../../src/runtime/cache/owned.js';
 import { serviceUpdate } from '../../src/runtime/controller/deployment.js';
 import type { KubeObject, OwnerReference } from '../../src/runtime/meta/types.js';
 
@@ -78,6 +79,44 @@ test("controlledObjects: the owner's controlled objects of its namespace, sorted
       ['a/b-mine', 'a/m-new', 'b/elsewhere'],
     );
     assert.deepEqual(controlledObjects(informer, { metadata: { name: 'w', namespace: 'a' } }), []);
+  } finally {
+    ac.abort();
+    await factory.shutdown();
+  }
+});
+
+test('lazyControlledObjects (context.owned): a kind is listed on its first read only, then kept; assignable', async () => {
+  const fake = new FakeClientBackend([{ ...DeploymentResource, subresources: { status: true, scale: true } }]);
+  await fake.resource(DeploymentResource, 'a').create(dep('a', 'mine', [ref('uid-w', true)]));
+  const factory = new SharedInformerFactoryBase(fake, 0);
+  const informer = factory.informerFor<Deployment>(DeploymentResource);
+  let lookups = 0;
+  const counted = new Proxy(informer, {
+    get(target, prop, receiver) {
+      if (prop === 'getIndexer') lookups++;
+      const v: unknown = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const ac = new AbortController();
+  factory.start(ac.signal);
+  try {
+    await until(() => informer.hasSynced());
+    const owned = lazyControlledObjects({ deployments: counted, others: counted }, owner);
+    assert.equal(lookups, 0, 'nothing is listed before a read');
+    assert.deepEqual(Object.keys(owned), ['deployments', 'others'], 'every kind is a property');
+    const first = owned.deployments;
+    assert.deepEqual(
+      first.map((d) => d.metadata?.name),
+      ['mine'],
+    );
+    const afterFirst = lookups;
+    assert.ok(afterFirst > 0, 'the first read lists from the cache');
+    assert.equal(owned.deployments, first, 'later reads get the same list, changes included');
+    assert.equal(lookups, afterFirst, 'and do not look again');
+    owned.others = [];
+    assert.deepEqual(owned.others, []);
+    assert.equal(lookups, afterFirst, 'an assigned kind is not looked up');
   } finally {
     ac.abort();
     await factory.shutdown();

@@ -13,8 +13,8 @@ import {
   type Result,
   type Service,
   ServiceResource,
-  controlledObjects,
   isNotFound,
+  lazyControlledObjects,
   newControllerManagedBy,
   newControllerRef,
 } from "crdgen/runtime";
@@ -55,8 +55,8 @@ export type DatabaseManagerReconciler = (
  * Adds the DatabaseManager controller to `manager` (controller-runtime's SetupWithManager):
  * `for(DatabaseManagerResource)`, `owns(DeploymentResource)`, `owns(ServiceResource)`.
  * Each reconcile reads the DatabaseManager from the cache (gone: nothing to do; the garbage
- * collector deletes what it owned), lists what it controls and calls `reconciler`
- * (reconcile.ts's `reconcile` unless given).
+ * collector deletes what it owned) and calls `reconciler` (reconcile.ts's `reconcile`
+ * unless given); `context.owned` lists what it controls when first read.
  */
 export function setupDatabaseManagerController(
   manager: Manager,
@@ -83,10 +83,8 @@ export function setupDatabaseManagerController(
       if (isNotFound(err)) return; // deleted; the garbage collector removes what it owned
       throw err;
     }
-    const owned: DatabaseManagerOwned = {
-      deployments: controlledObjects(informers.deployments, obj),
-      services: controlledObjects(informers.services, obj),
-    };
+    // each kind is listed from the cache when the reconciler first reads it
+    const owned = lazyControlledObjects(informers, obj);
     const ownerReference = newControllerRef(obj, DatabaseManagerResource);
     return reconciler(obj, { ...context, owned, ownerReference });
   };
