@@ -2,17 +2,25 @@
 // builder's validation, on the fake clientset's backend.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
-import { ConfigMapResource, DeploymentResource, type ConfigMap } from '../../src/runtime/builtin/kinds.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import type { KubeList, KubeObject } from '../../src/runtime/meta/types.js';
-import type { ResourceClient, ResourceDescriptor } from '../../src/runtime/client/resource.js';
-import type { ClientBackend } from '../../src/runtime/typed/backend.js';
-import { ManagerClient, semanticEqual } from '../../src/runtime/cluster/client.js';
-import { newManager } from '../../src/runtime/manager/manager.js';
-import { newControllerManagedBy } from '../../src/runtime/builder/builder.js';
-import { FakeClock } from '../../src/runtime/workqueue/clock.js';
-import type { SharedIndexInformer } from '../../src/runtime/cache/shared-informer.js';
+import {
+  FakeClientBackend,
+  ConfigMapResource,
+  DeploymentResource,
+  type ConfigMap,
+  isNotFound,
+  type KubeList,
+  type KubeObject,
+  type ResourceClient,
+  type ResourceDescriptor,
+  type ClientBackend,
+  semanticEqual,
+  newManager,
+  newControllerManagedBy,
+  FakeClock,
+  type SharedIndexInformer,
+  finalizer,
+} from '../../src/runtime/index.js';
+import { ManagerClient } from '../../src/runtime/cluster/client.js';
 
 const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>): ConfigMap => ({
   apiVersion: 'v1',
@@ -325,7 +333,6 @@ test('a manager limited to a namespace refuses cache reads of another one', asyn
 });
 
 test('finalizer(): adds then applies; on deletion keeps the finalizer while cleanup asks to come back, removes it when done', async () => {
-  const { finalizer } = await import('../../src/runtime/reconcile/finalizer.js');
   const fake = new FakeClientBackend([ConfigMapResource], [cm('c', {})]);
   const client = new ManagerClient({
     backend: fake,

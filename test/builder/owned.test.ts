@@ -6,12 +6,19 @@
 // without touching what the API server allocated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
-import { SharedInformerFactoryBase } from '../../src/runtime/informers/shared-informer-factory.js';
-import { DeploymentResource, type Deployment, type Service } from '../../src/runtime/builtin/kinds.js';
-import { CONTROLLER_UID_INDEX, controlledObjects, lazyControlledObjects } from '../../src/runtime/cache/owned.js';
-import { serviceUpdate } from '../../src/runtime/controller/deployment.js';
-import type { KubeObject, OwnerReference } from '../../src/runtime/meta/types.js';
+import {
+  FakeClientBackend,
+  SharedInformerFactoryBase,
+  DeploymentResource,
+  type Deployment,
+  type Service,
+  CONTROLLER_UID_INDEX,
+  controlledObjects,
+  lazyControlledObjects,
+  serviceUpdate,
+  type KubeObject,
+  type OwnerReference,
+} from '../../src/runtime/index.js';
 
 const owner: KubeObject = {
   apiVersion: 'test.crdgen.dev/v1',

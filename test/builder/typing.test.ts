@@ -9,12 +9,15 @@ import {
   databaseManager,
   type DatabaseManagerApplyConfiguration,
 } from '../../fixtures/databasemanager/expected/applyconfigurations/coolops.cn/v1alpha1/databasemanager.js';
-import { typedResource } from '../../src/runtime/client/resource.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/builtin/kinds.js';
-import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
-import { newManager } from '../../src/runtime/manager/manager.js';
-import { newControllerManagedBy } from '../../src/runtime/builder/builder.js';
-import { generationChanged } from '../../src/runtime/predicate/predicate.js';
+import {
+  typedResource,
+  DeploymentResource,
+  type Deployment,
+  FakeClientBackend,
+  newManager,
+  newControllerManagedBy,
+  generationChanged,
+} from '../../src/runtime/index.js';
 
 const DM = typedResource<DatabaseManager>(DatabaseManagerResource);
 

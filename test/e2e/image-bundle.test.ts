@@ -11,10 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, version as esbuildVersion } from 'esbuild';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/builtin/kinds.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { OPERATOR_BUNDLE_BANNER, OPERATOR_ESBUILD_VERSION } from '../../src/generate/controller.js';
 import { DM_CRD, generateOperator, waitFor } from './support.js';
 import { ROOT } from '../golden/support.js';

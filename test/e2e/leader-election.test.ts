@@ -5,10 +5,15 @@
 // the lease duration (+ the retry period's jitter).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, LeaseResource, type Deployment, type Lease } from '../../src/runtime/builtin/kinds.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  LeaseResource,
+  type Deployment,
+  type Lease,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import {
   DM_CRD,
   generateOperator,

@@ -9,11 +9,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/builtin/kinds.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  isNotFound,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { ROOT } from '../golden/support.js';
 import { PUBLISHED_DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
 import { isReconcileEnd } from '../support/logs.js';

@@ -6,19 +6,22 @@
 // the real backend schedules pods); everything is stopped in `after`.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import {
-  CoreEventResource,
+  loadKubeconfig,
+  resourceClient,
   DeploymentResource,
   ServiceResource,
-  type CoreEvent,
   type Deployment,
   type Service,
-} from '../../src/runtime/builtin/kinds.js';
-import { PatchType } from '../../src/runtime/client/resource.js';
-import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
-import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
+  PatchType,
+  isInvalid,
+  isNotFound,
+  ApiError,
+  type KubeObject,
+  type Condition,
+  CoreEventResource,
+  type CoreEvent,
+} from '../../src/runtime/index.js';
 import {
   DM_CRD,
   generateOperator,

@@ -2,7 +2,7 @@
 // itself (dropManagedFields, what the informer factory runs on every decoded object).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dropManagedFields, stripManagedFields } from '../../../../src/runtime/cache/transform.js';
+import { dropManagedFields, stripManagedFields } from '../../../../src/runtime/index.js';
 
 test('stripManagedFields drops managedFields only, without touching the input', () => {
   const obj = { metadata: { name: 'a', managedFields: [{ manager: 'kubectl' }], labels: { x: 'y' } }, spec: { n: 1 } };

@@ -5,11 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applicationName, fieldManagerFromUserAgent } from '../../../../src/runtime/client/field-manager.js';
-import { defaultFieldManager, withFieldManager } from '../../../../src/runtime/typed/field-manager.js';
-import { defaultUserAgent } from '../../../../src/runtime/client/rest-client.js';
-import { FakeClientBackend } from '../../../../src/runtime/fake/index.js';
-import type { ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
+import {
+  applicationName,
+  fieldManagerFromUserAgent,
+  defaultFieldManager,
+  withFieldManager,
+  defaultUserAgent,
+  FakeClientBackend,
+  type ResourceDescriptor,
+} from '../../../../src/runtime/index.js';
 
 test('applicationName: the script name without extension; a generic one (index, main) gives the package name; no script: node', (t) => {
   assert.equal(applicationName(['/usr/bin/node', '/srv/app/dist/dbm-operator.js']), 'dbm-operator');

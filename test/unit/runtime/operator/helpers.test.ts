@@ -2,11 +2,17 @@
 // metrics and health probes, signals, and the semantic Deployment comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FlagError, parseDuration, parseOperatorFlags } from '../../../../src/runtime/operator/flags.js';
-import { parseBindAddress, startEndpointServer } from '../../../../src/runtime/http/endpoint-server.js';
-import { deploymentUpdate, semanticallyContains } from '../../../../src/runtime/controller/deployment.js';
-import type { Deployment } from '../../../../src/runtime/builtin/kinds.js';
-import { setupSignalHandler } from '../../../../src/runtime/operator/signals.js';
+import {
+  FlagError,
+  parseDuration,
+  parseOperatorFlags,
+  parseBindAddress,
+  startEndpointServer,
+  deploymentUpdate,
+  semanticallyContains,
+  type Deployment,
+  setupSignalHandler,
+} from '../../../../src/runtime/index.js';
 
 test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
   const d = parseOperatorFlags([], 'op', {});
