@@ -1,7 +1,7 @@
-// The client a manager hands its reconcilers (controller-runtime's delegating client):
-// reads come from the manager's shared informer caches (an informer is started for a
-// resource on its first read), writes go to the API server. On top: createOrUpdate, a
-// server-side apply helper, and finalizer patches that are safe alongside server-side apply.
+// The client a manager hands its reconcilers (controller-runtime's client.Client, as the manager's
+// cluster provides it): reads come from the manager's shared informer caches (an informer is
+// started for a resource on its first read), writes go to the API server. On top: createOrUpdate,
+// a server-side apply helper, and finalizer patches that are safe alongside server-side apply.
 import type { KubeList, KubeObject } from '../meta/types.js';
 import type { ApplyConfigurationFor } from '../typed/apply-configuration.js';
 import type { ClientBackend } from '../typed/backend.js';
