@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../src/testing/index.js';
 import { loadKubeconfig } from '../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../src/runtime/builtin/kinds.js';
+import { DeploymentResource, type Deployment } from '../src/runtime/builtin/index.js';
 import { isNotFound } from '../src/runtime/client/errors.js';
 import { newSharedIndexInformer } from '../src/runtime/cache/shared-index-informer.js';
 import type { KubeObject } from '../src/runtime/meta/types.js';

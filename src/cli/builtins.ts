@@ -72,10 +72,11 @@ const NAMED_TYPES = [
 ];
 
 /**
- * What a generated file (`apis/<group>/<version>/…`, three folders down) imports the runtime's types
- * from: src/runtime/builtin/runtime.ts, not the package's entry point, which imports every folder.
+ * Where a generated file (`apis/<group>/<version>/…`, four folders below src/runtime) imports the
+ * runtime's types from: src/runtime/meta/types.ts (ObjectMeta, ListMeta, TypedResource), not the
+ * package's entry point, which imports every folder of the runtime, this one included.
  */
-const RUNTIME_INDEX_FROM_APIS = '../../../runtime.js';
+const RUNTIME_INDEX_FROM_APIS = '../../../../meta/types.js';
 
 /** The header of a built-in file: the generated marker, the source with its Kubernetes version, the command. */
 export function builtinHeader(): string {

@@ -11,7 +11,10 @@ export * from './typed/field-manager.js';
 export * from './client/resource-client.js';
 export * from './client/watch.js';
 export { TokenBucketRateLimiter, noClientRateLimit, type LimiterClock } from './client/flowcontrol.js';
-export * from './builtin/kinds.js';
+// the built-in kinds, generated from kube-apiserver's OpenAPI (`CoreEvent*`: core/v1's Event, by its earlier name)
+export * from './builtin/index.js';
+export type { CoreV1Event as CoreEvent, CoreV1EventList as CoreEventList } from './builtin/index.js';
+export { CoreV1EventResource as CoreEventResource } from './builtin/index.js';
 export * from './client/kubeconfig.js';
 export * from './client/in-cluster.js';
 export * from './client/load-config.js';

@@ -1,7 +1,7 @@
 // Keeping an owned Deployment (or Service) in line with what its owner wants: a semantic comparison
 // (every field the controller sets must match; fields the API server or others default
 // or add are left alone) and the updated copy to send.
-import type { Deployment, Service } from '../builtin/kinds.js';
+import type { Deployment, Service } from '../builtin/index.js';
 
 /**
  * True when every value set in `want` is present and equal in `have`: objects compare
