@@ -11,7 +11,7 @@ export * from './typed/field-manager.js';
 export * from './client/resource-client.js';
 export * from './client/watch.js';
 export { TokenBucketRateLimiter, noClientRateLimit, type LimiterClock } from './client/flowcontrol.js';
-// the built-in kinds, generated from kube-apiserver's OpenAPI (`CoreEvent*`: core/v1's Event, by its earlier name)
+// the built-in kinds, generated from kube-apiserver's OpenAPI; `CoreEvent*` name core/v1's Event (`EventsV1Event`: events.k8s.io's)
 export * from './builtin/index.js';
 export type { CoreV1Event as CoreEvent, CoreV1EventList as CoreEventList } from './builtin/index.js';
 export { CoreV1EventResource as CoreEventResource } from './builtin/index.js';
@@ -72,6 +72,7 @@ export * from './operator/signals.js';
 export * from './operator/leader-election.js';
 export { sleep } from './operator/sleep.js';
 export * from './http/endpoint-server.js';
+// Deployment and Service drift checks (the DatabaseManager example's)
 export * from './controller/deployment.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
 export * from './reconcile/reconcile.js';
