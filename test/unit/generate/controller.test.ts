@@ -163,7 +163,9 @@ test('--owns: the builder owns each kind, context.owned lists it typed, RBAC gra
   assert.match(ctl, /deployments: Deployment\[\];/);
   assert.match(ctl, /services: Service\[\];/);
   assert.match(ctl, /httpRoutes: HTTPRoute\[\];/);
-  assert.match(ctl, /httpRoutes: controlledObjects\(informers\.httpRoutes, obj\)/);
+  assert.match(ctl, /httpRoutes: manager\.informer\(HTTPRouteResource\),/);
+  // context.owned: each kind listed from its informer's cache when first read
+  assert.match(ctl, /const owned = lazyControlledObjects\(informers, obj\);/);
   assert.match(
     ctl,
     /import type \{\n {2}Gateway,\n {2}HTTPRoute,\n\} from "\.\.\/\.\.\/apis\/gateway\.networking\.k8s\.io\/v1\/types\.js";/,
@@ -190,7 +192,7 @@ test('--owns: the builder owns each kind, context.owned lists it typed, RBAC gra
   const bare = controller(model, createEmitContext({ sources: model.sources, controllers: ['Gateway'] })).find((f) =>
     f.path.endsWith('/controller.ts'),
   )!.contents;
-  assert.doesNotMatch(bare, /\.owns\(|controlledObjects/);
+  assert.doesNotMatch(bare, /\.owns\(|lazyControlledObjects|informers/);
   assert.match(bare, /export interface GatewayOwned \{\}/);
 });
 
