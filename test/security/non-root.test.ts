@@ -18,7 +18,6 @@ import {
   type Deployment,
   type KubeObject,
 } from '../../src/runtime/index.js';
-import { ROOT } from '../golden/support.js';
 import { DM_CRD, generateOperator, waitFor } from '../e2e/support.js';
 
 let gen: ReturnType<typeof generateOperator>;

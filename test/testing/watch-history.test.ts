@@ -1,7 +1,6 @@
 // WatchHistory: the bounded window of changes both storages serve watches from.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/index.js';
 import { StorageError, type StorageEvent } from '../../src/testing/index.js';
 import { WatchHistory } from '../../src/testing/storage/watch-history.js';
 
