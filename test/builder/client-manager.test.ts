@@ -2,6 +2,8 @@
 // builder's validation, on the fake clientset's backend.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import {
   FakeClientBackend,
   ConfigMapResource,
@@ -246,6 +248,37 @@ test('the manager: starts once, fails when a cache does not sync in time, refuse
     /the manager has stopped/,
   );
 });
+
+test(
+  'cache-sync time limits hold through garbage collections: the controller and the client give up in time',
+  { timeout: 60_000 },
+  async () => {
+    // a collection during the wait must not lose the time limit (Node 20 holds the sources of
+    // AbortSignal.any() weakly: a combined AbortSignal.timeout() is collected and never fires)
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 20);
+    try {
+      const fake = new FakeClientBackend([ConfigMapResource, DeploymentResource]);
+      fake.prependReactor('list', 'configmaps', () => ({ error: new Error('the list fails') }));
+      fake.prependReactor('list', 'deployments', () => ({ error: new Error('the list fails') }));
+      const manager = newManager({ client: fake, cacheSyncTimeoutMs: 300 });
+      const ac = new AbortController();
+      const run = manager.start(ac.signal);
+      // the client's first read of a kind waits for its cache, as long as the limit
+      await assert.rejects(
+        manager.client.get(DeploymentResource, { namespace: 'ns', name: 'd' }),
+        /the cache of deployments did not sync within 300 ms/,
+      );
+      newControllerManagedBy(manager)
+        .for(ConfigMapResource)
+        .complete(async () => undefined);
+      await assert.rejects(run, /controller configmap: the caches of configmaps did not sync within 300 ms/);
+    } finally {
+      clearInterval(collecting);
+    }
+  },
+);
 
 test('the builder validates the chain', () => {
   const manager = newManager({ client: new FakeClientBackend([ConfigMapResource, DeploymentResource]) });

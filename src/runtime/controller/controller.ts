@@ -15,7 +15,7 @@ import { errorMessage, type Logger } from '../log/logger.js';
 import type { ReconcileMetrics, ReconcileResult } from '../metrics/controller.js';
 import type { EventRecorder } from '../events/recorder.js';
 import { InFlightKeys } from './in-flight.js';
-import { waitForSynced } from '../cache/wait-synced.js';
+import { waitForSyncedWithin } from '../cache/wait-synced.js';
 import type { CreateEvent, DeleteEvent, UpdateEvent } from '../handler/event.js';
 import type { EventHandler, RequestQueue } from '../handler/handler.js';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from '../predicate/predicate.js';
@@ -166,8 +166,7 @@ export class Controller {
     try {
       const timeoutMs = this.options.cacheSyncTimeoutMs ?? this.host.defaultCacheSyncTimeoutMs;
       this.logger.info({}, 'waiting for caches to sync');
-      const giveUp = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-      if (!(await waitForSynced(() => this.hasSynced(), giveUp))) {
+      if (!(await waitForSyncedWithin(() => this.hasSynced(), signal, timeoutMs))) {
         if (signal.aborted) return;
         const pending = this.watches.filter((w) => !w.registration.hasSynced()).map((w) => w.resource.resource);
         throw new Error(

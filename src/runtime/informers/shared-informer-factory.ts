@@ -170,6 +170,9 @@ export class SharedInformerFactoryBase {
     const started = [...this.entries].filter(([, e]) => e.running !== undefined);
     const stop = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
     await Promise.all(started.map(([, e]) => waitForCacheSync(stop, () => e.informer.hasSynced())));
+    // `signal` stays referenced until here: Node 20 holds the sources of AbortSignal.any() weakly, and
+    // an AbortSignal.timeout() the caller passed would otherwise be collected before it fires
+    void signal?.aborted;
     return new Map(started.map(([k, e]) => [k, e.informer.hasSynced()]));
   }
 

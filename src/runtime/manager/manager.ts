@@ -12,7 +12,7 @@ import { SharedInformerFactoryBase } from '../informers/shared-informer-factory.
 import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { noopControllerMetrics, type ControllerMetrics } from '../metrics/controller.js';
 import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
-import { waitForSynced } from '../cache/wait-synced.js';
+import { waitForSyncedWithin } from '../cache/wait-synced.js';
 import { ManagerClient, type Client } from '../cluster/client.js';
 import type { Controller, ControllerHost } from '../controller/controller.js';
 
@@ -136,12 +136,7 @@ export class Manager {
     const informer = this.informer(resource);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
-    if (
-      !(await waitForSynced(
-        () => informer.hasSynced(),
-        AbortSignal.any([this.runSignal, AbortSignal.timeout(timeoutMs)]),
-      ))
-    ) {
+    if (!(await waitForSyncedWithin(() => informer.hasSynced(), this.runSignal, timeoutMs))) {
       throw new Error(
         this.runSignal.aborted
           ? `the manager stopped before the cache of ${resource.resource} synced`
