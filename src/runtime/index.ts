@@ -72,8 +72,6 @@ export * from './operator/signals.js';
 export * from './operator/leader-election.js';
 export { sleep } from './operator/sleep.js';
 export * from './http/endpoint-server.js';
-// Deployment and Service drift checks (the DatabaseManager example's)
-export * from './controller/deployment.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
 export * from './reconcile/reconcile.js';
 export type * from './handler/event.js';

@@ -1,6 +1,6 @@
 // The objects an owner controls, read from a shared informer's cache through an index on the
 // controller owner's uid (what a generated operator hands its reconciler as `context.owned`):
-// one lookup per kind a reconcile reads, instead of a scan of every cached object of the kind.
+// one lookup per reconcile instead of a scan of every cached object of the kind.
 import type { KubeObject } from '../meta/types.js';
 import type { SharedIndexInformer } from './shared-informer.js';
 import { getControllerOf, isControlledBy } from '../meta/owner.js';
@@ -40,27 +40,4 @@ export function controlledObjects<T extends KubeObject>(informer: SharedIndexInf
     .filter((o) => isControlledBy(o, owner) && (ns === '' || (o.metadata?.namespace ?? '') === ns))
     .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
     .map((o) => structuredClone(o));
-}
-
-/**
- * The objects `owner` controls, by kind: one property per informer of `informers`, listed from
- * that informer's cache with {@link controlledObjects} the first time it is read and kept for
- * later reads (what a generated controller hands its reconciler as `context.owned`). A reconcile
- * that never reads a kind never looks it up. A property may be assigned like a plain one.
- */
-export function lazyControlledObjects<O extends Record<string, KubeObject>>(
-  informers: { readonly [K in keyof O]: SharedIndexInformer<O[K]> },
-  owner: KubeObject,
-): { [K in keyof O]: O[K][] } {
-  const out = {} as { [K in keyof O]: O[K][] };
-  for (const key of Object.keys(informers) as (keyof O & string)[]) {
-    let listed: O[typeof key][] | undefined;
-    Object.defineProperty(out, key, {
-      enumerable: true,
-      configurable: true,
-      get: () => (listed ??= controlledObjects(informers[key], owner)),
-      set: (value: O[typeof key][]) => void (listed = value),
-    });
-  }
-  return out;
 }

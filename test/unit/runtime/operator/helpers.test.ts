@@ -1,5 +1,5 @@
 // The operator's helpers: flags, durations, bind addresses and the endpoint server of its
-// metrics and health probes, signals, and the semantic Deployment comparison.
+// metrics and health probes, and signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -8,9 +8,6 @@ import {
   parseOperatorFlags,
   parseBindAddress,
   startEndpointServer,
-  deploymentUpdate,
-  semanticallyContains,
-  type Deployment,
   setupSignalHandler,
 } from '../../../../src/runtime/index.js';
 
@@ -80,35 +77,6 @@ test('endpoint server: routes answer, others 404, non-GET 405', async () => {
   } finally {
     await s.close();
   }
-});
-
-function dep(replicas: number, image: string, extra: Record<string, unknown> = {}): Deployment {
-  return {
-    metadata: { name: 'd', resourceVersion: '5' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { a: 'b' } },
-      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'db', image, ...extra }] } },
-    },
-  };
-}
-
-test('deploymentUpdate: server defaults are not drift; replicas or template changes are; the cache object is not mutated', () => {
-  const desired = dep(2, 'redis:7.4');
-  const defaulted = dep(2, 'redis:7.4', {
-    imagePullPolicy: 'IfNotPresent',
-    terminationMessagePath: '/dev/termination-log',
-  });
-  assert.equal(deploymentUpdate(defaulted, desired), undefined);
-  const scaled = dep(5, 'redis:7.4', { imagePullPolicy: 'IfNotPresent' });
-  const frozen = structuredClone(scaled);
-  const u = deploymentUpdate(scaled, desired)!;
-  assert.equal(u.spec?.replicas, 2);
-  assert.equal(u.metadata?.resourceVersion, '5');
-  assert.deepEqual(scaled, frozen);
-  assert.equal(deploymentUpdate(dep(2, 'redis:6'), desired)?.spec?.template.spec?.containers[0]?.image, 'redis:7.4');
-  assert.equal(semanticallyContains([1, 2], [1]), false, 'arrays must have the same length');
-  assert.equal(semanticallyContains({ a: 1, b: 2 }, { a: 1 }), true);
 });
 
 test('signals: the first SIGTERM aborts (reason = the signal), the second calls onSecondSignal; dispose removes the listeners', () => {
