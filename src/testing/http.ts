@@ -4,7 +4,7 @@
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
-import { decodeBody, readBody } from './body.js';
+import { decodeBody, JsonBodyError, readBody } from './body.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
 import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
@@ -35,7 +35,7 @@ import {
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
-import { completeTypeMeta } from './typemeta.js';
+import { completeTypeMeta, unrecognizedJson } from './typemeta.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -290,7 +290,15 @@ async function readObjectBody(
 ): Promise<unknown> {
   const raw = await readBody(req);
   const ct = req.headers['content-type'];
-  const body = completeTypeMeta(ctx.registry, target, await decodeBody(raw, ct), raw);
+  let decoded: unknown;
+  try {
+    decoded = await decodeBody(raw, ct);
+  } catch (e) {
+    // an object body that is not JSON: the apiserver fails to read its kind
+    if (e instanceof JsonBodyError) throw unrecognizedJson(target, e.syntax, raw);
+    throw e;
+  }
+  const body = completeTypeMeta(ctx.registry, target, decoded, raw);
   const json = (ct ?? 'application/json').split(';')[0].trim().toLowerCase() === 'application/json';
   return decodeObjectBody(target, body, json ? raw.toString('utf8') : undefined, opts.fieldValidation, opts.warnings);
 }

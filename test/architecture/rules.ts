@@ -66,6 +66,15 @@ export const LAYERS: readonly Layer[] = [
     paths: ['src/input/'],
     role: 'readers: inputs → model',
     may: ['model', 'diagnostics', 'runtime/validation'],
+    // The CRD checker judges x-kubernetes-validations rules as kube-apiserver does on CRD create: it
+    // compiles them with the runtime's CEL engine, through this one door. The door is CEL's, in
+    // src/runtime/cel: validation does not import CEL (test/architecture: no cycle between runtime folders).
+    files: [
+      {
+        path: 'src/runtime/cel/crd-rules.ts',
+        why: "the CRD checker's door to the CEL engine (type-check, program and cost of each rule)",
+      },
+    ],
   },
   {
     name: 'emitters',
@@ -120,15 +129,13 @@ export const LAYERS: readonly Layer[] = [
     role: 'the in-process API server (crdgen/testing)',
     may: ['runtime', 'runtime/validation'],
     // The test server validates a CRD as kube-apiserver does; so does the CRD reader (crdgen generate
-    // refuses what the apiserver refuses). That check is written once, in the reader, and these files
-    // of it are loaded lazily by the test server. Nothing else of the generator.
+    // refuses what the apiserver refuses). That check is written once, the CRD checker, and its entry
+    // is loaded lazily by the test server. Nothing else of the generator.
     files: [
-      { path: 'src/input/crd/check.ts', why: "the apiserver's CRD validation, shared with the CRD reader" },
       {
-        path: 'src/input/crd/defaults.ts',
-        why: "the apiserver's check of defaults against their schema, shared with the CRD reader",
+        path: 'src/input/crd/check.ts',
+        why: "the one CRD checker (kube-apiserver's verdict on a CRD), shared with the CRD reader",
       },
-      { path: 'src/input/crd/field-path.ts', why: 'field paths as the apiserver prints them in those checks' },
       { path: 'src/input/crd/yaml-fast.ts', why: 'the fast YAML loader of the CRD reader' },
     ],
     forbiddenPackages: GENERATOR_PACKAGES,
