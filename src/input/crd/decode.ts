@@ -486,4 +486,3 @@ function zeroOf(t: GoType): unknown {
   }
   return null;
 }
-
