@@ -392,8 +392,11 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
   // without a status subresource the status is written through the object itself
   const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !OPERATOR_VERBS.includes(v));
   const onStatus = subresource ? wants.status : [];
+  // a kind cached as metadata only is read whole (get) when its metadata says it changed
   const verbsOf = (o: OwnedKind): string[] =>
-    o.from === '--owns' ? OWNED_VERBS : (starter?.manifest.rbac.owns ?? OWNED_VERBS);
+    o.from === '--owns'
+      ? OWNED_VERBS
+      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly ? ['get'] : []);
   const rules = [
     rule(group, kind.plural, union(OPERATOR_VERBS, onKind)),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
@@ -416,6 +419,11 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
         ? [`${listText(fromStarter.map((o) => o.resource))} ${starter.manifest.rbac.owns.join(', ')}`]
         : []),
     ];
+    const metadataOnly = fromStarter.filter((o) => o.metadataOnly).map((o) => o.resource);
+    if (metadataOnly.length > 0)
+      grants.push(
+        `${listText(metadataOnly)} also get (cached as metadata only: createOrUpdate reads one whole when its metadata says it changed)`,
+      );
     const name = starter.manifest.name;
     items.push(`reconcile.ts of the ${name} starter, as starters/${name}/starter.json declares: ${grants.join('; ')};`);
   } else
