@@ -20,6 +20,7 @@ export async function buildAll(
 ): Promise<TargetOutput[] | undefined> {
   const resolution = await resolveTargets(inputs, flags, given, ctx.io, needOut);
   reporter.report(resolution.diagnostics);
+  for (const note of resolution.notes) reporter.info(note);
   if (resolution.targets.length === 0) return failed(reporter);
   const outputs: TargetOutput[] = [];
   let ok = true;

@@ -40,6 +40,8 @@ export const DIAGNOSTIC_CODES = {
   GEN003: 'kind defined twice',
   GEN004: 'CRD serves no version (nothing generated)',
   GEN005: 'operator hooks are still the generated stubs',
+  GEN006: 'generated operator removed (its kind gets none any more)',
+  GEN007: 'a file of yours is left without the generated code it uses',
   OAPI001: 'OpenAPI document syntax error',
   OAPI002: 'not an OpenAPI v3 document',
   OAPI003: 'no Kubernetes kind in OpenAPI document',

@@ -74,6 +74,8 @@ export interface WriteOptions extends PlanOptions {
    * inject failures mid-write.
    */
   beforeStep?: (step: 'stage' | 'commit' | 'remove', path: string) => void | Promise<void>;
+  /** Called with the plan before anything changes (to say what the run is about to remove). */
+  onPlan?: (plan: readonly PlanEntry[]) => void;
 }
 
 /** Thrown for unsafe paths or conflicts; the message is meant for the user. */
@@ -225,6 +227,7 @@ export async function writeFiles(
       `refusing to overwrite files crdgen did not generate: ${conflicts.map((c) => c.path).join(', ')}`,
     );
   }
+  opts.onPlan?.(plan);
   const root = resolve(outDir);
   const writes = plan.filter((p) => p.action === 'create' || p.action === 'update');
   const removes = plan.filter((p) => p.action === 'remove');

@@ -24,7 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { CORPUS, FIXTURES, ROOT } from '../golden/support.js';
+import { CORPUS, FIXTURES, readTree, ROOT } from '../golden/support.js';
 import {
   loadKubeconfig,
   resourceClient,
@@ -246,7 +246,7 @@ test(
       cpSync(f, join(project, 'crds', f.split(sep).pop()!));
 
     const gen = await sh('npx', ['crdgen', 'generate'], project);
-    assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
+    assert.match(gen.stdout, /^generated (\d+) files for 5 kinds in 3 groups: \1 written\n$/);
     assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
     // the user's own code on top of the generated clients
     writeFileSync(
@@ -357,6 +357,55 @@ test(
     assert.equal(onPath.code, 1);
     assert.match(onPath.stderr, /To fix it, run:\n {2}crdgen generate\n$/);
     writeFileSync(types, before);
+  },
+);
+
+test(
+  "the README's next steps in that project: a CRD path on the command line keeps the config's settings and files; a kind taken out of controllers: is announced, its reconcile.ts named, the build passes once it is deleted",
+  { timeout: 15 * MINUTE },
+  async () => {
+    const next = readmeCommands()[2];
+    assert.deepEqual(next, [
+      'npx crdgen generate crds/databasemanager.yaml',
+      'npx crdgen generate',
+      'rm -r src/generated/controllers/databasemanager',
+      'npm run build',
+    ]);
+    const generated = join(project, 'src', 'generated');
+    const before = readTree(generated);
+    const one = await sh('npx', ['crdgen', 'generate', 'crds/databasemanager.yaml'], project);
+    assert.match(
+      one.stdout,
+      /^crdgen\.config\.yaml: its target for src\/generated runs, with the inputs named on the command line added to its own\ngenerated (\d+) files for 5 kinds in 3 groups: \1 unchanged\n$/,
+    );
+    assert.deepEqual(readTree(generated), before, "the operator and the other CRDs' files stay");
+    // "delete it under controllers: in crdgen.config.yaml"
+    const config = readFileSync(join(project, 'crdgen.config.yaml'), 'utf8');
+    const without = config.replace(/^controllers:\n {2}- DatabaseManager\n/m, '');
+    assert.notEqual(without, config);
+    writeFileSync(join(project, 'crdgen.config.yaml'), without);
+    const gone = await sh('npx', ['crdgen', 'generate'], project);
+    assert.match(
+      gone.stderr,
+      /^src\/generated\/controllers\/databasemanager\/ warning GEN006 removing the generated operator \(6 files: Dockerfile, config\/crd\.yaml, config\/manager\.yaml, config\/rbac\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
+    );
+    assert.match(
+      gone.stderr,
+      /^src\/generated\/controllers\/databasemanager\/reconcile\.ts warning GEN007 .*\n {2}hint: delete it \(and src\/generated\/controllers\/databasemanager\/\) if the kind needs no operator/m,
+    );
+    assert.match(gone.stdout, /; removed 6 stale generated files\n$/);
+    // before the user deletes it, the build fails, as GEN007 said
+    const broken = await sh('npm', ['run', 'build'], project, { fail: true });
+    assert.notEqual(broken.code, 0);
+    assert.match(broken.stdout + broken.stderr, /reconcile\.ts.*TS2307/);
+    rmSync(join(generated, 'controllers', 'databasemanager'), { recursive: true });
+    rmSync(join(project, 'dist'), { recursive: true, force: true });
+    await sh('npm', ['run', 'build'], project);
+    assert.ok(existsSync(join(project, 'dist', 'generated', 'clientset', 'clientset.js')));
+    // put back for the tests after this one
+    writeFileSync(join(project, 'crdgen.config.yaml'), config);
+    await sh('npx', ['crdgen', 'generate'], project);
+    assert.deepEqual(readTree(generated), before);
   },
 );
 
