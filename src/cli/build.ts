@@ -32,7 +32,9 @@ export async function buildAll(
   return ok ? outputs : failed(reporter);
 }
 
+/** The closing line of a failed run; only generate writes, so only generate says nothing was written. */
 function failed(reporter: Reporter): undefined {
-  reporter.errorLine(`crdgen: ${plural(countDiagnostics(reporter.diagnostics).errors, 'error')}; nothing was written`);
+  const errors = plural(countDiagnostics(reporter.diagnostics).errors, 'error');
+  reporter.errorLine(`crdgen: ${errors}${reporter.command === 'generate' ? '; nothing was written' : ''}`);
   return undefined;
 }

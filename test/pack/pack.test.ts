@@ -230,7 +230,17 @@ test(
     const init = await sh('npx', ['crdgen', 'init', '--example', '--yes'], project);
     assert.equal(
       init.stdout,
-      'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n',
+      [
+        'wrote crdgen.config.yaml',
+        'wrote crds/databasemanager.yaml',
+        'changed package.json:',
+        '  "type": "commonjs" → "type": "module"',
+        '  scripts.generate: "crdgen generate"',
+        '  scripts.build: "tsc"',
+        'wrote tsconfig.json',
+        'next: npx crdgen generate (and npx crdgen verify in CI), then npm run build',
+        '',
+      ].join('\n'),
     );
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
       type: string;
