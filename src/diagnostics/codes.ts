@@ -2,7 +2,7 @@
 // Codes are stable; tests and users grep for them. This is the only table of codes:
 // `Diagnostic.code` is typed as its keys, so a code not listed here does not compile.
 
-/** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
+/** Code → short title. `IO`: reading inputs, `OUT`: the output folder, `YAML`: parsing, `CRD`: apiserver-equivalent
  * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `PRJ`: the project
  * the output goes into (warnings, src/cli/project.ts), `TS`: TypeScript input
  * (src/input/ts/diagnostics.ts), `OAPI`: Kubernetes OpenAPI v3 documents (src/input/openapi/). */
@@ -10,6 +10,7 @@ export const DIAGNOSTIC_CODES = {
   IO001: 'cannot read input',
   IO002: 'input is not UTF-8 text',
   IO003: 'input is empty',
+  OUT001: 'output folder cannot be written',
   YAML001: 'YAML syntax error',
   YAML002: 'YAML alias expansion limit exceeded',
   CRD001: 'no CustomResourceDefinition in input',

@@ -26,6 +26,7 @@ import type { GeneratedFile } from './file.js';
 import { isSafeOutputPath } from './file.js';
 import { isGeneratedContents } from './header.js';
 import { compareStrings } from './sorted.js';
+import { outDirProblem } from './out-dir.js';
 
 /** What the writer will do with one path. */
 export type PlanAction =
@@ -232,6 +233,8 @@ export async function writeFiles(
   const writes = plan.filter((p) => p.action === 'create' || p.action === 'update');
   const removes = plan.filter((p) => p.action === 'remove');
   if (writes.length === 0 && removes.length === 0) return { plan };
+  const problem = outDirProblem(root);
+  if (problem) throw new WriteError(`${problem.message.replace(/^--out/, root)} (${problem.hint})`);
   const hook = opts.beforeStep ?? (() => undefined);
   const createdDirs: string[] = [];
   const staged = new Map<string, string>(); // path → temp file
