@@ -213,7 +213,7 @@ test('init --yes without --example creates the crds/ its config reads; generate 
   const g = await runCli(['generate'], {
     stdout: () => undefined,
     stderr: (s) => void (err += s),
-    readStdin: async () => new Uint8Array(),
+    readStdin: () => Promise.resolve(new Uint8Array()),
     cwd: dir,
     env: {},
   });
