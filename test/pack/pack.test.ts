@@ -156,7 +156,7 @@ test(
       existsSync(join(ROOT, 'dist', 'cli', 'main.js')),
       'dist/ is missing: npm test builds it first (npm run build)',
     );
-    // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the other tests' feet
+    // --ignore-scripts: dist/ is already built; `prepack` would rebuild it under the other tests' feet
     const packed = JSON.parse(
       (await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout,
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -185,6 +185,17 @@ test(
       ),
       'no sources, tests or other fixtures in the package',
     );
+    // nothing runs when a user installs the package (npm 11 warns of install scripts, prepare included)
+    const packedPkg = JSON.parse((await sh('tar', ['-xzOf', tarball, 'package/package.json'], tmp)).stdout) as {
+      scripts?: Record<string, string>;
+    };
+    const installTime = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish'];
+    assert.deepEqual(
+      Object.keys(packedPkg.scripts ?? {}).filter((k) => installTime.includes(k)),
+      [],
+      'no install-time script in the published package.json',
+    );
+    assert.equal(packedPkg.scripts?.['prepack'], 'npm run build', 'npm pack and npm publish build dist/ first');
     // every subpath typesVersions maps (node10 resolution) is a file of the package
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;
@@ -218,7 +229,8 @@ test(
     ]);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
-    await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
+    const installed = await sh('npm', ['install', '--prefer-offline', '--loglevel=warn', tarball], project);
+    assert.doesNotMatch(installed.stderr, /install-scripts|crdgen@[^ ]+ \(/, 'no install script to approve');
     // the README's `npm install --save-dev typescript @types/node` resolves to these majors today; pinned
     // so that the suite does not change under us when a new major ships (TypeScript 5.9: the test below)
     await sh(
