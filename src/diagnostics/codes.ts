@@ -87,6 +87,8 @@ export const DIAGNOSTIC_CODES = {
   TS012: 'kind defined inconsistently',
   /** No inputs, or inputs that hold no kinds. */
   TS013: 'nothing to read',
+  /** A `+marker` line inside a JSDoc comment: markers are `//` comments; it is not read. */
+  TS014: 'marker in a JSDoc comment (not read)',
   // Config files (src/config).
   CFG001: 'cannot read config file',
   CFG002: 'config file syntax error',
