@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseMarker, suggest, type ParsedMarker } from '../../../../src/input/ts/markers.js';
 import { parseArgs, parseList, parseString, splitTopLevel } from '../../../../src/input/ts/marker-grammar.js';
 import { jsdocText } from '../../../../src/input/ts/comments.js';
-import { fooKind, onlyKind, readSources } from './helpers.js';
+import { fooKind, readSources, specProp } from './helpers.js';
 import type { Diagnostic } from '../../../../src/diagnostics/diagnostic.js';
 
 const pos = { file: 'a.ts', line: 3, col: 4 };
@@ -135,16 +135,14 @@ test('a marker inside a JSDoc comment: a TS014 warning at the "+" with the fix; 
     ],
   );
   assert.ok(!r.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(r.diagnostics));
-  const spec = onlyKind(r.model).schema;
-  const specNode = spec.type === 'object' ? spec.properties.find((p) => p.name === 'spec')?.schema : undefined;
-  const props = new Map(specNode?.type === 'object' ? specNode.properties.map((p) => [p.name, p.schema]) : []);
-  assert.equal(props.get('replicas')?.description, undefined, 'the marker is not the description');
-  assert.equal(props.get('name')?.description, 'Name of the Deployment.');
+  const prop = (name: string) => specProp(r, name);
+  assert.equal(prop('replicas').description, undefined, 'the marker is not the description');
+  assert.equal(prop('name').description, 'Name of the Deployment.');
   assert.equal(
-    props.get('note')?.description,
+    prop('note').description,
     '+1 for every replica; +optional extras are text, as is +genclient:verbs in prose',
   );
-  assert.equal(JSON.stringify(props.get('replicas')).includes('maximum'), false, 'not applied either');
+  assert.equal(JSON.stringify(prop('replicas')).includes('maximum'), false, 'not applied either');
 });
 
 test('jsdocText leaves out the lines its filter refuses, and the blank lines they leave at the ends', () => {
