@@ -307,7 +307,7 @@ test(
     await until(
       'crdgen testenv to listen',
       5 * MINUTE,
-      async () => (/kubeconfig written to/.test(env.output()) ? true : undefined),
+      () => Promise.resolve(/kubeconfig written to/.test(env.output()) ? true : undefined),
       env.output,
     );
     // metrics and probes on ports 0: a test must not need fixed ports free
@@ -428,6 +428,40 @@ test(
     writeFileSync(join(project, 'crdgen.config.yaml'), config);
     await sh('npx', ['crdgen', 'generate'], project);
     assert.deepEqual(readTree(generated), before);
+  },
+);
+
+test(
+  '`npx crdgen testenv &` stopped by the PID the shell gave (npx, not its process group): the server stops too',
+  { timeout: 10 * MINUTE },
+  async () => {
+    const kc = join(tmp, 'pid.kubeconfig');
+    const env = start('npx', ['crdgen', 'testenv', '--kubeconfig', kc], project);
+    await until(
+      'crdgen testenv to listen',
+      5 * MINUTE,
+      async () => (/kubeconfig written to/.test(env.output()) ? true : undefined),
+      env.output,
+    );
+    const config = await loadKubeconfig({ path: kc });
+    assert.equal((await fetch(`${config.server}/version`)).status, 200);
+    const exited = new Promise((r) => env.child.once('exit', r));
+    process.kill(env.child.pid!, 'SIGTERM'); // `kill $!`: npx alone
+    await exited;
+    await until(
+      'the server to stop',
+      MINUTE,
+      async () => {
+        try {
+          await fetch(`${config.server}/version`);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      env.output,
+    );
+    assert.match(env.output(), /crdgen testenv: stopped\n/);
   },
 );
 
