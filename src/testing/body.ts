@@ -1,7 +1,8 @@
 // Request bodies: read with a size limit, decoded as JSON or YAML (by Content-Type),
 // with the apiserver's 400/413/415 answers for what cannot be read.
 import type { IncomingMessage } from 'node:http';
-import { ApiError, badRequest, failure, tooLarge } from './status.js';
+import { ApiError, failure, tooLarge } from './status.js';
+import { goJsonSyntaxError } from './go-syntax.js';
 
 /** The apiserver's limit on request bodies (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -69,13 +70,27 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
       if (docs.length !== 1) throw new Error(`expected one document, got ${docs.length}`);
       return docs[0].toJSON() as unknown;
     } catch (e) {
-      throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
+      throw new YamlSyntaxError((e as Error).message.split('\n')[0]);
     }
   }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+    throw new JsonSyntaxError(goJsonSyntaxError(buf) ?? (e as Error).message);
+  }
+}
+
+/** A YAML body that does not parse (worded by the yaml package, where kube-apiserver quotes go-yaml). */
+export class YamlSyntaxError extends ApiError {
+  constructor(readonly detail: string) {
+    super(failure(400, 'BadRequest', `error converting YAML to JSON: yaml: ${detail}`));
+  }
+}
+
+/** A body that is not JSON, with encoding/json's words for why (`invalid character 'n' looking for …`). */
+export class JsonSyntaxError extends ApiError {
+  constructor(readonly detail: string) {
+    super(failure(400, 'BadRequest', `couldn't get version/kind; json parse error: ${detail}`));
   }
 }
