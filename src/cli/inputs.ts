@@ -138,7 +138,7 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
     const file = displayPath(io.cwd, abs);
     try {
       // read synchronously: the rest of the run is synchronous, and a corpus of files read one
-      // await at a time left the thread idle between thread-pool round trips (issue #26)
+      // await at a time leaves the thread idle between thread-pool round trips
       const src: CrdSource = { file, content: readFileSync(abs) };
       if (fromDirectory) src.fromDirectory = true;
       sources.push(src);

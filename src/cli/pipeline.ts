@@ -69,7 +69,7 @@ export async function buildTarget(
       cwd: target.cwd,
       ...(target.tsconfig !== undefined ? { tsconfig: target.tsconfig } : {}),
     });
-    model = applyTypeScriptPlurals(read.model, target.client); // irregular plurals, --plural-exceptions (issue #5)
+    model = applyTypeScriptPlurals(read.model, target.client); // irregular plurals, --plural-exceptions
     diagnostics = read.diagnostics;
     noSources = read.model.sources.length === 0;
     inputCount = read.model.sources.length;

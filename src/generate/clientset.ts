@@ -10,7 +10,7 @@ import { compareStrings } from '../emit/sorted.js';
 import { assignLine, callLine, fitsLine, importDecl, interfaceExtends, signatureLine, typeArgsLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { checkClientOptions, clientVerbs } from './client-options.js';
+import { checkClientOptions } from './client-options.js';
 import { clientMethods } from './client-methods.js';
 import { assertUniqueNames, clientKinds, type ClientKind } from './client-kinds.js';
 

@@ -6,7 +6,7 @@
 //   reconcile.ts   — `export async function reconcile(foo, context): Promise<Result>` (user-owned, written once)
 //   main.ts        — `process.exitCode = await runOperator({ name, setupWithManager })` (flags, leader election, metrics, health)
 //   config/crd.yaml, config/rbac.yaml, config/manager.yaml, Dockerfile — what deploys it
-import type { Group, Kind, Model, ObjectNode, SchemaNode } from '../model/types.js';
+import type { Group, Kind, Model, SchemaNode } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
 import { importPath } from '../emit/ts-text.js';

@@ -19,9 +19,9 @@ export interface EmitContext {
   sources: string[];
   /** Options of the client generators (verbs per kind, plural exceptions); CLI or config fill it. */
   client?: ClientGenOptions;
-  /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`, issue #6); none by default. */
+  /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`); none by default. */
   controllers?: string[];
-  /** `--webhooks` (`webhooks: true`, issue #25): the controllers' operators serve admission and conversion webhooks. */
+  /** `--webhooks` (`webhooks: true`): the controllers' operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /**
    * Kinds the controllers own (`--owns apps/v1/Deployment,v1/Service`): `group/version/Kind`,

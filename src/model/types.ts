@@ -198,7 +198,7 @@ export interface ObjectNode extends NodeBase {
   mapType?: 'granular' | 'atomic';
   /**
    * Where the declaration of this named, shared object lives when it is not declared in every
-   * version that uses it (an OpenAPI definition reached through `$ref`, issue #24): in another
+   * version that uses it (an OpenAPI definition reached through `$ref`): in another
    * group/version of the model — emitters import its type and deep copy from there — or in the
    * runtime (`'runtime'`: `ObjectMeta`, `ListMeta`). Unset: declared in each version whose kinds
    * use it (every CRD schema, and definitions whose own version is not in the model).

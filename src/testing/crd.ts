@@ -55,7 +55,7 @@ export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
         : {
             reason: 'FieldValueNotSupported',
             field: 'spec.scope',
-            message: `Unsupported value: "${String(spec.scope)}": supported values: "Cluster", "Namespaced"`,
+            message: `Unsupported value: ${JSON.stringify(spec.scope)}: supported values: "Cluster", "Namespaced"`,
           },
     );
   }
@@ -211,11 +211,10 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
   const plural = String(names.plural);
   const kind = String(names.kind);
   const out: ResourceInfo[] = [];
-  const storageVersion = String(
-    arr(spec.versions)
-      .map(rec)
-      .find((v) => v.storage === true)?.name ?? '',
-  );
+  const storageName = arr(spec.versions)
+    .map(rec)
+    .find((v) => v.storage === true)?.name;
+  const storageVersion = typeof storageName === 'string' ? storageName : '';
   const conversion = crdConversion(spec, storageVersion);
   for (const v of arr(spec.versions).map(rec)) {
     if (v.served !== true) continue;
@@ -247,8 +246,9 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
     if (selectable.length) info.selectableFields = selectable;
     if (scale) {
       info.scale = {
-        specReplicasPath: String(scale.specReplicasPath ?? '.spec.replicas'),
-        statusReplicasPath: String(scale.statusReplicasPath ?? '.status.replicas'),
+        specReplicasPath: typeof scale.specReplicasPath === 'string' ? scale.specReplicasPath : '.spec.replicas',
+        statusReplicasPath:
+          typeof scale.statusReplicasPath === 'string' ? scale.statusReplicasPath : '.status.replicas',
       };
       if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
     }
@@ -266,8 +266,8 @@ function printerColumns(version: Rec): PrinterColumn[] {
   const out: PrinterColumn[] = cols.map((c) => {
     const col: PrinterColumn = {
       name: String(c.name),
-      type: String(c.type ?? 'string'),
-      jsonPath: String(c.jsonPath ?? ''),
+      type: typeof c.type === 'string' ? c.type : 'string',
+      jsonPath: typeof c.jsonPath === 'string' ? c.jsonPath : '',
     };
     if (typeof c.format === 'string') col.format = c.format;
     if (typeof c.description === 'string') col.description = c.description;

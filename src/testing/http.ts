@@ -3,7 +3,7 @@
 // each request to a verb, and writes objects, lists, Tables and Status errors as the
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject, Status } from '../runtime/meta/types.js';
+import type { KubeObject } from '../runtime/meta/types.js';
 import { decodeBody, JsonSyntaxError, readBody, YamlSyntaxError } from './body.js';
 import { goParseInt64 } from './go-syntax.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
@@ -12,9 +12,9 @@ import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listDocument, listDocumentJson, listObjects, validateListOptions } from './list.js';
-import { isObject, readJsonPath, writeJsonPath } from './meta.js';
+import { isObject, jsonText, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf, viewJson } from './objects.js';
-import type { FieldValidation, ObjectService, PatchType, WriteOptions } from './objects.js';
+import type { ObjectService, PatchType, WriteOptions } from './objects.js';
 import { decodeJsonPatch } from './patch.js';
 import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
@@ -93,7 +93,7 @@ interface ResourcePath {
 
 function str(o: KubeObject, path: string): string {
   const v = readJsonPath(o, path);
-  return v === undefined || v === null ? '' : String(v);
+  return v === undefined || v === null ? '' : jsonText(v);
 }
 
 function fieldGetters(r: ResourceInfo): FieldGetters {
@@ -103,7 +103,7 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
     for (const path of r.selectableFields ?? []) {
       out[path.replace(/^\./, '')] = (o) => {
         const v = readJsonPath(o, path);
-        return v === undefined || v === null ? '' : String(v);
+        return v === undefined || v === null ? '' : jsonText(v);
       };
     }
     return out;
@@ -126,7 +126,7 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
     } catch {
       throw badRequest(`invalid path: ${url.pathname}`);
     }
-    if (await serveNonResource(ctx, req, res, url, segs)) return;
+    if (serveNonResource(ctx, req, res, url, segs)) return;
     const rp = parseResourcePath(ctx.registry, segs);
     if (!rp) throw notFoundAt(ctx.registry, segs);
     await serveResource(ctx, req, res, url.searchParams, rp);
@@ -135,13 +135,13 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
   }
 }
 
-async function serveNonResource(
+function serveNonResource(
   ctx: HttpContext,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   segs: string[],
-): Promise<boolean> {
+): boolean {
   const p = url.pathname.replace(/\/+$/, '') || '/';
   const method = req.method ?? 'GET';
   if (
@@ -578,7 +578,7 @@ async function serveResource(
     if (rp.name !== undefined && isObject(body)) {
       const given = isObject(body.metadata) ? body.metadata.name : undefined;
       if (given !== undefined && given !== rp.name)
-        throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
+        throw badRequest(`the name of the object (${jsonText(given)}) does not match the name on the URL (${rp.name})`);
       body.metadata = { ...(isObject(body.metadata) ? body.metadata : {}), name: rp.name };
     }
     const obj = await svc.create(r, ns, body, opts);

@@ -59,7 +59,7 @@ test('the graph is the real one: imports of every kind are found', () => {
 
 test('a forbidden import fails, naming the rule it breaks', () => {
   const extra = {
-    // The cycle issue #23 found: the writer's side importing an emitter's module.
+    // The cycle to keep out: the writer's side importing an emitter's module.
     'src/emit/bad-writer.ts':
       "import { isSafeOutputPath } from '../generate/generators.js';\nexport const ok = isSafeOutputPath;\n",
     // Dynamic and type-only imports count; `node:` built-ins and strings that only look like imports do not.

@@ -33,7 +33,7 @@ export function apiserverField(path: Path): string {
 }
 
 /**
- * Our dotted path, as the issue's diagnostics show it:
+ * Our dotted path, as diagnostics show it:
  * `spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.deploymentName.type`;
  * keys that are not simple names are bracketed and quoted (`properties["a.b"]`).
  */

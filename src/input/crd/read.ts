@@ -417,7 +417,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
  */
 function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind: Kind }[], served: Kind[]): void {
   const spec = crd.spec as Record<string, unknown>;
-  const rawVersions = Array.isArray(spec.versions) ? spec.versions : [];
+  const rawVersions: unknown[] = Array.isArray(spec.versions) ? spec.versions : [];
   all.forEach(({ version, kind }, i) => {
     const raw = rawVersions[i];
     if (!isObj(raw)) return;
@@ -500,7 +500,7 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
       } else seen.set(id, b.kind);
     }
     let versions = groups.get(b.group);
-    if (!versions) groups.set(b.group, (versions = new Map()));
+    if (!versions) groups.set(b.group, (versions = new Map<string, Kind[]>()));
     let list = versions.get(b.version);
     if (!list) versions.set(b.version, (list = []));
     list.push(b.kind);

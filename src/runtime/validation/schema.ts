@@ -103,8 +103,8 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
 }
 
 /**
- * Where a node sits, built only into a string when an error names it: the reduction of a large
- * schema no longer joins a path string per node (#9, generation).
+ * Where a node sits, built into a string only when an error names it, so that reducing a large
+ * schema does not join a path string per node.
  */
 interface At {
   readonly up: At | undefined;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { checkCrdObject, readCrdInputs } from '../../../src/input/crd/index.js';
-import type { IntegerNode, Kind, ObjectNode, SchemaNode } from '../../../src/model/types.js';
+import type { IntegerNode, ObjectNode, SchemaNode } from '../../../src/model/types.js';
 import { ROOT } from '../../golden/support.js';
 
 const read = (rel: string) => readFileSync(join(ROOT, rel));

@@ -1,7 +1,7 @@
-// Issue #27's cases: CEL as Kubernetes 1.37 runs it. Rules the apiserver refuses at CRD create are
-// refused when the CRD is read (with its text and position); objects it refuses are refused; the
-// libraries it has (format, semver, lists v3, two-variable comprehensions, optionals, ip.isCanonical,
-// net.IP/net.CIDR) are there; the wrong answers listed in the issue are right.
+// CEL as Kubernetes 1.37 runs it. Rules the apiserver refuses at CRD create are refused when the
+// CRD is read (with its text and position); objects it refuses are refused; the libraries it has
+// (format, semver, lists v3, two-variable comprehensions, optionals, ip.isCanonical,
+// net.IP/net.CIDR) are there; each case's answer is the apiserver's.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readCrdInputs } from '../../../../src/input/crd/index.js';

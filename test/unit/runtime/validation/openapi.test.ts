@@ -35,7 +35,7 @@ const dmSchema = {
 };
 
 describe('OpenAPI keywords', () => {
-  it('DatabaseManager: replicas 11 is the issue example, word for word', () => {
+  it('DatabaseManager: replicas 11 gives the apiserver message, word for word', () => {
     const errs = errorsOf(dmSchema, { spec: { deploymentName: 'db', replicas: 11 } });
     assert.deepEqual(errs, [
       {
