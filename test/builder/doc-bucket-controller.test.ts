@@ -10,6 +10,7 @@ import { newManager } from '../../src/runtime/manager/manager.js';
 import { restBackend } from '../../src/runtime/typed/backend.js';
 import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/client/builtin.js';
 import { isNotFound } from '../../src/runtime/client/errors.js';
+import { findCondition } from '../../src/runtime/meta/conditions.js';
 import { PatchType } from '../../src/runtime/client/resource.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
@@ -51,9 +52,11 @@ const BUCKET_CRD: KubeObject = {
             type: 'object',
             properties: {
               spec: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } },
+              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
             },
           },
         },
+        subresources: { status: {} },
       },
     ],
   },
@@ -96,8 +99,31 @@ for (const backend of BACKENDS) {
         assert.equal(cm.data?.['BUCKET_URL'], `${storage.url}/buckets/team-a.logs`);
         assert.equal(cm.metadata?.ownerReferences?.[0]?.kind, 'Bucket');
         assert.deepEqual((await buckets.get('logs')).metadata?.finalizers, ['storage.example.com/bucket']);
+        // the status condition the reconciler writes (setCondition's return decides whether it writes)
+        const ready = await waitFor(
+          async () => findCondition((await buckets.get('logs')).status?.conditions, 'Ready'),
+          'the Ready condition',
+        );
+        assert.deepEqual(
+          { ...ready, lastTransitionTime: typeof ready.lastTransitionTime },
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Provisioned',
+            message: `${storage.url}/buckets/team-a.logs in eu-west`,
+            observedGeneration: 1,
+            lastTransitionTime: 'string',
+          },
+        );
         await buckets.patch('logs', PatchType.Merge, { spec: { region: 'us-east' } });
         await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'us-east', 'the bucket moved to us-east');
+        // the message and observedGeneration follow; the status stayed True, so lastTransitionTime stays
+        const moved = await waitFor(async () => {
+          const c = findCondition((await buckets.get('logs')).status?.conditions, 'Ready');
+          return c?.observedGeneration === 2 ? c : undefined;
+        }, 'the Ready condition of generation 2');
+        assert.equal(moved.message, `${storage.url}/buckets/team-a.logs in us-east`);
+        assert.equal(moved.lastTransitionTime, ready.lastTransitionTime);
         await waitFor(
           async () =>
             (await api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket')).data?.['BUCKET_REGION'] ===

@@ -44,7 +44,10 @@ after(async () => {
 const MINUTE = 60_000;
 /** The environment of a user's shell: none of the npm variables `npm test` set, no node_modules/.bin of this checkout on PATH. */
 const userEnv: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND'),
+  // (NODE_TEST_CONTEXT: a `node --test` run inside this one would report to this runner, not print)
+  Object.entries(process.env).filter(
+    ([k]) => !/^npm_/i.test(k) && !['INIT_CWD', 'CRDGEN_COMMAND', 'NODE_TEST_CONTEXT'].includes(k),
+  ),
 );
 userEnv['PATH'] = (process.env['PATH'] ?? '')
   .split(delimiter)
@@ -428,6 +431,51 @@ test(
     writeFileSync(join(project, 'crdgen.config.yaml'), config);
     await sh('npx', ['crdgen', 'generate'], project);
     assert.deepEqual(readTree(generated), before);
+  },
+);
+
+/** The code blocks (language, text) of the section of `file` under `heading`, up to the next heading of its level or above. */
+function docBlocks(file: string, heading: string): Array<{ lang: string; text: string }> {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const at = text.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `${file} has "${heading}"`);
+  const level = /^#+/.exec(heading)![0];
+  const next = text.slice(at + heading.length + 2).search(new RegExp(`^#{1,${level.length}} `, 'm'));
+  const section = text.slice(at, next < 0 ? undefined : at + heading.length + 2 + next);
+  return [...section.matchAll(/```(\w*)\n([^]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+}
+
+test(
+  "docs/testing.md's examples, as written, in that project: the generated operator tested against the test server, fault injection, the real control plane's switch",
+  { timeout: 15 * MINUTE },
+  async () => {
+    const [test1, run1] = docBlocks('docs/testing.md', '## In a test');
+    assert.equal(test1?.lang, 'ts');
+    assert.deepEqual(run1, { lang: 'sh', text: 'npm run build && node --test dist/databasemanager.test.js\n' });
+    const [faults] = docBlocks('docs/testing.md', '### Fault injection');
+    const [real] = docBlocks('docs/testing.md', '## The real control plane: `startControlPlane()`');
+    const src = join(project, 'src');
+    writeFileSync(join(src, 'databasemanager.test.ts'), test1.text);
+    // the fault-injection lines act on a server the reader has started: one, around them
+    writeFileSync(
+      join(src, 'faults.ts'),
+      `import { startTestApiServer } from 'crdgen/testing';\nconst env = await startTestApiServer();\n${faults.text}await env.stop();\n`,
+    );
+    writeFileSync(join(src, 'env.ts'), real.text);
+    try {
+      const [build, runTests] = run1.text.trim().split(' && ');
+      await sh('npm', build.split(' ').slice(1), project);
+      const ran = await sh('node', runTests.split(' ').slice(1), project);
+      assert.match(ran.stdout, /^# pass 1$/m);
+      assert.match(ran.stdout, /^# fail 0$/m);
+      await sh('node', ['dist/faults.js'], project);
+      await sh('node', ['dist/env.js'], project); // the test server's branch (no REAL)
+    } finally {
+      for (const f of ['databasemanager.test', 'faults', 'env']) {
+        rmSync(join(src, `${f}.ts`), { force: true });
+        rmSync(join(project, 'dist', `${f}.js`), { force: true });
+      }
+    }
   },
 );
 
