@@ -7,7 +7,7 @@
 import { readOpenApiInputs } from '../input/openapi/index.js';
 import type { Model } from '../model/types.js';
 import { GENERATED_HEADER, generatedHeader } from '../emit/header.js';
-import { compareStrings } from '../emit/sorted.js';
+import { compareStrings } from '../model/order.js';
 import { createEmitContext, type GeneratedFile } from '../generate/emitter.js';
 import { types, versionDecls } from '../generate/types.js';
 import { register } from '../generate/register.js';

@@ -177,6 +177,10 @@ export function addGeneratorOptions(cmd: Command): Command {
       'the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)',
     )
     .option(
+      '--starter <name>',
+      "what writes the operator's reconcile.ts: a starter crdgen ships (databasemanager), or generic for the hooks to fill in (default: the starter made for the kind's group and kind, else generic)",
+    )
+    .option(
       '--owns <kinds>',
       "kinds the operator owns, comma-separated group/version/Kind (version/Kind for the core group), e.g. apps/v1/Deployment,v1/Service: watched, listed into its reconciler's context.owned, granted in RBAC (repeatable)",
       collect,

@@ -6,7 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CrdSource } from '../input/crd/index.js';
-import { compareStrings } from '../emit/sorted.js';
+import { compareStrings } from '../model/order.js';
 import type { CliIo } from './io.js';
 
 /** Display name of the `-` input. */

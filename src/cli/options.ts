@@ -38,6 +38,8 @@ export interface GenerateFlags extends OutputFlags {
   controller?: string[];
   /** `--webhooks`: the operators serve admission and conversion webhooks. */
   webhooks?: boolean;
+  /** `--starter <name>`: the starter that writes the operators' reconcile.ts (starters/<name>/, or `generic`). */
+  starter?: string;
   /** Kinds the controllers own: `--owns apps/v1/Deployment,v1/Service` (repeatable, comma-separated). */
   owns?: string[];
   /** `--config <file>`: the config to use (else found by walking up, when no inputs are given). */
@@ -63,6 +65,8 @@ export interface ResolvedTarget {
   /** The operators serve admission and conversion webhooks (`--webhooks`, `webhooks: true`). */
   webhooks: boolean;
   owns: string[];
+  /** The starter of the operators' reconcile.ts (`--starter`, `starter:`); unset: picked by kind. */
+  starter?: string;
   runtimeImport: string;
   clean: boolean;
   tsconfig?: string;
@@ -335,6 +339,8 @@ export async function resolveTargets(
       if (names.includes('controller') !== names.includes('webhooks'))
         t.emitters = selectEmitters([...names, 'controller', 'webhooks']);
     }
+    const starter = given('starter') ? flags.starter : cfg?.starter;
+    if (starter !== undefined) t.starter = starter;
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;
     if (headerFile !== undefined) t.headerFile = headerFile;

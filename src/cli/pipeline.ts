@@ -1,6 +1,6 @@
-// The in-memory half of generate/verify/validate for one target: read the inputs,
-// check them, check the options against the model, run the emitters, apply the
-// header file and --format. Nothing here writes; diagnostics go to the reporter.
+// The in-memory half of generate/verify/validate for one target, a straight line: read the
+// inputs into the finished model, check the options against it, run the emitters (then the
+// header file and --format). Nothing here writes; diagnostics go to the reporter.
 
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -9,16 +9,14 @@ import { hasErrors } from '../diagnostics/format.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { readApiInputs } from '../input/read-inputs.js';
 import type { Model } from '../model/types.js';
-import { createEmitContext, type GeneratedFile } from '../generate/emitter.js';
+import { createEmitContext, type EmitContext, type GeneratedFile } from '../generate/emitter.js';
 import { emittersForInput, runEmitters } from '../generate/registry.js';
 import type { InputKind } from '../generate/generators.js';
 import { classifyInputs } from '../input/ts/files.js';
-import { clientOptionsErrors } from '../generate/client-options.js';
+import { optionErrors } from '../generate/check.js';
 import { NameCollisionError } from '../generate/client-kinds.js';
 import { ValidatorGenerationError } from '../generate/validators.js';
-import { applyTypeScriptPlurals } from '../generate/client-names.js';
-import { controllerErrors, stubHookWarnings } from '../generate/controller.js';
-import { webhookErrors } from '../generate/webhooks.js';
+import { stubHookWarnings } from '../generate/controller.js';
 import { applyBoilerplate, BoilerplateError } from '../emit/boilerplate.js';
 import { formatFiles, FormatterMissingError } from '../emit/format.js';
 import { collectInputs, displayPath } from './inputs.js';
@@ -44,73 +42,82 @@ function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
   return kind;
 }
 
-/**
- * Reads and checks `target`'s inputs and, unless `checkOnly` stops after the
- * checks, generates its files in memory. Returns undefined when an input has
- * errors (they are reported); options that do not fit the model are usage errors.
- */
-export async function buildTarget(
-  target: ResolvedTarget,
-  io: CliIo,
-  reporter: Reporter,
-): Promise<TargetOutput | undefined> {
-  const tio: CliIo = { ...io, cwd: target.cwd };
+/** What the readers handed over: the finished model, and what it was read from. */
+interface ReadTarget {
+  model: Model;
+  format: InputKind;
+  /** Input files read (YAML: each file; TypeScript: the model's sources). */
+  inputCount: number;
+}
+
+/** Reads `target`'s inputs into the model; undefined when an input has errors (reported) or there are none. */
+async function read(target: ResolvedTarget, io: CliIo, reporter: Reporter): Promise<ReadTarget | undefined> {
   const kind = inputKind(target);
-  let model: Model;
-  let diagnostics: Diagnostic[];
-  let noSources: boolean;
-  let inputCount: number;
+  let result: { model: Model; diagnostics: Diagnostic[] };
   let format: InputKind = kind;
+  let inputCount: number;
   if (kind === 'ts') {
     // loaded only for TypeScript inputs: ts-morph is big, YAML runs never pay for it
     const { readTypeScript } = await import('../input/ts/reader.js');
     reporter.progress(`reading TypeScript inputs of ${target.name}…`);
-    const read = readTypeScript(target.inputs, {
+    result = readTypeScript(target.inputs, {
       cwd: target.cwd,
       ...(target.tsconfig !== undefined ? { tsconfig: target.tsconfig } : {}),
+      ...(target.client.pluralExceptions ? { pluralExceptions: target.client.pluralExceptions } : {}),
     });
-    model = applyTypeScriptPlurals(read.model, target.client); // irregular plurals, --plural-exceptions
-    diagnostics = read.diagnostics;
-    noSources = read.model.sources.length === 0;
-    inputCount = read.model.sources.length;
+    inputCount = result.model.sources.length;
   } else {
-    const collected = await collectInputs(target.inputs, tio);
+    const collected = await collectInputs(target.inputs, { ...io, cwd: target.cwd });
     reporter.startProgress(collected.sources.length);
     reporter.progress(`checking ${collected.sources.length} inputs of ${target.name}…`);
-    const read = readApiInputs(collected.sources);
-    if (read.format === 'openapi') format = 'openapi';
-    model = read.model;
-    diagnostics = [...collected.diagnostics, ...read.diagnostics];
-    noSources = collected.sources.length === 0;
+    const api = readApiInputs(collected.sources);
+    if (api.format === 'openapi') format = 'openapi';
+    result = { model: api.model, diagnostics: [...collected.diagnostics, ...api.diagnostics] };
     inputCount = collected.sources.length;
   }
-  reporter.report(diagnostics);
-  if (hasErrors(diagnostics) || noSources) return undefined;
-  if (format === 'openapi' && target.emitters.some((e) => e.name === 'crd')) {
-    throw new CliError(
-      'the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)',
-      EXIT.usage,
-    );
-  }
-  const clientErrors = clientOptionsErrors(model, target.client);
-  if (clientErrors.length > 0) throw new CliError(clientErrors.join('\n'), EXIT.usage);
+  reporter.report(result.diagnostics);
+  if (hasErrors(result.diagnostics) || inputCount === 0) return undefined;
+  return { model: result.model, format, inputCount };
+}
+
+/** The emitters' context of `target`. */
+function emitContext(target: ResolvedTarget, model: Model): EmitContext {
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
-  const ctxEmit = createEmitContext({
+  return createEmitContext({
     sources: model.sources,
     runtimeImport: target.runtimeImport,
     client: target.client,
     controllers: target.controllers,
     owns: target.owns,
     webhooks: target.webhooks,
+    ...(target.starter !== undefined ? { starter: target.starter } : {}),
     ...(outDir ? { outDir } : {}),
   });
-  const controllerProblems = controllerErrors(model, ctxEmit);
-  if (controllerProblems.length === 0) controllerProblems.push(...webhookErrors(model, ctxEmit));
-  if (controllerProblems.length > 0) throw new CliError(controllerProblems.join('\n'), EXIT.usage);
+}
+
+/** Options that do not fit the model are usage errors, before any emitter runs. */
+function check(target: ResolvedTarget, read: ReadTarget, ctx: EmitContext): void {
+  if (read.format === 'openapi' && target.emitters.some((e) => e.name === 'crd')) {
+    throw new CliError(
+      'the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)',
+      EXIT.usage,
+    );
+  }
+  const problems = optionErrors(read.model, ctx);
+  if (problems.length > 0) throw new CliError(problems.join('\n'), EXIT.usage);
+}
+
+/** The emitters' files, then the header file and --format over them. */
+async function emit(
+  target: ResolvedTarget,
+  read: ReadTarget,
+  ctx: EmitContext,
+  reporter: Reporter,
+): Promise<GeneratedFile[]> {
   reporter.progress(`generating ${target.name}…`);
   let files: GeneratedFile[];
   try {
-    files = runEmitters(model, ctxEmit, emittersForInput(target.emitters, format)); // TypeScript input: its CRD too; OpenAPI: no CRD
+    files = runEmitters(read.model, ctx, emittersForInput(target.emitters, read.format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
     const written = reporter.command === 'generate' ? 'nothing was written' : ''; // verify and validate never write
     if (e instanceof NameCollisionError)
@@ -156,5 +163,23 @@ export async function buildTarget(
       throw new CliError(`prettier failed: ${(e as Error).message}`, EXIT.invalidInput);
     }
   }
-  return { target, model, files, inputCount };
+  return files;
+}
+
+/**
+ * Reads `target`'s inputs, checks the options against the model and generates its files in
+ * memory: read → check → emit. Returns undefined when an input has errors (they are
+ * reported); options that do not fit the model are usage errors.
+ */
+export async function buildTarget(
+  target: ResolvedTarget,
+  io: CliIo,
+  reporter: Reporter,
+): Promise<TargetOutput | undefined> {
+  const input = await read(target, io, reporter);
+  if (!input) return undefined;
+  const ctx = emitContext(target, input.model);
+  check(target, input, ctx);
+  const files = await emit(target, input, ctx, reporter);
+  return { target, model: input.model, files, inputCount: input.inputCount };
 }

@@ -9,7 +9,7 @@ import { join, posix } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanEntry } from '../emit/writer.js';
 import { isGeneratedContents } from '../emit/header.js';
-import { compareStrings } from '../emit/sorted.js';
+import { compareStrings } from '../model/order.js';
 
 /** How the run was told which kinds get an operator, for the messages. */
 export interface RemovalContext {

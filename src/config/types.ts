@@ -25,6 +25,8 @@ export interface TargetSettings {
   webhooks?: boolean;
   /** Kinds the controllers own: `group/version/Kind` (`version/Kind` for the core group). */
   owns?: string[];
+  /** The starter that writes the controllers' reconcile.ts (`--starter`): a folder of starters/, or `generic`. */
+  starter?: string;
   pluralExceptions?: Record<string, string>;
   kinds?: Record<string, KindConfig>;
   headerFile?: string;

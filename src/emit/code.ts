@@ -11,12 +11,24 @@ interface TrackedModule {
   names: Map<string, string>;
   /** Imported names used only as types. */
   typeOnly: Set<string>;
+  /** The local name of `import * as <local>`, if the module is imported whole. */
+  namespace?: string;
+}
+
+/**
+ * Where a module's declaration goes: `node:` built-ins, then packages (and absolute paths or URLs,
+ * such as a runtime given by path), then relative modules; by specifier within each.
+ */
+function compareModules(a: string, b: string): number {
+  const rank = (m: string): number => (m.startsWith('node:') ? 0 : m.startsWith('.') ? 2 : 1);
+  return rank(a) - rank(b) || compareStrings(a, b);
 }
 
 /**
  * The imports of one generated file. `use(module, name)` gives the name to write in the code;
- * `declarations()` the `import` lines, one per module in order of first use: value specifiers
- * sorted, then `type` ones sorted (`import type { … }` when all are types).
+ * `declarations()` the `import` lines, one per module (and one more for a module also imported
+ * whole), ordered by {@link compareModules}: value specifiers sorted, then `type` ones sorted
+ * (`import type { … }` when all are types).
  */
 export class ImportTracker {
   private readonly modules = new Map<string, TrackedModule>();
@@ -27,56 +39,74 @@ export class ImportTracker {
    * @param options.aliasPrefixes per module specifier, the prefix of its aliases: with
    *   `{ 'crdgen/runtime': 'Runtime' }` the runtime's `Watch` is imported `Watch as RuntimeWatch` in a
    *   file that has a `Watch` of its own
-   * @param options.order modules whose declarations come first, in this order (the rest follow in
-   *   order of first use), so that names can be taken before they are written out
    */
   constructor(
     private readonly declared: readonly string[] = [],
-    private readonly options: { aliasPrefixes?: Readonly<Record<string, string>>; order?: readonly string[] } = {},
-  ) {
-    for (const m of options.order ?? []) this.modules.set(m, { names: new Map(), typeOnly: new Set() });
-  }
+    private readonly options: { aliasPrefixes?: Readonly<Record<string, string>> } = {},
+  ) {}
 
-  /**
-   * The local name of `name` from `module` (a module specifier as written, e.g. `./types.js`).
-   * A name already declared by the file or imported from another module is aliased with the
-   * module's prefix, if it has one. `type: true` imports it for types only (unless it is also
-   * used as a value). The same name of the same module always gets the same local name.
-   */
-  use(module: string, name: string, options: { type?: boolean } = {}): string {
+  private module(module: string): TrackedModule {
     let m = this.modules.get(module);
     if (!m) {
       m = { names: new Map(), typeOnly: new Set() };
       this.modules.set(module, m);
     }
+    return m;
+  }
+
+  /**
+   * The local name of `name` from `module` (a module specifier as written, e.g. `./types.js`).
+   * A name already declared by the file or imported from another module is aliased with the
+   * module's prefix, if it has one; `as` names it whatever else is taken (a collision is then
+   * the emitter's to report, through {@link ImportTracker.localNames}). `type: true` imports it
+   * for types only (unless it is also used as a value). The same name of the same module always
+   * gets the same local name.
+   */
+  use(module: string, name: string, options: { type?: boolean; as?: string } = {}): string {
+    const m = this.module(module);
     let local = m.names.get(name);
     if (local === undefined) {
       const prefix = this.options.aliasPrefixes?.[module];
-      local = prefix !== undefined && this.isTaken(name) ? `${prefix}${name}` : name;
+      local = options.as ?? (prefix !== undefined && this.isTaken(name) ? `${prefix}${name}` : name);
       m.names.set(name, local);
       if (options.type) m.typeOnly.add(name);
     } else if (!options.type) m.typeOnly.delete(name);
     return local;
   }
 
+  /** `import * as <local> from "<module>"`: the module as one namespace object; returns `local`. */
+  useNamespace(module: string, local: string): string {
+    this.module(module).namespace = local;
+    return local;
+  }
+
   private isTaken(name: string): boolean {
-    if (this.declared.includes(name)) return true;
-    for (const m of this.modules.values()) for (const local of m.names.values()) if (local === name) return true;
-    return false;
+    return this.localNames().includes(name);
   }
 
   /** Every name the file binds: its declarations, then each import's local name. Two equal entries are a collision. */
   localNames(): string[] {
-    return [...this.declared, ...[...this.modules.values()].flatMap((m) => [...m.names.values()])];
+    return [
+      ...this.declared,
+      ...[...this.modules.values()].flatMap((m) => [
+        ...(m.namespace !== undefined ? [m.namespace] : []),
+        ...m.names.values(),
+      ]),
+    ];
   }
 
   /**
-   * The import declarations, one per module, joined by newlines; `declaration` writes one
-   * (`importDecl` of src/generate/layout.ts: quoting and prettier's line breaking are the emitter's).
+   * The import declarations, joined by newlines; `declaration` writes one with named specifiers
+   * (`importDecl` of src/generate/layout.ts: quoting and prettier's line breaking are the
+   * emitter's side, through its `importLines`), `namespace` one of a whole module.
    */
-  declarations(declaration: (specifiers: readonly string[], module: string, typeOnly: boolean) => string): string {
+  declarations(
+    declaration: (specifiers: readonly string[], module: string, typeOnly: boolean) => string,
+    namespace: (local: string, module: string) => string,
+  ): string {
     const out: string[] = [];
-    for (const [module, m] of this.modules) {
+    for (const [module, m] of [...this.modules].sort(([a], [b]) => compareModules(a, b))) {
+      if (m.namespace !== undefined) out.push(namespace(m.namespace, module));
       if (m.names.size === 0) continue;
       const spec = (name: string): string => (m.names.get(name) === name ? name : `${name} as ${m.names.get(name)}`);
       const all = [...m.names.keys()];

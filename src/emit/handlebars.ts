@@ -19,10 +19,16 @@ import {
 } from '../model/naming.js';
 import { importPath, jsdoc, literal } from './ts-text.js';
 
-/** Folder holding `templates/<generator>/*.hbs` (package root, from src/emit or dist/emit). */
-export const TEMPLATES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates');
+/** The package root (from src/emit or dist/emit). */
+const PACKAGE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-type HelperFn = (...args: unknown[]) => string;
+/** Folder holding `templates/<generator>/*.hbs`. */
+export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
+
+/** Folder holding the starters: `starters/<name>/starter.json` and its `*.hbs` templates. */
+export const STARTERS_DIR = join(PACKAGE_ROOT, 'starters');
+
+type HelperFn = (...args: unknown[]) => unknown;
 
 function str(v: unknown, helper: string): string {
   if (typeof v !== 'string') throw new Error(`template helper ${helper}: expected a string, got ${typeof v}`);
@@ -40,6 +46,7 @@ function str(v: unknown, helper: string): string {
  * - `literal x` → TS expression for any JSON value
  * - `importPath from to` → `./types.js`-style relative specifier
  * - `segment x` → a checked output path segment (throws when unsafe)
+ * - `or a b …` / `and a b …` → whether any / every argument is truthy (for `{{#if (or a b)}}`)
  */
 export const HELPERS: Readonly<Record<string, HelperFn>> = {
   tsString: (x) => tsString(str(x, 'tsString')),
@@ -57,6 +64,8 @@ export const HELPERS: Readonly<Record<string, HelperFn>> = {
     if (!isSafePathSegment(s)) throw new Error(`template helper segment: unsafe path segment ${JSON.stringify(s)}`);
     return s;
   },
+  or: (...xs) => xs.some(Boolean),
+  and: (...xs) => xs.every(Boolean),
 };
 
 // handlebars' runtime build: no compiler (templates come precompiled; the compiler is loaded
@@ -124,13 +133,18 @@ const cache = new Map<string, Template>();
 /**
  * Loads `templates/<generator>/<name>.hbs` once (cached): the build's precompiled template
  * while the file still has the text it was built from, else compiled now.
- * `loadTemplate('types', 'interface')` reads `templates/types/interface.hbs`.
+ * `loadTemplate('types', 'interface')` reads `templates/types/interface.hbs`; a generator
+ * `starters/<name>` reads the starter's folder (`starters/<name>/<template>.hbs`).
  */
 export function loadTemplate(generator: string, name: string): Template {
   const key = `${generator}/${name}`;
   let t = cache.get(key);
   if (!t) {
-    const source = readFileSync(join(TEMPLATES_DIR, generator, `${name}.hbs`), 'utf8');
+    const starter = /^starters\/([^/]+)$/.exec(generator);
+    const file = starter
+      ? join(STARTERS_DIR, starter[1], `${name}.hbs`)
+      : join(TEMPLATES_DIR, generator, `${name}.hbs`);
+    const source = readFileSync(file, 'utf8');
     const built = precompiledTemplates()[key];
     if (built && built.source === source) {
       const run = hbs.template(built.spec);

@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import type { GeneratedFile } from './file.js';
 import { isSafeOutputPath } from './file.js';
 import { isGeneratedContents } from './header.js';
-import { compareStrings } from './sorted.js';
+import { compareStrings } from '../model/order.js';
 import { outDirProblem } from './out-dir.js';
 
 /** What the writer will do with one path. */

@@ -2,14 +2,13 @@
 // optional, deeply; identity required) and `databaseManager(name, namespace)` building one, as applyconfiguration-gen does.
 import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
-import { assignLine, callLine, importDecl, propertyLine } from './layout.js';
+import { assignLine, callLine, importLines, propertyLine } from './layout.js';
 
 /** `applyconfigurations/<group>/<version>/<file>`. */
 export function applyConfigPath(group: string, version: string, file: string): string {
@@ -18,7 +17,6 @@ export function applyConfigPath(group: string, version: string, file: string): s
 
 /** The apply-configuration emitter: one file per kind whose client has `apply`. */
 export const applyconfig: Emitter = (model: Model, ctx) => {
-  checkClientOptions(model, ctx.client);
   const files: GeneratedFile[] = [];
   for (const gv of clientKinds(model, ctx.client)) {
     for (const ck of gv.kinds) {
@@ -28,28 +26,30 @@ export const applyconfig: Emitter = (model: Model, ctx) => {
       const namespaced = ck.kind.scope === 'Namespaced';
       const ctor = n.singularAccessor;
       const apiVersion = gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`;
-      assertUniqueNames(path, ['ApplyConfigurationFor', n.type, `${n.type}ApplyConfiguration`, ctor]);
+      const imports = new ImportTracker([`${n.type}ApplyConfiguration`, ctor]);
+      const type = imports.use(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts')), n.type, {
+        type: true,
+      });
+      const applyConfigurationFor = imports.use(ctx.runtimeImport, 'ApplyConfigurationFor', { type: true });
+      assertUniqueNames(path, imports.localNames());
       files.push({
         path,
-        contents: render('applyconfig', 'applyconfig', {
+        contents: renderCode('applyconfig', 'applyconfig', {
           header: generatedHeader(ctx.sources),
-          imports: [
-            importDecl(['ApplyConfigurationFor'], tsString(ctx.runtimeImport), true),
-            importDecl(
-              [n.type],
-              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
-              true,
-            ),
-          ].join('\n'),
-          typeLine: assignLine(0, `export type ${n.type}ApplyConfiguration`, `ApplyConfigurationFor<${n.type}>`),
-          head: callLine(
-            0,
-            `export function ${ctor}`,
-            namespaced ? ['name: string', 'namespace: string'] : ['name: string'],
-            `: ${n.type}ApplyConfiguration {`,
+          imports: importLines(imports),
+          typeLine: atColumn((w) =>
+            assignLine(w, `export type ${n.type}ApplyConfiguration`, `${applyConfigurationFor}<${type}>`),
           ),
-          apiVersionLine: propertyLine(4, 'apiVersion', tsString(apiVersion)),
-          kindLine: propertyLine(4, 'kind', tsString(ck.kind.kind)),
+          head: atColumn((w) =>
+            callLine(
+              w,
+              `export function ${ctor}`,
+              namespaced ? ['name: string', 'namespace: string'] : ['name: string'],
+              `: ${n.type}ApplyConfiguration {`,
+            ),
+          ),
+          apiVersionLine: atColumn((w) => propertyLine(w, 'apiVersion', tsString(apiVersion))),
+          kindLine: atColumn((w) => propertyLine(w, 'kind', tsString(ck.kind.kind))),
           type: n.type,
           apiVersion,
           scope: namespaced ? 'namespaced' : 'cluster-scoped',

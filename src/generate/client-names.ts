@@ -2,23 +2,8 @@
 // TypeScript casing). Built only from src/model/naming.ts helpers; the emitters and
 // their templates get every identifier from here.
 import type { Group, GroupVersion, Kind, Model } from '../model/types.js';
-import { isSafePathSegment, pluralName, privateName, publicName } from '../model/naming.js';
+import { IRREGULAR_PLURALS, isSafePathSegment, pluralName, privateName, publicName } from '../model/naming.js';
 import type { ClientGenOptions } from './client-options.js';
-
-/**
- * Irregular English plurals for kind names (gengo's namer handles the regular ones),
- * used when the input gives no plural of its own (TypeScript input) and as a check.
- */
-export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
-  Endpoints: 'Endpoints',
-  Person: 'People',
-  Child: 'Children',
-  Index: 'Indices',
-  Matrix: 'Matrices',
-  Schema: 'Schemas',
-  Data: 'Data',
-  Status: 'Statuses',
-};
 
 /**
  * The plural of a kind in identifiers (`databaseManagers()`, `DatabaseManagersGetter`):
@@ -133,31 +118,4 @@ export function kindNames(
 /** The kinds of a version that get a client: served ones. */
 export function servedKinds(version: GroupVersion): Kind[] {
   return version.kinds.filter((k) => k.served);
-}
-
-/**
- * For TypeScript input, whose resource plural is derived from the kind name: a new model
- * in which every kind whose plural is the regular derived one (`persons` for `Person`)
- * takes its plural from `pluralExceptions` or the {@link IRREGULAR_PLURALS} table instead
- * (lower-cased, as a resource name), as client-gen's plural namer does for URLs and names.
- * Explicit plurals (`+kubebuilder:resource:path=…` that differ from the derived one) stay.
- */
-export function applyTypeScriptPlurals(model: Model, options?: ClientGenOptions): Model {
-  const pick = (kind: string): string | undefined =>
-    options?.pluralExceptions?.[kind] ??
-    (Object.prototype.hasOwnProperty.call(IRREGULAR_PLURALS, kind) ? IRREGULAR_PLURALS[kind] : undefined);
-  return {
-    ...model,
-    groups: model.groups.map((g) => ({
-      ...g,
-      versions: g.versions.map((v) => ({
-        ...v,
-        kinds: v.kinds.map((k) => {
-          const p = pick(k.kind);
-          if (p === undefined || k.plural !== pluralName(k.kind).toLowerCase()) return k;
-          return { ...k, plural: p.toLowerCase() };
-        }),
-      })),
-    })),
-  };
 }

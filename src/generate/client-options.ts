@@ -71,12 +71,6 @@ export function clientOptionsErrors(model: Model, options: ClientGenOptions | un
   return errs;
 }
 
-/** Throws {@link ClientOptionsError} listing every problem of {@link clientOptionsErrors}. */
-export function checkClientOptions(model: Model, options: ClientGenOptions | undefined): void {
-  const errs = clientOptionsErrors(model, options);
-  if (errs.length > 0) throw new ClientOptionsError(errs.join('\n'));
-}
-
 /**
  * The verbs the generated client of `kind` offers: the model's verbs (markers of TS
  * input; all verbs, status ones only with the status subresource, for CRD input)

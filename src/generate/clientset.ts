@@ -3,14 +3,21 @@
 // clientset/typed/<group>/<version>/<kind>.ts — `DatabaseManagerInterface { create, get, list, … }` with only the kind's verbs.
 import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { safeIdentifier, tsString } from '../model/naming.js';
-import { compareStrings } from '../emit/sorted.js';
-import { assignLine, callLine, fitsLine, importDecl, interfaceExtends, signatureLine, typeArgsLine } from './layout.js';
+import { compareStrings } from '../model/order.js';
+import {
+  assignLine,
+  callLine,
+  fitsLine,
+  importLines,
+  interfaceExtends,
+  signatureLine,
+  typeArgsLine,
+} from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { checkClientOptions } from './client-options.js';
 import { clientMethods } from './client-methods.js';
 import { assertUniqueNames, clientKinds, type ClientKind } from './client-kinds.js';
 
@@ -23,77 +30,46 @@ function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
 
-/**
- * How runtime names are imported into a file that also holds `taken` (kind-derived) names:
- * `Watch`, or `Watch as RuntimeWatch` when a kind is called `Watch`. Deterministic.
- */
-export function runtimeAliases(
-  names: readonly string[],
-  taken: readonly string[],
-): {
-  alias: (n: string) => string;
-  specifiers: (ns: readonly string[]) => string;
-  specifierList: (ns: readonly string[]) => string[];
-} {
-  const clash = new Set(names.filter((n) => taken.includes(n)));
-  const alias = (n: string): string => (clash.has(n) ? `Runtime${n}` : n);
-  const specifierList = (ns: readonly string[]): string[] =>
-    [...ns].sort(compareStrings).map((n) => (clash.has(n) ? `${n} as ${alias(n)}` : n));
-  return { alias, specifiers: (ns) => specifierList(ns).join(', '), specifierList };
-}
-
 function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): string {
   const { group, version, kind, names: n } = ck;
-  const own = [n.type, n.listType, `${n.type}Resource`, `${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`];
-  const runtimeNames = [
-    'ApplyConfigurationFor',
-    'ClientBackend',
-    'TypedResourceClient',
-    'CreateOptions',
-    'UpdateOptions',
-    'DeleteOptions',
-    'TypedDeleteCollectionOptions',
-    'GetOptions',
-    'TypedListOptions',
-    'TypedWatch',
-    'Stored',
-    'StoredList',
-    'PatchType',
-    'PatchOptions',
-    'ApplyOptions',
-    'Scale',
-  ];
-  const rt = runtimeAliases(runtimeNames, own);
-  const methods = clientMethods(kind, ck.verbs, n.type, n.listType, rt.alias);
-  const runtimeTypes = new Set<string>(['ApplyConfigurationFor', 'ClientBackend']);
-  for (const m of methods) for (const t of m.runtimeTypes) runtimeTypes.add(t);
+  const runtime = ctx.runtimeImport;
+  const imports = new ImportTracker([`${n.type}Interface`, `${n.plural}Getter`, `${n.type}Client`], {
+    aliasPrefixes: { [runtime]: 'Runtime' },
+  });
+  // the kind's names first: a runtime name equal to one of them is aliased
+  const typesModule = importPath(path, apiFilePath(group.name, version.name, 'types.ts'));
+  const type = imports.use(typesModule, n.type, { type: true });
+  const listType = imports.use(typesModule, n.listType, { type: true });
+  const resource = imports.use(
+    importPath(path, apiFilePath(group.name, version.name, 'register.ts')),
+    `${n.type}Resource`,
+  );
+  // the runtime types the kind's methods need, then the methods with their local names
+  const needed = new Set(['ApplyConfigurationFor', 'ClientBackend']);
+  for (const m of clientMethods(kind, ck.verbs, type, listType)) for (const t of m.runtimeTypes) needed.add(t);
+  const local = new Map([...needed].sort(compareStrings).map((t) => [t, imports.use(runtime, t, { type: true })]));
+  const runtimeName = (t: string): string => local.get(t) ?? t;
+  const methods = clientMethods(kind, ck.verbs, type, listType, runtimeName);
+  const typedClient = imports.use(runtime, 'TypedResourceClient');
+  assertUniqueNames(path, imports.localNames());
   const namespaced = kind.scope === 'Namespaced';
-  assertUniqueNames(path, [...own, ...[...runtimeTypes, 'TypedResourceClient'].map(rt.alias)]);
-  const runtime = tsString(ctx.runtimeImport);
-  const imports = [
-    importDecl(rt.specifierList([...runtimeTypes]), runtime, true),
-    importDecl(rt.specifierList(['TypedResourceClient']), runtime),
-    importDecl(
-      [n.type, n.listType],
-      tsString(importPath(path, apiFilePath(group.name, version.name, 'types.ts'))),
-      true,
-    ),
-    importDecl([`${n.type}Resource`], tsString(importPath(path, apiFilePath(group.name, version.name, 'register.ts')))),
-  ].join('\n');
-  const rtClient = rt.alias('TypedResourceClient');
   const getterParams = namespaced ? ['namespace: string'] : [];
-  return render('clientset', 'typed-resource', {
+  return renderCode('clientset', 'typed-resource', {
     header: generatedHeader(ctx.sources),
-    imports,
-    rtBackend: rt.alias('ClientBackend'),
-    clientField: typeArgsLine(
-      2,
-      `readonly #client: ${rtClient}`,
-      [n.type, n.listType, `${rt.alias('ApplyConfigurationFor')}<${n.type}>`, tsString(kind.scope)],
-      ';',
+    imports: importLines(imports),
+    rtBackend: runtimeName('ClientBackend'),
+    clientField: atColumn((w) =>
+      typeArgsLine(
+        w,
+        `readonly #client: ${typedClient}`,
+        [type, listType, `${runtimeName('ApplyConfigurationFor')}<${type}>`, tsString(kind.scope)],
+        ';',
+      ),
     ),
-    clientInit: callLine(4, `this.#client = new ${rtClient}`, ['backend', `${n.type}Resource`, 'namespace'], ';'),
-    getterSignature: callLine(2, n.pluralAccessor, getterParams, `: ${n.type}Interface;`),
+    clientInit: atColumn((w) =>
+      callLine(w, `this.#client = new ${typedClient}`, ['backend', resource, 'namespace'], ';'),
+    ),
+    getterSignature: atColumn((w) => callLine(w, n.pluralAccessor, getterParams, `: ${n.type}Interface;`)),
     type: n.type,
     listType: n.listType,
     pluralType: n.plural,
@@ -105,22 +81,25 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
       const params = m.params === '' ? [] : m.params.split(', ');
       return {
         doc: m.doc,
-        signature: signatureLine(2, m.name, params, m.returns, ';'),
-        head: signatureLine(2, m.name, params, m.returns, ' {'),
-        body: callLine(4, `return this.#client.${m.name}`, m.args === '' ? [] : m.args.split(', '), ';'),
+        signature: atColumn((w) => signatureLine(w, m.name, params, m.returns, ';')),
+        head: atColumn((w) => signatureLine(w, m.name, params, m.returns, ' {')),
+        body: atColumn((w) =>
+          callLine(w, `return this.#client.${m.name}`, m.args === '' ? [] : m.args.split(', '), ';'),
+        ),
       };
     }),
   });
 }
 
 /**
- * One entry of the clientset's `validators` table: `"g/v/Kind": async () => { import … }`, with
- * the arrow function below the key when the key line does not fit (prettier's layout).
+ * One entry of the clientset's `validators` table at `indentWidth`: `"g/v/Kind": async () => { import … }`,
+ * with the arrow function below the key when the key line does not fit (prettier's layout).
  */
-function validatorEntry(key: string, from: string, validate: string, defaults: string): string {
-  const moved = !fitsLine(2, `${key}: async () => {`);
-  const pad = moved ? '    ' : '  ';
-  const head = moved ? `  ${key}:\n    async () => {` : `  ${key}: async () => {`;
+function validatorEntry(indentWidth: number, key: string, from: string, validate: string, defaults: string): string {
+  const moved = !fitsLine(indentWidth, `${key}: async () => {`);
+  const at = ' '.repeat(indentWidth);
+  const pad = moved ? `${at}  ` : at;
+  const head = moved ? `${at}${key}:\n${pad}async () => {` : `${at}${key}: async () => {`;
   const body = [
     assignLine(pad.length + 2, 'const m', `await import(${from})`),
     `${pad}  return {`,
@@ -140,8 +119,8 @@ export function getterDoc(ck: ClientKind): string {
 
 /** The clientset emitter. */
 export const clientset: Emitter = (model: Model, ctx) => {
-  checkClientOptions(model, ctx.client);
   const files: GeneratedFile[] = [];
+  const runtime = ctx.runtimeImport;
   const byGv = clientKinds(model, ctx.client);
   const gvs: { accessor: string; groupVersionType: string; apiVersion: string; path: string }[] = [];
   for (const gv of byGv) {
@@ -150,45 +129,48 @@ export const clientset: Emitter = (model: Model, ctx) => {
       const path = typedClientPath(gv.group.name, gv.version.name, ck.names.fileName);
       files.push({ path, contents: renderTypedResource(ck, ctx, path) });
     }
+    const imports = new ImportTracker([`${gv.names.groupVersionType}Interface`, `${gv.names.groupVersionType}Client`]);
+    imports.use(runtime, 'ClientBackend', { type: true });
+    for (const ck of gv.kinds) {
+      const module = importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName));
+      imports.use(module, `${ck.names.type}Client`);
+      imports.use(module, `${ck.names.type}Interface`, { type: true });
+      imports.use(module, `${ck.names.plural}Getter`, { type: true });
+    }
+    assertUniqueNames(clientPath, imports.localNames());
     const kinds = gv.kinds.map((ck) => ({
-      pluralType: ck.names.plural,
-      import: importDecl(
-        [`${ck.names.type}Client`, `type ${ck.names.type}Interface`, `type ${ck.names.plural}Getter`],
-        tsString(importPath(clientPath, typedClientPath(gv.group.name, gv.version.name, ck.names.fileName))),
-      ),
       getterDoc: getterDoc(ck),
-      head: callLine(
-        2,
-        ck.names.pluralAccessor,
-        ck.kind.scope === 'Namespaced' ? ['namespace: string'] : [],
-        `: ${ck.names.type}Interface {`,
+      head: atColumn((w) =>
+        callLine(
+          w,
+          ck.names.pluralAccessor,
+          ck.kind.scope === 'Namespaced' ? ['namespace: string'] : [],
+          `: ${ck.names.type}Interface {`,
+        ),
       ),
-      body: callLine(
-        4,
-        `return new ${ck.names.type}Client`,
-        ['this.#backend', ck.kind.scope === 'Namespaced' ? 'namespace' : '""'],
-        ';',
+      body: atColumn((w) =>
+        callLine(
+          w,
+          `return new ${ck.names.type}Client`,
+          ['this.#backend', ck.kind.scope === 'Namespaced' ? 'namespace' : '""'],
+          ';',
+        ),
       ),
     }));
-    assertUniqueNames(clientPath, [
-      'ClientBackend',
-      `${gv.names.groupVersionType}Interface`,
-      `${gv.names.groupVersionType}Client`,
-      ...gv.kinds.flatMap((ck) => [`${ck.names.type}Client`, `${ck.names.type}Interface`, `${ck.names.plural}Getter`]),
-    ]);
     files.push({
       path: clientPath,
-      contents: render('clientset', 'group-client', {
+      contents: renderCode('clientset', 'group-client', {
         header: generatedHeader(ctx.sources),
-        imports: [importDecl(['ClientBackend'], tsString(ctx.runtimeImport), true), ...kinds.map((k) => k.import)].join(
-          '\n',
-        ),
+        imports: importLines(imports),
         groupVersionType: gv.names.groupVersionType,
         apiVersion: apiVersionOf(gv.group.name, gv.version.name),
-        interfaceDecl: interfaceExtends(
-          `export interface ${gv.names.groupVersionType}Interface`,
-          kinds.map((k) => `${k.pluralType}Getter`),
-          '{}',
+        interfaceDecl: atColumn((w) =>
+          interfaceExtends(
+            w,
+            `export interface ${gv.names.groupVersionType}Interface`,
+            gv.kinds.map((ck) => `${ck.names.plural}Getter`),
+            '{}',
+          ),
         ),
         kinds,
       }),
@@ -202,23 +184,23 @@ export const clientset: Emitter = (model: Model, ctx) => {
   }
   if (gvs.length > 0) {
     const path = 'clientset/clientset.ts';
-    assertUniqueNames(path, [
-      'Clientset',
-      'ClientsetInterface',
-      'ClientsetOptions',
-      'validators',
+    const imports = new ImportTracker(['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators']);
+    for (const v of [
+      'defaultFieldManager',
       'loadConfig',
       'restBackend',
       'isClientBackend',
       'validatingBackend',
-      'defaultFieldManager',
       'withFieldManager',
-      'ClientBackend',
-      'KindValidator',
-      'LoadConfigOptions',
-      'RestConfig',
-      ...gvs.flatMap((g) => [`${g.groupVersionType}Client`, `${g.groupVersionType}Interface`]),
-    ]);
+    ])
+      imports.use(runtime, v);
+    for (const t of ['ClientBackend', 'KindValidator', 'LoadConfigOptions', 'RestConfig'])
+      imports.use(runtime, t, { type: true });
+    for (const g of gvs) {
+      imports.use(importPath(path, g.path), `${g.groupVersionType}Client`);
+      imports.use(importPath(path, g.path), `${g.groupVersionType}Interface`, { type: true });
+    }
+    assertUniqueNames(path, imports.localNames());
     assertUniqueNames(`${path} (accessors)`, [
       'backend',
       'fieldManager',
@@ -227,42 +209,25 @@ export const clientset: Emitter = (model: Model, ctx) => {
     ]);
     files.push({
       path,
-      contents: render('clientset', 'clientset', {
+      contents: renderCode('clientset', 'clientset', {
         header: generatedHeader(ctx.sources),
-        imports: [
-          importDecl(
-            [
-              'defaultFieldManager',
-              'loadConfig',
-              'restBackend',
-              'isClientBackend',
-              'validatingBackend',
-              'withFieldManager',
-              'type ClientBackend',
-              'type KindValidator',
-              'type LoadConfigOptions',
-              'type RestConfig',
-            ],
-            tsString(ctx.runtimeImport),
-          ),
-          ...gvs.map((g) =>
-            importDecl(
-              [`${g.groupVersionType}Client`, `type ${g.groupVersionType}Interface`],
-              tsString(importPath(path, g.path)),
-            ),
-          ),
-        ].join('\n'),
+        imports: importLines(imports),
         groupVersions: gvs.map((g) => ({
           ...g,
-          init: callLine(4, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';'),
+          init: atColumn((w) =>
+            callLine(w, `this.#${g.accessor} = new ${g.groupVersionType}Client`, ['this.backend'], ';'),
+          ),
         })),
         validators: byGv.flatMap((gv) =>
           gv.kinds.map((ck) => ({
-            entry: validatorEntry(
-              tsString(`${gv.group.name}/${gv.version.name}/${ck.kind.kind}`),
-              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
-              safeIdentifier(`validate${ck.kind.kind}`),
-              safeIdentifier(`default${ck.kind.kind}`),
+            entry: atColumn((w) =>
+              validatorEntry(
+                w,
+                tsString(`${gv.group.name}/${gv.version.name}/${ck.kind.kind}`),
+                tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
+                safeIdentifier(`validate${ck.kind.kind}`),
+                safeIdentifier(`default${ck.kind.kind}`),
+              ),
             ),
           })),
         ),

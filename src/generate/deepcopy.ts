@@ -11,8 +11,8 @@
 
 import type { GroupVersion, Kind, Model, ObjectNode, SchemaNode } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
-import { compareStrings } from '../emit/sorted.js';
+import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
+import { compareStrings } from '../model/order.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import {
@@ -25,45 +25,13 @@ import {
   versionSources,
   type GroupVersionRef,
 } from './walk.js';
-import { foreignImports } from './types.js';
+import { useForeign } from './types.js';
 import { tsString } from '../model/naming.js';
-import { callLine, importDecl } from './layout.js';
+import { assignCallLines, callLine, importLines } from './layout.js';
 
 /** Name of the exported deep-copy function for a named type. */
 export function deepCopyName(typeName: string): string {
   return `deepCopy${typeName}`;
-}
-
-const WIDTH = 80;
-
-/** `function name(param): result {` on one line, or with the parameter on its own line. */
-export function signatureLine(prefix: string, name: string, param: string, result: string): string {
-  return callLine(0, `${prefix}${name}`, [param], `: ${result} {`);
-}
-
-/**
- * `lhs = fn(arg);` at `indent` spaces, broken after `=` and then inside the call as prettier
- * does; a bracketed left side (`out["key"]`) too long for its line is broken inside the brackets.
- */
-export function assignCallLines(indent: number, lhs: string, fn: string, arg: string): string {
-  const pad = ' '.repeat(indent);
-  const one = `${pad}${lhs} = ${fn}(${arg});`;
-  if (one.length <= WIDTH) return one;
-  let left = `${pad}${lhs}`;
-  const bracket = /^(\w+)\[(.+)\]$/.exec(lhs);
-  if (bracket && `${pad}${lhs} =`.length > WIDTH) {
-    left = `${pad}${bracket[1]}[\n${pad}  ${bracket[2]}\n${pad}]`;
-    if (`${pad}] = ${fn}(${arg});`.length <= WIDTH) return `${left} = ${fn}(${arg});`;
-  }
-  const pad2 = ' '.repeat(indent + 2);
-  const second = `${pad2}${fn}(${arg});`;
-  if (second.length <= WIDTH) return `${left} =\n${second}`;
-  return `${left} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
-}
-
-/** `return fn(arg) as T;` at two spaces, with the argument on its own line when it does not fit. */
-export function returnCastLines(fn: string, arg: string, type: string): string {
-  return callLine(2, `return ${fn}`, [arg], ` as ${type};`);
 }
 
 /** Properties of `Object.prototype` (and `__proto__`): their keys take the generic path. */
@@ -77,15 +45,38 @@ function outAccess(name: string): string {
   return `out[${tsString(name)}]`;
 }
 
-interface CopierView {
-  /** Lines of the internal copier function (signature to closing brace, no trailing newline). */
-  code: string;
+/** `case "<key>": out["<key>"] = copier(v); continue;` of an object copier's switch. */
+interface CaseView {
+  key: string;
+  assign: AtColumn;
 }
+
+/**
+ * One internal copier function for templates/deepcopy/file.hbs: its signature and the shape of
+ * its body (an array, a map, an object or list with a switch over its keys, or a type of another
+ * group/version), with the statements whose layout depends on names.
+ */
+type CopierView = { signature: AtColumn } & (
+  | { array: true; assign: AtColumn }
+  | { map: true; assign: AtColumn }
+  | { foreign: true; call: AtColumn }
+  | { object: true; cases: CaseView[] }
+);
 
 interface TypeView {
   jsdocType: string;
-  signature: string;
-  body: string;
+  signature: AtColumn;
+  body: AtColumn;
+}
+
+/** `function <name>(<param>): unknown {` laid out at its column. */
+function copierSignature(name: string, param: string): AtColumn {
+  return atColumn((w) => callLine(w, `function ${name}`, [param], ': unknown {'));
+}
+
+/** `<lhs> = <fn>(<arg>);` laid out at its column. */
+function assignment(lhs: string, fn: string, arg: string): AtColumn {
+  return atColumn((w) => assignCallLines(w, lhs, fn, arg));
 }
 
 /**
@@ -94,7 +85,7 @@ interface TypeView {
  * copies a value of the wrong kind (an array where an object belongs, or the reverse) as JSON.
  */
 class Copiers {
-  private readonly byName = new Map<string, string>();
+  private readonly byName = new Map<string, CopierView>();
   /** Named object types whose `copy_X` is still to be written (filled by the caller). */
   readonly objectTypes = new Map<string, ObjectNode>();
   /** Shared objects declared in another group/version: their `deepCopyX` is imported from there. */
@@ -158,13 +149,13 @@ class Copiers {
     return name;
   }
 
-  define(name: string, code: string): void {
-    if (!this.byName.has(name)) this.byName.set(name, code);
+  define(name: string, copier: CopierView): void {
+    if (!this.byName.has(name)) this.byName.set(name, copier);
   }
 
   /** Copier definitions sorted by name (deterministic output). */
   list(): CopierView[] {
-    return [...this.byName.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, code]) => ({ code }));
+    return [...this.byName.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, copier]) => copier);
   }
 }
 
@@ -185,46 +176,21 @@ function isScalar(node: SchemaNode): boolean {
   );
 }
 
-function arrayCopier(name: string, inner: string): string {
-  return [
-    signatureLine('function ', name, 'v: object', 'unknown'),
-    '  if (!Array.isArray(v)) return copyJson(v);',
-    '  const a: unknown[] = v.slice();',
-    '  for (let i = 0; i < a.length; i++) {',
-    '    const x = a[i];',
-    '    if (typeof x === "object" && x !== null) {',
-    assignCallLines(6, 'a[i]', inner, 'x'),
-    '    }',
-    '  }',
-    '  return a;',
-    '}',
-  ].join('\n');
+function arrayCopier(name: string, inner: string): CopierView {
+  return { signature: copierSignature(name, 'v: object'), array: true, assign: assignment('a[i]', inner, 'x') };
 }
 
-function mapCopier(name: string, inner: string): string {
-  return [
-    signatureLine('function ', name, 'v: object', 'unknown'),
-    '  if (Array.isArray(v)) return copyJsonArray(v);',
-    '  const o: JsonObject = { ...v };',
-    '  for (const k in o) {',
-    '    const x = o[k];',
-    '    if (typeof x === "object" && x !== null) {',
-    assignCallLines(6, 'o[k]', inner, 'x'),
-    '    }',
-    '  }',
-    '  return o;',
-    '}',
-  ].join('\n');
+function mapCopier(name: string, inner: string): CopierView {
+  return { signature: copierSignature(name, 'v: object'), map: true, assign: assignment('o[k]', inner, 'x') };
 }
 
 /** The copier of a shared object declared in another group/version: that version's exported deep copy. */
-function foreignCopier(name: string, title: string): string {
-  return [
-    signatureLine('function ', name, 'v: object', 'unknown'),
-    '  if (Array.isArray(v)) return copyJsonArray(v);',
-    callLine(2, `return ${deepCopyName(title)}`, [`v as ${title}`], ';'),
-    '}',
-  ].join('\n');
+function foreignCopier(name: string, title: string): CopierView {
+  return {
+    signature: copierSignature(name, 'v: object'),
+    foreign: true,
+    call: atColumn((w) => callLine(w, `return ${deepCopyName(title)}`, [`v as ${title}`], ';')),
+  };
 }
 
 interface Case {
@@ -233,27 +199,13 @@ interface Case {
   copier: string;
 }
 
-/** The body of `copy_X`: spread, then the one pass over keys with a case per typed non-scalar field. */
-function objectCopier(name: string, cases: readonly Case[]): string {
-  const lines = [
-    signatureLine('function ', name, 'src: object', 'unknown'),
-    '  if (Array.isArray(src)) return copyJsonArray(src);',
-    '  const out: JsonObject = { ...src };',
-    '  for (const k in out) {',
-    '    const v = out[k];',
-    '    if (typeof v !== "object" || v === null) continue;',
-  ];
-  if (cases.length > 0) {
-    lines.push('    switch (k) {');
-    for (const c of cases) {
-      lines.push(`      case ${tsString(c.name)}:`);
-      lines.push(assignCallLines(8, outAccess(c.name), c.copier, 'v'));
-      lines.push('        continue;');
-    }
-    lines.push('    }');
-  }
-  lines.push('    out[k] = copyJson(v);', '  }', '  return out;', '}');
-  return lines.join('\n');
+/** `copy_X`: spread, then the one pass over keys with a case per typed non-scalar field. */
+function objectCopier(name: string, cases: readonly Case[]): CopierView {
+  return {
+    signature: copierSignature(name, 'src: object'),
+    object: true,
+    cases: cases.map((c) => ({ key: tsString(c.name), assign: assignment(outAccess(c.name), c.copier, 'v') })),
+  };
 }
 
 /** The copier of a root or embedded `metadata` field, from the runtime. */
@@ -278,8 +230,8 @@ function casesOf(node: ObjectNode, isRoot: boolean, copiers: Copiers): Case[] {
 function typeView(type: string, copier: string): TypeView {
   return {
     jsdocType: type,
-    signature: signatureLine('export function ', deepCopyName(type), `src: ${type}`, type),
-    body: returnCastLines(copier, 'src', type),
+    signature: atColumn((w) => callLine(w, `export function ${deepCopyName(type)}`, [`src: ${type}`], `: ${type} {`)),
+    body: atColumn((w) => callLine(w, `return ${copier}`, ['src'], ` as ${type};`)),
   };
 }
 
@@ -306,24 +258,21 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
     typeNames.push(kind.listKind);
   }
   if (copiers.usesObjectMeta) usesObjectMeta = true;
-  const values = [
-    'copyJson',
-    'copyJsonArray',
-    ...copiers.runtimeNames,
-    'deepCopyListMeta',
-    ...(usesObjectMeta ? ['deepCopyObjectMeta'] : []),
-  ].sort(compareStrings);
-  const runtimeTypes = ['JsonObject', 'ListMeta', ...(usesObjectMeta ? ['ObjectMeta'] : [])];
   const path = apiFilePath(group, gv.name, 'deepcopy.ts');
-  return render('deepcopy', 'file', {
+  const imports = new ImportTracker();
+  for (const v of ['copyJson', 'copyJsonArray', ...copiers.runtimeNames, 'deepCopyListMeta'])
+    imports.use(runtimeImport, v);
+  for (const t of ['JsonObject', 'ListMeta']) imports.use(runtimeImport, t, { type: true });
+  if (usesObjectMeta) {
+    imports.use(runtimeImport, 'deepCopyObjectMeta');
+    imports.use(runtimeImport, 'ObjectMeta', { type: true });
+  }
+  for (const t of typeNames) imports.use('./types.js', t, { type: true });
+  useForeign(imports, path, 'deepcopy.ts', copiers.foreign, here, (t) => deepCopyName(t), false);
+  useForeign(imports, path, 'types.ts', copiers.foreign, here, (t) => t, true);
+  return renderCode('deepcopy', 'file', {
     header,
-    imports: [
-      importDecl(values, tsString(runtimeImport)),
-      importDecl(runtimeTypes, tsString(runtimeImport), true),
-      importDecl([...new Set(typeNames)].sort(compareStrings), tsString('./types.js'), true),
-      ...foreignImports(path, 'deepcopy.ts', copiers.foreign, here, (t) => [deepCopyName(t)], false),
-      ...foreignImports(path, 'types.ts', copiers.foreign, here, (t) => [t], true),
-    ].join('\n'),
+    imports: importLines(imports),
     usesObjectMeta,
     copiers: copiers.list(),
     types,
@@ -333,27 +282,13 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
 function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
   const items = copiers.copierFor({ type: 'array', items: root })!;
   const name = `copy_${kind.listKind}`;
-  const code = [
-    signatureLine('function ', name, 'src: object', 'unknown'),
-    '  if (Array.isArray(src)) return copyJsonArray(src);',
-    '  const out: JsonObject = { ...src };',
-    '  for (const k in out) {',
-    '    const v = out[k];',
-    '    if (typeof v !== "object" || v === null) continue;',
-    '    switch (k) {',
-    '      case "metadata":',
-    '        out["metadata"] = copyListMeta(v);',
-    '        continue;',
-    '      case "items":',
-    assignCallLines(8, 'out["items"]', items, 'v'),
-    '        continue;',
-    '    }',
-    '    out[k] = copyJson(v);',
-    '  }',
-    '  return out;',
-    '}',
-  ].join('\n');
-  copiers.define(name, code);
+  copiers.define(
+    name,
+    objectCopier(name, [
+      { name: 'metadata', copier: 'copyListMeta' },
+      { name: 'items', copier: items },
+    ]),
+  );
   return typeView(kind.listKind, name);
 }
 

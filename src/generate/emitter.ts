@@ -21,6 +21,12 @@ export interface EmitContext {
   client?: ClientGenOptions;
   /** Kinds (`Kind` or `group/Kind`) that get a controller (`--controller`); none by default. */
   controllers?: string[];
+  /**
+   * The starter that writes the controllers' reconcile.ts (`--starter`, `starter:`): a folder of
+   * starters/, or `generic` for the hooks to fill in. Unset: the starter whose manifest names the
+   * kind's group and kind, else the generic hooks.
+   */
+  starter?: string;
   /** `--webhooks` (`webhooks: true`): the controllers' operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /**
@@ -52,6 +58,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     sources: [...(partial.sources ?? [])].map((s) => s.replace(/\\/g, '/')).sort(),
     ...(partial.client ? { client: partial.client } : {}),
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
+    ...(partial.starter !== undefined ? { starter: partial.starter } : {}),
     ...(partial.webhooks ? { webhooks: true } : {}),
     ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),

@@ -3,16 +3,14 @@
 // `CoolopsV1alpha1Informers { databaseManagers() }`; informers/<group>/<version>/<kind>.ts — `DatabaseManagerInformer { informer(); lister() }`.
 import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath, groupFolder } from './paths.js';
-import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds, type ClientGroupVersion } from './client-kinds.js';
 import { listerPath } from './listers.js';
-import { runtimeAliases } from './clientset.js';
-import { callLine, importDecl, scalarArray, typeArgsLine } from './layout.js';
+import { callLine, importLines, scalarArray, typeArgsLine } from './layout.js';
 
 /** `informers/<group>/<version>/<file>`. */
 export function informerPath(group: string, version: string, file: string): string {
@@ -41,9 +39,9 @@ export function groupAccessor(groupName: string): string {
 
 /** The informers emitter. */
 export const informers: Emitter = (model: Model, ctx) => {
-  checkClientOptions(model, ctx.client);
   const files: GeneratedFile[] = [];
   const header = generatedHeader(ctx.sources);
+  const runtime = ctx.runtimeImport;
   const gvs = clientKinds(model, ctx.client, true);
   const byGroup = new Map<string, ClientGroupVersion[]>();
   for (const gv of gvs) {
@@ -55,99 +53,74 @@ export const informers: Emitter = (model: Model, ctx) => {
     for (const ck of gv.kinds) {
       const n = ck.names;
       const path = informerPath(gv.group.name, gv.version.name, n.fileName);
-      const own = [
-        n.type,
+      const imports = new ImportTracker([`${n.type}Informer`, `new${n.type}Informer`], {
+        aliasPrefixes: { [runtime]: 'Runtime' },
+      });
+      // the kind's names first: a runtime name equal to one of them is aliased
+      const type = imports.use(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts')), n.type, {
+        type: true,
+      });
+      const resource = imports.use(
+        importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts')),
         `${n.type}Resource`,
-        `new${n.type}Lister`,
-        `${n.type}Lister`,
-        `${n.type}Informer`,
-        `new${n.type}Informer`,
-      ];
-      const rt = runtimeAliases(['Stored'], own);
-      const stored = `${rt.alias('Stored')}<${n.type}, ${tsString(ck.kind.scope)}>`;
-      assertUniqueNames(path, [
-        'SharedIndexInformer',
-        'SharedInformerFactoryBase',
-        rt.alias('Stored'),
-        n.type,
-        `${n.type}Resource`,
-        `new${n.type}Lister`,
-        `${n.type}Lister`,
-        `${n.type}Informer`,
-        `new${n.type}Informer`,
-      ]);
+      );
+      const listerModule = importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName));
+      const newLister = imports.use(listerModule, `new${n.type}Lister`);
+      const lister = imports.use(listerModule, `${n.type}Lister`, { type: true });
+      const sharedIndexInformer = imports.use(runtime, 'SharedIndexInformer', { type: true });
+      const factoryBase = imports.use(runtime, 'SharedInformerFactoryBase', { type: true });
+      const stored = `${imports.use(runtime, 'Stored', { type: true })}<${type}, ${tsString(ck.kind.scope)}>`;
+      assertUniqueNames(path, imports.localNames());
       files.push({
         path,
-        contents: render('informers', 'informer', {
+        contents: renderCode('informers', 'informer', {
           header,
-          imports: [
-            importDecl(
-              ['SharedIndexInformer', 'SharedInformerFactoryBase', ...rt.specifierList(['Stored'])],
-              tsString(ctx.runtimeImport),
-              true,
-            ),
-            importDecl(
-              [n.type],
-              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'types.ts'))),
-              true,
-            ),
-            importDecl(
-              [`${n.type}Resource`],
-              tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
-            ),
-            importDecl(
-              [`new${n.type}Lister`, `type ${n.type}Lister`],
-              tsString(importPath(path, listerPath(gv.group.name, gv.version.name, n.fileName))),
-            ),
-          ].join('\n'),
-          informerSignature: typeArgsLine(2, 'informer(): SharedIndexInformer', [stored], ';'),
-          newHead: callLine(
-            0,
-            `export function new${n.type}Informer`,
-            ['factory: SharedInformerFactoryBase'],
-            `: ${n.type}Informer {`,
+          imports: importLines(imports),
+          informerSignature: atColumn((w) => typeArgsLine(w, `informer(): ${sharedIndexInformer}`, [stored], ';')),
+          newHead: atColumn((w) =>
+            callLine(w, `export function new${n.type}Informer`, [`factory: ${factoryBase}`], `: ${n.type}Informer {`),
           ),
-          informerHead: typeArgsLine(2, 'function informer(): SharedIndexInformer', [stored], ' {'),
-          informerFor: callLine(4, 'return factory.informerFor', [`${n.type}Resource`], ';'),
-          listerCall: callLine(6, `return new${n.type}Lister`, ['informer().getIndexer()'], ';'),
+          informerHead: atColumn((w) => typeArgsLine(w, `function informer(): ${sharedIndexInformer}`, [stored], ' {')),
+          informerFor: atColumn((w) => callLine(w, 'return factory.informerFor', [resource], ';')),
+          listerCall: atColumn((w) => callLine(w, `return ${newLister}`, ['informer().getIndexer()'], ';')),
           type: n.type,
+          lister,
           pluralType: n.plural,
           apiVersion,
         }),
       });
     }
-    assertUniqueNames(versionPath, [
-      'SharedInformerFactoryBase',
+    const versionImports = new ImportTracker([
       `${gv.names.groupVersionType}Informers`,
       `new${gv.names.groupVersionType}Informers`,
-      ...gv.kinds.flatMap((ck) => [`${ck.names.type}Informer`, `new${ck.names.type}Informer`]),
     ]);
+    const versionBase = versionImports.use(runtime, 'SharedInformerFactoryBase', { type: true });
+    for (const ck of gv.kinds) {
+      const module = importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName));
+      versionImports.use(module, `new${ck.names.type}Informer`);
+      versionImports.use(module, `${ck.names.type}Informer`, { type: true });
+    }
+    assertUniqueNames(versionPath, versionImports.localNames());
     files.push({
       path: versionPath,
-      contents: render('informers', 'version', {
+      contents: renderCode('informers', 'version', {
         header,
-        imports: [
-          importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
-          ...gv.kinds.map((ck) =>
-            importDecl(
-              [`new${ck.names.type}Informer`, `type ${ck.names.type}Informer`],
-              tsString(importPath(versionPath, informerPath(gv.group.name, gv.version.name, ck.names.fileName))),
-            ),
-          ),
-        ].join('\n'),
+        imports: importLines(versionImports),
         apiVersion,
         groupVersionType: gv.names.groupVersionType,
-        newHead: callLine(
-          0,
-          `export function new${gv.names.groupVersionType}Informers`,
-          ['factory: SharedInformerFactoryBase'],
-          `: ${gv.names.groupVersionType}Informers {`,
+        newHead: atColumn((w) =>
+          callLine(
+            w,
+            `export function new${gv.names.groupVersionType}Informers`,
+            [`factory: ${versionBase}`],
+            `: ${gv.names.groupVersionType}Informers {`,
+          ),
         ),
         kinds: gv.kinds.map((ck) => ({
           type: ck.names.type,
           pluralType: ck.names.plural,
           pluralAccessor: ck.names.pluralAccessor,
-          call: callLine(6, `return new${ck.names.type}Informer`, ['factory'], ';'),
+          call: atColumn((w) => callLine(w, `return new${ck.names.type}Informer`, ['factory'], ';')),
         })),
       }),
     });
@@ -158,97 +131,71 @@ export const informers: Emitter = (model: Model, ctx) => {
     if (!isSafePathSegment(groupFolder(group))) throw new Error(`unsafe path segment ${JSON.stringify(group)}`);
     const path = `informers/${groupFolder(group)}/interface.ts`;
     const groupName = list[0].names.groupName;
-    assertUniqueNames(path, [
-      'SharedInformerFactoryBase',
-      `${groupName}Informers`,
-      `new${groupName}Informers`,
-      ...list.flatMap((gv) => [`${gv.names.groupVersionType}Informers`, `new${gv.names.groupVersionType}Informers`]),
-    ]);
+    const imports = new ImportTracker([`${groupName}Informers`, `new${groupName}Informers`]);
+    const factoryBase = imports.use(runtime, 'SharedInformerFactoryBase', { type: true });
+    for (const gv of list) {
+      const module = importPath(path, informerPath(group, gv.version.name, 'interface.ts'));
+      imports.use(module, `new${gv.names.groupVersionType}Informers`);
+      imports.use(module, `${gv.names.groupVersionType}Informers`, { type: true });
+    }
+    assertUniqueNames(path, imports.localNames());
     files.push({
       path,
-      contents: render('informers', 'group', {
+      contents: renderCode('informers', 'group', {
         header,
-        imports: [
-          importDecl(['SharedInformerFactoryBase'], tsString(ctx.runtimeImport), true),
-          ...list.map((gv) =>
-            importDecl(
-              [`new${gv.names.groupVersionType}Informers`, `type ${gv.names.groupVersionType}Informers`],
-              tsString(importPath(path, informerPath(group, gv.version.name, 'interface.ts'))),
-            ),
-          ),
-        ].join('\n'),
+        imports: importLines(imports),
         groupName,
         groupLabel: group,
-        newHead: callLine(
-          0,
-          `export function new${groupName}Informers`,
-          ['factory: SharedInformerFactoryBase'],
-          `: ${groupName}Informers {`,
+        newHead: atColumn((w) =>
+          callLine(
+            w,
+            `export function new${groupName}Informers`,
+            [`factory: ${factoryBase}`],
+            `: ${groupName}Informers {`,
+          ),
         ),
         versions: list.map((gv) => ({
           groupVersionType: gv.names.groupVersionType,
           accessor: privateName(gv.version.name),
           apiVersion: `${group}/${gv.version.name}`,
-          call: callLine(6, `return new${gv.names.groupVersionType}Informers`, ['factory'], ';'),
+          call: atColumn((w) => callLine(w, `return new${gv.names.groupVersionType}Informers`, ['factory'], ';')),
         })),
       }),
     });
     groups.push({ groupName, groupLabel: group, accessor: groupAccessor(groupName), path });
   }
   const path = 'informers/factory.ts';
+  const imports = new ImportTracker(['SharedInformerFactory', 'newSharedInformerFactory']);
+  imports.use(runtime, 'SharedInformerFactoryBase');
+  for (const t of ['ClientBackend', 'ResourceDescriptor', 'RestConfig', 'SharedInformerFactoryOptions'])
+    imports.use(runtime, t, { type: true });
+  for (const g of groups) {
+    imports.use(importPath(path, g.path), `new${g.groupName}Informers`);
+    imports.use(importPath(path, g.path), `${g.groupName}Informers`, { type: true });
+  }
+  // every descriptor under its group/version's name: two versions of a kind never clash
   const resources = gvs.flatMap((gv) =>
-    gv.kinds.map((ck) => ({
-      type: ck.names.type,
-      alias: `${privateName(gv.names.groupVersionType)}${ck.names.type}Resource`,
-      import: tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts'))),
-    })),
+    gv.kinds.map((ck) =>
+      imports.use(
+        importPath(path, apiFilePath(gv.group.name, gv.version.name, 'register.ts')),
+        `${ck.names.type}Resource`,
+        { as: `${privateName(gv.names.groupVersionType)}${ck.names.type}Resource` },
+      ),
+    ),
   );
-  assertUniqueNames(path, [
-    'SharedInformerFactoryBase',
-    'ClientBackend',
-    'ResourceDescriptor',
-    'RestConfig',
-    'SharedInformerFactoryOptions',
-    'SharedInformerFactory',
-    'newSharedInformerFactory',
-    ...groups.flatMap((g) => [`${g.groupName}Informers`, `new${g.groupName}Informers`]),
-    ...resources.map((r) => r.alias),
-  ]);
+  assertUniqueNames(path, imports.localNames());
   const first = gvs[0];
   files.push({
     path,
-    contents: render('informers', 'factory', {
+    contents: renderCode('informers', 'factory', {
       header,
-      imports: [
-        importDecl(
-          [
-            'SharedInformerFactoryBase',
-            'type ClientBackend',
-            'type ResourceDescriptor',
-            'type RestConfig',
-            'type SharedInformerFactoryOptions',
-          ],
-          tsString(ctx.runtimeImport),
-        ),
-        ...groups.map((g) =>
-          importDecl(
-            [`new${g.groupName}Informers`, `type ${g.groupName}Informers`],
-            tsString(importPath(path, g.path)),
-          ),
-        ),
-        ...resources.map((r) => importDecl([`${r.type}Resource as ${r.alias}`], r.import)),
-      ].join('\n'),
+      imports: importLines(imports),
       example: `${groupAccessor(first.names.groupName)}().${privateName(first.version.name)}().${first.kinds[0].names.pluralAccessor}()`,
-      groups: groups.map((g) => ({ ...g, call: callLine(4, `return new${g.groupName}Informers`, ['this'], ';') })),
-      resourceList:
-        '    ' +
-        scalarArray(
-          4,
-          'return ',
-          resources.map((r) => r.alias),
-          ';',
-          false,
-        ),
+      groups: groups.map((g) => ({
+        ...g,
+        call: atColumn((w) => callLine(w, `return new${g.groupName}Informers`, ['this'], ';')),
+      })),
+      resourceList: atColumn((w) => ' '.repeat(w) + scalarArray(w, 'return ', resources, ';', false)),
     }),
   });
   return files;

@@ -16,6 +16,8 @@ import {
   PRINT_WIDTH,
   type Doc,
 } from './doc.js';
+import type { ImportTracker } from '../emit/code.js';
+import { tsString } from '../model/naming.js';
 
 /** A type expression as the types emitter builds it. */
 export type TypeExpr =
@@ -127,6 +129,14 @@ export function importDecl(specifiers: readonly string[], from: string, typeOnly
   ]);
 }
 
+/** The import declarations of `imports`, each laid out by {@link importDecl}: what every emitter writes at the top of a file. */
+export function importLines(imports: ImportTracker): string {
+  return imports.declarations(
+    (specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly),
+    (local, module) => `import * as ${local} from ${tsString(module)};`,
+  );
+}
+
 /**
  * `head(a, b)tail` at `indentWidth` spaces: a parameter list (or call arguments) broken one
  * per line with a trailing comma when the whole line exceeds 80 columns. When `head` is an
@@ -205,16 +215,18 @@ export function typeArgsLine(indentWidth: number, head: string, args: readonly s
 }
 
 /**
- * `export interface Name extends A, B {}` as prettier breaks it: one line; else `extends …`
- * on the next line; else one type per line. A single extended type never breaks.
+ * `export interface Name extends A, B {}` at `indentWidth` spaces as prettier breaks it: one
+ * line; else `extends …` on the next line; else one type per line. A single extended type never
+ * breaks.
  */
-export function interfaceExtends(head: string, types: readonly string[], body: string): string {
-  if (types.length === 0) return `${head} ${body}`;
+export function interfaceExtends(indentWidth: number, head: string, types: readonly string[], body: string): string {
+  const pad = ' '.repeat(indentWidth);
+  if (types.length === 0) return `${pad}${head} ${body}`;
   const flat = `${head} extends ${types.join(', ')} ${body}`;
-  if (types.length === 1 || fitsLine(0, flat)) return flat;
+  if (types.length === 1 || fitsLine(indentWidth, flat)) return pad + flat;
   const second = `  extends ${types.join(', ')} ${body}`;
-  if (fitsLine(0, second)) return `${head}\n${second}`;
-  return `${head}\n  extends\n${types.map((t) => `    ${t}`).join(',\n')} ${body}`;
+  if (fitsLine(indentWidth, second)) return `${pad}${head}\n${pad}${second}`;
+  return `${pad}${head}\n${pad}  extends\n${types.map((t) => `${pad}    ${t}`).join(',\n')} ${body}`;
 }
 
 /**
@@ -226,6 +238,35 @@ export function propertyLine(indentWidth: number, key: string, value: string): s
   const pad = ' '.repeat(indentWidth);
   const flat = `${key}: ${value},`;
   return fitsLine(indentWidth, flat) || textWidth(key) < 5 ? pad + flat : `${pad}${key}:\n${pad}  ${value},`;
+}
+
+/**
+ * `lhs = fn(arg);` at `indentWidth` spaces, broken after `=` and then inside the call as prettier
+ * does; a bracketed left side (`out["key"]`) too long for its line is broken inside the brackets.
+ */
+export function assignCallLines(indentWidth: number, lhs: string, fn: string, arg: string): string {
+  const pad = ' '.repeat(indentWidth);
+  if (fitsLine(indentWidth, `${lhs} = ${fn}(${arg});`)) return `${pad}${lhs} = ${fn}(${arg});`;
+  let left = `${pad}${lhs}`;
+  const bracket = /^(\w+)\[(.+)\]$/.exec(lhs);
+  if (bracket && !fitsLine(indentWidth, `${lhs} =`)) {
+    left = `${pad}${bracket[1]}[\n${pad}  ${bracket[2]}\n${pad}]`;
+    if (fitsLine(indentWidth, `] = ${fn}(${arg});`)) return `${left} = ${fn}(${arg});`;
+  }
+  const pad2 = ' '.repeat(indentWidth + 2);
+  if (fitsLine(indentWidth + 2, `${fn}(${arg});`)) return `${left} =\n${pad2}${fn}(${arg});`;
+  return `${left} =\n${pad2}${fn}(\n${pad2}  ${arg},\n${pad2});`;
+}
+
+/**
+ * `<head>object.call().call()…;` at `indentWidth` spaces: flat when it fits, else prettier's
+ * expanded member chain (one call per line), which it uses for chains of three calls or more.
+ */
+export function chainStatement(indentWidth: number, head: string, object: string, calls: readonly string[]): string {
+  const pad = ' '.repeat(indentWidth);
+  const flat = `${head}${object}.${calls.join('.')};`;
+  if (fitsLine(indentWidth, flat) || calls.length < 3) return pad + flat;
+  return `${pad}${head}${object}\n${calls.map((c) => `${pad}  .${c}`).join('\n')};`;
 }
 
 /** True when `text` (one line) fits in prettier's print width at `indentWidth` spaces. */

@@ -7,9 +7,8 @@ import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { checkClientOptions } from './client-options.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
-import { callLine, importDecl, propertyLine, signatureLine } from './layout.js';
+import { callLine, importLines, propertyLine, signatureLine } from './layout.js';
 
 /** `listers/<group>/<version>/<file>`. */
 export function listerPath(group: string, version: string, file: string): string {
@@ -18,7 +17,6 @@ export function listerPath(group: string, version: string, file: string): string
 
 /** The listers emitter: one file per kind that can list and watch. */
 export const listers: Emitter = (model: Model, ctx) => {
-  checkClientOptions(model, ctx.client);
   const files: GeneratedFile[] = [];
   for (const gv of clientKinds(model, ctx.client, true)) {
     for (const ck of gv.kinds) {
@@ -30,7 +28,6 @@ export const listers: Emitter = (model: Model, ctx) => {
       const declared = [`${n.type}Lister`, `new${n.type}Lister`, ...(namespaced ? [`${n.type}NamespaceLister`] : [])];
       const imports = new ImportTracker(declared, {
         aliasPrefixes: { [runtime]: 'Runtime' },
-        order: [runtime, typesModule],
       });
       const type = imports.use(typesModule, n.type, { type: true }); // first: a runtime name equal to the kind's is aliased
       const resourceLister = imports.use(runtime, 'ResourceLister');
@@ -43,9 +40,7 @@ export const listers: Emitter = (model: Model, ctx) => {
         path,
         contents: renderCode('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
           header: generatedHeader(ctx.sources),
-          imports: imports.declarations((specifiers, module, typeOnly) =>
-            importDecl(specifiers, tsString(module), typeOnly),
-          ),
+          imports: importLines(imports),
           listSignature: atColumn((w) =>
             signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';'),
           ),

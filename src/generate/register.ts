@@ -3,7 +3,7 @@
 
 import type { GroupVersion, Model } from '../model/types.js';
 import { privateName, safeIdentifier, tsString } from '../model/naming.js';
-import { assignLine, callLine, fitsLine, importDecl, scalarArray } from './layout.js';
+import { assignLine, callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
@@ -18,15 +18,18 @@ function comparisonLine(indentWidth: number, left: string, right: string, tail: 
 }
 
 /**
- * `head: left & right = value;` as prettier lays it out: on one line; else broken after `=`;
- * else the intersection broken after `&` (then after `=` too when still too long).
+ * `head: left & right = value;` at `indentWidth` spaces as prettier lays it out: on one line;
+ * else broken after `=`; else the intersection broken after `&` (then after `=` too when still
+ * too long).
  */
-function typedResourceLine(head: string, left: string, right: string, value: string): string {
+function typedResourceLine(indentWidth: number, head: string, left: string, right: string, value: string): string {
+  const pad = ' '.repeat(indentWidth);
   const flat = `${head}: ${left} & ${right} = ${value};`;
-  if (fitsLine(0, flat)) return flat;
-  if (fitsLine(0, `${head}: ${left} & ${right} =`)) return `${head}: ${left} & ${right} =\n  ${value};`;
-  const second = `  ${right} = ${value};`;
-  return `${head}: ${left} &\n${fitsLine(0, second) ? second : `  ${right} =\n  ${value};`}`;
+  if (fitsLine(indentWidth, flat)) return pad + flat;
+  if (fitsLine(indentWidth, `${head}: ${left} & ${right} =`))
+    return `${pad}${head}: ${left} & ${right} =\n${pad}  ${value};`;
+  const second = `${right} = ${value};`;
+  return `${pad}${head}: ${left} &\n${pad}  ${fitsLine(indentWidth + 2, second) ? second : `${right} =\n${pad}  ${value};`}`;
 }
 
 /** A frozen string array member `key: Object.freeze([…] as const),` laid out at its column. */
@@ -69,14 +72,13 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
   ];
   const imports = new ImportTracker(declared, {
     aliasPrefixes: { [runtimeImport]: 'Runtime' },
-    order: [runtimeImport, './types.js'],
   });
   for (const k of gv.kinds)
     for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
   const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
   return renderCode('register', 'file', {
     header,
-    imports: imports.declarations((specifiers, module, typeOnly) => importDecl(specifiers, tsString(module), typeOnly)),
+    imports: importLines(imports),
     groupLine: atColumn((w) => assignLine(w, 'export const GroupName', tsString(group))),
     versionLine: atColumn((w) => assignLine(w, 'export const Version', tsString(gv.name))),
     apiVersionLine: atColumn((w) =>
@@ -88,11 +90,14 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
       const descriptor = kinds[i];
       return {
         descriptor,
-        typedLine: typedResourceLine(
-          `export const ${kind}Resource`,
-          `typeof ${descriptor}`,
-          `${typedResource}<${kind}>`,
-          descriptor,
+        typedLine: atColumn((w) =>
+          typedResourceLine(
+            w,
+            `export const ${kind}Resource`,
+            `typeof ${descriptor}`,
+            `${typedResource}<${kind}>`,
+            descriptor,
+          ),
         ),
         kind: k.kind,
         listKind: k.listKind,

@@ -4,12 +4,11 @@
 import type { GroupVersion, Kind, Model, ObjectNode, PropertyNode, SchemaNode } from '../model/types.js';
 import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import type { Emitter, GeneratedFile } from './emitter.js';
-import { importDecl, memberLine, type TypeExpr } from './layout.js';
+import { importLines, memberLine, type TypeExpr } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { importPath } from '../emit/ts-text.js';
-import { compareStrings } from '../emit/sorted.js';
 import {
   foreignHome,
   isMetaProperty,
@@ -212,29 +211,23 @@ export function versionDecls(group: string, gv: GroupVersion, foreign?: Map<stri
 }
 
 /**
- * `import type { A, B } from "../../<group>/<version>/<file>";` for each group/version the
- * `foreign` nodes are declared in (sorted by path), from the file at `path`.
+ * Imports into `imports`, for the file at `path`, `name(title)` of every `foreign` node from the
+ * `file` of the group/version it is declared in.
  */
-export function foreignImports(
+export function useForeign(
+  imports: ImportTracker,
   path: string,
   file: string,
   foreign: ReadonlyMap<string, ObjectNode>,
   here: GroupVersionRef,
-  name: (title: string) => string[],
+  name: (title: string) => string,
   typeOnly: boolean,
-): string[] {
-  const byPath = new Map<string, Set<string>>();
+): void {
   for (const [title, node] of foreign) {
     const home = foreignHome(node, here);
-    if (!home) continue;
-    const to = importPath(path, apiFilePath(home.group, home.version, file));
-    let set = byPath.get(to);
-    if (!set) byPath.set(to, (set = new Set()));
-    for (const n of name(title)) set.add(n);
+    if (home)
+      imports.use(importPath(path, apiFilePath(home.group, home.version, file)), name(title), { type: typeOnly });
   }
-  return [...byPath.entries()]
-    .sort((a, b) => compareStrings(a[0], b[0]))
-    .map(([to, names]) => importDecl([...names].sort(compareStrings), tsString(to), typeOnly));
 }
 
 /** The types emitter. */
@@ -249,16 +242,15 @@ export const types: Emitter = (model: Model, ctx) => {
         empty: d.members.length === 0 && !d.indexSignature,
         members: d.members.map((m) => ({
           doc: m.doc,
-          line: memberLine(2, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type),
+          line: atColumn((w) => memberLine(w, `${propertyKey(m.name)}${m.optional ? '?' : ''}`, m.type)),
         })),
       }));
-      const imports = [
-        importDecl(['ListMeta', 'ObjectMeta'], tsString(ctx.runtimeImport), true),
-        ...foreignImports(path, 'types.ts', foreign, { group: g.name, version: v.name }, (t) => [t], true),
-      ].join('\n');
-      const contents = render('types', 'file', {
+      const imports = new ImportTracker();
+      for (const t of ['ListMeta', 'ObjectMeta']) imports.use(ctx.runtimeImport, t, { type: true });
+      useForeign(imports, path, 'types.ts', foreign, { group: g.name, version: v.name }, (t) => t, true);
+      const contents = renderCode('types', 'file', {
         header: generatedHeader(versionSources(v, ctx.sources)),
-        imports,
+        imports: importLines(imports),
         decls,
       });
       files.push({ path, contents });

@@ -4,9 +4,9 @@
 import type { GroupVersion, Kind, Model } from '../model/types.js';
 import { propertyKey, safeIdentifier, tsString } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
 import { literal } from '../emit/ts-text.js';
-import { callLine, fitsLine, importDecl, scalarArray } from './layout.js';
+import { callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { textWidth } from './doc.js';
 import {
   hasRules,
@@ -48,7 +48,7 @@ export function validationImport(runtimeImport: string, core = false): string {
  * `prefix` is the text before the value on its first line (which starts at `indent` spaces),
  * `suffix` the text after it on its last line.
  */
-export function schemaLiteral(value: unknown, indent = 0, prefix = '', suffix = ''): string {
+export function schemaLiteral(value: unknown, indent: number, prefix: string, suffix: string): string {
   const out: string[] = [];
   writeLiteral(value, indent, prefix, suffix, out);
   return out.join('');
@@ -197,10 +197,14 @@ function hasPrototypeKey(value: unknown): boolean {
  * key's value by Object's member instead of the schema type, and the literal no longer
  * type-checks; such schemas are written `{…} as PrecompiledSchema` (checked at generation time).
  */
-function schemaDeclaration(kind: string, schema: unknown): string {
-  return hasPrototypeKey(schema)
-    ? schemaLiteral(schema, 0, `const schemaOf${kind} = `, ' as PrecompiledSchema;')
-    : schemaLiteral(schema, 0, `const schemaOf${kind}: PrecompiledSchema = `, ';');
+function schemaDeclaration(kind: string, schema: unknown): AtColumn {
+  return atColumn(
+    (w) =>
+      ' '.repeat(w) +
+      (hasPrototypeKey(schema)
+        ? schemaLiteral(schema, w, `const schemaOf${kind} = `, ' as PrecompiledSchema;')
+        : schemaLiteral(schema, w, `const schemaOf${kind}: PrecompiledSchema = `, ';')),
+  );
 }
 
 /** Renders validation.ts for one group/version. */
@@ -215,23 +219,20 @@ export function renderValidators(group: string, gv: GroupVersion, header: string
       kind,
       schemaDoc: `The ${k.kind} schema (${apiVersion}) reduced to what the apiserver checks:\nOpenAPI keywords, list types, defaults and CEL rules (checked when this file was generated).`,
       schema: schemaDeclaration(kind, schema),
-      validatorLine: callLine(0, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';'),
-      validateHead: callLine(
-        0,
-        `export function validate${kind}`,
-        ['obj: unknown', 'old?: unknown'],
-        ': FieldError[] {',
+      validatorLine: atColumn((w) => callLine(w, `const validatorOf${kind} = lazyValidator`, [`schemaOf${kind}`], ';')),
+      validateHead: atColumn((w) =>
+        callLine(w, `export function validate${kind}`, ['obj: unknown', 'old?: unknown'], ': FieldError[] {'),
       ),
-      validateCall: callLine(2, `return validatorOf${kind}.validate`, ['obj', 'old'], ';'),
-      defaultCall: callLine(2, `validatorOf${kind}.applyDefaults`, ['obj'], ';'),
+      validateCall: atColumn((w) => callLine(w, `return validatorOf${kind}.validate`, ['obj', 'old'], ';')),
+      defaultCall: atColumn((w) => callLine(w, `validatorOf${kind}.applyDefaults`, ['obj'], ';')),
     };
   });
   // schemas without CEL rules import the engine without CEL (it is most of the engine's load time)
-  const imports = importDecl(
-    ['lazyValidator', 'type FieldError', 'type PrecompiledSchema'],
-    tsString(validationImport(runtimeImport, !rules)),
-  );
-  return render('validators', 'file', { header, imports, kinds });
+  const imports = new ImportTracker();
+  const validation = validationImport(runtimeImport, !rules);
+  imports.use(validation, 'lazyValidator');
+  for (const t of ['FieldError', 'PrecompiledSchema']) imports.use(validation, t, { type: true });
+  return renderCode('validators', 'file', { header, imports: importLines(imports), kinds });
 }
 
 /** The validators emitter: one validation.ts per group/version that has kinds. */

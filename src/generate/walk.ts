@@ -3,7 +3,7 @@
 // property order).
 
 import type { GroupVersion, Kind, ObjectNode, SchemaNode } from '../model/types.js';
-import { compareStrings } from '../emit/sorted.js';
+import { compareStrings } from '../model/order.js';
 
 /** Root-level properties every kind has and types specially (`TypeMeta`/`ObjectMeta`). */
 export const ROOT_META_PROPERTIES: ReadonlySet<string> = new Set(['apiVersion', 'kind', 'metadata']);

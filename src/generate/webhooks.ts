@@ -13,17 +13,17 @@
 // conversion stanza.
 import type { Group, Kind, Model, SchemaNode } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
-import { render } from '../emit/handlebars.js';
+import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { compareKubeVersions, isSafePathSegment, privateName, publicName, tsString } from '../model/naming.js';
-import { compareStrings } from '../emit/sorted.js';
-import { callLine, fitsLine, importDecl, propertyLine } from './layout.js';
+import { compareStrings } from '../model/order.js';
+import { callLine, fitsLine, importLines, propertyLine } from './layout.js';
 import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
-import { ControllerOptionsError, resolveControllerKind } from './controller.js';
+import { ControllerOptionsError, resolveControllerKind } from './controller-kinds.js';
 import { generatedYamlHeader } from './crd.js';
 import { schemaLiteral } from './validators.js';
-import type { ClientKind } from './client-kinds.js';
+import { assertUniqueNames, type ClientKind } from './client-kinds.js';
 import type { CopyPlan } from '../runtime/webhook/field-copy.js';
 import { createRequire } from 'node:module';
 
@@ -331,14 +331,26 @@ function huggedCall(
   return callLine(indent, head, [...args, `{ ${members.join(', ')} }`], tail);
 }
 
+/** `head([item])tail` at `indent` spaces: one line when it fits, else the array broken. */
+function singleItemCall(indent: number, head: string, item: string, tail: string): string {
+  const pad = ' '.repeat(indent);
+  return fitsLine(indent, `${head}[${item}])${tail}`)
+    ? `${pad}${head}[${item}])${tail}`
+    : `${pad}${head}[\n${pad}  ${item},\n${pad}])${tail}`;
+}
+
+/** `prefix<value literal>suffix` laid out at its column (schemaLiteral). */
+function literalAt(value: unknown, prefix: string, suffix: string): AtColumn {
+  return atColumn((w) => ' '.repeat(w) + schemaLiteral(value, w, prefix, suffix));
+}
+
 function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): GeneratedFile[] {
   const { ck, group, hub, names } = ow;
   const n = ck.names;
   const base = `controllers/${names.dir}`;
   const header = generatedHeader(ctx.sources);
-  const imp = (from: string, to: string): string => tsString(importPath(from, to));
   const api = (version: string, file: string): string => apiFilePath(group.name, version, file);
-  const runtime = tsString(ctx.runtimeImport);
+  const runtime = ctx.runtimeImport;
   const lowerType = privateName(n.type);
   const conversionConst = `${lowerType}Conversion`;
   const files: GeneratedFile[] = [];
@@ -346,41 +358,47 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
   // webhooks.ts
   const webhooksPath = `${base}/webhooks.ts`;
   const hubValidation = api(hub, 'validation.ts');
-  const webhookImports = [
-    importDecl(['defaultingHandler', 'validatingHandler', 'type WebhookServer'], runtime),
-    importDecl([n.type], imp(webhooksPath, api(hub, 'types.ts')), true),
-    importDecl(
-      [`default${n.type} as schemaDefaults`, `validate${n.type} as schemaValidate`],
-      imp(webhooksPath, hubValidation),
-    ),
-    importDecl([`default${n.type}`, `validate${n.type}`], tsString('./admission.js')),
-    ...(ow.converts ? [importDecl([conversionConst], tsString('./conversion.generated.js'))] : []),
-  ].join('\n');
+  const imports = new ImportTracker(['webhookPaths', 'admissionKind', 'setupWebhooks']);
+  imports.use(runtime, 'defaultingHandler');
+  imports.use(runtime, 'validatingHandler');
+  imports.use(runtime, 'WebhookServer', { type: true });
+  imports.use(importPath(webhooksPath, api(hub, 'types.ts')), n.type, { type: true });
+  const validation = importPath(webhooksPath, hubValidation);
+  imports.use(validation, `default${n.type}`, { as: 'schemaDefaults' });
+  imports.use(validation, `validate${n.type}`, { as: 'schemaValidate' });
+  imports.use('./admission.js', `default${n.type}`);
+  imports.use('./admission.js', `validate${n.type}`);
+  if (ow.converts) imports.use('./conversion.generated.js', conversionConst);
+  assertUniqueNames(webhooksPath, imports.localNames());
   files.push({
     path: webhooksPath,
-    contents: render('webhooks', 'webhooks', {
+    contents: renderCode('webhooks', 'webhooks', {
       header,
       type: n.type,
-      imports: webhookImports,
-      mutatePath: propertyLine(2, 'mutate', tsString(names.mutatePath)),
-      validatePath: propertyLine(2, 'validate', tsString(names.validatePath)),
-      convertPath: propertyLine(2, 'convert', tsString(CONVERT_PATH)),
+      imports: importLines(imports),
+      mutatePath: atColumn((w) => propertyLine(w, 'mutate', tsString(names.mutatePath))),
+      validatePath: atColumn((w) => propertyLine(w, 'validate', tsString(names.validatePath))),
+      convertPath: atColumn((w) => propertyLine(w, 'convert', tsString(CONVERT_PATH))),
       mutatePathText: names.mutatePath,
       validatePathText: names.validatePath,
       converts: ow.converts,
       conversionConst,
-      defaultHandler: huggedCall(4, `defaultingHandler<${n.type}>`, [`default${n.type}`], ['schemaDefaults'], ','),
-      validateHandler: huggedCall(
-        4,
-        `validatingHandler<${n.type}>`,
-        [`validate${n.type}`],
-        ['kind: admissionKind', 'schemaValidate'],
-        ',',
+      defaultHandler: atColumn((w) =>
+        huggedCall(w, `defaultingHandler<${n.type}>`, [`default${n.type}`], ['schemaDefaults'], ','),
       ),
-      admissionKind: schemaLiteral({ group: group.name, kind: ck.kind.kind }, 0, 'const admissionKind = ', ';'),
-      conversionCall: fitsLine(2, `server.conversion(webhookPaths.convert, [${conversionConst}]);`)
-        ? `  server.conversion(webhookPaths.convert, [${conversionConst}]);`
-        : `  server.conversion(webhookPaths.convert, [\n    ${conversionConst},\n  ]);`,
+      validateHandler: atColumn((w) =>
+        huggedCall(
+          w,
+          `validatingHandler<${n.type}>`,
+          [`validate${n.type}`],
+          ['kind: admissionKind', 'schemaValidate'],
+          ',',
+        ),
+      ),
+      admissionKind: literalAt({ group: group.name, kind: ck.kind.kind }, 'const admissionKind = ', ';'),
+      conversionCall: atColumn((w) =>
+        singleItemCall(w, 'server.conversion(webhookPaths.convert, ', conversionConst, ';'),
+      ),
       kindLiteral: `{ group: ${tsString(group.name)}, kind: ${tsString(ck.kind.kind)} }`,
       validateName: `validate${n.type}`,
       hub,
@@ -390,25 +408,30 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
 
   // admission.ts (the user's)
   const admissionPath = `${base}/admission.ts`;
+  const admissionImports = new ImportTracker([`default${n.type}`, `validate${n.type}`]);
+  for (const t of ['AdmissionOperation', 'ValidationOutcome']) admissionImports.use(runtime, t, { type: true });
+  admissionImports.use(importPath(admissionPath, api(hub, 'types.ts')), n.type, { type: true });
+  assertUniqueNames(admissionPath, admissionImports.localNames());
   files.push({
     path: admissionPath,
     userOwned: true,
-    contents: render('webhooks', 'admission', {
+    contents: renderCode('webhooks', 'admission', {
       type: n.type,
       hub,
-      imports: [
-        importDecl(['AdmissionOperation', 'ValidationOutcome'], runtime, true),
-        importDecl([n.type], imp(admissionPath, api(hub, 'types.ts')), true),
-      ].join('\n'),
+      imports: importLines(admissionImports),
       mutatePathText: names.mutatePath,
       validatePathText: names.validatePath,
       hubValidationPath: hubValidation,
-      defaultSignature: callLine(0, `export function default${n.type}`, [`_${lowerType}: ${n.type}`], ': void {}'),
-      validateSignature: callLine(
-        0,
-        `export function validate${n.type}`,
-        [`_${lowerType}: ${n.type}`, `_old: ${n.type} | undefined`, '_operation: AdmissionOperation'],
-        ': ValidationOutcome {',
+      defaultSignature: atColumn((w) =>
+        callLine(w, `export function default${n.type}`, [`_${lowerType}: ${n.type}`], ': void {}'),
+      ),
+      validateSignature: atColumn((w) =>
+        callLine(
+          w,
+          `export function validate${n.type}`,
+          [`_${lowerType}: ${n.type}`, `_old: ${n.type} | undefined`, '_operation: AdmissionOperation'],
+          ': ValidationOutcome {',
+        ),
       ),
     }),
   });
@@ -427,19 +450,16 @@ function conversionFiles(
 ): GeneratedFile[] {
   const { ck, group, hub, versions } = ow;
   const n = ck.names;
-  const imp = (from: string, to: string): string => tsString(importPath(from, to));
   const hubV = versions[0];
   const spokes = versions.slice(1);
-  const typeImports = (from: string): string[] =>
-    versions
-      .filter((v) => v.served)
-      .map((v) =>
-        importDecl(
-          [`${n.type} as ${versionType(ow, v)}`],
-          imp(from, apiFilePath(group.name, v.version, 'types.ts')),
-          true,
-        ),
-      );
+  /** Each served version's type, under its version's name (`DatabaseManagerV1alpha1`). */
+  const useVersionTypes = (imports: ImportTracker, from: string): void => {
+    for (const v of versions.filter((x) => x.served))
+      imports.use(importPath(from, apiFilePath(group.name, v.version, 'types.ts')), n.type, {
+        type: true,
+        as: versionType(ow, v),
+      });
+  };
   const anyUnserved = versions.some((v) => !v.served);
 
   // conversion.generated.ts
@@ -451,70 +471,71 @@ function conversionFiles(
   }));
   const hubType = versionType(ow, hubV);
   const apiVersion = (v: string): string => tsString(`${group.name}/${v}`);
-  const spokeEntries = plans.map(({ v, planConst }) => {
-    const spokeType = versionType(ow, v);
-    return render('webhooks', 'conversion-spoke', {
-      key: v.version,
-      toHub: callLine(8, `const hub = convertFields<${hubType}>`, [planConst, 'spoke', apiVersion(hub)], ';'),
-      fromHub: callLine(8, `const spoke = convertFields<${spokeType}>`, [planConst, 'hub', apiVersion(v.version)], ';'),
-      toHubCall: callLine(8, `custom.${fnName(v.version, hub)}`, [`spoke as ${spokeType}`, 'hub'], ';'),
-      fromHubCall: callLine(8, `custom.${fnName(hub, v.version)}`, [`hub as ${hubType}`, 'spoke'], ';'),
-    }).trimEnd();
-  });
-  const generated = render('webhooks', 'conversion-generated', {
+  const genImports = new ImportTracker([conversionConst, 'convertFields', ...plans.map((p) => p.planConst)]);
+  genImports.use(ctx.runtimeImport, 'copyFields');
+  for (const t of ['CopyPlan', 'HubAndSpoke', 'KubeObject']) genImports.use(ctx.runtimeImport, t, { type: true });
+  useVersionTypes(genImports, genPath);
+  genImports.useNamespace('./conversion.js', 'custom');
+  assertUniqueNames(genPath, genImports.localNames());
+  const generated = renderCode('webhooks', 'conversion-generated', {
     header,
     type: n.type,
     hub,
     group: group.name,
-    imports: [
-      importDecl(['copyFields', 'type CopyPlan', 'type HubAndSpoke', 'type KubeObject'], tsString(ctx.runtimeImport)),
-      ...typeImports(genPath),
-      `import * as custom from "./conversion.js";`,
-    ].join('\n'),
-    plans: plans
-      .map(
-        ({ v, planConst, plan }) =>
-          `/** The fields with the same path and shape in ${v.version} and ${hub} (the hub): copied as they are. */\n${schemaLiteral(plan, 0, `const ${planConst}: CopyPlan = `, ';')}`,
-      )
-      .join('\n\n'),
+    imports: importLines(genImports),
+    plans: plans.map(({ v, planConst, plan }) => ({
+      version: v.version,
+      code: literalAt(plan, `const ${planConst}: CopyPlan = `, ';'),
+    })),
     conversionConst,
     groupLiteral: tsString(group.name),
     kindLiteral: tsString(ck.kind.kind),
     hubLiteral: tsString(hub),
-    spokes: spokeEntries.join('\n'),
+    spokes: plans.map(({ v, planConst }) => {
+      const spokeType = versionType(ow, v);
+      return {
+        key: v.version,
+        toHub: atColumn((w) =>
+          callLine(w, `const hub = convertFields<${hubType}>`, [planConst, 'spoke', apiVersion(hub)], ';'),
+        ),
+        fromHub: atColumn((w) =>
+          callLine(w, `const spoke = convertFields<${spokeType}>`, [planConst, 'hub', apiVersion(v.version)], ';'),
+        ),
+        toHubCall: atColumn((w) =>
+          callLine(w, `custom.${fnName(v.version, hub)}`, [`spoke as ${spokeType}`, 'hub'], ';'),
+        ),
+        fromHubCall: atColumn((w) =>
+          callLine(w, `custom.${fnName(hub, v.version)}`, [`hub as ${hubType}`, 'spoke'], ';'),
+        ),
+      };
+    }),
   });
 
   // conversion.ts (the user's)
   const userPath = `${base}/conversion.ts`;
-  const userFns = spokes.flatMap((v) => [
-    render('webhooks', 'conversion-user-fn', {
-      doc: `${v.version} → ${hub} (the hub)`,
-      signature: callLine(
-        0,
-        `export function ${fnName(v.version, hub)}`,
-        [`_${privateName(v.version)}: ${versionType(ow, v)}`, `_${privateName(hub)}: ${hubType}`],
-        ': void {}',
-      ),
-    }).trimEnd(),
-    render('webhooks', 'conversion-user-fn', {
-      doc: `${hub} (the hub) → ${v.version}`,
-      signature: callLine(
-        0,
-        `export function ${fnName(hub, v.version)}`,
-        [`_${privateName(hub)}: ${hubType}`, `_${privateName(v.version)}: ${versionType(ow, v)}`],
-        ': void {}',
-      ),
-    }).trimEnd(),
-  ]);
-  const user = render('webhooks', 'conversion-user', {
+  const userImports = new ImportTracker(spokes.flatMap((v) => [fnName(v.version, hub), fnName(hub, v.version)]));
+  if (anyUnserved) userImports.use(ctx.runtimeImport, 'KubeObject', { type: true });
+  useVersionTypes(userImports, userPath);
+  assertUniqueNames(userPath, userImports.localNames());
+  const userFn = (doc: string, name: string, params: string[]) => ({
+    doc,
+    signature: atColumn((w) => callLine(w, `export function ${name}`, params, ': void {}')),
+  });
+  const user = renderCode('webhooks', 'conversion-user', {
     type: n.type,
     hub,
     group: group.name,
-    imports: [
-      ...(anyUnserved ? [importDecl(['KubeObject'], tsString(ctx.runtimeImport), true)] : []),
-      ...typeImports(userPath),
-    ].join('\n'),
-    functions: userFns.join('\n\n'),
+    imports: importLines(userImports),
+    functions: spokes.flatMap((v) => [
+      userFn(`${v.version} → ${hub} (the hub)`, fnName(v.version, hub), [
+        `_${privateName(v.version)}: ${versionType(ow, v)}`,
+        `_${privateName(hub)}: ${hubType}`,
+      ]),
+      userFn(`${hub} (the hub) → ${v.version}`, fnName(hub, v.version), [
+        `_${privateName(hub)}: ${hubType}`,
+        `_${privateName(v.version)}: ${versionType(ow, v)}`,
+      ]),
+    ]),
   });
 
   // conversion.test.ts
@@ -527,18 +548,21 @@ function conversionFiles(
       writable: true,
       configurable: true,
     });
-  const test = render('webhooks', 'conversion-test', {
+  const testImports = new ImportTracker(['schemas']);
+  testImports.use('node:test', 'test');
+  testImports.use(testingImport(ctx.runtimeImport), 'checkConversionRoundTrip');
+  testImports.use('./conversion.generated.js', conversionConst);
+  assertUniqueNames(testPath, testImports.localNames());
+  const test = renderCode('webhooks', 'conversion-test', {
     header,
     type: n.type,
     versionList: versions.map((v) => v.version).join(', '),
-    imports: [
-      `import { test } from "node:test";`,
-      importDecl(['checkConversionRoundTrip'], tsString(testingImport(ctx.runtimeImport))),
-      importDecl([conversionConst], tsString('./conversion.generated.js')),
-    ].join('\n'),
-    schemas: schemaLiteral(schemas, 0, 'const schemas = ', ';'),
+    imports: importLines(testImports),
+    schemas: literalAt(schemas, 'const schemas = ', ';'),
     testName: tsString(`${n.type} conversions are lossless: every version through every other and back`),
-    check: huggedCall(2, 'await checkConversionRoundTrip', [conversionConst], ['schemas', 'numRuns: 100'], ';'),
+    check: atColumn((w) =>
+      huggedCall(w, 'await checkConversionRoundTrip', [conversionConst], ['schemas', 'numRuns: 100'], ';'),
+    ),
   });
   return [
     { path: genPath, contents: generated },
@@ -664,21 +688,6 @@ export function withCrdConversion(group: Group, kindName: string, ow: OperatorWe
     ...group,
     versions: group.versions.map((v) => ({ ...v, kinds: v.kinds.map(patch) })),
   };
-}
-
-/** Every problem with `ctx.webhooks` for the kinds of `ctx.controllers` (empty when fine; the controllers' own problems are controllerErrors'). */
-export function webhookErrors(model: Model, ctx: EmitContext): string[] {
-  if (!ctx.webhooks) return [];
-  const out: string[] = [];
-  for (const s of ctx.controllers ?? []) {
-    try {
-      operatorWebhooks(ctx, resolveControllerKind(model, ctx, s));
-    } catch (e) {
-      if (!(e instanceof ControllerOptionsError)) throw e;
-      if (!out.includes(e.message)) out.push(e.message);
-    }
-  }
-  return out;
 }
 
 /** The webhooks emitter: nothing unless the run has `--webhooks` and `--controller` kinds. */

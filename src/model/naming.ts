@@ -190,6 +190,21 @@ export function pluralName(s: string): string {
 }
 
 /**
+ * Irregular English plurals for kind names (gengo's namer handles the regular ones),
+ * used when the input gives no plural of its own (TypeScript input) and as a check.
+ */
+export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
+  Endpoints: 'Endpoints',
+  Person: 'People',
+  Child: 'Children',
+  Index: 'Indices',
+  Matrix: 'Matrices',
+  Schema: 'Schemas',
+  Data: 'Data',
+  Status: 'Statuses',
+};
+
+/**
  * Property key as written in an interface or object literal: bare when it is
  * an IdentifierName (`replicas`, `default`, `$ref`, `é`), quoted otherwise (`"x-foo"`,
  * `"a.b"`), as prettier's `quoteProps: "as-needed"` writes keys. Quoting by {@link tsString}.

@@ -134,6 +134,23 @@ test('owns in the config and --owns on the command line: the builder owns the ki
   assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
 });
 
+test('starter in the config and --starter on the command line pick what writes reconcile.ts; an unknown one is a usage error', async () => {
+  const dir = project('inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nstarter: generic\n');
+  const r = await run(['generate'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const reconcile = join(dir, 'gen/controllers/databasemanager/reconcile.ts');
+  assert.match(readFileSync(reconcile, 'utf8'), /export const stubHooks = true;/, 'the generic hooks, by name');
+  assert.match(r.stderr, /warning GEN005/);
+  rmSync(reconcile);
+  const flag = await run(['generate', '--starter', 'databasemanager'], dir);
+  assert.equal(flag.code, 0, flag.stderr);
+  assert.match(readFileSync(reconcile, 'utf8'), /export const DATABASES/, 'the flag replaces the config');
+  const bad = await run(['generate', '--starter', 'nope'], dir);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--starter nope: no such starter; known: databasemanager, generic/);
+  assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
+});
+
 test('config errors are printed with positions and nothing is written', async () => {
   const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types, listerz]\n');
   const r = await run(['generate'], dir);

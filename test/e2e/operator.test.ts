@@ -150,6 +150,26 @@ function operatorE2E(label: string, testenvArgs: string[]): void {
       assert.equal(evs[0].type, 'Normal');
     });
 
+    test('a reconcile that changes nothing sends nothing: what the API server defaults or allocates is not drift', async () => {
+      const reconciles = async (): Promise<number> =>
+        [
+          ...(await (await fetch(metricsUrl)).text()).matchAll(
+            /^controller_runtime_reconcile_total\{controller="databasemanager-controller",result="[a-z_]+"\} (\d+)$/gm,
+          ),
+        ].reduce((n, m) => n + Number(m[1]), 0);
+      const since = op.logs.length;
+      const before = await reconciles();
+      const cur = await dms.namespace(NS).get('orders');
+      const annotations = { ...cur.metadata?.annotations, touched: 'yes' };
+      await dms.namespace(NS).update({ ...cur, metadata: { ...cur.metadata, annotations } });
+      await waitFor(async () => (await reconciles()) > before, CONVERGE_MS, 'a reconcile of the touched object');
+      const writes = op.logs.slice(since).filter((l) => /^(created|updated) (Deployment|Service)$/.test(String(l.msg)));
+      assert.deepEqual(
+        writes.map((l) => l.msg),
+        [],
+      );
+    });
+
     test('a Service exposes the database port: named after the Deployment, selecting its pods, controller ownerReference; kept in line, recreated when deleted', async () => {
       const owner = await dms.namespace(NS).get('orders');
       const svc = await waitFor(() => getService('orders-db'), CONVERGE_MS, 'the Service');

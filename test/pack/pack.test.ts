@@ -152,7 +152,7 @@ let tarball = '';
 const project = join(tmp, 'my-operator');
 
 test(
-  'npm pack: bin, dist, schema, templates and the demo CRD are in the package; no sources or tests',
+  'npm pack: bin, dist, schema, templates, starters and the demo CRD are in the package; no sources or tests',
   { timeout: 10 * MINUTE },
   async () => {
     assert.ok(
@@ -174,6 +174,8 @@ test(
       'dist/testing/index.js',
       'schema/crdgen.config.schema.json',
       'templates/init/databasemanager.yaml',
+      'starters/databasemanager/starter.json',
+      'starters/databasemanager/reconcile.hbs',
       'fixtures/databasemanager/crd.yaml',
       'examples/databasemanager-webhooks/crd.yaml',
       'examples/databasemanager-webhooks/generated/controllers/databasemanager/admission.ts',

@@ -14,6 +14,7 @@ import { ReadCtx, describeTargets } from './context.js';
 import { dedupeDiagnostics, tsDiag } from './diagnostics.js';
 import { expandTsInputs } from './files.js';
 import { isKindInterface, isListInterface, readKind, type KindDecl } from './kinds.js';
+import { applyTypeScriptPlurals } from './plurals.js';
 import { parseMarker } from './markers.js';
 import { SchemaReader } from './schema.js';
 import { assignTitles } from './titles.js';
@@ -31,6 +32,8 @@ export interface TsReadOptions {
    * TypeScript format itself).
    */
   apiserverChecks?: boolean;
+  /** Plurals of kinds in generated names and resource paths (`--plural-exceptions`), by kind name. */
+  pluralExceptions?: Readonly<Record<string, string>>;
 }
 
 /** What a read gives: the model (meaningful only when there are no errors) and every problem found. */
@@ -132,7 +135,9 @@ export function readTypeScript(inputs: readonly string[], options: TsReadOptions
     const d = tsDiag('TS013', 'no kinds found: a kind is an interface with apiVersion, kind and metadata', undefined);
     ctx.report(first === undefined ? d : { ...d, file: first, line: 1, col: 1 });
   }
-  return { model: { groups, sources: files.map((f) => f.display) }, diagnostics: dedupeDiagnostics(ctx.diags) };
+  // the plurals derived from kind names, finished as client-gen's namer would
+  const model = applyTypeScriptPlurals({ groups, sources: files.map((f) => f.display) }, options.pluralExceptions);
+  return { model, diagnostics: dedupeDiagnostics(ctx.diags) };
 }
 
 function createProject(tsconfig: string | undefined): Project {

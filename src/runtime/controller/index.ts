@@ -7,7 +7,6 @@ export * from './metrics.js';
 export * from './events.js';
 export * from './leader-election.js';
 export * from './handlers.js';
-export * from './deployment.js';
 export * from './flags.js';
 export * from './manager.js';
 export { sleep } from './sleep.js';

@@ -2,17 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { atColumn, ImportTracker, layOut } from '../../../src/emit/code.js';
 import { compileTemplate } from '../../../src/emit/handlebars.js';
-import { importDecl, signatureLine } from '../../../src/generate/layout.js';
-import { tsString } from '../../../src/model/naming.js';
-
-const decl = (specifiers: readonly string[], module: string, typeOnly: boolean) =>
-  importDecl(specifiers, tsString(module), typeOnly);
+import { importLines, signatureLine } from '../../../src/generate/layout.js';
 
 test('ImportTracker: local names, aliases where the module allows them, one declaration per module', () => {
-  const imports = new ImportTracker(['WatchLister'], {
-    aliasPrefixes: { 'crdgen/runtime': 'Runtime' },
-    order: ['crdgen/runtime'],
-  });
+  const imports = new ImportTracker(['WatchLister'], { aliasPrefixes: { 'crdgen/runtime': 'Runtime' } });
   assert.equal(imports.use('./types.js', 'Watch', { type: true }), 'Watch');
   assert.equal(imports.use('crdgen/runtime', 'Watch', { type: true }), 'RuntimeWatch', 'taken by the kind: aliased');
   assert.equal(imports.use('crdgen/runtime', 'WatchLister'), 'RuntimeWatchLister', 'declared by the file: aliased');
@@ -21,7 +14,7 @@ test('ImportTracker: local names, aliases where the module allows them, one decl
   assert.equal(imports.use('crdgen/runtime', 'Stored', { type: true }), 'Stored');
   assert.equal(imports.use('./util.js', 'Stored'), 'Stored', 'no prefix for ./util.js: kept, and reported');
   assert.equal(
-    imports.declarations(decl),
+    importLines(imports),
     [
       'import {\n  Selector,\n  WatchLister as RuntimeWatchLister,\n  type Stored,\n  type Watch as RuntimeWatch,\n} from "crdgen/runtime";',
       'import type { Watch } from "./types.js";',
@@ -36,11 +29,26 @@ test('ImportTracker: local names, aliases where the module allows them, one decl
   );
 });
 
-test('ImportTracker: modules named in order come first, unused ones are left out', () => {
-  const imports = new ImportTracker([], { order: ['a', 'b'] });
-  imports.use('c', 'C');
-  imports.use('b', 'B', { type: true });
-  assert.equal(imports.declarations(decl), 'import type { B } from "b";\nimport { C } from "c";');
+test('ImportTracker: one order for every file: node: built-ins, packages, then relative modules, each by specifier', () => {
+  const imports = new ImportTracker();
+  imports.use('./controller.js', 'FooContext', { type: true });
+  imports.useNamespace('./reconcile.js', 'hooks');
+  imports.use('../../apis/x.io/v1/types.js', 'Foo', { type: true });
+  imports.use('../../apis/x.io/v1/register.js', 'FooResource');
+  imports.use('crdgen/runtime', 'isNotFound');
+  imports.use('node:test', 'test');
+  assert.equal(
+    importLines(imports),
+    [
+      'import { test } from "node:test";',
+      'import { isNotFound } from "crdgen/runtime";',
+      'import { FooResource } from "../../apis/x.io/v1/register.js";',
+      'import type { Foo } from "../../apis/x.io/v1/types.js";',
+      'import type { FooContext } from "./controller.js";',
+      'import * as hooks from "./reconcile.js";',
+    ].join('\n'),
+  );
+  assert.ok(imports.localNames().includes('hooks'), 'a namespace import binds its name');
 });
 
 test('layOut: a piece is laid out for the column of its placeholder; templates keep the code shape', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { importPath, jsdoc, literal } from '../../../src/emit/ts-text.js';
 import { generatedHeader, GENERATED_HEADER, isGeneratedContents } from '../../../src/emit/header.js';
 import { compileTemplate, HELPERS } from '../../../src/emit/handlebars.js';
-import { compareStrings } from '../../../src/emit/sorted.js';
+import { compareStrings } from '../../../src/model/order.js';
 
 test('jsdoc never lets */ close the comment and trims blank edges', () => {
   const out = jsdoc('\nfirst */ line\r\n\nsecond\u2028third  \n', '  ');

@@ -1,14 +1,15 @@
 // The deepcopy emitter lays out its name-dependent statements as prettier does: a CRD with
-// very long kind and property names (every line-breaking branch of its imports (layout.ts importDecl), signatureLine,
-// assignCallLines and returnCastLines) gives output prettier leaves unchanged.
+// very long kind and property names (every line-breaking branch of the layout helpers it uses:
+// importDecl, callLine for signatures and `return copier(src) as T;`, assignCallLines) gives
+// output prettier leaves unchanged.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as prettier from 'prettier';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
-import { assignCallLines, deepcopy, returnCastLines, signatureLine } from '../../../src/generate/deepcopy.js';
-import { importDecl } from '../../../src/generate/layout.js';
+import { deepcopy } from '../../../src/generate/deepcopy.js';
+import { assignCallLines, callLine, importDecl } from '../../../src/generate/layout.js';
 import { tsString } from '../../../src/model/naming.js';
 
 const KIND = 'ExtraordinarilyLongKindNameForLayout';
@@ -85,11 +86,11 @@ test('layout helpers match prettier on each branch', async () => {
     importDecl(['a', 'b'], tsString('crdgen/runtime')),
     importDecl(['alpha'.repeat(5), 'beta'.repeat(5), 'gamma'.repeat(5)], tsString('crdgen/runtime')),
     importDecl(['Only'.repeat(30)], tsString('./types.js'), true),
-    `${signatureLine('function ', 'copy_Short', 'src: object', 'unknown')}\n  return src;\n}`,
-    `${signatureLine('function ', long, 'src: object', 'unknown')}\n  return src;\n}`,
+    `${callLine(0, 'function copy_Short', ['src: object'], ': unknown {')}\n  return src;\n}`,
+    `${callLine(0, `function ${long}`, ['src: object'], ': unknown {')}\n  return src;\n}`,
     `function f(out: Record<string, unknown>, v: object, k: string): void {\n  switch (k) {\n    case "a":\n${assignCallLines(6, 'out["a"]', 'copy_A', 'v')}\n${assignCallLines(6, 'out["abcdefghijklmnopqrstuvwxyz"]', 'copy_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij', 'v')}\n${assignCallLines(6, 'out["a"]', long, 'v')}\n${assignCallLines(6, `out["${'k'.repeat(70)}"]`, 'copy_A', 'v')}\n${assignCallLines(6, `out["${'k'.repeat(70)}"]`, long, 'v')}\n  }\n}`,
-    `function g(src: object): unknown {\n${returnCastLines('copy_Short', 'src', 'Short')}\n}`,
-    `function g(src: object): unknown {\n${returnCastLines('copy_' + 'Long'.repeat(12), 'src', 'Long'.repeat(12))}\n}`,
+    `function g(src: object): unknown {\n${callLine(2, 'return copy_Short', ['src'], ' as Short;')}\n}`,
+    `function g(src: object): unknown {\n${callLine(2, `return copy_${'Long'.repeat(12)}`, ['src'], ` as ${'Long'.repeat(12)};`)}\n}`,
     ['plain', "it's", 'say "hi"', 'tab\tnew\nline', 'back\\slash', '\u2028']
       .map((x) => `s(${tsString(x)});`)
       .join('\n'),

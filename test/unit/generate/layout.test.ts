@@ -82,7 +82,7 @@ test('importDecl, callLine, typeArgsLine, interfaceExtends, assignLine, property
       `type args ${n}`,
     );
     await assertStable(
-      `${interfaceExtends('export interface CoolopsV1alpha1Interface', [`${k}sGetter`, `${k}BGetter`, 'CGetter'], '{}')}\n`,
+      `${interfaceExtends(0, 'export interface CoolopsV1alpha1Interface', [`${k}sGetter`, `${k}BGetter`, 'CGetter'], '{}')}\n`,
       `extends ${n}`,
     );
     await assertStable(`${assignLine(0, `export const ${k}Kind`, `"${k}"`)}\n`, `const ${n}`);

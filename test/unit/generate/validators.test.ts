@@ -202,11 +202,11 @@ test('a CEL rule that does not compile fails generation with the kind, version a
 
 test('schemaLiteral lays out JSON one property per line and quotes keys and strings as prettier does', () => {
   assert.equal(
-    schemaLiteral({ a: [1, 'x'], 'b-c': JSON.parse('{"__proto__":null}') as unknown }),
+    schemaLiteral({ a: [1, 'x'], 'b-c': JSON.parse('{"__proto__":null}') as unknown }, 0, '', ''),
     '{\n  a: [1, "x"],\n  "b-c": {\n    ["__proto__"]: null,\n  },\n}',
   );
-  assert.equal(schemaLiteral([{ x: "it's" }]), '[\n  {\n    x: "it\'s",\n  },\n]');
-  assert.equal(schemaLiteral([{ x: 'say "hi"' }]), '[\n  {\n    x: \'say "hi"\',\n  },\n]');
+  assert.equal(schemaLiteral([{ x: "it's" }], 0, '', ''), '[\n  {\n    x: "it\'s",\n  },\n]');
+  assert.equal(schemaLiteral([{ x: 'say "hi"' }], 0, '', ''), '[\n  {\n    x: \'say "hi"\',\n  },\n]');
 });
 
 test('generated Clientset with validate: true refuses an invalid object before sending it, as the server words it', async (t) => {

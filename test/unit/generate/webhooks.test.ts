@@ -11,7 +11,8 @@ import { parseAllDocuments } from 'yaml';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
-import { copyPlan, testingImport, webhookErrors, webhooks } from '../../../src/generate/webhooks.js';
+import { copyPlan, testingImport, webhooks } from '../../../src/generate/webhooks.js';
+import { optionErrors } from '../../../src/generate/check.js';
 import type { Model, SchemaNode } from '../../../src/model/types.js';
 import { ROOT, writeTree } from '../../golden/support.js';
 import { tscStrict } from '../../compile/tsc.js';
@@ -302,10 +303,10 @@ test('CLI: --webhooks needs --controller; --generators controller brings webhook
   }
 });
 
-test('webhookErrors: the storage version must be served (it is the hub)', () => {
+test('optionErrors with --webhooks: the storage version must be served (it is the hub)', () => {
   const model = read(DM2);
   assert.deepEqual(
-    webhookErrors(
+    optionErrors(
       model,
       createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'], webhooks: true }),
     ),
@@ -322,7 +323,7 @@ test('webhookErrors: the storage version must be served (it is the hub)', () => 
     })),
   };
   // the controller then takes the first served version, which is not the storage one
-  const errs = webhookErrors(
+  const errs = optionErrors(
     unservedHub,
     createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'], webhooks: true }),
   );

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { AJV_OPTIONS, CRD_SHAPE, STANDALONE_VALIDATOR } from '../../../src/input/crd/crd-shape.js';
-import { PRECOMPILED_TEMPLATES, TEMPLATES_DIR } from '../../../src/emit/handlebars.js';
+import { PRECOMPILED_TEMPLATES, STARTERS_DIR, TEMPLATES_DIR } from '../../../src/emit/handlebars.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DIST = join(ROOT, 'dist');
@@ -74,25 +74,29 @@ test('the standalone CRD shape validator in dist/ reports what ajv compiling the
   t.diagnostic(`${CASES.length} inputs compared`);
 });
 
-test('every template is precompiled in dist/, from its text', () => {
+test('every template and starter template is precompiled in dist/, from its text', () => {
   const file = join(DIST, 'emit', PRECOMPILED_TEMPLATES);
   assert.ok(existsSync(file), `${file} missing: run \`npm run build\``);
   const built = require(file) as Record<string, { source: string; spec: unknown }>;
-  const names: string[] = [];
-  for (const gen of readdirSync(TEMPLATES_DIR, { withFileTypes: true })) {
-    if (!gen.isDirectory()) continue;
-    for (const f of readdirSync(join(TEMPLATES_DIR, gen.name)))
-      if (f.endsWith('.hbs')) names.push(`${gen.name}/${f.slice(0, -4)}`);
+  // keys as loadTemplate takes them: `<generator>/<name>`, `starters/<starter>/<name>`
+  const files = new Map<string, string>();
+  for (const [dir, prefix] of [
+    [TEMPLATES_DIR, ''],
+    [STARTERS_DIR, 'starters/'],
+  ]) {
+    for (const gen of readdirSync(dir, { withFileTypes: true })) {
+      if (!gen.isDirectory()) continue;
+      for (const f of readdirSync(join(dir, gen.name)))
+        if (f.endsWith('.hbs')) files.set(`${prefix}${gen.name}/${f.slice(0, -4)}`, join(dir, gen.name, f));
+    }
   }
+  const names = [...files.keys()];
   assert.ok(names.length > 10);
+  assert.ok(names.includes('starters/databasemanager/reconcile'));
   assert.deepEqual(Object.keys(built).sort(), names.sort());
   for (const n of names) {
     assert.equal(typeof built[n].spec, 'object', n);
     // (npm test builds first; a template edited after a build is compiled at run time instead)
-    assert.equal(
-      built[n].source,
-      readFileSync(join(TEMPLATES_DIR, `${n}.hbs`), 'utf8'),
-      `${n} precompiled from its current text`,
-    );
+    assert.equal(built[n].source, readFileSync(files.get(n)!, 'utf8'), `${n} precompiled from its current text`);
   }
 });

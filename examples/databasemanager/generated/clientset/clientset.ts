@@ -3,9 +3,9 @@
 
 import {
   defaultFieldManager,
+  isClientBackend,
   loadConfig,
   restBackend,
-  isClientBackend,
   validatingBackend,
   withFieldManager,
   type ClientBackend,

@@ -8,11 +8,11 @@ import {
   type RestConfig,
   type SharedInformerFactoryOptions,
 } from "crdgen/runtime";
+import { DatabaseManagerResource as coolopsV1alpha1DatabaseManagerResource } from "../apis/coolops.cn/v1alpha1/register.js";
 import {
   newCoolopsInformers,
   type CoolopsInformers,
 } from "./coolops.cn/interface.js";
-import { DatabaseManagerResource as coolopsV1alpha1DatabaseManagerResource } from "../apis/coolops.cn/v1alpha1/register.js";
 
 /**
  * SharedInformerFactory: one shared informer per resource for everyone who asks, typed

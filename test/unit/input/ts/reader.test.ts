@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { readTypeScript } from '../../../../src/input/ts/reader.js';
 import { QUANTITY_PATTERN } from '../../../../src/input/ts/schema.js';
@@ -556,4 +558,33 @@ test('classifyInputs picks the reader by extension, folders by the files they ho
   assert.equal(classifyInputs(['fixtures/databasemanager/crd.yaml', '-'], '.'), 'yaml');
   assert.equal(classifyInputs(['fixtures/databasemanager'], '.'), 'yaml');
   assert.equal(classifyInputs(['fixtures/databasemanager-ts', 'fixtures/databasemanager/crd.yaml'], '.'), 'mixed');
+});
+
+test('the reader hands over finished plurals: irregular English ones, the plural exceptions, explicit paths kept', () => {
+  const kind = (k: string, extra = '') => `
+${extra}export interface ${k} {
+  apiVersion: 'example.com/v1';
+  kind: '${k}';
+  metadata: ObjectMeta;
+  spec?: { a?: string };
+}
+`;
+  const text = `${HEAD}${kind('Person')}${kind('Gadget')}${kind('Index', '// +kubebuilder:resource:path=indexen\n')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-ts-plurals-'));
+  try {
+    writeFileSync(join(dir, 'types.ts'), text);
+    const plurals = (pluralExceptions?: Record<string, string>): Record<string, string> => {
+      const r = readTypeScript(['types.ts'], { cwd: dir, ...(pluralExceptions ? { pluralExceptions } : {}) });
+      assert.deepEqual(r.diagnostics, []);
+      return Object.fromEntries(r.model.groups[0].versions[0].kinds.map((k) => [k.kind, k.plural]));
+    };
+    assert.deepEqual(plurals(), { Person: 'people', Gadget: 'gadgets', Index: 'indexen' });
+    assert.deepEqual(plurals({ Gadget: 'Gizmos', Index: 'Indices' }), {
+      Person: 'people',
+      Gadget: 'gizmos',
+      Index: 'indexen',
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,15 +1,13 @@
 // controlledObjects (what a generated operator hands its reconciler as context.owned): the
 // objects of an informer's cache whose controller reference is the owner — not those it only
 // owns, not another controller's, not another namespace's — as sorted copies, through an index
-// that follows the cache (an added, changed or deleted object is seen at once); and serviceUpdate,
-// which keeps an owned Service in line without touching what the API server allocated.
+// that follows the cache (an added, changed or deleted object is seen at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClientBackend } from '../../../../src/runtime/fake/backend.js';
 import { SharedInformerFactoryBase } from '../../../../src/runtime/informers/shared-informer-factory.js';
-import { DeploymentResource, type Deployment, type Service } from '../../../../src/runtime/client/builtin.js';
+import { DeploymentResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
 import { CONTROLLER_UID_INDEX, controlledObjects } from '../../../../src/runtime/manager/owned.js';
-import { serviceUpdate } from '../../../../src/runtime/controller/deployment.js';
 import type { KubeObject, OwnerReference } from '../../../../src/runtime/meta/types.js';
 
 const owner: KubeObject = {
@@ -82,45 +80,4 @@ test("controlledObjects: the owner's controlled objects of its namespace, sorted
     ac.abort();
     await factory.shutdown();
   }
-});
-
-test('serviceUpdate: the allocated cluster IP and server defaults are not drift; type, selector (exactly) and ports are', () => {
-  const want: Service = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 's' },
-    spec: {
-      type: 'ClusterIP',
-      selector: { app: 'db' },
-      ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }],
-    },
-  };
-  const stored: Service = {
-    ...want,
-    metadata: { name: 's', resourceVersion: '7' },
-    spec: {
-      ...want.spec,
-      clusterIP: '10.0.0.9',
-      clusterIPs: ['10.0.0.9'],
-      sessionAffinity: 'None',
-      ports: [{ name: 'pg', port: 5432, targetPort: 'pg', protocol: 'TCP' }],
-    },
-  };
-  assert.equal(serviceUpdate(stored, want), undefined);
-  const frozen = structuredClone(stored);
-  const moved = serviceUpdate(
-    { ...stored, spec: { ...stored.spec, ports: [{ name: 'pg', port: 5433, targetPort: 'pg', protocol: 'TCP' }] } },
-    want,
-  )!;
-  assert.deepEqual(moved.spec?.ports, want.spec?.ports);
-  assert.equal(moved.spec?.clusterIP, '10.0.0.9', 'the cluster IP kept');
-  assert.equal(moved.metadata?.resourceVersion, '7', 'optimistic concurrency on what was read');
-  assert.deepEqual(stored, frozen, 'the cached object is not mutated');
-  assert.deepEqual(
-    serviceUpdate({ ...stored, spec: { ...stored.spec, selector: { app: 'db', extra: 'x' } } }, want)?.spec?.selector,
-    { app: 'db' },
-    'an extra selector key selects other pods: drift',
-  );
-  assert.equal(serviceUpdate({ ...stored, spec: { ...stored.spec, type: 'NodePort' } }, want)?.spec?.type, 'ClusterIP');
-  assert.equal(serviceUpdate(stored, { ...want, spec: undefined }), undefined);
 });

@@ -1,10 +1,9 @@
-// Controller runtime helpers: flags, bind addresses, durations, the semantic Deployment
-// comparison, and the owned-object handler (controller owner only, tombstones, resyncs).
+// Controller runtime helpers: flags, bind addresses, durations, and the owned-object handler
+// (controller owner only, tombstones, resyncs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FlagError, parseDuration, parseOperatorFlags } from '../../../../src/runtime/controller/flags.js';
 import { parseBindAddress, startEndpointServer } from '../../../../src/runtime/controller/http-server.js';
-import { deploymentUpdate, semanticallyContains } from '../../../../src/runtime/controller/deployment.js';
 import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/controller/handlers.js';
 import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import type { Deployment } from '../../../../src/runtime/client/builtin.js';
@@ -77,35 +76,6 @@ test('endpoint server: routes answer, others 404, non-GET 405', async () => {
   } finally {
     await s.close();
   }
-});
-
-function dep(replicas: number, image: string, extra: Record<string, unknown> = {}): Deployment {
-  return {
-    metadata: { name: 'd', resourceVersion: '5' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { a: 'b' } },
-      template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'db', image, ...extra }] } },
-    },
-  };
-}
-
-test('deploymentUpdate: server defaults are not drift; replicas or template changes are; the cache object is not mutated', () => {
-  const desired = dep(2, 'redis:7.4');
-  const defaulted = dep(2, 'redis:7.4', {
-    imagePullPolicy: 'IfNotPresent',
-    terminationMessagePath: '/dev/termination-log',
-  });
-  assert.equal(deploymentUpdate(defaulted, desired), undefined);
-  const scaled = dep(5, 'redis:7.4', { imagePullPolicy: 'IfNotPresent' });
-  const frozen = structuredClone(scaled);
-  const u = deploymentUpdate(scaled, desired)!;
-  assert.equal(u.spec?.replicas, 2);
-  assert.equal(u.metadata?.resourceVersion, '5');
-  assert.deepEqual(scaled, frozen);
-  assert.equal(deploymentUpdate(dep(2, 'redis:6'), desired)?.spec?.template.spec?.containers[0]?.image, 'redis:7.4');
-  assert.equal(semanticallyContains([1, 2], [1]), false, 'arrays must have the same length');
-  assert.equal(semanticallyContains({ a: 1, b: 2 }, { a: 1 }), true);
 });
 
 test('ownedObjectHandler: controller owner of the right kind only; tombstones unwrapped; same-resourceVersion resyncs skipped', () => {

@@ -11,8 +11,8 @@ import {
   type TrackedResource,
   type WatchReactionFunc,
 } from "crdgen/runtime";
-import { Clientset } from "../clientset.js";
 import { DatabaseManagerResource as coolopsV1alpha1DatabaseManagerResource } from "../../apis/coolops.cn/v1alpha1/register.js";
+import { Clientset } from "../clientset.js";
 
 /** The resources the fake clientset serves (every generated group/version/kind). */
 export const fakeResources: readonly TrackedResource[] = [

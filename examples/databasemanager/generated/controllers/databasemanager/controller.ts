@@ -2,24 +2,24 @@
 // Source: crd.yaml
 
 import {
+  DeploymentResource,
+  ServiceResource,
+  controlledObjects,
+  isNotFound,
+  newControllerManagedBy,
+  newControllerRef,
   type Controller,
   type ControllerOptions,
   type Deployment,
-  DeploymentResource,
   type Manager,
   type OwnerReference,
   type ReconcileContext,
   type ReconcileRequest,
   type Result,
   type Service,
-  ServiceResource,
-  controlledObjects,
-  isNotFound,
-  newControllerManagedBy,
-  newControllerRef,
 } from "crdgen/runtime";
-import type { DatabaseManager } from "../../apis/coolops.cn/v1alpha1/types.js";
 import { DatabaseManagerResource } from "../../apis/coolops.cn/v1alpha1/register.js";
+import type { DatabaseManager } from "../../apis/coolops.cn/v1alpha1/types.js";
 import * as hooks from "./reconcile.js";
 
 /** The controller's name: workqueue, metrics and logs; the operator's field manager, event source and Lease. */
@@ -35,7 +35,7 @@ export interface DatabaseManagerOwned {
 
 /** What reconcile.ts's `reconcile` gets besides the DatabaseManager: the controller's context and more. */
 export interface DatabaseManagerContext extends ReconcileContext {
-  /** The objects the DatabaseManager controls, by kind: copies, yours to change. */
+  /** The objects the DatabaseManager controls, by kind: copies, yours to change (listed when first read). */
   owned: DatabaseManagerOwned;
   /**
    * The controller ownerReference to put in the metadata.ownerReferences of each object the
@@ -55,8 +55,8 @@ export type DatabaseManagerReconciler = (
  * Adds the DatabaseManager controller to `manager` (controller-runtime's SetupWithManager):
  * `for(DatabaseManagerResource)`, `owns(DeploymentResource)`, `owns(ServiceResource)`.
  * Each reconcile reads the DatabaseManager from the cache (gone: nothing to do; the garbage
- * collector deletes what it owned), lists what it controls and calls `reconciler`
- * (reconcile.ts's `reconcile` unless given).
+ * collector deletes what it owned) and calls `reconciler` (reconcile.ts's `reconcile` unless
+ * given); what it controls is listed when the reconciler first reads `context.owned`.
  */
 export function setupDatabaseManagerController(
   manager: Manager,
@@ -83,12 +83,18 @@ export function setupDatabaseManagerController(
       if (isNotFound(err)) return; // deleted; the garbage collector removes what it owned
       throw err;
     }
-    const owned: DatabaseManagerOwned = {
-      deployments: controlledObjects(informers.deployments, obj),
-      services: controlledObjects(informers.services, obj),
-    };
     const ownerReference = newControllerRef(obj, DatabaseManagerResource);
-    return reconciler(obj, { ...context, owned, ownerReference });
+    let owned: DatabaseManagerOwned | undefined;
+    return reconciler(obj, {
+      ...context,
+      ownerReference,
+      get owned() {
+        return (owned ??= {
+          deployments: controlledObjects(informers.deployments, obj),
+          services: controlledObjects(informers.services, obj),
+        });
+      },
+    });
   };
   return newControllerManagedBy(manager)
     .named(controllerName)

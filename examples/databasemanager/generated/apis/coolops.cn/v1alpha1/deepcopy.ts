@@ -6,8 +6,10 @@ import {
   copyJsonArray,
   deepCopyListMeta,
   deepCopyObjectMeta,
+  type JsonObject,
+  type ListMeta,
+  type ObjectMeta,
 } from "crdgen/runtime";
-import type { JsonObject, ListMeta, ObjectMeta } from "crdgen/runtime";
 import type {
   DatabaseManager,
   DatabaseManagerList,

@@ -6,8 +6,8 @@ import type {
   SharedInformerFactoryBase,
   Stored,
 } from "crdgen/runtime";
-import type { DatabaseManager } from "../../../apis/coolops.cn/v1alpha1/types.js";
 import { DatabaseManagerResource } from "../../../apis/coolops.cn/v1alpha1/register.js";
+import type { DatabaseManager } from "../../../apis/coolops.cn/v1alpha1/types.js";
 import {
   newDatabaseManagerLister,
   type DatabaseManagerLister,
