@@ -51,8 +51,8 @@ function importTargets(from: string, spec: string): string[] {
 }
 
 /**
- * Warnings for the removals in `plan`: `GEN006` per operator folder whose generated files all go,
- * `GEN007` per file of the user's the removal leaves behind (in such a folder, or importing a
+ * Warnings for the removals in `plan`: `GEN007` per operator folder whose generated files all go,
+ * `GEN008` per file of the user's the removal leaves behind (in such a folder, or importing a
  * removed file). Empty when the plan removes nothing.
  */
 export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext): Diagnostic[] {
@@ -82,7 +82,7 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
       .sort(compareStrings);
     out.push({
       severity: 'warning',
-      code: 'GEN006',
+      code: 'GEN007',
       file: `${ctx.show(join(ctx.out, 'controllers', k))}/`,
       message: `removing the generated operator (${files.length} files: ${files.join(', ')}): ${why}`,
       hint: keepHint,
@@ -114,7 +114,7 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
     const folder = goneFolders.includes(OPERATOR_FILE.exec(p)?.[1] ?? '') ? OPERATOR_FILE.exec(p) : null;
     out.push({
       severity: 'warning',
-      code: 'GEN007',
+      code: 'GEN008',
       file: ctx.show(join(ctx.out, ...p.split('/'))),
       message: `this file is yours and stays: ${reason}${SOURCE_FILE.test(p) ? ', so the project no longer compiles with it' : ''}`,
       hint: folder

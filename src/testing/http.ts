@@ -4,8 +4,8 @@
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
-import { decodeBody, JsonSyntaxError, readBody, YamlSyntaxError } from './body.js';
-import { goParseInt64 } from './go-syntax.js';
+import { decodeBody, JsonBodyError, readBody, YamlSyntaxError } from './body.js';
+import { goParseInt64 } from './go-strconv.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
 import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
@@ -36,7 +36,7 @@ import {
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
-import { completeTypeMeta, unrecognized } from './typemeta.js';
+import { completeTypeMeta, unrecognized, unrecognizedJson } from './typemeta.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -303,8 +303,7 @@ async function readObjectBody(
     decoded = await decodeBody(raw, ct);
   } catch (e) {
     // the decoder's error, as the handlers' transformDecodeError words it
-    if (e instanceof JsonSyntaxError)
-      throw unrecognized(target, `couldn't get version/kind; json parse error: ${e.detail}`, raw);
+    if (e instanceof JsonBodyError) throw unrecognizedJson(target, e.syntax, raw);
     if (e instanceof YamlSyntaxError) throw unrecognized(target, `yaml: ${e.detail}`, raw);
     throw e;
   }

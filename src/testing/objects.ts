@@ -750,7 +750,9 @@ export class ObjectService {
       if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
       if (!msg) fillZeroFields(obj as Rec, res.group, res.version, res.kind);
     } else if (isObject(obj.metadata)) replaceContent(obj.metadata, unknownMetadataFields(obj.metadata).value);
-    if (!res.schema) errs.push(...meta);
+    // (a CRD's metadata is checked by the CRD checker, with the rest of it, in the apiserver's order)
+    const isCrd = res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
+    if (!res.schema && !isCrd) errs.push(...meta);
     // mutating admission: after decoding and defaulting, before validation
     if (attrs && !res.schema) await this.mutate(res, obj, old, attrs);
     if (res.schema) {
@@ -770,7 +772,7 @@ export class ObjectService {
       );
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
-    if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
+    if (isCrd) {
       defaultCrd(obj);
       errs.push(...(await checkCrd(obj)));
       if (errs.length === 0) {

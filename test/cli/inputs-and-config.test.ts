@@ -135,11 +135,11 @@ test('a kind removed from controllers: its operator is announced before it goes,
   assert.equal(
     r.stderr,
     [
-      'src/generated/controllers/databasemanager/ warning GEN006 removing the generated operator (6 files: Dockerfile, config/crd.yaml, config/manager.yaml, config/rbac.yaml, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml',
+      'src/generated/controllers/databasemanager/ warning GEN007 removing the generated operator (6 files: Dockerfile, config/crd.yaml, config/manager.yaml, config/rbac.yaml, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml',
       '  hint: name the kind under controllers: in crdgen.config.yaml again to keep its operator',
-      'src/generated/controllers/databasemanager/reconcile.ts warning GEN007 this file is yours and stays: it imports ./controller.js, which this run removes, so the project no longer compiles with it',
+      'src/generated/controllers/databasemanager/reconcile.ts warning GEN008 this file is yours and stays: it imports ./controller.js, which this run removes, so the project no longer compiles with it',
       '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
-      'src/generated/wiring.ts warning GEN007 this file is yours and stays: it imports ./controllers/databasemanager/controller.js, which this run removes, so the project no longer compiles with it',
+      'src/generated/wiring.ts warning GEN008 this file is yours and stays: it imports ./controllers/databasemanager/controller.js, which this run removes, so the project no longer compiles with it',
       '  hint: change or delete it, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
       '',
     ].join('\n'),
@@ -165,9 +165,9 @@ test('without a config the command line says which kinds get an operator; the me
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
-    /^gen\/controllers\/databasemanager\/ warning GEN006 removing the generated operator \(6 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
+    /^gen\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(6 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
   );
-  assert.match(r.stderr, /^gen\/controllers\/databasemanager\/reconcile\.ts warning GEN007 /m);
+  assert.match(r.stderr, /^gen\/controllers\/databasemanager\/reconcile\.ts warning GEN008 /m);
   // --no-clean removes nothing, and says nothing
   assert.equal((await run(['generate', crd, '--out', 'gen2', '--controller', 'DatabaseManager'], dir)).code, 0);
   const kept = await run(['generate', crd, '--out', 'gen2', '--no-clean'], dir);

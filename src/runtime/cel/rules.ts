@@ -20,7 +20,7 @@ import type { Node } from '../validation/node.js';
 import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileChecked, type CompiledRule, type Program } from './compile.js';
-import { costError, estimateCost, ruleCardinality, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost.js';
+import { costError, estimateCost, ruleCardinality } from './cost.js';
 import { schemaType } from './schema-types.js';
 import { CelCostLimitError, COST_LIMIT_EXCEEDED, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './runtime-cost.js';
 import { programErrors } from './validators.js';
@@ -239,8 +239,8 @@ export function compileForSchema(
       compile: false,
       where: 'optionalOldSelf',
     };
-  const inst = programErrors(c.ast);
-  if (inst) return { ok: false, message: inst, kind: 'invalid', compile: false };
+  const inst = programErrors(c.ast, c.checked);
+  if (inst) return { ok: false, message: `program instantiation failed: ${inst}`, kind: 'invalid', compile: false };
   let messageProgram: Program | undefined;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
     const m = compileChecked(rule.messageExpression, vars);
@@ -306,55 +306,14 @@ export function ruleProblemDetail(
   return `Invalid value: ${goValidationRule(rule)}: ${r.message}`;
 }
 
-/** `openAPIV3Schema.properties[spec].items` for segments under openAPIV3Schema. */
-function schemaField(segs: (string | number)[]): string {
-  let out = 'openAPIV3Schema';
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    if (s === 'properties' && i + 1 < segs.length) out += `.properties[${segs[++i]}]`;
-    else out += typeof s === 'number' ? `[${s}]` : `.${s}`;
-  }
-  return out;
-}
-
-/** The CRD-wide cost account of one schema (apiextensions' TotalCost). */
-interface TotalCost {
-  total: number;
-  /** The most expensive rules (at least 1 % of the limit), most expensive first, at most 4. */
-  mostExpensive: { field: string; segments: (string | number)[]; rule: string; schemaPath: string; cost: number }[];
-}
-
-function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
+/**
+ * Compiles every rule now and lists those that cannot be evaluated (they do not compile against
+ * their node's type). Whether a CRD with such rules, or too costly ones, may be created at all is
+ * the CRD checker's judgement (src/input/crd): here only what the engine can run matters.
+ */
+function precheck(val: Validator, out: RuleProblem[]): void {
   val.rules.forEach((r, i) => {
-    const res = compileForSchema(r, val.type, { card: val.card });
-    const cost = res.totalCost ?? 0;
-    total.total = Math.min(2 ** 64 - 1, total.total + cost);
-    if (cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100) {
-      total.mostExpensive.push({
-        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
-        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
-        rule: r.rule,
-        schemaPath: val.path,
-        cost,
-      });
-      total.mostExpensive.sort((a, b) => b.cost - a.cost);
-      total.mostExpensive.length = Math.min(total.mostExpensive.length, 4);
-    }
-    if (res.ok && res.rule.usesOldSelf && val.uncorrelatable) {
-      const within = schemaField(val.uncorrelatable);
-      const message = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${within}`;
-      out.push({
-        schemaPath: val.path,
-        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
-        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
-        rule: r.rule,
-        message,
-        detail: `Invalid value: ${JSON.stringify(r.rule)}: ${message}`,
-        uncorrelatable: val.uncorrelatable,
-      });
-      val.slots[i] = res.rule;
-      return;
-    }
+    const res = compileForSchema(r, val.type);
     if (res.ok) {
       val.slots[i] = res.rule;
       return;
@@ -370,9 +329,9 @@ function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
       detail: ruleProblemDetail(r, res),
     });
   });
-  if (val.items) precheck(val.items, out, total);
-  if (val.props) for (const c of val.props.values()) precheck(c, out, total);
-  if (val.addl) precheck(val.addl, out, total);
+  if (val.items) precheck(val.items, out);
+  if (val.props) for (const c of val.props.values()) precheck(c, out);
+  if (val.addl) precheck(val.addl, out);
   // rules under allOf are not compiled when the apiserver admits a CRD (only when it validates objects)
 }
 
@@ -391,35 +350,7 @@ export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResour
     undefined,
   );
   if (tree && opts.eager) {
-    const total: TotalCost = { total: 0, mostExpensive: [] };
-    precheck(tree, problems, total);
-    // the whole schema's estimated cost (apiextensions StaticEstimatedCRDCostLimit)
-    if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
-      for (const m of total.mostExpensive) {
-        const message = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
-        problems.push({
-          schemaPath: m.schemaPath,
-          field: m.field,
-          segments: m.segments,
-          rule: m.rule,
-          message,
-          detail: `Forbidden: ${message}`,
-        });
-      }
-      const message = costError(
-        'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
-        total.total,
-        STATIC_ESTIMATED_CRD_COST_LIMIT,
-      )!;
-      problems.push({
-        schemaPath: '',
-        field: 'openAPIV3Schema',
-        segments: [],
-        rule: '',
-        message,
-        detail: `Forbidden: ${message}`,
-      });
-    }
+    precheck(tree, problems);
   }
   return {
     problems,

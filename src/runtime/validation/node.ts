@@ -151,7 +151,12 @@ export function compileNode(s: SchemaNode, where = ''): Node {
     enumStrings: s.enum ? new Set(s.enum.filter((x): x is string => typeof x === 'string')) : undefined,
     hasCombinators: allOf.length > 0 || oneOf.length > 0 || anyOf.length > 0 || not !== undefined,
     hasStringChecks: s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined,
-    hasNumberChecks: s.multipleOf !== undefined || s.maximum !== undefined || s.minimum !== undefined,
+    hasNumberChecks:
+      s.multipleOf !== undefined ||
+      s.maximum !== undefined ||
+      s.minimum !== undefined ||
+      (s.type === 'integer' && (s.format === 'int32' || s.format === 'int64')) ||
+      (s.type === 'number' && s.format === 'float'),
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
     rules,
     hasRules: rules.length > 0 || children.some((c) => c.hasRules) || allOf.some((c) => c.hasRules),

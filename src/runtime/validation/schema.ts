@@ -157,13 +157,11 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
     out[k] = v;
   }
-  if (out.multipleOf !== undefined && out.multipleOf <= 0)
-    throw keywordError(at, 'multipleOf', 'must be greater than zero');
+  // (a multipleOf of 0 or below, and negative counts, are kept: the apiserver accepts them in a CRD)
   for (const k of COUNT_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-      throw keywordError(at, k, 'must be a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw keywordError(at, k, 'must be an integer');
     out[k] = v;
   }
   if (raw.pattern !== undefined) {
