@@ -250,6 +250,8 @@ export class Reflector<T extends KubeObject> {
       } catch (err) {
         if (signal.aborted) return { kind: 'Stopped' };
         if (isWatchErrorRetriable(err)) {
+          // nothing is cached yet: an unreachable server is a failure to report, retried after a backoff
+          this.report(err);
           if (!(await this.wait(err, signal))) return { kind: 'Stopped' };
           continue;
         }
