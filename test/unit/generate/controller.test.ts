@@ -80,8 +80,8 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
   assert.deepEqual(rules, [
     'coolops.cn:databasemanagers:get,list,watch',
     'coolops.cn:databasemanagers/status:update',
-    'apps:deployments:get,list,watch,create,update',
-    ':services:get,list,watch,create,update',
+    'apps:deployments:list,watch,create,update',
+    ':services:list,watch,create,update',
     ':events:create,patch',
     'coordination.k8s.io:leases:get,create,update',
   ]);
@@ -91,7 +91,7 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     comment,
     /# - reconcile\.ts of the databasemanager starter, as starters\/databasemanager\/starter\.json\n?#? *declares/,
   );
-  assert.match(comment, /deployments and services get, list, watch, create, update/);
+  assert.match(comment, /deployments and services list, watch, create, update/);
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
