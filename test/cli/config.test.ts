@@ -39,7 +39,7 @@ test('generate with no arguments runs every config target from a subfolder; veri
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout,
-    'coolops: generated 3 files for 1 kind in 1 group\ngateway: generated 2 files for 1 kind in 1 group\n',
+    'coolops: generated 3 files for 1 kind in 1 group: 3 written\ngateway: generated 2 files for 1 kind in 1 group: 2 written\n',
   );
   assert.deepEqual(
     [...readTree(join(dir, 'gen', 'coolops')).keys()],

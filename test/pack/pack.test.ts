@@ -248,7 +248,7 @@ test(
       cpSync(f, join(project, 'crds', f.split(sep).pop()!));
 
     const gen = await sh('npx', ['crdgen', 'generate'], project);
-    assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
+    assert.match(gen.stdout, /^generated (\d+) files for 5 kinds in 3 groups: \1 written\n$/);
     assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
     // the user's own code on top of the generated clients
     writeFileSync(

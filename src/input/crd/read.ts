@@ -84,7 +84,8 @@ export function decodeText(file: string, content: Uint8Array | string): { text: 
   return { text };
 }
 
-interface CheckedCrd {
+/** A CRD that passed the checks, with the document it came from (for positions). */
+export interface CheckedCrd {
   doc: YamlDoc;
   file: string;
   crd: Record<string, unknown>;
@@ -99,105 +100,191 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   const diagnostics: Diagnostic[] = [];
   const crds: CheckedCrd[] = [];
   for (const src of sources) {
-    const decoded = decodeText(src.file, src.content);
-    if ('diagnostic' in decoded) {
-      diagnostics.push(decoded.diagnostic);
-      continue;
-    }
-    if (decoded.text.trim() === '') {
-      diagnostics.push({
-        severity: 'error',
-        code: 'IO003',
-        file: src.file,
-        message: 'input is empty; expected a CustomResourceDefinition',
-      });
-      continue;
-    }
-    const { docs, diagnostics: yamlDiags } = loadYaml(decoded.text, src.file);
-    diagnostics.push(...yamlDiags);
-    let found = 0;
-    for (const doc of docs) {
-      const v = doc.value;
-      const kind = isObj(v) ? v.kind : undefined;
-      const apiVersion = isObj(v) ? v.apiVersion : undefined;
-      if (kind !== 'CustomResourceDefinition') {
-        const what = isObj(v)
-          ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}`
-          : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
-        diagnostics.push({
-          severity: 'warning',
-          code: 'CRD002',
-          file: src.file,
-          ...doc.start,
-          message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
-        });
-        continue;
-      }
-      found++;
-      if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
-        diagnostics.push({
-          severity: 'error',
-          code: 'CRD003',
-          file: src.file,
-          ...doc.locate(['apiVersion']),
-          message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
-          path: 'apiVersion',
-          field: 'apiVersion',
-        });
-        continue;
-      }
-      const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
-      const located = findings.map((f) => positioned(f, doc, src.file));
-      // Stable sort by position: problems read top to bottom, same-place ones in check order.
-      located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
-      diagnostics.push(...located);
-      if (!findings.some((f) => f.diag.severity === 'error')) {
-        crds.push({ doc, file: src.file, crd: v as Record<string, unknown> });
-        if (!normalizeVersions(v).some((ver) => ver.served)) {
-          const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions)
-            ? ['spec', 'versions']
-            : ['spec'];
-          diagnostics.push({
-            severity: 'warning',
-            code: 'GEN004',
-            file: src.file,
-            ...doc.locate(at),
-            path: dottedPath(at),
-            field: apiserverField(at),
-            message: 'no version is served, so nothing is generated for this CRD',
-            hint: 'set served: true on the versions clients should use',
-          });
-        }
-      }
-    }
-    if (found === 0 && yamlDiags.length === 0) {
-      diagnostics.push({
-        severity: src.fromDirectory ? 'warning' : 'error',
-        code: 'CRD001',
-        file: src.file,
-        line: 1,
-        col: 1,
-        message: 'no CustomResourceDefinition found in this input',
-        hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents',
-      });
-    }
+    const checked = checkSource(src);
+    diagnostics.push(...checked.diagnostics);
+    crds.push(...checked.crds);
   }
   const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
   if (diagnostics.some((d) => d.severity === 'error'))
     return { model: { groups: [], sources: sourcesList }, diagnostics };
+  const built = buildModel(crds, sourcesList);
+  diagnostics.push(...built.engine, ...built.duplicates);
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { model: { groups: [], sources: sourcesList }, diagnostics };
+  return { model: built.model, diagnostics };
+}
+
+/** What {@link checkSource} found in one input: its diagnostics (in order) and the CRDs without errors. */
+export interface CheckedSource {
+  diagnostics: Diagnostic[];
+  crds: CheckedCrd[];
+}
+
+/**
+ * Reads and checks one input on its own: decoding, YAML, every CRD's apiserver and generator
+ * checks. What needs several inputs together (kinds defined twice, titles, the engine checks of
+ * the finished schemas) is {@link buildModel}'s.
+ */
+export function checkSource(src: CrdSource): CheckedSource {
+  const decoded = decodeText(src.file, src.content);
+  if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic], crds: [] };
+  return checkText(src.file, decoded.text, src.fromDirectory === true);
+}
+
+/** {@link checkSource} of an input's text ({@link decodeText}'s), `fromDirectory` as {@link CrdSource} has it. */
+export function checkText(file: string, text: string, fromDirectory: boolean): CheckedSource {
+  const diagnostics: Diagnostic[] = [];
+  const crds: CheckedCrd[] = [];
+  if (text.trim() === '') {
+    diagnostics.push({
+      severity: 'error',
+      code: 'IO003',
+      file: file,
+      message: 'input is empty; expected a CustomResourceDefinition',
+    });
+    return { diagnostics, crds };
+  }
+  const { docs, diagnostics: yamlDiags } = loadYaml(text, file);
+  diagnostics.push(...yamlDiags);
+  let found = 0;
+  for (const doc of docs) {
+    const v = doc.value;
+    const kind = isObj(v) ? v.kind : undefined;
+    const apiVersion = isObj(v) ? v.apiVersion : undefined;
+    if (kind !== 'CustomResourceDefinition') {
+      const what = isObj(v)
+        ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}`
+        : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
+      diagnostics.push({
+        severity: 'warning',
+        code: 'CRD002',
+        file: file,
+        ...doc.start,
+        message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
+      });
+      continue;
+    }
+    found++;
+    if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'CRD003',
+        file: file,
+        ...doc.locate(['apiVersion']),
+        message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
+        path: 'apiVersion',
+        field: 'apiVersion',
+      });
+      continue;
+    }
+    const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
+    const located = findings.map((f) => positioned(f, doc, file));
+    // Stable sort by position: problems read top to bottom, same-place ones in check order.
+    located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+    diagnostics.push(...located);
+    if (!findings.some((f) => f.diag.severity === 'error')) {
+      crds.push({ doc, file: file, crd: v as Record<string, unknown> });
+      if (!normalizeVersions(v).some((ver) => ver.served)) {
+        const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions)
+          ? ['spec', 'versions']
+          : ['spec'];
+        diagnostics.push({
+          severity: 'warning',
+          code: 'GEN004',
+          file: file,
+          ...doc.locate(at),
+          path: dottedPath(at),
+          field: apiserverField(at),
+          message: 'no version is served, so nothing is generated for this CRD',
+          hint: 'set served: true on the versions clients should use',
+        });
+      }
+    }
+  }
+  if (found === 0 && yamlDiags.length === 0) {
+    diagnostics.push({
+      severity: fromDirectory ? 'warning' : 'error',
+      code: 'CRD001',
+      file: file,
+      line: 1,
+      col: 1,
+      message: 'no CustomResourceDefinition found in this input',
+      hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents',
+    });
+  }
+  return { diagnostics, crds };
+}
+
+/**
+ * The CRDs of an input whose text {@link checkText} found without errors, not checked again
+ * (the same text passed): what a run that reads its inputs twice builds its model from.
+ */
+export function checkedCrds(file: string, text: string): CheckedCrd[] {
+  const crds: CheckedCrd[] = [];
+  for (const doc of loadYaml(text, file).docs) {
+    const v = doc.value;
+    if (
+      isObj(v) &&
+      v.kind === 'CustomResourceDefinition' &&
+      (CRD_API_VERSIONS as readonly unknown[]).includes(v.apiVersion)
+    )
+      crds.push({ doc, file, crd: v });
+  }
+  return crds;
+}
+
+/** The text of bytes {@link decodeText} accepted before (UTF-8, byte order mark dropped), not checked again. */
+export function decodeChecked(content: Uint8Array | string): string {
+  const text = typeof content === 'string' ? content : utf8.decode(content);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** What {@link buildModel} made of checked CRDs. */
+export interface BuiltModel {
+  model: Model;
+  /** The engine's findings (CEL rules, defaults) per schema, in the CRDs' order. */
+  engine: Diagnostic[];
+  /** Kinds and resources defined twice (GEN003), in the CRDs' order. */
+  duplicates: Diagnostic[];
+}
+
+/**
+ * The model of checked CRDs (`crds` in input order): kinds per group and version, titled,
+ * frozen, then checked by the validation engine as the apiserver does on create.
+ */
+export function buildModel(crds: readonly CheckedCrd[], sources: string[]): BuiltModel {
   const checks: EngineCheck[] = [];
   const kinds = crds.flatMap((c) => buildKinds(c, checks));
-  const at = diagnostics.length;
-  const model = assemble(kinds, sourcesList, diagnostics);
+  const duplicates: Diagnostic[] = [];
+  const model = assemble(kinds, sources, duplicates);
   // titled now: the schemas are final. Frozen, then checked by the engine (CEL rules, defaults)
   // as written back — the JSON the validators emitter embeds, whose compiled form it reuses.
   const engine: Diagnostic[] = [];
   for (const k of checks) freezeSchema(k.schema);
   for (const k of checks) if (k.check) engineCheck(schemaToJson(k.schema), k.schemaPath, k.crd, engine);
-  diagnostics.splice(at, 0, ...engine);
-  if (diagnostics.some((d) => d.severity === 'error'))
-    return { model: { groups: [], sources: sourcesList }, diagnostics };
-  return { model, diagnostics };
+  return { model, engine, duplicates };
+}
+
+/**
+ * The served kinds of checked CRDs without their schemas (and without what only the CRD writer
+ * reads): what a run needs of the groups it is not generating at the moment — names, verbs,
+ * scopes. Each kind's source names its file only (line and column 0: not looked up).
+ */
+export function lightKinds(c: CheckedCrd): { group: string; version: string; kind: Kind }[] {
+  return buildKinds(c, [], true).map((b) => {
+    b.kind.source = { file: b.file, line: 0, col: 0 };
+    return { group: b.group, version: b.version, kind: b.kind };
+  });
+}
+
+/** The model of `kinds` (e.g. {@link lightKinds}): groups and versions sorted, kinds sorted by name, no titles. */
+export function lightModel(kinds: readonly { group: string; version: string; kind: Kind }[], sources: string[]): Model {
+  return assemble(
+    kinds.map((k) => ({ ...k, file: k.kind.source.file })),
+    sources,
+    [],
+    false,
+  );
 }
 
 function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
@@ -332,7 +419,7 @@ interface EngineCheck {
   check: boolean;
 }
 
-function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
+function buildKinds(c: CheckedCrd, checks: EngineCheck[], light = false): BuiltKind[] {
   const spec = c.crd.spec as Record<string, unknown>;
   const names = spec.names as Record<string, unknown>;
   const group = spec.group as string;
@@ -387,7 +474,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
       if (typeof sub.scale.labelSelectorPath === 'string')
         kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
     }
-    if (v.schema !== undefined) {
+    if (v.schema !== undefined && !light) {
       kind.schema = toSchemaNode(v.schema, v.schemaPath, locate, !structural);
       // every version with a schema, served or not, as the apiserver compiles them all
       checks.push({ schema: kind.schema, schemaPath: v.schemaPath, crd: c, check: !checked.has(v.schema) });
@@ -396,6 +483,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
     all.push({ version: v.name, kind });
     if (v.served) out.push({ group, version: v.name, kind, file: c.file });
   }
+  if (light) return out;
   if (c.crd.apiVersion === 'apiextensions.k8s.io/v1')
     keepCrdFacts(
       c.crd,
@@ -476,7 +564,7 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[]): Model {
+function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[], titles = true): Model {
   const groups = new Map<string, Map<string, Kind[]>>();
   const seen = new Map<string, Kind>();
   for (const b of kinds) {
@@ -513,7 +601,7 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
         .sort((a, b) => compareKubeVersions(a[0], b[0]))
         .map(([vname, ks]): GroupVersion => {
           const sorted = [...ks].sort((a, b) => compareStrings(a.kind, b.kind));
-          assignTitles(sorted);
+          if (titles) assignTitles(sorted);
           return { name: vname, kinds: sorted };
         }),
     }));
