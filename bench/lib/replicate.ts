@@ -26,23 +26,27 @@ function crds(text: string): CrdDoc[] {
   return (loadAll(text) as CrdDoc[]).filter((d) => d?.kind === 'CustomResourceDefinition');
 }
 
-/** `text` (one corpus file) with its groups renamed for copy `i`; throws when a CRD was not renamed. */
-export function renameGroups(text: string, i: number, file: string): string {
+/**
+ * `text` (one corpus file) with its groups renamed for copy `i` ({@link renamedGroup}), or by
+ * `rename`; throws when a CRD was not renamed.
+ */
+export function renameGroups(text: string, i: number | ((group: string) => string), file: string): string {
   if (i === 0) return text;
+  const rename = typeof i === 'number' ? (g: string) => renamedGroup(g, i) : i;
   const docs = crds(text);
   let out = text;
   for (const g of new Set(docs.map((d) => d.spec?.group ?? ''))) {
     const q = `['"]?`;
     out = out
-      .replace(new RegExp(`^(\\s*group: )${q}${escape(g)}${q}\\s*$`, 'gm'), `$1${renamedGroup(g, i)}`)
-      .replace(new RegExp(`^(\\s*name: )${q}([a-z0-9-]+)\\.${escape(g)}${q}\\s*$`, 'gm'), `$1$2.${renamedGroup(g, i)}`);
+      .replace(new RegExp(`^(\\s*group: )${q}${escape(g)}${q}\\s*$`, 'gm'), `$1${rename(g)}`)
+      .replace(new RegExp(`^(\\s*name: )${q}([a-z0-9-]+)\\.${escape(g)}${q}\\s*$`, 'gm'), `$1$2.${rename(g)}`);
   }
   const after = crds(out);
   docs.forEach((d, k) => {
     const a = after[k];
-    const want = renamedGroup(d.spec?.group ?? '', i);
+    const want = rename(d.spec?.group ?? '');
     if (a.spec?.group !== want || a.metadata?.name !== `${a.spec?.names?.plural}.${want}`)
-      throw new Error(`${file}: CRD ${d.metadata?.name} was not renamed for copy ${i}`);
+      throw new Error(`${file}: CRD ${d.metadata?.name} was not renamed`);
   });
   return out;
 }

@@ -4,7 +4,6 @@
 
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { countDiagnostics } from '../diagnostics/format.js';
-import type { OutputStep } from '../emit/output.js';
 import type { CliContext } from './io.js';
 import { resolveTargets, type FlagGiven, type GenerateFlags, type ResolvedTarget } from './options.js';
 import { buildTarget, type TargetOutput } from './pipeline.js';
@@ -12,7 +11,7 @@ import type { Reporter } from './report.js';
 import { plural } from './generate.js';
 import { HeapLimitError } from './heap.js';
 import { commandOf } from './invocation.js';
-import type { StageOptions, StagedTarget } from './stream.js';
+import type { PlannedStep, StageOptions, StagedTarget } from './stream.js';
 
 /** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
 export async function buildAll(
@@ -52,7 +51,7 @@ export async function stageAll(
   given: FlagGiven,
   ctx: CliContext,
   reporter: Reporter,
-  opts: Omit<StageOptions, 'onStep'> & { onStep?: (target: ResolvedTarget, step: OutputStep) => void },
+  opts: Omit<StageOptions, 'onStep'> & { onStep?: (target: ResolvedTarget, step: PlannedStep) => void },
 ): Promise<StagedTarget[] | undefined> {
   const resolution = await resolveTargets(inputs, flags, given, ctx.io, true);
   reporter.report(resolution.diagnostics);
@@ -66,7 +65,8 @@ export async function stageAll(
       const s = await stageTarget(t, ctx.io, reporter, {
         dryRun: opts.dryRun,
         cache: opts.cache,
-        ...(onStep ? { onStep: (step: OutputStep) => onStep(t, step) } : {}),
+        ...(opts.diffs ? { diffs: opts.diffs } : {}),
+        ...(onStep ? { onStep: (step: PlannedStep) => onStep(t, step) } : {}),
       });
       if (s) staged.push(s);
       else ok = false;

@@ -5,9 +5,10 @@
 //
 // Content-addressed: an input's checks are kept under its name and the hash of its bytes; a
 // cluster of groups (the inputs that define them) keeps the output paths it produced under the
-// hash of everything its files depend on: crdgen's own code, the run's options, the names and
-// verbs of every kind of the run (what the files of one group read of the others), and its inputs'
-// names and hashes. A cluster whose key is known and whose files are on disk as the last run left
+// hash of everything its files depend on: crdgen's own code, the run's options, its groups' names
+// in generated code (what the files of one group read of the others: a group named like another
+// changes them), and its inputs' names and hashes. Clusters with operators are always generated
+// (their files read other groups' kinds and the user's reconcile.ts). A cluster whose key is known and whose files are on disk as the last run left
 // them (size, times and inode as recorded) is not generated again. The output of a run that uses
 // the cache is byte for byte the output of a run that does not.
 

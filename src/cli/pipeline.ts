@@ -155,7 +155,7 @@ export async function finishFiles(
   target: ResolvedTarget,
   emitted: GeneratedFile[],
   header: string | undefined,
-  reporter: Reporter,
+  reporter: Pick<Reporter, 'command' | 'report'>,
 ): Promise<GeneratedFile[]> {
   let files = emitted;
   // an operator whose reconcile.ts still has the stub hooks does nothing: generate says so, once

@@ -12,29 +12,34 @@
 // the client options) is the light model of step 1. Diagnostics come out in the order the
 // in-memory reader gives them; nothing is generated when any input is invalid. TypeScript and
 // OpenAPI inputs take the in-memory pipeline (pipeline.ts) into the same transaction.
+//
+// Steps 1 and 2 run in worker threads (stream-worker.ts) when the inputs are large enough for
+// them to pay (WORKER_MIN_BYTES; CRDGEN_WORKERS sets their number, 0: none): each checks inputs
+// and generates clusters as they come and stages their files itself; the main thread keeps the
+// transaction, the cache and the order of the diagnostics. A worker that runs out of heap stops
+// with an error the run reports (CLI004), not a crash. The operators' groups are generated in the
+// main thread, which holds them whole (their option checks read their schemas).
 
-import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/format.js';
-import {
-  buildModel,
-  checkText,
-  checkedCrds,
-  decodeChecked,
-  decodeText,
-  lightKinds,
-  lightModel,
-} from '../input/crd/index.js';
-import { isOpenApiText } from '../input/openapi/index.js';
-import type { Group, Model } from '../model/types.js';
+import { lightModel } from '../input/crd/index.js';
+import type { Model } from '../model/types.js';
 import { compareStrings } from '../model/order.js';
-import type { EmitContext, GeneratedFile } from '../generate/emitter.js';
+import type { EmitContext } from '../generate/emitter.js';
 import { ControllerOptionsError, resolveControllerKind } from '../generate/controller-kinds.js';
-import { OutputTransaction, type OutputStep } from '../emit/output.js';
+import { groupNames } from '../generate/client-names.js';
+import { FileStager, OutputTransaction } from '../emit/output.js';
+import type { PlanAction } from '../emit/writer.js';
 import { WriteError } from '../emit/writer.js';
-import { listInputs, readInput, type ListedInput } from './inputs.js';
+import { unifiedDiff } from '../emit/diff.js';
+import { displayPath, listInputs, readInput, type ListedInput } from './inputs.js';
 import { CliError, EXIT, type CliIo } from './io.js';
 import { removableStale, type ResolvedTarget } from './options.js';
+import { join } from 'node:path';
 import {
   buildTarget,
   checkProblem,
@@ -46,7 +51,41 @@ import {
 } from './pipeline.js';
 import type { Reporter } from './report.js';
 import { codeIdentity, GenerationCache, sha256, type ScanRecord } from './cache.js';
-import { checkHeap } from './heap.js';
+import { checkHeap, HeapLimitError } from './heap.js';
+import {
+  errorOf,
+  loadCluster,
+  runCluster,
+  scanInput,
+  scanKey,
+  targetData,
+  withGroups,
+  type ClusterEnv,
+  type ClusterInput,
+  type ClusterJob,
+  type ClusterResult,
+  type JobFailure,
+  type LoadedCluster,
+  jobHandler,
+  type WorkerReply,
+  type WorkerRequest,
+} from './stream-jobs.js';
+
+/** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
+export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+/** At most this many worker threads. */
+const MAX_WORKERS = 4;
+
+/** Jobs sent to a worker ahead (it keeps working while the main thread is busy with one of its own). */
+const WORKER_QUEUE = 4;
+
+/** One file's step as a run plans it, with its diff when asked for ({@link StageOptions.diffs}). */
+export interface PlannedStep {
+  path: string;
+  action: PlanAction;
+  diff?: string;
+}
 
 /** How a target is staged. */
 export interface StageOptions {
@@ -54,8 +93,10 @@ export interface StageOptions {
   dryRun: boolean;
   /** Use and fill the output folder's cache (generate). */
   cache: boolean;
-  /** Each file's step as it is planned (verify makes its diffs here; the step is not kept). */
-  onStep?: (step: OutputStep) => void;
+  /** verify: a changed file's unified diff is made where it is found (paths shown relative to `cwd`). */
+  diffs?: { cwd: string };
+  /** Each file's step as it is planned (no contents are kept). */
+  onStep?: (step: PlannedStep) => void;
 }
 
 /** A target generated into its output transaction, ready to finish and commit. */
@@ -128,7 +169,15 @@ export async function stageTarget(
   const onStep = opts.onStep ?? (() => undefined);
   const tx = openTransaction(target, opts);
   try {
-    for (const f of built.files) onStep(tx.add(f));
+    for (const f of built.files) {
+      const step = tx.add(f);
+      const planned: PlannedStep = { path: f.path, action: step.action };
+      if (opts.diffs && step.action === 'update') {
+        const shown = displayPath(opts.diffs.cwd, join(target.out!, f.path));
+        planned.diff = unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '');
+      }
+      onStep(planned);
+    }
   } catch (e) {
     tx.abort();
     writeError(e);
@@ -151,15 +200,14 @@ function clustersOf(files: readonly InputEntry[]): Cluster[] {
     return r;
   };
   for (const f of files) {
-    const gs = f.scan.groups.map((g) => `g ${g}`);
-    if (gs.length === 0) continue;
+    const gs = f.scan.groups;
     for (const g of gs) if (!parent.has(g)) parent.set(g, g);
     for (const g of gs.slice(1)) parent.set(find(g), find(gs[0]));
   }
   const byRoot = new Map<string, Cluster>();
   for (const f of files) {
     if (f.scan.groups.length === 0) continue;
-    const root = find(`g ${f.scan.groups[0]}`);
+    const root = find(f.scan.groups[0]);
     let c = byRoot.get(root);
     if (!c) byRoot.set(root, (c = { groups: [], files: [] }));
     c.files.push(f);
@@ -167,67 +215,6 @@ function clustersOf(files: readonly InputEntry[]): Cluster[] {
   }
   for (const c of byRoot.values()) c.groups.sort(compareStrings);
   return [...byRoot.values()];
-}
-
-/** The bytes of an input as the first pass read them; a file changed since is an error. */
-function readAgain(f: InputEntry): Uint8Array {
-  const bytes = f.input.content ?? readFileSync(f.input.abs!);
-  if (sha256(bytes) !== f.hash)
-    throw new CliError(`${f.input.file} changed while crdgen was reading it; run again`, EXIT.invalidInput);
-  return bytes;
-}
-
-/** A cluster read again and built: its groups (full), and what the engine and the duplicate check found. */
-interface LoadedCluster {
-  groups: Group[];
-  engine: Diagnostic[];
-  duplicates: Diagnostic[];
-}
-
-function loadCluster(c: Cluster, sources: string[]): LoadedCluster {
-  const crds = c.files.flatMap((f) => checkedCrds(f.input.file, decodeChecked(readAgain(f))));
-  const groups = new Set(c.groups);
-  const built = buildModel(
-    crds.filter((x) => groups.has((x.crd.spec as { group: string }).group)),
-    sources,
-  );
-  return { groups: built.model.groups, engine: built.engine, duplicates: built.duplicates };
-}
-
-/** `base` with the groups of `full` in place of its own. */
-function withGroups(base: Model, full: readonly Group[]): Model {
-  if (full.length === 0) return base;
-  const byName = new Map(full.map((g) => [g.name, g]));
-  return { groups: base.groups.map((g) => byName.get(g.name) ?? g), sources: base.sources };
-}
-
-/** The first pass over one input: its checks (from the cache when its bytes are known). */
-function scanInput(
-  input: ListedInput,
-  bytes: Uint8Array,
-  hash: string,
-  cache: GenerationCache | undefined,
-): ScanRecord | 'openapi' {
-  const key = GenerationCache.scanKey(input.file, input.fromDirectory === true, hash);
-  const known = cache?.scan(key);
-  if (known) return known;
-  const decoded = decodeText(input.file, bytes);
-  let record: ScanRecord;
-  if ('diagnostic' in decoded) record = { diagnostics: [decoded.diagnostic], groups: [], kinds: [] };
-  else {
-    if (isOpenApiText(decoded.text)) return 'openapi';
-    const checked = checkText(input.file, decoded.text, input.fromDirectory === true);
-    // copied through JSON: the strings V8 sliced out of the input text would keep all of it
-    record = JSON.parse(
-      JSON.stringify({
-        diagnostics: checked.diagnostics,
-        groups: [...new Set(checked.crds.map((c) => (c.crd.spec as { group: string }).group))],
-        kinds: checked.crds.flatMap(lightKinds),
-      }),
-    ) as ScanRecord;
-  }
-  cache?.putScan(key, record);
-  return record;
 }
 
 /** The key of what a run's output depends on besides its inputs: crdgen's code, the options. */
@@ -250,6 +237,158 @@ function byInput(ds: Diagnostic[], position: ReadonlyMap<string, number>): Diagn
     .map((x) => x.d);
 }
 
+/**
+ * The threads a run of `bytes` of input works in: `threads` worker threads, and the main thread too
+ * when `local`. Small inputs, or a machine whose cores are busy (the load average says fewer than
+ * one is idle): the main thread alone — a worker's start and its second copy of the compiled code
+ * cost more than it saves (measured: docs/bench-runs/notes-issue-38.md); large inputs with idle
+ * cores: a worker per idle core but one, the main thread taking jobs as well; a heap the inputs
+ * could fill: workers only, whose running out of heap is an error the run reports.
+ * CRDGEN_WORKERS sets the number of worker threads (0: none).
+ */
+function threadsFor(
+  bytes: number,
+  env: Readonly<Record<string, string | undefined>>,
+): { threads: number; local: boolean } {
+  const tight = bytes * 32 > getHeapStatistics().heap_size_limit;
+  const cores = availableParallelism();
+  const asked = env['CRDGEN_WORKERS'];
+  if (asked !== undefined && /^\d+$/.test(asked)) return { threads: Math.min(Number(asked), 16), local: !tight };
+  if (tight) return { threads: Math.max(1, Math.min(cores, MAX_WORKERS)), local: false };
+  const idle = Math.floor(cores - loadavg()[0]);
+  if (bytes < WORKER_MIN_BYTES || idle < 2) return { threads: 0, local: true };
+  return { threads: Math.min(idle - 1, MAX_WORKERS), local: true };
+}
+
+/**
+ * A worker thread running stream-worker.js beside this module; from the TypeScript sources (tests
+ * run through tsx), one that registers tsx first (Node 20 does not hand `--import` to workers).
+ */
+function startWorker(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here));
+  const worker = new URL('./stream-worker.ts', here).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(worker)}))`,
+    { eval: true },
+  );
+}
+
+interface Job {
+  msg: WorkerRequest;
+  transfer: ArrayBuffer[];
+  done: (reply: WorkerReply) => void;
+  fail: (e: unknown) => void;
+}
+
+/**
+ * Worker threads (and, when `local`, the main thread) that take {@link WorkerRequest}s one at a
+ * time each; see the file comment.
+ */
+class WorkerPool {
+  private readonly waiting: Job[] = [];
+  /** Each worker's jobs sent and not answered yet, in order (it answers them in order). */
+  private readonly sent = new Map<Worker, Job[]>();
+  private readonly workers: Worker[] = [];
+  private readonly handleHere = jobHandler();
+  private localBusy = false;
+  private closing = false;
+  private broken: Error | undefined;
+  private nextId = 0;
+
+  constructor(
+    n: number,
+    private readonly local: boolean,
+  ) {
+    for (let i = 0; i < n; i++) {
+      const w = startWorker();
+      w.on('message', (reply: WorkerReply & { failure?: JobFailure }) => {
+        const job = this.sent.get(w)!.shift();
+        if (reply.failure) job?.fail(errorOf(reply.failure));
+        else job?.done(reply);
+        this.pump();
+      });
+      w.on('error', (e: Error & { code?: string }) => this.break(e, w));
+      w.on('exit', (code) => {
+        if (code !== 0 && !this.closing) this.break(new Error(`a worker thread exited with ${code}`), w);
+      });
+      this.workers.push(w);
+      this.sent.set(w, []);
+    }
+  }
+
+  /** Jobs that can run at once (with one waiting in each worker). */
+  get size(): number {
+    return this.workers.length * WORKER_QUEUE + (this.local ? 1 : 0);
+  }
+
+  private break(e: Error & { code?: string }, w: Worker): void {
+    const limit = Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024);
+    const err =
+      e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HeapLimitError(limit, limit, 'generating in a worker thread') : e;
+    this.broken ??= err;
+    for (const job of this.sent.get(w)?.splice(0) ?? []) job.fail(err);
+    for (const job of this.waiting.splice(0)) job.fail(err);
+  }
+
+  /**
+   * Hands waiting jobs to the workers, {@link WORKER_QUEUE} at most each (the next ones wait in the
+   * worker while the main thread is busy with a job of its own), and one to the main thread when it
+   * takes jobs and is free.
+   */
+  private pump(): void {
+    for (let depth = 1; depth <= WORKER_QUEUE; depth++)
+      for (const w of this.workers) {
+        const queue = this.sent.get(w)!;
+        if (this.waiting.length === 0 || queue.length >= depth) continue;
+        const job = this.waiting.shift()!;
+        queue.push(job);
+        w.postMessage(job.msg, job.transfer);
+      }
+    // the main thread takes a job only while more are waiting than the workers hold: it has the
+    // transaction to keep too, and a long job of its own at the end would leave the workers idle
+    if (this.local && !this.localBusy && this.waiting.length > this.workers.length) {
+      const job = this.waiting.shift()!;
+      this.localBusy = true;
+      setImmediate(() => {
+        this.handleHere(job.msg)
+          .then((reply) => job.done(reply!), job.fail)
+          .finally(() => {
+            this.localBusy = false;
+            this.pump();
+          });
+      });
+    }
+  }
+
+  /** Runs `msg` (its `id` set here) in the next free thread; resolves with the reply. */
+  request<T extends WorkerReply>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    if ('id' in msg) msg.id = this.nextId++;
+    return new Promise<T>((done, fail) => {
+      this.waiting.push({ msg, transfer, done: done as (reply: WorkerReply) => void, fail });
+      this.pump();
+    });
+  }
+
+  /** Sends `msg` to every thread, before anything sent after it. */
+  broadcast(msg: WorkerRequest): void {
+    for (const w of this.workers) w.postMessage(msg);
+    if (this.local) void this.handleHere(msg);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Keeps at most `limit` promises of a pool in flight: waits for one when full. */
+async function throttle(inflight: Set<Promise<unknown>>, limit: number): Promise<void> {
+  while (inflight.size >= limit) await Promise.race(inflight);
+}
+
 /** The streaming run of a CRD YAML target; `openapi` when an input is an OpenAPI document (the in-memory path reads those). */
 async function streamCrds(
   target: ResolvedTarget,
@@ -265,17 +404,52 @@ async function streamCrds(
   const inputTotal = entries.filter((e) => 'input' in e).length;
   reporter.startProgress(inputTotal);
   reporter.progress(`checking ${inputTotal} inputs of ${target.name}…`);
-
-  // 1. every input read, hashed and checked on its own
   const sources = [...new Set(entries.flatMap((e) => ('input' in e ? [e.input.file.replace(/\\/g, '/')] : [])))].sort(
     compareStrings,
   );
   const ctx = emitContext(target, { groups: [], sources });
   const key = useCache ? runKey(target, ctx, header) : '';
   const cache = useCache ? GenerationCache.open(target.out!, key) : undefined;
+  let bytes = 0;
+  for (const e of entries)
+    if ('input' in e)
+      try {
+        bytes += e.input.content?.length ?? statSync(e.input.abs!).size;
+      } catch {
+        // unreadable: reported when read
+      }
+  const threads = threadsFor(bytes, io.env ?? {});
+  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local) : undefined;
+  try {
+    return await stream(target, reporter, opts, { entries, header, useCache, onStep, sources, ctx, key, cache, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function stream(
+  target: ResolvedTarget,
+  reporter: Reporter,
+  opts: StageOptions,
+  run: {
+    entries: Awaited<ReturnType<typeof listInputs>>;
+    header: string | undefined;
+    useCache: boolean;
+    onStep: (step: PlannedStep) => void;
+    sources: string[];
+    ctx: EmitContext;
+    key: string;
+    cache: GenerationCache | undefined;
+    pool: WorkerPool | undefined;
+  },
+): Promise<StagedTarget | undefined | 'openapi'> {
+  const { entries, header, onStep, sources, ctx, key, cache, pool } = run;
+  const inflight = new Set<Promise<unknown>>();
+  const limit = (pool?.size ?? 0) + 4;
+
+  // 1. every input read, hashed and checked on its own
   const listing: Diagnostic[] = [];
-  const files: InputEntry[] = [];
-  const position = new Map<string, number>();
+  const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
   for (const entry of entries) {
     if ('diagnostic' in entry) {
       listing.push(entry.diagnostic);
@@ -287,12 +461,37 @@ async function streamCrds(
       continue;
     }
     const bytes = read.source.content as Uint8Array;
-    const hash = sha256(bytes);
-    const scan = scanInput(entry.input, bytes, hash, cache);
-    if (scan === 'openapi') return 'openapi';
-    position.set(entry.input.file, files.length);
-    files.push({ index: files.length, input: entry.input, hash, scan });
-    checkHeap('reading the inputs');
+    const slot: (typeof slots)[number] = { input: entry.input, hash: sha256(bytes) };
+    slots.push(slot);
+    const known = cache?.scan(scanKey(entry.input, slot.hash));
+    if (known) slot.scan = known;
+    else if (pool) {
+      await throttle(inflight, limit);
+      // an unpooled buffer moves to the worker; a small pooled one is copied
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const p = pool
+        .request<{ id: number; scan: ScanRecord | 'openapi' }>(
+          { type: 'scan', id: 0, input: entry.input, bytes },
+          own ? [bytes.buffer as ArrayBuffer] : [],
+        )
+        .then((r) => {
+          slot.scan = r.scan;
+        });
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p)).catch(() => undefined);
+    } else {
+      slot.scan = scanInput(entry.input, bytes);
+      checkHeap('reading the inputs');
+    }
+  }
+  await Promise.all(inflight);
+  const files: InputEntry[] = [];
+  const position = new Map<string, number>();
+  for (const slot of slots) {
+    if (slot.scan === 'openapi') return 'openapi';
+    if (cache && !cache.scan(scanKey(slot.input, slot.hash))) cache.putScan(scanKey(slot.input, slot.hash), slot.scan!);
+    position.set(slot.input.file, files.length);
+    files.push({ index: files.length, input: slot.input, hash: slot.hash, scan: slot.scan! });
   }
   const read = [...listing, ...files.flatMap((f) => f.scan.diagnostics)];
   reporter.report(read);
@@ -303,8 +502,21 @@ async function streamCrds(
     files.flatMap((f) => f.scan.kinds),
     sources,
   );
-  const lightDigest = sha256(JSON.stringify(light.groups));
+  // what a group's files read of the other groups is its name in generated code, which depends on
+  // the other groups' names (groupNames): the only part of the light model in a cluster's key
+  const names = groupNames(light);
   const clusters = clustersOf(files);
+  const jobOf = (c: Cluster, checkOnly: boolean, operators: string[]): ClusterJob => ({
+    groups: c.groups,
+    files: c.files.map((f): ClusterInput => ({
+      file: f.input.file,
+      hash: f.hash,
+      ...(f.input.abs !== undefined ? { abs: f.input.abs } : {}),
+      ...(f.input.content !== undefined ? { content: f.input.content } : {}),
+    })),
+    checkOnly,
+    operators,
+  });
 
   // the operators' kinds: their groups are built first and kept (their files and the option
   // checks read their schemas)
@@ -316,21 +528,17 @@ async function streamCrds(
       if (!(e instanceof ControllerOptionsError)) throw e; // the option check says it below
     }
   }
-  const operatorGroups = new Set(controllerGroup.values());
+  const operatorsOf = (c: Cluster): string[] =>
+    [...controllerGroup].filter(([, g]) => c.groups.includes(g)).map(([s]) => s);
   const loaded = new Map<Cluster, LoadedCluster>();
   const engine: Diagnostic[] = [];
   const duplicates: Diagnostic[] = [];
   let inputErrors = false;
-  const load = (c: Cluster): LoadedCluster => {
-    const l = loadCluster(c, sources);
-    engine.push(...l.engine);
-    duplicates.push(...l.duplicates);
-    if (hasErrors(l.engine) || hasErrors(l.duplicates)) inputErrors = true;
-    return l;
-  };
   for (const c of clusters)
-    if (c.groups.some((g) => operatorGroups.has(g))) {
-      loaded.set(c, load(c));
+    if (operatorsOf(c).length > 0) {
+      const l = loadCluster(jobOf(c, false, []), sources);
+      loaded.set(c, l);
+      if (hasErrors(l.engine) || hasErrors(l.duplicates)) inputErrors = true;
       checkHeap('reading the operators’ groups');
     }
   const base = withGroups(
@@ -339,19 +547,61 @@ async function streamCrds(
   );
   let usage: string | undefined;
   if (!inputErrors) usage = checkProblem(target, { model: base, format: 'yaml' }, ctx);
-  let failure: unknown;
+  let failure: Error | undefined;
 
   // 2. cluster by cluster: built, generated, handed over
   const tx = openTransaction(target, opts, cache);
   let fileCount = 0;
   let fromCache = 0;
   try {
-    for (const [n, c] of clusters.entries()) {
+    const stager = new FileStager(tx.stagerState());
+    const mainEnv: ClusterEnv = {
+      target,
+      ctx,
+      base,
+      header,
+      command: reporter.command,
+      stager,
+      ...(opts.diffs ? { diffs: opts.diffs } : {}),
+    };
+    pool?.broadcast({
+      type: 'setup',
+      target: targetData(target),
+      ctx,
+      base: light,
+      header,
+      command: reporter.command,
+      stager: tx.stagerState(),
+      ...(opts.diffs ? { diffs: opts.diffs } : {}),
+    });
+    let done = 0;
+    const take = (job: ClusterJob, key: string | undefined, r: ClusterResult): void => {
+      reporter.progress(`generating ${target.name}: ${++done} of ${clusters.length} clusters of groups…`);
+      engine.push(...r.engine);
+      duplicates.push(...r.duplicates);
+      if (hasErrors(r.engine) || hasErrors(r.duplicates)) inputErrors = true;
+      reporter.report(r.warnings);
+      if (r.failure) failure ??= errorOf(r.failure);
+      for (const step of r.steps) {
+        tx.record(step.path, step.action);
+        onStep(step);
+      }
+      fileCount += r.outputs.length;
+      const generated = !job.checkOnly && !r.failure && !hasErrors(r.engine) && !hasErrors(r.duplicates);
+      if (key !== undefined && generated) cache!.putCluster(key, { files: r.outputs });
+    };
+    for (const c of clusters) {
       const blocked = inputErrors || usage !== undefined || failure !== undefined;
-      const operators = [...controllerGroup].filter(([, g]) => c.groups.includes(g)).map(([s]) => s);
+      const operators = operatorsOf(c);
       const clusterKey =
         cache !== undefined && operators.length === 0
-          ? sha256(JSON.stringify([key, lightDigest, c.groups, c.files.map((f) => [f.input.file, f.hash])]))
+          ? sha256(
+              JSON.stringify([
+                key,
+                c.groups.map((g) => [g, names.get(g) ?? null]),
+                c.files.map((f) => [f.input.file, f.hash]),
+              ]),
+            )
           : undefined;
       if (!blocked && clusterKey !== undefined) {
         const known = cache!.cluster(clusterKey);
@@ -359,34 +609,25 @@ async function streamCrds(
           for (const f of known.files) tx.markUnchanged(f.path, f.userOwned === true);
           fileCount += known.files.length;
           fromCache += known.files.length;
+          done++;
           continue;
         }
       }
-      reporter.progress(`generating ${target.name}: ${n + 1} of ${clusters.length} groups…`);
-      const l = loaded.get(c) ?? load(c);
-      loaded.delete(c);
-      if (blocked || inputErrors) continue;
-      let out: GeneratedFile[];
-      try {
-        const model = withGroups(base, l.groups);
-        const partCtx: EmitContext = { ...ctx, part: { groups: new Set(c.groups) } };
-        if (ctx.controllers !== undefined) {
-          if (operators.length > 0) partCtx.controllers = operators;
-          else delete partCtx.controllers;
-        }
-        out = await finishFiles(target, emitFiles(target, model, 'yaml', partCtx), header, reporter);
-      } catch (e) {
-        failure = e;
-        continue;
-      }
-      for (const f of out) onStep(tx.add(f));
-      fileCount += out.length;
-      if (clusterKey !== undefined)
-        cache!.putCluster(clusterKey, {
-          files: out.map((f) => (f.userOwned ? { path: f.path, userOwned: true } : { path: f.path })),
+      const job = jobOf(c, blocked, operators);
+      if (pool && operators.length === 0) {
+        await throttle(inflight, limit);
+        const p = pool.request<{ id: number; result: ClusterResult }>({ type: 'cluster', id: 0, job }).then((r) => {
+          take(job, clusterKey, r.result);
         });
-      checkHeap('generating');
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p)).catch(() => undefined);
+      } else {
+        const l = loaded.get(c);
+        loaded.delete(c);
+        take(job, clusterKey, await runCluster(mainEnv, job, l));
+      }
     }
+    await Promise.all(inflight);
     // the diagnostics of the built models, in the in-memory reader's order
     reporter.report([...byInput(engine, position), ...byInput(duplicates, position)]);
     if (inputErrors) {
@@ -394,7 +635,7 @@ async function streamCrds(
       return undefined;
     }
     if (usage !== undefined) throw new CliError(usage, EXIT.usage);
-    if (failure !== undefined) throw failure as Error;
+    if (failure !== undefined) throw failure;
 
     // 3. the files that span groups
     const shared = await finishFiles(
@@ -403,11 +644,20 @@ async function streamCrds(
       header,
       reporter,
     );
-    for (const f of shared) onStep(tx.add(f));
+    for (const f of shared) {
+      const step = tx.add(f);
+      const planned: PlannedStep = { path: f.path, action: step.action };
+      if (opts.diffs && step.action === 'update') {
+        const shown = displayPath(opts.diffs.cwd, join(target.out!, f.path));
+        planned.diff = unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '');
+      }
+      onStep(planned);
+    }
     fileCount += shared.length;
   } catch (e) {
+    await Promise.allSettled(inflight);
     tx.abort();
-    if (e instanceof CliError) throw e;
+    if (e instanceof CliError || e instanceof HeapLimitError) throw e;
     if (e instanceof WriteError || (e as NodeJS.ErrnoException).code !== undefined) writeError(e);
     throw e;
   }

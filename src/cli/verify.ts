@@ -49,16 +49,14 @@ export async function runVerify(
   reporter: Reporter,
 ): Promise<number> {
   const { stageAll } = await import('./build.js');
-  const { unifiedDiff } = await import('../emit/diff.js');
   const diffs = new DiffStore();
-  // compared as generated: a changed file's diff is made at once; no file is kept
+  // compared as generated: a changed file's diff is made where it is found; no file is kept
   const staged = await stageAll(inputs, flags, givenOn(command), ctx, reporter, {
     dryRun: true,
     cache: false,
+    diffs: { cwd: ctx.io.cwd },
     onStep: (target, step) => {
-      if (step.action !== 'update') return;
-      const shown = displayPath(ctx.io.cwd, join(target.out!, step.path));
-      diffs.put(shown, unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? ''));
+      if (step.diff !== undefined) diffs.put(displayPath(ctx.io.cwd, join(target.out!, step.path)), step.diff);
     },
   });
   if (!staged) {

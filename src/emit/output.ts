@@ -94,6 +94,85 @@ function fileStat(p: string): Stats | undefined {
   return st;
 }
 
+/**
+ * What a {@link FileStager} needs, as plain data: a transaction hands it to other threads
+ * ({@link OutputTransaction.stagerState}), which plan and stage their files themselves.
+ */
+export interface StagerState {
+  root: string;
+  fresh: boolean;
+  dryRun: boolean;
+  known: ReadonlyMap<string, FileStamp>;
+  /** The staging folder (absent for a dry run). */
+  stageRoot?: string;
+}
+
+/**
+ * The per-file half of a transaction: compares a file with the disk and, when it is new or
+ * changed, writes it into the staging folder. Records nothing; the transaction does.
+ */
+export class FileStager {
+  private readonly stagedDirs = new Set<string>();
+
+  constructor(
+    private readonly state: StagerState,
+    private readonly hook: NonNullable<OutputOptions['beforeStep']> = () => undefined,
+    private readonly stageDir: () => string = () => state.stageRoot!,
+  ) {}
+
+  /** Plans `file` and stages it when it is new or changed (not in a dry run). */
+  add(file: GeneratedFile): OutputStep {
+    const target = resolveUnder(this.state.root, file.path);
+    const step = this.plan(file, target);
+    if ((step.action === 'create' || step.action === 'update') && !this.state.dryRun) this.stage(file);
+    return step;
+  }
+
+  private plan(file: GeneratedFile, target: string): OutputStep {
+    const step: OutputStep = { path: file.path, action: 'create', contents: file.contents };
+    if (this.state.fresh) return step;
+    const st = fileStat(target);
+    if (!st) return step;
+    if (file.userOwned) {
+      step.action = 'keep';
+      return step;
+    }
+    const stamp = this.state.known.get(file.path);
+    const ours = stamp !== undefined && sameStamp(stampOf(st), stamp);
+    // a file of ours whose length differs has changed: no need to read it
+    if (ours && st.size !== Buffer.byteLength(file.contents) && !this.state.dryRun) {
+      step.action = 'update';
+      return step;
+    }
+    const existing = readFileSync(target, 'utf8');
+    step.existing = existing;
+    if (existing === file.contents) step.action = 'unchanged';
+    else if (ours || isGeneratedContents(existing)) step.action = 'update';
+    else step.action = 'conflict';
+    return step;
+  }
+
+  private stage(file: GeneratedFile): void {
+    this.hook('stage', file.path);
+    const staged = join(this.stageDir(), 'new', ...file.path.split('/'));
+    this.ensureDir(dirname(staged));
+    writeFileSync(staged, file.contents, { flag: 'wx' });
+  }
+
+  /** Makes `dir` (and its parents) in the staging folder, once each. */
+  private ensureDir(dir: string): void {
+    if (this.stagedDirs.has(dir)) return;
+    const parent = dirname(dir);
+    if (parent !== dir && !this.stagedDirs.has(parent) && parent.startsWith(this.stageDir())) this.ensureDir(parent);
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      if (errno(e) !== 'EEXIST') throw e;
+    }
+    this.stagedDirs.add(dir);
+  }
+}
+
 /** The output folder's changes as one transaction; see the file comment. */
 export class OutputTransaction {
   private readonly root: string;
@@ -109,7 +188,7 @@ export class OutputTransaction {
   private besideRoot = false;
   /** The first missing parent of a new output folder, created for the staging folder. */
   private createdParent: string | undefined;
-  private readonly stagedDirs = new Set<string>();
+  private readonly stager: FileStager;
   private finished = false;
   private done = false;
 
@@ -128,6 +207,33 @@ export class OutputTransaction {
     }
     if (st && !st.isDirectory()) throw new WriteError(`${this.root} exists and is not a folder`);
     this.fresh = st === undefined;
+    this.stager = new FileStager(
+      { root: this.root, fresh: this.fresh, dryRun: opts.dryRun === true, known: this.known },
+      this.hook,
+      () => this.stageDir(),
+    );
+  }
+
+  /**
+   * The state a {@link FileStager} in another thread needs to plan and stage this transaction's
+   * files (the staging folder is made now); record their steps with {@link record}.
+   */
+  stagerState(): StagerState {
+    return {
+      root: this.root,
+      fresh: this.fresh,
+      dryRun: this.opts.dryRun === true,
+      known: this.known,
+      ...(this.opts.dryRun ? {} : { stageRoot: this.stageDir() }),
+    };
+  }
+
+  /** Records a step a {@link FileStager} planned (and staged) for this transaction. */
+  record(path: string, action: PlanAction): void {
+    if (this.finished) throw new Error('OutputTransaction.record after finish');
+    if (this.planned.has(path)) throw new Error(`${path} handed over twice`);
+    this.planned.set(path, action);
+    if (action === 'conflict') this.conflicts.push(path);
   }
 
   /** The output folder (absolute). */
@@ -137,16 +243,21 @@ export class OutputTransaction {
 
   /**
    * Plans `file` and, when it is new or changed, stages it. Returns the step, with what is on disk
-   * when it was read (for a diff); the transaction keeps only the path and the action.
+   * when it was read (for a diff); the transaction keeps only the path and the action. A failure
+   * aborts the transaction (see {@link abort}) before it is rethrown.
    */
   add(file: GeneratedFile): OutputStep {
     if (this.finished) throw new Error('OutputTransaction.add after finish');
-    const target = resolveUnder(this.root, file.path);
     if (this.planned.has(file.path)) throw new Error(`${file.path} handed over twice`);
-    const step = this.plan(file, target);
-    this.planned.set(file.path, step.action);
-    if (step.action === 'conflict') this.conflicts.push(file.path);
-    else if ((step.action === 'create' || step.action === 'update') && !this.opts.dryRun) this.stage(file);
+    let step: OutputStep;
+    try {
+      step = this.stager.add(file);
+    } catch (e) {
+      // a file that cannot be staged ends the transaction: nothing is left behind
+      this.abort();
+      throw e;
+    }
+    this.record(file.path, step.action);
     return step;
   }
 
@@ -170,30 +281,6 @@ export class OutputTransaction {
     if (this.finished) throw new Error('OutputTransaction.markUnchanged after finish');
     if (this.planned.has(path)) throw new Error(`${path} handed over twice`);
     this.planned.set(path, userOwned ? 'keep' : 'unchanged');
-  }
-
-  private plan(file: GeneratedFile, target: string): OutputStep {
-    const step: OutputStep = { path: file.path, action: 'create', contents: file.contents };
-    if (this.fresh) return step;
-    const st = fileStat(target);
-    if (!st) return step;
-    if (file.userOwned) {
-      step.action = 'keep';
-      return step;
-    }
-    const stamp = this.known.get(file.path);
-    const ours = stamp !== undefined && sameStamp(stampOf(st), stamp);
-    // a file of ours whose length differs has changed: no need to read it
-    if (ours && st.size !== Buffer.byteLength(file.contents) && this.opts.dryRun !== true) {
-      step.action = 'update';
-      return step;
-    }
-    const existing = readFileSync(target, 'utf8');
-    step.existing = existing;
-    if (existing === file.contents) step.action = 'unchanged';
-    else if (ours || isGeneratedContents(existing)) step.action = 'update';
-    else step.action = 'conflict';
-    return step;
   }
 
   /**
@@ -223,17 +310,6 @@ export class OutputTransaction {
     }
     this.stageRoot = dir;
     return dir;
-  }
-
-  private stage(file: GeneratedFile): void {
-    this.hook('stage', file.path);
-    const staged = join(this.stageDir(), 'new', ...file.path.split('/'));
-    const dir = dirname(staged);
-    if (!this.stagedDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.stagedDirs.add(dir);
-    }
-    writeFileSync(staged, file.contents, { flag: 'wx' });
   }
 
   /**
@@ -385,7 +461,6 @@ export class OutputTransaction {
     if (!committed && this.createdParent !== undefined && !existsSync(this.root))
       attempt(() => rmSync(this.createdParent!, { recursive: true, force: true }));
     this.stageRoot = undefined;
-    this.stagedDirs.clear();
   }
 }
 
