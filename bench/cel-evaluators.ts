@@ -1,10 +1,11 @@
 // CEL evaluation: crdgen's evaluator (closures over a slot frame, after its type check) against
 // @bufbuild/cel's (plan + run, the maintained CEL evaluator on npm), on rules of the corpus and the
 // Gateway API example objects. Median CPU time per evaluation after warm-up (process.cpuUsage, as
-// the machine is shared). Both compile once; only evaluation is timed. The question it answers
-// (issue #27): once crdgen type-checks rules itself, is its own evaluator still the better choice?
+// the machine is shared). Both compile once; only evaluation is timed. The question it answers:
+// once crdgen type-checks rules itself, is its own evaluator still the better choice?
 // Run: npm run bench -- cel   (or: npx tsx bench/cel-evaluators.ts)
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { celEnv, parse as bufParse, plan } from '@bufbuild/cel';
 import { parseAllDocuments } from 'yaml';
 import { compileChecked } from '../src/runtime/cel/compile.js';
@@ -92,7 +93,7 @@ for (const c of CASES) {
   const check = ours.program.run(fromJson(c.node, c.value, new WeakMap()));
   const buf = plan(env, bufParse(c.rule));
   const bufResult = buf({ self: c.value as never });
-  if (bufResult !== check) throw new Error(`${c.name}: crdgen ${String(check)}, @bufbuild/cel ${String(bufResult)}`);
+  if (bufResult !== check) throw new Error(`${c.name}: crdgen ${inspect(check)}, @bufbuild/cel ${inspect(bufResult)}`);
   // each evaluation converts the object afresh (as a validate() call does), so conversion is timed too
   const a = medianNs(() => ours.program.run(fromJson(c.node, c.value, new WeakMap())), 2000);
   const b = medianNs(() => buf({ self: c.value as never }), 2000);

@@ -5,7 +5,7 @@
 // kube-apiserver returns a custom resource (bench/lib/key-order.ts; bench/go-peers.ts checks it
 // on the real server), against the exact and lossless copies of that order and a fast path for
 // it (the `sorted` reference of bench/lib/exact-copy.ts: a key check, then a literal).
-// Target (issue #26): crdgen ≥ 1.0× the hand-written lossless copy on all three, in both orders.
+// Target: crdgen ≥ 1.0× the hand-written lossless copy on all three, in both orders.
 //   npm run bench -- deepcopy      (or: node --expose-gc --import tsx bench/deepcopy.ts [rounds=7])
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -11,8 +11,8 @@
 // on 2 cores with the Go peers; their ratios are far enough from 1x that more rounds would not
 // change a conclusion. Set with BENCH_ROUNDS / BENCH_SLOW_ROUNDS / BENCH_SLOW_CORPUS_ROUNDS.
 // Targets: openapi-typescript (the fastest peer) takes ≥ 1.5x crdgen's time on the corpus with
-// every generator on (issue #26; its wrap step, which the peer needs and crdgen does not, is not
-// counted), peak memory under 229 MB, start-up under 0.3 s above node's (issue #9).
+// every generator on (its wrap step, which the peer needs and crdgen does not, is not counted),
+// peak memory under 229 MB, start-up under 0.3 s above node's.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';

@@ -16,8 +16,8 @@
 // by scripts/ensure-control-plane.sh (both cached under .cache/). Ends with one line:
 //   go-peers: informer-sync-10k=<client-go time / crdgen time> converge-500=<controller-runtime time / crdgen time> rss=<crdgen RSS / controller-runtime RSS>
 //   npm run bench -- go-peers      (or: npm run build && node --expose-gc --import tsx bench/go-peers.ts)
-// The informer part also judges issue #26's restated informer targets (crdgen against client-node
-// and the fetch + JSON.parse floor, fresh processes, on kube-apiserver).
+// The informer part also judges the informer targets (crdgen against client-node and the
+// fetch + JSON.parse floor, fresh processes, on kube-apiserver).
 // Env: BENCH_ROUNDS=5  BENCH_INFORMER_ROUNDS=5  BENCH_OPERATOR_ROUNDS=5,3,1  BENCH_GO_PEERS_PARTS=informer,operator,testserver  BENCH_INFORMER_SCALE=1
 //      BENCH_INFORMER_DYNAMIC=1 (adds client-go's dynamic informer)
 //      BENCH_OPERATOR_SIZES=100,500,2000  BENCH_OPERATOR_IDLE_S=60  BENCH_CHARTS_DIR=docs/bench-charts

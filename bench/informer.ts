@@ -11,13 +11,13 @@
 // (bench/lib/replay-server.ts), where the client does; the throughput target is judged on the
 // replay. Each client runs in a fresh process per round; rounds alternate which client goes first.
 // Beside them, the floor of any JS client in a fresh process of its own: each list in one request
-// (node's http module), JSON.parse'd, the handler called per item (issue #26 bounds the sync at
+// (node's http module), JSON.parse'd, the handler called per item (the target bounds the sync at
 // 1.5× it; measured after a sync in the same process it would use the heap the sync grew). With
 // BENCH_INFORMER_VARIANTS=1,
 // also crdgen with keepManagedFields and with its default pages of 500, and both clients syncing
 // in a process whose heap was warmed first (~50 MB allocated and dropped): a fresh process pays
 // for V8's heap growth (page faults, dear on this VM) in its first large list, and the lighter
-// the library, the more of that growth is left to the list (issue #9's investigation).
+// the library, the more of that growth is left to the list.
 //   npm run bench -- informer      (or: node --import tsx bench/informer.ts)
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Benchmark (issue #9 item 5, issue #6 footprint): the generated DatabaseManager operator
+// Benchmark: the generated DatabaseManager operator
 // beside a minimal operator written directly on @kubernetes/client-node (bench/lib/
 // operator-client-node.ts), each its own `node` process against the test API server (in
 // this process) with simulated workloads (50 ms rollouts):
@@ -8,7 +8,7 @@
 //      time until every one has converged (status.availableReplicas = spec.replicas, which
 //      needs its Deployment), and the operator's requests per object, counted by the server;
 //   3. after the 1,000 converged: the operator's CPU over an idle window (no polling: ~0;
-//      20 s by default to keep the bench short, the issue's 60 s with BENCH_OPERATOR_IDLE_S=60)
+//      20 s by default to keep the bench short, the target's 60 s with BENCH_OPERATOR_IDLE_S=60)
 //      and then its RSS with 1,000 DatabaseManagers and their 1,000 Deployments cached.
 // Requests per object are the whole job's: counted until the operator has been quiet for 3 s
 // (the generated operator's Events trail its status writes), and the idle window starts then.

@@ -60,6 +60,12 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
     about: 'validate(): DatabaseManager, Gateway API examples (OpenAPI + list types + CEL) (issues #11, #27)',
     inDefault: false,
   },
+  regex: {
+    file: 'regex.ts',
+    about:
+      'RE2 engines for pattern/matches() on the corpus patterns: crdgen (re2js) vs the old RegExp translation, re2-wasm, @adguard/re2-wasm (and native re2 with BENCH_RE2_NATIVE)',
+    inDefault: false,
+  },
   cel: {
     file: 'cel-evaluators.ts',
     about: 'CEL evaluation: crdgen’s evaluator vs @bufbuild/cel on Gateway API rules (issue #27)',

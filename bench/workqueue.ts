@@ -78,7 +78,11 @@ async function cycles(
   const running = Array.from({ length: workers }, worker);
   const half = BATCH / 2;
   for (let added = 0; added < ADDS; added += BATCH) {
-    if (duplicates) for (let i = 0; i < half; i++) (q.add(keys[i]), q.add(keys[i]));
+    if (duplicates)
+      for (let i = 0; i < half; i++) {
+        q.add(keys[i]);
+        q.add(keys[i]);
+      }
     else for (let i = 0; i < BATCH; i++) q.add(keys[i]);
     await new Promise<void>((r) => setImmediate(r));
   }

@@ -31,7 +31,7 @@ export type InformerClient = (typeof ALL_CLIENTS)[number];
 /**
  * The clients of this run: client-go's dynamic informer (what a Go operator without generated
  * code uses; ~a third of the part's time, since it is the slowest client) only with
- * BENCH_INFORMER_DYNAMIC=1; the typed one is the peer the issue names.
+ * BENCH_INFORMER_DYNAMIC=1; the typed one (what a Go operator's generated informers are) always runs.
  */
 export const INFORMER_CLIENTS: readonly InformerClient[] = ALL_CLIENTS.filter(
   (c) => c !== 'client-go-dynamic' || process.env.BENCH_INFORMER_DYNAMIC === '1',

@@ -74,7 +74,7 @@ async function suite(env, round) {
   return ms;
 }
 
-let { env, ms: firstStartMs } = await start();
+const { env, ms: firstStartMs } = await start();
 const suiteMs = await suite(env, 0);
 const suiteAgainMs = await suite(env, 1);
 await env.stop();

@@ -7,7 +7,7 @@ import { table } from './stats.js';
 
 /** One target's verdict. */
 export interface Verdict {
-  /** The target as the issue states it, short: `informer sync 10k ≥ 1.0× client-node`. */
+  /** The target, short: `informer sync 10k ≥ 1.0× client-node`. */
   target: string;
   /** crdgen's figure. */
   crdgen: string;

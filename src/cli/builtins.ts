@@ -27,7 +27,7 @@ export const BUILTIN_DIR = 'src/runtime/builtin';
 /** The command that regenerates them. */
 export const BUILTIN_COMMAND = 'npm run builtins:update';
 
-/** The kinds an operator commonly owns or reads (issue #24), as `group/version/Kind` (`v1/Kind` for the core group). */
+/** The kinds an operator commonly owns or reads, as `group/version/Kind` (`v1/Kind` for the core group). */
 export const BUILTIN_KINDS: readonly string[] = [
   'v1/ConfigMap',
   'v1/Event',

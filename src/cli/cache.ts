@@ -18,6 +18,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Kind } from '../model/types.js';
+import type { RenamedKind } from '../input/crd/index.js';
 import type { FileStamp } from '../emit/output.js';
 import { CACHE_DIR } from './cache-dir.js';
 
@@ -33,9 +34,10 @@ export interface ScanRecord {
   kinds: { group: string; version: string; kind: Kind }[];
 }
 
-/** What one cluster of groups produced: its output paths. */
+/** What one cluster of groups produced: its output paths, and the warnings building it gave (said again). */
 export interface ClusterRecord {
   files: { path: string; userOwned?: boolean }[];
+  renamed?: RenamedKind[];
 }
 
 interface Index {

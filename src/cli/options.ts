@@ -28,15 +28,15 @@ export interface GenerateFlags extends OutputFlags {
   generators?: string;
   clean?: boolean;
   tsconfig?: string;
-  /** Client generator flags (issue #5): `--verbs Kind=get,list`, `--skip-verbs`, `--readonly`, `--skip-status`, `--plural-exceptions`. */
+  /** Client generator flags: `--verbs Kind=get,list`, `--skip-verbs`, `--readonly`, `--skip-status`, `--plural-exceptions`. */
   verbs?: string[];
   skipVerbs?: string[];
   readonly?: string[];
   skipStatus?: string[];
   pluralExceptions?: string[];
-  /** Kinds that get an operator (issue #6): `--controller DatabaseManager` (repeatable; `group/Kind` when ambiguous). */
+  /** Kinds that get an operator: `--controller DatabaseManager` (repeatable; `group/Kind` when ambiguous). */
   controller?: string[];
-  /** `--webhooks` (issue #25): the operators serve admission and conversion webhooks. */
+  /** `--webhooks`: the operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /** `--starter <name>`: the starter that writes the operators' reconcile.ts (starters/<name>/, or `generic`). */
   starter?: string;

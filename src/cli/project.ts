@@ -84,7 +84,7 @@ function readJsonc(file: string): { value: unknown; text: string } | undefined {
     return undefined;
   }
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   return errors.length > 0 ? undefined : { value, text };
 }
 

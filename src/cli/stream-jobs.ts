@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/format.js';
-import { buildModel, checkText, checkedCrds, decodeChecked, decodeText, lightKinds } from '../input/crd/index.js';
+import {
+  buildModel,
+  checkText,
+  checkedCrds,
+  decodeChecked,
+  decodeText,
+  lightKinds,
+  type RenamedKind,
+} from '../input/crd/index.js';
 import { isOpenApiText } from '../input/openapi/index.js';
 import type { Group, Model } from '../model/types.js';
 import type { EmitContext, GeneratedFile } from '../generate/emitter.js';
@@ -107,9 +115,10 @@ export interface ClusterJob {
 export interface ClusterResult {
   steps: { path: string; action: PlanAction; diff?: string }[];
   outputs: { path: string; userOwned?: boolean }[];
-  /** The engine's findings and the kinds defined twice (reader order within the cluster). */
+  /** The engine's findings, the kinds defined twice, the kinds renamed (reader order within the cluster). */
   engine: Diagnostic[];
   duplicates: Diagnostic[];
+  renamed: RenamedKind[];
   /** Diagnostics of the generation (the operators' stub hooks). */
   warnings: Diagnostic[];
   /** Why it could not be generated (a name collision…); the main thread decides what it means. */
@@ -143,6 +152,7 @@ export interface LoadedCluster {
   groups: Group[];
   engine: Diagnostic[];
   duplicates: Diagnostic[];
+  renamed: RenamedKind[];
 }
 
 /** Reads the inputs of a cluster again and builds its groups. */
@@ -153,7 +163,7 @@ export function loadCluster(job: Pick<ClusterJob, 'groups' | 'files'>, sources: 
     crds.filter((x) => groups.has((x.crd.spec as { group: string }).group)),
     sources,
   );
-  return { groups: built.model.groups, engine: built.engine, duplicates: built.duplicates };
+  return { groups: built.model.groups, engine: built.engine, duplicates: built.duplicates, renamed: built.renamed };
 }
 
 /** `base` with the groups of `full` in place of its own. */
@@ -170,7 +180,14 @@ export function withGroups(base: Model, full: readonly Group[]): Model {
  */
 export async function runCluster(env: ClusterEnv, job: ClusterJob, loaded?: LoadedCluster): Promise<ClusterResult> {
   const l = loaded ?? loadCluster(job, env.base.sources);
-  const result: ClusterResult = { steps: [], outputs: [], engine: l.engine, duplicates: l.duplicates, warnings: [] };
+  const result: ClusterResult = {
+    steps: [],
+    outputs: [],
+    engine: l.engine,
+    duplicates: l.duplicates,
+    renamed: l.renamed,
+    warnings: [],
+  };
   if (job.checkOnly || hasErrors(l.engine) || hasErrors(l.duplicates)) return result;
   let files: GeneratedFile[];
   try {

@@ -26,7 +26,7 @@ import { Worker } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/format.js';
-import { lightModel } from '../input/crd/index.js';
+import { lightModel, type RenamedKind } from '../input/crd/index.js';
 import type { Model } from '../model/types.js';
 import { compareStrings } from '../model/order.js';
 import type { EmitContext } from '../generate/emitter.js';
@@ -227,6 +227,16 @@ function runKey(target: ResolvedTarget, ctx: EmitContext, header: string | undef
       header: header ?? null,
     }),
   );
+}
+
+/** The renamed kinds' warnings in the model's order of groups and versions (stable within one). */
+function byGroupVersion(renamed: RenamedKind[], model: Model): Diagnostic[] {
+  const order = new Map<string, number>();
+  for (const g of model.groups) for (const v of g.versions) order.set(`${g.name}/${v.name}`, order.size);
+  return renamed
+    .map((r, i) => ({ r, i, at: order.get(`${r.group}/${r.version}`) ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.r.diagnostic);
 }
 
 /** Sorts diagnostics by the position of their input (stable: one input's keep their order). */
@@ -533,6 +543,7 @@ async function stream(
   const loaded = new Map<Cluster, LoadedCluster>();
   const engine: Diagnostic[] = [];
   const duplicates: Diagnostic[] = [];
+  const renamed: RenamedKind[] = [];
   let inputErrors = false;
   for (const c of clusters)
     if (operatorsOf(c).length > 0) {
@@ -579,6 +590,7 @@ async function stream(
       reporter.progress(`generating ${target.name}: ${++done} of ${clusters.length} clusters of groups…`);
       engine.push(...r.engine);
       duplicates.push(...r.duplicates);
+      renamed.push(...r.renamed);
       if (hasErrors(r.engine) || hasErrors(r.duplicates)) inputErrors = true;
       reporter.report(r.warnings);
       if (r.failure) failure ??= errorOf(r.failure);
@@ -588,7 +600,8 @@ async function stream(
       }
       fileCount += r.outputs.length;
       const generated = !job.checkOnly && !r.failure && !hasErrors(r.engine) && !hasErrors(r.duplicates);
-      if (key !== undefined && generated) cache!.putCluster(key, { files: r.outputs });
+      if (key !== undefined && generated)
+        cache!.putCluster(key, { files: r.outputs, ...(r.renamed.length > 0 ? { renamed: r.renamed } : {}) });
     };
     for (const c of clusters) {
       const blocked = inputErrors || usage !== undefined || failure !== undefined;
@@ -607,6 +620,7 @@ async function stream(
         const known = cache!.cluster(clusterKey);
         if (known && known.files.every((f) => tx.isUnchanged(f.path, f.userOwned === true))) {
           for (const f of known.files) tx.markUnchanged(f.path, f.userOwned === true);
+          renamed.push(...(known.renamed ?? []));
           fileCount += known.files.length;
           fromCache += known.files.length;
           done++;
@@ -629,7 +643,11 @@ async function stream(
     }
     await Promise.all(inflight);
     // the diagnostics of the built models, in the in-memory reader's order
-    reporter.report([...byInput(engine, position), ...byInput(duplicates, position)]);
+    reporter.report([
+      ...byInput(engine, position),
+      ...byInput(duplicates, position),
+      ...byGroupVersion(renamed, light),
+    ]);
     if (inputErrors) {
       tx.abort();
       return undefined;

@@ -2,7 +2,15 @@
 // TypeScript casing). Built only from src/model/naming.ts helpers; the emitters and
 // their templates get every identifier from here.
 import type { Group, GroupVersion, Kind, Model } from '../model/types.js';
-import { IRREGULAR_PLURALS, isSafePathSegment, pluralName, privateName, publicName } from '../model/naming.js';
+import {
+  IRREGULAR_PLURALS,
+  isSafePathSegment,
+  listTypeName,
+  pluralName,
+  privateName,
+  publicName,
+  typeName,
+} from '../model/naming.js';
 import type { ClientGenOptions } from './client-options.js';
 
 /**
@@ -110,13 +118,13 @@ export function kindNames(
     versionName,
     groupVersionAccessor: privateName(groupName) + versionName,
     groupVersionType: groupName + versionName,
-    type: publicName(kind.kind),
-    listType: publicName(kind.listKind),
+    type: publicName(typeName(kind)),
+    listType: publicName(listTypeName(kind)),
     plural,
     // A class method named `constructor` would be the class constructor (plural `constructor` is a legal resource name).
     pluralAccessor: classMember(privateName(plural)),
-    singularAccessor: privateName(kind.kind),
-    descriptorConst: `${privateName(kind.kind)}Resource`,
+    singularAccessor: privateName(typeName(kind)),
+    descriptorConst: `${privateName(typeName(kind))}Resource`,
     fileName,
   };
 }

@@ -5,7 +5,7 @@ import type { Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
-import { safeIdentifier, tsString } from '../model/naming.js';
+import { safeIdentifier, tsString, typeName } from '../model/naming.js';
 import { compareStrings } from '../model/order.js';
 import {
   assignLine,
@@ -232,8 +232,8 @@ export const clientset: Emitter = (model: Model, ctx) => {
                 w,
                 tsString(`${gv.group.name}/${gv.version.name}/${ck.kind.kind}`),
                 tsString(importPath(path, apiFilePath(gv.group.name, gv.version.name, 'validation.ts'))),
-                safeIdentifier(`validate${ck.kind.kind}`),
-                safeIdentifier(`default${ck.kind.kind}`),
+                safeIdentifier(`validate${typeName(ck.kind)}`),
+                safeIdentifier(`default${typeName(ck.kind)}`),
               ),
             ),
           })),

@@ -26,7 +26,7 @@ import {
   type GroupVersionRef,
 } from './walk.js';
 import { useForeign } from './types.js';
-import { tsString } from '../model/naming.js';
+import { listTypeName, tsString } from '../model/naming.js';
 import { assignCallLines, callLine, importLines } from './layout.js';
 
 /** Name of the exported deep-copy function for a named type. */
@@ -255,7 +255,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
       typeNames.push(node.title!);
     }
     types.push(listView(kind, root, copiers));
-    typeNames.push(kind.listKind);
+    typeNames.push(listTypeName(kind));
   }
   if (copiers.usesObjectMeta) usesObjectMeta = true;
   const path = apiFilePath(group, gv.name, 'deepcopy.ts');
@@ -281,7 +281,7 @@ export function renderDeepCopy(gv: GroupVersion, header: string, runtimeImport: 
 
 function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
   const items = copiers.copierFor({ type: 'array', items: root })!;
-  const name = `copy_${kind.listKind}`;
+  const name = `copy_${listTypeName(kind)}`;
   copiers.define(
     name,
     objectCopier(name, [
@@ -289,7 +289,7 @@ function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
       { name: 'items', copier: items },
     ]),
   );
-  return typeView(kind.listKind, name);
+  return typeView(listTypeName(kind), name);
 }
 
 /** The deepcopy emitter. */

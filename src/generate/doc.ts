@@ -60,9 +60,13 @@ export function join(sep: Doc, docs: readonly Doc[]): Doc[] {
   return out;
 }
 
+/** `Array.isArray` that keeps the element type of a readonly array (it narrows to `any[]`). */
+function isSequence(d: Doc): d is readonly Doc[] {
+  return Array.isArray(d);
+}
+
 /** Display width of `s` as prettier counts it: wide East Asian characters 2, combining marks 0. */
 export function textWidth(s: string): number {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(s)) return s.length;
   let w = 0;
   for (const ch of s) {
@@ -104,11 +108,10 @@ function fits(next: Cmd, rest: readonly Cmd[], width: number): boolean {
       cmds.push(rest[--restIdx]);
       continue;
     }
-    const { ind, mode, doc } = cmds.pop()!;
-    if (typeof doc === 'string') width -= textWidth(doc);
-    else if (Array.isArray(doc)) for (let i = doc.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: doc[i]! });
+    const { ind, mode, doc: d } = cmds.pop()!;
+    if (typeof d === 'string') width -= textWidth(d);
+    else if (isSequence(d)) for (let i = d.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: d[i] });
     else {
-      const d = doc as Exclude<Doc, string | readonly Doc[]>;
       switch (d.kind) {
         case 'group':
           cmds.push({ ind, mode: d.shouldBreak ? 'break' : mode, doc: d.contents });
@@ -163,14 +166,13 @@ export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, w
   let pos = startColumn;
   const cmds: Cmd[] = [{ ind: startIndent, mode: 'break', doc }];
   while (cmds.length > 0) {
-    const { ind, mode, doc: d } = cmds.pop()!;
-    if (typeof d === 'string') {
-      put(d);
-      pos += textWidth(d);
-    } else if (Array.isArray(d)) {
-      for (let i = d.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: d[i]! });
+    const { ind, mode, doc: n } = cmds.pop()!;
+    if (typeof n === 'string') {
+      put(n);
+      pos += textWidth(n);
+    } else if (isSequence(n)) {
+      for (let i = n.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: n[i] });
     } else {
-      const n = d as Exclude<Doc, string | readonly Doc[]>;
       switch (n.kind) {
         case 'group': {
           if (mode === 'flat') {

@@ -2,7 +2,7 @@
 // `DatabaseManagerGVK`/`GVR`/`Resource` constants and `isDatabaseManager` type guards.
 
 import type { GroupVersion, Model } from '../model/types.js';
-import { privateName, safeIdentifier, tsString } from '../model/naming.js';
+import { listTypeName, privateName, safeIdentifier, tsString, typeName } from '../model/naming.js';
 import { assignLine, callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
@@ -44,8 +44,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
   const descriptors = new Set<string>();
   const kinds = gv.kinds.map((k) => {
     // the untyped descriptor (module-private): `httpRouteResource`, numbered if two kinds differ only in case
-    let descriptor = `${privateName(k.kind)}Resource`;
-    for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(k.kind)}Resource${i}`;
+    let descriptor = `${privateName(typeName(k))}Resource`;
+    for (let i = 2; descriptors.has(descriptor); i++) descriptor = `${privateName(typeName(k))}Resource${i}`;
     descriptors.add(descriptor);
     return descriptor;
   });
@@ -56,8 +56,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
     'SchemeGroupVersion',
     'Kinds',
     ...gv.kinds.flatMap((k, i) => {
-      const kind = safeIdentifier(k.kind);
-      const listKind = safeIdentifier(k.listKind);
+      const kind = safeIdentifier(typeName(k));
+      const listKind = safeIdentifier(listTypeName(k));
       return [
         `${kind}Kind`,
         `${listKind}Kind`,
@@ -74,7 +74,7 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
     aliasPrefixes: { [runtimeImport]: 'Runtime' },
   });
   for (const k of gv.kinds)
-    for (const t of [k.kind, k.listKind]) imports.use('./types.js', safeIdentifier(t), { type: true });
+    for (const t of [typeName(k), listTypeName(k)]) imports.use('./types.js', safeIdentifier(t), { type: true });
   const typedResource = imports.use(runtimeImport, 'TypedResource', { type: true });
   return renderCode('register', 'file', {
     header,
@@ -85,8 +85,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
       assignLine(w, 'export const APIVersion', tsString(group === '' ? gv.name : `${group}/${gv.name}`)),
     ),
     kinds: gv.kinds.map((k, i) => {
-      const kind = safeIdentifier(k.kind);
-      const listKind = safeIdentifier(k.listKind);
+      const kind = safeIdentifier(typeName(k));
+      const listKind = safeIdentifier(listTypeName(k));
       const descriptor = kinds[i];
       return {
         descriptor,
@@ -99,8 +99,8 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
             descriptor,
           ),
         ),
-        kind: k.kind,
-        listKind: k.listKind,
+        kind: typeName(k),
+        listKind: listTypeName(k),
         plural: k.plural,
         singular: k.singular,
         namespaced: k.scope === 'Namespaced' ? 'true' : 'false',

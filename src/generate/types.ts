@@ -2,7 +2,7 @@
 // one interface per named object, and `DatabaseManagerList`.
 
 import type { GroupVersion, Kind, Model, ObjectNode, PropertyNode, SchemaNode } from '../model/types.js';
-import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
+import { listTypeName, numberLiteral, propertyKey, tsString, typeName } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { type Emitter, type GeneratedFile, emitsGroup } from './emitter.js';
@@ -180,13 +180,18 @@ export function propertyDoc(p: PropertyNode): string {
 
 function listDecl(kind: Kind, apiVersion: string): Decl {
   return {
-    name: kind.listKind,
+    name: listTypeName(kind),
     doc: `${kind.listKind} is a list of ${kind.kind}.`,
     members: [
       { name: 'apiVersion', optional: true, type: { kind: 'literal', text: tsString(apiVersion) }, doc: '' },
       { name: 'kind', optional: true, type: { kind: 'literal', text: tsString(kind.listKind) }, doc: '' },
       { name: 'metadata', optional: true, type: ref('ListMeta'), doc: '' },
-      { name: 'items', optional: false, type: { kind: 'array', item: ref(kind.kind) }, doc: `The ${kind.plural}.` },
+      {
+        name: 'items',
+        optional: false,
+        type: { kind: 'array', item: ref(typeName(kind)) },
+        doc: `The ${kind.plural}.`,
+      },
     ],
     indexSignature: false,
   };

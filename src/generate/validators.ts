@@ -2,7 +2,7 @@
 // and `defaultDatabaseManager(obj)`, over the precompiled schema embedded as a literal and
 // `lazyValidator` from `crdgen/runtime/validation` (compiled on first call, not at import).
 import type { GroupVersion, Kind, Model } from '../model/types.js';
-import { propertyKey, safeIdentifier, tsString } from '../model/naming.js';
+import { propertyKey, safeIdentifier, tsString, typeName } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
 import { literal } from '../emit/ts-text.js';
@@ -212,7 +212,7 @@ export function renderValidators(group: string, gv: GroupVersion, header: string
   const apiVersion = group === '' ? gv.name : `${group}/${gv.name}`;
   let rules = false;
   const kinds = gv.kinds.map((k) => {
-    const kind = safeIdentifier(k.kind);
+    const kind = safeIdentifier(typeName(k));
     const schema = precompiled(group, gv.name, k);
     rules ||= hasRules((schema as PrecompiledSchema).schema);
     return {

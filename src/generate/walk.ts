@@ -2,6 +2,7 @@
 // fixed order (the kind's root first, then nested objects depth-first in
 // property order).
 
+import { typeName } from '../model/naming.js';
 import type { GroupVersion, Kind, ObjectNode, SchemaNode } from '../model/types.js';
 import { compareStrings } from '../model/order.js';
 
@@ -20,9 +21,15 @@ export function kindRoot(kind: Kind): ObjectNode {
   const made = madeRoots.get(kind);
   if (made) return made;
   let root: ObjectNode;
-  if (s && s.type === 'object') root = { ...s, title: kind.kind };
+  if (s && s.type === 'object') root = { ...s, title: typeName(kind) };
   else {
-    root = { type: 'object', title: kind.kind, properties: [], preserveUnknownFields: true, embeddedResource: false };
+    root = {
+      type: 'object',
+      title: typeName(kind),
+      properties: [],
+      preserveUnknownFields: true,
+      embeddedResource: false,
+    };
     if (s?.description !== undefined) root.description = s.description;
   }
   madeRoots.set(kind, root);

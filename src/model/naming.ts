@@ -337,3 +337,129 @@ function parseKubeVersion(v: string): { major: number; rank: number; minor: numb
   const rank = m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0;
   return { major: Number(m[1]), rank, minor: m[3] === undefined ? 0 : Number(m[3]) };
 }
+
+/** The TypeScript name of a kind's type: `kind.typeName` when the reader chose one, else the kind. */
+export function typeName(k: { kind: string; typeName?: string }): string {
+  return k.typeName ?? k.kind;
+}
+
+/** The TypeScript name of a kind's list type: `kind.listTypeName` when the reader chose one, else the list kind. */
+export function listTypeName(k: { listKind: string; listTypeName?: string }): string {
+  return k.listTypeName ?? k.listKind;
+}
+
+/**
+ * Global names generated code must not shadow with a kind's type: TypeScript's and Node's
+ * built-in types and values (a type named `Promise` or `Error` in a module breaks its own code).
+ */
+export const SHADOWED_GLOBALS: ReadonlySet<string> = new Set([
+  'Object',
+  'Function',
+  'String',
+  'Number',
+  'Boolean',
+  'Symbol',
+  'BigInt',
+  'Array',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'WeakRef',
+  'Promise',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'ReferenceError',
+  'EvalError',
+  'URIError',
+  'AggregateError',
+  'Date',
+  'RegExp',
+  'JSON',
+  'Math',
+  'Reflect',
+  'Proxy',
+  'Intl',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'Atomics',
+  'Iterator',
+  'Generator',
+  'Record',
+  'Partial',
+  'Required',
+  'Readonly',
+  'Pick',
+  'Omit',
+  'Exclude',
+  'Extract',
+  'NonNullable',
+  'ReturnType',
+  'Parameters',
+  'InstanceType',
+  'Awaited',
+  'Uppercase',
+  'Lowercase',
+  'Capitalize',
+  'Uncapitalize',
+  'PropertyKey',
+  'PromiseLike',
+  'ArrayLike',
+  'Iterable',
+  'AsyncIterable',
+  'Buffer',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'TextDecoder',
+  'AbortController',
+  'AbortSignal',
+  'Event',
+  'EventTarget',
+  'Headers',
+  'Request',
+  'Response',
+  'Blob',
+  'File',
+  'FormData',
+  'Uint8Array',
+  'Int8Array',
+  'Uint16Array',
+  'Int16Array',
+  'Uint32Array',
+  'Int32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'Uint8ClampedArray',
+  'NodeJS',
+  'Infinity',
+  'NaN',
+  'globalThis',
+  'console',
+  'process',
+  'undefined',
+]);
+
+/**
+ * A safe TypeScript type name for an API kind: the kind itself when it is an UpperCamelCase
+ * identifier that shadows nothing (`reserved` lists names generated code already uses), else its
+ * words in PascalCase (`widget` → `Widget`, `Wid-get` → `WidGet`), with `Kind` added when that is
+ * still taken or starts with a digit (`Object` → `ObjectKind`).
+ */
+export function kindTypeName(kind: string, reserved: ReadonlySet<string>): string {
+  const taken = (s: string): boolean => isReservedWord(s) || SHADOWED_GLOBALS.has(s) || reserved.has(s);
+  if (isKindName(kind) && !taken(kind)) return kind;
+  let name = kind
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+  if (name === '' || /^[0-9]/.test(name)) name = `Kind${name}`;
+  if (taken(name)) name = `${name}Kind`;
+  return name;
+}

@@ -86,7 +86,7 @@ export function singularTitle(name: string): string {
 export class ShapeIndex {
   private readonly ids = new Map<string, number>();
   private readonly memo = new WeakMap<SchemaNode, number>();
-  /** Descriptions by number: a shape's key holds the number, not the text (issue #26: the keys held every description again). */
+  /** Descriptions by number: a shape's key holds the number, not the text, so keys do not repeat every description. */
   private readonly texts = new Map<string, number>();
 
   constructor(private readonly named: (node: ObjectNode) => boolean = () => false) {}
@@ -210,13 +210,13 @@ export function visitPathTitles(
 /** How {@link assignPathTitles} names the nodes of one group/version. */
 export interface PathTitleOptions {
   /** Claims a free name for a candidate, else an alternative (see {@link titleClaimer}). */
-  claim(candidate: string, ...alternatives: string[]): string;
+  claim: (candidate: string, ...alternatives: string[]) => string;
   /** Structural identity of nodes. */
   shapes: ShapeIndex;
   /** Nodes that keep the title they have (a TypeScript interface's name). */
-  keep?(node: ObjectNode): boolean;
+  keep?: (node: ObjectNode) => boolean;
   /** See {@link PathTitleHooks.embeddedMetadata}. */
-  embeddedMetadata?(schema: SchemaNode): void;
+  embeddedMetadata?: (schema: SchemaNode) => void;
 }
 
 /**

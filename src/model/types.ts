@@ -94,9 +94,16 @@ export interface ScaleSubresource {
 
 /** One kind in one group/version. */
 export interface Kind {
-  /** UpperCamelCase kind, e.g. `DatabaseManager`. */
+  /** The kind as the API names it (`DatabaseManager`; a CRD may also say `widget` or `Wid-get`). */
   kind: string;
   listKind: string;
+  /**
+   * The TypeScript names of the kind's type and its list's when `kind`/`listKind` cannot serve as
+   * they are (not an identifier, a reserved word, a built-in like `Object` or `Promise`); absent
+   * otherwise. Read them through `typeName()`/`listTypeName()` (./naming.ts).
+   */
+  typeName?: string;
+  listTypeName?: string;
   /** Lower-case plural resource name, e.g. `databasemanagers`. */
   plural: string;
   singular: string;
@@ -198,7 +205,7 @@ export interface ObjectNode extends NodeBase {
   mapType?: 'granular' | 'atomic';
   /**
    * Where the declaration of this named, shared object lives when it is not declared in every
-   * version that uses it (an OpenAPI definition reached through `$ref`, issue #24): in another
+   * version that uses it (an OpenAPI definition reached through `$ref`): in another
    * group/version of the model — emitters import its type and deep copy from there — or in the
    * runtime (`'runtime'`: `ObjectMeta`, `ListMeta`). Unset: declared in each version whose kinds
    * use it (every CRD schema, and definitions whose own version is not in the model).

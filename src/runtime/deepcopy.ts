@@ -100,7 +100,7 @@ export function copyScalarArray(v: object): unknown {
   if (!Array.isArray(v)) return copyJson(v);
   const a = v.slice();
   for (let i = 0; i < a.length; i++) {
-    const x = a[i];
+    const x: unknown = a[i];
     if (typeof x === 'object' && x !== null) a[i] = copyJson(x);
   }
   return a;

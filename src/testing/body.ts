@@ -1,7 +1,15 @@
 // Request bodies: read with a size limit, decoded as JSON or YAML (by Content-Type),
 // with the apiserver's 400/413/415 answers for what cannot be read.
 import type { IncomingMessage } from 'node:http';
+import { goJsonSyntaxError } from './json-syntax.js';
 import { ApiError, badRequest, failure, tooLarge } from './status.js';
+
+/** A JSON body that does not parse: a 400 with Go's syntax error (`syntax` for callers that word it otherwise). */
+export class JsonBodyError extends ApiError {
+  constructor(readonly syntax: string) {
+    super(failure(400, 'BadRequest', `couldn't get version/kind; json parse error: ${syntax}`));
+  }
+}
 
 /** The apiserver's limit on request bodies (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -76,6 +84,6 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+    throw new JsonBodyError(goJsonSyntaxError(buf) ?? (e as Error).message);
   }
 }

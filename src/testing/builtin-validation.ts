@@ -2,6 +2,7 @@
 // (pkg/apis/core/validation, pkg/apis/apps/validation, pkg/apis/coordination/validation): the
 // checks users and operators meet, with the apiserver's paths and messages. Map keys are
 // checked in sorted order (Go's is random; the apiserver's answer lists them in any order).
+import { goJsonSyntaxError } from './json-syntax.js';
 import { duplicate, forbidden, invalid, notSupported, required } from '../runtime/validation/field-error.js';
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, jsonEqual } from './meta.js';
@@ -108,7 +109,9 @@ export function secretErrors(secret: KubeObject, old: KubeObject | undefined): F
         invalid(
           `data[${k}]`,
           '<secret contents redacted>',
-          goJsonSyntaxError(Buffer.from(str(data[k]), 'base64').toString('utf8'), e as Error),
+          (e as Error).message.startsWith('json: ')
+            ? (e as Error).message
+            : (goJsonSyntaxError(Buffer.from(str(data[k]), 'base64')) ?? (e as Error).message),
         ),
       );
     }
@@ -136,34 +139,6 @@ export function secretErrors(secret: KubeObject, old: KubeObject | undefined): F
       break;
   }
   return errs;
-}
-
-/** Go's encoding/json syntax error for `text` (the common cases; `e` is JSON.parse's error otherwise). */
-function goJsonSyntaxError(text: string, e: Error): string {
-  if (e.message.startsWith('json: ')) return e.message;
-  if (text.trim() === '') return 'unexpected end of JSON input';
-  // find the first offending character as Go's scanner would report it
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
-  };
-  ws();
-  if (text[i] !== '{' && text[i] !== '[' && text[i] !== '"' && !/[-0-9tfn]/.test(text[i] ?? ''))
-    return `invalid character ${goChar(text[i])} looking for beginning of value`;
-  if (text[i] === '{') {
-    i++;
-    ws();
-    if (i >= text.length) return 'unexpected end of JSON input';
-    if (text[i] !== '"' && text[i] !== '}')
-      return `invalid character ${goChar(text[i])} looking for beginning of object key string`;
-  }
-  return e.message;
-}
-
-function goChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  return `'${c}'`;
 }
 
 /** ValidateLeaseSpec. */

@@ -3,7 +3,7 @@
 // events; apiextensions.k8s.io/v1 customresourcedefinitions; admissionregistration.k8s.io/v1
 // mutating and validating webhook configurations.
 import type { KubeObject } from '../runtime/meta/types.js';
-import { age, isObject, nowRfc3339 } from './meta.js';
+import { age, isObject, jsonText } from './meta.js';
 import type { ResourceInfo, PrinterColumn } from './resource.js';
 import type { FieldCause } from './status.js';
 import { configMapErrors, deploymentErrors, leaseErrors, namespaceErrors, secretErrors } from './builtin-validation.js';
@@ -252,7 +252,7 @@ export function builtinResources(): ResourceInfo[] {
       prepare: prepareNamespace,
       prepareForCreate: (o) => {
         const spec = ((o as { spec?: Record<string, unknown> }).spec ??= {});
-        const fins = Array.isArray(spec.finalizers) ? spec.finalizers : [];
+        const fins: unknown[] = Array.isArray(spec.finalizers) ? spec.finalizers : [];
         spec.finalizers = fins.includes('kubernetes') ? fins : [...fins, 'kubernetes'];
       },
       columns: [
@@ -286,7 +286,7 @@ export function builtinResources(): ResourceInfo[] {
           type: 'string',
           value: (o) => {
             const io = rec((o as { involvedObject?: unknown }).involvedObject);
-            return `${String(io.kind ?? '').toLowerCase()}/${String(io.name ?? '')}`;
+            return `${jsonText(io.kind ?? '').toLowerCase()}/${jsonText(io.name ?? '')}`;
           },
         },
         { name: 'Message', type: 'string', value: (o) => (o as { message?: unknown }).message },

@@ -19,7 +19,6 @@ import { RestClient } from '../runtime/client/rest-client.js';
 import type { KubeObject } from '../runtime/meta/types.js';
 import type { ApiServerHandle } from './handle.js';
 import { buildKubeconfig, writeKubeconfig } from './kubeconfig.js';
-import type { KubeconfigDoc } from './kubeconfig.js';
 import { loadObjectFiles } from './load.js';
 import { generateCertificateSet } from './tls.js';
 import { prepareWebhooks } from './webhook-install.js';

@@ -4,6 +4,7 @@
 // version and back, and must come back unchanged. Needs the npm package `fast-check`.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { roundTrip, type HubAndSpoke, type RoundTripResult } from '../runtime/webhook/conversion.js';
+import { jsonText } from './meta.js';
 
 type Rec = Record<string, unknown>;
 type FastCheck = typeof import('fast-check');
@@ -69,10 +70,11 @@ export async function checkConversionRoundTrip(conversion: HubAndSpoke, options:
           result,
         );
       }
-      if (details.failed)
-        throw new Error(
-          `${conversion.kind} ${from} → ${via} → ${from}: ${String((details as { errorInstance?: unknown }).errorInstance ?? 'the property threw')} (seed ${details.seed})`,
-        );
+      if (details.failed) {
+        const thrown = (details as { errorInstance?: unknown }).errorInstance;
+        const what = thrown instanceof Error ? String(thrown) : jsonText(thrown ?? 'the property threw');
+        throw new Error(`${conversion.kind} ${from} → ${via} → ${from}: ${what} (seed ${details.seed})`);
+      }
     }
   }
 }

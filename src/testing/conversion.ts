@@ -6,7 +6,7 @@
 // a failure is the apiserver's conversion error.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../runtime/meta/types.js';
-import { isObject } from './meta.js';
+import { isObject, jsonText } from './meta.js';
 import { groupVersion } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import { ApiError, failure } from './status.js';
@@ -174,7 +174,7 @@ async function callConversion(
     ] as const) {
       if ((cm[k] ?? '') !== (om[k] ?? ''))
         throw invalid(
-          `returned invalid metadata in object at index ${i}: must have the same ${label}: ${String(om[k] ?? '')} != ${String(cm[k] ?? '')}`,
+          `returned invalid metadata in object at index ${i}: must have the same ${label}: ${jsonText(om[k] ?? '')} != ${jsonText(cm[k] ?? '')}`,
         );
     }
     const meta: Rec = { ...om };

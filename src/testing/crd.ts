@@ -1,12 +1,11 @@
-// CustomResourceDefinitions: defaulting and checks on create/update (the foundation's
-// CRD reader checks, through a seam until they land), the status the apiserver sets
+// CustomResourceDefinitions: defaulting and checks on create/update (the one CRD checker, that
+// of `crdgen generate`, src/input/crd/check.ts, loaded on first use), the status the apiserver sets
 // (NamesAccepted, Established), and the resources a CRD serves.
 import type { KubeObject } from '../runtime/meta/types.js';
 import { isObject, nowRfc3339 } from './meta.js';
 import type { PrinterColumn, ResourceInfo } from './resource.js';
-import { checkCrdWithReader, lazyCustomResourceSchema, schemaRejection } from './engines.js';
-import type { FieldCause } from './status.js';
-import { internalVersionsJson } from './crd-internal.js';
+import { lazyCustomResourceSchema } from './engines.js';
+import { badRequest, type FieldCause } from './status.js';
 import { crdConversion } from './conversion.js';
 
 type Rec = Record<string, unknown>;
@@ -19,7 +18,7 @@ function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }
 
-/** Applies the apiserver's CRD defaults in place (singular, listKind, conversion, version flags). */
+/** Applies the apiserver's v1 CRD defaults in place (singular, listKind, conversion, a service's port). */
 export function defaultCrd(crd: KubeObject): void {
   const c = crd as KubeObject & { spec?: Rec };
   if (!isObject(c.spec)) return;
@@ -29,130 +28,25 @@ export function defaultCrd(crd: KubeObject): void {
     if (names.listKind === undefined || names.listKind === '') names.listKind = `${names.kind}List`;
   }
   if (!isObject(c.spec.conversion)) c.spec.conversion = { strategy: 'None' };
+  const service = rec(rec(rec(c.spec.conversion).webhook).clientConfig).service;
+  if (isObject(service) && service.port === undefined) service.port = 443;
 }
 
-/** The checks a CRD must pass before it can be served, as field errors in the apiserver's wording. */
-export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
-  const errs: FieldCause[] = [];
-  const c = crd as KubeObject & { spec?: Rec };
-  const spec = rec(c.spec);
-  const names = rec(spec.names);
-  const group = spec.group;
-  if (typeof group !== 'string' || group === '') errs.push(required('spec.group'));
-  else if (!group.includes('.')) {
-    errs.push({
-      reason: 'FieldValueInvalid',
-      field: 'spec.group',
-      message: `Invalid value: "${group}": should be a domain with at least one dot`,
-    });
-  }
-  if (typeof names.plural !== 'string' || names.plural === '') errs.push(required('spec.names.plural'));
-  if (typeof names.kind !== 'string' || names.kind === '') errs.push(required('spec.names.kind'));
-  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') {
-    errs.push(
-      spec.scope === undefined
-        ? required('spec.scope')
-        : {
-            reason: 'FieldValueNotSupported',
-            field: 'spec.scope',
-            message: `Unsupported value: "${String(spec.scope)}": supported values: "Cluster", "Namespaced"`,
-          },
-    );
-  }
-  const versions = arr(spec.versions);
-  if (versions.length === 0)
-    errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
-  else if (versions.filter((v) => rec(v).storage === true).length !== 1) {
-    errs.push({
-      reason: 'FieldValueInvalid',
-      field: 'spec.versions',
-      message: `Invalid value: ${internalVersionsJson(spec)}: must have exactly one version marked as storage version`,
-    });
-    // storedVersions come from the storage version: none without one
-    if (!versions.some((v) => rec(v).storage === true))
-      errs.push({
-        reason: 'FieldValueInvalid',
-        field: 'status.storedVersions',
-        message: 'Invalid value: null: must have at least one stored version',
-      });
-  }
-  if (typeof names.plural === 'string' && typeof group === 'string') {
-    const want = `${names.plural}.${group}`;
-    if (crd.metadata?.name !== want) {
-      errs.push({
-        reason: 'FieldValueInvalid',
-        field: 'metadata.name',
-        message: `Invalid value: "${crd.metadata?.name ?? ''}": must be spec.names.plural+"."+spec.group`,
-      });
-    }
-  }
-  // The foundation's CRD reader checks (schema types, structural rules, …), when available.
-  let structural = true;
-  for (const { code, ...e } of await checkCrdWithReader(crd)) {
-    if (STRUCTURAL_CODES.has(code)) structural = false;
-    // the reader words the storage-version error for a file (version names); ours is the apiserver's
-    if (e.field === 'spec.versions' && e.message.endsWith('must have exactly one version marked as storage version'))
-      continue;
-    if (!errs.some((x) => x.field === e.field && x.message === e.message)) errs.push(e);
-  }
-  // The apiserver compiles rules and checks defaults only on a structural schema, beside the other errors.
-  if (!structural) return hoistPaths(spec, errs);
-  // A schema the validation engine refuses (e.g. a CEL rule that does not compile) is refused
-  // too. Only rules need the engine itself: the validators are compiled on first use.
-  const vs = arr(spec.versions).map(rec);
-  for (let i = 0; i < vs.length; i++) {
-    const schema = rec(vs[i].schema).openAPIV3Schema;
-    if (!isObject(schema)) continue;
-    errs.push(...(await schemaRejection(schema, `spec.versions[${i}].schema`)));
-  }
-  // Defaults must be valid under their own schema (and pruned), as the apiserver checks them.
-  for (let i = 0; i < vs.length; i++) {
-    const schema = rec(vs[i].schema).openAPIV3Schema;
-    if (isObject(schema)) errs.push(...(await defaultErrors(schema, `spec.versions[${i}].schema.openAPIV3Schema`)));
-  }
-  return hoistPaths(spec, errs);
-}
-
-/** The reader's codes for a schema that is not structural (no rule compile, no default check then). */
-const STRUCTURAL_CODES = new Set(['CRD030', 'CRD031', 'CRD033', 'CRD034', 'CRD035', 'CRD039']);
+let checker: Promise<typeof import('../input/crd/check.js')> | undefined;
 
 /**
- * The apiserver validates a v1 CRD in its internal form, where a schema, subresources or
- * printer columns that every version shares are hoisted to `spec.validation`,
- * `spec.subresources` and `spec.additionalPrinterColumns`: its errors name those paths.
+ * The checks a CRD must pass before it can be served: the CRD checker's causes, in the apiserver's
+ * order and words. A body the checker's decoder refuses (which the request decoding let through)
+ * is a 400, as the apiserver answers it.
  */
-function hoistPaths(spec: Rec, errs: FieldCause[]): FieldCause[] {
-  const vs = arr(spec.versions).map(rec);
-  if (vs.length === 0) return errs;
-  const same = (k: string): boolean => vs.every((v) => JSON.stringify(v[k]) === JSON.stringify(vs[0][k]));
-  // the internal column type's field is JSONPath, and so is the apiserver's path to it
-  const rules: [RegExp, string][] = [[/(\.additionalPrinterColumns\[\d+\])\.jsonPath\b/, '$1.JSONPath']];
-  if (same('schema')) rules.push([/^spec\.versions\[\d+\]\.schema\b/, 'spec.validation']);
-  if (same('subresources')) rules.push([/^spec\.versions\[\d+\]\.subresources\b/, 'spec.subresources']);
-  if (same('additionalPrinterColumns'))
-    rules.push([/^spec\.versions\[\d+\]\.additionalPrinterColumns\b/, 'spec.additionalPrinterColumns']);
-  if (same('selectableFields')) rules.push([/^spec\.versions\[\d+\]\.selectableFields\b/, 'spec.selectableFields']);
-  const out: FieldCause[] = [];
-  for (const e of errs) {
-    let field = e.field;
-    for (const [re, to] of rules) field = field.replace(re, to);
-    if (!out.some((x) => x.field === field && x.message === e.message)) out.push({ ...e, field });
-  }
-  return out;
-}
-
-/** Field errors of every `default` in a schema that its own schema refuses (the reader's check, as the apiserver's causes). */
-async function defaultErrors(schema: Rec, path: string): Promise<FieldCause[]> {
-  const { defaultProblems } = await import('../input/crd/defaults.js');
-  const { apiserverField } = await import('../input/crd/field-path.js');
-  return defaultProblems(schema).map((p) => {
-    const at = `${path}.${apiserverField(p.path)}`;
-    return { reason: p.reason, field: p.inside ? `${at}.${p.inside}` : at, message: p.message };
-  });
-}
-
-function required(field: string, detail?: string): FieldCause {
-  return { reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' };
+export async function checkCrd(crd: KubeObject): Promise<FieldCause[]> {
+  const mod = await (checker ??= import('../input/crd/check.js'));
+  const verdict = mod.checkCrdRequest(crd);
+  if (verdict.decodeError !== undefined)
+    throw badRequest(
+      `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: ${verdict.decodeError}`,
+    );
+  return verdict.causes.map((c) => ({ reason: c.error.reason, field: c.error.field, message: c.error.message }));
 }
 
 /** The status the apiserver gives an accepted CRD: names accepted, established, stored versions. */
@@ -211,11 +105,10 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
   const plural = String(names.plural);
   const kind = String(names.kind);
   const out: ResourceInfo[] = [];
-  const storageVersion = String(
-    arr(spec.versions)
-      .map(rec)
-      .find((v) => v.storage === true)?.name ?? '',
-  );
+  const storageName = arr(spec.versions)
+    .map(rec)
+    .find((v) => v.storage === true)?.name;
+  const storageVersion = typeof storageName === 'string' ? storageName : '';
   const conversion = crdConversion(spec, storageVersion);
   for (const v of arr(spec.versions).map(rec)) {
     if (v.served !== true) continue;
@@ -247,8 +140,9 @@ export function crdResources(crd: KubeObject): ResourceInfo[] {
     if (selectable.length) info.selectableFields = selectable;
     if (scale) {
       info.scale = {
-        specReplicasPath: String(scale.specReplicasPath ?? '.spec.replicas'),
-        statusReplicasPath: String(scale.statusReplicasPath ?? '.status.replicas'),
+        specReplicasPath: typeof scale.specReplicasPath === 'string' ? scale.specReplicasPath : '.spec.replicas',
+        statusReplicasPath:
+          typeof scale.statusReplicasPath === 'string' ? scale.statusReplicasPath : '.status.replicas',
       };
       if (typeof scale.labelSelectorPath === 'string') info.scale.labelSelectorPath = scale.labelSelectorPath;
     }
@@ -266,8 +160,8 @@ function printerColumns(version: Rec): PrinterColumn[] {
   const out: PrinterColumn[] = cols.map((c) => {
     const col: PrinterColumn = {
       name: String(c.name),
-      type: String(c.type ?? 'string'),
-      jsonPath: String(c.jsonPath ?? ''),
+      type: typeof c.type === 'string' ? c.type : 'string',
+      jsonPath: typeof c.jsonPath === 'string' ? c.jsonPath : '',
     };
     if (typeof c.format === 'string') col.format = c.format;
     if (typeof c.description === 'string') col.description = c.description;

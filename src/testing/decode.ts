@@ -11,6 +11,7 @@
 // - the strict errors come in document order, each once, at most 100.
 import { builtinOpenApiModels, builtinTypeName, builtinZeroObject } from './field-schema.js';
 import { jsonCopy } from '../runtime/meta/json.js';
+import { rfc3339Error } from '../runtime/validation/go-time.js';
 import { isObject } from './meta.js';
 import { badRequest } from './status.js';
 import type { ApiError } from './status.js';
@@ -38,6 +39,8 @@ const RAW_TYPES = new Set([
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray',
 ]);
+const TIME = 'io.k8s.apimachinery.pkg.apis.meta.v1.Time';
+const EMPTY_STRUCT = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus';
 const QUANTITY_PATTERN = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 
 /** One node of a Go type, from the OpenAPI schema. */
@@ -52,6 +55,7 @@ type GoType =
   | { kind: 'bytes' }
   | { kind: 'intOrString' }
   | { kind: 'quantity' }
+  | { kind: 'time' }
   | { kind: 'raw' };
 
 function refName(s: OpenApi): string | undefined {
@@ -83,10 +87,19 @@ function computeGoType(s: OpenApi): GoType {
   const name = refName(s);
   if (name) {
     if (name === INT_OR_STRING) return { kind: 'intOrString' };
+    if (name === TIME) return { kind: 'time' };
     if (name === QUANTITY) return { kind: 'quantity' };
     if (RAW_TYPES.has(name)) return { kind: 'raw' };
     const model = builtinOpenApiModels()[name];
     if (!isObject(model)) return { kind: 'raw' };
+    // a struct without fields (the status subresource's): an object whose every member is unknown
+    if (name === EMPTY_STRUCT)
+      return {
+        kind: 'struct',
+        name: 'CustomResourceSubresourceStatus',
+        goName: 'v1.CustomResourceSubresourceStatus',
+        fields: new Map(),
+      };
     if (isObject(model.properties) && model.additionalProperties === undefined) {
       return {
         kind: 'struct',
@@ -349,6 +362,16 @@ class Scanner {
         }
         const bad = base64Error(this.readString());
         if (bad !== undefined) this.saveError(`illegal base64 data at input byte ${bad}`);
+        return;
+      }
+      case 'time': {
+        // metav1.Time.UnmarshalJSON: a string in RFC 3339 (time.Parse's error is the decode error)
+        if (k !== 'string') {
+          typeError();
+          return this.skip(false, path);
+        }
+        const bad = rfc3339Error(this.readString());
+        if (bad !== undefined) this.saveError(bad);
         return;
       }
       case 'intOrString': {

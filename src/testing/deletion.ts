@@ -155,7 +155,7 @@ export async function deleteObject(
       if (opts.dryRun) return { object: await svc.view(res, next), deleted: false };
       try {
         const stored = await svc.storage.update(key, next, Number(cur.metadata?.resourceVersion));
-        await svc.afterWrite(res, stored, false);
+        svc.afterWrite(res, stored, false);
         return { object: await svc.view(res, stored), deleted: false };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict') continue;
@@ -166,7 +166,7 @@ export async function deleteObject(
       if (opts.dryRun) return { object: await svc.view(res, cur), deleted: true };
       try {
         const last = await svc.storage.delete(key, Number(cur.metadata?.resourceVersion));
-        await svc.afterWrite(res, last, true);
+        svc.afterWrite(res, last, true);
         return { object: await svc.view(res, last), deleted: true };
       } catch (e) {
         if (e instanceof StorageError && e.code === 'Conflict') continue;

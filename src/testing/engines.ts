@@ -1,85 +1,14 @@
-// The two engines this server reuses instead of duplicating them, each loaded on first use
-// so that starting a server loads neither more than it needs:
-//  - the foundation's CRD reader checks, `checkCrdObject(crd): Diagnostic[]` (src/input/crd),
-//    loaded when the first CRD is created, and
-//  - the runtime's structural-schema engine, `compileValidator(schema)` (src/runtime/validation/core),
-//    loaded when the first custom resource is written, and its CEL rule engine, loaded only for a
-//    schema with `x-kubernetes-validations` (when such a CRD is created, since the apiserver refuses
-//    rules that do not compile).
+// The runtime's structural-schema engine, `compileValidator(schema)`
+// (src/runtime/validation/core), loaded when the first custom resource is written, and its CEL
+// rule engine, loaded only for a schema with `x-kubernetes-validations`. (CRDs themselves are
+// checked by the CRD checker, ./crd.ts.)
 import { jsonCopy } from '../runtime/meta/json.js';
-import type { KubeObject } from '../runtime/meta/types.js';
 import type { ValidationContext } from '../runtime/validation/validator.js';
 import type { ObjectSchema } from './resource.js';
-import type { FieldCause } from './status.js';
 
-let readerModule: Promise<typeof import('../input/crd/check.js')> | undefined;
 let schemaModule: Promise<typeof import('../runtime/validation/schema.js')> | undefined;
 let validationModule: Promise<typeof import('../runtime/validation/core.js')> | undefined;
 let celEngine: Promise<unknown> | undefined;
-
-/** The CRD reader's checks, as field errors with the reader's code (errors only; warnings are dropped). */
-export async function checkCrdWithReader(crd: KubeObject): Promise<(FieldCause & { code: string })[]> {
-  // check.js rather than the reader's index: the index also loads the YAML reader.
-  readerModule ??= import('../input/crd/check.js');
-  const mod = await readerModule;
-  return mod
-    .checkCrdObject(crd)
-    .filter((d) => d.severity === 'error')
-    .map((d) => ({ reason: reasonOf(d.message), field: d.field ?? d.path ?? '', message: d.message, code: d.code }));
-}
-
-/** The field error reason the apiserver gives a message (`Unsupported value: …` → FieldValueNotSupported). */
-export function reasonOf(message: string): string {
-  const table: [string, string][] = [
-    ['Unsupported value', 'FieldValueNotSupported'],
-    ['Required value', 'FieldValueRequired'],
-    ['Duplicate value', 'FieldValueDuplicate'],
-    ['Forbidden', 'FieldValueForbidden'],
-    ['Too long', 'FieldValueTooLong'],
-    ['Too many', 'FieldValueTooMany'],
-    ['Not found', 'FieldValueNotFound'],
-    ['Internal error', 'InternalError'],
-    ['Invalid value', 'FieldValueInvalid'],
-  ];
-  for (const [prefix, reason] of table) if (message.startsWith(prefix)) return reason;
-  return 'FieldValueInvalid';
-}
-
-/**
- * Why the engine would refuse a CRD version's `openAPIV3Schema` (`field` is where, under
- * `spec.versions[i].schema`), as field errors; none when it accepts it. Checks the structural
- * reduction (cheap, no CEL); compiles the validator only when the schema has CEL rules, which
- * the apiserver compiles on CRD create (one error per rule that does not compile). Throws when
- * the engine itself fails (a server error, not the client's).
- */
-export async function schemaRejection(openAPIV3Schema: Record<string, unknown>, field: string): Promise<FieldCause[]> {
-  const { reduceSchema, SchemaError, hasRules } = await loadSchemaModule();
-  try {
-    reduceSchema(openAPIV3Schema);
-  } catch (e) {
-    if (e instanceof SchemaError)
-      return [
-        { reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` },
-      ];
-    throw e;
-  }
-  if (!hasRules(openAPIV3Schema)) return [];
-  try {
-    await compileCustomResourceSchema(openAPIV3Schema);
-    return [];
-  } catch (e) {
-    const mod = await loadValidation(true);
-    if (e instanceof mod.RuleCompileError) {
-      // the CEL layer words each problem as the apiserver does (`detail`: the whole cause)
-      return e.problems.map((p) => ({ reason: reasonOf(p.detail), field: `${field}.${p.field}`, message: p.detail }));
-    }
-    if (e instanceof mod.SchemaError)
-      return [
-        { reason: 'FieldValueInvalid', field: `${field}.openAPIV3Schema`, message: `Invalid value: "": ${e.message}` },
-      ];
-    throw e;
-  }
-}
 
 /** The schema reduction alone (no validator, no CEL). */
 function loadSchemaModule(): Promise<typeof import('../runtime/validation/schema.js')> {

@@ -6,6 +6,7 @@
 // kube-apiserver by scripts/fetch-kubernetes-openapi.ts) and from a CRD version's structural
 // schema (with ObjectMeta, apiVersion and kind added as the apiextensions-apiserver does).
 import { readFileSync } from 'node:fs';
+import { jsonText } from './meta.js';
 
 export type Scalar = 'numeric' | 'string' | 'boolean' | 'untyped';
 
@@ -129,7 +130,7 @@ function mapRelationship(s: OpenApi): MapRelationship | undefined {
   if (v === undefined) return undefined;
   if (v === 'atomic') return 'atomic';
   if (v === 'granular') return 'separable';
-  throw new FieldSchemaError(`unknown map type ${String(v)}`);
+  throw new FieldSchemaError(`unknown map type ${jsonText(v)}`);
 }
 
 function refName(s: OpenApi): string | undefined {
@@ -204,7 +205,7 @@ function convertList(s: OpenApi, preserve: boolean): ListType {
       const k = s['x-kubernetes-list-map-keys'];
       if (!Array.isArray(k)) throw new FieldSchemaError('missing map keys');
       keys = k.filter((x): x is string => typeof x === 'string');
-    } else if (lt !== 'atomic') throw new FieldSchemaError(`unknown list type ${String(lt)}`);
+    } else if (lt !== 'atomic') throw new FieldSchemaError(`unknown list type ${jsonText(lt)}`);
   } else {
     const ps = s['x-kubernetes-patch-strategy'];
     if (ps === 'merge' || ps === 'merge,retainKeys') {
@@ -249,7 +250,8 @@ export function builtinTypeName(group: string, version: string, kind: string): s
       const gvks = m['x-kubernetes-group-version-kind'];
       if (!Array.isArray(gvks)) continue;
       for (const g of gvks)
-        if (isRec(g)) gvkIndex.set(gvkKey(String(g.group ?? ''), String(g.version ?? ''), String(g.kind ?? '')), name);
+        if (isRec(g))
+          gvkIndex.set(gvkKey(jsonText(g.group ?? ''), jsonText(g.version ?? ''), jsonText(g.kind ?? '')), name);
     }
   }
   return gvkIndex.get(gvkKey(group, version, kind));

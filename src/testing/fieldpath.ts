@@ -144,7 +144,7 @@ export function valueToString(v: Value): string {
     return Object.entries(v)
       .map(([k, x]) => `${k}=${valueToString(x)}`)
       .join('');
-  return String(v);
+  return typeof v; // a bigint, symbol or function: no decoded JSON value
 }
 
 /** JSON as Go's encoding/json writes it (HTML-safe escapes, compact). */
@@ -322,10 +322,12 @@ export class FieldSet {
   }
 
   insert(path: Path): void {
-    if (path.length === 0) return;
-    let s: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i]);
-    s.addMember(path[path.length - 1]);
+    if (path.length > 0) this.insertFrom(path, 0);
+  }
+
+  private insertFrom(path: Path, i: number): void {
+    if (i === path.length - 1) this.addMember(path[i]);
+    else this.descend(path[i]).insertFrom(path, i + 1);
   }
 
   addMember(pe: PathElement): void {
@@ -352,10 +354,12 @@ export class FieldSet {
   }
 
   has(path: Path): boolean {
-    if (path.length === 0) return false;
-    let s: FieldSet | undefined = this;
-    for (let i = 0; i < path.length - 1 && s; i++) s = s.child(path[i]);
-    return !!s && s.hasMember(path[path.length - 1]);
+    return path.length > 0 && this.hasFrom(path, 0);
+  }
+
+  private hasFrom(path: Path, i: number): boolean {
+    if (i === path.length - 1) return this.hasMember(path[i]);
+    return this.child(path[i])?.hasFrom(path, i + 1) ?? false;
   }
 
   /** The subtree under `pe` (empty when none). */

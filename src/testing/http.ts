@@ -3,17 +3,17 @@
 // each request to a verb, and writes objects, lists, Tables and Status errors as the
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { KubeObject, Status } from '../runtime/meta/types.js';
-import { decodeBody, readBody } from './body.js';
+import type { KubeObject } from '../runtime/meta/types.js';
+import { decodeBody, JsonBodyError, readBody } from './body.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
 import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Index } from './openapi.js';
 import { listDocument, listDocumentJson, listObjects, validateListOptions } from './list.js';
-import { isObject, readJsonPath, writeJsonPath } from './meta.js';
+import { isObject, jsonText, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf, viewJson } from './objects.js';
-import type { FieldValidation, ObjectService, PatchType, WriteOptions } from './objects.js';
+import type { ObjectService, PatchType, WriteOptions } from './objects.js';
 import { decodeJsonPatch } from './patch.js';
 import type { Registry } from './registry.js';
 import type { ResourceInfo } from './resource.js';
@@ -35,7 +35,7 @@ import {
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
-import { completeTypeMeta } from './typemeta.js';
+import { completeTypeMeta, unrecognizedJson } from './typemeta.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -92,7 +92,7 @@ interface ResourcePath {
 
 function str(o: KubeObject, path: string): string {
   const v = readJsonPath(o, path);
-  return v === undefined || v === null ? '' : String(v);
+  return v === undefined || v === null ? '' : jsonText(v);
 }
 
 function fieldGetters(r: ResourceInfo): FieldGetters {
@@ -102,7 +102,7 @@ function fieldGetters(r: ResourceInfo): FieldGetters {
     for (const path of r.selectableFields ?? []) {
       out[path.replace(/^\./, '')] = (o) => {
         const v = readJsonPath(o, path);
-        return v === undefined || v === null ? '' : String(v);
+        return v === undefined || v === null ? '' : jsonText(v);
       };
     }
     return out;
@@ -125,7 +125,7 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
     } catch {
       throw badRequest(`invalid path: ${url.pathname}`);
     }
-    if (await serveNonResource(ctx, req, res, url, segs)) return;
+    if (serveNonResource(ctx, req, res, url, segs)) return;
     const rp = parseResourcePath(ctx.registry, segs);
     if (!rp) throw notFoundAt(ctx.registry, segs);
     await serveResource(ctx, req, res, url.searchParams, rp);
@@ -134,13 +134,13 @@ export async function handleRequest(ctx: HttpContext, req: IncomingMessage, res:
   }
 }
 
-async function serveNonResource(
+function serveNonResource(
   ctx: HttpContext,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   segs: string[],
-): Promise<boolean> {
+): boolean {
   const p = url.pathname.replace(/\/+$/, '') || '/';
   const method = req.method ?? 'GET';
   if (
@@ -290,7 +290,15 @@ async function readObjectBody(
 ): Promise<unknown> {
   const raw = await readBody(req);
   const ct = req.headers['content-type'];
-  const body = completeTypeMeta(ctx.registry, target, await decodeBody(raw, ct), raw);
+  let decoded: unknown;
+  try {
+    decoded = await decodeBody(raw, ct);
+  } catch (e) {
+    // an object body that is not JSON: the apiserver fails to read its kind
+    if (e instanceof JsonBodyError) throw unrecognizedJson(target, e.syntax, raw);
+    throw e;
+  }
+  const body = completeTypeMeta(ctx.registry, target, decoded, raw);
   const json = (ct ?? 'application/json').split(';')[0].trim().toLowerCase() === 'application/json';
   return decodeObjectBody(target, body, json ? raw.toString('utf8') : undefined, opts.fieldValidation, opts.warnings);
 }
@@ -454,7 +462,7 @@ async function serveResource(
     if (rp.name !== undefined && isObject(body)) {
       const given = isObject(body.metadata) ? body.metadata.name : undefined;
       if (given !== undefined && given !== rp.name)
-        throw badRequest(`the name of the object (${String(given)}) does not match the name on the URL (${rp.name})`);
+        throw badRequest(`the name of the object (${jsonText(given)}) does not match the name on the URL (${rp.name})`);
       body.metadata = { ...(isObject(body.metadata) ? body.metadata : {}), name: rp.name };
     }
     const obj = await svc.create(r, ns, body, opts);

@@ -218,7 +218,7 @@ function isReset(mf: unknown): boolean {
   if (!Array.isArray(mf)) return false;
   if (mf.length === 0) return true;
   if (mf.length !== 1) return false;
-  const e = mf[0];
+  const e: unknown = mf[0];
   if (e === null || e === undefined) return true;
   return isObject(e) && Object.values(e).every((v) => v === undefined || v === null || v === '');
 }
@@ -756,7 +756,7 @@ export function applyManagedFields(
     if (liveErr) {
       const lm = isObject((liveObj as Rec).metadata) ? ((liveObj as Rec).metadata as Rec) : {};
       throw internalError(
-        `failed to create typed live object (${String(lm.namespace ?? '')}/${String(lm.name ?? '')}; ${gvkString(gv, res.kind)}): ${liveErr}`,
+        `failed to create typed live object (${typeof lm.namespace === 'string' ? lm.namespace : ''}/${typeof lm.name === 'string' ? lm.name : ''}; ${gvkString(gv, res.kind)}): ${liveErr}`,
       );
     }
     const id = identityOf({ manager: manager || 'unknown', operation: 'Apply', subresource: subresourceOf(scope) });

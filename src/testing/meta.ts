@@ -157,6 +157,11 @@ export function checkAnnotations(annotations: unknown, field = 'metadata.annotat
   return errs;
 }
 
+/** A decoded JSON value in a message: a string as it is, any other value as JSON. */
+export function jsonText(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined');
+}
+
 /** Is `v` a plain JSON object? */
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

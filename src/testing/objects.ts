@@ -293,7 +293,7 @@ export class ObjectService {
       if (attrs) await this.webhooks.validate(res, this.typed(res, obj), undefined, attrs);
       if (opts.dryRun) return this.typed(res, obj);
       const stored = await this.storage.create(this.key(res, ns, meta.name), await this.storageForm(res, obj));
-      await this.afterWrite(res, stored, false);
+      this.afterWrite(res, stored, false);
       if (isCrd(res)) await this.establishedByApiserver(res, stored);
       return this.view(res, stored);
     } catch (e) {
@@ -639,12 +639,12 @@ export class ObjectService {
         // registry's shouldDeleteDuringUpdate): watchers see one DELETED, the caller gets the
         // object it wrote at the version it replaced.
         const last = await this.storage.delete(key, rev);
-        await this.afterWrite(res, last, true);
+        this.afterWrite(res, last, true);
         meta.resourceVersion = om.resourceVersion;
         return this.typed(res, obj);
       }
       const written = await this.storage.update(key, await this.storageForm(res, obj), rev);
-      await this.afterWrite(res, written, false);
+      this.afterWrite(res, written, false);
       return this.view(res, written);
     } finally {
       finish?.();
@@ -682,7 +682,7 @@ export class ObjectService {
     const key = this.key(res, undefined, stored.metadata!.name!);
     try {
       const next = await this.storage.update(key, obj, Number(stored.metadata?.resourceVersion));
-      await this.afterWrite(res, next, false);
+      this.afterWrite(res, next, false);
     } catch (e) {
       // a write in between already took its place; that write's own path records what it changed
       if (!(e instanceof StorageError && e.code === 'Conflict')) throw e;
@@ -750,7 +750,9 @@ export class ObjectService {
       if (isObject(kept)) replaceContent(obj, { ...kept, metadata: obj.metadata });
       if (!msg) fillZeroFields(obj as Rec, res.group, res.version, res.kind);
     } else if (isObject(obj.metadata)) replaceContent(obj.metadata, unknownMetadataFields(obj.metadata).value);
-    if (!res.schema) errs.push(...meta);
+    // (a CRD's metadata is checked by the CRD checker, with the rest of it, in the apiserver's order)
+    const isCrd = res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions';
+    if (!res.schema && !isCrd) errs.push(...meta);
     // mutating admission: after decoding and defaulting, before validation
     if (attrs && !res.schema) await this.mutate(res, obj, old, attrs);
     if (res.schema) {
@@ -770,7 +772,7 @@ export class ObjectService {
       );
     }
     if (res.prepare) errs.push(...res.prepare(obj, old));
-    if (res.group === 'apiextensions.k8s.io' && res.resource === 'customresourcedefinitions') {
+    if (isCrd) {
       defaultCrd(obj);
       errs.push(...(await checkCrd(obj)));
       if (errs.length === 0) {
@@ -824,7 +826,7 @@ export class ObjectService {
   }
 
   /** Keeps the registry in step with stored CRDs. */
-  async afterWrite(res: ResourceInfo, obj: KubeObject, deleted: boolean): Promise<void> {
+  afterWrite(res: ResourceInfo, obj: KubeObject, deleted: boolean): void {
     if (res.group !== 'apiextensions.k8s.io' || res.resource !== 'customresourcedefinitions') return;
     const name = obj.metadata!.name!;
     if (deleted) this.registry.removeCrd(name);
@@ -924,7 +926,8 @@ function goV(v: unknown): string {
       .sort()
       .map((k) => `${k}:${goV((v as Rec)[k])}`)
       .join(' ')}]`;
-  return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return typeof v; // undefined, a bigint, symbol or function: no decoded JSON value
 }
 
 /**

@@ -115,7 +115,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
   const nsRes = registry.lookup('', 'v1', 'namespaces')!;
   if (persistent) {
     const crdRes = registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    for (const crd of (await storage.list(`${crdRes.storagePrefix}/`)).items) await svc.afterWrite(crdRes, crd, false);
+    for (const crd of (await storage.list(`${crdRes.storagePrefix}/`)).items) svc.afterWrite(crdRes, crd, false);
   }
   for (const ns of DEFAULT_NAMESPACES) {
     if (persistent && (await storage.get(svc.key(nsRes, undefined, ns)))) continue;

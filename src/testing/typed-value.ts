@@ -49,7 +49,7 @@ function goV(v: Value): string {
       .sort()
       .map((k) => `${k}:${goV(v[k])}`)
       .join(' ')}]`;
-  return String(v);
+  return typeof v; // a bigint, symbol or function: no decoded JSON value
 }
 
 /** Go's `%#v` of an unstructured value. */
@@ -64,7 +64,7 @@ function goHashV(v: Value): string {
       .sort()
       .map((k) => `${goQuote(k)}:${goHashV(v[k])}`)
       .join(', ')}}`;
-  return String(v);
+  return typeof v; // a bigint, symbol or function: no decoded JSON value
 }
 
 function goType(v: Value): string {

@@ -103,9 +103,9 @@ export function completeTypeMeta(registry: Registry, target: TypeMetaTarget, bod
     return { apiVersion: want, kind: target.kind, ...rest };
   }
   const prefix = `${k} in version ${JSON.stringify(gv.version)} cannot be handled as a ${target.kind}`;
-  const known = registry
-    .all()
-    .find((r) => !r.custom && r.group === gv.group && r.version === gv.version && r.kind === k);
+  const known =
+    registry.all().find((r) => !r.custom && r.group === gv.group && r.version === gv.version && r.kind === k) ??
+    (UNSERVED_SCHEME_KINDS.has(`${gv.group}/${gv.version}/${k}`) ? k : undefined);
   const gvText = gv.group ? `${gv.group}/${gv.version}` : gv.version;
   if (!known)
     throw badRequest(
@@ -117,6 +117,14 @@ export function completeTypeMeta(registry: Registry, target: TypeMetaTarget, bod
     );
   }
   throw badRequest(`the API version in the data (${gvText}) does not match the expected API version (${want})`);
+}
+
+/** Kinds the apiserver's scheme still decodes though no endpoint serves their version. */
+const UNSERVED_SCHEME_KINDS = new Set(['apiextensions.k8s.io/v1beta1/CustomResourceDefinition']);
+
+/** A body that is not JSON, as the apiserver answers it when it reads the kind. */
+export function unrecognizedJson(target: TypeMetaTarget, syntax: string, raw: Buffer): ApiError {
+  return unrecognized(target, `couldn't get version/kind; json parse error: ${syntax}`, raw);
 }
 
 function unrecognizedEmpty(target: TypeMetaTarget, raw: Buffer): never {

@@ -18,8 +18,8 @@ import type { IncludeObject } from './table.js';
 /** One open watch connection, tracked so that faults and stop() can close it. */
 export interface WatchConnection {
   resource: ResourceInfo;
-  /** Ends the stream (the client sees the connection close). */
-  close(): void;
+  /** Ends the stream (the client sees the connection close); callable unbound, as a listener. */
+  close: () => void;
 }
 
 /** What a watch request asked for. */
@@ -62,7 +62,10 @@ export async function serveWatch(
       if (closed) return;
       closed = true;
       sw?.stop();
-      for (const t of timers) (clearTimeout(t), clearInterval(t));
+      for (const t of timers) {
+        clearTimeout(t);
+        clearInterval(t);
+      }
       track.delete(conn);
       res.end();
     },

@@ -64,7 +64,7 @@ function ruleErrors(r: Rec, at: string): FieldCause[] {
   resources.forEach((v, i) => {
     if (v === '') errs.push(required(`${at}.resources[${i}]`));
   });
-  if (r.scope !== undefined && !SCOPES.includes(String(r.scope)))
+  if (r.scope !== undefined && (typeof r.scope !== 'string' || !SCOPES.includes(r.scope)))
     errs.push(notSupported(`${at}.scope`, r.scope, SCOPES));
   return errs;
 }
@@ -79,7 +79,7 @@ function clientConfigErrors(cc: Rec, at: string): FieldCause[] {
     let u: URL | undefined;
     try {
       u = new URL(String(cc.url));
-    } catch (e) {
+    } catch {
       errs.push(
         required(
           `${at}.url`,

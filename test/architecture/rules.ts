@@ -119,15 +119,13 @@ export const LAYERS: readonly Layer[] = [
     role: 'the in-process API server (crdgen/testing)',
     may: ['runtime', 'runtime/validation'],
     // The test server validates a CRD as kube-apiserver does; so does the CRD reader (crdgen generate
-    // refuses what the apiserver refuses). That check is written once, in the reader, and these files
-    // of it are loaded lazily by the test server. Nothing else of the generator.
+    // refuses what the apiserver refuses). That check is written once, the CRD checker, and its entry
+    // is loaded lazily by the test server. Nothing else of the generator.
     files: [
-      { path: 'src/input/crd/check.ts', why: "the apiserver's CRD validation, shared with the CRD reader" },
       {
-        path: 'src/input/crd/defaults.ts',
-        why: "the apiserver's check of defaults against their schema, shared with the CRD reader",
+        path: 'src/input/crd/check.ts',
+        why: "the one CRD checker (kube-apiserver's verdict on a CRD), shared with the CRD reader",
       },
-      { path: 'src/input/crd/field-path.ts', why: 'field paths as the apiserver prints them in those checks' },
       { path: 'src/input/crd/yaml-fast.ts', why: 'the fast YAML loader of the CRD reader' },
     ],
     forbiddenPackages: GENERATOR_PACKAGES,

@@ -103,7 +103,7 @@ const secretToWidget = (s: Secret): ReconcileRequest[] => {
 export interface SuiteOptions {
   /**
    * False for a backend that does not serve core/v1 Services: its test then asserts the 404
-   * (every backend serves them now: crdgen/testing since #22).
+   * (the fake, crdgen/testing and kube-apiserver all serve them).
    */
   servesServices: boolean;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../golden/support.js';
 
-/** The two resolution setups the issue requires generated code to compile under. */
+/** The two resolution setups generated code must compile under. */
 export type ResolutionMode = 'nodenext' | 'bundler';
 
 /** Where `crdgen/runtime` resolves for the compile tests. */

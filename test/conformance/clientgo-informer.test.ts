@@ -289,9 +289,11 @@ describe('a client-go dynamic informer over 1,000 custom objects', () => {
             if (Date.now() > deadline) {
               const have = new Set(last.keys);
               const need = new Set(want);
+              const missing = want.filter((k) => !have.has(k)).slice(0, 5);
+              const extra = last.keys.filter((k) => !need.has(k)).slice(0, 5);
               assert.fail(
-                `the cache did not converge in ${WAIT_MS / 1000} s after ${faults.join(', ') || 'no faults'}: missing or stale ${want.filter((k) => !have.has(k)).slice(0, 5)}, ` +
-                  `extra ${last.keys.filter((k) => !need.has(k)).slice(0, 5)}. ${inf!.tail()}`,
+                `the cache did not converge in ${WAIT_MS / 1000} s after ${faults.join(', ') || 'no faults'}: missing or stale ${missing.join(',')}, ` +
+                  `extra ${extra.join(',')}. ${inf!.tail()}`,
               );
             }
             await new Promise((r) => setTimeout(r, 500));

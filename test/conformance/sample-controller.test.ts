@@ -42,7 +42,7 @@ class Cluster {
     });
   }
 
-  async json(...args: string[]): Promise<any | undefined> {
+  async json(...args: string[]): Promise<any> {
     const r = await this.kubectl('get', ...args, '-o', 'json');
     if (r.code !== 0) {
       if (/NotFound|not found/.test(r.stderr)) return undefined;

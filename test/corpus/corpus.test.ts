@@ -10,7 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
-import { CORPUS, ROOT, writeTree, yamlFiles } from '../golden/support.js';
+import { CORPUS, writeTree, yamlFiles } from '../golden/support.js';
 import { tscStrict } from '../compile/tsc.js';
 
 test('corpus CRDs generate without errors and the output compiles', async () => {

@@ -1,4 +1,4 @@
-// Issue #25 end to end: the generated DatabaseManager operator of examples/databasemanager-webhooks
+// Webhooks end to end: the generated DatabaseManager operator of examples/databasemanager-webhooks
 // (v1alpha1 as published, v1 storage with engine and version; the example's own admission.ts,
 // conversion.ts and reconcile.ts), run as its own process with --webhook-bind-address and
 // --webhook-cert-dir, called by the API server — crdgen's in-process testenv and the real

@@ -9,7 +9,7 @@ import type { Storage, StorageEvent } from '../../src/testing/storage/storage.js
 /** A backend under test: a fresh, empty storage per call, and how to dispose of it. */
 export interface BackendFactory {
   name: string;
-  make(): Promise<{ storage: Storage; dispose(): Promise<void> }>;
+  make(): Promise<{ storage: Storage; dispose: () => Promise<void> }>;
 }
 
 function cm(name: string, data: Record<string, string> = {}): KubeObject {

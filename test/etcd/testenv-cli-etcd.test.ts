@@ -96,7 +96,7 @@ describe('crdgen testenv --etcd', () => {
     assert.doesNotMatch(io.err, /\n\s+at /, 'no stack trace');
   });
 
-  it('exits on SIGTERM after its etcd is gone (it used to print "stopped" and never exit)', async () => {
+  it('exits on SIGTERM after its etcd is gone (not only printing "stopped")', async () => {
     const own = await startTestEtcd();
     const kubeconfig = join(dir, 'gone.kubeconfig');
     const proc = spawn(

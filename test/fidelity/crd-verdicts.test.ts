@@ -25,7 +25,7 @@ function corpusCrds(): { name: string; crd: Json }[] {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
       const v = doc.toJSON() as Json | null;
       if (v?.apiVersion === 'apiextensions.k8s.io/v1' && v.kind === 'CustomResourceDefinition')
-        out.push({ name: `${relative(CORPUS, file)}#${(v.metadata as Json)?.name}`, crd: v });
+        out.push({ name: `${relative(CORPUS, file)}#${(v.metadata as { name?: string } | undefined)?.name}`, crd: v });
     }
   }
   return out;

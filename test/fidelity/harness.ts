@@ -24,21 +24,21 @@ export interface ScenarioContext {
   ns: string;
   handle: ApiServerHandle;
   /** Sends a request and records its response under `step`. */
-  req(step: string, method: string, path: string, o?: RawOptions): Promise<RawResponse>;
+  req: (step: string, method: string, path: string, o?: RawOptions) => Promise<RawResponse>;
   /** Sends a request without recording it (set-up). */
-  send(method: string, path: string, o?: RawOptions): Promise<RawResponse>;
+  send: (method: string, path: string, o?: RawOptions) => Promise<RawResponse>;
   /** Records a value computed by the scenario (e.g. events a watch delivered). */
-  note(step: string, value: unknown): void;
+  note: (step: string, value: unknown) => void;
   /** Opens a watch (not recorded itself). */
-  watch(path: string, o?: RawOptions): Promise<RawWatch>;
+  watch: (path: string, o?: RawOptions) => Promise<RawWatch>;
   /** Polls until `probe` is true (bounded), records the final response of `req`. */
-  eventually(
+  eventually: (
     step: string,
     method: string,
     path: string,
     done: (r: RawResponse) => boolean,
     timeoutMs?: number,
-  ): Promise<RawResponse>;
+  ) => Promise<RawResponse>;
 }
 
 export interface Scenario {

@@ -13,7 +13,7 @@
 import type { RawOptions, RawResponse } from '../support/raw.js';
 import type { Scenario, ScenarioContext } from './harness.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const G = '/apis/fidelity.crdgen.dev/v1';
 const widget = (ns: string, name: string): string => `${G}/namespaces/${ns}/widgets/${name}`;

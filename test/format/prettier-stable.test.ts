@@ -1,4 +1,4 @@
-// Issue #8: generated code is already in prettier's default style. Every generated TypeScript
+// Generated code is already in prettier's default style. Every generated TypeScript
 // file of every fixture case and of every corpus CRD — all generators, a controller for every
 // kind — is unchanged by `prettier.format` with its default options; so is the CRD YAML the crd
 // emitter writes for the fixtures (three corpus CRDs hold block scalars prettier rewrites, so

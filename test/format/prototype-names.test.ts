@@ -1,4 +1,4 @@
-// Issue #10: schema properties named like Object.prototype members (`constructor`, `toString`,
+// Schema properties named like Object.prototype members (`constructor`, `toString`,
 // `valueOf`, `hasOwnProperty`, `__proto__`) generate a tree that compiles with tsc --strict and is
 // prettier-stable, and the validator sees such fields as own properties.
 

@@ -45,10 +45,10 @@ test('a pattern that is not a regular expression is a positioned CRD037 (it cras
   );
 });
 
-// Found by the mutation fuzz (crd-robustness.test.ts) in CI: Go's decoding makes
+// Found by the mutation fuzz (crd-robustness.test.ts): Go's decoding makes
 // `items: []`, `type: ""` and `pattern: ""` mean "not set", and an empty version
-// name is an invalid DNS-1035 label, not a missing one. Each used to pass the
-// checks and then make an emitter throw.
+// name is an invalid DNS-1035 label, not a missing one. An emitter throws on any
+// of them that gets past the checks.
 test('empty values read as the apiserver reads them: items [], type "", pattern "", version name ""', async () => {
   const { createEmitContext } = await import('../../src/generate/emitter.js');
   const { runEmitters } = await import('../../src/generate/registry.js');
@@ -99,8 +99,8 @@ spec:
   names: { kind: A, plural: as }
 `;
 
-// Also found by the fuzz: a rule naming a field the schema no longer has passed the reader and
-// then made the validators emitter throw. The apiserver compiles every rule on CRD create.
+// Also found by the fuzz: a rule naming a field the schema does not have must stop at the reader,
+// as the apiserver compiles every rule on CRD create; the validators emitter throws on it.
 test('a rule that does not compile is a positioned CRD038 diagnostic, on served and unserved versions', () => {
   const version = (name: string, served: boolean, storage: boolean) => `  - name: ${name}
     served: ${served}

@@ -70,9 +70,16 @@ type Slot = [Record<string, unknown> | unknown[], string | number];
 
 /** Every [container, key] pair of a JSON tree. */
 export function slots(v: unknown, out: Slot[] = []): Slot[] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([v, i]), slots(x, out)));
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push([v, i]);
+      slots(x, out);
+    });
   else if (v !== null && typeof v === 'object')
-    for (const [k, x] of Object.entries(v)) (out.push([v as Record<string, unknown>, k]), slots(x, out));
+    for (const [k, x] of Object.entries(v)) {
+      out.push([v as Record<string, unknown>, k]);
+      slots(x, out);
+    }
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Issue #25: the round-trip property test that `crdgen generate --controller <Kind> --webhooks`
+// The round-trip property test that `crdgen generate --controller <Kind> --webhooks`
 // ships with a multi-version kind (controllers/<kind>/conversion.test.ts) passes as generated —
 // the user's conversion.ts left as the stub, so with the generated conversions only — for the
 // DatabaseManager versions (fixtures/databasemanager-webhooks) and for every multi-version kind of

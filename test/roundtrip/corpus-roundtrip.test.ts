@@ -72,7 +72,7 @@ for (const file of files) {
 
 test('the TypeScript round trip covers the worked example and the corpus', () => {
   assert.ok(files.includes(join('fixtures', 'databasemanager', 'crd.yaml')));
-  // The model keeps whole CRDs (#23), and some of what they say has no TypeScript marker:
+  // The model keeps whole CRDs, and some of what they say has no TypeScript marker:
   // oneOf/not schemas (Gateway API, Istio), spec.conversion (Strimzi, Tekton), unserved versions
   // (External Secrets), selectable fields (cert-manager), `subresources: {}` (Argo CD, Crossplane).
   // Every other input is expressible: 22 of the 34 today.

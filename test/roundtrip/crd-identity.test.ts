@@ -1,4 +1,4 @@
-// The CRD written is the CRD read (#23). For every apiextensions.k8s.io/v1 CRD of the fixtures
+// The CRD written is the CRD read. For every apiextensions.k8s.io/v1 CRD of the fixtures
 // and the shared corpus: `crdgen generate --generators crd` (the crd emitter over the CRD reader's
 // model) writes the input's metadata.name, labels, annotations and its whole spec — every version,
 // served or not, in the order written, spec.conversion, printer columns, selectable fields, every

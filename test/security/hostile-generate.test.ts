@@ -17,11 +17,11 @@ import { ROOT } from '../golden/support.js';
 import { CompileSample, assertPositioned } from '../fuzz/support.js';
 import { HOSTILE, assertNoInjection, assertSafePaths, walk } from './hostile.js';
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = Record<string, any>;
 const BASE = parse(readFileSync(join(ROOT, 'fixtures/databasemanager/crd.yaml'), 'utf8')) as Rec;
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-hostile-'));
 const sample = new CompileSample(40);
-/** Names of Object.prototype members other than `__proto__` (see the known issue below). */
+/** Names of Object.prototype members other than `__proto__`: the TypeScript interface below gives those properties other names. */
 const PROTO_MEMBER = (h: string): boolean => h in Object.prototype && h !== '__proto__';
 let cases = 0;
 let generated = 0;

@@ -15,7 +15,6 @@ import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
 import type { KubeObject } from '../../src/runtime/meta/types.js';
-import { ROOT } from '../golden/support.js';
 import { DM_CRD, generateOperator, waitFor } from '../e2e/support.js';
 
 let gen: ReturnType<typeof generateOperator>;

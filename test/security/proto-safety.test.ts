@@ -7,14 +7,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { ROOT } from '../golden/support.js';
 import { loadGenerated } from '../integration/support.js';
 import type { Generated } from '../integration/support.js';
 import type { deepCopyWidget as DeepCopyWidget } from '../../fixtures/kitchensink/expected/apis/shop.example.com/v1/deepcopy.js';
 import { api } from '../testing/helpers.js';
 
-type Rec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rec = Record<string, any>;
 const POLLUTE = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}';
 
 function assertClean(): void {
@@ -115,7 +114,7 @@ describe('__proto__ keys are data', () => {
         'Content-Type': 'application/merge-patch+json',
       });
       assert.equal(merge.status, 200, JSON.stringify(merge.body));
-      // Through an inherited `__proto__` (no own key there) a JSON patch used to write into Object.prototype.
+      // Through an inherited `__proto__` (no own key there) a JSON patch must not write into Object.prototype.
       for (const path of [
         '/spec/__proto__/polluted',
         '/free/__proto__/polluted',

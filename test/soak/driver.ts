@@ -1,4 +1,4 @@
-// The chaos soak (issue #10): the generated DatabaseManager operator, two replicas with leader
+// The chaos soak: the generated DatabaseManager operator, two replicas with leader
 // election, against crdgen's test API server on etcd with simulated workloads, while a driver
 // creates, scales, retypes and deletes DatabaseManagers and faults hit everything. Then, with
 // faults stopped, the end state must converge within a bound, no object may have been reconciled

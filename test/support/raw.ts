@@ -8,7 +8,6 @@ import type { ApiServerHandle } from '../../src/testing/index.js';
 /** A response: status code, parsed JSON body (or the text), headers. */
 export interface RawResponse {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
   headers: Record<string, string | string[] | undefined>;
@@ -98,13 +97,10 @@ export function raw(h: ApiServerHandle, method: string, path: string, o: RawOpti
 export interface RawWatch {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   events: { type: string; object: any }[];
   /** Waits (bounded) until `n` events arrived; returns them all. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   waitFor(n: number, timeoutMs?: number): Promise<{ type: string; object: any }[]>;
   /** Waits (bounded) until an event matches. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   until(
     pred: (e: { type: string; object: any }) => boolean,
     timeoutMs?: number,
@@ -117,7 +113,6 @@ export interface RawWatch {
 /** Opens a watch (`path` with its query, `watch=true` included by the caller); resolves once the response head arrived. */
 export function rawWatch(h: ApiServerHandle, path: string, o: RawOptions = {}): Promise<RawWatch> {
   return new Promise((resolve, reject) => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const events: { type: string; object: any }[] = [];
     let buf = '';
     let endedFlag = false;

@@ -9,7 +9,7 @@ export const DM_CRD = fileURLToPath(new URL('./fixtures/databasemanager-crd.yaml
 /** A response: status code, parsed JSON body (or text), headers. */
 export interface Res {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -48,11 +48,11 @@ export function api(
 
 /** An open watch: events arrive in `events`; `next()` waits for the next one (bounded). */
 export interface WatchReader {
-  events: { type: string; object: any }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  events: { type: string; object: any }[];
   status: number;
   contentType: string | undefined;
   /** Resolves with event number `i` (0-based) or rejects after `timeoutMs`. */
-  at(i: number, timeoutMs?: number): Promise<{ type: string; object: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  at(i: number, timeoutMs?: number): Promise<{ type: string; object: any }>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   close(): void;

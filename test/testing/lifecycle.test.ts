@@ -8,7 +8,7 @@ import type { TestApiServer } from '../../src/testing/index.js';
 import { DM_CRD, api, deployment, dm, eventually, watch } from './helpers.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const crdObject = (): Record<string, any> => parse(readFileSync(DM_CRD, 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any
+const crdObject = (): Record<string, any> => parse(readFileSync(DM_CRD, 'utf8'));
 
 describe('CustomResourceDefinitions', () => {
   let env: TestApiServer;

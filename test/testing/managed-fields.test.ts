@@ -20,7 +20,7 @@ const W = '/apis/fidelity.crdgen.dev/v1/namespaces/default/widgets';
 const APPLY = { 'Content-Type': 'application/apply-patch+yaml' };
 const MERGE = { 'Content-Type': 'application/merge-patch+json' };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const widget = (name: string, spec: Json = {}, metadata: Json = {}): Json => ({
   apiVersion: 'fidelity.crdgen.dev/v1',
   kind: 'Widget',

@@ -1,7 +1,6 @@
 // WatchHistory: the bounded window of changes both storages serve watches from.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { StorageError } from '../../src/testing/storage/storage.js';
 import type { StorageEvent } from '../../src/testing/storage/storage.js';
 import { WatchHistory } from '../../src/testing/storage/watch-history.js';

@@ -13,6 +13,7 @@ import { connect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import YAML from 'yaml';
 import { execFile } from 'node:child_process';
 import { BACKENDS } from '../support/backends.js';
@@ -251,7 +252,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}${last ? ` (${last instanceof Error ? last.message : inspect(last)})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }

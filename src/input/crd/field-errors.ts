@@ -9,6 +9,8 @@ import { apiserverField, dottedPath, type Path } from './field-path.js';
 export interface Finding {
   diag: Diagnostic;
   path: Path;
+  /** The problem is the key at `path` itself (an unknown field): point at the key, not its value. */
+  atKey?: boolean;
 }
 
 /** Formats a value as the apiserver prints it after `Invalid value:`. */

@@ -15,14 +15,16 @@ export {
   type CheckedCrd,
   type CheckedSource,
   type BuiltModel,
+  type RenamedKind,
 } from './read.js';
 export {
   checkCrdObject,
   checkCrd,
-  normalizeVersions,
+  checkCrdRequest,
   CRD_API_VERSIONS,
   dns1035LabelErrors,
   dns1123SubdomainErrors,
 } from './check.js';
+export { normalizeVersions } from './check-v1beta1.js';
 export { OPENAPI_TYPES } from './check-schema.js';
 export { MAX_ALIAS_COUNT } from './yaml-source.js';

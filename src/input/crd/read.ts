@@ -15,10 +15,11 @@ import {
 } from '../../model/types.js';
 import { freezeSchema, schemaToJson, setOwn } from '../../model/schema-json.js';
 import { crdNamesObject, crdVersionObject, unapprovedFacts } from '../../model/crd-json.js';
-import { compareKubeVersions, isKindName, isReservedWord, isSafePathSegment } from '../../model/naming.js';
+import { compareKubeVersions, isSafePathSegment, kindTypeName, listTypeName, typeName } from '../../model/naming.js';
 import { RESERVED_TYPE_NAMES } from '../../model/titles.js';
 import { compareStrings } from '../../model/order.js';
-import { checkCrd, CRD_API_VERSIONS, normalizeVersions } from './check.js';
+import { checkCrdRequest, CRD_API_VERSIONS } from './check.js';
+import { checkV1beta1Crd, normalizeVersions } from './check-v1beta1.js';
 import { defaultProblems } from './defaults.js';
 import { isObj } from './check-schema.js';
 import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.js';
@@ -26,6 +27,7 @@ import { genError, type Finding } from './field-errors.js';
 import { jsonEqual, lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
 import { loadYaml, type YamlDoc } from './yaml-source.js';
+import { decodeCrd } from './decode.js';
 import { SchemaError } from '../../runtime/validation/schema.js';
 import { precompileSchema, RuleCompileError } from '../../runtime/validation/validator.js';
 // the reader compiles CEL rules as the apiserver does on CRD create
@@ -108,7 +110,7 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   if (diagnostics.some((d) => d.severity === 'error'))
     return { model: { groups: [], sources: sourcesList }, diagnostics };
   const built = buildModel(crds, sourcesList);
-  diagnostics.push(...built.engine, ...built.duplicates);
+  diagnostics.push(...built.engine, ...built.duplicates, ...built.renamed.map((r) => r.diagnostic));
   if (diagnostics.some((d) => d.severity === 'error'))
     return { model: { groups: [], sources: sourcesList }, diagnostics };
   return { model: built.model, diagnostics };
@@ -139,13 +141,16 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
     diagnostics.push({
       severity: 'error',
       code: 'IO003',
-      file: file,
+      file,
       message: 'input is empty; expected a CustomResourceDefinition',
     });
     return { diagnostics, crds };
   }
   const { docs, diagnostics: yamlDiags } = loadYaml(text, file);
   diagnostics.push(...yamlDiags);
+  const integralFloats = integralFloatValues(text);
+  let textLines: string[] | undefined;
+  const lines = (): string[] => (textLines ??= text.split('\n'));
   let found = 0;
   for (const doc of docs) {
     const v = doc.value;
@@ -158,7 +163,7 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
       diagnostics.push({
         severity: 'warning',
         code: 'CRD002',
-        file: file,
+        file,
         ...doc.start,
         message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
       });
@@ -169,7 +174,7 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
       diagnostics.push({
         severity: 'error',
         code: 'CRD003',
-        file: file,
+        file,
         ...doc.locate(['apiVersion']),
         message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
         path: 'apiVersion',
@@ -177,21 +182,40 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
       });
       continue;
     }
-    const findings = [...checkCrd(v), ...generatorChecks(v as Record<string, unknown>)];
-    const located = findings.map((f) => positioned(f, doc, file));
+    // a v1 CRD is read as the apiserver decodes it (nulls and the fields it drops left out)
+    let crd = v as Record<string, unknown>;
+    let checked: Finding[];
+    if (apiVersion === 'apiextensions.k8s.io/v1') {
+      const verdict = checkCrdRequest(v, {
+        // (only a value written somewhere as `5.0` or `1e3` needs its position looked up)
+        numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path) : undefined),
+      });
+      checked = verdict.findings;
+      crd = verdict.crd;
+    } else checked = checkV1beta1Crd(v);
+    const findings = [...checked, ...generatorChecks(crd)];
+    // (one problem the apiserver reports at two fields of its internal form — spec.version and
+    // spec.versions[0].name — is one place in the file: shown once)
+    const seen = new Set<string>();
+    const located = findings
+      .map((f) => positioned(f, doc, file))
+      .filter((d) => {
+        const key = JSON.stringify([d.line, d.col, d.code, d.path, d.message]);
+        return !seen.has(key) && seen.add(key);
+      });
     // Stable sort by position: problems read top to bottom, same-place ones in check order.
     located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
     diagnostics.push(...located);
     if (!findings.some((f) => f.diag.severity === 'error')) {
-      crds.push({ doc, file: file, crd: v as Record<string, unknown> });
-      if (!normalizeVersions(v).some((ver) => ver.served)) {
-        const at: Path = Array.isArray((v as { spec: { versions?: unknown } }).spec.versions)
+      crds.push({ doc, file, crd });
+      if (!normalizeVersions(crd).some((ver) => ver.served)) {
+        const at: Path = Array.isArray((crd as { spec: { versions?: unknown } }).spec.versions)
           ? ['spec', 'versions']
           : ['spec'];
         diagnostics.push({
           severity: 'warning',
           code: 'GEN004',
-          file: file,
+          file,
           ...doc.locate(at),
           path: dottedPath(at),
           field: apiserverField(at),
@@ -205,7 +229,7 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
     diagnostics.push({
       severity: fromDirectory ? 'warning' : 'error',
       code: 'CRD001',
-      file: file,
+      file,
       line: 1,
       col: 1,
       message: 'no CustomResourceDefinition found in this input',
@@ -217,18 +241,16 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
 
 /**
  * The CRDs of an input whose text {@link checkText} found without errors, not checked again
- * (the same text passed): what a run that reads its inputs twice builds its model from.
+ * (the same text passed; a v1 CRD decoded as the apiserver holds it, as the checks hand it on):
+ * what a run that reads its inputs twice builds its model from.
  */
 export function checkedCrds(file: string, text: string): CheckedCrd[] {
   const crds: CheckedCrd[] = [];
   for (const doc of loadYaml(text, file).docs) {
     const v = doc.value;
-    if (
-      isObj(v) &&
-      v.kind === 'CustomResourceDefinition' &&
-      (CRD_API_VERSIONS as readonly unknown[]).includes(v.apiVersion)
-    )
-      crds.push({ doc, file, crd: v });
+    if (!isObj(v) || v.kind !== 'CustomResourceDefinition') continue;
+    if (v.apiVersion === 'apiextensions.k8s.io/v1') crds.push({ doc, file, crd: decodeCrd(v).crd });
+    else if ((CRD_API_VERSIONS as readonly unknown[]).includes(v.apiVersion)) crds.push({ doc, file, crd: v });
   }
   return crds;
 }
@@ -239,6 +261,13 @@ export function decodeChecked(content: Uint8Array | string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/** A kind that got other TypeScript names than its own (GEN006), with where it is. */
+export interface RenamedKind {
+  group: string;
+  version: string;
+  diagnostic: Diagnostic;
+}
+
 /** What {@link buildModel} made of checked CRDs. */
 export interface BuiltModel {
   model: Model;
@@ -246,6 +275,8 @@ export interface BuiltModel {
   engine: Diagnostic[];
   /** Kinds and resources defined twice (GEN003), in the CRDs' order. */
   duplicates: Diagnostic[];
+  /** Kinds whose TypeScript names collide (GEN006 warnings), by group and version. */
+  renamed: RenamedKind[];
 }
 
 /**
@@ -256,13 +287,14 @@ export function buildModel(crds: readonly CheckedCrd[], sources: string[]): Buil
   const checks: EngineCheck[] = [];
   const kinds = crds.flatMap((c) => buildKinds(c, checks));
   const duplicates: Diagnostic[] = [];
-  const model = assemble(kinds, sources, duplicates);
+  const renamed: RenamedKind[] = [];
+  const model = assemble(kinds, sources, duplicates, { titles: true, renamed });
   // titled now: the schemas are final. Frozen, then checked by the engine (CEL rules, defaults)
   // as written back — the JSON the validators emitter embeds, whose compiled form it reuses.
   const engine: Diagnostic[] = [];
   for (const k of checks) freezeSchema(k.schema);
   for (const k of checks) if (k.check) engineCheck(schemaToJson(k.schema), k.schemaPath, k.crd, engine);
-  return { model, engine, duplicates };
+  return { model, engine, duplicates, renamed };
 }
 
 /**
@@ -277,46 +309,76 @@ export function lightKinds(c: CheckedCrd): { group: string; version: string; kin
   });
 }
 
-/** The model of `kinds` (e.g. {@link lightKinds}): groups and versions sorted, kinds sorted by name, no titles. */
+/**
+ * The model of `kinds` (e.g. {@link lightKinds}): groups and versions sorted, kinds sorted by name,
+ * their TypeScript names made distinct, no titles; its diagnostics are {@link buildModel}'s to give.
+ */
 export function lightModel(kinds: readonly { group: string; version: string; kind: Kind }[], sources: string[]): Model {
   return assemble(
     kinds.map((k) => ({ ...k, file: k.kind.source.file })),
     sources,
     [],
-    false,
+    { titles: false, renamed: [] },
   );
 }
 
-function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
-  return { ...f.diag, file, ...doc.locate(f.path) };
+/** A number written with a fraction or an exponent as a YAML/JSON value (`: 5.0`, `- 1e3`). */
+const FLOAT_VALUE = /[:\-[,{]\s*([-+]?(?:[0-9][0-9_]*)?\.?[0-9]*(?:\.[0-9]*|[eE][-+]?[0-9]+))\s*(?:$|[,\]}#])/gm;
+
+/**
+ * The integers the text writes as floats (`5.0` → 5): only those values make the decoder look
+ * at how an integer field is written (which costs the positioned parse).
+ */
+function integralFloatValues(text: string): ReadonlySet<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(FLOAT_VALUE)) {
+    const n = Number(m[1].replace(/_/g, ''));
+    if (Number.isInteger(n)) out.add(n);
+  }
+  return out;
 }
 
-/** Rules the generator adds on top of the apiserver's: names that must become identifiers and paths. */
+/** The source text of the number at `path` (`5.0`, `1e3`), for the decoder's integer fields. */
+function numberText(lines: readonly string[], doc: YamlDoc, path: Path): string | undefined {
+  const at = doc.locate(path);
+  const line = lines[at.line - 1];
+  if (line === undefined) return undefined;
+  const m = /^[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?/.exec(line.slice(at.col - 1));
+  return m ? m[0] : undefined;
+}
+
+function positioned(f: Finding, doc: YamlDoc, file: string): Diagnostic {
+  return { ...f.diag, file, ...doc.locate(f.path, f.atKey) };
+}
+
+/** The TypeScript names of a kind and its list kind (see kindTypeName); the list's follows the kind's when it is the default. */
+function kindTypeNames(kind: string, listKind: string): { typeName: string; listTypeName: string } {
+  const reserved = new Set(RESERVED_TYPE_NAMES);
+  const typeName = kindTypeName(kind, reserved);
+  let listTypeName = listKind === `${kind}List` ? `${typeName}List` : kindTypeName(listKind, reserved);
+  if (listTypeName === typeName) listTypeName = `${typeName}List`;
+  return { typeName, listTypeName };
+}
+
+/** Rules the generator adds on top of the apiserver's: names that become identifiers and paths. */
 function generatorChecks(crd: Record<string, unknown>): Finding[] {
   const out: Finding[] = [];
   const spec = isObj(crd.spec) ? crd.spec : {};
   const names = isObj(spec.names) ? spec.names : {};
-  for (const f of ['kind', 'listKind'] as const) {
-    const k = names[f];
-    if (typeof k === 'string' && k !== '' && !isKindName(k)) {
-      out.push(
-        genError(
-          'GEN001',
-          ['spec', 'names', f],
-          `${f} ${JSON.stringify(k)} must be an UpperCamelCase identifier (letters and digits, starting with an upper-case letter)`,
-          /^[a-z]/.test(k) && isKindName(k[0].toUpperCase() + k.slice(1))
-            ? `did you mean "${k[0].toUpperCase() + k.slice(1)}"?`
-            : undefined,
-        ),
+  // a kind that cannot name a TypeScript type as it is gets another name in the generated code
+  const kind = typeof names.kind === 'string' ? names.kind : '';
+  if (kind !== '') {
+    const listKind = typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kind}List`;
+    const t = kindTypeNames(kind, listKind);
+    if (t.typeName !== kind || t.listTypeName !== listKind) {
+      const warning = genError(
+        'GEN006',
+        ['spec', 'names', t.typeName !== kind ? 'kind' : 'listKind'],
+        `kind ${JSON.stringify(kind)} (list kind ${JSON.stringify(listKind)}) cannot name a TypeScript type as it is: the generated code names its type ${t.typeName} and its list type ${t.listTypeName}; the API keeps ${JSON.stringify(kind)}`,
+        'an UpperCamelCase identifier that is no JavaScript built-in (e.g. "Widget") keeps one name for both',
       );
-    } else if (typeof k === 'string' && (isReservedWord(k) || RESERVED_TYPE_NAMES.includes(k))) {
-      out.push(
-        genError(
-          'GEN001',
-          ['spec', 'names', f],
-          `${f} ${JSON.stringify(k)} is reserved in generated TypeScript (it would shadow a built-in or runtime name)`,
-        ),
-      );
+      warning.diag.severity = 'warning';
+      out.push(warning);
     }
   }
   if (typeof spec.group === 'string' && spec.group !== '' && !isSafePathSegment(spec.group)) {
@@ -357,19 +419,18 @@ interface BuiltKind {
 function engineCheck(schema: unknown, schemaPath: Path, c: CheckedCrd, diagnostics: Diagnostic[]): void {
   try {
     precompileSchema(schema);
-    // every default must hold under its own schema (and be pruned), as the apiserver checks
-    const problems = defaultProblems(schema);
+    // a v1 CRD's defaults were checked with the rest (check.ts); a v1beta1 CRD's are checked here
+    const problems =
+      c.crd.apiVersion === 'apiextensions.k8s.io/v1beta1' && isObj(schema) ? defaultProblems(schema, schemaPath) : [];
     for (const p of problems) {
-      const path = [...schemaPath, ...p.path];
-      const field = p.inside ? `${apiserverField(path)}.${p.inside}` : apiserverField(path);
       diagnostics.push({
         severity: 'error',
         code: 'CRD040',
         file: c.file,
-        ...c.doc.locate(path),
-        path: dottedPath(path),
-        field,
-        message: p.message,
+        ...c.doc.locate(p.at),
+        path: dottedPath(p.at),
+        field: p.error.field,
+        message: p.error.message,
       });
     }
   } catch (e) {
@@ -439,9 +500,13 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[], light = false): BuiltK
   for (const v of normalizeVersions(c.crd)) {
     const sub = isObj(v.subresources) ? v.subresources : {};
     const status = sub.status !== undefined && sub.status !== null;
+    const listKind = typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kindName}List`;
+    const tsNames = kindTypeNames(kindName, listKind);
     const kind: Kind = {
       kind: kindName,
-      listKind: typeof names.listKind === 'string' && names.listKind !== '' ? names.listKind : `${kindName}List`,
+      listKind,
+      ...(tsNames.typeName !== kindName ? { typeName: tsNames.typeName } : {}),
+      ...(tsNames.listTypeName !== listKind ? { listTypeName: tsNames.listTypeName } : {}),
       plural: names.plural as string,
       singular: typeof names.singular === 'string' && names.singular !== '' ? names.singular : kindName.toLowerCase(),
       shortNames: strList(names.shortNames),
@@ -505,7 +570,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[], light = false): BuiltK
  */
 function keepCrdFacts(crd: Record<string, unknown>, all: { version: string; kind: Kind }[], served: Kind[]): void {
   const spec = crd.spec as Record<string, unknown>;
-  const rawVersions = Array.isArray(spec.versions) ? spec.versions : [];
+  const rawVersions: unknown[] = Array.isArray(spec.versions) ? spec.versions : [];
   all.forEach(({ version, kind }, i) => {
     const raw = rawVersions[i];
     if (!isObj(raw)) return;
@@ -564,7 +629,49 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[], titles = true): Model {
+/**
+ * Makes the TypeScript names of one group/version's kinds and lists distinct: a name another kind
+ * took first (`Promise` → `PromiseKind`, and another kind's list kind `Promise`) gets a number.
+ */
+function uniqueTypeNames(kinds: Kind[], group: string, version: string, renamed: RenamedKind[]): void {
+  const gv = `${group}/${version}`;
+  const used = new Set<string>();
+  const claim = (name: string): string => {
+    let out = name;
+    for (let i = 2; used.has(out); i++) out = `${name}${i}`;
+    used.add(out);
+    return out;
+  };
+  for (const k of kinds) {
+    const type = claim(typeName(k));
+    const list = claim(listTypeName(k));
+    if (type === typeName(k) && list === listTypeName(k)) continue;
+    if (type !== k.kind) k.typeName = type;
+    if (list !== k.listKind) k.listTypeName = list;
+    const s = k.source;
+    renamed.push({
+      group,
+      version,
+      diagnostic: {
+        severity: 'warning',
+        code: 'GEN006',
+        file: s.file,
+        line: s.line,
+        col: s.col,
+        path: s.path ?? dottedPath(['spec', 'names', 'kind']),
+        message: `the TypeScript names of kind ${JSON.stringify(k.kind)} collide with another kind's in ${gv}: the generated code names its type ${type} and its list type ${list}`,
+        hint: 'give the kinds of one group distinct kinds and list kinds',
+      },
+    });
+  }
+}
+
+function assemble(
+  kinds: BuiltKind[],
+  sources: string[],
+  diagnostics: Diagnostic[],
+  opts: { titles: boolean; renamed: RenamedKind[] },
+): Model {
   const groups = new Map<string, Map<string, Kind[]>>();
   const seen = new Map<string, Kind>();
   for (const b of kinds) {
@@ -588,7 +695,7 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
       } else seen.set(id, b.kind);
     }
     let versions = groups.get(b.group);
-    if (!versions) groups.set(b.group, (versions = new Map()));
+    if (!versions) groups.set(b.group, (versions = new Map<string, Kind[]>()));
     let list = versions.get(b.version);
     if (!list) versions.set(b.version, (list = []));
     list.push(b.kind);
@@ -601,7 +708,8 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
         .sort((a, b) => compareKubeVersions(a[0], b[0]))
         .map(([vname, ks]): GroupVersion => {
           const sorted = [...ks].sort((a, b) => compareStrings(a.kind, b.kind));
-          if (titles) assignTitles(sorted);
+          uniqueTypeNames(sorted, name, vname, opts.renamed);
+          if (opts.titles) assignTitles(sorted);
           return { name: vname, kinds: sorted };
         }),
     }));

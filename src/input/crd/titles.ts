@@ -6,7 +6,7 @@
 // in source order), so names are deterministic.
 
 import type { Kind, SchemaNode } from '../../model/types.js';
-import { publicName, RESERVED_WORDS } from '../../model/naming.js';
+import { listTypeName, publicName, RESERVED_WORDS, typeName } from '../../model/naming.js';
 import { assignPathTitles, RESERVED_TYPE_NAMES, ShapeIndex, titleClaimer } from '../../model/titles.js';
 
 /**
@@ -17,8 +17,8 @@ import { assignPathTitles, RESERVED_TYPE_NAMES, ShapeIndex, titleClaimer } from 
 export function assignTitles(kinds: readonly Kind[]): void {
   const used = new Set<string>([...RESERVED_TYPE_NAMES, ...RESERVED_WORDS]);
   for (const k of kinds) {
-    used.add(k.kind);
-    used.add(k.listKind);
+    used.add(typeName(k));
+    used.add(listTypeName(k));
   }
   const claim = titleClaimer(used);
   // an embedded resource's metadata is skipped by the walk: it is typed as ObjectMeta
@@ -27,7 +27,7 @@ export function assignTitles(kinds: readonly Kind[]): void {
     const root = k.schema;
     if (!root) continue;
     if (root.type === 'object') {
-      root.title = k.kind; // reserved above for this kind
+      root.title = typeName(k); // reserved above for this kind
       for (const p of root.properties) {
         if (p.name === 'metadata' || p.name === 'apiVersion' || p.name === 'kind') continue;
         roots.push([p.schema, root.title + publicName(p.name)]);

@@ -37,9 +37,10 @@ export interface YamlDoc {
   /**
    * Position of the node at `path`: a scalar value's own position, a
    * collection's key; for a path that does not exist, the deepest existing
-   * ancestor (so a missing field points at its parent).
+   * ancestor (so a missing field points at its parent). `key`: the last step's key itself (a
+   * field that should not be there), not its value.
    */
-  locate(path: Path): LineCol;
+  locate(path: Path, key?: boolean): LineCol;
 }
 
 let yamlLib: typeof import('yaml') | undefined;
@@ -77,11 +78,11 @@ function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCount
 
 /** A fast-path document: the value now, positions from the full parse (`at`) when first asked. */
 function lazyDoc(at: ReturnType<typeof positionsOf>, index: number, value: unknown): YamlDoc {
-  const locate = (path: Path): LineCol => {
+  const locate = (path: Path, key?: boolean): LineCol => {
     const { parsed, lineCounter } = at();
     const doc = parsed[index];
     if (!doc) return { line: 1, col: 1 };
-    const lp = lineCounter.linePos(locateOffset(doc, path));
+    const lp = lineCounter.linePos(locateOffset(doc, path, key));
     return { line: lp.line, col: lp.col };
   };
   return {
@@ -150,7 +151,7 @@ function loadPositioned(text: string, file: string): { docs: YamlDoc[]; diagnost
       return;
     }
     const start = pos(doc.contents.range?.[0] ?? 0);
-    docs.push({ index, value, start, positioned: true, locate: (path) => pos(locateOffset(doc, path)) });
+    docs.push({ index, value, start, positioned: true, locate: (path, key) => pos(locateOffset(doc, path, key)) });
   });
   return { docs, diagnostics };
 }
@@ -246,11 +247,11 @@ function firstLine(s: string): string {
   return s.split('\n')[0].trim();
 }
 
-function locateOffset(doc: Document.Parsed, path: Path): number {
+function locateOffset(doc: Document.Parsed, path: Path, key = false): number {
   const { isAlias, isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let best = (doc.contents as Node | null)?.range?.[0] ?? 0;
-  for (const seg of path) {
+  for (const [i, seg] of path.entries()) {
     if (isAlias(node)) node = node.resolve(doc);
     const want = segValue(seg);
     if (isMap(node)) {
@@ -259,6 +260,7 @@ function locateOffset(doc: Document.Parsed, path: Path): number {
       const keyNode = pair.key as Node | null;
       const value = pair.value as Node | null;
       best = keyNode?.range?.[0] ?? best;
+      if (key && i === path.length - 1) return best;
       if (value && isScalar(value)) best = value.range?.[0] ?? best;
       node = value;
     } else if (isSeq(node) && typeof want === 'number') {

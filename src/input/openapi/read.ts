@@ -369,7 +369,7 @@ function assemble(kinds: Array<{ found: FoundKind; kind: Kind }>, sources: strin
   const groups = new Map<string, Map<string, Kind[]>>();
   for (const { found, kind } of kinds) {
     let versions = groups.get(found.group);
-    if (!versions) groups.set(found.group, (versions = new Map()));
+    if (!versions) groups.set(found.group, (versions = new Map<string, Kind[]>()));
     let list = versions.get(found.version);
     if (!list) versions.set(found.version, (list = []));
     list.push(kind);

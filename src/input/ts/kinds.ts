@@ -111,7 +111,11 @@ export function readKind(
   if (scopeArg !== undefined) {
     if (scopeArg !== 'Namespaced' && scopeArg !== 'Cluster') {
       ctx.report(
-        tsDiag('TS007', `scope is Namespaced or Cluster, not "${String(scopeArg)}"`, has('kubebuilder:resource')!.pos),
+        tsDiag(
+          'TS007',
+          `scope is Namespaced or Cluster, not "${typeof scopeArg === 'string' ? scopeArg : JSON.stringify(scopeArg)}"`,
+          has('kubebuilder:resource')!.pos,
+        ),
       );
     } else scope = scopeArg;
   }
@@ -205,7 +209,7 @@ function checkMetadata(ctx: ReadCtx, decl: ts.InterfaceDeclaration): void {
 }
 
 function args(m: ParsedMarker | undefined): Map<string, unknown> {
-  return m && m.value instanceof Map ? (m.value as Map<string, unknown>) : new Map();
+  return m && m.value instanceof Map ? (m.value as Map<string, unknown>) : new Map<string, unknown>();
 }
 
 function stringArg(a: Map<string, unknown>, key: string): string | undefined {

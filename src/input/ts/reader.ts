@@ -12,7 +12,7 @@ import { freezeSchema } from '../../model/schema-json.js';
 import { allMarkerComments, attachedAndDetached, leadingBlocks, markerOf, posOf, type FileCtx } from './comments.js';
 import { ReadCtx, describeTargets } from './context.js';
 import { dedupeDiagnostics, tsDiag } from './diagnostics.js';
-import { expandTsInputs, type InputFile } from './files.js';
+import { expandTsInputs } from './files.js';
 import { isKindInterface, isListInterface, readKind, type KindDecl } from './kinds.js';
 import { applyTypeScriptPlurals } from './plurals.js';
 import { parseMarker } from './markers.js';

@@ -45,6 +45,7 @@ interface PendingWatch {
  * whole chain, registers the watches on the manager's shared informers and adds the controller.
  * `T` is the kind of `for`.
  */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- T names the kind in the type a reader sees (`for(widgets)` gives ControllerBuilder<Widget>); removing it would break users' annotations
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
   private forInput: { resource: TypedResource; predicates: Predicate[] } | undefined;
   private readonly owned: Array<{ resource: TypedResource; predicates: Predicate[]; matchEveryOwner: boolean }> = [];

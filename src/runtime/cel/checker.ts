@@ -13,7 +13,6 @@ import {
   DYN,
   ERROR,
   INT,
-  isDynLike,
   list,
   map,
   NULL,

@@ -10,12 +10,15 @@ import { kubernetesLibrary } from './env.js';
 import { compileAst, type Eval } from './interp.js';
 import { CelCompileError, formatIssues, parseCel, type Expr } from './syntax.js';
 import { DYN, type CelType } from './types.js';
+import { metered, type MeteredResult } from './runtime-cost.js';
 import { validateAst } from './validators.js';
 import { TypeValue, type Value } from './value.js';
 
 /** A compiled program: evaluate with `self` (and `oldSelf`, and extra variables) bound; throws CelEvalError. */
 export interface Program {
   run(self: Value, oldSelf?: Value, extra?: readonly Value[]): Value;
+  /** Runs metered (./runtime-cost.ts): stops past `limit` with a CelCostLimitError; gives the cost either way. */
+  runMetered(limit: number, self: Value, oldSelf?: Value): MeteredResult;
 }
 
 /** Type identifiers as runtime values (`type(x) == int`). */
@@ -32,14 +35,16 @@ interface Parsed {
 const cache = new Map<string, Parsed | CelCompileError>();
 
 function program(ev: Eval, frameSize: number): Program {
+  const run = (self: Value, oldSelf?: Value, extra?: readonly Value[]): Value => {
+    const frame = new Array<Value>(frameSize);
+    frame[0] = self;
+    frame[1] = oldSelf ?? null;
+    if (extra) for (let i = 0; i < extra.length; i++) frame[2 + i] = extra[i]!;
+    return ev(frame);
+  };
   return {
-    run(self, oldSelf, extra) {
-      const frame = new Array<Value>(frameSize);
-      frame[0] = self;
-      frame[1] = oldSelf ?? null;
-      if (extra) for (let i = 0; i < extra.length; i++) frame[2 + i] = extra[i]!;
-      return ev(frame);
-    },
+    run,
+    runMetered: (limit, self, oldSelf) => metered(limit, () => run(self, oldSelf)),
   };
 }
 

@@ -1,12 +1,14 @@
 // The declarations the checker resolves calls against: CEL's standard library and the libraries of
 // Kubernetes' CEL environment as k8s.io/apiserver v0.37 (Kubernetes 1.37) builds it
-// (pkg/cel/environment/base.go): strings v2, sets, lists v3 (cel-go ext) and Kubernetes' lists v1,
-// regex, url, ip, cidr, quantity, semver v1, format, optional types. `member` overloads take the
+// (pkg/cel/environment/base.go): strings v2, sets, lists v3 (cel-go ext) and Kubernetes' lists v0,
+// regex, url, ip, cidr, authz, quantity, semver v1, format, optional types. `member` overloads take the
 // receiver as their first parameter. Signatures are written as cel-go prints types.
 import { parseType, type CelType } from './types.js';
 
 /** One overload: parameter types (receiver first for members) and the result type. */
 export interface Overload {
+  /** The function's name (`_?_:_`, `sets.contains`). */
+  readonly name: string;
   readonly member: boolean;
   readonly params: readonly CelType[];
   readonly result: CelType;
@@ -28,7 +30,7 @@ function declare(name: string, ...sigs: string[]): void {
     const params = splitTop(m[2]).map(parseType);
     const member = m[1] !== undefined;
     if (member) params.unshift(parseType(m[1]));
-    list.push({ member, params, result: parseType(m[3]), id: `${name}:${sig}` });
+    list.push({ name, member, params, result: parseType(m[3]), id: `${name}:${sig}` });
   }
   decls.set(name, list);
 }
@@ -192,14 +194,14 @@ declare('lists.range', '(int) -> list(int)');
 declare('reverse', 'list(A).() -> list(A)');
 declare('distinct', 'list(A).() -> list(A)');
 
-// ---- Kubernetes lists v1 ----
+// ---- Kubernetes lists v0: what 1.37 offers new rules (its compatibility version is 1.36; lists v1's
+// `includes`, new in 1.37, is only for rules already stored) ----
 declare('isSorted', ...COMPARABLE.map((t) => `list(${t}).() -> bool`));
 declare('sum', ...['int', 'uint', 'double', 'duration'].map((t) => `list(${t}).() -> ${t}`));
 declare('min', ...COMPARABLE.map((t) => `list(${t}).() -> ${t}`));
 declare('max', ...COMPARABLE.map((t) => `list(${t}).() -> ${t}`));
 declare('indexOf', 'list(A).(A) -> int');
 declare('lastIndexOf', 'list(A).(A) -> int');
-declare('includes', 'dyn.(dyn) -> bool');
 
 // ---- regex ----
 declare('find', 'string.(string) -> string');
@@ -226,10 +228,28 @@ declare('containsCIDR', 'net.CIDR.(string) -> bool', 'net.CIDR.(net.CIDR) -> boo
 declare('masked', 'net.CIDR.() -> net.CIDR');
 declare('prefixLength', 'net.CIDR.() -> int');
 
+// ---- authz (declared in every environment; only admission policies have an `authorizer`) ----
+const AUTHZ = 'kubernetes.authorization';
+declare('path', `${AUTHZ}.Authorizer.(string) -> ${AUTHZ}.PathCheck`);
+declare('group', `${AUTHZ}.Authorizer.(string) -> ${AUTHZ}.GroupCheck`);
+declare('serviceAccount', `${AUTHZ}.Authorizer.(string, string) -> ${AUTHZ}.Authorizer`);
+declare('resource', `${AUTHZ}.GroupCheck.(string) -> ${AUTHZ}.ResourceCheck`);
+for (const f of ['subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector'])
+  declare(f, `${AUTHZ}.ResourceCheck.(string) -> ${AUTHZ}.ResourceCheck`);
+declare(
+  'check',
+  `${AUTHZ}.PathCheck.(string) -> ${AUTHZ}.Decision`,
+  `${AUTHZ}.ResourceCheck.(string) -> ${AUTHZ}.Decision`,
+);
+declare('errored', `${AUTHZ}.Decision.() -> bool`);
+declare('error', `${AUTHZ}.Decision.() -> string`);
+declare('allowed', `${AUTHZ}.Decision.() -> bool`);
+declare('reason', `${AUTHZ}.Decision.() -> string`);
+
 // ---- quantity ----
 declare('quantity', '(string) -> kubernetes.Quantity');
 declare('isQuantity', '(string) -> bool');
-declare('sign', 'kubernetes.Quantity.() -> int');
+declare('sign', '(kubernetes.Quantity) -> int');
 declare('isInteger', 'kubernetes.Quantity.() -> bool');
 declare('asInteger', 'kubernetes.Quantity.() -> int');
 declare('asApproximateFloat', 'kubernetes.Quantity.() -> double');

@@ -7,6 +7,7 @@ import {
   celCompare,
   celEquals,
   isMap,
+  keyText,
   LiteralMap,
   noOverload,
   Optional,
@@ -72,7 +73,7 @@ export const extListsLibrary: CelLibrary = {
       const add: [Value, Value][] = a.length === 3 ? [[a[1]!, a[2]!]] : mapEntries(a[1]);
       for (const [k] of add)
         if (entries.some(([x]) => celEquals(x, k)))
-          throw new CelEvalError(`insert failed: key ${typeof k === 'string' ? k : String(k)} already exists`);
+          throw new CelEvalError(`insert failed: key ${keyText(k)} already exists`);
       return new LiteralMap([...entries, ...add]);
     },
   },

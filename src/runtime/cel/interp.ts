@@ -2,6 +2,9 @@
 // slot frame (self, oldSelf, then comprehension variables). Errors are exceptions, except where CEL
 // absorbs them (`&&`, `||`, the macros' loop condition), where they travel as ErrVal. Lists typed
 // x-kubernetes-list-type set/map keep that kind through `+` (set union, map merge by key).
+// Every step is metered as cel-go meters it (./runtime-cost.ts): identifiers, selections and
+// indexes 1, calls their CallCost, list and map literals 10 and 30; a cost-limit error is never
+// absorbed.
 import type { Expr } from './syntax.js';
 import type { CelLibrary, CelFn, Value } from './value.js';
 import {
@@ -18,11 +21,13 @@ import {
   checkUint,
   concatLists,
   isMap,
+  keyText,
   noOverload,
   NoOverloadError,
   typeName,
 } from './value.js';
 import { overloads } from './decls.js';
+import { callCost, CelCostLimitError, charge } from './runtime-cost.js';
 import { checkTimestamp } from './time.js';
 
 /** A compiled expression: evaluates against a frame whose slot 0 is `self` and 1 is `oldSelf`. */
@@ -53,8 +58,26 @@ function tryEval(e: Eval, f: Value[]): Value | ErrVal {
   try {
     return e(f);
   } catch (err) {
+    if (err instanceof CelCostLimitError) throw err;
     return new ErrVal(err);
   }
+}
+
+/** `fn` applied to the evaluated arguments, charged its call cost (a member's target is the first argument). */
+function metered(name: string, fn: (args: Value[]) => Value): (args: Value[]) => Value {
+  return (args) => {
+    const r = fn(args);
+    charge(callCost(name, args, r, typeName));
+    return r;
+  };
+}
+
+/** A literal list or map of literals: cel-go folds it into a constant (no cost). */
+function isConstant(e: Expr): boolean {
+  if (e.k === 'lit') return true;
+  if (e.k === 'list') return !e.optional.some((o) => o) && e.elems.every(isConstant);
+  if (e.k === 'map') return e.entries.every((x) => !x.optional && isConstant(x.key) && isConstant(x.value));
+  return false;
 }
 
 function add(a: Value, b: Value): Value {
@@ -133,13 +156,14 @@ function listIndex(c: Value[], i: Value): number | undefined {
 function index(c: Value, i: Value): Value {
   if (Array.isArray(c)) {
     const n = listIndex(c, i);
-    if (n === undefined) throw new CelEvalError(`index out of bounds: ${i instanceof Uint ? i.v : String(i)}`);
+    // listIndex takes only int, uint and double indexes
+    if (n === undefined)
+      throw new CelEvalError(`index out of bounds: ${i instanceof Uint ? i.v : (i as bigint | number)}`);
     return c[n]!;
   }
   if (isMap(c)) {
     const v = c.get(i);
-    if (v === undefined)
-      throw new CelEvalError(`no such key: ${typeof i === 'string' ? i : i instanceof Uint ? String(i.v) : String(i)}`);
+    if (v === undefined) throw new CelEvalError(`no such key: ${keyText(i)}`);
     return v;
   }
   if (c instanceof Optional) return c.value === undefined ? c : optIndex(c.value, i);
@@ -222,6 +246,7 @@ export function compileAst(
         if (slot !== undefined) {
           if (slot === 1) usesOldSelf = true;
           return (f) => {
+            charge(1);
             const v = f[slot] as Value | ErrVal;
             if (v instanceof ErrVal) throw v.err;
             return v;
@@ -246,10 +271,12 @@ export function compileAst(
             if (v instanceof Optional) return v.value !== undefined && has(v.value);
             return noOverload('has', v);
           };
+          // a presence test costs nothing more (Kubernetes: PresenceTestHasCost(false))
           return (f) => has(operand(f));
         }
         return (f) => {
           const v = operand(f);
+          charge(1);
           if (isMap(v)) {
             const r = v.get(field);
             if (r === undefined) throw new CelEvalError(`no such key: ${field}`);
@@ -261,6 +288,7 @@ export function compileAst(
       }
       case 'list': {
         const els = expr.elems.map((e) => compile(e, scope));
+        if (isConstant(expr)) return (f) => els.map((e) => e(f));
         if (expr.optional.some((o) => o)) {
           const opt = expr.optional;
           return (f) => {
@@ -272,13 +300,19 @@ export function compileAst(
                 if (v.value !== undefined) out.push(v.value);
               } else noOverload('optional list element', v);
             });
+            charge(10);
             return out;
           };
         }
-        return (f) => els.map((e) => e(f));
+        return (f) => {
+          const out = els.map((e) => e(f));
+          charge(10);
+          return out;
+        };
       }
       case 'map': {
         const entries = expr.entries.map((e) => [compile(e.key, scope), compile(e.value, scope), e.optional] as const);
+        const constant = isConstant(expr);
         return (f) => {
           const out: [Value, Value][] = [];
           for (const [kk, vv, opt] of entries) {
@@ -289,6 +323,7 @@ export function compileAst(
               if (v.value !== undefined) out.push([k, v.value]);
             } else noOverload('optional map entry', v);
           }
+          if (!constant) charge(30);
           return new LiteralMap(out);
         };
       }
@@ -307,19 +342,20 @@ export function compileAst(
     const decide = fn === '_||_';
     const ops = flatten(call, fn).map((e) => compile(e, scope));
     return (f) => {
-      let err: unknown;
+      let first: { error: unknown } | undefined;
       for (const op of ops) {
         let v: Value;
         try {
           v = op(f);
         } catch (e) {
-          err ??= e;
+          if (e instanceof CelCostLimitError) throw e;
+          first ??= { error: e };
           continue;
         }
         if (v === decide) return decide;
-        if (v !== !decide) err ??= new CelEvalError(`no such overload: ${fn}`);
+        if (v !== !decide) first ??= { error: new CelEvalError(`no such overload: ${fn}`) };
       }
-      if (err !== undefined) throw err;
+      if (first) throw first.error;
       return !decide;
     };
   };
@@ -389,53 +425,122 @@ export function compileAst(
     if (fn === '_?._') {
       const operand = compile(call.args[0], scope);
       const field = (call.args[1] as { v: string }).v;
-      return (f) => optSelect(operand(f), field);
+      return (f) => {
+        const v = optSelect(operand(f), field);
+        charge(1);
+        return v;
+      };
     }
     const args = call.args.map((a) => compile(a, scope));
+    const cost = (r: Value, ...xs: Value[]): Value => {
+      charge(callCost(fn, xs, r, typeName));
+      return r;
+    };
     const [a0, a1, a2] = args as [Eval, Eval, Eval];
     if (!call.target) {
       switch (fn) {
         case '@not_strictly_false':
-          return (f) => tryEval(a0, f) !== false;
+          return (f) => {
+            const r = tryEval(a0, f) !== false;
+            charge(1);
+            return r;
+          };
         case '_?_:_':
           return (f) => (asBool(a0(f), '_?_:_') ? a1(f) : a2(f));
         case '!_':
-          return (f) => !asBool(a0(f), '!_');
+          return (f) => cost(!asBool(a0(f), '!_'));
         case '-_':
           return (f) => {
             const v = a0(f);
+            charge(1);
             if (typeof v === 'bigint') return checkInt(-v);
             if (typeof v === 'number') return -v;
             return noOverload('-_', v);
           };
         case '_==_':
-          return (f) => celEquals(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(celEquals(a, b), a, b);
+          };
         case '_!=_':
-          return (f) => !celEquals(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(!celEquals(a, b), a, b);
+          };
         case '_<_':
-          return (f) => celCompare(a0(f), a1(f), fn) < 0;
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(celCompare(a, b, fn) < 0, a, b);
+          };
         case '_<=_':
-          return (f) => celCompare(a0(f), a1(f), fn) <= 0;
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(celCompare(a, b, fn) <= 0, a, b);
+          };
         case '_>_':
-          return (f) => celCompare(a0(f), a1(f), fn) > 0;
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(celCompare(a, b, fn) > 0, a, b);
+          };
         case '_>=_':
-          return (f) => celCompare(a0(f), a1(f), fn) >= 0;
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(celCompare(a, b, fn) >= 0, a, b);
+          };
         case '_+_':
-          return (f) => add(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(add(a, b), a, b);
+          };
         case '_-_':
-          return (f) => sub(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(sub(a, b), a, b);
+          };
         case '_*_':
-          return (f) => mul(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(mul(a, b), a, b);
+          };
         case '_/_':
-          return (f) => div(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(div(a, b), a, b);
+          };
         case '_%_':
-          return (f) => mod(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(mod(a, b), a, b);
+          };
         case '@in':
-          return (f) => inOp(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(inOp(a, b), a, b);
+          };
         case '_[_]':
-          return (f) => index(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(index(a, b), a, b);
+          };
         case '_[?_]':
-          return (f) => optIndex(a0(f), a1(f));
+          return (f) => {
+            const a = a0(f);
+            const b = a1(f);
+            return cost(optIndex(a, b), a, b);
+          };
       }
     }
     if (call.target) {
@@ -445,37 +550,27 @@ export function compileAst(
       if (root !== undefined && !scope.names.has(root.replace(/^\./, ''))) {
         const q = qualified(t);
         const g = q !== undefined ? lib.functions[`${q}.${fn}`] : undefined;
-        if (g)
-          return arity(`${q}.${fn}`, false)
-            ? (f) =>
-                g(
-                  undefined,
-                  args.map((a) => a(f)),
-                )
-            : noArity(`${q}.${fn}`);
+        if (g) {
+          const run = metered(`${q}.${fn}`, (xs) => g(undefined, xs));
+          return arity(`${q}.${fn}`, false) ? (f) => run(args.map((a) => a(f))) : noArity(`${q}.${fn}`);
+        }
         if (q !== undefined && !typeIdents.has(q)) return fail(`${q}.${fn}`);
       }
       const m: CelFn | undefined = lib.methods[fn];
       if (!m) return fail(fn);
       if (!arity(fn, true)) return noArity(fn);
       const target = compile(t, scope);
-      if (args.length === 0) return (f) => m(target(f), []);
-      if (args.length === 1) return (f) => m(target(f), [a0(f)]);
-      return (f) =>
-        m(
-          target(f),
-          args.map((a) => a(f)),
-        );
+      const run = metered(fn, (xs) => m(xs[0], xs.slice(1)));
+      if (args.length === 0) return (f) => run([target(f)]);
+      if (args.length === 1) return (f) => run([target(f), a0(f)]);
+      return (f) => run([target(f), ...args.map((a) => a(f))]);
     }
     const g: CelFn | undefined = lib.functions[fn];
     if (!g) return fail(fn);
     if (!arity(fn, false)) return noArity(fn);
-    if (args.length === 1) return (f) => g(undefined, [a0(f)]);
-    return (f) =>
-      g(
-        undefined,
-        args.map((a) => a(f)),
-      );
+    const run = metered(fn, (xs) => g(undefined, xs));
+    if (args.length === 1) return (f) => run([a0(f)]);
+    return (f) => run(args.map((a) => a(f)));
   };
 
   const scope: Scope = {

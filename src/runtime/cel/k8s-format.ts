@@ -3,7 +3,7 @@
 // valid, else an optional list of apimachinery's messages.
 import { formatChecker } from '../validation/formats.js';
 import { parseRequestURI } from './url.js';
-import { noOverload, Opaque, Optional, type CelLibrary, type Value } from './value.js';
+import { noOverload, Opaque, Optional, type CelLibrary } from './value.js';
 
 const LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 const SUBDOMAIN_FMT = `${LABEL_FMT}(\\.${LABEL_FMT})*`;

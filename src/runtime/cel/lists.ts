@@ -18,18 +18,6 @@ import {
 const list = (v: Value | undefined, fn: string): Value[] => (Array.isArray(v) ? v : noOverload(fn, v ?? null));
 const str = (v: Value | undefined, fn: string): string => (typeof v === 'string' ? v : noOverload(fn, v ?? null));
 
-function findAll(s: string, re: string, limit: number): string[] {
-  if (limit === 0) return [];
-  const r = compileRegex(re);
-  const g = new RegExp(r.source, r.flags.includes('g') ? r.flags : r.flags + 'g');
-  const out: string[] = [];
-  for (const m of s.matchAll(g)) {
-    out.push(m[0]);
-    if (limit > 0 && out.length >= limit) break;
-  }
-  return out;
-}
-
 /** The lists, sets and regex libraries. */
 export const listsLibrary: CelLibrary = {
   functions: {
@@ -76,10 +64,7 @@ export const listsLibrary: CelLibrary = {
       for (let i = xs.length - 1; i >= 0; i--) if (celEquals(xs[i], a[0])) return BigInt(i);
       return -1n;
     },
-    find: (t, a) => {
-      const m = compileRegex(str(a[0], 'find')).exec(str(t, 'find'));
-      return m ? m[0] : '';
-    },
-    findAll: (t, a) => findAll(str(t, 'findAll'), str(a[0], 'findAll'), a.length > 1 ? Number(a[1]) : -1),
+    find: (t, a) => compileRegex(str(a[0], 'find')).find(str(t, 'find')) ?? '',
+    findAll: (t, a) => compileRegex(str(a[0], 'findAll')).findAll(str(t, 'findAll'), a.length > 1 ? Number(a[1]) : -1),
   },
 };

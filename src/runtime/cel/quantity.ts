@@ -82,6 +82,11 @@ export const quantityLibrary: CelLibrary = {
       }
       return value(r);
     },
+    // `sign(q)`: a function in Kubernetes' quantity library, not a method
+    sign: (_t, a) => {
+      const x = q(a[0], 'sign');
+      return x.n < 0n ? -1n : x.n > 0n ? 1n : 0n;
+    },
   },
   methods: {
     compareTo: (t, a) => BigInt(cmp(q(t, 'compareTo'), q(a[0], 'compareTo'))),
@@ -110,10 +115,6 @@ export const quantityLibrary: CelLibrary = {
     asApproximateFloat: (t) => {
       const x = q(t, 'asApproximateFloat');
       return Number(x.n) / Number(x.d);
-    },
-    sign: (t) => {
-      const x = q(t, 'sign');
-      return x.n < 0n ? -1n : x.n > 0n ? 1n : 0n;
     },
   },
 };

@@ -20,8 +20,9 @@ import type { Node } from '../validation/node.js';
 import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
 import type { ValidationRule } from '../validation/schema.js';
 import { compileChecked, type CompiledRule, type Program } from './compile.js';
-import { costError, estimateCost, ruleCardinality, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost.js';
+import { costError, estimateCost, ruleCardinality } from './cost.js';
 import { schemaType } from './schema-types.js';
+import { CelCostLimitError, COST_LIMIT_EXCEEDED, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './runtime-cost.js';
 import { programErrors } from './validators.js';
 import { BOOL, optional, STRING, type CelType } from './types.js';
 import { escapePropertyName } from './typecheck.js';
@@ -110,7 +111,7 @@ function build(
     rules: v.rules,
     isRoot,
     type,
-    slots: new Array(v.rules.length).fill(undefined),
+    slots: new Array<Slot | undefined>(v.rules.length).fill(undefined),
     allOf: [],
     card,
     uncorrelatable: unc,
@@ -238,8 +239,8 @@ export function compileForSchema(
       compile: false,
       where: 'optionalOldSelf',
     };
-  const inst = programErrors(c.ast);
-  if (inst) return { ok: false, message: inst, kind: 'invalid', compile: false };
+  const inst = programErrors(c.ast, c.checked);
+  if (inst) return { ok: false, message: `program instantiation failed: ${inst}`, kind: 'invalid', compile: false };
   let messageProgram: Program | undefined;
   if (rule.messageExpression !== undefined && rule.messageExpression !== '') {
     const m = compileChecked(rule.messageExpression, vars);
@@ -305,55 +306,14 @@ export function ruleProblemDetail(
   return `Invalid value: ${goValidationRule(rule)}: ${r.message}`;
 }
 
-/** `openAPIV3Schema.properties[spec].items` for segments under openAPIV3Schema. */
-function schemaField(segs: (string | number)[]): string {
-  let out = 'openAPIV3Schema';
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    if (s === 'properties' && i + 1 < segs.length) out += `.properties[${segs[++i]}]`;
-    else out += typeof s === 'number' ? `[${s}]` : `.${s}`;
-  }
-  return out;
-}
-
-/** The CRD-wide cost account of one schema (apiextensions' TotalCost). */
-interface TotalCost {
-  total: number;
-  /** The most expensive rules (at least 1 % of the limit), most expensive first, at most 4. */
-  mostExpensive: { field: string; segments: (string | number)[]; rule: string; schemaPath: string; cost: number }[];
-}
-
-function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
+/**
+ * Compiles every rule now and lists those that cannot be evaluated (they do not compile against
+ * their node's type). Whether a CRD with such rules, or too costly ones, may be created at all is
+ * the CRD checker's judgement (src/input/crd): here only what the engine can run matters.
+ */
+function precheck(val: Validator, out: RuleProblem[]): void {
   val.rules.forEach((r, i) => {
-    const res = compileForSchema(r, val.type, { card: val.card });
-    const cost = res.totalCost ?? 0;
-    total.total = Math.min(2 ** 64 - 1, total.total + cost);
-    if (cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100) {
-      total.mostExpensive.push({
-        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
-        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
-        rule: r.rule,
-        schemaPath: val.path,
-        cost,
-      });
-      total.mostExpensive.sort((a, b) => b.cost - a.cost);
-      total.mostExpensive.length = Math.min(total.mostExpensive.length, 4);
-    }
-    if (res.ok && res.rule.usesOldSelf && val.uncorrelatable) {
-      const within = schemaField(val.uncorrelatable);
-      const message = `oldSelf cannot be used on the uncorrelatable portion of the schema within ${within}`;
-      out.push({
-        schemaPath: val.path,
-        field: `${val.field}.x-kubernetes-validations[${i}].rule`,
-        segments: [...val.segs, 'x-kubernetes-validations', i, 'rule'],
-        rule: r.rule,
-        message,
-        detail: `Invalid value: ${JSON.stringify(r.rule)}: ${message}`,
-        uncorrelatable: val.uncorrelatable,
-      });
-      val.slots[i] = res.rule;
-      return;
-    }
+    const res = compileForSchema(r, val.type);
     if (res.ok) {
       val.slots[i] = res.rule;
       return;
@@ -369,9 +329,9 @@ function precheck(val: Validator, out: RuleProblem[], total: TotalCost): void {
       detail: ruleProblemDetail(r, res),
     });
   });
-  if (val.items) precheck(val.items, out, total);
-  if (val.props) for (const c of val.props.values()) precheck(c, out, total);
-  if (val.addl) precheck(val.addl, out, total);
+  if (val.items) precheck(val.items, out);
+  if (val.props) for (const c of val.props.values()) precheck(c, out);
+  if (val.addl) precheck(val.addl, out);
   // rules under allOf are not compiled when the apiserver admits a CRD (only when it validates objects)
 }
 
@@ -390,40 +350,13 @@ export function createRuleEvaluator(root: Node, opts: { eager: boolean; isResour
     undefined,
   );
   if (tree && opts.eager) {
-    const total: TotalCost = { total: 0, mostExpensive: [] };
-    precheck(tree, problems, total);
-    // the whole schema's estimated cost (apiextensions StaticEstimatedCRDCostLimit)
-    if (total.total > STATIC_ESTIMATED_CRD_COST_LIMIT) {
-      for (const m of total.mostExpensive) {
-        const message = 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema';
-        problems.push({
-          schemaPath: m.schemaPath,
-          field: m.field,
-          segments: m.segments,
-          rule: m.rule,
-          message,
-          detail: `Forbidden: ${message}`,
-        });
-      }
-      const message = costError(
-        'x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema',
-        total.total,
-        STATIC_ESTIMATED_CRD_COST_LIMIT,
-      )!;
-      problems.push({
-        schemaPath: '',
-        field: 'openAPIV3Schema',
-        segments: [],
-        rule: '',
-        message,
-        detail: `Forbidden: ${message}`,
-      });
-    }
+    precheck(tree, problems);
   }
   return {
     problems,
     validate(obj, old, errs) {
-      if (tree) walk(tree, obj, old, false, '', errs, newConversionCache(), newConversionCache());
+      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET };
+      if (tree) walk(tree, obj, old, false, '', errs, newConversionCache(), newConversionCache(), budget);
     },
   };
 }
@@ -432,21 +365,46 @@ function ruleText(r: ValidationRule): string {
   return r.message?.trim() || r.rule.trim();
 }
 
-/** The message for a failed rule: messageExpression's result, else `message`, else `failed rule: <rule>`. */
-function detailFor(c: CompiledRule, self: Value, oldSelf: Value | undefined): string {
+/**
+ * What is left of the run-time cost budget of one object's validation (RuntimeCELCostBudget);
+ * negative once it ran out or a rule passed its per-call limit: no further rule runs.
+ */
+interface Budget {
+  remaining: number;
+}
+
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+/**
+ * The message for a failed rule: messageExpression's result, else `message`, else `failed rule:
+ * <rule>`; or, when the messageExpression ran out of budget or past its per-call limit, the error
+ * that stops the validation (`stop`).
+ */
+function detailFor(
+  c: CompiledRule,
+  self: Value,
+  oldSelf: Value | undefined,
+  budget: Budget,
+): { detail: string; stop?: undefined } | { stop: string; detail?: undefined } {
   if (c.messageProgram) {
-    try {
-      const m = c.messageProgram.run(self, oldSelf);
-      if (typeof m === 'string') {
-        const t = m.trim();
-        if (t !== '' && t.length <= 5000 && !t.includes('\n')) return t;
-      }
-    } catch {
-      // the apiserver logs it and falls back to message
+    const r = c.messageProgram.runMetered(PER_CALL_LIMIT, self, oldSelf);
+    if (r.cost > budget.remaining)
+      return {
+        stop: 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run',
+      };
+    if (r.error instanceof CelCostLimitError)
+      return {
+        stop: `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(c.source.messageExpression)}`,
+      };
+    budget.remaining -= r.cost;
+    // an evaluation error or a bad result: the apiserver logs it and falls back to message
+    if (r.error === undefined && typeof r.value === 'string') {
+      const t = r.value.trim();
+      if (t !== '' && t.length <= 5000 && !t.includes('\n')) return { detail: t };
     }
   }
   const r = c.source;
-  return r.message?.trim() ? r.message.trim() : `failed rule: ${ruleText(r)}`;
+  return { detail: r.message?.trim() ? r.message.trim() : `failed rule: ${ruleText(r)}` };
 }
 
 /** `.spec.name` / `['key'].x` → field path segments appended to `base`. */
@@ -475,12 +433,18 @@ function evalRules(
   errs: FieldError[],
   cache: ConversionCache,
   oldCache: ConversionCache,
+  budget: Budget,
 ): void {
   const n = val.node;
   const here = path || ROOT_FIELD;
   const type = n.s.type ?? '';
   let self: Value | undefined;
   let oldSelf: Value | undefined;
+  if (budget.remaining <= 0) {
+    errs.push(invalid(here, type, OUT_OF_BUDGET));
+    budget.remaining = -1;
+    return;
+  }
   for (let i = 0; i < val.rules.length; i++) {
     const c = compiled(val, i);
     if ('error' in c) {
@@ -490,22 +454,51 @@ function evalRules(
     const optionalOld = c.source.optionalOldSelf === true;
     // transition rules run only with an old value; with optionalOldSelf also without (oldSelf is optional.none())
     if (c.usesOldSelf && !optionalOld && (old === undefined || old === null)) continue;
-    let result: Value;
     let bound: Value | undefined;
     try {
       self ??= fromJson(n, obj, cache);
       if (c.usesOldSelf && old !== undefined && old !== null) oldSelf ??= fromJson(n, old, oldCache);
       bound = optionalOld ? new Optional(old === undefined || old === null ? undefined : oldSelf) : oldSelf;
-      result = c.program.run(self, c.usesOldSelf ? bound : undefined);
     } catch (e) {
       errs.push(invalid(here, type, evalErrorMessage(e, c.source)));
       continue;
     }
+    // metered as the apiserver meters it: past the per-call limit, or past what is left of the
+    // object's budget, the rule fails and no further rule runs
+    const run = c.program.runMetered(PER_CALL_LIMIT, self, c.usesOldSelf ? bound : undefined);
+    if (run.cost > budget.remaining) {
+      errs.push(invalid(here, type, OUT_OF_BUDGET));
+      budget.remaining = -1;
+      return;
+    }
+    budget.remaining -= run.cost;
+    if (run.error !== undefined) {
+      if (run.error instanceof CelCostLimitError) {
+        errs.push(
+          invalid(
+            here,
+            type,
+            `'${COST_LIMIT_EXCEEDED}': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleText(c.source)}`,
+          ),
+        );
+        budget.remaining = -1;
+        return;
+      }
+      errs.push(invalid(here, type, evalErrorMessage(run.error, c.source)));
+      continue;
+    }
+    const result = run.value!;
     if (result === true) continue;
     // ratcheting: an unchanged value keeps passing, except for transition rules
     if (ratchet && !c.usesOldSelf) continue;
     const at = c.source.fieldPath ? withFieldPath(here, c.source.fieldPath) : here;
-    const detail = detailFor(c, self, bound);
+    const d = detailFor(c, self, bound, budget);
+    if (d.stop !== undefined) {
+      errs.push(invalid(at, type, d.stop));
+      budget.remaining = -1;
+      return;
+    }
+    const detail = d.detail;
     // the value is printed for scalars, omitted for objects and arrays (as the apiserver since 1.28)
     const omit = type === 'object' || type === 'array';
     switch (c.source.reason) {
@@ -533,19 +526,30 @@ function walk(
   errs: FieldError[],
   cache: ConversionCache,
   oldCache: ConversionCache,
+  budget: Budget,
 ): void {
-  if (obj === null || obj === undefined) return;
+  if (obj === null || obj === undefined || budget.remaining < 0) return;
   const n = val.node;
   const unchanged = ratchet || (old !== undefined && jsonEqual(obj, old));
-  if (val.rules.length) evalRules(val, obj, old, unchanged, path, errs, cache, oldCache);
+  if (val.rules.length) evalRules(val, obj, old, unchanged, path, errs, cache, oldCache, budget);
   // allOf entries run on this value (not ratcheted, as upstream)
-  for (const a of val.allOf) walk(a, obj, old, false, path, errs, cache, oldCache);
+  for (const a of val.allOf) walk(a, obj, old, false, path, errs, cache, oldCache, budget);
   if (Array.isArray(obj)) {
     if (!val.items) return;
     const corr = old !== undefined ? correlateItems(n, old) : undefined;
     for (let i = 0; i < obj.length; i++) {
       const o = corr ? corr(obj[i]) : NO_OLD;
-      walk(val.items, obj[i], o === NO_OLD ? undefined : o, unchanged, fieldPath.index(path, i), errs, cache, oldCache);
+      walk(
+        val.items,
+        obj[i],
+        o === NO_OLD ? undefined : o,
+        unchanged,
+        fieldPath.index(path, i),
+        errs,
+        cache,
+        oldCache,
+        budget,
+      );
     }
     return;
   }
@@ -554,12 +558,12 @@ function walk(
   if (val.addl) {
     for (const k of Object.keys(obj))
       if (!n.props?.has(k))
-        walk(val.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache);
+        walk(val.addl, obj[k], oldObj?.[k], unchanged, fieldPath.key(path, k), errs, cache, oldCache, budget);
   }
   if (val.props) {
     for (const [k, child] of val.props) {
       if (Object.prototype.hasOwnProperty.call(obj, k))
-        walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache);
+        walk(child, obj[k], oldObj?.[k], unchanged, fieldPath.child(path, k), errs, cache, oldCache, budget);
     }
   }
 }

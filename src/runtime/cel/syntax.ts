@@ -768,7 +768,8 @@ class Parser {
         this.issues.push({ pos: a.pos, message: 'invalid argument to has() macro' });
         return this.call(pos, fn, args);
       }
-      return { ...a, test: true, id: this.id() };
+      // the presence test is the call: it sits at the call's parenthesis
+      return { ...a, test: true, id: this.id(), pos };
     }
     return this.call(pos, fn, args);
   }

@@ -5,6 +5,9 @@
 // literal pattern must be valid, a literal format string must fit its literal argument list.
 import type { Checked } from './checker.js';
 import { compileRegex } from './regex-cache.js';
+import { compileAst } from './interp.js';
+import { kubernetesLibrary } from './env.js';
+import { typeValues } from './compile.js';
 import type { CelIssue, Expr } from './syntax.js';
 import { stdlib } from './stdlib.js';
 import { sameType, substitute, typeString, type CelType } from './types.js';
@@ -31,11 +34,56 @@ function unopt(t: CelType): CelType {
   return t.k === 'opaque' && t.name === 'optional_type' ? t.params[0] : t;
 }
 
-/** Kubernetes' regex library compiles literal patterns of find/findAll when the program is built. */
-export function programErrors(root: Expr): string | undefined {
+/** The type conversions cel-go evaluates when it builds a program, if their argument is a constant. */
+const CONVERSIONS = new Set([
+  'bool',
+  'bytes',
+  'double',
+  'duration',
+  'dyn',
+  'int',
+  'string',
+  'timestamp',
+  'type',
+  'uint',
+]);
+
+/**
+ * What fails when cel-go builds the program of a checked expression with the optimizer Kubernetes
+ * turns on: a type conversion of a constant (`int("x")`) is evaluated then, and Kubernetes' regex
+ * library compiles the literal patterns of find/findAll. Returns the error (without the
+ * `program instantiation failed: ` prefix), or undefined.
+ */
+export function programErrors(root: Expr, checked?: Checked): string | undefined {
   let out: string | undefined;
+  const constant = new Set<number>();
   const visit = (e: Expr): void => {
-    if (out) return;
+    for (const c of children(e)) {
+      visit(c);
+      if (out) return;
+    }
+    if (e.k === 'lit') constant.add(e.id);
+    else if (e.k === 'list' && e.elems.every((x, i) => constant.has(x.id) && !e.optional[i])) constant.add(e.id);
+    else if (e.k === 'map' && e.entries.every((x) => constant.has(x.key.id) && constant.has(x.value.id) && !x.optional))
+      constant.add(e.id);
+    else if (
+      e.k === 'call' &&
+      !e.target &&
+      CONVERSIONS.has(e.fn) &&
+      e.args.length === 1 &&
+      constant.has(e.args[0].id)
+    ) {
+      try {
+        compileAst(e, kubernetesLibrary, typeValues).eval([null, null]);
+        constant.add(e.id);
+      } catch (err) {
+        const from = checked?.types.get(e.args[0].id);
+        out =
+          from?.k === 'string' && e.fn !== 'string' && e.fn !== 'bytes' && e.fn !== 'dyn' && e.fn !== 'type'
+            ? `type conversion error from 'string' to '${e.fn}'`
+            : (err as Error).message;
+      }
+    }
     if (
       e.k === 'call' &&
       (e.fn === 'find' || e.fn === 'findAll') &&
@@ -46,10 +94,9 @@ export function programErrors(root: Expr): string | undefined {
       try {
         compileRegex(e.args[0].v);
       } catch (err) {
-        out = `program instantiation failed: ${(err as Error).message}`;
+        out = (err as Error).message;
       }
     }
-    for (const c of children(e)) visit(c);
   };
   visit(root);
   return out;

@@ -310,6 +310,14 @@ const OPAQUE_TYPE_NAMES: Record<string, string> = {
   format: 'kubernetes.NamedFormat',
 };
 
+/** A map key in a message: an int, uint, bool or string key as its value, any other value by its type. */
+export function keyText(k: Value): string {
+  if (typeof k === 'string') return k;
+  if (k instanceof Uint) return String(k.v);
+  if (k === null || typeof k === 'boolean' || typeof k === 'bigint' || typeof k === 'number') return String(k);
+  return typeName(k);
+}
+
 /** CEL's type name of a value. */
 export function typeName(v: Value): string {
   if (v === null) return 'null_type';

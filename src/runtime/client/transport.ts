@@ -215,7 +215,7 @@ function installTunnel(agent: http.Agent, proxy: URL, secure: boolean): void {
       const servername = options.servername ?? (isIP(host) ? undefined : host);
       const s = tls.connect({ ...options, socket, ...(servername ? { servername } : {}) });
       s.once('secureConnect', () => finish(null, s));
-      s.once('error', (e) => finish(e));
+      s.once('error', (e: Error) => finish(e));
     });
     req.once('error', (e) => finish(new Error(`cannot reach proxy ${proxy.host}: ${e.message}`)));
     req.end();

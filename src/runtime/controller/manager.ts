@@ -204,8 +204,8 @@ export async function runOperator(
       const outcome = await elector.run(signals.signal, run);
       if (outcome.kind === 'Lost') {
         // Exit at once, as sample-controller (klog.Fatalf in OnStoppedLeading) and controller-runtime
-        // do: a drain would go on reconciling queued keys while the new leader already does (the chaos
-        // soak saw both leaders at work). The log is written synchronously, so this line is not lost.
+        // do: a drain would go on reconciling queued keys while the new leader already does (two
+        // leaders at work on the same objects). The log is written synchronously, so this line is not lost.
         logger.error({ reason: outcome.reason }, 'leader election lost: exiting');
         process.exit(OPERATOR_EXIT.error);
       }

@@ -244,6 +244,7 @@ class FakeResourceClient<T extends KubeObject, TList extends KubeList<T>> implem
     });
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- the tracker watches synchronously; `async` makes its refusals rejections, as the real client's are
   async watch(options?: ListOptions): Promise<Watch<T>> {
     const lo = listOpts(options);
     const action = this.action('watch', lo ? { listOptions: lo } : {});

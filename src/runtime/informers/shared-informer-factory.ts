@@ -180,7 +180,7 @@ export class SharedInformerFactoryBase {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     this.controller.abort();
-    await Promise.all([...this.entries.values()].map((e) => e.running));
+    await Promise.all([...this.entries.values()].flatMap((e) => e.running ?? []));
   }
 
   /** Descriptors this factory knows (generated factories list their resources). */

@@ -16,7 +16,6 @@ import {
   type PatchOptions,
   type ResourceClient,
   type TypedResource,
-  type UpdateOptions,
 } from '../client/resource.js';
 import { notFoundError } from '../listers/lister.js';
 import { listAllByNamespace } from '../cache/listers.js';

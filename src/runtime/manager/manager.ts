@@ -104,14 +104,15 @@ export class Manager implements RunnableController {
       syncedInformer: (resource) => this.syncedInformer(resource),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
-    const self = this;
+    // the host reads the manager's concurrency when a controller starts, not when the host is made
+    const concurrency = (): number => this.defaultConcurrency;
     this.host = {
       client: this.client,
       logger: this.logger,
       reconcileMetrics: metrics.reconcile,
       workqueueMetrics: metrics.workqueue,
       get defaultConcurrency() {
-        return self.defaultConcurrency;
+        return concurrency();
       },
       defaultCacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
       informer: (resource) => this.informer(resource),

@@ -43,7 +43,7 @@ export interface OwnerReference {
 /** metav1.ManagedFieldsEntry */
 export interface ManagedFieldsEntry {
   manager?: string;
-  operation?: 'Apply' | 'Update' | string;
+  operation?: 'Apply' | 'Update' | (string & {});
   apiVersion?: string;
   time?: string;
   fieldsType?: string;

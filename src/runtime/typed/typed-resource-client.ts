@@ -98,7 +98,7 @@ export class TypedResourceClient<
   }
   /** Deletes every object matching the options' selectors. */
   async deleteCollection(options?: TypedDeleteCollectionOptions): Promise<void> {
-    await this.client.deleteCollection(withSelector(options) as DeleteCollectionOptions | undefined);
+    await this.client.deleteCollection(withSelector(options));
   }
   /** Reads the object `name`. */
   async get(name: string, options?: GetOptions): Promise<Stored<T, S>> {
@@ -106,16 +106,11 @@ export class TypedResourceClient<
   }
   /** Lists objects (one page with `limit`, else all). */
   async list(options?: TypedListOptions): Promise<StoredList<TList, S>> {
-    return (await this.client.list(withSelector(options) as ListOptions | undefined)) as unknown as StoredList<
-      TList,
-      S
-    >;
+    return (await this.client.list(withSelector(options))) as unknown as StoredList<TList, S>;
   }
   /** Opens a watch; iterate the result for events. */
   async watch(options?: TypedListOptions): Promise<TypedWatch<Stored<T, S>>> {
-    return (await this.client.watch(withSelector(options) as ListOptions | undefined)) as unknown as TypedWatch<
-      Stored<T, S>
-    >;
+    return (await this.client.watch(withSelector(options))) as unknown as TypedWatch<Stored<T, S>>;
   }
   /** Patches the object `name` with `data` of `patchType`. */
   async patch(name: string, patchType: PatchType, data: unknown, options?: PatchOptions): Promise<Stored<T, S>> {

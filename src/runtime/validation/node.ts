@@ -1,7 +1,7 @@
 // A schema node prepared once for fast validation: regexes compiled, property maps built,
 // subtree flags computed (has defaults? has CEL rules? has list types?).
 import { formatChecker } from './formats.js';
-import { compileRe2 } from './re2.js';
+import { compileRe2, type Re2 } from './re2.js';
 import { SchemaError, type SchemaNode, type ValidationRule } from './schema.js';
 
 /** A compiled schema node. Built by {@link compileNode}; read-only afterwards (CEL programs are filled lazily). */
@@ -13,7 +13,8 @@ export interface Node {
   readonly typeLabel: string;
   /** True when the type validator runs (a type or a format is set). */
   readonly typeApplies: boolean;
-  readonly pattern: RegExp | undefined;
+  /** The OpenAPI `pattern`, matched as Go's regexp matches it (linear time). */
+  readonly pattern: Re2 | undefined;
   readonly formatCheck: ((s: string) => boolean) | undefined;
   readonly props: ReadonlyMap<string, Node> | undefined;
   /** additionalProperties as a schema. */
@@ -77,8 +78,8 @@ export function celDataBits(s: SchemaNode): number {
   return b;
 }
 
-/** Compiles a JS RegExp for an OpenAPI `pattern` (ECMA/RE2 syntax), with unicode when it parses. */
-export function compilePattern(pattern: string, where: string): RegExp {
+/** Compiles an OpenAPI `pattern` as the apiserver does (Go's RE2 syntax); a pattern Go refuses throws. */
+export function compilePattern(pattern: string, where: string): Re2 {
   try {
     return compileRe2(pattern);
   } catch (e) {
@@ -150,7 +151,12 @@ export function compileNode(s: SchemaNode, where = ''): Node {
     enumStrings: s.enum ? new Set(s.enum.filter((x): x is string => typeof x === 'string')) : undefined,
     hasCombinators: allOf.length > 0 || oneOf.length > 0 || anyOf.length > 0 || not !== undefined,
     hasStringChecks: s.maxLength !== undefined || s.minLength !== undefined || s.pattern !== undefined,
-    hasNumberChecks: s.multipleOf !== undefined || s.maximum !== undefined || s.minimum !== undefined,
+    hasNumberChecks:
+      s.multipleOf !== undefined ||
+      s.maximum !== undefined ||
+      s.minimum !== undefined ||
+      (s.type === 'integer' && (s.format === 'int32' || s.format === 'int64')) ||
+      (s.type === 'number' && s.format === 'float'),
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
     rules,
     hasRules: rules.length > 0 || children.some((c) => c.hasRules) || allOf.some((c) => c.hasRules),

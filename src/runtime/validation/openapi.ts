@@ -31,7 +31,8 @@ function jsonKind(v: unknown): 'null' | 'string' | 'boolean' | 'integer' | 'numb
     case 'boolean':
       return 'boolean';
     case 'number':
-      return Number.isInteger(v) ? 'integer' : 'number';
+      // Go decodes an integer beyond int64 as a float64
+      return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63 ? 'integer' : 'number';
     case 'bigint':
       return 'integer';
     default:
@@ -291,14 +292,36 @@ function formatCheck(n: Node, data: string, name: string, errs: FieldError[]): n
   return 0;
 }
 
+/**
+ * kube-openapi's IsValueValidAgainstRange: a value (or a bound) of an `integer` with format
+ * int32/int64 must be an integer of that size, of a `number` with format float a float32. Its
+ * error is a plain error, which the apiserver reports at the validated value's root, value "".
+ */
+function rangeError(n: Node, v: number, prefix: string, name: string): FieldError | undefined {
+  const t = n.types.length === 1 ? n.types[0] : undefined;
+  const f = n.s.format;
+  let ok = true;
+  if (t === 'integer' && (f === 'int32' || f === 'int64')) {
+    const limit = f === 'int32' ? 2 ** 31 : 2 ** 63;
+    ok = Number.isInteger(v) && v >= -limit && v < limit;
+  } else if (t === 'number' && f === 'float') ok = !(Math.abs(v) > 3.4028234663852886e38) || !Number.isFinite(v);
+  else return undefined;
+  return ok ? undefined : invalid(ROOT_FIELD, '', `${prefix} value must be of type ${t} with format ${f} in ${name}`);
+}
+
 function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): number {
   const s = n.s;
+  const checked = rangeError(n, data, 'Checked', name);
+  if (checked) fail(errs, () => checked);
   const isInt = Number.isInteger(data);
   // kube-openapi compares integers as int64 against the truncated bound, floats as float64.
   const bound = (b: number) => (isInt && Math.trunc(b) !== 0 ? Math.trunc(b) : b);
   const show = (b: number) => (isInt ? goNumber(Math.trunc(b)) : goFloat(b));
   if (s.multipleOf !== undefined) {
     const f = s.multipleOf;
+    const boundary = rangeError(n, f, 'MultipleOf', name);
+    if (boundary) fail(errs, () => boundary);
+    // a multipleOf of 0 the apiserver accepts in a CRD: every number fails it (x / 0 is not an integer)
     const bad = isInt && Math.trunc(f) !== 0 ? data % Math.trunc(f) !== 0 : !Number.isInteger(data / f);
     if (bad)
       fail(errs, () =>
@@ -310,6 +333,8 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
       );
   }
   if (s.maximum !== undefined) {
+    const boundary = rangeError(n, s.maximum, 'Maximum boundary', name);
+    if (boundary) fail(errs, () => boundary);
     const m = bound(s.maximum);
     const bad = s.exclusiveMaximum ? data >= m : data > m;
     if (bad) {
@@ -318,6 +343,8 @@ function numberCheck(n: Node, data: number, name: string, errs: FieldError[]): n
     }
   }
   if (s.minimum !== undefined) {
+    const boundary = rangeError(n, s.minimum, 'Minimum boundary', name);
+    if (boundary) fail(errs, () => boundary);
     const m = bound(s.minimum);
     const bad = s.exclusiveMinimum ? data <= m : data < m;
     if (bad) {

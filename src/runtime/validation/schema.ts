@@ -103,8 +103,8 @@ export function reduceSchema(raw: unknown, path = ''): SchemaNode {
 }
 
 /**
- * Where a node sits, built only into a string when an error names it: the reduction of a large
- * schema no longer joins a path string per node (#9, generation).
+ * Where a node sits, built into a string only when an error names it, so that reducing a large
+ * schema does not join a path string per node.
  */
 interface At {
   readonly up: At | undefined;
@@ -157,13 +157,11 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
     out[k] = v;
   }
-  if (out.multipleOf !== undefined && out.multipleOf <= 0)
-    throw keywordError(at, 'multipleOf', 'must be greater than zero');
+  // (a multipleOf of 0 or below, and negative counts, are kept: the apiserver accepts them in a CRD)
   for (const k of COUNT_KEYS) {
     const v = raw[k];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-      throw keywordError(at, k, 'must be a non-negative integer');
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw keywordError(at, k, 'must be an integer');
     out[k] = v;
   }
   if (raw.pattern !== undefined) {

@@ -54,6 +54,11 @@ export interface ValidationContext {
   before?: readonly FieldError[];
   /** After the schema's errors, before embedded resources and list types (the scale subresource's paths). */
   afterSchema?: readonly FieldError[];
+  /**
+   * Run one part only: `'openapi'`, the OpenAPI keywords (kube-openapi's validator alone, as the
+   * apiserver checks a CRD's defaults), or `'rules'`, the CEL rules alone.
+   */
+  only?: 'openapi' | 'rules';
 }
 
 /** Options of {@link compileValidator}. */
@@ -115,6 +120,16 @@ class Validator implements StructuralValidator {
   }
 
   validate(obj: unknown, old?: unknown, context?: ValidationContext): FieldError[] {
+    if (context?.only === 'openapi') {
+      const errs: FieldError[] = [];
+      validateOpenAPI(this.root, obj, '', errs, NO_OLD);
+      return errs;
+    }
+    if (context?.only === 'rules') {
+      const errs: FieldError[] = [];
+      this.rules?.validate(obj, old, errs);
+      return errs;
+    }
     const errs: FieldError[] = [...(context?.before ?? [])];
     validateOpenAPI(this.root, obj, '', errs, old === undefined ? NO_OLD : old);
     if (context?.afterSchema) errs.push(...context.afterSchema);

@@ -167,9 +167,9 @@ export function defaultingHandler<T extends KubeObject = KubeObject>(
     const original = req.object;
     if (!isObject(original)) return errored(req.uid, 400, `the ${req.operation} request has no object to default`);
     try {
-      let obj = structuredClone(original) as T;
+      let obj = structuredClone<T>(original);
       options.schemaDefaults?.(obj);
-      const returned = await hook(obj, { ...req, object: structuredClone(original) as T });
+      const returned = await hook(obj, { ...req, object: structuredClone<T>(original) });
       if (returned !== undefined) obj = returned;
       return patchResponse(req.uid, original, obj);
     } catch (e) {
@@ -215,14 +215,14 @@ export function validatingHandler<T extends KubeObject = KubeObject>(
     try {
       if (options.schemaValidate && req.operation !== 'DELETE') {
         const errs = options.schemaValidate(
-          structuredClone(obj) as T,
-          old === undefined ? undefined : (structuredClone(old) as T),
+          structuredClone<T>(obj),
+          old === undefined ? undefined : structuredClone<T>(old),
         );
         if (errs.length) return denied(req.uid, invalidStatus(options.kind, name, errs));
       }
       const out = await hook(
-        structuredClone(obj) as T,
-        old === undefined ? undefined : (structuredClone(old) as T),
+        structuredClone<T>(obj),
+        old === undefined ? undefined : structuredClone<T>(old),
         req.operation,
         req,
       );

@@ -53,8 +53,7 @@ function versionsOf(c: HubAndSpoke): string[] {
 function step(c: HubAndSpoke, obj: KubeObject, from: string, to: string): KubeObject {
   if (from === to) return obj;
   const input = structuredClone(obj);
-  const fn = from === c.hub ? c.spokes[to].fromHub : c.spokes[from].toHub;
-  const out = fn(input);
+  const out = from === c.hub ? c.spokes[to].fromHub(input) : c.spokes[from].toHub(input);
   if (typeof out !== 'object' || out === null || Array.isArray(out))
     throw new ConversionError(
       `converting ${c.kind} from ${from} to ${to} returned ${out === null ? 'null' : typeof out}, not an object`,

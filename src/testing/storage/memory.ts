@@ -41,6 +41,7 @@ function revisionOf(obj: KubeObject): number {
  * Stored objects are never modified in place (a write stores a new object), so the history
  * can keep references to past states.
  */
+/* eslint-disable @typescript-eslint/require-await -- the Storage contract is asynchronous (etcd); these bodies are synchronous, and `async` makes their throws the rejections the contract specifies */
 export class MemoryStorage implements Storage {
   private readonly objects = new Map<string, KubeObject>();
   private readonly keys = new SortedKeys();
@@ -202,3 +203,4 @@ export class MemoryStorage implements Storage {
     return n;
   }
 }
+/* eslint-enable @typescript-eslint/require-await */

@@ -256,7 +256,8 @@ function show(v: Value): string {
   if (v instanceof Timestamp) return `timestamp(${v.ns}ns)`;
   if (v instanceof Uint8Array) return `b${JSON.stringify(Array.from(v))}`;
   if (v instanceof Optional) return v.value === undefined ? 'optional.none()' : `optional.of(${show(v.value)})`;
-  return String(v);
+  if (v === null || typeof v === 'boolean' || typeof v === 'number') return String(v);
+  return `${typeName(v)}(${v.canonical})`;
 }
 
 const PROTO_NAMES =

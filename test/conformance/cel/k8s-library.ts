@@ -4,6 +4,7 @@
 // runtime error text or its compile error text is compared with the table's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { compileChecked } from '../../../src/runtime/cel/compile.js';
 import { CelEvalError, Opaque, Optional, Uint, type Value } from '../../../src/runtime/cel/value.js';
 import { CEL_DATA, type Outcome } from './cel-spec.js';
@@ -34,18 +35,18 @@ function matches(e: Expect, v: Value): string | undefined {
   const bad = (why: string) => `got ${why}, expected ${JSON.stringify(e)}`;
   switch (e.t) {
     case 'bool':
-      return v === e.v ? undefined : bad(String(v));
+      return v === e.v ? undefined : bad(inspect(v));
     case 'int':
-      return typeof v === 'bigint' && v === BigInt(e.v as string) ? undefined : bad(String(v));
+      return typeof v === 'bigint' && v === BigInt(e.v as string) ? undefined : bad(inspect(v));
     case 'uint':
-      return v instanceof Uint && v.v === BigInt(e.v as string) ? undefined : bad(String(v));
+      return v instanceof Uint && v.v === BigInt(e.v as string) ? undefined : bad(inspect(v));
     case 'double':
-      return typeof v === 'number' && v === Number(e.v) ? undefined : bad(String(v));
+      return typeof v === 'number' && v === Number(e.v) ? undefined : bad(inspect(v));
     case 'string':
       return v === e.v ? undefined : bad(JSON.stringify(v));
     case 'list': {
       const want = e.v as Expect[];
-      if (!Array.isArray(v) || v.length !== want.length) return bad(String(v));
+      if (!Array.isArray(v) || v.length !== want.length) return bad(inspect(v));
       for (let i = 0; i < want.length; i++) {
         const m = matches(want[i], v[i]);
         if (m) return m;
@@ -53,14 +54,14 @@ function matches(e: Expect, v: Value): string | undefined {
       return undefined;
     }
     case 'optional':
-      if (!(v instanceof Optional)) return bad(String(v));
+      if (!(v instanceof Optional)) return bad(inspect(v));
       if (e.none) return v.value === undefined ? undefined : bad('optional.of(…)');
       return v.value === undefined ? bad('optional.none()') : matches(e.of!, v.value);
     case 'ip':
     case 'cidr':
     case 'quantity':
     case 'semver': {
-      if (!(v instanceof Opaque) || v.kind !== e.t) return bad(String(v));
+      if (!(v instanceof Opaque) || v.kind !== e.t) return bad(inspect(v));
       const text = e.v as string;
       if (e.t === 'ip') return formatIP(v.value as never) === text ? undefined : bad(v.canonical);
       if (e.t === 'cidr') return v.canonical === text ? undefined : bad(v.canonical);

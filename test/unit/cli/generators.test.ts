@@ -1,5 +1,5 @@
 // Which generators a run uses (`--generators a,b`, `+crd`, `-fake`, `all`) and which files it may
-// remove: a run of some generators never deletes another generator's files (issue #21); a full run
+// remove: a run of some generators never deletes another generator's files; a full run
 // still removes every stale generated file; verify agrees with generate.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 // `crdgen init`: the template lists every generator; it offers to set the folder up as a project the
 // generated code compiles in (package.json "type": "module", tsconfig nodenext, strict), as
 // `cdk8s init` does: asks on a terminal, --yes writes without asking, --no-project never touches
-// them, without a terminal it lists what is needed (issue #21).
+// them, without a terminal it lists what is needed.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

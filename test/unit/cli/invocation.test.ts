@@ -1,4 +1,4 @@
-// Messages name the command as the user runs it (issue #21): `crdgen` when this crdgen is on PATH,
+// Messages name the command as the user runs it: `crdgen` when this crdgen is on PATH,
 // `npx crdgen` (or the package runner's form) when it is installed in the project.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // `generate` warns, once per project, when the project its output goes into cannot compile or
-// run the generated code (issue #21: a plain `npm init -y` project got TS2307 for crdgen/runtime
-// and nothing said why), at the setting's file:line:col, with the fix.
+// run the generated code (a plain `npm init -y` project would get TS2307 for crdgen/runtime with
+// nothing saying why), at the setting's file:line:col, with the fix.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
-// A YAML syntax error is reported once per document, at its cause (issue #21: one unclosed `[`
-// gave ten YAML001 errors, out of line order): an unclosed `[`, `{` or quote at that character,
-// else the parser's first error by position.
+// A YAML syntax error is reported once per document, at its cause (not one YAML001 error per
+// line the parser trips on after one unclosed `[`): an unclosed `[`, `{` or quote at that
+// character, else the parser's first error by position.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { clientset } from '../../../src/generate/clientset.js';
 import { optionErrors } from '../../../src/generate/check.js';
 import { clientOptionsErrors, clientVerbs, parseClientOptionFlags } from '../../../src/generate/client-options.js';
@@ -270,7 +271,6 @@ test('kinds named like runtime types (TypedWatch, Selector, Scale, Stored) get a
   const { writeTree } = await import('../../golden/support.js');
   const { tscStrict } = await import('../../compile/tsc.js');
   const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
   const kinds = ['TypedWatch', 'Selector', 'Scale', 'Stored'].flatMap(
     (k) => yamlModel(crdYaml({ group: 'x.example.com', kind: k, status: true })).groups[0].versions[0].kinds,

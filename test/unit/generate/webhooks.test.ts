@@ -1,4 +1,4 @@
-// The webhooks emitter (issue #25): which files `--webhooks` adds to an operator and what the
+// The webhooks emitter: which files `--webhooks` adds to an operator and what the
 // operator's own files get (main.ts wiring, the manager mounting the certificate, the CRD's
 // conversion stanza), the copy plans of the generated conversions, the CLI and config switches,
 // and the generated tree compiling for corpus kinds with several versions.

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { checkCrdRequest } from '../../../src/input/crd/check.js';
 import { checkCrdObject, readCrdInputs } from '../../../src/input/crd/index.js';
-import type { IntegerNode, Kind, ObjectNode, SchemaNode } from '../../../src/model/types.js';
+import type { IntegerNode, ObjectNode, SchemaNode } from '../../../src/model/types.js';
 import { ROOT } from '../../golden/support.js';
 
 const read = (rel: string) => readFileSync(join(ROOT, rel));
@@ -29,7 +30,7 @@ test('the published DatabaseManager CRD: one diagnostic at the typo, worded like
       message:
         'Unsupported value: "strin": supported values: "array", "boolean", "integer", "number", "object", "string"',
       path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.deploymentName.type',
-      field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type',
+      field: 'spec.validation.openAPIV3Schema.properties[spec].properties[deploymentName].type',
       reason: 'FieldValueNotSupported',
       hint: 'did you mean "string"?',
       file: 'fixtures/invalid/databasemanager-typo.yaml',
@@ -43,7 +44,7 @@ test('checkCrdObject is pure and uses the apiserver field format', () => {
   const bad = parse(read('fixtures/invalid/databasemanager-typo.yaml').toString('utf8')) as unknown;
   const ds = checkCrdObject(bad);
   assert.equal(ds.length, 1);
-  assert.equal(ds[0].field, 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[deploymentName].type');
+  assert.equal(ds[0].field, 'spec.validation.openAPIV3Schema.properties[spec].properties[deploymentName].type');
   assert.equal(ds[0].line, undefined);
   const good = parse(read('fixtures/databasemanager/crd.yaml').toString('utf8')) as unknown;
   assert.deepEqual(checkCrdObject(good), []);
@@ -92,14 +93,35 @@ test('checkCrdObject reports every problem: names, versions, schema shape', () =
     'spec.group: Invalid value: "nodots": should be a domain with at least one dot',
     'spec.scope: Unsupported value: "Everywhere": supported values: "Cluster", "Namespaced"',
     'spec.versions[0].served: Invalid value: "yes": must be of type boolean',
-    'spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required',
-    'spec.versions: Invalid value: ["v1","V2"]: must have exactly one version marked as storage version',
+    'spec.versions[1].schema.openAPIV3Schema: Required value',
     'spec.names.listKind: Invalid value: "Thing": kind and listKind may not be the same',
-    'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[a].items: Required value: must be specified',
+    // (the schemas differ, so they stay per version; `x-kubernetes-preserve-unknown-fields: false`
+    // keeps the schema from being read as structural: `a`'s missing items are not reported then)
     'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[b].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined',
   ])
     assert.ok(byField.includes(expected), `missing: ${expected}\nhave:\n${byField.join('\n')}`);
   assert.ok(byField.some((f) => f.startsWith('spec.versions[1].name: Invalid value: "V2": a DNS-1035 label')));
+  // what a reader of the file sees: the version names, a hint, no stored-versions echo
+  const reader = checkCrdObject(crd);
+  const storage = reader.find((d) => d.field === 'spec.versions');
+  assert.equal(storage?.message, 'Invalid value: ["v1","V2"]: must have exactly one version marked as storage version');
+  assert.equal(storage?.hint, 'set `storage: true` on one version');
+  assert.equal(reader.find((d) => d.field === 'metadata.name')?.hint, 'expected "things.nodots"');
+  assert.ok(!reader.some((d) => d.field === 'status.storedVersions'));
+  // the apiserver's own causes (once the body decodes): its internal structs, Go field names
+  const decodable = {
+    ...crd,
+    spec: { ...crd.spec, versions: [{ ...crd.spec.versions[0], served: true }, crd.spec.versions[1]] },
+  };
+  const causes = checkCrdRequest(decodable).causes.map((c) => `${c.error.field}: ${c.error.message}`);
+  assert.ok(
+    causes.some(
+      (f) =>
+        f.startsWith('spec.versions: Invalid value: [{"Name":"v1","Served":true,') &&
+        f.endsWith(': must have exactly one version marked as storage version'),
+    ),
+  );
+  assert.ok(causes.includes('status.storedVersions: Invalid value: null: must have at least one stored version'));
 });
 
 test('structural rules: $ref, properties with additionalProperties, root type, metadata', () => {
@@ -117,11 +139,11 @@ test('structural rules: $ref, properties with additionalProperties, root type, m
   const msgs = (schema: unknown) => checkCrdObject(crd(schema)).map((d) => `${d.field}: ${d.message}`);
   assert.deepEqual(msgs({ type: 'object' }), []);
   assert.deepEqual(msgs({ type: 'string' }), [
-    'spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root',
+    'spec.validation.openAPIV3Schema.type: Invalid value: "string": must be object at the root',
   ]);
   assert.ok(
     msgs({ type: 'object', properties: { x: { $ref: '#/x' } } }).includes(
-      'spec.versions[0].schema.openAPIV3Schema.properties[x].$ref: Forbidden: $ref is not supported',
+      'spec.validation.openAPIV3Schema.properties[x].$ref: Forbidden: $ref is not supported',
     ),
   );
   assert.ok(
@@ -131,7 +153,7 @@ test('structural rules: $ref, properties with additionalProperties, root type, m
         m: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } },
       },
     }).includes(
-      'spec.versions[0].schema.openAPIV3Schema.properties[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
+      'spec.validation.openAPIV3Schema.properties[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive',
     ),
   );
   assert.ok(
@@ -139,12 +161,12 @@ test('structural rules: $ref, properties with additionalProperties, root type, m
       type: 'object',
       properties: { metadata: { type: 'object', properties: { labels: { type: 'object' } } } },
     }).includes(
-      'spec.versions[0].schema.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified',
+      'spec.validation.openAPIV3Schema.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified',
     ),
   );
   assert.ok(
     msgs({ type: 'object', properties: { e: { type: 'object', 'x-kubernetes-embedded-resource': true } } }).includes(
-      'spec.versions[0].schema.openAPIV3Schema.properties[e].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      'spec.validation.openAPIV3Schema.properties[e].properties: Required value: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
     ),
   );
   assert.deepEqual(
@@ -159,7 +181,7 @@ test('structural rules: $ref, properties with additionalProperties, root type, m
       type: 'object',
       properties: { p: { type: 'string', anyOf: [{ type: 'string', description: 'd' }] } },
     }).includes(
-      'spec.versions[0].schema.openAPIV3Schema.properties[p].anyOf[0].type: Forbidden: must be empty to be structural',
+      'spec.validation.openAPIV3Schema.properties[p].anyOf[0].type: Forbidden: must be empty to be structural',
     ),
   );
 });
@@ -316,7 +338,100 @@ test('structural completeness: value validations may only name specified fields'
   assert.deepEqual(
     checkCrdObject(crd(bad)).map((d) => `${d.field}: ${d.message}`),
     [
-      'spec.versions[0].schema.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.versions[0].schema.openAPIV3Schema.oneOf[0].properties[b]',
+      'spec.validation.openAPIV3Schema.properties[b]: Required value: because it is defined in spec.validation.openAPIV3Schema.oneOf[0].properties[b]',
     ],
   );
+});
+
+test('a misspelled schema keyword is refused at its position with did-you-mean, as kube-apiserver refuses it', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                replicas:
+                  type: integer
+                  minimun: 1
+`;
+  const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(crd) }]);
+  assert.equal(r.model.groups.length, 0, 'nothing generated');
+  assert.deepEqual(errors(r.diagnostics), [
+    {
+      severity: 'error',
+      code: 'CRD012',
+      message: 'unknown field "minimun": kube-apiserver refuses it (strict field validation, as kubectl sends it)',
+      path: 'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.replicas.minimun',
+      field: 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[replicas].minimun',
+      reason: 'FieldValueInvalid',
+      hint: 'did you mean "minimum"?',
+      file: 'widget.yaml',
+      line: 21,
+      col: 19,
+    },
+  ]);
+});
+
+test('an unknown keyword under items or additionalProperties is dropped with a warning, as the apiserver drops it', () => {
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: { name: widgets.example.com }
+spec:
+  group: example.com
+  names: { kind: Widget, plural: widgets }
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              properties:
+                tags:
+                  type: array
+                  items: { type: string, maxLenght: 10 }
+                labels:
+                  type: object
+                  additionalProperties: { type: string, patern: '^a' }
+`;
+  const r = readCrdInputs([{ file: 'widget.yaml', content: Buffer.from(crd) }]);
+  assert.deepEqual(errors(r.diagnostics), []);
+  const warnings = r.diagnostics.filter((d) => d.code === 'CRD013');
+  assert.deepEqual(
+    warnings.map((d) => [d.line, d.col, d.path, d.hint]),
+    [
+      [
+        21,
+        42,
+        'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.tags.items.maxLenght',
+        'did you mean "maxLength"? (the keyword has no effect as written)',
+      ],
+      [
+        24,
+        57,
+        'spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.labels.additionalProperties.patern',
+        'did you mean "pattern"? (the keyword has no effect as written)',
+      ],
+    ],
+  );
+  // the model is built from the CRD as the apiserver stores it: without the dropped keywords
+  const tags = prop(prop(r.model.groups[0].versions[0].kinds[0].schema, 'spec'), 'tags');
+  assert.ok(tags.type === 'array');
+  assert.equal((tags.items as { maxLength?: number }).maxLength, undefined);
 });

@@ -296,8 +296,8 @@ test('what the apiserver would refuse is reported at the TypeScript declaration,
   assert.deepEqual(
     r.diagnostics.map((d) => `${d.file}:${d.line}:${d.col} ${d.code} ${d.field}`),
     [
-      'api.ts:15:3 CRD032 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].uniqueItems',
-      'api.ts:18:12 CRD034 spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].default',
+      'api.ts:15:3 CRD032 spec.validation.openAPIV3Schema.properties[spec].properties[tags].uniqueItems',
+      'api.ts:18:12 CRD034 spec.validation.openAPIV3Schema.properties[spec].properties[ports].items.properties[name].default',
     ],
   );
   assert.match(

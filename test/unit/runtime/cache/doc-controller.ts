@@ -23,7 +23,7 @@ export async function runController(config: RestConfig, workers: number, signal:
     const client = deployments.namespace(namespace);
     try {
       const current = await client.get(dm.spec.deploymentName);
-      if (current.spec?.replicas !== dm.spec.replicas) await client.update({ ...current, spec: { ...current.spec!, replicas: dm.spec.replicas } });
+      if (current.spec?.replicas !== dm.spec.replicas) await client.update({ ...current, spec: { ...current.spec, replicas: dm.spec.replicas } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       const labels = { app: name };
@@ -42,7 +42,7 @@ export async function runController(config: RestConfig, workers: number, signal:
       await syncHandler(next.item);
       queue.forget(next.item);
     } catch (err) {
-      console.error(`sync ${next.item} failed, will retry: ${err instanceof Error ? err.message : err}`);
+      console.error(`sync ${next.item} failed, will retry: ${err instanceof Error ? err.message : JSON.stringify(err)}`);
       queue.addRateLimited(next.item);
     } finally {
       queue.done(next.item);

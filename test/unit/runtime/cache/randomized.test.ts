@@ -1,4 +1,4 @@
-// The "must not lose an event" invariant, checked under random faults: a
+// The informer's "must not lose an event" invariant, checked under random faults: a
 // reflector + informer against a server that randomly drops watches, answers 410 (as
 // an ERROR event and at watch start), 500 and 429, expires continue tokens, compacts
 // its history and mutates objects. After the faults stop, the cache equals the server

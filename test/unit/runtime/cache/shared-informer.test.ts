@@ -80,7 +80,7 @@ test('a late handler first receives the cached objects as adds; its registration
     ...rec,
     onAdd: async (o, initial) => {
       await gate;
-      rec.onAdd?.(o, initial);
+      void rec.onAdd?.(o, initial);
     },
   });
   await flush();

@@ -92,17 +92,17 @@ test('ownedObjectHandler: controller owner of the right kind only; tombstones un
     },
     spec: { selector: {}, template: {} },
   });
-  h.onAdd!(owned('1', { controller: true }), false);
-  h.onAdd!(owned('1', { controller: false }), false);
-  h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);
-  h.onUpdate!(owned('1', { controller: true }), owned('1', { controller: true }));
-  h.onUpdate!(owned('1', { controller: true }), owned('2', { controller: true }));
-  h.onDelete!(new DeletedFinalStateUnknown('ns/x', owned('3', { controller: true })));
+  void h.onAdd!(owned('1', { controller: true }), false);
+  void h.onAdd!(owned('1', { controller: false }), false);
+  void h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);
+  void h.onUpdate!(owned('1', { controller: true }), owned('1', { controller: true }));
+  void h.onUpdate!(owned('1', { controller: true }), owned('2', { controller: true }));
+  void h.onDelete!(new DeletedFinalStateUnknown('ns/x', owned('3', { controller: true })));
   assert.deepEqual(keys, ['ns/owner', 'ns/owner', 'ns/owner']);
   const prim: string[] = [];
   const e = enqueueHandler<Deployment>((k) => prim.push(k));
-  e.onUpdate!(owned('1', {}), owned('1', {}));
-  e.onDelete!(new DeletedFinalStateUnknown('ns/gone', owned('1', {})));
+  void e.onUpdate!(owned('1', {}), owned('1', {}));
+  void e.onDelete!(new DeletedFinalStateUnknown('ns/gone', owned('1', {})));
   assert.deepEqual(prim, ['ns/x', 'ns/gone'], 'the primary kind enqueues resyncs and tombstone keys');
 });
 

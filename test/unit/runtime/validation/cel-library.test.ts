@@ -249,7 +249,8 @@ describe('quantity library', () => {
   it('add, sub, asInteger, asApproximateFloat, sign, isInteger', () => {
     assert.equal(run("quantity('1').add(quantity('500m')) == quantity('1500m')"), true);
     assert.equal(run("quantity('1').add(2) == quantity('3')"), true);
-    assert.equal(run("quantity('1').sub(quantity('2')).sign()"), -1n);
+    // sign is a function, not a method
+    assert.equal(run("sign(quantity('1').sub(quantity('2')))"), -1n);
     assert.equal(run("quantity('2k').asInteger()"), 2000n);
     fails("quantity('500m').asInteger()", /cannot convert value to integer/);
     assert.equal(run("quantity('500m').asApproximateFloat()"), 0.5);

@@ -35,7 +35,7 @@ const dmSchema = {
 };
 
 describe('OpenAPI keywords', () => {
-  it('DatabaseManager: replicas 11 is the issue example, word for word', () => {
+  it('DatabaseManager: replicas 11 gives the apiserver message, word for word', () => {
     const errs = errorsOf(dmSchema, { spec: { deploymentName: 'db', replicas: 11 } });
     assert.deepEqual(errs, [
       {
@@ -135,10 +135,14 @@ describe('OpenAPI keywords', () => {
     assert.deepEqual(reasons, ['FieldValueTypeInvalid']);
   });
 
-  it('format int32 is not range-checked and a float is refused by type (as kube-openapi)', () => {
-    assert.deepEqual(check({ type: 'integer', format: 'int32' }, 2 ** 40), []);
+  it('format int32 is range-checked (its error at the root, as kube-openapi) and a float is refused by type', () => {
+    assert.deepEqual(check({ type: 'integer', format: 'int32' }, 2 ** 40), [
+      '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.x',
+    ]);
+    assert.deepEqual(check({ type: 'integer', format: 'int32' }, 2 ** 31 - 1), []);
     assert.deepEqual(check({ type: 'integer', format: 'int32' }, 1.5), [
       'spec.x: Invalid value: "float64": spec.x in body must be of type int32: "float64"',
+      '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.x',
     ]);
   });
 
@@ -310,7 +314,7 @@ describe('OpenAPI keywords', () => {
       properties: { spec: { type: 'array', items: { type: 'object', additionalProperties: { allOf: [{}, leaf] } } } },
     });
     assert.equal(pathOf(deep({ type: 'strin' })), 'properties.spec.items.additionalProperties.allOf[1].type');
-    assert.equal(pathOf(deep({ maxLength: -1 })), 'properties.spec.items.additionalProperties.allOf[1].maxLength');
+    assert.equal(pathOf(deep({ maxLength: 1.5 })), 'properties.spec.items.additionalProperties.allOf[1].maxLength');
     assert.equal(
       pathOf(deep({ 'x-kubernetes-validations': [{ rule: 'true' }, { rule: 'true', reason: 'Nope' }] })),
       'properties.spec.items.additionalProperties.allOf[1].x-kubernetes-validations[1].reason',

@@ -46,20 +46,18 @@ export const DATABASES: Readonly<Record<string, Database>> = {
 /** Why a spec cannot be done: reported on the object, and not retried. */
 type Problem = { reason: string; message: string };
 
-/** What is wrong with the spec of `dm`, if anything. */
-export function problemOf(dm: DatabaseManager): Problem | undefined {
+/** The database the spec of `dm` names, or why the spec cannot be done. */
+export function databaseOf(dm: DatabaseManager): Database | Problem {
   const { deploymentName = "", engine = "" } = dm.spec ?? {};
   // it names the Service too: a DNS-1035 label
   if (!/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/.test(deploymentName)) {
     const message = `spec.deploymentName "${deploymentName}" is not a DNS-1035 label`;
     return { reason: "InvalidDeploymentName", message };
   }
-  if (!Object.hasOwn(DATABASES, engine)) {
-    const known = Object.keys(DATABASES).join(", ");
-    const message = `spec.engine "${engine}" is not one of ${known}`;
-    return { reason: "UnknownEngine", message };
-  }
-  return undefined;
+  const db = Object.hasOwn(DATABASES, engine) ? DATABASES[engine] : undefined;
+  if (db) return db;
+  const message = `spec.engine "${engine}" is not one of ${Object.keys(DATABASES).join(", ")}`;
+  return { reason: "UnknownEngine", message };
 }
 
 /**
@@ -74,7 +72,7 @@ export async function reconcile(
   const { client, recorder, ownerReference } = context;
   const name = dm.spec?.deploymentName ?? "";
   const { engine = "", replicas = 1 } = dm.spec ?? {};
-  const key = { namespace: dm.metadata?.namespace, name };
+  const key = { namespace: dm.metadata?.namespace ?? "", name };
   // creates or updates the object through `set` (sends nothing when nothing changes), with the
   // controller ownerReference; one that `dm` does not control is not taken over: an error
   async function ensure<T extends KubeObject>(
@@ -91,27 +89,35 @@ export async function reconcile(
       }
       set(obj);
     });
+    const fields = { [resource.kind.toLowerCase()]: name }; // { deployment: "orders-db" }
     if (result.operation !== "unchanged")
-      context.logger.info({ name }, `${result.operation} ${resource.kind}`);
+      context.logger.info(fields, `${result.operation} ${resource.kind}`);
     return result.object;
   }
-  const problem = problemOf(dm);
+  const db = databaseOf(dm);
+  const problem = "reason" in db ? db : undefined;
   let available: number | undefined;
-  if (problem) recorder.event(dm, "Warning", problem.reason, problem.message);
+  if ("reason" in db) recorder.event(dm, "Warning", db.reason, db.message);
   else {
-    const { image, defaultVersion, port, password } = DATABASES[engine];
+    const { image, defaultVersion, port, password } = db;
     const labels = { app: name, controller: dm.metadata?.name ?? "" };
     const secretKeyRef = { name: `${name}-credentials`, key: "password" };
-    const container = {
-      name: engine,
-      image: `${image}:${dm.spec?.version ?? defaultVersion}`,
-      ports: [{ name: engine, containerPort: port, protocol: "TCP" as const }],
-      env: password
-        ? [{ name: password, valueFrom: { secretKeyRef } }]
-        : undefined,
-    };
+    const tag = dm.spec?.version ?? defaultVersion;
+    const podPorts = [
+      { name: engine, containerPort: port, protocol: "TCP" as const },
+    ];
     const deployment = await ensure(DeploymentResource, (d) => {
       const pod = d.spec?.template;
+      const [current] = pod?.spec?.containers ?? [];
+      const container = {
+        ...current,
+        name: engine,
+        image: `${image}:${tag}`,
+        ports: podPorts,
+      };
+      if (password)
+        container.env = [{ name: password, valueFrom: { secretKeyRef } }];
+      else delete container.env;
       d.spec = {
         ...d.spec,
         replicas,
@@ -119,10 +125,7 @@ export async function reconcile(
         template: {
           ...pod,
           metadata: { ...pod?.metadata, labels },
-          spec: {
-            ...pod?.spec,
-            containers: [{ ...pod?.spec?.containers[0], ...container }],
-          },
+          spec: { ...pod?.spec, containers: [container] },
         },
       };
     });
@@ -135,8 +138,8 @@ export async function reconcile(
     available = deployment.status?.availableReplicas ?? 0;
   }
   const status = { ...structuredClone(dm.status) };
-  const generation = dm.metadata?.generation;
-  status.availableReplicas = available ?? status.availableReplicas;
+  const generation = dm.metadata?.generation ?? 0;
+  if (available !== undefined) status.availableReplicas = available;
   status.observedGeneration = generation;
   const ready = available !== undefined && available >= replicas;
   setCondition((status.conditions ??= []), {

@@ -1,8 +1,8 @@
-// A v1 CRD's versions as the apiserver prints them in its validation errors: it validates the
-// internal (unversioned) apiextensions types and formats `spec.versions` with Go's json.Marshal
-// of them — Go field names, every field present, a schema (or subresources, or printer columns)
-// (or selectable fields) that all versions share hoisted to the spec and left null in the versions.
-import { goJson } from '../runtime/validation/go-format.js';
+// A v1 CRD's parts as the apiserver prints them in its validation errors: it validates the
+// internal (unversioned) apiextensions types and formats values with Go's json.Marshal of them —
+// Go field names, every field present, a schema (or subresources, or printer columns, or
+// selectable fields) that all versions share hoisted to the spec and left null in the versions.
+import { goJson } from '../../runtime/validation/go-format.js';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,26 +21,33 @@ const jsonValue = (v: unknown): unknown => {
 const int = (v: unknown): unknown => (typeof v === 'number' ? v : null);
 
 /** internal JSONSchemaProps of a v1 schema, in Go's field order. */
-function props(s: unknown): Rec | null {
+export function internalSchema(s: unknown): Rec | null {
   if (!isRec(s)) return null;
-  const many = (v: unknown): unknown => (Array.isArray(v) ? v.map(props) : null);
+  const many = (v: unknown): unknown => (Array.isArray(v) ? v.map(internalSchema) : null);
   const map = (v: unknown): unknown =>
     isRec(v)
       ? Object.fromEntries(
           Object.keys(v)
             .sort()
-            .map((k) => [k, props(v[k])]),
+            .map((k) => [k, internalSchema(v[k])]),
         )
       : null;
   const orBool = (v: unknown): unknown =>
-    v === undefined ? null : typeof v === 'boolean' ? { Allows: v, Schema: null } : { Allows: true, Schema: props(v) };
+    v === undefined
+      ? null
+      : typeof v === 'boolean'
+        ? { Allows: v, Schema: null }
+        : { Allows: true, Schema: internalSchema(v) };
   const deps = isRec(s.dependencies)
     ? Object.fromEntries(
         Object.keys(s.dependencies)
           .sort()
           .map((k) => {
             const d = (s.dependencies as Rec)[k];
-            return [k, Array.isArray(d) ? { Schema: null, Property: d } : { Schema: props(d), Property: null }];
+            return [
+              k,
+              Array.isArray(d) ? { Schema: null, Property: d } : { Schema: internalSchema(d), Property: null },
+            ];
           }),
       )
     : null;
@@ -90,11 +97,11 @@ function props(s: unknown): Rec | null {
         ? null
         : Array.isArray(s.items)
           ? { Schema: null, JSONSchemas: many(s.items) }
-          : { Schema: props(s.items), JSONSchemas: null },
+          : { Schema: internalSchema(s.items), JSONSchemas: null },
     AllOf: many(s.allOf),
     OneOf: many(s.oneOf),
     AnyOf: many(s.anyOf),
-    Not: props(s.not),
+    Not: internalSchema(s.not),
     Properties: map(s.properties),
     AdditionalProperties: orBool(s.additionalProperties),
     PatternProperties: map(s.patternProperties),
@@ -158,7 +165,7 @@ export function internalVersionsJson(spec: Rec): string {
       Storage: v.storage === true,
       Deprecated: v.deprecated === true,
       DeprecationWarning: ptr(v.deprecationWarning),
-      Schema: hoist.schema || !isRec(v.schema) ? null : { OpenAPIV3Schema: props(v.schema.openAPIV3Schema) },
+      Schema: hoist.schema || !isRec(v.schema) ? null : { OpenAPIV3Schema: internalSchema(v.schema.openAPIV3Schema) },
       Subresources: hoist.subresources ? null : subresources(v.subresources),
       AdditionalPrinterColumns: hoist.columns ? null : columns(v.additionalPrinterColumns),
       SelectableFields:
@@ -168,4 +175,9 @@ export function internalVersionsJson(spec: Rec): string {
     })),
     { sortKeys: false },
   );
+}
+
+/** An internal JSONSchemaProps as the apiserver prints it after `Invalid value: ` (Go's json.Marshal). */
+export function internalSchemaJson(s: unknown): string {
+  return goJson(internalSchema(s), { sortKeys: false });
 }
