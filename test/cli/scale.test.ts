@@ -24,7 +24,7 @@ import { resolveTargets, type GenerateFlags } from '../../src/cli/options.js';
 import { buildTarget } from '../../src/cli/pipeline.js';
 import { Reporter } from '../../src/cli/report.js';
 import { CACHE_DIR } from '../../src/cli/cache-dir.js';
-import { renameGroups } from '../../bench/lib/replicate.js';
+import { editOne, renameGroups } from '../../bench/lib/replicate.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-scale-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -230,6 +230,48 @@ test('nothing changed: every group from the cache, nothing written; an edited fi
       .pop(),
     '*',
   );
+});
+
+test('one CRD changed: only its groups are generated again, only the files that changed are written', async () => {
+  const files = corpusFiles().slice(0, 8);
+  const dir = inputsFolder('one-edit', files);
+  const inputs = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((p) => p.endsWith('.yaml'))
+    .sort();
+  const groupsOf = (p: string): string[] => [
+    ...new Set([...readFileSync(join(dir, p), 'utf8').matchAll(/^\s*group: (\S+)\s*$/gm)].map((m) => m[1])),
+  ];
+  // an input whose groups no other input defines: its cluster of groups is itself alone
+  const edited = inputs.find((p) => groupsOf(p).every((g) => inputs.every((q) => q === p || !groupsOf(q).includes(g))));
+  assert.ok(edited, 'an input with groups of its own');
+  const out = join(tmp, 'one-edit-out');
+  assert.equal((await run(['generate', dir, '--out', out], tmp)).code, 0);
+  const stamp = (p: string): string => {
+    const st = statSync(join(out, p));
+    return `${st.ino} ${st.mtimeMs}`;
+  };
+  const before = readTree(out);
+  const stamps = new Map([...before.keys()].map((p) => [p, stamp(p)]));
+  editOne(join(dir, edited), 0);
+  const inc = await run(['generate', dir, '--out', out], tmp);
+  assert.equal(inc.code, 0, inc.stderr);
+  // generated again: the edited input's files (what a run of it alone writes: its groups' files and
+  // the three that span groups); every other group's came from the cache
+  const alone = join(tmp, 'one-edit-alone');
+  assert.equal((await run(['generate', join(dir, edited), '--out', alone, '--no-cache'], tmp)).code, 0);
+  const again = readTree(alone).size;
+  const after = readTree(out);
+  assert.ok(again < after.size / 2, `${again} of ${after.size}`);
+  assert.match(inc.stdout, new RegExp(`: \\d+ written, \\d+ unchanged \\(${after.size - again} from the cache\\)\\n$`));
+  // written: exactly the files whose contents changed; every other file left alone on disk
+  const changed = [...after].filter(([p, t]) => before.get(p) !== t).map(([p]) => p);
+  assert.ok(changed.length > 0 && changed.length < again, changed.join(', '));
+  assert.ok(inc.stdout.includes(`: ${changed.length} written, ${after.size - changed.length} unchanged`), inc.stdout);
+  for (const p of after.keys()) if (!changed.includes(p)) assert.equal(stamp(p), stamps.get(p), `${p} was rewritten`);
+  // and the result is a cold run's, byte for byte
+  const cold = join(tmp, 'one-edit-cold');
+  assert.equal((await run(['generate', dir, '--out', cold, '--no-cache'], tmp)).code, 0);
+  assert.deepEqual(after, readTree(cold));
 });
 
 const BIN = join(ROOT, 'bin', 'crdgen.js');
