@@ -1,7 +1,7 @@
 // Running out of memory is an error, not a crash: at the points where a run has let go of what it
 // no longer needs (after each input, each cluster of groups), the heap is compared with its limit.
 // Past HEAP_SHARE of it — after a full garbage collection, so that garbage does not count — the
-// run stops with GEN008, naming the heap used and how to raise it, and the output folder is left
+// run stops with CLI004, naming the heap used and how to raise it, and the output folder is left
 // as it was (nothing under it changes before the commit).
 
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
