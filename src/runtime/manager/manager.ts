@@ -1,7 +1,7 @@
 // The manager (controller-runtime's manager.Manager, the parts a controller needs): one
 // shared informer per resource for every controller and the client, the client itself, and
 // the controllers' lifecycle. Leader election, metrics and health probes come from
-// runOperator, which runs a manager like any controller (`setupWithManager`).
+// runOperator (src/runtime/operator), which builds a manager from its flags and starts it.
 import { setMaxListeners } from 'node:events';
 import type { KubeObject } from '../meta/types.js';
 import type { RestConfig } from '../client/config.js';
@@ -9,13 +9,12 @@ import type { TypedResource } from '../client/resource.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 import { SharedInformerFactoryBase } from '../informers/shared-informer-factory.js';
-import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
-import { noopControllerMetrics, type ControllerMetrics } from '../controller/metrics.js';
-import type { EventBroadcaster, EventRecorder } from '../controller/events.js';
-import type { RunnableController } from '../controller/manager.js';
-import { waitForSynced } from '../controller/wait-synced.js';
-import { ManagerClient, type Client } from './client.js';
-import type { Controller, ControllerHost } from './controller.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
+import { noopControllerMetrics, type ControllerMetrics } from '../metrics/controller.js';
+import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
+import { waitForSyncedWithin } from '../cache/wait-synced.js';
+import { ManagerClient, type Client } from '../cluster/client.js';
+import type { Controller, ControllerHost } from '../controller/controller.js';
 
 /** Options of {@link newManager}. Durations in ms. */
 export interface ManagerOptions {
@@ -55,7 +54,7 @@ const noopRecorder: EventRecorder = { event: () => undefined };
  * → stopped (the signal aborted, the controllers drained, the cache shut down). Invariant:
  * one informer per resource (group, version, resource) whoever asks for it.
  */
-export class Manager implements RunnableController {
+export class Manager {
   readonly name: string;
   readonly logger: Logger;
   /** The API behind the client and the caches. */
@@ -71,7 +70,6 @@ export class Manager implements RunnableController {
   private runSignal: AbortSignal | undefined;
   private readonly stopController = new AbortController();
   private failure: { error: unknown } | undefined;
-  private defaultConcurrency: number;
   /** What controllers see of the manager. */
   readonly host: ControllerHost;
 
@@ -93,9 +91,9 @@ export class Manager implements RunnableController {
           onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
         },
       });
-    const n = options.maxConcurrentReconciles ?? 1;
-    if (!(Number.isInteger(n) && n >= 1)) throw new Error(`maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
-    this.defaultConcurrency = n;
+    const defaultConcurrency = options.maxConcurrentReconciles ?? 1;
+    if (!(Number.isInteger(defaultConcurrency) && defaultConcurrency >= 1))
+      throw new Error(`maxConcurrentReconciles must be an integer ≥ 1, got ${defaultConcurrency}`);
     const fieldManager = options.fieldManager ?? this.name;
     this.client = new ManagerClient({
       backend: this.backend,
@@ -104,16 +102,12 @@ export class Manager implements RunnableController {
       syncedInformer: (resource) => this.syncedInformer(resource),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
-    // the host reads the manager's concurrency when a controller starts, not when the host is made
-    const concurrency = (): number => this.defaultConcurrency;
     this.host = {
       client: this.client,
       logger: this.logger,
       reconcileMetrics: metrics.reconcile,
       workqueueMetrics: metrics.workqueue,
-      get defaultConcurrency() {
-        return concurrency();
-      },
+      defaultConcurrency,
       defaultCacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
       informer: (resource) => this.informer(resource),
       recorder: (resource) => options.events?.newRecorder(resource) ?? noopRecorder,
@@ -142,12 +136,7 @@ export class Manager implements RunnableController {
     const informer = this.informer(resource);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
-    if (
-      !(await waitForSynced(
-        () => informer.hasSynced(),
-        AbortSignal.any([this.runSignal, AbortSignal.timeout(timeoutMs)]),
-      ))
-    ) {
+    if (!(await waitForSyncedWithin(() => informer.hasSynced(), this.runSignal, timeoutMs))) {
       throw new Error(
         this.runSignal.aborted
           ? `the manager stopped before the cache of ${resource.resource} synced`
@@ -183,13 +172,6 @@ export class Manager implements RunnableController {
   /** True once every controller's caches have synced (readiness). */
   hasSynced(): boolean {
     return this.state === 'running' && this.controllers.every((c) => c.hasSynced());
-  }
-
-  /** RunnableController: runOperator's `--workers` becomes the default `maxConcurrentReconciles`. */
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (this.options.maxConcurrentReconciles === undefined && Number.isInteger(workers) && workers >= 1)
-      this.defaultConcurrency = workers;
-    await this.start(signal);
   }
 
   /**

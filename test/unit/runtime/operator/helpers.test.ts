@@ -1,0 +1,98 @@
+// The operator's helpers: flags, durations, bind addresses and the endpoint server of its
+// metrics and health probes, and signals.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  FlagError,
+  parseDuration,
+  parseOperatorFlags,
+  parseBindAddress,
+  startEndpointServer,
+  setupSignalHandler,
+} from '../../../../src/runtime/index.js';
+
+test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
+  const d = parseOperatorFlags([], 'op', {});
+  assert.ok(d !== 'help');
+  assert.equal(d.workers, 2);
+  assert.equal(d.namespace, '');
+  assert.equal(d.leaderElect, false);
+  assert.deepEqual([d.leaseDurationMs, d.renewDeadlineMs, d.retryPeriodMs], [15_000, 10_000, 2_000]);
+  assert.equal(d.metricsBindAddress, ':8080');
+  assert.equal(d.healthProbeBindAddress, ':8081');
+  assert.equal(d.leaderElectionId, 'op-leader');
+  assert.equal(d.leaderElectionNamespace, 'default');
+  assert.deepEqual([d.webhookBindAddress, d.webhookCertDir], [':9443', '/tmp/k8s-webhook-server/serving-certs']);
+  const w = parseOperatorFlags(['--webhook-bind-address', '127.0.0.1:9443', '--webhook-cert-dir', '/certs'], 'op', {});
+  assert.ok(w !== 'help');
+  assert.deepEqual([w.webhookBindAddress, w.webhookCertDir], ['127.0.0.1:9443', '/certs']);
+  const o = parseOperatorFlags(
+    [
+      '--workers',
+      '5',
+      '--namespace',
+      'prod',
+      '--resync',
+      '30s',
+      '--leader-elect',
+      '--leader-elect-lease-duration',
+      '1m30s',
+    ],
+    'op',
+    { POD_NAMESPACE: 'ops' },
+  );
+  assert.ok(o !== 'help');
+  assert.deepEqual(
+    [o.workers, o.namespace, o.resyncMs, o.leaderElect, o.leaseDurationMs, o.leaderElectionNamespace],
+    [5, 'prod', 30_000, true, 90_000, 'ops'],
+  );
+  assert.equal(parseOperatorFlags(['-h'], 'op'), 'help');
+  assert.throws(() => parseOperatorFlags(['--workers', '0'], 'op'), FlagError);
+  assert.throws(() => parseOperatorFlags(['--bogus'], 'op'), FlagError);
+  assert.throws(() => parseOperatorFlags(['--resync', '5 minutes'], 'op'), /not a duration/);
+  assert.equal(parseDuration('500ms', 'x'), 500);
+  assert.equal(parseDuration('2', 'x'), 2000);
+});
+
+test('bind addresses: kubebuilder forms, "0" disables, junk is a clear error', () => {
+  assert.deepEqual(parseBindAddress(':8080'), { host: '0.0.0.0', port: 8080 });
+  assert.deepEqual(parseBindAddress('127.0.0.1:0'), { host: '127.0.0.1', port: 0 });
+  assert.deepEqual(parseBindAddress('[::1]:9090'), { host: '::1', port: 9090 });
+  assert.equal(parseBindAddress('0'), undefined);
+  assert.throws(() => parseBindAddress('localhost'), /bad bind address/);
+  assert.throws(() => parseBindAddress(':99999'), /bad port/);
+});
+
+test('endpoint server: routes answer, others 404, non-GET 405', async () => {
+  const s = await startEndpointServer(
+    { host: '127.0.0.1', port: 0 },
+    { '/healthz': () => ({ status: 200, contentType: 'text/plain', body: 'ok' }) },
+  );
+  try {
+    const r = await fetch(`${s.url}/healthz`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), 'ok');
+    assert.equal((await fetch(`${s.url}/x`)).status, 404);
+    assert.equal((await fetch(`${s.url}/healthz`, { method: 'POST' })).status, 405);
+  } finally {
+    await s.close();
+  }
+});
+
+test('signals: the first SIGTERM aborts (reason = the signal), the second calls onSecondSignal; dispose removes the listeners', () => {
+  const before = process.listenerCount('SIGTERM');
+  const seconds: string[] = [];
+  const h = setupSignalHandler({ signals: ['SIGTERM'], onSecondSignal: (s) => void seconds.push(s) });
+  try {
+    assert.equal(h.signal.aborted, false);
+    process.emit('SIGTERM', 'SIGTERM');
+    assert.equal(h.signal.aborted, true);
+    assert.equal(h.signal.reason, 'SIGTERM');
+    assert.deepEqual(seconds, []);
+    process.emit('SIGTERM', 'SIGTERM');
+    assert.deepEqual(seconds, ['SIGTERM']);
+  } finally {
+    h.dispose();
+  }
+  assert.equal(process.listenerCount('SIGTERM'), before);
+});
