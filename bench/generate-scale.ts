@@ -1,4 +1,4 @@
-// Benchmark: generation at the scale of the largest CRD sets (issue #38). The corpus's consistent
+// Benchmark: generation at the scale of the largest CRD sets. The corpus's consistent
 // API set (27 files, 41 kinds) replicated 1×, 4×, 16× and 32× under renamed groups
 // (bench/lib/replicate.ts), and at each size: crdgen cold (a new output folder, no cache), crdgen
 // after one CRD changed (the folder and cache of a run before the edit; the result compared with
