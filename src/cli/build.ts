@@ -12,6 +12,49 @@ import { plural } from './generate.js';
 import { HeapLimitError } from './heap.js';
 import { commandOf } from './invocation.js';
 import type { PlannedStep, StageOptions, StagedTarget } from './stream.js';
+import { displayPath } from './inputs.js';
+
+/**
+ * The targets of a run (flags, config), their notes and problems reported; for generate, every
+ * --out checked before any input is read. Undefined when there is none to run (the closing line said).
+ */
+async function resolveAll(
+  inputs: readonly string[],
+  flags: GenerateFlags,
+  given: FlagGiven,
+  ctx: CliContext,
+  reporter: Reporter,
+  needOut: boolean,
+): Promise<ResolvedTarget[] | undefined> {
+  const resolution = await resolveTargets(inputs, flags, given, ctx.io, needOut);
+  reporter.report(resolution.diagnostics);
+  for (const note of resolution.notes) reporter.info(note);
+  if (resolution.targets.length === 0) return failed(reporter);
+  if (reporter.command === 'generate') {
+    // a --out that cannot be written is said at once, before any input is read
+    const { outDirProblem } = await import('../emit/out-dir.js');
+    const problems = resolution.targets.flatMap((t) => {
+      const p = outDirProblem(t.out!, (abs) => displayPath(ctx.io.cwd, abs));
+      if (!p) return [];
+      // an out from the config is named as the config names it
+      const named = (text: string): string => (given('out') ? text : text.replace(/--out\b/g, 'out'));
+      return [
+        {
+          severity: 'error' as const,
+          code: 'OUT001' as const,
+          file: displayPath(ctx.io.cwd, t.out!),
+          message: named(p.message),
+          hint: named(p.hint),
+        },
+      ];
+    });
+    if (problems.length > 0) {
+      reporter.report(problems);
+      return failed(reporter);
+    }
+  }
+  return resolution.targets;
+}
 
 /** Builds every target in memory; undefined when any has input errors (reported, with the closing line). */
 export async function buildAll(
@@ -22,12 +65,11 @@ export async function buildAll(
   reporter: Reporter,
   needOut: boolean,
 ): Promise<TargetOutput[] | undefined> {
-  const resolution = await resolveTargets(inputs, flags, given, ctx.io, needOut);
-  reporter.report(resolution.diagnostics);
-  if (resolution.targets.length === 0) return failed(reporter);
+  const targets = await resolveAll(inputs, flags, given, ctx, reporter, needOut);
+  if (!targets) return undefined;
   const outputs: TargetOutput[] = [];
   let ok = true;
-  for (const t of resolution.targets) {
+  for (const t of targets) {
     const built = await buildTarget(t, ctx.io, reporter);
     if (built) outputs.push(built);
     else ok = false;
@@ -35,8 +77,10 @@ export async function buildAll(
   return ok ? outputs : failed(reporter);
 }
 
+/** The closing line of a failed run; only generate writes, so only generate says nothing was written. */
 function failed(reporter: Reporter): undefined {
-  reporter.errorLine(`crdgen: ${plural(countDiagnostics(reporter.diagnostics).errors, 'error')}; nothing was written`);
+  const errors = plural(countDiagnostics(reporter.diagnostics).errors, 'error');
+  reporter.errorLine(`crdgen: ${errors}${reporter.command === 'generate' ? '; nothing was written' : ''}`);
   return undefined;
 }
 
@@ -53,14 +97,13 @@ export async function stageAll(
   reporter: Reporter,
   opts: Omit<StageOptions, 'onStep'> & { onStep?: (target: ResolvedTarget, step: PlannedStep) => void },
 ): Promise<StagedTarget[] | undefined> {
-  const resolution = await resolveTargets(inputs, flags, given, ctx.io, true);
-  reporter.report(resolution.diagnostics);
-  if (resolution.targets.length === 0) return failed(reporter);
+  const targets = await resolveAll(inputs, flags, given, ctx, reporter, true);
+  if (!targets) return undefined;
   const { stageTarget } = await import('./stream.js');
   const staged: StagedTarget[] = [];
   let ok = true;
   try {
-    for (const t of resolution.targets) {
+    for (const t of targets) {
       const onStep = opts.onStep;
       const s = await stageTarget(t, ctx.io, reporter, {
         dryRun: opts.dryRun,

@@ -75,6 +75,7 @@ export async function runGenerate(
     return EXIT.invalidInput;
   }
   const { WriteError } = await import('../emit/writer.js');
+  const { removalWarnings } = await import('./removals.js');
   for (const s of staged) {
     const out = s.target.out!;
     reporter.progress(`writing ${s.target.name}…`);
@@ -82,6 +83,16 @@ export async function runGenerate(
     try {
       s.tx.finish();
       plan = s.tx.steps();
+      // said before anything is removed: an operator that goes, and the user's files it leaves
+      reporter.report(
+        removalWarnings(plan, {
+          out,
+          show: (abs) => displayPath(ctx.io.cwd, abs),
+          ...(s.target.controllersFrom !== undefined
+            ? { config: displayPath(ctx.io.cwd, s.target.controllersFrom) }
+            : {}),
+        }),
+      );
       s.tx.commit();
     } catch (e) {
       for (const other of staged) other.tx.abort();
@@ -130,7 +141,7 @@ export function addGeneratorOptions(cmd: Command): Command {
   cmd
     .option(
       '-c, --config <file>',
-      'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)',
+      'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up). Without inputs every target of it runs; inputs on the command line are added to the inputs of the target writing to --out (or of the only one), whose settings apply; elsewhere only the command line does',
     )
     .addOption(
       new Option(
@@ -210,7 +221,7 @@ export function createGenerateCommand(ctx: CliContext): Command {
     )
     .argument(
       '[inputs...]',
-      'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: use crdgen.config.yaml',
+      'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: the inputs of crdgen.config.yaml',
     )
     .option('-o, --out <dir>', 'output folder (created if missing; required without a config)')
     .option(

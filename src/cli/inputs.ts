@@ -186,8 +186,10 @@ export async function listInputs(inputs: readonly string[], io: CliIo): Promise<
     if (fromDirectory) input.fromDirectory = true;
     entries.push({ input });
   };
-  const problem = (file: string, message: string): void =>
-    void entries.push({ diagnostic: { severity: 'error', code: 'IO001', file, message } });
+  const problem = (file: string, message: string, hint?: string): void =>
+    void entries.push({
+      diagnostic: { severity: 'error', code: 'IO001', file, message, ...(hint !== undefined ? { hint } : {}) },
+    });
   for (const input of inputs) {
     if (input === '-') {
       if (seen.has(STDIN_NAME)) continue;
@@ -204,7 +206,12 @@ export async function listInputs(inputs: readonly string[], io: CliIo): Promise<
     }
     if (st?.isDirectory()) {
       const files = await walkYaml(abs);
-      if (files.length === 0) problem(input, 'directory contains no *.yaml or *.yml files');
+      if (files.length === 0)
+        problem(
+          input,
+          'directory contains no *.yaml or *.yml files',
+          'put your CRD YAML files into it (kubectl get crd <name> -o yaml writes one from a cluster)',
+        );
       for (const f of files) addFile(f, true);
     } else if (st) {
       addFile(abs, false);

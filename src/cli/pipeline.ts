@@ -121,18 +121,29 @@ async function emit(
   reporter: Reporter,
 ): Promise<GeneratedFile[]> {
   reporter.progress(`generating ${target.name}…`);
-  const files = emitFiles(target, read.model, read.format, ctx);
+  const files = emitFiles(target, read.model, read.format, ctx, reporter.command);
   return finishFiles(target, files, await readHeaderFile(target), reporter);
 }
 
-/** The emitters' files of `model` (the part `ctx` asks for); their input errors as CLI errors. */
-export function emitFiles(target: ResolvedTarget, model: Model, format: InputKind, ctx: EmitContext): GeneratedFile[] {
+/**
+ * The emitters' files of `model` (the part `ctx` asks for); their input errors as CLI errors
+ * (`command`: the command running, whose message says so when nothing was written).
+ */
+export function emitFiles(
+  target: ResolvedTarget,
+  model: Model,
+  format: InputKind,
+  ctx: EmitContext,
+  command: string,
+): GeneratedFile[] {
   try {
     return runEmitters(model, ctx, emittersForInput(target.emitters, format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
-    if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
+    const written = command === 'generate' ? 'nothing was written' : ''; // verify and validate never write
+    if (e instanceof NameCollisionError)
+      throw new CliError(`${e.message}${written && `; ${written}`}`, EXIT.invalidInput);
     if (e instanceof ValidatorGenerationError)
-      throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);
+      throw new CliError(`${e.message}${written && `\n${written}`}`, EXIT.invalidInput);
     throw e;
   }
 }

@@ -196,7 +196,7 @@ export async function runCluster(env: ClusterEnv, job: ClusterJob, loaded?: Load
       if (job.operators.length > 0) ctx.controllers = job.operators;
       else delete ctx.controllers;
     }
-    const emitted = emitFiles(env.target, withGroups(env.base, l.groups), 'yaml', ctx);
+    const emitted = emitFiles(env.target, withGroups(env.base, l.groups), 'yaml', ctx, env.command);
     files = await finishFiles(env.target, emitted, env.header, {
       command: env.command,
       report: (ds) => void result.warnings.push(...ds),

@@ -658,7 +658,7 @@ async function stream(
     // 3. the files that span groups
     const shared = await finishFiles(
       target,
-      emitFiles(target, base, 'yaml', { ...ctx, part: { shared: true } }),
+      emitFiles(target, base, 'yaml', { ...ctx, part: { shared: true } }, reporter.command),
       header,
       reporter,
     );
