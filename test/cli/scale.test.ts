@@ -272,6 +272,10 @@ test('one CRD changed: only its groups are generated again, only the files that 
   const cold = join(tmp, 'one-edit-cold');
   assert.equal((await run(['generate', dir, '--out', cold, '--no-cache'], tmp)).code, 0);
   assert.deepEqual(after, readTree(cold));
+  // the cache is written only where generate may use it: not with --no-cache, never by verify
+  assert.equal(existsSync(join(cold, CACHE_DIR)), false, '--no-cache wrote a cache');
+  assert.equal((await run(['verify', dir, '--out', cold], tmp)).code, 0);
+  assert.equal(existsSync(join(cold, CACHE_DIR)), false, 'verify wrote a cache');
 });
 
 const BIN = join(ROOT, 'bin', 'crdgen.js');
