@@ -25,7 +25,7 @@ import { CACHE_DIR } from './cache-dir.js';
 export { CACHE_DIR };
 
 /** Format of the index file; a different one is ignored (a cold run). */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What the checks of one input found: its diagnostics, its CRDs' groups, its served kinds (no schemas). */
 export interface ScanRecord {
@@ -120,7 +120,8 @@ export class GenerationCache {
 
   /**
    * Writes the index after a successful run: the records this run used (older ones go) and the
-   * stamps of the output files as they are now. Best effort: a cache that cannot be written
+   * stamps of its generated files as they are now (`outFiles`: never the user's own, such as a
+   * reconcile.ts written once — a stamp says a file is crdgen's, and a stale one is removed unread). Best effort: a cache that cannot be written
    * makes the next run a cold one, nothing else.
    */
   save(outFiles: readonly string[], outDir: string): void {

@@ -99,10 +99,7 @@ export async function runGenerate(
       if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
       throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
     }
-    s.cache?.save(
-      plan.filter((p) => p.action !== 'remove').map((p) => p.path),
-      out,
-    );
+    s.cache?.save(s.tx.generatedPaths(), out);
     for (const step of plan) reporter.file(displayPath(ctx.io.cwd, `${out}/${step.path}`), step.action);
     const count = (...actions: string[]) => plan.filter((p) => actions.includes(p.action)).length;
     const removed = count('remove');

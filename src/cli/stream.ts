@@ -594,8 +594,9 @@ async function stream(
       if (hasErrors(r.engine) || hasErrors(r.duplicates)) inputErrors = true;
       reporter.report(r.warnings);
       if (r.failure) failure ??= errorOf(r.failure);
+      const userOwned = new Set(r.outputs.filter((o) => o.userOwned === true).map((o) => o.path));
       for (const step of r.steps) {
-        tx.record(step.path, step.action);
+        tx.record(step.path, step.action, userOwned.has(step.path));
         onStep(step);
       }
       fileCount += r.outputs.length;

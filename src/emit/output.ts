@@ -181,6 +181,8 @@ export class OutputTransaction {
   private readonly hook: NonNullable<OutputOptions['beforeStep']>;
   /** Every path of the run with its action, in the order handed over. */
   private readonly planned = new Map<string, PlanAction>();
+  /** Planned paths that are the user's once written (never stamped: a stale scan must read them). */
+  private readonly userOwned = new Set<string>();
   private readonly conflicts: string[] = [];
   private readonly removals: string[] = [];
   private stageRoot: string | undefined;
@@ -228,11 +230,12 @@ export class OutputTransaction {
     };
   }
 
-  /** Records a step a {@link FileStager} planned (and staged) for this transaction. */
-  record(path: string, action: PlanAction): void {
+  /** Records a step a {@link FileStager} planned (and staged) for this transaction; `userOwned`: the file is the user's once written. */
+  record(path: string, action: PlanAction, userOwned = false): void {
     if (this.finished) throw new Error('OutputTransaction.record after finish');
     if (this.planned.has(path)) throw new Error(`${path} handed over twice`);
     this.planned.set(path, action);
+    if (userOwned) this.userOwned.add(path);
     if (action === 'conflict') this.conflicts.push(path);
   }
 
@@ -257,8 +260,18 @@ export class OutputTransaction {
       this.abort();
       throw e;
     }
-    this.record(file.path, step.action);
+    this.record(file.path, step.action, file.userOwned === true);
     return step;
+  }
+
+  /**
+   * The files of this run that stay crdgen's (not removed, not the user's once written): the ones
+   * whose stamps a later run may take as proof that a file is crdgen's and unchanged.
+   */
+  generatedPaths(): string[] {
+    return this.steps()
+      .filter((s) => s.action !== 'remove' && !this.userOwned.has(s.path))
+      .map((s) => s.path);
   }
 
   /**
@@ -281,6 +294,7 @@ export class OutputTransaction {
     if (this.finished) throw new Error('OutputTransaction.markUnchanged after finish');
     if (this.planned.has(path)) throw new Error(`${path} handed over twice`);
     this.planned.set(path, userOwned ? 'keep' : 'unchanged');
+    if (userOwned) this.userOwned.add(path);
   }
 
   /**
