@@ -39,6 +39,12 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
       'client-go, controller-runtime, client-node and crdgen on etcd + kube-apiserver + kwok: informers, operators, test server',
     inDefault: true,
   },
+  scale: {
+    file: 'scale.ts',
+    about:
+      'operators at scale (10k/50k/100k): streaming and paged informers vs client-go and client-node with the apiserver’s RSS and the limit, the operator vs controller-runtime, failover (issue #36)',
+    inDefault: false,
+  },
   operator: {
     file: 'operator.ts',
     about: 'generated operator vs a client-node one on crdgen/testing (go-peers measures it on the real control plane)',

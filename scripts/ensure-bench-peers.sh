@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds (once) the Go peers of crdgen's benchmarks on the real control plane (bench/go-peers.ts),
-# from the Go module proxy, into .cache/bench-peers/bin/:
+# from the Go module proxy, into .cache/bench-peers/<stamp>/bin/:
 #   - go-informer: bench/go-informer, client-go v0.37.1 shared informers (typed and dynamic)
 #   - go-operator: bench/go-operator, the DatabaseManager operator on controller-runtime v0.25.3
 # Idempotent: nothing is rebuilt while the stamp (a hash of both folders' Go sources, go.mod and
@@ -14,8 +14,6 @@ cd "$(dirname "$0")/.."
 lock_once ensure-bench-peers
 root=$PWD
 
-bin="$root/.cache/bench-peers/bin"
-mkdir -p "$bin"
 
 export GOMODCACHE=${GOMODCACHE_CRDGEN:-$root/.cache/go/mod}
 export GOCACHE=${GOCACHE_CRDGEN:-$root/.cache/go/build}
@@ -26,6 +24,9 @@ export GOTOOLCHAIN=local
 log() { echo "ensure-bench-peers: $*" >&2; }
 
 stamp=$(cd "$root/bench" && find go-informer go-operator -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
+# one folder per version of the sources: worktrees on different versions share .cache/ without rebuilding each other's
+bin="$root/.cache/bench-peers/$stamp/bin"
+mkdir -p "$bin"
 if [ -x "$bin/go-informer" ] && [ -x "$bin/go-operator" ] && [ "$(cat "$bin/.stamp" 2>/dev/null)" = "$stamp" ]; then
   log "go-informer and go-operator already built ($bin)"
   echo "$bin"

@@ -69,6 +69,8 @@ type syncReport struct {
 	HeapPerObject      float64 `json:"heapPerObject"`
 	RSSPerObject       float64 `json:"rssPerObject"`
 	RSSBytes           float64 `json:"rssBytes"`
+	// PeakRSSBytes: the process's peak RSS (VmHWM) when the handler had seen every object.
+	PeakRSSBytes float64 `json:"peakRssBytes"`
 }
 
 type streamReport struct {
@@ -95,19 +97,22 @@ func cpuMicros() float64 {
 }
 
 var vmRSS = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)
+var vmHWM = regexp.MustCompile(`VmHWM:\s+(\d+) kB`)
 
-func rssBytes() float64 {
+func statusBytes(re *regexp.Regexp) float64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		fail("%v", err)
 	}
-	m := vmRSS.FindSubmatch(b)
+	m := re.FindSubmatch(b)
 	if m == nil {
-		fail("no VmRSS in /proc/self/status")
+		fail("no %s in /proc/self/status", re)
 	}
 	kb, _ := strconv.ParseFloat(string(m[1]), 64)
 	return kb * 1024
 }
+
+func rssBytes() float64 { return statusBytes(vmRSS) }
 
 // heapAfterGC is the live Go heap once garbage is collected.
 func heapAfterGC() float64 {
@@ -256,6 +261,7 @@ func main() {
 		wait("the sync of "+s.Namespace, adds.reached)
 		ms := float64(time.Since(t0).Microseconds()) / 1000
 		cpu := cpuMicros() - cpu0
+		peak := statusBytes(vmHWM)
 		heap := heapAfterGC() - heap0
 		rss := rssBytes()
 		if got := len(inf.GetStore().ListKeys()); got != s.Count {
@@ -263,7 +269,7 @@ func main() {
 		}
 		close(stop)
 		<-done
-		rep.Sync = append(rep.Sync, syncReport{s.Namespace, s.Count, ms, cpu / float64(s.Count), heap / float64(s.Count), (rss - rss0) / float64(s.Count), rss})
+		rep.Sync = append(rep.Sync, syncReport{s.Namespace, s.Count, ms, cpu / float64(s.Count), heap / float64(s.Count), (rss - rss0) / float64(s.Count), rss, peak})
 		runtime.KeepAlive(inf)
 	}
 	if s := j.Stream; s != nil {

@@ -16,7 +16,12 @@
 // Logs JSON lines on standard output (zap, controller-runtime's production logger): the
 // benchmark reads the controller's "Starting workers" line and one "reconciled" line per reconcile.
 //
+// With --leader-elect the replicas share a Lease (--leader-election-namespace, -id, and the
+// lease timings in seconds); --warmup starts a non-leader's sources so that its caches are full
+// when it wins (controller-runtime's EnableWarmup).
+//
 //	go-operator --kubeconfig FILE [--workers 4] [--namespace NS] [--metrics-bind-address 0] [--health-probe-bind-address 0]
+//	            [--leader-elect --leader-election-namespace NS --leader-election-id ID --lease-duration 15 --renew-deadline 10 --retry-period 2 --warmup]
 package main
 
 import (
@@ -268,12 +273,22 @@ func main() {
 	var metricsAddr, probeAddr, namespace string
 	var qps float64
 	var burst int
+	var leaderElect, warmup bool
+	var leNamespace, leID string
+	var leaseSeconds, renewSeconds, retrySeconds float64
 	flag.IntVar(&workers, "workers", 4, "concurrent reconciles")
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "metrics endpoint address (0: off)")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", "0", "health probe address (0: off)")
 	flag.StringVar(&namespace, "namespace", "", "watch only this namespace (default: all)")
 	flag.Float64Var(&qps, "kube-api-qps", 0, "client-side rate limit (0: controller-runtime's default, none)")
 	flag.IntVar(&burst, "kube-api-burst", 0, "client-side burst (with --kube-api-qps)")
+	flag.BoolVar(&leaderElect, "leader-elect", false, "run only while holding the Lease")
+	flag.StringVar(&leNamespace, "leader-election-namespace", "default", "the Lease's namespace")
+	flag.StringVar(&leID, "leader-election-id", "databasemanager-operator", "the Lease's name")
+	flag.Float64Var(&leaseSeconds, "lease-duration", 15, "seconds a non-leader waits before taking an unrenewed Lease")
+	flag.Float64Var(&renewSeconds, "renew-deadline", 10, "seconds the leader tries to renew before giving up")
+	flag.Float64Var(&retrySeconds, "retry-period", 2, "seconds between attempts to acquire or renew")
+	flag.BoolVar(&warmup, "warmup", false, "start the controller's sources before leading (EnableWarmup)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse() // --kubeconfig is controller-runtime's own flag (pkg/client/config)
@@ -292,12 +307,18 @@ func main() {
 	if namespace != "" {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
 	}
+	seconds := func(s float64) *time.Duration { d := time.Duration(s * float64(time.Second)); return &d }
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Cache:                  cacheOpts,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         false,
+		Scheme:                  scheme,
+		Cache:                   cacheOpts,
+		Metrics:                 metricsserver.Options{BindAddress: metricsAddr},
+		HealthProbeBindAddress:  probeAddr,
+		LeaderElection:          leaderElect,
+		LeaderElectionID:        leID,
+		LeaderElectionNamespace: leNamespace,
+		LeaseDuration:           seconds(leaseSeconds),
+		RenewDeadline:           seconds(renewSeconds),
+		RetryPeriod:             seconds(retrySeconds),
 	})
 	if err != nil {
 		setupLog.Error(err, "unable to create the manager")
@@ -308,7 +329,7 @@ func main() {
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
 		Named(controllerName).
-		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: workers, EnableWarmup: &warmup}).
 		Complete(&DatabaseManagerReconciler{Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Recorder: mgr.GetEventRecorderFor(controllerName)})
 	if err != nil {
 		setupLog.Error(err, "unable to create the controller")

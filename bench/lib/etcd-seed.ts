@@ -40,7 +40,7 @@ export function seededObject(template: object, namespace: string, name: string, 
 const TXN_OPS = 128;
 
 /**
- * Puts `values` (key → JSON object) in transactions of `perTxn` (default 128), `lanes` (default 4)
+ * Puts `values` (key → JSON object, or the stored bytes as they are: built-ins are protobuf) in transactions of `perTxn` (default 128), `lanes` (default 4)
  * in flight; resolves with the revision after the last. The objects of one transaction share one
  * resourceVersion: a stream a client is to be replayed whole is written with `perTxn` 1, since a
  * watch that is closed part-way and resumed from the last resourceVersion seen skips the rest of
@@ -66,7 +66,7 @@ export async function putAll(
       // apiserver's values end with a newline (its JSON encoder's)
       const r = await client
         .if(batch[0][0], 'Version', '>', -1)
-        .then(...batch.map(([k, v]) => client.put(k).value(`${JSON.stringify(v)}\n`)))
+        .then(...batch.map(([k, v]) => client.put(k).value(Buffer.isBuffer(v) ? v : `${JSON.stringify(v)}\n`)))
         .commit();
       const rev = BigInt(r.header.revision);
       if (rev > revision) revision = rev;

@@ -30,6 +30,8 @@ export interface ClientJob {
   client: 'crdgen' | 'client-node' | 'floor';
   /** crdgen only: the factory's keepManagedFields option (default false: they are dropped). */
   keepManagedFields?: boolean;
+  /** crdgen only: streaming lists (default true, the runtime's default); false lists in pages as on a server without them. */
+  streaming?: boolean;
   kubeconfigPath: string;
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
   sync: { namespace: string; count: number; pageSize?: number }[];
@@ -55,6 +57,8 @@ export interface ClientReport {
     heapPerObject: number;
     /** RSS growth since the process was ready (before its first sync), per cached object. */
     rssPerObject: number;
+    /** The process's peak RSS (VmHWM) when the handler had seen every object. */
+    peakRssBytes: number;
   }[];
   /** Served by crdgen/testing (its pace), then by the replay server (the client's pace); absent without a stream. */
   stream?: StreamReport;
@@ -87,7 +91,7 @@ interface Harness {
   ): Promise<() => Promise<void>>;
 }
 
-async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean): Promise<Harness> {
+async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean, streaming: boolean): Promise<Harness> {
   const rt = await importDist<typeof Runtime>('runtime/index.js');
   const config = await rt.loadConfig({ path: kubeconfigPath });
   const descriptor = {
@@ -111,10 +115,11 @@ async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean)
             scale: (d, ns) => rest.scale(d, ns),
           }
         : rest;
+      // a fixed snapshot to list is a paged list's job: no streaming list then
       let factory: Runtime.SharedInformerFactoryBase | undefined = new rt.SharedInformerFactoryBase(backend, 0, {
         namespace,
         keepManagedFields,
-        informerOptions: pageSize === undefined ? {} : { pageSize },
+        informerOptions: { ...(pageSize === undefined ? {} : { pageSize }), streamingList: streaming && !list },
       });
       factory.informerFor<Runtime.KubeObject>(descriptor).addEventHandler({ onAdd, onUpdate });
       factory.start();
@@ -153,6 +158,12 @@ async function clientNodeHarness(kubeconfigPath: string): Promise<Harness> {
   };
 }
 
+/** The process's peak RSS so far (VmHWM), in bytes. */
+function peakRss(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) * 1024 : Number.NaN;
+}
+
 /** Resolves when `count()` reaches `n`, checking on every event via `tick`. */
 function counter(n: number): { tick: () => void; reached: Promise<void>; value: () => number } {
   let c = 0;
@@ -165,7 +176,7 @@ async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as ClientJob;
   const harness = (kubeconfigPath: string): Promise<Harness> =>
     job.client === 'crdgen'
-      ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false)
+      ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false, job.streaming ?? true)
       : job.client === 'floor'
         ? floorHarness(kubeconfigPath)
         : clientNodeHarness(kubeconfigPath);
@@ -184,12 +195,20 @@ async function main(): Promise<void> {
     await adds.reached;
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const peakRssBytes = peakRss();
     await settledGc();
     const mem = process.memoryUsage();
     const heapPerObject = (mem.heapUsed - heap0) / s.count;
     const rssPerObject = (mem.rss - rss0) / s.count;
     await stop();
-    sync.push({ ...s, ms, cpuMicrosPerObject: (cpu.user + cpu.system) / s.count, heapPerObject, rssPerObject });
+    sync.push({
+      ...s,
+      ms,
+      cpuMicrosPerObject: (cpu.user + cpu.system) / s.count,
+      heapPerObject,
+      rssPerObject,
+      peakRssBytes,
+    });
   }
   const report: ClientReport = { sync };
   const s = job.stream;

@@ -7,7 +7,7 @@
 //   loads @kubernetes/client-node from node_modules as a user's would.
 // Everything goes to a folder under the repository (so node_modules resolves) that the caller removes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, version as esbuildVersion } from 'esbuild';
 import { readCrdInputs } from '../../src/input/crd/index.js';
@@ -23,6 +23,8 @@ export interface BuiltOperators {
   crdgen: string;
   /** The generated operator bundled by esbuild into one ES module, as the generated Dockerfile builds it. */
   crdgenBundle: string;
+  /** The bundle of the same operator with its owned kinds cached whole (controller.ts's metadataOnly taken out). */
+  crdgenWholeBundle: string;
   /** The node options of the generated Dockerfile's ENTRYPOINT (between `node` and the script). */
   imageNodeOptions: string[];
   /** The client-node operator (one ES module importing @kubernetes/client-node). */
@@ -71,6 +73,31 @@ export async function buildOperators(out: string): Promise<BuiltOperators> {
     banner: { js: OPERATOR_BUNDLE_BANNER },
     logLevel: 'error',
   });
+  // the same operator with its owned kinds cached whole: controller.ts's metadata-only watches taken out
+  const whole = join(out, 'js-whole');
+  cpSync(join(out, 'js'), whole, { recursive: true });
+  const controllerJs = join(whole, 'controllers', 'databasemanager', 'controller.js');
+  const metadataOnly = readFileSync(controllerJs, 'utf8');
+  const cachedWhole = metadataOnly
+    .replace(/^\s*manager\.scope\(\w+, \{ keepManagedFields: true \}\);\n/gm, '')
+    .replace(/(manager\.informer|\.owns)\((\w+), \{ metadataOnly: true \}\)/g, '$1($2)');
+  if (
+    cachedWhole === metadataOnly ||
+    /(informer|owns)\(\w+, \{ metadataOnly|keepManagedFields: true \}\);/.test(cachedWhole)
+  )
+    throw new Error(`the generated controller.js no longer reads as expected: ${controllerJs}`);
+  writeFileSync(controllerJs, cachedWhole);
+  const crdgenWholeBundle = join(out, 'bundle', 'operator-whole.mjs');
+  await build({
+    entryPoints: [join(whole, 'controllers', 'databasemanager', 'main.js')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: crdgenWholeBundle,
+    banner: { js: OPERATOR_BUNDLE_BANNER },
+    logLevel: 'error',
+  });
   if (esbuildVersion !== OPERATOR_ESBUILD_VERSION)
     process.stderr.write(
       `note: bundling with esbuild ${esbuildVersion}; the generated Dockerfile pins ${OPERATOR_ESBUILD_VERSION}\n`,
@@ -90,5 +117,5 @@ export async function buildOperators(out: string): Promise<BuiltOperators> {
     outfile: clientNode,
     logLevel: 'error',
   });
-  return { crdgen, crdgenBundle, imageNodeOptions, clientNode };
+  return { crdgen, crdgenBundle, crdgenWholeBundle, imageNodeOptions, clientNode };
 }

@@ -79,6 +79,11 @@ export interface OwnedKind {
   prefix?: string;
   /** Who asked for it: the starter (by name), or `--owns`. */
   from: string;
+  /**
+   * Cached as metadata only: its starter reads no more of it, and `--owns` does not name it
+   * (code of the user's may read it whole).
+   */
+  metadataOnly: boolean;
 }
 
 /** The starter an operator's reconcile.ts comes from, with the manifest's fields the kind has. */
@@ -140,6 +145,7 @@ function resolveOwnedKinds(
   const modelKinds = clientKinds(model, ctx.client, false).flatMap((gv) => gv.kinds);
   const out: OwnedKind[] = [];
   const seen = new Set<string>();
+  const byOwns = new Set<string>();
   for (const { raw, from } of selectors) {
     const parts = raw.split('/');
     if (parts.length < 2 || parts.length > 3 || parts.some((p) => p === '')) {
@@ -149,6 +155,7 @@ function resolveOwnedKinds(
     }
     const [group, version, kind] = parts.length === 2 ? ['', parts[0], parts[1]] : [parts[0], parts[1], parts[2]];
     const selector = group === '' ? `${version}/${kind}` : `${group}/${version}/${kind}`;
+    if (from === '--owns') byOwns.add(selector);
     if (seen.has(selector)) continue;
     seen.add(selector);
     const ck = modelKinds.find((k) => k.group.name === group && k.version.name === version && k.kind.kind === kind);
@@ -170,6 +177,7 @@ function resolveOwnedKinds(
         field: ck.names.pluralAccessor,
         prefix: ck.names.groupVersionType,
         from,
+        metadataOnly: false,
       };
     } else {
       const b = Object.prototype.hasOwnProperty.call(BUILTIN_OWNABLE, selector) ? BUILTIN_OWNABLE[selector] : undefined;
@@ -198,6 +206,7 @@ function resolveOwnedKinds(
         source: { runtime: true, type: b.type, descriptor: b.descriptor },
         field: privateName(pluralName(kind)),
         from,
+        metadataOnly: false,
       };
     }
     if (forKind.kind.scope === 'Namespaced' && !owned.namespaced) {
@@ -211,6 +220,9 @@ function resolveOwnedKinds(
       );
     out.push(owned);
   }
+  for (const o of out)
+    o.metadataOnly =
+      o.from !== '--owns' && !byOwns.has(o.selector) && (starter?.manifest.metadataOnly ?? []).includes(o.selector);
   return out;
 }
 

@@ -123,20 +123,26 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
     const module = (file: string): string => (o.source.runtime ? runtime : api(o.group, o.version, file));
     return {
       ...o,
-      type: imports.use(module('types.ts'), o.source.type, { type: true }),
+      type: o.metadataOnly
+        ? imports.use(runtime, 'PartialObjectMetadata', { type: true })
+        : imports.use(module('types.ts'), o.source.type, { type: true }),
       descriptor: imports.use(module('register.ts'), o.source.descriptor),
     };
   });
+  // a kind read as metadata only: its informer holds PartialObjectMetadata, with managedFields
+  // (what createOrUpdate judges it by; the scope is set before the informer exists)
+  const ownsCall = (o: (typeof owned)[number]): string =>
+    o.metadataOnly ? `owns(${o.descriptor}, { metadataOnly: true })` : `owns(${o.descriptor})`;
   const hooks = imports.useNamespace('./reconcile.js', 'hooks');
   assertUniqueNames(path, imports.localNames());
   const builderCalls = [
     'named(controllerName)',
     `for(${descriptor})`,
-    ...owned.map((o) => `owns(${o.descriptor})`),
+    ...owned.map(ownsCall),
     'withOptions(options)',
     'complete(reconcileOne)',
   ];
-  const builderDoc = `\`for(${descriptor})\`${owned.map((o) => `, \`owns(${o.descriptor})\``).join('')}`;
+  const builderDoc = `\`for(${descriptor})\`${owned.map((o) => `, \`owns(${o.descriptor})\`${o.metadataOnly ? ' (metadata only)' : ''}`).join('')}`;
   return renderCode('controller', 'controller', {
     header: generatedHeader(ctx.sources),
     imports: importLines(imports),
@@ -146,12 +152,27 @@ function renderController(ctx: EmitContext, plan: ControllerPlan, path: string):
     hooks,
     controllerName: tsString(`${dir}-controller`),
     reconcileFile: tsString(`controllers/${dir}/reconcile.ts`),
+    keepManagedFields: owned
+      .filter((o) => o.metadataOnly)
+      .map((o) => ({
+        descriptor: o.descriptor,
+        line: atColumn((w) => callLine(w, 'manager.scope', [o.descriptor, '{ keepManagedFields: true }'], ';')),
+      })),
     owned: owned.map((o) => ({
       selector: o.selector,
       kind: o.kind,
       field: o.field,
       type: o.type,
       descriptor: o.descriptor,
+      informer: atColumn((w) =>
+        callLine(
+          w,
+          `${o.field}: manager.informer`,
+          o.metadataOnly ? [o.descriptor, '{ metadataOnly: true }'] : [o.descriptor],
+          ',',
+        ),
+      ),
+      what: o.metadataOnly ? `${o.kind} objects' metadata (the reconciler reads no more of them)` : `${o.kind} objects`,
       value: atColumn((w) =>
         callLine(w, `${o.field}: ${names['controlledObjects']}`, [`informers.${o.field}`, 'obj'], ','),
       ),
@@ -372,8 +393,11 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
   // without a status subresource the status is written through the object itself
   const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !OPERATOR_VERBS.includes(v));
   const onStatus = subresource ? wants.status : [];
+  // a kind cached as metadata only is read whole (get) when its metadata says it changed
   const verbsOf = (o: OwnedKind): string[] =>
-    o.from === '--owns' ? OWNED_VERBS : (starter?.manifest.rbac.owns ?? OWNED_VERBS);
+    o.from === '--owns'
+      ? OWNED_VERBS
+      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly ? ['get'] : []);
   const rules = [
     rule(group, kind.plural, union(OPERATOR_VERBS, onKind)),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
@@ -396,6 +420,11 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
         ? [`${listText(fromStarter.map((o) => o.resource))} ${starter.manifest.rbac.owns.join(', ')}`]
         : []),
     ];
+    const metadataOnly = fromStarter.filter((o) => o.metadataOnly).map((o) => o.resource);
+    if (metadataOnly.length > 0)
+      grants.push(
+        `${listText(metadataOnly)} also get (cached as metadata only: createOrUpdate reads one whole when its metadata says it changed)`,
+      );
     const name = starter.manifest.name;
     items.push(`reconcile.ts of the ${name} starter, as starters/${name}/starter.json declares: ${grants.join('; ')};`);
   } else

@@ -55,6 +55,12 @@ export interface StarterManifest {
   fields: Readonly<Record<string, StarterField>>;
   /** What its operator owns, as `--owns` takes it (`apps/v1/Deployment`, `v1/Service`). */
   owns: string[];
+  /**
+   * The owned kinds (of `owns`) its files read the metadata of only: cached as
+   * PartialObjectMetadata with managedFields, written with createOrUpdate (which judges them
+   * from that metadata).
+   */
+  metadataOnly?: string[];
   /** The verbs its files need: on the kind, on its status (the kind itself without a status subresource), on what it owns. */
   rbac: { kind: string[]; status: string[]; owns: string[] };
   files: StarterFile[];

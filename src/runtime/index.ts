@@ -20,6 +20,7 @@ export * from './client/in-cluster.js';
 export * from './client/load-config.js';
 export { ExecCredentialProvider, type ExecCredentialResult, type ExecClusterInfo } from './client/exec-credential.js';
 export * from './meta/owner.js';
+export * from './meta/last-spec.js';
 export * from './meta/conditions.js';
 export * from './meta/finalizers.js';
 // deep copies: the helpers generated deepcopy.ts files import, typed ObjectMeta/ListMeta copies
@@ -35,6 +36,7 @@ export * from './cache/reflector.js';
 export * from './cache/event-handler.js';
 export type * from './cache/shared-informer.js';
 export * from './cache/shared-index-informer.js';
+export * from './cache/multi-namespace-informer.js';
 export * from './cache/wait-for-cache-sync.js';
 export * from './cache/listers.js';
 // workqueue (client-go util/workqueue) and metrics hooks
@@ -43,6 +45,7 @@ export * from './workqueue/queue.js';
 export * from './workqueue/delaying-queue.js';
 export * from './workqueue/rate-limiters.js';
 export * from './workqueue/rate-limiting-queue.js';
+export * from './workqueue/priority-queue.js';
 export * from './metrics/workqueue.js';
 export * from './metrics/reflector.js';
 // validation (OpenAPI + CEL rules, defaulting, pruning) is its own entry point, `crdgen/runtime/validation`,

@@ -49,6 +49,11 @@ export interface ControlPlaneOptions {
   etcdCompactionIntervalSeconds?: number;
   /** More kube-apiserver flags (`--flag=value`), after crdgen's. */
   apiserverArgs?: string[];
+  /**
+   * kube-apiserver's `--feature-gates`, e.g. `{ WatchList: false }` (a server that refuses
+   * streaming lists); the test server takes the same option.
+   */
+  featureGates?: Record<string, boolean>;
   /** More kube-controller-manager flags, after crdgen's (with `workloads`), e.g. `--kube-api-qps=1000`. */
   controllerManagerArgs?: string[];
   /** More kube-scheduler flags, after crdgen's (with `workloads`). */
@@ -109,6 +114,17 @@ const WORKLOAD_CONTROLLERS = [
 ];
 
 const SERVICE_CIDR = '10.0.0.0/24';
+
+/** `--feature-gates=A=true,B=false` (nothing for no gates); a gate name must be a Go identifier. */
+function featureGatesFlag(gates: Record<string, boolean> | undefined): string[] {
+  const entries = Object.entries(gates ?? {});
+  if (entries.length === 0) return [];
+  for (const [name, on] of entries) {
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name) || typeof on !== 'boolean')
+      throw new Error(`featureGates: ${JSON.stringify(name)}: want a gate name (letters and digits) and true or false`);
+  }
+  return [`--feature-gates=${entries.map(([name, on]) => `${name}=${String(on)}`).join(',')}`];
+}
 
 /** The folder of binaries from `assets` or $KUBEBUILDER_ASSETS, checked; a clear error when something is missing. */
 export function resolveAssets(assets: string | undefined, workloads: boolean): string {
@@ -364,6 +380,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       '--disable-admission-plugins=ServiceAccount',
       `--etcd-compaction-interval=${options.etcdCompactionIntervalSeconds ?? 300}s`,
       `--cert-dir=${join(dir, 'apiserver-certs')}`,
+      ...featureGatesFlag(options.featureGates),
       ...(options.apiserverArgs ?? []),
     ]);
     log?.(`kube-apiserver starting on ${url}`);

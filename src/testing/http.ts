@@ -11,7 +11,7 @@ import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
 import { SERVER_VERSION, apiGroupDoc, apiGroupList, apiResourceList, apiVersions } from './discovery.js';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Index } from './openapi.js';
-import { listDocument, listDocumentJson, listObjects, validateListOptions } from './list.js';
+import { defaultListOptions, listDocument, listDocumentJson, listObjects, validateListOptions } from './list.js';
 import { isObject, jsonText, readJsonPath, writeJsonPath } from './meta.js';
 import { patchTypeOf, viewJson } from './objects.js';
 import type { ObjectService, PatchType, WriteOptions } from './objects.js';
@@ -37,6 +37,7 @@ import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
 import { completeTypeMeta, unrecognized, unrecognizedJson } from './typemeta.js';
+import { checkForm, outputForm, partialObjectMetadata, partialObjectMetadataList } from './metadata.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -47,6 +48,8 @@ export interface HttpContext {
   registry: Registry;
   watches: Set<WatchConnection>;
   bookmarkIntervalMs: number;
+  /** The WatchList feature gate: watches may ask for `sendInitialEvents` (on by default, as in kube-apiserver 1.34+). */
+  watchList: boolean;
   /** `host:port` for /api's serverAddressByClientCIDRs. */
   address(): string;
 }
@@ -489,13 +492,26 @@ async function serveResource(
   const table = wantsTable(req.headers.accept);
   const isWatch = rp.legacyWatch || queryBool(q, 'watch') === true;
   if (rp.subresource === 'scale') return serveScale(ctx, req, res, q, rp);
+  // PartialObjectMetadata: what get, list, watch and patch answer (a metadata client's verbs)
+  const form = method === 'GET' || method === 'PATCH' ? outputForm(req.headers.accept) : ({ kind: 'object' } as const);
   if (method === 'GET' && rp.name === undefined) {
     const labelText = q.get('labelSelector') ?? undefined;
     const fieldText = q.get('fieldSelector') ?? undefined;
     const labels = parseLabelSelector(labelText);
     const fields = parseFieldSelector(fieldText, fieldGetters(r));
     if (isWatch) {
-      const rv = q.get('resourceVersion');
+      const rv = q.get('resourceVersion') ?? undefined;
+      const opts = defaultListOptions(
+        {
+          resourceVersion: rv,
+          resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+          continueToken: q.get('continue') || undefined,
+          sendInitialEvents: queryBool(q, 'sendInitialEvents'),
+          watch: true,
+        },
+        ctx.watchList,
+      );
+      validateListOptions(opts, ctx.watchList);
       // the watch cache answers an unparsable version with a 500 that has no reason
       if (rv && !/^\d+$/.test(rv)) {
         throw new ApiError({
@@ -507,12 +523,6 @@ async function serveResource(
           code: 500,
         });
       }
-      validateListOptions({
-        resourceVersion: rv ?? undefined,
-        resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
-        sendInitialEvents: queryBool(q, 'sendInitialEvents') === true,
-        watch: true,
-      });
       const ts = q.get('timeoutSeconds');
       await serveWatch(
         svc,
@@ -520,13 +530,14 @@ async function serveResource(
         {
           resource: r,
           namespace: ns,
-          resourceVersion: q.get('resourceVersion') ?? undefined,
+          resourceVersion: rv,
           labels,
           fields,
           bookmarks: queryBool(q, 'allowWatchBookmarks') === true,
-          sendInitialEvents: queryBool(q, 'sendInitialEvents') === true,
+          sendInitialEvents: opts.sendInitialEvents,
           timeoutSeconds: ts ? Number(ts) : undefined,
           table: table ? includeObject(q) : undefined,
+          metadata: form.kind === 'metadata' ? form : undefined,
           bookmarkIntervalMs: ctx.bookmarkIntervalMs,
         },
         res,
@@ -545,7 +556,11 @@ async function serveResource(
       continueToken: q.get('continue') || undefined,
       resourceVersion: q.get('resourceVersion') ?? undefined,
       resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+      sendInitialEvents: queryBool(q, 'sendInitialEvents'),
     });
+    checkForm(form, true, r);
+    if (form.kind === 'metadata')
+      return sendJson(res, 200, partialObjectMetadataList(result.items, result, form.version));
     if (table)
       return sendJson(
         res,
@@ -561,6 +576,8 @@ async function serveResource(
   }
   if (method === 'GET') {
     const obj = await svc.get(r, ns, rp.name!);
+    checkForm(form, false, r);
+    if (form.kind === 'metadata') return sendJson(res, 200, partialObjectMetadata(obj, form.version));
     if (table)
       return sendJson(
         res,
@@ -621,7 +638,9 @@ async function serveResource(
         { reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' },
       ]);
     const out = await svc.patch(r, ns, rp.name, type, patch, opts);
-    return sendJson(res, out.created ? 201 : 200, out.object, warningHeaders(opts));
+    checkForm(form, false, r);
+    const body = form.kind === 'metadata' ? partialObjectMetadata(out.object, form.version) : out.object;
+    return sendJson(res, out.created ? 201 : 200, body, warningHeaders(opts));
   }
   if (method === 'DELETE') {
     const raw = await readBody(req);

@@ -1,5 +1,6 @@
-// LIST as the apiserver answers it: label and field selectors, limit/continue pages,
-// and resourceVersion semantics ("" latest, "0" any, N not-older-than or Exact).
+// LIST as the apiserver answers it: label and field selectors, limit/continue pages (none at
+// resourceVersion "0", which the watch cache serves whole), and resourceVersion semantics
+// ("" latest, "0" any, N not-older-than or Exact).
 import type { KubeObject } from '../runtime/meta/types.js';
 import { viewJson } from './objects.js';
 import type { ObjectService } from './objects.js';
@@ -22,6 +23,8 @@ export interface ListRequest {
   continueToken: string | undefined;
   resourceVersion: string | undefined;
   resourceVersionMatch: string | undefined;
+  /** `sendInitialEvents` as given (forbidden for a list: 422). */
+  sendInitialEvents?: boolean;
 }
 
 /** A list result before serialisation. */
@@ -79,47 +82,76 @@ function decodeContinue(s: string): ContinueToken {
   return t;
 }
 
-/** metav1.ListOptions as the apiserver validates it (422 ListOptions.meta.k8s.io). */
-export function validateListOptions(q: {
+/** The list and watch options the apiserver validates, as their query parameters read. */
+export interface ListOptionsQuery {
   resourceVersion?: string;
   resourceVersionMatch?: string;
   continueToken?: string;
+  /** `sendInitialEvents` given (true or false) or not (undefined): its presence matters. */
   sendInitialEvents?: boolean;
   watch?: boolean;
-}): void {
+}
+
+/**
+ * What the apiserver's defaulting does to list options before validating them
+ * (SetListOptionsDefaults): with the WatchList feature on, a watch from "" or "0" that names
+ * neither `sendInitialEvents` nor `resourceVersionMatch` becomes a watch list
+ * (`sendInitialEvents=true`, `NotOlderThan`), so it ends its initial events with a bookmark.
+ */
+export function defaultListOptions(q: ListOptionsQuery, watchList: boolean): ListOptionsQuery {
+  if (!watchList || !q.watch || q.sendInitialEvents !== undefined || q.resourceVersionMatch) return q;
+  if (q.resourceVersion && q.resourceVersion !== '0') return q;
+  return { ...q, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' };
+}
+
+/**
+ * metav1.ListOptions as the apiserver validates it (422 ListOptions.meta.k8s.io, every
+ * problem at once, in the apiserver's order); `watchList`: the WatchList feature gate.
+ */
+export function validateListOptions(q: ListOptionsQuery, watchList = true): void {
   const causes: { reason: string; field: string; message: string }[] = [];
+  const forbid = (field: string, message: string): void => {
+    causes.push({ reason: 'FieldValueForbidden', field, message: `Forbidden: ${message}` });
+  };
+  const unsupported = (value: string, supported: string[]): void => {
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      field: 'resourceVersionMatch',
+      message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((v) => JSON.stringify(v)).join(', ')}`,
+    });
+  };
   const rvm = q.resourceVersionMatch;
-  if (rvm) {
-    if (rvm !== 'Exact' && rvm !== 'NotOlderThan')
-      causes.push({
-        reason: 'FieldValueNotSupported',
-        field: 'resourceVersionMatch',
-        message: `Unsupported value: ${JSON.stringify(rvm)}: supported values: "Exact", "NotOlderThan", ""`,
-      });
-    else if (q.watch && !q.sendInitialEvents)
-      causes.push({
-        reason: 'FieldValueForbidden',
-        field: 'resourceVersionMatch',
-        message: 'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-      });
-    else if (!q.resourceVersion && !(q.watch && q.sendInitialEvents))
-      causes.push({
-        reason: 'FieldValueForbidden',
-        field: 'resourceVersionMatch',
-        message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
-      });
-    else if (q.continueToken)
-      causes.push({
-        reason: 'FieldValueForbidden',
-        field: 'resourceVersionMatch',
-        message: 'Forbidden: resourceVersionMatch is forbidden when continue is provided',
-      });
-    else if (rvm === 'Exact' && q.resourceVersion === '0')
-      causes.push({
-        reason: 'FieldValueForbidden',
-        field: 'resourceVersionMatch',
-        message: 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-      });
+  if (q.watch) {
+    if (q.sendInitialEvents !== undefined) {
+      if (rvm !== 'NotOlderThan')
+        forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+      if (!watchList)
+        forbid(
+          'sendInitialEvents',
+          'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+        );
+    }
+    if (rvm) {
+      if (q.sendInitialEvents === undefined)
+        forbid(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        );
+      if (rvm !== 'NotOlderThan') unsupported(rvm, ['NotOlderThan']);
+      if (q.continueToken)
+        forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+    }
+  } else {
+    if (rvm) {
+      if (!q.resourceVersion)
+        forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+      if (q.continueToken)
+        forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+      if (rvm !== 'Exact' && rvm !== 'NotOlderThan') unsupported(rvm, ['Exact', 'NotOlderThan', '']);
+      if (rvm === 'Exact' && q.resourceVersion === '0')
+        forbid('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    }
+    if (q.sendInitialEvents !== undefined) forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list');
   }
   if (causes.length) throw invalidOptions('ListOptions', causes);
 }
@@ -143,6 +175,7 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     resourceVersion: req.resourceVersion,
     resourceVersionMatch: req.resourceVersionMatch,
     continueToken: req.continueToken,
+    sendInitialEvents: req.sendInitialEvents,
   });
   if (req.continueToken) {
     if (req.resourceVersion && req.resourceVersion !== '0') {
@@ -157,7 +190,9 @@ export async function listObjects(svc: ObjectService, storage: Storage, req: Lis
     if (rv > current) throw tooLargeResourceVersion(rv, current);
     if (req.resourceVersionMatch === 'Exact') atRevision = rv;
   }
-  const limit = req.limit && req.limit > 0 ? req.limit : undefined;
+  // As the watch cache: a list at resourceVersion "0" ignores the limit (one page of everything).
+  const limit =
+    req.limit && req.limit > 0 && !(req.resourceVersion === '0' && !req.continueToken) ? req.limit : undefined;
   let listed;
   try {
     listed = await listShared(storage, prefix, atRevision, {

@@ -41,6 +41,12 @@ export interface TestApiServerOptions {
   historyLimit?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 10000 ms). */
   bookmarkIntervalMs?: number;
+  /**
+   * kube-apiserver's feature gates this server follows (`--feature-gates`). `WatchList`
+   * (default true, as in kube-apiserver 1.34+): watches may ask for `sendInitialEvents`;
+   * false refuses them with the apiserver's 422, as a server with the feature off does.
+   */
+  featureGates?: { WatchList?: boolean };
   /** Where to write the kubeconfig (default: a temporary file removed by stop()). */
   kubeconfigPath?: string;
   /** One line per request (`GET /api/v1/namespaces 200 1ms "user-agent"`) and per controller error. */
@@ -109,6 +115,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     registry,
     watches,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 10000,
+    watchList: options.featureGates?.WatchList ?? true,
     address: () => `127.0.0.1:${port}`,
   };
 

@@ -1,5 +1,6 @@
 // Watch streams: one JSON event per line, flushed at once; initial ADDED events for a
-// watch without a resourceVersion; MODIFIED turned into ADDED/DELETED when an object
+// watch list (`sendInitialEvents=true`, or a watch without a resourceVersion) ending with the
+// `k8s.io/initial-events-end` bookmark; MODIFIED turned into ADDED/DELETED when an object
 // enters or leaves the selectors; BOOKMARKs; a 410 ERROR event for expired versions.
 import type { ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
@@ -8,11 +9,12 @@ import type { ObjectService } from './objects.js';
 import { groupVersion, listPrefix } from './resource.js';
 import type { ResourceInfo } from './resource.js';
 import type { Matcher } from './selectors.js';
-import { ApiError, expired, internalError } from './status.js';
+import { ApiError, expired, internalError, tooLargeResourceVersion } from './status.js';
 import { StorageError, listShared, watchShared } from './storage/storage.js';
 import type { Storage } from './storage/storage.js';
 import type { StorageEvent, StorageWatch } from './storage/storage.js';
 import { toTable } from './table.js';
+import { partialObjectMetadata } from './metadata.js';
 import type { IncludeObject } from './table.js';
 
 /** One open watch connection, tracked so that faults and stop() can close it. */
@@ -30,9 +32,12 @@ export interface WatchRequest {
   labels: Matcher;
   fields: Matcher;
   bookmarks: boolean;
-  sendInitialEvents: boolean;
+  /** After the apiserver's defaulting: true for a watch list, false for none, undefined for a legacy watch. */
+  sendInitialEvents: boolean | undefined;
   timeoutSeconds: number | undefined;
   table: IncludeObject | undefined;
+  /** Events' objects (bookmarks too) as PartialObjectMetadata; as a list form, the stream ends at its first object. */
+  metadata?: { version: 'v1' | 'v1beta1'; list: boolean } | undefined;
   bookmarkIntervalMs: number;
 }
 
@@ -77,6 +82,10 @@ export async function serveWatch(
     let object = obj;
     if (req.table && type !== 'ERROR' && type !== 'BOOKMARK') {
       object = toTable(r, [obj as KubeObject], {}, req.table);
+    } else if (req.metadata && type !== 'ERROR') {
+      // the apiserver cannot encode an event's object as a list: the stream ends there
+      if (req.metadata.list) return conn.close();
+      object = partialObjectMetadata(obj as KubeObject, req.metadata.version);
     }
     // (`{"type":…,"object":…}`: a custom resource's text made once for every reader)
     res.write(
@@ -102,9 +111,25 @@ export async function serveWatch(
     chain = chain.then(f);
   };
   const rvParam = req.resourceVersion;
+  const requested = rvParam && rvParam !== '0' ? Number(rvParam) : undefined;
+  if (requested !== undefined && (!Number.isInteger(requested) || requested < 0)) {
+    send('ERROR', expired(0, storage.compactedRevision() + 1).status);
+    conn.close();
+    return;
+  }
   let from: number;
-  if (!rvParam || rvParam === '0') {
-    // A list, then a watch from its revision: the store replays what happened in between.
+  if (req.sendInitialEvents === true || (req.sendInitialEvents === undefined && requested === undefined)) {
+    // The current state as ADDED events, then a watch from its revision (the store replays
+    // what happened in between). A watch list asking for a version the store has not reached
+    // waits for it as the watch cache does (3 s), then fails with the apiserver's 504.
+    if (req.sendInitialEvents && requested !== undefined && !(await reached(storage, requested, () => closed))) {
+      const current = await storage.currentRevision();
+      const err = tooLargeResourceVersion(requested, current).status;
+      send('ERROR', { ...err, message: `Timeout: ${err.message ?? ''}` });
+      conn.close();
+      return;
+    }
+    if (closed) return;
     // Only matching objects are copied out of the store (kubectl delete watches one name).
     const snap = await listShared(storage, prefix, undefined, { predicate: matches });
     for (const o of snap.items) emit('ADDED', o);
@@ -119,13 +144,11 @@ export async function serveWatch(
         }),
       );
     }
+  } else if (requested === undefined) {
+    // sendInitialEvents=false from "" or "0": the changes from now on
+    from = await storage.currentRevision();
   } else {
-    from = Number(rvParam);
-    if (!Number.isInteger(from) || from < 0) {
-      send('ERROR', expired(0, storage.compactedRevision() + 1).status);
-      conn.close();
-      return;
-    }
+    from = requested;
   }
   try {
     sw = watchShared(
@@ -174,5 +197,18 @@ export async function serveWatch(
     const t = setTimeout(conn.close, req.timeoutSeconds * 1000);
     t.unref();
     timers.push(t);
+  }
+}
+
+/** How long a watch list waits for the store to reach the version it asked for (the watch cache's 3 s). */
+const FRESHNESS_WAIT_MS = 3000;
+
+/** Resolves true once the store's revision is at least `rv`, false after {@link FRESHNESS_WAIT_MS} or when `gone()`. */
+async function reached(storage: Storage, rv: number, gone: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + FRESHNESS_WAIT_MS;
+  for (;;) {
+    if ((await storage.currentRevision()) >= rv) return true;
+    if (gone() || Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -136,7 +136,10 @@ export async function realEnv(): Promise<BuilderEnv> {
   return serverEnv('real', await startControlPlane({ assets: controlPlaneAssets(), crds: [WIDGET_CRD] }));
 }
 
-/** `backend` with a count of the list and watch calls per resource (`widgets`, `configmaps`, …). */
+/**
+ * `backend` with a count of the list and watch calls per resource (`widgets`, `configmaps`, …);
+ * a streaming list (a watch with sendInitialEvents, kept as the informer's watch) counts as both.
+ */
 export function countingBackend(backend: ClientBackend): {
   backend: ClientBackend;
   lists: Map<string, number>;
@@ -157,7 +160,11 @@ export function countingBackend(backend: ClientBackend): {
         if (prop === 'list')
           return (...a: unknown[]) => (bump(lists, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
         if (prop === 'watch')
-          return (...a: unknown[]) => (bump(watches, d.resource), (v as (...x: unknown[]) => unknown).apply(target, a));
+          return (...a: unknown[]) => {
+            if ((a[0] as { sendInitialEvents?: boolean } | undefined)?.sendInitialEvents) bump(lists, d.resource);
+            bump(watches, d.resource);
+            return (v as (...x: unknown[]) => unknown).apply(target, a);
+          };
         return (v as (...x: unknown[]) => unknown).bind(target);
       },
     });
@@ -168,6 +175,7 @@ export function countingBackend(backend: ClientBackend): {
       resource: <T extends KubeObject, L extends KubeList<T> = KubeList<T>>(d: ResourceDescriptor, ns?: string) =>
         wrap(backend.resource<T, L>(d, ns), d),
       scale: (d, ns) => backend.scale(d, ns),
+      ...(backend.metadata ? { metadata: backend.metadata.bind(backend) } : {}),
     },
   };
 }

@@ -156,6 +156,75 @@ function leaderElection(label: string, testenvArgs: string[]): void {
       assert.equal(released.spec?.holderIdentity, '', 'released on a clean stop');
     });
 
+    test('a warm standby fills its caches while the other leads, and reconciles as soon as it wins; --warm-standby=false lists nothing before', async () => {
+      await Promise.all(ops.splice(0).map((o) => o.kill()));
+      const args = (id: string, more: string[] = []): string[] => [
+        '--kubeconfig',
+        server.kubeconfigPath,
+        '--leader-elect',
+        '--leader-election-namespace',
+        'default',
+        '--leader-election-id',
+        id,
+        '--leader-elect-lease-duration',
+        '3s',
+        '--leader-elect-renew-deadline',
+        '2s',
+        '--leader-elect-retry-period',
+        '500ms',
+        '--metrics-bind-address',
+        '0',
+        '--health-probe-bind-address',
+        '0',
+        '--log-level',
+        'debug',
+        ...more,
+      ];
+      const config = await loadKubeconfig({ path: server.kubeconfigPath });
+      await resourceClient<KubeObject & { spec: Record<string, unknown> }>(config, DM_RESOURCE)
+        .namespace('default')
+        .create({
+          apiVersion: 'coolops.cn/v1alpha1',
+          kind: 'DatabaseManager',
+          metadata: { name: 'w' },
+          spec: { deploymentName: 'w-db', replicas: 1, dbtype: 'redis' },
+        });
+      for (const warm of [true, false]) {
+        const id = warm ? 'warm-leader' : 'cold-leader';
+        const leader = startOperator(gen.main, args(id));
+        ops.push(leader);
+        await leader.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
+        const standby = startOperator(gen.main, args(id, warm ? [] : ['--warm-standby=false']));
+        ops.push(standby);
+        await standby.waitForLog((l) => l.msg === 'attempting to acquire leader lease', 30_000);
+        if (warm) {
+          const synced = await standby.waitForLog((l) => l.msg === 'warm standby: caches synced', 30_000);
+          assert.ok(
+            (synced['informers'] as string[]).some((k) => k.startsWith('databasemanagers')),
+            'its DatabaseManager informer synced',
+          );
+        } else {
+          await new Promise((r) => setTimeout(r, 2000));
+          assert.equal(
+            standby.logs.some((l) => String(l.msg).startsWith('warm standby')),
+            false,
+            'a cold standby starts nothing',
+          );
+        }
+        assert.equal(
+          standby.logs.some((l) => l.msg === 'acquired lease' || l.msg === 'reconciled'),
+          false,
+          'the standby does not lead yet',
+        );
+        await leader.kill();
+        const acquired = await standby.waitForLog((l) => l.msg === 'acquired lease', LEASE_MS + 10_000);
+        // it reconciles the existing DatabaseManagers (its queue filled while it waited)
+        const first = await standby.waitForLog((l) => l.msg === 'reconciled', 15_000);
+        assert.ok(Date.parse(String(first['time'])) >= Date.parse(String(acquired['time'])), 'only once leading');
+        await standby.kill();
+      }
+    });
+
     test('a leader that loses its lease exits 1 at once: it does not work through its queue beside the new leader', async () => {
       // replicas the first test left running (when it failed) would hold the lease
       await Promise.all(ops.splice(0).map((o) => o.kill()));

@@ -233,6 +233,39 @@ function operatorE2E(label: string, testenvArgs: string[]): void {
       );
     });
 
+    test('Services are cached as metadata only, through a streaming list: no Service is cached whole; a field removed by hand (which leaves it no owner) is put back', async () => {
+      const msgs = op.logs.map((l) => String(l.msg));
+      assert.ok(
+        msgs.some((m) => m.startsWith('services.v1#metadata: streaming lists')),
+        `the metadata-only Service informer's line, in ${JSON.stringify(msgs.filter((m) => m.includes(': ')))}`,
+      );
+      assert.deepEqual(
+        msgs.filter((m) => m.startsWith('services.v1:')),
+        [],
+        'no whole Service informer',
+      );
+      const svc = await waitFor(() => getService('orders-db'), CONVERGE_MS, 'the Service');
+      assert.equal(
+        svc.metadata?.annotations?.['crdgen.dev/last-spec'],
+        JSON.stringify({
+          spec: {
+            ports: [{ name: 'postgres', port: 5432, protocol: 'TCP', targetPort: 'postgres' }],
+            selector: { app: 'orders-db', controller: 'orders' },
+            type: 'ClusterIP',
+          },
+        }),
+        'the record of what the operator set',
+      );
+      await services
+        .namespace(NS)
+        .patch('orders-db', PatchType.JSON, [{ op: 'remove', path: '/spec/selector/controller' }]);
+      await waitFor(
+        async () => ((await getService('orders-db'))?.spec?.selector?.['controller'] === 'orders' ? true : undefined),
+        CONVERGE_MS,
+        'the removed selector key put back',
+      );
+    });
+
     test('spec.replicas changed → Deployment updated; replicas edited on the Deployment → put back', async () => {
       const cur = await dms.namespace(NS).get('orders');
       await dms.namespace(NS).update({ ...cur, spec: { ...cur.spec, replicas: 4 } });

@@ -633,6 +633,204 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'streaming lists (sendInitialEvents)',
+    async run(c) {
+      const { ns } = c;
+      await c.send('POST', widgets(ns), { body: w('s1', {}, { metadata: { labels: { tier: 'a' } } }) });
+      const c2 = await c.send('POST', widgets(ns), { body: w('s2') });
+      const rv2 = rvOf(c2.body);
+      const list = `${widgets(ns)}?watch=true&allowWatchBookmarks=true`;
+      const streamed = `${list}&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`;
+      // what a stream sent up to its first bookmark or error: the bookmark as kind, apiVersion,
+      // metadata keys and annotations, and whether its version is at least the objects'
+      const untilBookmark = async (step: string, path: string): Promise<void> => {
+        const wt = await c.watch(path);
+        const end = await wt.until((e) => e.type === 'BOOKMARK' || e.type === 'ERROR', 20_000);
+        wt.close();
+        const before = wt.events.slice(0, wt.events.indexOf(end));
+        const top = Math.max(0, ...before.map((e) => Number(e.object.metadata.resourceVersion)));
+        c.note(step, {
+          events: before.map((e) => `${e.type} ${e.object.metadata.name}`).sort(),
+          end:
+            end.type === 'ERROR'
+              ? { type: 'ERROR', code: end.object.code, reason: end.object.reason, details: end.object.details }
+              : {
+                  type: end.type,
+                  kind: end.object.kind,
+                  apiVersion: end.object.apiVersion,
+                  metadata: Object.keys(end.object.metadata).sort(),
+                  annotations: end.object.metadata.annotations,
+                  atOrAfterTheObjects: Number(end.object.metadata.resourceVersion) >= top,
+                },
+          message: end.type === 'ERROR' ? String(end.object.message).replace(/\d+/g, 'N') : undefined,
+        });
+      };
+      await untilBookmark('watch list from the latest', streamed);
+      await untilBookmark('watch list from resourceVersion 0', `${streamed}&resourceVersion=0`);
+      await untilBookmark('watch list not older than an object', `${streamed}&resourceVersion=${rv2}`);
+      await untilBookmark('watch list with a label selector', `${streamed}&labelSelector=tier%3Da`);
+      await untilBookmark('a watch without resourceVersion and bookmarks becomes a watch list', list);
+      await untilBookmark('a watch from 0 with bookmarks becomes a watch list', `${list}&resourceVersion=0`);
+      await untilBookmark(
+        'a watch list far ahead of the server: 504 after waiting',
+        `${streamed}&resourceVersion=${Number(rv2) + 100000}`,
+      );
+      const later = await c.watch(
+        `${widgets(ns)}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan`,
+      );
+      const since = await c.watch(
+        `${widgets(ns)}?watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&resourceVersion=${rv2}`,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      await c.send('POST', widgets(ns), { body: w('s3') });
+      await later.until((e) => e.object?.metadata?.name === 's3');
+      await since.until((e) => e.object?.metadata?.name === 's3');
+      later.close();
+      since.close();
+      const names = (evs: { type: string; object: { metadata: { name?: string } } }[]): string[] =>
+        evs.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.name}`);
+      c.note('sendInitialEvents=false from the latest: only later changes', names(later.events));
+      c.note('sendInitialEvents=false from a version: the changes after it', names(since.events));
+      await c.req('list with sendInitialEvents=true: 422', 'GET', `${widgets(ns)}?sendInitialEvents=true`);
+      await c.req(
+        'list with sendInitialEvents=false and resourceVersion=0: 422',
+        'GET',
+        `${widgets(ns)}?sendInitialEvents=false&resourceVersion=0`,
+      );
+      await c.req(
+        'watch with sendInitialEvents and no resourceVersionMatch: 422',
+        'GET',
+        `${widgets(ns)}?watch=true&sendInitialEvents=true`,
+      );
+      await c.req(
+        'watch with resourceVersionMatch and no sendInitialEvents: 422',
+        'GET',
+        `${widgets(ns)}?watch=true&resourceVersionMatch=NotOlderThan`,
+      );
+      await c.req(
+        'watch with resourceVersionMatch=Exact, sendInitialEvents and continue: 422, three causes',
+        'GET',
+        `${widgets(ns)}?watch=true&sendInitialEvents=true&resourceVersionMatch=Exact&continue=x`,
+      );
+      await c.req(
+        'watch with resourceVersionMatch=Exact and a resourceVersion: 422, two causes',
+        'GET',
+        `${widgets(ns)}?watch=true&resourceVersionMatch=Exact&resourceVersion=${rv2}`,
+      );
+      await c.req(
+        'list with a bad resourceVersionMatch, continue and no resourceVersion: 422, three causes',
+        'GET',
+        `${widgets(ns)}?resourceVersionMatch=Bad&continue=abc`,
+      );
+      await c.req(
+        'list at resourceVersion 0 ignores limit (the watch cache)',
+        'GET',
+        `${widgets(ns)}?resourceVersion=0&limit=1`,
+      );
+      await c.req('list at the latest pages by limit', 'GET', `${widgets(ns)}?limit=1`);
+    },
+  },
+  {
+    name: 'PartialObjectMetadata (metadata-only clients)',
+    async run(c) {
+      const { ns } = c;
+      const META = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+      const META_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+      await c.send('POST', widgets(ns), {
+        body: w('m1', {}, { metadata: { labels: { a: 'b' }, annotations: { x: 'y' } } }),
+      });
+      await c.send('POST', widgets(ns), { body: w('m2') });
+      await c.send('POST', cms(ns), { body: cm('mc') });
+      await c.send('POST', deploys(ns), { body: deployment('md') });
+      await c.req('custom resource as PartialObjectMetadata', 'GET', widget(ns, 'm1'), { accept: META });
+      await c.req('custom resources as PartialObjectMetadataList', 'GET', widgets(ns), { accept: META_LIST });
+      await c.req('configmap as PartialObjectMetadata', 'GET', `${cms(ns)}/mc`, { accept: META });
+      await c.req('configmaps as PartialObjectMetadataList', 'GET', cms(ns), { accept: META_LIST });
+      await c.req('deployments as PartialObjectMetadataList', 'GET', deploys(ns), { accept: META_LIST });
+      await c.req('v1beta1', 'GET', widget(ns, 'm1'), {
+        accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
+      });
+      await c.req('a page of a PartialObjectMetadataList', 'GET', `${widgets(ns)}?limit=1`, { accept: META_LIST });
+      await c.req('custom resource list asked for as one object: 406', 'GET', widgets(ns), { accept: META });
+      await c.req('configmap list asked for as one object: 406', 'GET', cms(ns), { accept: META });
+      await c.req('deployment list asked for as one object: 406', 'GET', deploys(ns), { accept: META });
+      await c.req('custom resource asked for as a list: 500 (content is not a list)', 'GET', widget(ns, 'm1'), {
+        accept: META_LIST,
+      });
+      await c.req('configmap asked for as a list: 406', 'GET', `${cms(ns)}/mc`, { accept: META_LIST });
+      await c.req('an unknown version, then JSON: the whole object', 'GET', widget(ns, 'm1'), {
+        accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2, application/json',
+      });
+      await c.req('only unknown targets: 406', 'GET', widget(ns, 'm1'), {
+        accept: 'application/json;as=Foo;g=meta.k8s.io;v=v1',
+      });
+      await c.req('metadata of a missing object: 404', 'GET', widget(ns, 'none'), { accept: META });
+      // what a controller caching Services as metadata only judges them by: its annotation and
+      // managedFields, after another manager changed one field and removed another
+      const svcs = `/api/v1/namespaces/${ns}/services`;
+      await c.send('POST', `${svcs}?fieldManager=op`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'ms', annotations: { 'crdgen.dev/last-spec': '{}' } },
+          spec: {
+            clusterIP: 'None',
+            selector: { app: 'a', tier: 'b' },
+            ports: [{ name: 'db', port: 5432, targetPort: 'db', protocol: 'TCP' }],
+          },
+        },
+      });
+      await c.req('a Service as PartialObjectMetadata: one manager', 'GET', `${svcs}/ms`, { accept: META });
+      await c.send('PATCH', `${svcs}/ms?fieldManager=someone`, {
+        body: [
+          { op: 'remove', path: '/spec/selector/tier' },
+          { op: 'replace', path: '/spec/ports/0/targetPort', value: 'other' },
+        ],
+        contentType: JSON_PATCH,
+      });
+      await c.req(
+        'a Service as PartialObjectMetadata: a field removed, one changed by another manager',
+        'GET',
+        `${svcs}/ms`,
+        {
+          accept: META,
+        },
+      );
+      await c.send('PATCH', `${svcs}/ms?fieldManager=someone`, {
+        body: [{ op: 'remove', path: '/spec/ports/0/name' }],
+        contentType: JSON_PATCH,
+      });
+      await c.req('a Service as PartialObjectMetadata: a field removed, nothing changed', 'GET', `${svcs}/ms`, {
+        accept: META,
+      });
+      await c.req('patch answered as PartialObjectMetadata', 'PATCH', widget(ns, 'm1'), {
+        body: { metadata: { labels: { c: 'd' } } },
+        contentType: MERGE_PATCH,
+        accept: META,
+      });
+      const wt = await c.watch(
+        `${widgets(ns)}?watch=true&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
+        { accept: META },
+      );
+      await wt.until((e) => e.type === 'BOOKMARK');
+      await c.send('PATCH', widget(ns, 'm2'), { body: { metadata: { labels: { e: 'f' } } }, contentType: MERGE_PATCH });
+      await wt.until((e) => e.type === 'MODIFIED');
+      wt.close();
+      c.note(
+        'a metadata-only watch list: objects and bookmark as PartialObjectMetadata',
+        wt.events
+          .filter((e) => e.type !== 'BOOKMARK' || e.object.metadata.annotations)
+          .map((e) => ({
+            type: e.type,
+            object:
+              e.type === 'BOOKMARK'
+                ? { ...e.object, metadata: { annotations: e.object.metadata.annotations } }
+                : e.object,
+          })),
+      );
+    },
+  },
+  {
     name: 'dryRun=All',
     async run({ ns, req, send }) {
       await req('create dry run', 'POST', `${widgets(ns)}?dryRun=All`, { body: w('dr') });

@@ -42,6 +42,11 @@ const JUSTIFIED: Record<Permission, string> = {
   // discloses nothing `list` does not (a list returns every object whole), and it keeps the
   // role usable by the kubebuilder-style `get, list, watch` tooling; a finding, not a hole.
   'coolops.cn/databasemanagers get': 'no access beyond list',
+  // Informers stream their initial lists (a watch with sendInitialEvents): `list` is what they
+  // fall back to, in pages, on a server without streaming lists (the WatchList feature off).
+  'coolops.cn/databasemanagers list': 'the paged-list fallback of streaming lists',
+  'apps/deployments list': 'the paged-list fallback of streaming lists',
+  '/services list': 'the paged-list fallback of streaming lists',
 };
 
 /**

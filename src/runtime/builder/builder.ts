@@ -1,5 +1,6 @@
 // The controller builder (controller-runtime's pkg/builder):
-//   newControllerManagedBy(manager).for(FooResource).owns(DeploymentResource)
+//   newControllerManagedBy(manager).for(FooResource, { labelSelector: 'shard=a' })
+//     .owns(DeploymentResource, { metadataOnly: true })
 //     .watches(SecretResource, mapToRequests).withEventFilter(generationChanged)
 //     .withOptions({ maxConcurrentReconciles: 4 }).complete(reconciler)
 import type { KubeObject } from '../meta/types.js';
@@ -16,21 +17,48 @@ import type { Reconciler } from '../reconcile/reconcile.js';
 import { Controller, type ControllerOptions } from '../controller/controller.js';
 import type { Manager } from '../manager/manager.js';
 
+/**
+ * What the manager's cache holds of a watched kind (its `byObject` settings), set from the
+ * builder: the cache is the manager's, shared by its controllers and client, so a kind is
+ * scoped once (the same settings again are fine, different ones an error at `complete`).
+ */
+export interface WatchScope {
+  /** Cache and watch only these namespaces of the kind. */
+  namespaces?: readonly string[];
+  /** Cache and watch only objects whose labels match (`shard=a`, `app in (db,cache)`): the server filters. */
+  labelSelector?: string;
+  /** Cache and watch only objects whose fields match (`metadata.name=x`): the server filters. */
+  fieldSelector?: string;
+  /** Keep metadata.managedFields in the cache (dropped by default), e.g. to see who changed a metadata-only object. */
+  keepManagedFields?: boolean;
+}
+
+/** How a watch reads its kind. */
+export interface WatchForm {
+  /**
+   * Watch the kind's metadata only (controller-runtime's `OnlyMetadata`): its informer lists
+   * and watches PartialObjectMetadata, so the cache holds each object's metadata alone.
+   * Handlers and predicates see PartialObjectMetadata; the reconciler reads it with
+   * `client.getMetadata`/`listMetadata` (a `client.get` of the kind starts a full cache).
+   */
+  metadataOnly?: boolean;
+}
+
 /** Options of `for`. */
-export interface ForOptions<T> {
+export interface ForOptions<T> extends WatchScope, WatchForm {
   /** Filters of this watch only (besides the controller's `withEventFilter`). */
   predicates?: Predicate<T>[];
 }
 
 /** Options of `owns`. */
-export interface OwnsOptions<T> {
+export interface OwnsOptions<T> extends WatchScope, WatchForm {
   predicates?: Predicate<T>[];
   /** Map an owned object to every owner of the `for` kind, not only its controller (builder.MatchEveryOwner). */
   matchEveryOwner?: boolean;
 }
 
 /** Options of `watches`. */
-export interface WatchesOptions<T> {
+export interface WatchesOptions<T> extends WatchScope, WatchForm {
   predicates?: Predicate<T>[];
 }
 
@@ -38,6 +66,18 @@ interface PendingWatch {
   resource: TypedResource;
   handler: EventHandler;
   predicates: Predicate[];
+  scope: WatchScope;
+  metadataOnly: boolean;
+}
+
+/** The scope fields of an options object (undefined when none is set). */
+function scopeOf(o: WatchScope): WatchScope | undefined {
+  const s: WatchScope = {};
+  if (o.namespaces !== undefined) s.namespaces = o.namespaces;
+  if (o.labelSelector !== undefined) s.labelSelector = o.labelSelector;
+  if (o.fieldSelector !== undefined) s.fieldSelector = o.fieldSelector;
+  if (o.keepManagedFields !== undefined) s.keepManagedFields = o.keepManagedFields;
+  return Object.keys(s).length ? s : undefined;
 }
 
 /**
@@ -47,8 +87,15 @@ interface PendingWatch {
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- T names the kind in the type a reader sees (`for(widgets)` gives ControllerBuilder<Widget>); removing it would break users' annotations
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
-  private forInput: { resource: TypedResource; predicates: Predicate[] } | undefined;
-  private readonly owned: Array<{ resource: TypedResource; predicates: Predicate[]; matchEveryOwner: boolean }> = [];
+  private forInput:
+    { resource: TypedResource; predicates: Predicate[]; scope: WatchScope; metadataOnly: boolean } | undefined;
+  private readonly owned: Array<{
+    resource: TypedResource;
+    predicates: Predicate[];
+    matchEveryOwner: boolean;
+    scope: WatchScope;
+    metadataOnly: boolean;
+  }> = [];
   private readonly watched: PendingWatch[] = [];
   private readonly globalPredicates: Predicate[] = [];
   private options: ControllerOptions = {};
@@ -67,7 +114,12 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
         `for() was already called (with ${this.forInput.resource.resource}): a controller reconciles one kind`,
       );
     checkResource(resource, 'for');
-    this.forInput = { resource, predicates: options.predicates ?? [] };
+    this.forInput = {
+      resource,
+      predicates: options.predicates ?? [],
+      scope: scopeOf(options) ?? {},
+      metadataOnly: options.metadataOnly === true,
+    };
     return this;
   }
 
@@ -81,6 +133,8 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
       resource,
       predicates: options.predicates ?? [],
       matchEveryOwner: options.matchEveryOwner ?? false,
+      scope: scopeOf(options) ?? {},
+      metadataOnly: options.metadataOnly === true,
     });
     return this;
   }
@@ -98,7 +152,13 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     const h = typeof handler === 'function' ? enqueueRequestsFromMapFunc<W>(handler) : handler;
     if (!h || typeof h !== 'object')
       throw new Error(`watches(${resource.resource}): the handler must be a map function or an EventHandler`);
-    this.watched.push({ resource, handler: h, predicates: options.predicates ?? [] });
+    this.watched.push({
+      resource,
+      handler: h,
+      predicates: options.predicates ?? [],
+      scope: scopeOf(options) ?? {},
+      metadataOnly: options.metadataOnly === true,
+    });
     return this;
   }
 
@@ -142,10 +202,15 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
         `a controller named ${JSON.stringify(name)} is already in this manager; name controllers uniquely with named()`,
       );
     }
+    // the cache scopes first, before any watch creates an informer (a conflict throws here)
+    for (const w of [...(f ? [f] : []), ...this.owned, ...this.watched]) {
+      if (Object.keys(w.scope).length > 0) this.manager.scope(w.resource, w.scope);
+    }
     this.completed = true;
     const controller = new Controller(name, this.manager.host, reconciler, this.options, f?.resource);
     const global = this.globalPredicates;
-    if (f) controller.watch(f.resource, enqueueRequestForObject(), [...f.predicates, ...global]);
+    const form = (metadataOnly: boolean) => (metadataOnly ? { metadataOnly } : {});
+    if (f) controller.watch(f.resource, enqueueRequestForObject(), [...f.predicates, ...global], form(f.metadataOnly));
     for (const o of this.owned) {
       const owner = {
         group: f!.resource.group,
@@ -153,12 +218,15 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
         kind: f!.resource.kind,
         namespaced: f!.resource.namespaced,
       };
-      controller.watch(o.resource, enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }), [
-        ...o.predicates,
-        ...global,
-      ]);
+      controller.watch(
+        o.resource,
+        enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }),
+        [...o.predicates, ...global],
+        form(o.metadataOnly),
+      );
     }
-    for (const w of this.watched) controller.watch(w.resource, w.handler, [...w.predicates, ...global]);
+    for (const w of this.watched)
+      controller.watch(w.resource, w.handler, [...w.predicates, ...global], form(w.metadataOnly));
     this.manager.add(controller);
     return controller;
   }

@@ -1,9 +1,11 @@
 // Reflector: keeps a store in step with the server (client-go tools/cache/reflector.go).
-// List (paged), then watch from the list's resourceVersion; re-watch from the last seen
-// version when a watch ends; relist on 410/"too old resource version"; back off with
-// jitter between failed cycles; never loop tightly against a failing server.
+// A streaming list (a watch with sendInitialEvents, synced at the `k8s.io/initial-events-end`
+// bookmark, then kept as the watch) where the server supports it, else a paged list and a
+// watch from the list's resourceVersion; re-watch from the last seen version when a watch
+// ends; relist on 410/"too old resource version"; back off with jitter between failed
+// cycles; never loop tightly against a failing server.
 import type { KubeObject } from '../meta/types.js';
-import type { ListOptions, ListerWatcher, Watch } from '../client/types.js';
+import type { ListOptions, ListerWatcher, Watch, WatchEvent } from '../client/types.js';
 import { ApiError, isResourceExpired, isTooManyRequests } from '../client/errors.js';
 import { watchBatches } from '../client/watch.js';
 import { realClock, sleep, type Clock, type Timer } from '../workqueue/clock.js';
@@ -17,6 +19,8 @@ export type ReflectorState =
   | { kind: 'Idle' }
   /** Listing at `resourceVersion` ('0': any cached state, '': the latest, quorum read). */
   | { kind: 'Listing'; resourceVersion: string }
+  /** Streaming the initial list (a watch with sendInitialEvents) not older than `resourceVersion` ('': the latest). */
+  | { kind: 'Streaming'; resourceVersion: string }
   /** Watching from `resourceVersion`. */
   | { kind: 'Watching'; resourceVersion: string }
   /** Waiting `ms` (from `since`) before the next attempt, because of `cause`. */
@@ -50,10 +54,34 @@ export interface ReflectorOptions {
   metrics?: ReflectorMetrics;
   /** Called with the error of each failed cycle and the reflector's name (default: a warning on stderr). */
   watchErrorHandler?: (err: unknown, name: string) => void;
+  /**
+   * Start each cycle with a streaming list when the ListerWatcher supports it
+   * (`streamingLists`): one watch with `sendInitialEvents=true`,
+   * `resourceVersionMatch=NotOlderThan` and bookmarks, synced at the bookmark annotated
+   * `k8s.io/initial-events-end`, then kept as the watch (client-go's WatchListClient, on by
+   * default since 1.35). Where the server refuses, or sends no such bookmark, the cycle
+   * falls back to a paged list. Default true.
+   */
+  streamingList?: boolean;
+  /**
+   * A streaming list that receives nothing for this long before its end bookmark is given up
+   * for a paged list (a server that ignores `sendInitialEvents` sends no such bookmark).
+   * Default 30000.
+   */
+  initialEventsTimeoutMs?: number;
+  /** Informational lines: which way the reflector lists (once, and again when that changes). Default: none. */
+  log?: (message: string) => void;
 }
+
+/** How a reflector fills its store: a streaming list or a paged list. */
+export type ListMode = 'streaming' | 'paged';
 
 /** Page size of paged lists (client-go pager's default). */
 export const DEFAULT_PAGE_SIZE = 500;
+/** How long a streaming list may go without an event before its end bookmark (see ReflectorOptions). */
+export const INITIAL_EVENTS_TIMEOUT_MS = 30_000;
+/** The annotation of the bookmark that ends a streaming list's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 /** Lower bound of watch timeouts (client-go: 5 min). */
 export const MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
 /** A watch that ends sooner than this without any event counts as a failure. */
@@ -67,6 +95,20 @@ export const WATCH_TIMEOUT_GRACE_MS = 30_000;
 
 /** How a watch ended. */
 type WatchOutcome = { kind: 'Ended' } | { kind: 'Failed'; error: unknown } | { kind: 'Stopped' };
+
+/** An open watch and where its reading stands: the iterator of its batches, events already read but not applied. */
+interface OpenWatch<T> {
+  watch: Watch<T>;
+  batches: AsyncIterator<readonly WatchEvent<T>[]>;
+  leftover: readonly WatchEvent<T>[];
+  /** When it was opened, and its timeoutSeconds. */
+  start: number;
+  timeoutSeconds: number;
+}
+
+/** How a streaming list ended: synced (its watch goes on), given up for a paged list, or stopped. */
+type StreamOutcome<T> =
+  { kind: 'Synced'; open: OpenWatch<T> } | { kind: 'Fallback'; reason: string } | { kind: 'Stopped' };
 
 /**
  * The reflector. Invariants: `lastSyncRV` only moves to versions the store has seen
@@ -83,6 +125,7 @@ export class Reflector<T extends KubeObject> {
   private lastSyncRV = '';
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
+  private mode: ListMode | undefined;
   private current: ReflectorState = { kind: 'Idle' };
   private started = false;
 
@@ -112,6 +155,11 @@ export class Reflector<T extends KubeObject> {
     return this.lastSyncRV;
   }
 
+  /** How the last (or current) cycle filled the store; undefined before the first sync. */
+  listMode(): ListMode | undefined {
+    return this.mode;
+  }
+
   /**
    * Lists and watches until `signal` aborts, backing off between cycles; each failed
    * cycle goes to the watch error handler. Resolves once stopped; rejects only when
@@ -135,18 +183,203 @@ export class Reflector<T extends KubeObject> {
   }
 
   /**
-   * One cycle: list, then watch (re-watching as watches end) until a watch fails, the
-   * resource version expires, or `signal` aborts. Rejects with the error that ended it,
-   * resolves when a relist is simply due (expired version) or on abort.
+   * One cycle: a streaming list (or a paged list), then watch (re-watching as watches end)
+   * until a watch fails, the resource version expires, or `signal` aborts. Rejects with the
+   * error that ended it, resolves when a relist is simply due (expired version) or on abort.
    */
   async listAndWatch(signal: AbortSignal): Promise<void> {
-    await this.list(signal);
-    if (signal.aborted) return;
+    let open: OpenWatch<T> | undefined;
+    if (this.options.streamingList !== false && this.listerWatcher.streamingLists === true) {
+      const streamed = await this.streamList(signal);
+      if (streamed.kind === 'Stopped') return;
+      if (streamed.kind === 'Synced') {
+        open = streamed.open;
+        this.setMode('streaming');
+      } else this.setMode('paged', streamed.reason);
+    } else this.setMode('paged');
+    if (!open) await this.list(signal);
+    if (signal.aborted) {
+      open?.watch.stop();
+      return;
+    }
     const resync = this.startResync();
     try {
-      await this.watchLoop(signal);
+      await this.watchLoop(signal, open);
     } finally {
       resync?.cancel();
+    }
+  }
+
+  private setMode(mode: ListMode, reason?: string): void {
+    if (this.mode === mode) return;
+    this.mode = mode;
+    const why = reason ? ` (${reason})` : '';
+    this.options.log?.(
+      mode === 'streaming'
+        ? `${this.name}: streaming lists (watch with sendInitialEvents)`
+        : `${this.name}: paged lists of ${this.options.pageSize ?? DEFAULT_PAGE_SIZE}${why}`,
+    );
+  }
+
+  /**
+   * A streaming list (client-go's watchList): a watch with `sendInitialEvents=true` from the
+   * last seen version ('' when there is none, or it is gone: the latest, as a quorum read);
+   * its ADDED events are collected until the `k8s.io/initial-events-end` bookmark, then
+   * replace the store at the bookmark's version, and the same watch goes on. An expired or
+   * too large version streams again from the latest; anything the server refuses, a stream
+   * that ends or goes quiet before the bookmark, or a bookmark without the annotation (a
+   * server that ignores sendInitialEvents) gives up for a paged list.
+   */
+  private async streamList(signal: AbortSignal): Promise<StreamOutcome<T>> {
+    for (;;) {
+      if (signal.aborted) return { kind: 'Stopped' };
+      const rv = this.lastSyncRVUnavailable ? '' : this.lastSyncRV;
+      this.current = { kind: 'Streaming', resourceVersion: rv };
+      const timeoutSeconds = this.watchTimeoutSeconds();
+      const start = this.clock.now();
+      let w: Watch<T>;
+      try {
+        w = await this.listerWatcher.watch({
+          resourceVersion: rv,
+          resourceVersionMatch: 'NotOlderThan',
+          sendInitialEvents: true,
+          allowWatchBookmarks: true,
+          timeoutSeconds,
+          signal,
+        });
+      } catch (err) {
+        if (signal.aborted) return { kind: 'Stopped' };
+        if (isWatchErrorRetriable(err)) {
+          // nothing is cached yet: an unreachable server is a failure to report, retried after a backoff
+          this.report(err);
+          if (!(await this.wait(err, signal))) return { kind: 'Stopped' };
+          continue;
+        }
+        if (rv !== '' && (isResourceExpired(err) || isTooLargeResourceVersion(err))) {
+          this.lastSyncRVUnavailable = true;
+          continue;
+        }
+        return { kind: 'Fallback', reason: `the server refused a streaming list: ${errorText(err)}` };
+      }
+      const got = await this.collectInitialEvents(w, start, timeoutSeconds, signal);
+      if (got.kind === 'Items') {
+        this.metrics.onList?.(this.name, {
+          durationSeconds: (this.clock.now() - start) / 1000,
+          items: got.items.length,
+          mode: 'streaming',
+        });
+        this.lastSyncRVUnavailable = false;
+        this.store.replace(got.items, got.resourceVersion);
+        this.setLastSyncResourceVersion(got.resourceVersion);
+        return { kind: 'Synced', open: got.open };
+      }
+      w.stop();
+      if (got.kind === 'Stopped' || signal.aborted) return { kind: 'Stopped' };
+      if (got.kind === 'Expired' && rv !== '') {
+        this.lastSyncRVUnavailable = true;
+        continue;
+      }
+      const reason = got.kind === 'Expired' ? 'the latest resource version expired' : got.reason;
+      this.metrics.onList?.(this.name, {
+        durationSeconds: (this.clock.now() - start) / 1000,
+        items: 0,
+        mode: 'streaming',
+        error: new Error(reason),
+      });
+      return { kind: 'Fallback', reason };
+    }
+  }
+
+  /** Reads a streaming list's initial events up to the end bookmark. */
+  private async collectInitialEvents(
+    w: Watch<T>,
+    start: number,
+    timeoutSeconds: number,
+    signal: AbortSignal,
+  ): Promise<
+    | { kind: 'Items'; items: T[]; resourceVersion: string; open: OpenWatch<T> }
+    | { kind: 'Expired' }
+    | { kind: 'GiveUp'; reason: string }
+    | { kind: 'Stopped' }
+  > {
+    const batches = watchBatches(w)[Symbol.asyncIterator]();
+    const idleMs = this.options.initialEventsTimeoutMs ?? INITIAL_EVENTS_TIMEOUT_MS;
+    let lastActivity = this.clock.now();
+    let quiet = false;
+    let idle: Timer | undefined;
+    const arm = (ms: number): void => {
+      idle = this.clock.setTimer(() => {
+        const since = this.clock.now() - lastActivity;
+        if (since < idleMs) return arm(idleMs - since);
+        quiet = true;
+        w.stop();
+      }, ms);
+    };
+    arm(idleMs);
+    const onAbort = (): void => w.stop();
+    signal.addEventListener('abort', onAbort, { once: true });
+    // ADDED events in arrival order; a MODIFIED or DELETED before the bookmark (not sent by
+    // kube-apiserver, which streams a snapshot) switches to a map by key.
+    let items: T[] = [];
+    let byKey: Map<string, T> | undefined;
+    try {
+      for (;;) {
+        let next: IteratorResult<readonly WatchEvent<T>[]>;
+        try {
+          next = await batches.next();
+        } catch {
+          next = { done: true, value: undefined };
+        }
+        if (signal.aborted) return { kind: 'Stopped' };
+        if (next.done) {
+          return {
+            kind: 'GiveUp',
+            reason: quiet
+              ? `no ${INITIAL_EVENTS_END_ANNOTATION} bookmark: nothing arrived for ${idleMs} ms`
+              : `the stream ended before its ${INITIAL_EVENTS_END_ANNOTATION} bookmark`,
+          };
+        }
+        lastActivity = this.clock.now();
+        const batch = next.value;
+        for (let i = 0; i < batch.length; i++) {
+          const ev = batch[i];
+          if (ev.type === 'ERROR') {
+            const err = ApiError.fromStatus(ev.object);
+            if (isResourceExpired(err) || isTooLargeResourceVersion(err)) return { kind: 'Expired' };
+            return { kind: 'GiveUp', reason: `the streaming list failed: ${err.message}` };
+          }
+          const obj = ev.object;
+          if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+            return { kind: 'GiveUp', reason: `a streaming list event ${ev.type} carries no object metadata` };
+          }
+          if (ev.type === 'BOOKMARK') {
+            if (obj.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== 'true') {
+              return {
+                kind: 'GiveUp',
+                reason: `a bookmark came before the ${INITIAL_EVENTS_END_ANNOTATION} one: the server does not stream lists`,
+              };
+            }
+            const resourceVersion = obj.metadata.resourceVersion ?? '';
+            if (byKey) items = [...byKey.values()];
+            return {
+              kind: 'Items',
+              items,
+              resourceVersion,
+              open: { watch: w, batches, leftover: batch.slice(i + 1), start, timeoutSeconds },
+            };
+          }
+          if (ev.type === 'ADDED' && !byKey) {
+            items.push(obj);
+            continue;
+          }
+          byKey ??= new Map(items.map((o) => [objectKey(o), o]));
+          if (ev.type === 'DELETED') byKey.delete(objectKey(obj));
+          else byKey.set(objectKey(obj), obj);
+        }
+      }
+    } finally {
+      idle?.cancel();
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -176,13 +409,19 @@ export class Reflector<T extends KubeObject> {
         result = await this.pagedList({ resourceVersion: latest, signal }, pageSize, signal);
       }
     } catch (err) {
-      this.metrics.onList?.(this.name, { durationSeconds: (this.clock.now() - start) / 1000, items: 0, error: err });
+      this.metrics.onList?.(this.name, {
+        durationSeconds: (this.clock.now() - start) / 1000,
+        items: 0,
+        mode: 'paged',
+        error: err,
+      });
       throw err;
     }
     if (signal.aborted) return;
     this.metrics.onList?.(this.name, {
       durationSeconds: (this.clock.now() - start) / 1000,
       items: result.items.length,
+      mode: 'paged',
     });
     if (rv === '0' && result.paginated) this.paginatedResult = true;
     this.lastSyncRVUnavailable = false;
@@ -214,31 +453,45 @@ export class Reflector<T extends KubeObject> {
     return { items, resourceVersion: page.metadata?.resourceVersion ?? '', paginated: true };
   }
 
-  private async watchLoop(signal: AbortSignal): Promise<void> {
+  private watchTimeoutSeconds(): number {
+    const minTimeout = this.options.minWatchTimeoutMs ?? MIN_WATCH_TIMEOUT_MS;
+    return Math.floor((minTimeout / 1000) * (this.random() + 1));
+  }
+
+  /** Watches (starting with `first`, a streaming list's watch, when given) until a watch fails or `signal` aborts. */
+  private async watchLoop(signal: AbortSignal, first?: OpenWatch<T>): Promise<void> {
+    let open = first;
     for (;;) {
-      if (signal.aborted) return;
-      const start = this.clock.now();
-      const minTimeout = this.options.minWatchTimeoutMs ?? MIN_WATCH_TIMEOUT_MS;
-      const timeoutSeconds = Math.floor((minTimeout / 1000) * (this.random() + 1));
-      let w: Watch<T>;
-      try {
-        this.current = { kind: 'Watching', resourceVersion: this.lastSyncRV };
-        w = await this.listerWatcher.watch({
-          resourceVersion: this.lastSyncRV,
-          timeoutSeconds,
-          allowWatchBookmarks: true,
-          signal,
-        });
-      } catch (err) {
-        if (signal.aborted) return;
-        this.metrics.onWatchStartError?.(this.name, err);
-        if (isWatchErrorRetriable(err)) {
-          if (!(await this.wait(err, signal))) return;
-          continue;
-        }
-        throw err; // 410 included: the cycle ends and the next one relists.
+      if (signal.aborted) {
+        open?.watch.stop();
+        return;
       }
-      const outcome = await this.handleWatch(w, start, signal, timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS);
+      if (!open) {
+        const start = this.clock.now();
+        const timeoutSeconds = this.watchTimeoutSeconds();
+        let w: Watch<T>;
+        try {
+          this.current = { kind: 'Watching', resourceVersion: this.lastSyncRV };
+          w = await this.listerWatcher.watch({
+            resourceVersion: this.lastSyncRV,
+            timeoutSeconds,
+            allowWatchBookmarks: true,
+            signal,
+          });
+        } catch (err) {
+          if (signal.aborted) return;
+          this.metrics.onWatchStartError?.(this.name, err);
+          if (isWatchErrorRetriable(err)) {
+            if (!(await this.wait(err, signal))) return;
+            continue;
+          }
+          throw err; // 410 included: the cycle ends and the next one relists.
+        }
+        open = { watch: w, batches: watchBatches(w)[Symbol.asyncIterator](), leftover: [], start, timeoutSeconds };
+      }
+      this.current = { kind: 'Watching', resourceVersion: this.lastSyncRV };
+      const outcome = await this.handleWatch(open, signal, open.timeoutSeconds * 1000 + WATCH_TIMEOUT_GRACE_MS);
+      open = undefined;
       if (outcome.kind === 'Stopped') return;
       if (outcome.kind === 'Failed') {
         if (isResourceExpired(outcome.error)) return; // relist at the last seen version
@@ -252,45 +505,49 @@ export class Reflector<T extends KubeObject> {
   }
 
   /** Applies a watch's events to the store until it ends; always stops it. */
-  private async handleWatch(
-    w: Watch<T>,
-    start: number,
-    signal: AbortSignal,
-    deadlineMs: number,
-  ): Promise<WatchOutcome> {
+  private async handleWatch(open: OpenWatch<T>, signal: AbortSignal, deadlineMs: number): Promise<WatchOutcome> {
+    const { watch: w, start } = open;
     let events = 0;
     let outcome: WatchOutcome = { kind: 'Ended' };
     const onAbort = (): void => w.stop();
     signal.addEventListener('abort', onAbort, { once: true });
-    const guard = this.clock.setTimer(() => w.stop(), deadlineMs);
+    const guard = this.clock.setTimer(() => w.stop(), Math.max(0, start + deadlineMs - this.clock.now()));
+    /** Applies one batch; false when the watch must end. */
+    const apply = (batch: readonly WatchEvent<T>[]): boolean => {
+      for (const ev of batch) {
+        if (signal.aborted) return false;
+        if (ev.type === 'ERROR') {
+          outcome = { kind: 'Failed', error: ApiError.fromStatus(ev.object) };
+          return false;
+        }
+        const obj = ev.object;
+        if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+          outcome = {
+            kind: 'Failed',
+            error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`),
+          };
+          return false;
+        }
+        events++;
+        try {
+          if (ev.type === 'ADDED') this.store.add(obj);
+          else if (ev.type === 'MODIFIED') this.store.update(obj);
+          else if (ev.type === 'DELETED') this.store.delete(obj);
+        } catch (err) {
+          // A bad object (e.g. no name) is reported and skipped, as client-go does.
+          this.report(err);
+        }
+        const rv = obj.metadata.resourceVersion;
+        if (rv) this.setLastSyncResourceVersion(rv);
+      }
+      return true;
+    };
     try {
       // One batch per chunk of the stream, applied synchronously: no async hop per event.
-      batches: for await (const batch of watchBatches(w)) {
-        for (const ev of batch) {
-          if (signal.aborted) break batches;
-          if (ev.type === 'ERROR') {
-            outcome = { kind: 'Failed', error: ApiError.fromStatus(ev.object) };
-            break batches;
-          }
-          const obj = ev.object;
-          if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
-            outcome = {
-              kind: 'Failed',
-              error: new Error(`${this.name}: watch event ${ev.type} carries no object metadata`),
-            };
-            break batches;
-          }
-          events++;
-          try {
-            if (ev.type === 'ADDED') this.store.add(obj);
-            else if (ev.type === 'MODIFIED') this.store.update(obj);
-            else if (ev.type === 'DELETED') this.store.delete(obj);
-          } catch (err) {
-            // A bad object (e.g. no name) is reported and skipped, as client-go does.
-            this.report(err);
-          }
-          const rv = obj.metadata.resourceVersion;
-          if (rv) this.setLastSyncResourceVersion(rv);
+      if (open.leftover.length === 0 || apply(open.leftover)) {
+        for (;;) {
+          const next = await open.batches.next();
+          if (next.done || !apply(next.value)) break;
         }
       }
     } catch (err) {
@@ -300,6 +557,7 @@ export class Reflector<T extends KubeObject> {
       guard.cancel();
       signal.removeEventListener('abort', onAbort);
       w.stop();
+      void open.batches.return?.();
     }
     const duration = this.clock.now() - start;
     const short = outcome.kind === 'Ended' && events === 0 && duration < SHORT_WATCH_MS;
@@ -376,6 +634,16 @@ function checkList<T>(
     throw new Error(`${name}: list response has no items array`);
   }
   return list as { items: T[]; metadata?: { resourceVersion?: string; continue?: string } };
+}
+
+/** `namespace/name` (client-go's MetaNamespaceKeyFunc). */
+function objectKey(o: KubeObject): string {
+  const m = o.metadata ?? {};
+  return m.namespace ? `${m.namespace}/${m.name ?? ''}` : (m.name ?? '');
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Watch-start errors worth retrying on the same version: connection refused and 429. */

@@ -52,6 +52,12 @@ export interface SharedIndexInformerOptions<T> {
   metrics?: ReflectorMetrics;
   /** Called when a handler throws or rejects (default: stderr). */
   onHandlerError?: (err: unknown) => void;
+  /** Streaming lists where the ListerWatcher supports them (see ReflectorOptions.streamingList; default true). */
+  streamingList?: boolean;
+  /** See ReflectorOptions.initialEventsTimeoutMs. */
+  initialEventsTimeoutMs?: number;
+  /** Informational lines of the reflector (which way it lists). */
+  log?: (message: string) => void;
   /** Called with each failed list or watch (default: stderr); {@link SharedIndexInformer.setWatchErrorHandler} overrides it. */
   watchErrorHandler?: WatchErrorHandler;
 }
@@ -195,6 +201,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       ...((this.watchErrorHandler ?? o.watchErrorHandler)
         ? { watchErrorHandler: this.watchErrorHandler ?? o.watchErrorHandler }
         : {}),
+      ...(o.streamingList !== undefined ? { streamingList: o.streamingList } : {}),
+      ...(o.initialEventsTimeoutMs !== undefined ? { initialEventsTimeoutMs: o.initialEventsTimeoutMs } : {}),
+      ...(o.log ? { log: o.log } : {}),
     });
     for (const l of this.listeners) l.start();
     const onAbort = (): void => fifo.close();

@@ -110,6 +110,13 @@ export interface RestConfig {
    * with fieldValidation=Warn), as client-go's WarningHandler. Default: ignored.
    */
   onWarning?: (message: string, info: { method: string; path: string }) => void;
+  /**
+   * client-go's DisableCompression. Default false: GETs (lists, gets and watches) ask for gzip,
+   * which kube-apiserver sends for responses over 128 KB and for streaming lists (its
+   * WatchListCompression feature, on by default since 1.37): a twelfth of a DatabaseManager
+   * list's bytes on the wire, unpacked as they arrive.
+   */
+  disableCompression?: boolean;
   /** Extra headers on every request (an array repeats the header, e.g. Impersonate-Group). */
   headers?: Record<string, string | string[]>;
   /** Source of the config, for messages (a kubeconfig path, `in-cluster`). */

@@ -53,6 +53,7 @@ function listQuery(o: ListOptions | undefined): Query {
     resourceVersionMatch: o.resourceVersionMatch,
     timeoutSeconds: o.timeoutSeconds,
     allowWatchBookmarks: o.allowWatchBookmarks,
+    sendInitialEvents: o.sendInitialEvents,
   };
 }
 
@@ -80,6 +81,25 @@ function deleteBody(o: DeleteOptions | undefined): Record<string, unknown> | und
 export interface ResourceClientOptions {
   /** Bind the client to this namespace. */
   namespace?: string;
+  /**
+   * Read metadata only (client-go's metadata client): get, patch and watch ask for
+   * `PartialObjectMetadata`, list for `PartialObjectMetadataList` (the Accept header), so the
+   * server sends each object's metadata alone. See {@link metadataOnlyClient}.
+   */
+  metadataOnly?: boolean;
+}
+
+/** The Accept header of a metadata-only get, patch or watch (JSON; the full object from a server without the form). */
+export const PARTIAL_OBJECT_METADATA_ACCEPT =
+  'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+/** The Accept header of a metadata-only list. */
+export const PARTIAL_OBJECT_METADATA_LIST_ACCEPT =
+  'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+
+/** `obj` as a PartialObjectMetadata: as the server sent it, or cut down to its metadata when it sent the whole object. */
+export function asPartialObjectMetadata<T extends KubeObject>(obj: T): T {
+  if (obj?.kind === 'PartialObjectMetadata' || typeof obj !== 'object' || obj === null) return obj;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} } as T;
 }
 
 /**
@@ -93,6 +113,10 @@ export class ResourceClientImpl<
   private readonly rest: RestClient;
   /** The namespace this client is bound to, if any. */
   readonly namespaceName: string | undefined;
+  /** Its watches pass `sendInitialEvents` to the server: reflectors over it stream their lists. */
+  readonly streamingLists = true;
+  /** True when it reads metadata only (see ResourceClientOptions.metadataOnly). */
+  readonly metadataOnly: boolean;
 
   /** See the class doc. */
   constructor(
@@ -101,6 +125,7 @@ export class ResourceClientImpl<
     options: ResourceClientOptions = {},
   ) {
     this.rest = config instanceof RestClient ? config : RestClient.for(config);
+    this.metadataOnly = options.metadataOnly === true;
     if (options.namespace !== undefined && descriptor.namespaced) {
       this.namespaceName = checkName(`namespace of ${descriptor.resource}`, options.namespace);
     } else {
@@ -110,23 +135,45 @@ export class ResourceClientImpl<
 
   /** A client of the same resource bound to namespace `ns`. */
   namespace(ns: string): ResourceClient<T, TList> {
-    return new ResourceClientImpl<T, TList>(this.rest, this.descriptor, { namespace: ns });
+    return new ResourceClientImpl<T, TList>(this.rest, this.descriptor, {
+      namespace: ns,
+      ...(this.metadataOnly ? { metadataOnly: true } : {}),
+    });
   }
 
   /** Reads one object by name. */
   async get(name: string, options: GetOptions = {}): Promise<T> {
-    return this.call<T>(
+    const obj = await this.call<T>(
       'GET',
       this.itemPath('get', name),
       { resourceVersion: options.resourceVersion },
       undefined,
       options,
+      undefined,
+      this.metadataOnly ? PARTIAL_OBJECT_METADATA_ACCEPT : undefined,
     );
+    return this.metadataOnly ? asPartialObjectMetadata(obj) : obj;
   }
 
   /** Lists one page, or everything without `limit`. */
   async list(options: ListOptions = {}): Promise<TList> {
-    return this.call<TList>('GET', this.collectionPath(undefined), listQuery(options), undefined, options);
+    // parsed item by item as the body arrives: a large list's parsing overlaps its transfer
+    const list = await this.rest.requestList<TList>({
+      method: 'GET',
+      path: this.collectionPath(undefined),
+      query: listQuery(options),
+      ...(this.metadataOnly ? { accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (this.metadataOnly && list && Array.isArray(list.items) && list.kind !== 'PartialObjectMetadataList') {
+      return {
+        ...list,
+        kind: 'PartialObjectMetadataList',
+        apiVersion: 'meta.k8s.io/v1',
+        items: list.items.map(asPartialObjectMetadata),
+      };
+    }
+    return list;
   }
 
   /** Lists everything page by page; falls back to one full list if a continue token expires. */
@@ -220,7 +267,12 @@ export class ResourceClientImpl<
 
   /** Opens a watch. */
   async watch(options: ListOptions = {}): Promise<Watch<T>> {
-    return this.rest.watch<T>(this.collectionPath(undefined), listQuery(options), options.signal);
+    return this.rest.watch<T>(
+      this.collectionPath(undefined),
+      listQuery(options),
+      options.signal,
+      this.metadataOnly ? PARTIAL_OBJECT_METADATA_ACCEPT : undefined,
+    );
   }
 
   private doPatch(path: string, patchType: PatchType, patch: unknown, options: PatchOptions): Promise<T> {
@@ -233,7 +285,16 @@ export class ResourceClientImpl<
     if (patchType !== PatchType.Apply && options.force !== undefined) {
       throw new Error(`patch ${this.descriptor.resource}: force is only allowed with an apply patch`);
     }
-    return this.call<T>('PATCH', path, writeQuery(options), patch, options, patchType);
+    if (!this.metadataOnly) return this.call<T>('PATCH', path, writeQuery(options), patch, options, patchType);
+    return this.call<T>(
+      'PATCH',
+      path,
+      writeQuery(options),
+      patch,
+      options,
+      patchType,
+      PARTIAL_OBJECT_METADATA_ACCEPT,
+    ).then(asPartialObjectMetadata);
   }
 
   private doApply(path: string, obj: unknown, options: ApplyOptions): Promise<T> {
@@ -263,6 +324,7 @@ export class ResourceClientImpl<
     body: unknown,
     o: { signal?: AbortSignal; timeoutMs?: number },
     contentType?: string,
+    accept?: string,
   ): Promise<R> {
     return this.rest.request<R>({
       method,
@@ -270,6 +332,7 @@ export class ResourceClientImpl<
       query,
       ...(body !== undefined ? { body } : {}),
       ...(contentType ? { contentType } : {}),
+      ...(accept ? { accept } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     });
@@ -328,6 +391,20 @@ export class ResourceClientImpl<
     }
     return `${base}/namespaces/${encodeURIComponent(checkName('namespace', ns))}/${d.resource}/${encodeURIComponent(name)}`;
   }
+}
+
+/**
+ * A metadata-only client of `descriptor` (client-go's metadata client): get, list, watch and
+ * patch return `PartialObjectMetadata` objects (`kind`, `apiVersion: meta.k8s.io/v1`,
+ * `metadata`), a fraction of the bytes and memory of whole objects. A metadata-only informer
+ * lists and watches through one.
+ */
+export function metadataOnlyClient<T extends KubeObject = KubeObject>(
+  config: RestConfig | RestClient,
+  descriptor: ResourceDescriptor,
+  options: Omit<ResourceClientOptions, 'metadataOnly'> = {},
+): ResourceClient<T> {
+  return new ResourceClientImpl<T>(config, descriptor, { ...options, metadataOnly: true });
 }
 
 /** Builds a ResourceClient for `descriptor` (bound to `options.namespace` if given). */

@@ -12,6 +12,12 @@ export interface ListOptions {
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   timeoutSeconds?: number;
   allowWatchBookmarks?: boolean;
+  /**
+   * Watch only: start with the current state as ADDED events, ended by a BOOKMARK annotated
+   * `k8s.io/initial-events-end` when bookmarks are allowed (a streaming list; needs
+   * `resourceVersionMatch: 'NotOlderThan'`). false: no initial events.
+   */
+  sendInitialEvents?: boolean;
   signal?: AbortSignal;
 }
 
@@ -59,4 +65,12 @@ export interface TypedWatch<T> extends AsyncIterable<TypedWatchEvent<T>> {
 export interface ListerWatcher<T, TList extends KubeList<T> = KubeList<T>> {
   list(options?: ListOptions): Promise<TList>;
   watch(options?: ListOptions): Promise<Watch<T>>;
+  /**
+   * True when `watch` passes `sendInitialEvents` to an API server (as the REST clients do):
+   * a reflector then starts with a streaming list, and falls back to a paged list when the
+   * server refuses. Absent or false: paged lists only (client-go's
+   * `IsWatchListSemanticsUnSupported`, the other way round: a hand-written ListerWatcher or
+   * a fake need not know the protocol).
+   */
+  readonly streamingLists?: boolean;
 }

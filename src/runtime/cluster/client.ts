@@ -2,7 +2,7 @@
 // cluster provides it): reads come from the manager's shared informer caches (an informer is
 // started for a resource on its first read), writes go to the API server. On top: createOrUpdate,
 // a server-side apply helper, and finalizer patches that are safe alongside server-side apply.
-import type { KubeList, KubeObject } from '../meta/types.js';
+import type { KubeList, KubeObject, PartialObjectMetadata } from '../meta/types.js';
 import type { ApplyConfigurationFor } from '../typed/apply-configuration.js';
 import type { ClientBackend } from '../typed/backend.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
@@ -23,6 +23,7 @@ import { toSelector } from '../labels/parse.js';
 import type { Selector } from '../labels/selector.js';
 import { hasFinalizer } from '../meta/finalizers.js';
 import { jsonEqual } from '../meta/json.js';
+import { canonicalJson, LAST_SPEC_ANNOTATION, objectContent, specAsLastWritten } from '../meta/last-spec.js';
 
 /** Names one object: its namespace (ignored for a cluster-scoped kind) and name. A ReconcileRequest is one. */
 export interface ObjectKey {
@@ -93,6 +94,14 @@ export interface Client {
   get<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey): Promise<T>;
   /** Objects from the cache, sorted by namespace and name. */
   list<T extends KubeObject>(resource: TypedResource<T>, options?: CacheListOptions): Promise<T[]>;
+  /**
+   * The object's metadata from the kind's metadata-only cache (controller-runtime's Get of a
+   * PartialObjectMetadata): its informer is started and synced on first use; it holds each
+   * object's metadata alone. Rejects with NotFound when the cache does not have it.
+   */
+  getMetadata(resource: TypedResource, key: ObjectKey): Promise<PartialObjectMetadata>;
+  /** Metadata of the objects in the kind's metadata-only cache, sorted by namespace and name. */
+  listMetadata(resource: TypedResource, options?: CacheListOptions): Promise<PartialObjectMetadata[]>;
   /** Creates `obj` (namespace from its metadata); resolves with the stored object. */
   create<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces `obj` (optimistic concurrency on metadata.resourceVersion). */
@@ -143,6 +152,14 @@ export interface Client {
    * copy and updates it unless nothing changed. `mutate` must not change the name or namespace.
    * A create that finds the object already there (the cache was behind) reads it from the API
    * server and goes on as an update.
+   *
+   * A kind the manager caches as metadata only (a watch with `metadataOnly`, nothing reading
+   * it whole) is not cached whole for this: `mutate` runs on the cached metadata alone to learn
+   * what it sets, which is recorded in the object's `crdgen.dev/last-spec` annotation; when the
+   * metadata says the object is as last written (specAsLastWritten: the record, and
+   * managedFields, which that kind's cache must keep) nothing is read or sent, and the result's
+   * object is the metadata with what `mutate` sets; otherwise the object is read from the API
+   * server, `mutate`d and updated. There `mutate` must not assume the object has a spec.
    */
   createOrUpdate<T extends KubeObject>(
     resource: TypedResource<T>,
@@ -171,10 +188,23 @@ export interface Client {
 export interface ClientHost {
   readonly backend: ClientBackend;
   readonly fieldManager: string;
-  /** The one namespace the caches hold namespaced objects of, or '' for all. */
+  /** The one namespace the caches hold namespaced objects of, or '' for all (see `cachedNamespaces`). */
   readonly cacheNamespace?: string;
-  /** The shared informer of `resource`, started (if the manager runs) and synced; rejects before the manager starts. */
-  syncedInformer<T extends KubeObject>(resource: TypedResource<T>): Promise<SharedIndexInformer<T>>;
+  /** The namespaces the cache holds of `resource` (a namespaced kind), undefined for all; wins over `cacheNamespace`. */
+  cachedNamespaces?(resource: TypedResource): readonly string[] | undefined;
+  /**
+   * The shared informer of `resource` (its metadata-only one with `metadataOnly`), started
+   * (if the manager runs) and synced; rejects before the manager starts.
+   */
+  syncedInformer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options?: { metadataOnly?: boolean },
+  ): Promise<SharedIndexInformer<T>>;
+  /**
+   * How the cache holds `resource`: `metadata` when only its metadata-only informer exists
+   * (a watch with metadataOnly), `whole` otherwise (a read starts the full one).
+   */
+  cachedAs?(resource: TypedResource): 'whole' | 'metadata';
 }
 
 /**
@@ -239,27 +269,67 @@ export class ManagerClient implements Client {
     return { ...(o ?? ({} as O)), fieldManager: o?.fieldManager || this.host.fieldManager };
   }
 
-  /** Rejects a read of another namespace than the one the caches hold (it would only ever be NotFound or empty). */
+  /** Rejects a read of a namespace the cache does not hold (it would only ever be NotFound or empty). */
   private checkCached(resource: TypedResource, namespace: string | undefined, verb: string): void {
-    const only = this.host.cacheNamespace;
-    if (!only || !resource.namespaced || namespace === only) return;
+    if (!resource.namespaced) return;
+    const only = this.host.cachedNamespaces
+      ? this.host.cachedNamespaces(resource)
+      : this.host.cacheNamespace
+        ? [this.host.cacheNamespace]
+        : undefined;
+    if (!only) return;
+    // a list of every namespace reads every namespace the cache holds
+    if (namespace === undefined ? verb === 'list' || verb === 'listMetadata' : only.includes(namespace)) return;
+    const held =
+      only.length === 1
+        ? `only namespace ${JSON.stringify(only[0])}`
+        : `only namespaces ${only.map((n) => JSON.stringify(n)).join(', ')}`;
     throw new Error(
-      `${verb} ${resource.resource}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ' in every namespace'}: the manager caches only namespace ${JSON.stringify(only)} (use apiReader to read elsewhere)`,
+      `${verb} ${resource.resource}${namespace ? ` in namespace ${JSON.stringify(namespace)}` : ' in every namespace'}: the manager caches ${held} (use apiReader to read elsewhere)`,
     );
   }
 
   async get<T extends KubeObject>(resource: TypedResource<T>, key: ObjectKey): Promise<T> {
-    const ns = this.namespaceOf(resource, key, 'get');
-    this.checkCached(resource, ns, 'get');
-    const informer = await this.host.syncedInformer(resource);
-    const cached = informer.getIndexer().getByKey(ns ? `${ns}/${key.name}` : key.name);
-    if (cached === undefined) throw notFoundError({ group: resource.group, resource: resource.resource }, key.name);
-    return this.typed(resource, structuredClone(cached));
+    return this.typed(resource, structuredClone(await this.cached(resource, key, 'get', false)));
   }
 
   async list<T extends KubeObject>(resource: TypedResource<T>, options: CacheListOptions = {}): Promise<T[]> {
-    this.checkCached(resource, options.namespace || this.host.cacheNamespace || undefined, 'list');
-    const informer = await this.host.syncedInformer(resource);
+    const out = await this.cachedList(resource, options, 'list', false);
+    return out.map((o) => this.typed(resource, structuredClone(o)));
+  }
+
+  async getMetadata(resource: TypedResource, key: ObjectKey): Promise<PartialObjectMetadata> {
+    return structuredClone(await this.cached(resource, key, 'getMetadata', true));
+  }
+
+  async listMetadata(resource: TypedResource, options: CacheListOptions = {}): Promise<PartialObjectMetadata[]> {
+    return (await this.cachedList(resource, options, 'listMetadata', true)).map((o) => structuredClone(o));
+  }
+
+  /** The cached object `key` (not copied); NotFound when the cache does not have it. */
+  private async cached<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    verb: string,
+    metadataOnly: boolean,
+  ): Promise<T> {
+    const ns = this.namespaceOf(resource, key, verb);
+    this.checkCached(resource, ns, verb);
+    const informer = await this.host.syncedInformer(resource, metadataOnly ? { metadataOnly } : undefined);
+    const cached = informer.getIndexer().getByKey(ns ? `${ns}/${key.name}` : key.name);
+    if (cached === undefined) throw notFoundError({ group: resource.group, resource: resource.resource }, key.name);
+    return cached;
+  }
+
+  /** The cached objects (not copied) of a list, sorted by namespace and name. */
+  private async cachedList<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options: CacheListOptions,
+    verb: string,
+    metadataOnly: boolean,
+  ): Promise<T[]> {
+    this.checkCached(resource, options.namespace || undefined, verb);
+    const informer = await this.host.syncedInformer(resource, metadataOnly ? { metadataOnly } : undefined);
     const selector = options.labelSelector === undefined ? undefined : toSelector(options.labelSelector);
     const out: T[] = [];
     listAllByNamespace(informer.getIndexer(), resource.namespaced ? (options.namespace ?? '') : '', selector, (o) =>
@@ -267,7 +337,7 @@ export class ManagerClient implements Client {
     );
     const key = (o: T): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
     out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    return out.map((o) => this.typed(resource, structuredClone(o)));
+    return out;
   }
 
   async create<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
@@ -408,6 +478,8 @@ export class ManagerClient implements Client {
       }
       return obj;
     };
+    if (this.host.cachedAs?.(resource) === 'metadata')
+      return this.createOrUpdateByMetadata(resource, key, mutated, options);
     let current: T | undefined;
     try {
       current = await this.get(resource, key);
@@ -428,6 +500,59 @@ export class ManagerClient implements Client {
       }
     }
     const next = await mutated(structuredClone(current));
+    if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };
+    // a record of what was set before no longer says what the object holds
+    if (next.metadata?.annotations?.[LAST_SPEC_ANNOTATION] !== undefined)
+      delete next.metadata.annotations[LAST_SPEC_ANNOTATION];
+    return { operation: 'updated', object: await this.update(resource, next, options) };
+  }
+
+  /** createOrUpdate of a kind cached as metadata only (see {@link Client.createOrUpdate}). */
+  private async createOrUpdateByMetadata<T extends KubeObject>(
+    resource: TypedResource<T>,
+    key: ObjectKey,
+    mutated: (obj: T) => Promise<T>,
+    options: WriteOptions | undefined,
+  ): Promise<{ operation: OperationResult; object: T }> {
+    const record = (obj: T, content: Record<string, unknown>): T => {
+      obj.metadata = {
+        ...obj.metadata,
+        annotations: { ...obj.metadata?.annotations, [LAST_SPEC_ANNOTATION]: canonicalJson(content) },
+      };
+      return obj;
+    };
+    let meta: PartialObjectMetadata | undefined;
+    try {
+      meta = await this.getMetadata(resource, key);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (meta === undefined) {
+      const ns = resource.namespaced ? key.namespace : undefined;
+      const fresh = {
+        apiVersion: apiVersionOf(resource),
+        kind: resource.kind,
+        metadata: { name: key.name, ...(ns ? { namespace: ns } : {}) },
+      } as T;
+      const next = await mutated(fresh);
+      try {
+        return {
+          operation: 'created',
+          object: await this.create(resource, record(next, objectContent(next)), options),
+        };
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+        meta = await this.apiReader.get(resource, key); // the cache was behind a create
+      }
+    }
+    // what mutate sets, learnt from the metadata alone
+    const bare = { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: structuredClone(meta.metadata) };
+    const probe = await mutated(bare as T);
+    const content = objectContent(probe);
+    if (semanticEqual(meta.metadata, probe.metadata) && specAsLastWritten(meta, this.fieldManager, content))
+      return { operation: 'unchanged', object: probe };
+    const current = await this.apiReader.get(resource, key);
+    const next = record(await mutated(structuredClone(current)), content);
     if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };
     return { operation: 'updated', object: await this.update(resource, next, options) };
   }

@@ -9,6 +9,7 @@ import type { ResourceEventHandlerRegistration, SharedIndexInformer } from '../c
 import { isDeletedFinalStateUnknown } from '../cache/deleted-final-state-unknown.js';
 import type { Clock } from '../workqueue/clock.js';
 import { BasicRateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
+import { LOW_PRIORITY, PriorityQueue } from '../workqueue/priority-queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from '../workqueue/rate-limiters.js';
 import type { WorkqueueMetricsProvider } from '../metrics/workqueue.js';
 import { errorMessage, type Logger } from '../log/logger.js';
@@ -42,6 +43,13 @@ export interface ControllerOptions {
   cacheSyncTimeoutMs?: number;
   /** The workqueue's time source: delays of `requeueAfterMs` and backoffs (tests pass a FakeClock). */
   clock?: Clock;
+  /**
+   * A priority queue (controller-runtime's default since 0.23; default true): what an
+   * informer's initial list and its resyncs bring is queued at low priority, watch events,
+   * requeues and explicit enqueues at normal priority, so that after a restart with a large
+   * backlog a change made now is reconciled before the backlog is through. false: one FIFO.
+   */
+  usePriorityQueue?: boolean;
 }
 
 /** What a controller needs from its manager. */
@@ -53,8 +61,19 @@ export interface ControllerHost {
   /** The default of `maxConcurrentReconciles`. */
   readonly defaultConcurrency: number;
   readonly defaultCacheSyncTimeoutMs: number;
-  /** The manager's shared informer of `resource` (created on first request; started when the manager runs). */
-  informer<T extends KubeObject>(resource: TypedResource<T>): SharedIndexInformer<T>;
+  /**
+   * The manager's shared informer of `resource`, its metadata-only one with `metadataOnly`
+   * (created on first request; started when the manager runs).
+   */
+  informer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options?: { metadataOnly?: boolean },
+  ): SharedIndexInformer<T>;
+  /** Sets what the cache holds of `resource` before its informer exists (see Manager.scope). */
+  scope?(
+    resource: TypedResource,
+    options: { namespaces?: readonly string[]; labelSelector?: string; fieldSelector?: string },
+  ): void;
   recorder(resource: TypedResource | undefined): EventRecorder;
 }
 
@@ -71,11 +90,13 @@ interface Watch {
  */
 export class Controller {
   /** Keys (`namespace/name`) waiting, delayed or being reconciled. */
-  readonly queue: BasicRateLimitingQueue<string>;
+  readonly queue: PriorityQueue<string> | BasicRateLimitingQueue<string>;
   /** Keys being reconciled now (and a count of overlapping reconciles, which must stay 0). */
   readonly inFlight: InFlightKeys;
   private readonly watches: Watch[] = [];
   private readonly requestQueue: RequestQueue;
+  /** What handlers queue for events of an initial list or a resync (the requestQueue without a priority queue). */
+  private readonly lowPriorityQueue: RequestQueue;
   private readonly logger: Logger;
   private readonly recorder: EventRecorder;
   private started = false;
@@ -93,42 +114,55 @@ export class Controller {
     const n = options.maxConcurrentReconciles;
     if (n !== undefined && !(Number.isInteger(n) && n >= 1))
       throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
-    this.queue = new BasicRateLimitingQueue<string>(
-      options.rateLimiter ?? defaultControllerRateLimiter<string>(options.clock),
-      {
-        name,
-        metricsProvider: host.workqueueMetrics,
-        ...(options.clock ? { clock: options.clock } : {}),
-      },
-    );
+    const limiter = options.rateLimiter ?? defaultControllerRateLimiter<string>(options.clock);
+    const queueConfig = {
+      name,
+      metricsProvider: host.workqueueMetrics,
+      ...(options.clock ? { clock: options.clock } : {}),
+    };
+    const pq = options.usePriorityQueue === false ? undefined : new PriorityQueue<string>(limiter, queueConfig);
+    this.queue = pq ?? new BasicRateLimitingQueue<string>(limiter, queueConfig);
     this.inFlight = new InFlightKeys(host.reconcileMetrics.newOverlapsMetric(name));
     this.requestQueue = {
       add: (r) => this.queue.add(requestKey(r)),
       addAfter: (r, ms) => this.queue.addAfter(requestKey(r), ms),
     };
+    this.lowPriorityQueue = pq
+      ? {
+          add: (r) => pq.addWithOptions({ priority: LOW_PRIORITY }, requestKey(r)),
+          addAfter: (r, ms) => pq.addWithOptions({ priority: LOW_PRIORITY, afterMs: ms }, requestKey(r)),
+        }
+      : this.requestQueue;
     this.logger = host.logger.child({ controller: name });
     this.recorder = host.recorder(forResource);
   }
 
   /**
-   * Watches `resource` on the manager's shared informer: its events pass `predicates` (all
-   * of them) on to `handler`, which queues requests. Before or after start.
+   * Watches `resource` on the manager's shared informer (its metadata-only one with
+   * `metadataOnly`: the handler and predicates then see PartialObjectMetadata): its events
+   * pass `predicates` (all of them) on to `handler`, which queues requests. Before or after start.
    */
   watch<T extends KubeObject>(
     resource: TypedResource<T>,
     handler: EventHandler<T>,
     predicates: readonly Predicate<T>[] = [],
+    options: { metadataOnly?: boolean } = {},
   ): void {
     const q = this.requestQueue;
-    const registration = this.host.informer(resource).addEventHandler({
+    // an initial list's adds and a resync's updates (same resourceVersion) wait behind real changes
+    const low = this.lowPriorityQueue;
+    const registration = this.host.informer(resource, options).addEventHandler({
       onAdd: (object, isInInitialList) => {
         const e: CreateEvent<T> = { object, isInInitialList };
-        if (handler.create && predicates.every((p) => passesCreate(p, e))) return handler.create(e, q);
+        if (handler.create && predicates.every((p) => passesCreate(p, e)))
+          return handler.create(e, isInInitialList ? low : q);
         return undefined;
       },
       onUpdate: (objectOld, objectNew) => {
         const e: UpdateEvent<T> = { objectOld, objectNew };
-        if (handler.update && predicates.every((p) => passesUpdate(p, e))) return handler.update(e, q);
+        const rv = objectNew.metadata?.resourceVersion;
+        const resync = rv !== undefined && objectOld.metadata?.resourceVersion === rv;
+        if (handler.update && predicates.every((p) => passesUpdate(p, e))) return handler.update(e, resync ? low : q);
         return undefined;
       },
       onDelete: (obj) => {

@@ -390,7 +390,9 @@ export class ObjectTracker {
   /**
    * Opens a watch. Without a resourceVersion (or with '0'), every current object comes
    * first as ADDED; with one, the changes after it are replayed (410 Expired when they
-   * are no longer in the history).
+   * are no longer in the history). `sendInitialEvents: true` sends the current objects
+   * whatever the version, then (with bookmarks) the `k8s.io/initial-events-end` bookmark;
+   * false sends none.
    */
   watch(d: ResourceDescriptor, namespace: string | undefined, options: ListOptions = {}): Watch<KubeObject> {
     const r = this.resource(d);
@@ -406,7 +408,10 @@ export class ObjectTracker {
     if (watch.isStopped()) return watch;
     const w: Watcher = { key: resKey(r), namespace: ns, filter, watch };
     const from = options.resourceVersion;
-    if (from === undefined || from === '' || from === '0') {
+    const initial = options.sendInitialEvents;
+    if (initial === false && (from === undefined || from === '' || from === '0')) {
+      // no initial events: the changes from now on
+    } else if (initial === true || from === undefined || from === '' || from === '0') {
       for (const o of this.list(
         r,
         ns,
@@ -418,6 +423,13 @@ export class ObjectTracker {
           : {},
       ).items)
         watch.add(o);
+      if (initial === true && options.allowWatchBookmarks) {
+        watch.bookmark({
+          apiVersion: r.group ? `${r.group}/${r.version}` : r.version,
+          kind: r.kind,
+          metadata: { resourceVersion: String(this.rv), annotations: { 'k8s.io/initial-events-end': 'true' } },
+        });
+      }
     } else {
       const n = Number(from);
       if (!Number.isInteger(n) || n < 0)

@@ -1,11 +1,16 @@
 // The shared informer factory (client-go's informers.sharedInformerFactory, the part
-// informer-gen does not specialise): one informer per resource, shared by everyone who
-// asks; start/waitForCacheSync/shutdown over all of them. Generated factories extend it
-// with typed accessors (`factory.coolops().v1alpha1().databaseManagers()`).
+// informer-gen does not specialise): one informer per resource (and one more for its
+// metadata-only form), shared by everyone who asks; what each caches — namespaces, label and
+// field selectors, transforms — set per kind (controller-runtime's cache.Options ByObject);
+// start/waitForCacheSync/shutdown over all of them. Generated factories extend it with typed
+// accessors (`factory.coolops().v1alpha1().databaseManagers()`).
 import { setMaxListeners } from 'node:events';
 import type { KubeList, KubeObject } from '../meta/types.js';
-import type { ListOptions, ListerWatcher } from '../client/types.js';
-import type { ResourceDescriptor } from '../client/resource.js';
+import type { ListOptions, ListerWatcher, Watch, WatchEvent } from '../client/types.js';
+import type { ResourceClient, ResourceDescriptor } from '../client/resource.js';
+import { asPartialObjectMetadata } from '../client/resource-client.js';
+import { MultiNamespaceInformer } from '../cache/multi-namespace-informer.js';
+import { parseSelector } from '../labels/parse.js';
 import type { RestConfig } from '../client/config.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
@@ -26,14 +31,43 @@ export function resourceKey(gvr: GroupVersionResource): string {
   return gvr.group === '' ? `${gvr.resource}.${gvr.version}` : `${gvr.resource}.${gvr.version}.${gvr.group}`;
 }
 
-/** Options of a shared informer factory (client-go's SharedInformerOption). Durations in ms. */
-export interface SharedInformerFactoryOptions {
-  /** Watch only this namespace (namespaced resources); default all namespaces. */
-  namespace?: string;
-  /** Adjusts every list and watch call's options (e.g. a label selector); may mutate or return new options. */
-  tweakListOptions?: (options: ListOptions) => ListOptions | void;
-  /** Resync period per resource, keyed by {@link resourceKey} (`databasemanagers.v1alpha1.coolops.cn`). */
-  customResync?: Readonly<Record<string, number>>;
+/**
+ * What the cache holds of one kind (controller-runtime's `cache.ByObject`): scoped to
+ * namespaces and selectors, trimmed by transforms. Unset fields take the factory's defaults.
+ */
+export interface ResourceCacheOptions {
+  /**
+   * Cache only these namespaces (namespaced kinds; cluster-scoped ones ignore it): one list
+   * and watch per namespace, read as one cache. Default: the factory's `namespaces`, or all.
+   */
+  namespaces?: readonly string[];
+  /** Cache only objects whose labels match (`app=db,tier in (a,b)`): the server filters the list and watch. */
+  labelSelector?: string;
+  /** Cache only objects whose fields match (`metadata.name=x`, `status.phase!=Running`): the server filters. */
+  fieldSelector?: string;
+  /** Applied to every object before it is cached, after managedFields are dropped (unless kept). */
+  transform?: (obj: KubeObject) => KubeObject;
+  /** Keep `metadata.managedFields` of this kind (see SharedInformerFactoryOptions.keepManagedFields). */
+  keepManagedFields?: boolean;
+  /** Resync period of this kind's informers (ms; default: the factory's). */
+  resyncMs?: number;
+}
+
+/** One kind's settings in {@link CacheOptions.byObject}: its group, version and resource, and what to cache of it. */
+export type ByObject = ResourceCacheOptions & { resource: GroupVersionResource };
+
+/**
+ * What a cache holds (controller-runtime's `cache.Options`): defaults for every kind —
+ * `namespaces` (DefaultNamespaces), `labelSelector`, `fieldSelector`, `transform`,
+ * `keepManagedFields` — and per-kind settings in `byObject`, which win over the defaults.
+ */
+export interface CacheOptions {
+  /** Default namespaces of namespaced kinds (controller-runtime's DefaultNamespaces); default all. */
+  namespaces?: readonly string[];
+  /** Default label selector of every kind. */
+  labelSelector?: string;
+  /** Default field selector of every kind. */
+  fieldSelector?: string;
   /**
    * Applied to every object before it is cached (after managedFields are dropped, unless
    * `keepManagedFields`).
@@ -51,15 +85,74 @@ export interface SharedInformerFactoryOptions {
    * watch event objects of its own, as the REST and fake backends do.
    */
   keepManagedFields?: boolean;
-  /** Extra options for every informer (clock, backoff, metrics, page size, error hook). */
+  /** Per-kind settings (controller-runtime's ByObject); a kind named twice is an error. */
+  byObject?: readonly ByObject[];
+}
+
+/** Options of a shared informer factory (client-go's SharedInformerOption). Durations in ms. */
+export interface SharedInformerFactoryOptions extends CacheOptions {
+  /** Watch only this namespace (namespaced resources); default all namespaces. Shorthand for `namespaces: [namespace]`. */
+  namespace?: string;
+  /** Adjusts every list and watch call's options (e.g. a label selector); may mutate or return new options. */
+  tweakListOptions?: (options: ListOptions) => ListOptions | void;
+  /** Resync period per resource, keyed by {@link resourceKey} (`databasemanagers.v1alpha1.coolops.cn`). */
+  customResync?: Readonly<Record<string, number>>;
+  /** Extra options for every informer (clock, backoff, metrics, page size, streaming lists, log, error hook). */
   informerOptions?: Omit<SharedIndexInformerOptions<KubeObject>, 'resyncPeriodMs'>;
 }
 
+/** Options of {@link SharedInformerFactoryBase.informerFor}. */
+export interface InformerForOptions {
+  /**
+   * The metadata-only informer of the kind (controller-runtime's `OnlyMetadata`): it lists and
+   * watches `PartialObjectMetadata` (the Accept header), so its cache holds each object's
+   * metadata alone — what an owner-reference or label lookup needs, at a fraction of the
+   * memory. It is another informer than the full one, with the same scope.
+   */
+  metadataOnly?: boolean;
+}
+
+/** The settings the factory resolved for one kind. */
+interface ResolvedScope {
+  /** Namespaces (namespaced kinds); undefined for all. */
+  namespaces: readonly string[] | undefined;
+  labelSelector: string | undefined;
+  fieldSelector: string | undefined;
+  transform: ((obj: KubeObject) => KubeObject) | undefined;
+  keepManagedFields: boolean;
+  resyncMs: number | undefined;
+}
+
 /** What the factory's informers apply before caching: managedFields dropped in place (unless kept), then the user's transform. */
-function cacheTransform(options: SharedInformerFactoryOptions): ((obj: KubeObject) => KubeObject) | undefined {
-  const user = options.transform;
-  if (options.keepManagedFields) return user;
+function cacheTransform(scope: ResolvedScope): ((obj: KubeObject) => KubeObject) | undefined {
+  const user = scope.transform;
+  if (scope.keepManagedFields) return user;
   return user ? (obj) => user(dropManagedFields(obj)) : dropManagedFields;
+}
+
+/** `a,b`: both selectors must match (comma is AND in label and field selectors alike). */
+function andSelectors(...parts: (string | undefined)[]): string | undefined {
+  const given = parts.filter((p): p is string => !!p && p.trim() !== '');
+  return given.length ? given.join(',') : undefined;
+}
+
+/** A metadata-only ListerWatcher over a client of whole objects: each object cut down to its metadata. */
+function metadataView(client: ResourceClient<KubeObject>): ResourceClient<KubeObject> {
+  const cut = (w: Watch<KubeObject>): Watch<KubeObject> => ({
+    stop: () => w.stop(),
+    async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<KubeObject>> {
+      for await (const ev of w)
+        yield ev.type === 'ERROR' ? ev : { type: ev.type, object: asPartialObjectMetadata(ev.object) };
+    },
+  });
+  return {
+    ...client,
+    list: async (o) => {
+      const l = await client.list(o);
+      return { ...l, items: l.items.map(asPartialObjectMetadata) };
+    },
+    watch: async (o) => cut(await client.watch(o)),
+  };
 }
 
 /** An informer and its lister for a resource known only by GVR (client-go's GenericInformer). */
@@ -78,14 +171,20 @@ interface Entry {
   running?: Promise<void>;
 }
 
+/** The key of a kind's settings and of its informers: `resourceKey`, `#metadata` for the metadata-only one. */
+const METADATA_SUFFIX = '#metadata';
+
 /**
  * The factory. State machine: open → (start: informers run) → shut down (no more starts).
- * Invariant: at most one informer per resource key; an informer is started at most once.
+ * Invariant: at most one informer per resource key and form (full or metadata-only); an
+ * informer is started at most once; a kind's cache settings do not change once it has one.
  */
 export class SharedInformerFactoryBase {
   /** The backend list/watch calls go through. */
   protected readonly backend: ClientBackend;
   private readonly entries = new Map<string, Entry>();
+  /** Per-kind settings: `byObject`, and `scope` calls. */
+  private readonly scopes = new Map<string, ResourceCacheOptions>();
   private readonly controller = new AbortController();
   private shuttingDown = false;
 
@@ -104,42 +203,134 @@ export class SharedInformerFactoryBase {
     else if (typeof client === 'object' && client !== null && 'backend' in client && isClientBackend(client.backend))
       this.backend = client.backend;
     else this.backend = restBackend(client as RestConfig);
+    if (options.namespace !== undefined && options.namespaces !== undefined)
+      throw new Error('cache options: give namespace or namespaces, not both');
+    checkScope('the default', options);
+    for (const b of options.byObject ?? []) {
+      const key = resourceKey(b.resource);
+      if (this.scopes.has(key)) throw new Error(`cache options: byObject names ${key} twice`);
+      const { resource: _r, ...scope } = b;
+      checkScope(key, scope);
+      this.scopes.set(key, scope);
+    }
+  }
+
+  /**
+   * Sets what the cache holds of `resource` (namespaces, selectors, transforms), over the
+   * factory's defaults and its `byObject` entry. Only before the kind has an informer; the
+   * same settings again are a no-op, different ones an error (one cache per kind).
+   */
+  scope(resource: GroupVersionResource, options: ResourceCacheOptions): void {
+    const key = resourceKey(resource);
+    checkScope(key, options);
+    const current = this.scopes.get(key) ?? {};
+    const merged: ResourceCacheOptions = { ...current, ...options };
+    const same = sameScope(current, merged);
+    if (same) return;
+    if (this.entries.has(key) || this.entries.has(key + METADATA_SUFFIX)) {
+      throw new Error(
+        `the cache of ${key} already runs with ${describeScope(current)}; it cannot also hold ${describeScope(merged)} (one cache per kind: scope it once, in the manager's cache options)`,
+      );
+    }
+    this.scopes.set(key, merged);
+  }
+
+  /** The namespaces the cache holds of `resource` (namespaced kinds), or undefined for all. */
+  namespacesOf(resource: GroupVersionResource & { namespaced?: boolean }): readonly string[] | undefined {
+    if (resource.namespaced === false) return undefined;
+    return this.resolve(resource).namespaces;
+  }
+
+  /** Defaults, then the kind's own settings. */
+  private resolve(resource: GroupVersionResource): ResolvedScope {
+    const o = this.options;
+    const own = this.scopes.get(resourceKey(resource)) ?? {};
+    const namespaces = own.namespaces ?? o.namespaces ?? (o.namespace ? [o.namespace] : undefined);
+    return {
+      namespaces: namespaces && namespaces.length > 0 && !namespaces.includes('') ? namespaces : undefined,
+      labelSelector: own.labelSelector ?? o.labelSelector,
+      fieldSelector: own.fieldSelector ?? o.fieldSelector,
+      transform: own.transform ?? o.transform,
+      keepManagedFields: own.keepManagedFields ?? o.keepManagedFields ?? false,
+      resyncMs: own.resyncMs,
+    };
   }
 
   /**
    * The shared informer of `descriptor`, created on first request (client-go's
-   * InformerFor). Later calls return the same informer.
+   * InformerFor). Later calls return the same informer; `metadataOnly` asks for the
+   * kind's metadata-only informer instead.
    */
-  informerFor<T extends KubeObject>(descriptor: ResourceDescriptor): SharedIndexInformer<T> {
-    const key = resourceKey({ group: descriptor.group, version: descriptor.version, resource: descriptor.resource });
+  informerFor<T extends KubeObject>(
+    descriptor: ResourceDescriptor,
+    options: InformerForOptions = {},
+  ): SharedIndexInformer<T> {
+    const base = resourceKey({ group: descriptor.group, version: descriptor.version, resource: descriptor.resource });
+    const key = options.metadataOnly ? base + METADATA_SUFFIX : base;
     let e = this.entries.get(key);
     if (!e) {
-      const informer = this.newInformer(descriptor, key);
+      const informer = this.newInformer(descriptor, key, options.metadataOnly === true);
       e = { descriptor, informer };
       this.entries.set(key, e);
     }
     return e.informer as unknown as SharedIndexInformer<T>;
   }
 
-  private newInformer(descriptor: ResourceDescriptor, key: string): SharedIndexInformer<KubeObject> {
-    const ns = descriptor.namespaced && this.options.namespace ? this.options.namespace : undefined;
-    const client = this.backend.resource<KubeObject, KubeList<KubeObject>>(descriptor, ns);
+  /** True when the kind has an informer (its metadata-only one with `metadataOnly`), started or not. */
+  hasInformer(resource: GroupVersionResource, options: InformerForOptions = {}): boolean {
+    return this.entries.has(resourceKey(resource) + (options.metadataOnly ? METADATA_SUFFIX : ''));
+  }
+
+  private newInformer(
+    descriptor: ResourceDescriptor,
+    key: string,
+    metadataOnly: boolean,
+  ): SharedIndexInformer<KubeObject> {
+    const scope = this.resolve(descriptor);
     const tweak = this.options.tweakListOptions;
     const adjust = (o: ListOptions | undefined): ListOptions => {
       const copy: ListOptions = { ...o };
+      const labelSelector = andSelectors(scope.labelSelector, copy.labelSelector);
+      const fieldSelector = andSelectors(scope.fieldSelector, copy.fieldSelector);
+      if (labelSelector) copy.labelSelector = labelSelector;
+      if (fieldSelector) copy.fieldSelector = fieldSelector;
       return tweak ? (tweak(copy) ?? copy) : copy;
     };
-    const lw: ListerWatcher<KubeObject> = {
-      list: (o) => client.list(adjust(o)),
-      watch: (o) => client.watch(adjust(o)),
+    const listerWatcher = (ns: string | undefined): ListerWatcher<KubeObject> => {
+      const client = metadataOnly
+        ? (this.backend.metadata?.<KubeObject>(descriptor, ns) ??
+          metadataView(this.backend.resource<KubeObject, KubeList<KubeObject>>(descriptor, ns)))
+        : this.backend.resource<KubeObject, KubeList<KubeObject>>(descriptor, ns);
+      return {
+        list: (o) => client.list(adjust(o)),
+        watch: (o) => client.watch(adjust(o)),
+        streamingLists: (client as Partial<ListerWatcher<KubeObject>>).streamingLists === true,
+      };
     };
-    const custom = this.options.customResync?.[key];
-    const informer = newSharedIndexInformer<KubeObject>(lw, {
-      ...this.options.informerOptions,
-      name: key,
-      resyncPeriodMs: custom ?? this.defaultResyncMs,
-    });
-    const transform = cacheTransform(this.options);
+    const base = key.replace(METADATA_SUFFIX, '');
+    const resyncPeriodMs = scope.resyncMs ?? this.options.customResync?.[base] ?? this.defaultResyncMs;
+    const informerOptions = { ...this.options.informerOptions, resyncPeriodMs };
+    const namespaces = descriptor.namespaced ? scope.namespaces : undefined;
+    let informer: SharedIndexInformer<KubeObject>;
+    if (!namespaces || namespaces.length === 1) {
+      informer = newSharedIndexInformer<KubeObject>(listerWatcher(namespaces?.[0]), { ...informerOptions, name: key });
+    } else {
+      informer = new MultiNamespaceInformer<KubeObject>(
+        new Map(
+          [...new Set(namespaces)].map((ns) => [
+            ns,
+            newSharedIndexInformer<KubeObject>(listerWatcher(ns), { ...informerOptions, name: `${key} ${ns}` }),
+          ]),
+        ),
+      );
+    }
+    const trim = cacheTransform(scope);
+    // a server without the metadata-only form sends whole objects: cut down here too
+    const transform = metadataOnly
+      ? trim
+        ? (obj: KubeObject) => trim(asPartialObjectMetadata(obj))
+        : asPartialObjectMetadata
+      : trim;
     if (transform) informer.setTransform(transform);
     return informer;
   }
@@ -214,4 +405,48 @@ export class SharedInformerFactoryBase {
         new ResourceLister<KubeObject>(informer.getIndexer(), { group: d.group, resource: d.kind.toLowerCase() }),
     };
   }
+}
+
+/** Checks a kind's settings: selectors that parse, namespaces that are names. */
+function checkScope(what: string, o: ResourceCacheOptions): void {
+  if (o.labelSelector !== undefined) {
+    try {
+      parseSelector(o.labelSelector);
+    } catch (e) {
+      throw new Error(
+        `cache options of ${what}: labelSelector ${JSON.stringify(o.labelSelector)}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
+  if (o.fieldSelector !== undefined && !/^\s*$|^[^=!,]+(==?|!=)[^,]*(,[^=!,]+(==?|!=)[^,]*)*$/.test(o.fieldSelector)) {
+    throw new Error(
+      `cache options of ${what}: fieldSelector ${JSON.stringify(o.fieldSelector)}: want field=value, field==value or field!=value terms joined by commas`,
+    );
+  }
+  for (const ns of o.namespaces ?? []) {
+    if (typeof ns !== 'string' || (ns !== '' && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns)))
+      throw new Error(`cache options of ${what}: namespace ${JSON.stringify(ns)} is not a namespace name`);
+  }
+}
+
+function sameScope(a: ResourceCacheOptions, b: ResourceCacheOptions): boolean {
+  return (
+    String(a.namespaces ?? '') === String(b.namespaces ?? '') &&
+    a.labelSelector === b.labelSelector &&
+    a.fieldSelector === b.fieldSelector &&
+    a.transform === b.transform &&
+    a.keepManagedFields === b.keepManagedFields &&
+    a.resyncMs === b.resyncMs
+  );
+}
+
+function describeScope(o: ResourceCacheOptions): string {
+  const parts: string[] = [];
+  if (o.namespaces) parts.push(`namespaces ${o.namespaces.join(',')}`);
+  if (o.labelSelector) parts.push(`labelSelector ${JSON.stringify(o.labelSelector)}`);
+  if (o.fieldSelector) parts.push(`fieldSelector ${JSON.stringify(o.fieldSelector)}`);
+  if (o.transform) parts.push('a transform');
+  if (o.keepManagedFields !== undefined) parts.push(`keepManagedFields ${String(o.keepManagedFields)}`);
+  if (o.resyncMs !== undefined) parts.push(`resync ${o.resyncMs} ms`);
+  return parts.length ? parts.join(', ') : 'the default settings';
 }

@@ -8,7 +8,12 @@ import type { RestConfig } from '../client/config.js';
 import type { TypedResource } from '../client/resource.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
-import { SharedInformerFactoryBase } from '../informers/shared-informer-factory.js';
+import {
+  SharedInformerFactoryBase,
+  type CacheOptions,
+  type InformerForOptions,
+  type ResourceCacheOptions,
+} from '../informers/shared-informer-factory.js';
 import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { noopControllerMetrics, type ControllerMetrics } from '../metrics/controller.js';
 import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
@@ -24,8 +29,16 @@ export interface ManagerOptions {
   name?: string;
   /** The field manager of the client's writes (default: `name`). */
   fieldManager?: string;
-  /** Cache (and so reconcile) only this namespace; default every namespace. */
+  /** Cache (and so reconcile) only this namespace; default every namespace. Shorthand for `cacheOptions.namespaces`. */
   namespace?: string;
+  /**
+   * What the cache holds (controller-runtime's cache.Options): default namespaces, label and
+   * field selectors and transforms, and per kind in `byObject`, e.g.
+   * `{ byObject: [{ resource: DeploymentResource, labelSelector: 'app.kubernetes.io/managed-by=db-operator' }] }`.
+   * A label-selected cache holds (and the client reads) only the matching objects. Ignored
+   * when `cache` is given (set them on that factory).
+   */
+  cacheOptions?: CacheOptions;
   /** Resync period of the shared informers (0, the default: none). */
   resyncMs?: number;
   /**
@@ -68,6 +81,8 @@ export class Manager {
   private readonly running = new Set<Promise<void>>();
   private state: 'new' | 'running' | 'stopped' = 'new';
   private runSignal: AbortSignal | undefined;
+  /** Set by `warmUp`: informers requested before `start` run on it. */
+  private warmSignal: AbortSignal | undefined;
   private readonly stopController = new AbortController();
   private failure: { error: unknown } | undefined;
   /** What controllers see of the manager. */
@@ -83,12 +98,16 @@ export class Manager {
       : typeof c === 'object' && c !== null && 'backend' in c && isClientBackend(c.backend)
         ? c.backend
         : restBackend(c as RestConfig);
+    if (options.namespace && options.cacheOptions?.namespaces)
+      throw new Error('manager options: give namespace or cacheOptions.namespaces, not both');
     this.cache =
       options.cache ??
       new SharedInformerFactoryBase(this.backend, options.resyncMs ?? 0, {
+        ...options.cacheOptions,
         ...(options.namespace ? { namespace: options.namespace } : {}),
         informerOptions: {
           onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
+          log: (message) => this.logger.info({}, message),
           // the informers' list/watch failures are log lines like the others (JSON, one stream)
           watchErrorHandler: (err, informer) =>
             this.logger.warn({ informer, err: errorMessage(err) }, 'list/watch failed'),
@@ -101,8 +120,12 @@ export class Manager {
     this.client = new ManagerClient({
       backend: this.backend,
       fieldManager,
-      cacheNamespace: options.cache ? (options.cache.options.namespace ?? '') : (options.namespace ?? ''),
-      syncedInformer: (resource) => this.syncedInformer(resource),
+      cachedNamespaces: (resource) => this.cache.namespacesOf(resource),
+      syncedInformer: (resource, o) => this.syncedInformer(resource, o),
+      cachedAs: (resource) =>
+        this.cache.hasInformer(resource, { metadataOnly: true }) && !this.cache.hasInformer(resource)
+          ? 'metadata'
+          : 'whole',
     });
     const metrics = options.metrics ?? noopControllerMetrics;
     this.host = {
@@ -112,31 +135,48 @@ export class Manager {
       workqueueMetrics: metrics.workqueue,
       defaultConcurrency,
       defaultCacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
-      informer: (resource) => this.informer(resource),
+      informer: (resource, o) => this.informer(resource, o),
+      scope: (resource, o) => this.cache.scope(resource, o),
       recorder: (resource) => options.events?.newRecorder(resource) ?? noopRecorder,
     };
   }
 
-  /** The namespace the cache is limited to ('' for all). */
+  /** The namespace the cache is limited to ('' for all; the first of several). */
   get namespace(): string {
-    return this.options.namespace ?? '';
+    return this.options.namespace ?? this.options.cacheOptions?.namespaces?.[0] ?? '';
   }
 
-  /** The shared informer of `resource`, created on first request and started if the manager runs. */
-  informer<T extends KubeObject>(resource: TypedResource<T>): SharedIndexInformer<T> {
-    const informer = this.cache.informerFor<T>(resource);
+  /**
+   * The shared informer of `resource` (its metadata-only one with `metadataOnly`), created on
+   * first request and started if the manager runs.
+   */
+  informer<T extends KubeObject>(resource: TypedResource<T>, options: InformerForOptions = {}): SharedIndexInformer<T> {
+    const informer = this.cache.informerFor<T>(resource, options);
     if (this.state === 'running' && this.runSignal) this.cache.start(this.runSignal);
+    else if (this.state === 'new' && this.warmSignal) this.cache.start(this.warmSignal);
     return informer;
   }
 
+  /**
+   * Sets what the cache holds of `resource` (namespaces, selectors, transforms; see
+   * CacheOptions.byObject) before its informer exists; the builder's `for`, `owns` and
+   * `watches` options call it.
+   */
+  scope(resource: TypedResource, options: ResourceCacheOptions): void {
+    this.cache.scope(resource, options);
+  }
+
   /** The informer of `resource` once its cache has synced (the client's reads). */
-  private async syncedInformer<T extends KubeObject>(resource: TypedResource<T>): Promise<SharedIndexInformer<T>> {
+  private async syncedInformer<T extends KubeObject>(
+    resource: TypedResource<T>,
+    options: InformerForOptions = {},
+  ): Promise<SharedIndexInformer<T>> {
     if (this.state !== 'running' || !this.runSignal) {
       throw new Error(
         `the manager's cache is not running (${this.state === 'new' ? 'start the manager first' : 'the manager has stopped'}): cannot read ${resource.resource}`,
       );
     }
-    const informer = this.informer(resource);
+    const informer = this.informer(resource, options);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
     if (!(await waitForSyncedWithin(() => informer.hasSynced(), this.runSignal, timeoutMs))) {
@@ -175,6 +215,21 @@ export class Manager {
   /** True once every controller's caches have synced (readiness). */
   hasSynced(): boolean {
     return this.state === 'running' && this.controllers.every((c) => c.hasSynced());
+  }
+
+  /**
+   * Starts the cache (every informer requested so far, and those requested later) before
+   * `start`, until `signal` aborts: a warm standby fills its caches, and its controllers'
+   * queues, while another replica leads; `start` then finds them synced and reconciles at once.
+   */
+  warmUp(signal: AbortSignal): void {
+    if (this.state !== 'new') return;
+    this.warmSignal = signal;
+    this.cache.start(signal);
+    void this.cache.waitForCacheSync(signal).then((synced) => {
+      if (this.state === 'new' && synced.size > 0 && [...synced.values()].every(Boolean))
+        this.logger.info({ informers: [...synced.keys()] }, 'warm standby: caches synced');
+    });
   }
 
   /**

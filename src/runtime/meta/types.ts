@@ -98,6 +98,16 @@ export interface KubeObject {
   metadata?: ObjectMeta;
 }
 
+/**
+ * An object's metadata alone (meta.k8s.io/v1 PartialObjectMetadata): what metadata-only
+ * clients and informers return, whatever the kind.
+ */
+export interface PartialObjectMetadata extends KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
 /** Any list of Kubernetes objects. */
 export interface KubeList<T> {
   apiVersion?: string;

@@ -171,6 +171,12 @@ export async function newPrometheusMetrics(
       labelNames: ['name'],
       registers,
     }),
+    depthByPriority: new prom.Gauge({
+      name: 'workqueue_depth_by_priority',
+      help: 'Current depth of a priority workqueue, per priority (low: -100, normal: 0)',
+      labelNames: ['name', 'priority'],
+      registers,
+    }),
   };
   const gauge = (g: typeof wq.depth, name: string): GaugeMetric & SettableGaugeMetric => {
     const child = g.labels(name);
@@ -215,6 +221,10 @@ export async function newPrometheusMetrics(
       newUnfinishedWorkSecondsMetric: (name) => gauge(wq.unfinished, name),
       newLongestRunningProcessorSecondsMetric: (name) => gauge(wq.longest, name),
       newRetriesMetric: (name) => counter(wq.retries, name),
+      newDepthByPriorityMetric: (name) => ({
+        inc: (priority) => wq.depthByPriority.labels(name, String(priority)).inc(),
+        dec: (priority) => wq.depthByPriority.labels(name, String(priority)).dec(),
+      }),
     },
     scrape: () => registry.metrics(),
     contentType: registry.contentType,

@@ -6,8 +6,14 @@
  * reflector's name. Durations are seconds.
  */
 export interface ReflectorMetrics {
-  /** A list (all its pages) finished, successfully or not. */
-  onList?(name: string, info: { durationSeconds: number; items: number; error?: unknown }): void;
+  /**
+   * A list finished, successfully or not: a paged list (all its pages) or a streaming list
+   * (its initial events up to the end bookmark; a failed one is followed by a paged list).
+   */
+  onList?(
+    name: string,
+    info: { durationSeconds: number; items: number; mode?: 'streaming' | 'paged'; error?: unknown },
+  ): void;
   /** A watch ended; `events` counts its events, `short` is true when it ended in under a second with none. */
   onWatch?(name: string, info: { durationSeconds: number; events: number; short: boolean; error?: unknown }): void;
   /** A watch request could not be opened. */
@@ -27,6 +33,10 @@ export class ReflectorCounters implements ReflectorMetrics {
   lists = 0;
   /** Lists that failed. */
   listErrors = 0;
+  /** Streaming lists that synced. */
+  streamingLists = 0;
+  /** Paged lists that synced. */
+  pagedLists = 0;
   /** Watches that ran (opened and ended). */
   watches = 0;
   /** Watches that ended within a second without events. */
@@ -41,9 +51,14 @@ export class ReflectorCounters implements ReflectorMetrics {
   lastResourceVersion = '';
 
   /** See {@link ReflectorMetrics.onList}. */
-  onList(_name: string, info: { durationSeconds: number; items: number; error?: unknown }): void {
+  onList(
+    _name: string,
+    info: { durationSeconds: number; items: number; mode?: 'streaming' | 'paged'; error?: unknown },
+  ): void {
     this.lists++;
     if (info.error !== undefined) this.listErrors++;
+    else if (info.mode === 'streaming') this.streamingLists++;
+    else this.pagedLists++;
   }
 
   /** See {@link ReflectorMetrics.onWatch}. */

@@ -21,6 +21,14 @@ export interface CounterMetric {
   inc(): void;
 }
 
+/** A gauge with a priority label (a priority queue's depth per priority). */
+export interface PriorityGaugeMetric {
+  /** Adds one at `priority`. */
+  inc(priority: number): void;
+  /** Subtracts one at `priority`. */
+  dec(priority: number): void;
+}
+
 /** A distribution of observations, in seconds (e.g. queue latency). */
 export interface HistogramMetric {
   /** Records one observation. */
@@ -51,6 +59,11 @@ export interface WorkqueueMetricsProvider {
   newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
   /** Counter of rate-limited re-adds. */
   newRetriesMetric(name: string): CounterMetric;
+  /**
+   * Gauge of a priority queue's depth per priority (controller-runtime's `workqueue_depth` with
+   * a `priority` label), besides the total depth. Optional: providers without it record the total only.
+   */
+  newDepthByPriorityMetric?(name: string): PriorityGaugeMetric;
 }
 
 const noopGauge: GaugeMetric & SettableGaugeMetric = { inc() {}, dec() {}, set() {} };

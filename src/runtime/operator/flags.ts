@@ -24,6 +24,12 @@ export interface OperatorFlags {
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
+  /**
+   * With `leaderElect`: a replica that is not leading starts its informers and fills its caches
+   * (and its controllers' queues), so that when it wins it reconciles at once (controller-runtime's
+   * EnableWarmup). Default true; `--warm-standby=false` waits for the Lease before listing anything.
+   */
+  warmStandby: boolean;
   /** `[host]:port` for `/metrics`; `0` disables (default `:8080`). */
   metricsBindAddress: string;
   /** `[host]:port` for `/healthz` and `/readyz`; `0` disables (default `:8081`). */
@@ -75,6 +81,7 @@ export function operatorUsage(name: string): string {
   --leader-elect-lease-duration <d>    default 15s
   --leader-elect-renew-deadline <d>    default 10s
   --leader-elect-retry-period <d>      default 2s
+  --warm-standby=<true|false>          with --leader-elect, fill the caches before leading (default true)
   --metrics-bind-address <addr>        Prometheus /metrics, [host]:port, 0 disables (default :8080)
   --health-probe-bind-address <addr>   /healthz and /readyz, [host]:port, 0 disables (default :8081)
   --log-level <level>                  debug, info, warn, error (default info)
@@ -85,6 +92,14 @@ export function operatorUsage(name: string): string {
                                        (default /tmp/k8s-webhook-server/serving-certs)
   -h, --help                           show this help
 `;
+}
+
+/** `true` or `false` (the default when absent). */
+function booleanFlag(text: string | undefined, flag: string, dflt: boolean): boolean {
+  if (text === undefined) return dflt;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not true or false`);
 }
 
 function positiveInt(text: string, flag: string): number {
@@ -121,6 +136,7 @@ export function parseOperatorFlags(
         'leader-elect-lease-duration': { type: 'string' },
         'leader-elect-renew-deadline': { type: 'string' },
         'leader-elect-retry-period': { type: 'string' },
+        'warm-standby': { type: 'string' },
         'metrics-bind-address': { type: 'string' },
         'health-probe-bind-address': { type: 'string' },
         'log-level': { type: 'string' },
@@ -155,6 +171,7 @@ export function parseOperatorFlags(
       values['leader-elect-retry-period'] === undefined
         ? DEFAULT_RETRY_PERIOD_MS
         : parseDuration(values['leader-elect-retry-period'], 'leader-elect-retry-period'),
+    warmStandby: booleanFlag(values['warm-standby'], 'warm-standby', true),
     metricsBindAddress: values['metrics-bind-address'] ?? ':8080',
     healthProbeBindAddress: values['health-probe-bind-address'] ?? ':8081',
     logLevel: values['log-level'] ?? 'info',

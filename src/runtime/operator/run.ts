@@ -174,6 +174,11 @@ export async function runOperator(
       logger.info({}, 'controller stopped');
     };
     if (flags.leaderElect) {
+      if (flags.warmStandby) {
+        // a warm standby: its caches (and queues) fill while another replica leads; it reconciles as soon as it wins
+        manager.warmUp(signals.signal);
+        logger.info({}, 'warm standby: informers started before leading');
+      }
       const identity = `${hostname()}_${randomUUID()}`;
       const elector = new LeaderElector({
         backend: restBackend(config),

@@ -21,6 +21,12 @@ export interface ClientBackend {
   ): ResourceClient<T, TList>;
   /** The scale subresource client of `descriptor` in `namespace`. */
   scale(descriptor: ResourceDescriptor, namespace?: string): ScaleClient;
+  /**
+   * A metadata-only client of `descriptor` (its get, list, watch and patch return
+   * PartialObjectMetadata; see `metadataOnlyClient`). Optional: without it, metadata-only
+   * informers read whole objects and cut them down to their metadata on the client.
+   */
+  metadata?<T extends KubeObject = KubeObject>(descriptor: ResourceDescriptor, namespace?: string): ResourceClient<T>;
 }
 
 function scalePath(d: ResourceDescriptor, namespace: string | undefined, name: string): string {
@@ -78,6 +84,9 @@ export function restBackend(config: RestConfig | RestClient): ClientBackend {
       namespace?: string,
     ) {
       return new ResourceClientImpl<T, TList>(rest, descriptor, namespace ? { namespace } : {});
+    },
+    metadata<T extends KubeObject = KubeObject>(descriptor: ResourceDescriptor, namespace?: string) {
+      return new ResourceClientImpl<T>(rest, descriptor, { ...(namespace ? { namespace } : {}), metadataOnly: true });
     },
     scale(descriptor: ResourceDescriptor, namespace?: string) {
       return new RestScaleClient(rest, descriptor, descriptor.namespaced && namespace ? namespace : undefined);

@@ -66,6 +66,27 @@ export class TimerHeap<T> {
     return top;
   }
 
+  /** The entry of `item`, if it is waiting. */
+  entryOf(item: T): TimerHeapEntry<T> | undefined {
+    return this.byItem.get(item);
+  }
+
+  /** Removes `item`'s entry, if it is waiting; true when it was. */
+  remove(item: T): boolean {
+    const e = this.byItem.get(item);
+    if (!e) return false;
+    const i = e.index;
+    const last = this.entries.pop() as TimerHeapEntry<T>;
+    if (last !== e) {
+      this.entries[i] = last;
+      last.index = i;
+      this.down(i);
+      this.up(last.index);
+    }
+    this.byItem.delete(item);
+    return true;
+  }
+
   /** Removes every entry. */
   clear(): void {
     this.entries.length = 0;

@@ -81,7 +81,8 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     'coolops.cn:databasemanagers:get,list,watch',
     'coolops.cn:databasemanagers/status:update',
     'apps:deployments:list,watch,create,update',
-    ':services:list,watch,create,update',
+    // read whole (get) when its metadata says it changed: the Services are cached as metadata only
+    ':services:list,watch,create,update,get',
     ':events:create,patch',
     'coordination.k8s.io:leases:get,create,update',
   ]);
@@ -91,7 +92,10 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     comment,
     /# - reconcile\.ts of the databasemanager starter, as starters\/databasemanager\/starter\.json\n?#? *declares/,
   );
-  assert.match(comment, /deployments and services list, watch, create, update/);
+  assert.match(
+    comment,
+    /deployments and services list, watch, create, update; services also get \(cached as metadata only/,
+  );
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
@@ -336,7 +340,17 @@ test('the starter is picked by group and kind, not by the shape of the spec; --s
   const rec = named.find((f) => f.path.endsWith('reconcile.ts'))!.contents;
   assert.match(rec, /export const DATABASES/);
   assert.match(rec, /dm: Database,/);
-  assert.match(owns(named), /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)/);
+  // the Services it reads as metadata only: cached so, with their managedFields
+  assert.match(owns(named), /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource, \{ metadataOnly: true \}\)/);
+  assert.match(owns(named), /manager\.scope\(ServiceResource, \{ keepManagedFields: true \}\);/);
+  assert.match(owns(named), /services: PartialObjectMetadata\[\];/);
+  // a kind --owns names too may be read whole by code of the user's: cached whole
+  const alsoOwned = controller(
+    elsewhere,
+    createEmitContext({ ...ctx, starter: 'databasemanager', owns: ['v1/Service'] }),
+  );
+  assert.match(owns(alsoOwned), /\.owns\(ServiceResource\)\n/);
+  assert.doesNotMatch(owns(alsoOwned), /metadataOnly|keepManagedFields|PartialObjectMetadata/);
   assert.deepEqual(optionErrors(elsewhere, createEmitContext({ ...ctx, starter: 'databasemanager' })), []);
   // the article's CRD with the generic hooks, by name
   const dm = read('fixtures/databasemanager/crd.yaml');

@@ -17,7 +17,15 @@ test('flags: defaults (client-go leader election timings, kubebuilder ports) and
   assert.equal(d.workers, 2);
   assert.equal(d.namespace, '');
   assert.equal(d.leaderElect, false);
+  assert.equal(d.warmStandby, true);
   assert.deepEqual([d.leaseDurationMs, d.renewDeadlineMs, d.retryPeriodMs], [15_000, 10_000, 2_000]);
+  const cold = parseOperatorFlags(['--leader-elect', '--warm-standby=false'], 'op', {});
+  assert.ok(cold !== 'help');
+  assert.equal(cold.warmStandby, false);
+  assert.throws(
+    () => parseOperatorFlags(['--warm-standby=maybe'], 'op', {}),
+    /--warm-standby: "maybe" is not true or false/,
+  );
   assert.equal(d.metricsBindAddress, ':8080');
   assert.equal(d.healthProbeBindAddress, ':8081');
   assert.equal(d.leaderElectionId, 'op-leader');

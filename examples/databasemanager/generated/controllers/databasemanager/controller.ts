@@ -13,10 +13,10 @@ import {
   type Deployment,
   type Manager,
   type OwnerReference,
+  type PartialObjectMetadata,
   type ReconcileContext,
   type ReconcileRequest,
   type Result,
-  type Service,
 } from "crdgen/runtime";
 import { DatabaseManagerResource } from "../../apis/coolops.cn/v1alpha1/register.js";
 import type { DatabaseManager } from "../../apis/coolops.cn/v1alpha1/types.js";
@@ -29,8 +29,8 @@ export const controllerName = "databasemanager-controller";
 export interface DatabaseManagerOwned {
   /** apps/v1/Deployment: Deployment objects. */
   deployments: Deployment[];
-  /** v1/Service: Service objects. */
-  services: Service[];
+  /** v1/Service: Service objects' metadata (the reconciler reads no more of them). */
+  services: PartialObjectMetadata[];
 }
 
 /** What reconcile.ts's `reconcile` gets besides the DatabaseManager: the controller's context and more. */
@@ -53,7 +53,8 @@ export type DatabaseManagerReconciler = (
 
 /**
  * Adds the DatabaseManager controller to `manager` (controller-runtime's SetupWithManager):
- * `for(DatabaseManagerResource)`, `owns(DeploymentResource)`, `owns(ServiceResource)`.
+ * `for(DatabaseManagerResource)`, `owns(DeploymentResource)`, `owns(ServiceResource)`
+ * (metadata only).
  * Each reconcile reads the DatabaseManager from the cache (gone: nothing to do; the garbage
  * collector deletes what it owned) and calls `reconciler` (reconcile.ts's `reconcile` unless
  * given); what it controls is listed when the reconciler first reads `context.owned`.
@@ -63,9 +64,11 @@ export function setupDatabaseManagerController(
   options: ControllerOptions = {},
   reconciler: DatabaseManagerReconciler = hooks.reconcile,
 ): Controller {
+  // createOrUpdate judges these by their metadata: the cache keeps their managedFields
+  manager.scope(ServiceResource, { keepManagedFields: true });
   const informers = {
     deployments: manager.informer(DeploymentResource),
-    services: manager.informer(ServiceResource),
+    services: manager.informer(ServiceResource, { metadataOnly: true }),
   };
   if ("stubHooks" in hooks) {
     const file = "controllers/databasemanager/reconcile.ts";
@@ -100,7 +103,7 @@ export function setupDatabaseManagerController(
     .named(controllerName)
     .for(DatabaseManagerResource)
     .owns(DeploymentResource)
-    .owns(ServiceResource)
+    .owns(ServiceResource, { metadataOnly: true })
     .withOptions(options)
     .complete(reconcileOne);
 }
