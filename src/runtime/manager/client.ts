@@ -190,6 +190,8 @@ export interface ClientHost {
     resource: TypedResource<T>,
     options?: { metadataOnly?: boolean },
   ): Promise<SharedIndexInformer<T>>;
+  /** Changes an object before it is created or updated (a shard labels what its objects own). */
+  decorate?(obj: KubeObject): void;
 }
 
 /** JSON equality where a key holding `undefined` counts as absent (what the server would store). */
@@ -261,6 +263,14 @@ export class ManagerClient implements Client {
 
   private writeOptions<O extends { fieldManager?: string }>(o: O | undefined): O & { fieldManager: string } {
     return { ...(o ?? ({} as O)), fieldManager: o?.fieldManager || this.host.fieldManager };
+  }
+
+  /** `obj` as the host's decorate leaves it (a copy when it changes anything). */
+  private decorated<T extends KubeObject>(obj: T): T {
+    if (!this.host.decorate) return obj;
+    const copy = { ...obj, metadata: { ...obj.metadata } };
+    this.host.decorate(copy);
+    return copy;
   }
 
   /** Rejects a read of a namespace the cache does not hold (it would only ever be NotFound or empty). */
@@ -344,7 +354,7 @@ export class ManagerClient implements Client {
       : undefined;
     return this.typed(
       resource,
-      await this.api(resource, ns).create(this.typed(resource, obj), this.writeOptions(options)),
+      await this.api(resource, ns).create(this.decorated(this.typed(resource, obj)), this.writeOptions(options)),
     );
   }
 
@@ -356,7 +366,7 @@ export class ManagerClient implements Client {
     );
     return this.typed(
       resource,
-      await this.api(resource, ns).update(this.typed(resource, obj), this.writeOptions(options)),
+      await this.api(resource, ns).update(this.decorated(this.typed(resource, obj)), this.writeOptions(options)),
     );
   }
 
@@ -465,6 +475,7 @@ export class ManagerClient implements Client {
     const ns = this.namespaceOf(resource, key, 'createOrUpdate') ?? '';
     const mutated = async (obj: T): Promise<T> => {
       await mutate(obj);
+      this.host.decorate?.(obj);
       if ((obj.metadata?.name ?? '') !== key.name || (resource.namespaced && (obj.metadata?.namespace ?? '') !== ns)) {
         throw new Error(
           `createOrUpdate ${describe(resource, key)}: the mutate function must not change the object's name or namespace`,
