@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../src/testing/index.js';
 import { loadKubeconfig } from '../src/runtime/client/kubeconfig.js';
 import { resourceClient } from '../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../src/runtime/client/builtin.js';
+import { DeploymentResource, type Deployment } from '../src/runtime/builtin/index.js';
 import { isNotFound } from '../src/runtime/client/errors.js';
 import { newSharedIndexInformer } from '../src/runtime/cache/shared-index-informer.js';
 import type { KubeObject } from '../src/runtime/meta/types.js';
@@ -270,6 +270,9 @@ async function main(): Promise<void> {
       '5000',
       '--kube-api-burst',
       '5000',
+      // the line that ends each reconcile (the benchmark's mark) is at debug
+      '--log-level',
+      'debug',
     ];
     const marks = { syncedMsg: 'caches synced; starting workers', reconciledMsg: 'reconciled' };
     const crdgen: Contender = {

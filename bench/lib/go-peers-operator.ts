@@ -310,6 +310,9 @@ export async function runOperatorPart(o: OperatorOptions): Promise<OperatorResul
       '5000',
       '--kube-api-burst',
       '5000',
+      // the line that ends each reconcile (the start-up mark) is at debug; the Go peer logs it at info
+      '--log-level',
+      'debug',
     ];
     const contender = (op: Operator, namespace?: string): Contender => {
       const ns = namespace ? ['--namespace', namespace] : [];

@@ -71,8 +71,12 @@ const NAMED_TYPES = [
   'VolumeMount',
 ];
 
-/** Where the runtime's index is from a generated file (`apis/<group>/<version>/…`, three folders down). */
-const RUNTIME_INDEX_FROM_APIS = '../../../../index.js';
+/**
+ * Where a generated file (`apis/<group>/<version>/…`, four folders below src/runtime) imports the
+ * runtime's types from: src/runtime/meta/types.ts (ObjectMeta, ListMeta, TypedResource), not the
+ * package's entry point, which imports every folder of the runtime, this one included.
+ */
+const RUNTIME_INDEX_FROM_APIS = '../../../../meta/types.js';
 
 /** The header of a built-in file: the generated marker, the source with its Kubernetes version, the command. */
 export function builtinHeader(): string {

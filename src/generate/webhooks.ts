@@ -12,6 +12,7 @@
 // passes `webhooks: setupWebhooks`, config/manager.yaml mounts the certificate Secret, config/crd.yaml gets the
 // conversion stanza.
 import type { Group, Kind, Model, SchemaNode } from '../model/types.js';
+import { setOwn } from '../model/schema-json.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
@@ -185,13 +186,10 @@ function objectPlan(
     const other = inB.get(p.name);
     if (other === undefined) continue;
     const plan = copyPlan(p.schema, other);
-    if (plan !== undefined)
-      Object.defineProperty(fields, p.name, { value: plan, enumerable: true, writable: true, configurable: true });
+    if (plan !== undefined) setOwn(fields, p.name, plan);
   }
   if (root || (a.embeddedResource && b.embeddedResource)) {
-    for (const m of ROOT_META)
-      if (!root || m === 'metadata')
-        Object.defineProperty(fields, m, { value: true, enumerable: true, writable: true, configurable: true });
+    for (const m of ROOT_META) if (!root || m === 'metadata') setOwn(fields, m, true);
   }
   const unknown = a.preserveUnknownFields && b.preserveUnknownFields;
   if (Object.keys(fields).length === 0 && !unknown) return undefined;
@@ -218,21 +216,13 @@ export function rootCopyPlan(a: Kind, b: Kind): CopyPlan {
 export function arbitrarySchema(node: SchemaNode | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!node) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  const set = (k: string, v: unknown): void => {
-    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-  };
+  const set = (k: string, v: unknown): void => setOwn(out, k, v);
   switch (node.type) {
     case 'object': {
       set('type', 'object');
       if (node.properties.length) {
         const props: Record<string, unknown> = {};
-        for (const p of node.properties)
-          Object.defineProperty(props, p.name, {
-            value: arbitrarySchema(p.schema),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+        for (const p of node.properties) setOwn(props, p.name, arbitrarySchema(p.schema));
         set('properties', props);
       }
       if (node.preserveUnknownFields) set('x-kubernetes-preserve-unknown-fields', true);
@@ -541,13 +531,7 @@ function conversionFiles(
   // conversion.test.ts
   const testPath = `${base}/conversion.test.ts`;
   const schemas: Record<string, unknown> = {};
-  for (const v of versions)
-    Object.defineProperty(schemas, v.version, {
-      value: arbitrarySchema(v.kind.schema),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const v of versions) setOwn(schemas, v.version, arbitrarySchema(v.kind.schema));
   const testImports = new ImportTracker(['schemas']);
   testImports.use('node:test', 'test');
   testImports.use(testingImport(ctx.runtimeImport), 'checkConversionRoundTrip');

@@ -14,19 +14,12 @@
 // `__proto__` with `setOwn`.
 
 import type { ListMeta, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './meta/types.js';
+import { setOwn } from './meta/json.js';
+
+export { setOwn };
 
 /** A JSON object as generated copies handle it. */
 export type JsonObject = Record<string, unknown>;
-
-/**
- * Sets `o[k] = v` as an own data property, even when `k` is `__proto__` (plain
- * assignment would change the prototype of an object without that own key).
- */
-export function setOwn(o: JsonObject, k: string, v: unknown): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-  else o[k] = v;
-}
 
 /**
  * Deep copy of any JSON value: objects and arrays are new, scalars and null are kept.

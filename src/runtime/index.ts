@@ -7,10 +7,14 @@ export * from './client/resource.js';
 export * from './client/config.js';
 export * from './client/rest-client.js';
 export * from './client/field-manager.js';
+export * from './typed/field-manager.js';
 export * from './client/resource-client.js';
 export * from './client/watch.js';
 export { TokenBucketRateLimiter, noClientRateLimit, type LimiterClock } from './client/flowcontrol.js';
-export * from './client/builtin.js';
+// the built-in kinds, generated from kube-apiserver's OpenAPI; `CoreEvent*` name core/v1's Event (`EventsV1Event`: events.k8s.io's)
+export * from './builtin/index.js';
+export type { CoreV1Event as CoreEvent, CoreV1EventList as CoreEventList } from './builtin/index.js';
+export { CoreV1EventResource as CoreEventResource } from './builtin/index.js';
 export * from './client/kubeconfig.js';
 export * from './client/in-cluster.js';
 export * from './client/load-config.js';
@@ -56,8 +60,20 @@ export * from './typed/typed-resource-client.js';
 export * from './listers/lister.js';
 export * from './informers/shared-informer-factory.js';
 export * from './fake/index.js';
-// controller layer: events, leader election, metrics, health, signals, logging, manager (generated operators)
-export * from './controller/index.js';
+// logging, Events, reconcile metrics (the controller layer's, exposed by runOperator for Prometheus)
+export * from './log/logger.js';
+export * from './events/recorder.js';
+export * from './metrics/controller.js';
+// informer transforms and the start-up wait for caches
+export * from './cache/transform.js';
+export * from './cache/wait-synced.js';
+// the operator's main: runOperator, its flags, signals, the metrics and health endpoints, leader election
+export * from './operator/run.js';
+export * from './operator/flags.js';
+export * from './operator/signals.js';
+export * from './leaderelection/leader-election.js';
+export { sleep } from './leaderelection/sleep.js';
+export * from './http/endpoint-server.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
 export * from './reconcile/reconcile.js';
 export type * from './handler/event.js';
@@ -73,11 +89,13 @@ export {
   type ObjectKey,
   type OperationResult,
   type WriteOptions,
-} from './manager/client.js';
-export { Controller, type ControllerOptions } from './manager/controller.js';
-export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
-export * from './manager/finalizer.js';
-export * from './manager/owned.js';
+} from './cluster/client.js';
+export { Controller, type ControllerOptions } from './controller/controller.js';
+export { Manager, newManager, type ManagerOptions, type ManagerShardingOptions } from './manager/manager.js';
+// sharding a controller over its replicas (shard Leases, the sharder, the consistent-hash ring)
+export * from './sharding/index.js';
+export * from './reconcile/finalizer.js';
+export * from './cache/owned.js';
 export * from './builder/builder.js';
 // webhooks: admission (defaulting, validating) and conversion reviews over HTTPS, hub-and-spoke conversion
 export * from './webhook/index.js';

@@ -10,7 +10,7 @@
 //   for built-ins and custom resources (decoded as unstructured: any member, at any depth);
 // - the strict errors come in document order, each once, at most 100.
 import { builtinOpenApiModels, builtinTypeName, builtinZeroObject } from './field-schema.js';
-import { jsonCopy } from '../runtime/meta/json.js';
+import { jsonCopy, setOwn } from '../runtime/meta/json.js';
 import { rfc3339Error } from '../runtime/validation/go-time.js';
 import { isObject } from './meta.js';
 import { badRequest } from './status.js';
@@ -574,24 +574,19 @@ function report(t: GoType, v: unknown, path: string, out: string[], order: 'inse
 
 /** `v` without its unknown fields (members in their order). */
 function drop(t: GoType, v: unknown): unknown {
-  // (a `__proto__` member stays a member)
-  const set = (o: Rec, k: string, x: unknown): void => {
-    if (k === '__proto__')
-      Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
-    else o[k] = x;
-  };
+  // (setOwn: a `__proto__` member stays a member)
   if (t.kind === 'struct' && isObject(v)) {
     const res: Rec = {};
     for (const [k, x] of Object.entries(v)) {
       const f = t.fields.get(k);
-      if (f) set(res, k, drop(goType(f), x));
+      if (f) setOwn(res, k, drop(goType(f), x));
     }
     return res;
   }
   if (t.kind === 'map' && isObject(v)) {
     const elem = goType(t.elem);
     const res: Rec = {};
-    for (const [k, x] of Object.entries(v)) set(res, k, drop(elem, x));
+    for (const [k, x] of Object.entries(v)) setOwn(res, k, drop(elem, x));
     return res;
   }
   if (t.kind === 'slice' && Array.isArray(v)) {

@@ -18,7 +18,7 @@ function loadSchemaModule(): Promise<typeof import('../runtime/validation/schema
 /** The engine without CEL; with `withRules`, the CEL rule engine too (most of the engine's load time). */
 async function loadValidation(withRules = false): Promise<typeof import('../runtime/validation/core.js')> {
   validationModule ??= import('../runtime/validation/core.js');
-  if (withRules) await (celEngine ??= import('../runtime/validation/cel-engine.js'));
+  if (withRules) await (celEngine ??= import('../runtime/validation/index.js'));
   return validationModule;
 }
 

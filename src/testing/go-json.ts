@@ -6,7 +6,7 @@
 // `holderIdentity: ""`). The Go types' field order and tags come from the table the protobuf
 // decoder uses (schema/kubernetes/<version>/protobuf-messages.json, read from k8s.io/api v0.37).
 import { readFileSync } from 'node:fs';
-import { isObject } from './meta.js';
+import { isObject, setOwn } from './meta.js';
 
 type Rec = Record<string, unknown>;
 
@@ -32,8 +32,6 @@ export function goMessageOf(apiVersion: string, kind: string): string | undefine
   return messages().kinds[`${apiVersion}/${kind}`];
 }
 
-const set = (o: Rec, k: string, v: unknown): void =>
-  void Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 const isEmptyCollection = (v: unknown): boolean =>
   Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
 
@@ -86,61 +84,61 @@ function encodeFields(name: string, v: Rec): Rec {
       const elem = type.slice(2);
       if (x === null || x === undefined) {
         // a nil slice or map
-        if (!omitempty) set(out, jsonName, null);
+        if (!omitempty) setOwn(out, jsonName, null);
         continue;
       }
       if (omitempty && isEmptyCollection(x)) continue;
       if (Array.isArray(x))
-        set(
+        setOwn(
           out,
           jsonName,
           x.map((e) => element(elem, e)),
         );
       else if (isObject(x)) {
         const m: Rec = {};
-        for (const [k, e] of Object.entries(x)) set(m, k, elem === 'bytes' ? e : element(elem, e));
-        set(out, jsonName, m);
-      } else set(out, jsonName, x);
+        for (const [k, e] of Object.entries(x)) setOwn(m, k, elem === 'bytes' ? e : element(elem, e));
+        setOwn(out, jsonName, m);
+      } else setOwn(out, jsonName, x);
       continue;
     }
     if (type.startsWith('@')) {
       const msg = messages().messages[type.slice(1)];
       if (pointer && (x === null || x === undefined)) {
-        if (!omitempty) set(out, jsonName, null);
+        if (!omitempty) setOwn(out, jsonName, null);
         continue;
       }
       if (msg?.special) {
         const value = x === undefined ? zeroSpecial(msg.special) : x;
         // omitzero: a zero Time (null) is left out
         if (flags.includes('z') && value === null) continue;
-        set(out, jsonName, value);
+        setOwn(out, jsonName, value);
         continue;
       }
       const enc = element(type, x);
       if (flags.includes('z') && !pointer && isEmptyCollection(enc)) continue;
-      set(out, jsonName, enc);
+      setOwn(out, jsonName, enc);
       continue;
     }
     if (type === 'bytes') {
       if (x === null || x === undefined) {
-        if (!omitempty) set(out, jsonName, null);
+        if (!omitempty) setOwn(out, jsonName, null);
         continue;
       }
       if (omitempty && x === '') continue;
-      set(out, jsonName, x);
+      setOwn(out, jsonName, x);
       continue;
     }
     if (pointer) {
       if (x === null || x === undefined) {
-        if (!omitempty) set(out, jsonName, null);
+        if (!omitempty) setOwn(out, jsonName, null);
         continue;
       }
-      set(out, jsonName, x);
+      setOwn(out, jsonName, x);
       continue;
     }
     const value = x === null || x === undefined ? zeroScalar(type) : x;
     if (omitempty && isZeroScalar(value)) continue;
-    set(out, jsonName, value);
+    setOwn(out, jsonName, value);
   }
   return out;
 }

@@ -2,8 +2,8 @@
 // kubectl prints them, names and label/field checks.
 import { randomUUID } from 'node:crypto';
 import type { FieldCause } from './status.js';
-import { jsonEqual } from '../runtime/meta/json.js';
-export { jsonEqual };
+import { jsonEqual, setOwn } from '../runtime/meta/json.js';
+export { jsonEqual, setOwn };
 
 /** RFC 3339 at seconds precision, UTC: `2026-11-30T07:40:00Z`. */
 export function nowRfc3339(now: Date = new Date()): string {
@@ -170,13 +170,6 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** `o[k]` when `k` is an own key of `o`, else undefined (never `Object.prototype` for `__proto__`). */
 export function ownValue(o: Record<string, unknown>, k: string): unknown {
   return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-}
-
-/** Sets `o[k] = v` as an own data property, also for `__proto__` (which would change the prototype). */
-export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-  else o[k] = v;
 }
 
 /** Reads a CRD-style JSONPath (`.spec.replicas`, `.status.conditions[0].type`). */

@@ -5,6 +5,7 @@
 import type { Atom, ListType, MapType, Scalar, TypeRef, TypeSchema } from './field-schema.js';
 import { FieldSet, compareElements, elementString, goQuote, keyElement, valuesEqual } from './fieldpath.js';
 import type { Path, PathElement, Value } from './fieldpath.js';
+import { setOwn } from '../runtime/meta/json.js';
 
 type Rec = Record<string, Value>;
 
@@ -270,13 +271,7 @@ export function pruneUndeclared(schema: TypeSchema, tr: TypeRef, v: Value): Valu
     const out: Rec = {};
     for (const [k, x] of Object.entries(v)) {
       const t = fieldType(atom.map!, k);
-      if (t)
-        Object.defineProperty(out, k, {
-          value: pruneUndeclared(schema, t, x),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+      if (t) setOwn(out, k, pruneUndeclared(schema, t, x));
     }
     return out;
   }
@@ -550,8 +545,7 @@ export function mergeTyped(schema: TypeSchema, tr: TypeRef, lhs: Value, rhs: Val
           ...path,
           { kind: 'field', name: k },
         ]);
-        if (v !== undefined)
-          Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+        if (v !== undefined) setOwn(out, k, v);
       }
       if (Object.keys(out).length > 0) state.out = out;
     } else throw invalidAtom(tr, pathStringOf(path));
@@ -673,7 +667,7 @@ export function removeItemsTyped(schema: TypeSchema, tr: TypeRef, value: Value, 
         const sub = rm.child(pe);
         const t = fieldType(m, k) ?? {};
         const nv = sub && !sub.empty() ? (walk(t, x, sub) ?? null) : x;
-        Object.defineProperty(out, k, { value: nv, enumerable: true, writable: true, configurable: true });
+        setOwn(out, k, nv);
       }
       return Object.keys(out).length ? out : undefined;
     }

@@ -139,3 +139,93 @@ export function checkImports(
   }
   return out;
 }
+
+/**
+ * The cycles between the folders of `root` (`src/runtime/`): a file directly in `root` counts as a
+ * folder of its own; the `entryPoints` (the package's, which assemble every folder) belong to no
+ * folder, their imports are not counted, and a file of `root` that imports one is reported. Each
+ * cycle is reported once, as the imports that close it, one per step.
+ */
+export function folderCycles(edges: readonly ImportEdge[], root: string, entryPoints: readonly string[]): string[] {
+  const entries = new Set(entryPoints);
+  const folderOf = (p: string) => p.slice(root.length).split('/')[0];
+  const out: string[] = [];
+  /** folder → folder it imports → the first import that does */
+  const next = new Map<string, Map<string, ImportEdge>>();
+  for (const e of edges) {
+    if (!e.from.startsWith(root) || entries.has(e.from) || !e.target?.startsWith(root)) continue;
+    if (entries.has(e.target)) {
+      out.push(
+        `${e.from}:${e.line}:${e.col}: imports the package's entry point ${e.target}, which imports every folder of ${root}; import the module that defines what it needs`,
+      );
+      continue;
+    }
+    const [a, b] = [folderOf(e.from), folderOf(e.target)];
+    if (a === b) continue;
+    const m = next.get(a) ?? new Map<string, ImportEdge>();
+    if (!m.has(b)) m.set(b, e);
+    next.set(a, m);
+  }
+  // Tarjan's strongly connected components; a component of more than one folder holds a cycle
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of [...(next.get(v)?.keys() ?? [])].sort()) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      for (let w = stack.pop()!; ; w = stack.pop()!) {
+        onStack.delete(w);
+        c.push(w);
+        if (w === v) break;
+      }
+      if (c.length > 1) components.push(c.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) connect(v);
+  /** The shortest cycle through `start` inside `inside` (folders from `start` back to it), if any. */
+  const cycleThrough = (start: string, inside: ReadonlySet<string>): string[] | undefined => {
+    const via = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length && !via.has(start); i++) {
+      for (const w of [...(next.get(queue[i])?.keys() ?? [])].sort()) {
+        if (!inside.has(w) || via.has(w)) continue;
+        via.set(w, queue[i]);
+        queue.push(w);
+      }
+    }
+    if (!via.has(start)) return undefined;
+    const path = [start];
+    for (let v = via.get(start)!; v !== start; v = via.get(v)!) path.unshift(v);
+    path.unshift(start);
+    return path;
+  };
+  for (const c of components) {
+    // the shortest cycle of the component (the first folder's, alphabetically, among equals)
+    const inside = new Set(c);
+    let path: string[] = [];
+    for (const start of c) {
+      const p = cycleThrough(start, inside);
+      if (p && (path.length === 0 || p.length < path.length)) path = p;
+    }
+    const steps = path.slice(1).map((b, i) => {
+      const e = next.get(path[i])!.get(b)!;
+      return `${path[i]} → ${b} (${e.from}:${e.line}:${e.col})`;
+    });
+    out.push(
+      `folders of ${root} import each other: ${steps.join(', ')}${c.length > path.length - 1 ? `; the cycle takes in ${c.join(', ')}` : ''}`,
+    );
+  }
+  return out;
+}

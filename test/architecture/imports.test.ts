@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkImports, importsOf, layerOf, type ImportEdge } from './import-graph.js';
-import { HINTS, LAYERS } from './rules.js';
+import { checkImports, folderCycles, importsOf, layerOf, type ImportEdge } from './import-graph.js';
+import { ACYCLIC_FOLDERS, HINTS, LAYERS } from './rules.js';
 
 const repo = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -41,6 +41,44 @@ test('every import of src/ follows the dependency rules (test/architecture/rules
   assert.deepEqual(
     violations.map((v) => v.message),
     [],
+  );
+});
+
+/** The package's entry points (package.json "exports"), as the source files they are built from. */
+const entryPoints = (() => {
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default?: string }>;
+  };
+  return Object.values(pkg.exports)
+    .map((e) => (typeof e === 'string' ? e : e.default))
+    .filter((p): p is string => typeof p === 'string' && p.startsWith('./dist/'))
+    .map((p) => p.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+})();
+
+test('the runtime is rooms in one direction: no two folders of src/runtime import each other, directly or through others', () => {
+  assert.ok(entryPoints.includes('src/runtime/index.ts') && entryPoints.includes('src/runtime/validation/index.ts'));
+  for (const e of entryPoints) assert.ok(texts.has(e), `the entry point ${e} is a source file`);
+  assert.deepEqual(
+    ACYCLIC_FOLDERS.flatMap((root) => folderCycles(edges, root, entryPoints)),
+    [],
+  );
+});
+
+test('a cycle between runtime folders fails, naming the imports that close it; so does a folder importing the entry point', () => {
+  const extra = {
+    'src/runtime/log/bad.ts':
+      "import type { OperatorSpec } from '../operator/run.js';\nexport type S = OperatorSpec;\n",
+    'src/runtime/cache/bad-entry.ts': "export { Manager } from '../index.js';\n",
+  };
+  const found = folderCycles([...edges, ...graph(Object.entries(extra), extra)], 'src/runtime/', entryPoints);
+  assert.equal(found.length, 2, found.join('\n'));
+  assert.equal(
+    found[0],
+    "src/runtime/cache/bad-entry.ts:1:25: imports the package's entry point src/runtime/index.ts, which imports every folder of src/runtime/; import the module that defines what it needs",
+  );
+  assert.match(
+    found[1],
+    /^folders of src\/runtime\/ import each other: log → operator \(src\/runtime\/log\/bad\.ts:1:35\), operator → log \(src\/runtime\/operator\/[a-z-]+\.ts:\d+:\d+\); the cycle takes in .*manager/,
   );
 });
 

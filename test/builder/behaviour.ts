@@ -7,17 +7,18 @@
 // request an earlier event of the same informer had queued would have been reconciled first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
-import { newControllerManagedBy } from '../../src/runtime/builder/builder.js';
 import {
+  newManager,
+  type Manager,
+  newControllerManagedBy,
   annotationsChanged,
   generationChanged,
   labelsChanged,
   newPredicateFuncs,
   resourceVersionChanged,
-} from '../../src/runtime/predicate/predicate.js';
-import { TerminalError, type ReconcileRequest, type Reconciler } from '../../src/runtime/reconcile/reconcile.js';
-import {
+  TerminalError,
+  type ReconcileRequest,
+  type Reconciler,
   ConfigMapResource,
   DeploymentResource,
   SecretResource,
@@ -26,13 +27,15 @@ import {
   type Deployment,
   type Secret,
   type Service,
-} from '../../src/runtime/client/builtin.js';
-import { PatchType } from '../../src/runtime/client/resource.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import { newControllerRef, setControllerReference } from '../../src/runtime/meta/owner.js';
-import { FakeClock } from '../../src/runtime/workqueue/clock.js';
-import type { ClientBackend } from '../../src/runtime/typed/backend.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+  PatchType,
+  isNotFound,
+  newControllerRef,
+  setControllerReference,
+  FakeClock,
+  type ClientBackend,
+  type KubeObject,
+  finalizer,
+} from '../../src/runtime/index.js';
 import {
   countingBackend,
   deploymentFor,
@@ -514,7 +517,6 @@ export function builderSuite(start: () => Promise<BuilderEnv>, options: SuiteOpt
     const FIN = 'test.crdgen.dev/external';
     const external = new Set<string>();
     let cleanupCalls = 0;
-    const { finalizer } = await import('../../src/runtime/manager/finalizer.js');
     const run = await runManager(env, ns, (m) => {
       newControllerManagedBy(m)
         .for(WidgetResource)

@@ -6,12 +6,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { newManager } from '../../src/runtime/manager/manager.js';
-import { restBackend } from '../../src/runtime/typed/backend.js';
-import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/client/builtin.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import { PatchType } from '../../src/runtime/client/resource.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  newManager,
+  restBackend,
+  ConfigMapResource,
+  NamespaceResource,
+  type ConfigMap,
+  isNotFound,
+  PatchType,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { BucketResource, setupBucketController, type Bucket } from './doc-bucket-controller.js';

@@ -13,12 +13,18 @@ import { parse } from 'yaml';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
-import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
-import { restBackend } from '../../src/runtime/typed/backend.js';
-import { ConfigMapResource, NamespaceResource, type ConfigMap } from '../../src/runtime/client/builtin.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  newManager,
+  type Manager,
+  restBackend,
+  ConfigMapResource,
+  NamespaceResource,
+  type ConfigMap,
+  isNotFound,
+  PatchType,
+  typedResource,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
 import { ROOT, writeTree } from '../golden/support.js';
 import { tscStrict } from '../compile/tsc.js';

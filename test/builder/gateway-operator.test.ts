@@ -13,17 +13,20 @@ import { pathToFileURL } from 'node:url';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
-import { newManager, type Manager } from '../../src/runtime/manager/manager.js';
-import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
 import {
+  newManager,
+  type Manager,
+  restBackend,
+  type ClientBackend,
   DeploymentResource,
   ServiceResource,
   type Deployment,
   type Service,
-} from '../../src/runtime/client/builtin.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import { PatchType, typedResource } from '../../src/runtime/client/resource.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+  isNotFound,
+  PatchType,
+  typedResource,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
 import { ROOT, writeTree } from '../golden/support.js';
 import { BACKENDS } from '../support/backends.js';

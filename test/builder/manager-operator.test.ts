@@ -6,15 +6,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { restBackend } from '../../src/runtime/typed/backend.js';
 import {
+  restBackend,
   ConfigMapResource,
-  CoreEventResource,
   LeaseResource,
   type ConfigMap,
-  type CoreEvent,
   type Lease,
-} from '../../src/runtime/client/builtin.js';
+  CoreEventResource,
+  type CoreEvent,
+} from '../../src/runtime/index.js';
 import { startOperator, type OperatorProcess } from '../e2e/support.js';
 import { WIDGET_CRD, WidgetResource, waitFor, widget, type Widget } from './support.js';
 

@@ -2,21 +2,24 @@
 // (the fake clientset's backend, crdgen/testing's server, the real control plane), a backend
 // wrapper that counts list/watch calls, reconcile recorders, and bounded waits on conditions
 // (never on wall-clock speed).
-import type { KubeList, KubeObject } from '../../src/runtime/meta/types.js';
-import type { ResourceClient, ResourceDescriptor } from '../../src/runtime/client/resource.js';
-import { typedResource } from '../../src/runtime/client/resource.js';
 import {
+  type KubeList,
+  type KubeObject,
+  type ResourceClient,
+  type ResourceDescriptor,
+  typedResource,
   ConfigMapResource,
   DeploymentResource,
   NamespaceResource,
   SecretResource,
   ServiceResource,
   type Deployment,
-} from '../../src/runtime/client/builtin.js';
-import { restBackend, type ClientBackend } from '../../src/runtime/typed/backend.js';
-import { FakeClientBackend } from '../../src/runtime/fake/backend.js';
-import type { Controller } from '../../src/runtime/manager/controller.js';
-import type { ReconcileRequest } from '../../src/runtime/reconcile/reconcile.js';
+  restBackend,
+  type ClientBackend,
+  FakeClientBackend,
+  type Controller,
+  type ReconcileRequest,
+} from '../../src/runtime/index.js';
 import { startControlPlane, startTestApiServer, type ApiServerHandle } from '../../src/testing/index.js';
 import { controlPlaneAssets } from '../support/assets.js';
 

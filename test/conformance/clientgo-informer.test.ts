@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import type { ApiServerHandle, TestApiServer } from '../../src/testing/index.js';
 import { goClientsBin } from '../support/assets.js';
 import { BACKENDS } from '../support/backends.js';

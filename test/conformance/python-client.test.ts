@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
 import { pythonKubernetesPath } from '../support/assets.js';
 import { BACKENDS } from '../support/backends.js';

@@ -11,10 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, version as esbuildVersion } from 'esbuild';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { OPERATOR_BUNDLE_BANNER, OPERATOR_ESBUILD_VERSION } from '../../src/generate/controller.js';
 import { DM_CRD, generateOperator, waitFor } from './support.js';
 import { ROOT } from '../golden/support.js';
@@ -79,6 +82,9 @@ test('bundled as the Dockerfile does, run from a folder without node_modules: re
       '127.0.0.1:0',
       '--health-probe-bind-address',
       '0',
+      // the line that ends each reconcile is at debug
+      '--log-level',
+      'debug',
     ],
     {
       cwd: outDir,
@@ -134,7 +140,7 @@ test('bundled as the Dockerfile does, run from a folder without node_modules: re
       () =>
         lines().some((l) => l['msg'] === 'reconciled' && l['key'] === 'default/bundled' && l['result'] === 'success'),
       15_000,
-      'a reconciled line',
+      'a successful reconcile of default/bundled',
       () => out,
     );
     const text = await (await fetch(String(serving['url']))).text();

@@ -5,10 +5,15 @@
 // the lease duration (+ the retry period's jitter).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, LeaseResource, type Deployment, type Lease } from '../../src/runtime/client/builtin.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  LeaseResource,
+  type Deployment,
+  type Lease,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import {
   DM_CRD,
   generateOperator,
@@ -18,6 +23,7 @@ import {
   type OperatorProcess,
   type TestenvProcess,
 } from './support.js';
+import { isReconcileEnd } from '../support/logs.js';
 
 const DM_RESOURCE = {
   group: 'coolops.cn',
@@ -64,6 +70,9 @@ function leaderElection(label: string, testenvArgs: string[]): void {
         '0',
         '--health-probe-bind-address',
         '0',
+        // the line that ends each reconcile is at debug
+        '--log-level',
+        'debug',
       ];
       ops.push(startOperator(gen.main, args));
       const first = ops[0];
@@ -123,9 +132,9 @@ function leaderElection(label: string, testenvArgs: string[]): void {
       await second.waitForLog((l) => l.msg === 'created Deployment' && l['deployment'] === 'b-db', 15_000);
 
       // across both processes, the reconciles of one key never overlap in time
-      await second.waitForLog((l) => l.msg === 'reconciled' && l['key'] === 'default/b', 15_000);
+      await second.waitForLog((l) => isReconcileEnd(l) && l['key'] === 'default/b', 15_000);
       const spans = [...first.logs, ...second.logs]
-        .filter((l) => l.msg === 'reconciled')
+        .filter(isReconcileEnd)
         .map((l) => ({
           key: String(l['key']),
           from: Date.parse(String(l['startedAt'])),
@@ -134,7 +143,7 @@ function leaderElection(label: string, testenvArgs: string[]): void {
         .sort((x, y) => x.from - y.from);
       assert.ok(
         spans.some((s) => s.key === 'default/a'),
-        'a reconciled line of a (from either replica)',
+        'a reconcile of a (from either replica)',
       );
       for (const s of spans) {
         const clash = spans.find((o) => o !== s && o.key === s.key && o.from < s.to && s.from < o.to);
@@ -235,6 +244,9 @@ function leaderElection(label: string, testenvArgs: string[]): void {
         '0',
         '--health-probe-bind-address',
         '0',
+        // the line that ends each reconcile is at debug
+        '--log-level',
+        'debug',
       ];
       const leader = startOperator(gen.main, args);
       ops.push(leader);
@@ -264,7 +276,7 @@ function leaderElection(label: string, testenvArgs: string[]): void {
       const queued = (): number =>
         new Set(
           leader.logs
-            .filter((l) => l.msg === 'reconciled' && String(l['key']).startsWith('default/q-'))
+            .filter((l) => isReconcileEnd(l) && String(l['key']).startsWith('default/q-'))
             .map((l) => l['key']),
         ).size;
       await waitFor(() => queued() >= 5, 30_000, 'the leader reconciling the new objects');
@@ -283,13 +295,13 @@ function leaderElection(label: string, testenvArgs: string[]): void {
       assert.equal(code, 1, 'exit code 1 right after the lease is found lost');
       assert.ok(leader.logs.some((l) => l.msg === 'leader election lost: exiting'));
       // at most what the workers had already started: no draining of the queue after the loss
-      const after = leader.logs.filter((l) => l.msg === 'reconciled' && Date.parse(String(l['startedAt'])) >= resumed);
+      const after = leader.logs.filter((l) => isReconcileEnd(l) && Date.parse(String(l['startedAt'])) >= resumed);
       assert.ok(
         after.length <= 2,
         `${after.length} reconciles started after the lease was lost: ${after.map((l) => String(l['key'])).join(', ')}`,
       );
       // the new leader finishes the work
-      await standby.waitForLog((l) => l.msg === 'reconciled' && l['key'] === `default/q-${N - 1}`, 60_000);
+      await standby.waitForLog((l) => isReconcileEnd(l) && l['key'] === `default/q-${N - 1}`, 60_000);
     });
   });
 }

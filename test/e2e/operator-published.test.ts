@@ -9,13 +9,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
-import { isNotFound } from '../../src/runtime/client/errors.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  isNotFound,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { ROOT } from '../golden/support.js';
 import { PUBLISHED_DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from './support.js';
+import { isReconcileEnd } from '../support/logs.js';
 
 interface DM extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
@@ -62,6 +66,9 @@ before(async () => {
     '0',
     '--health-probe-bind-address',
     '0',
+    // the line that ends each reconcile is at debug
+    '--log-level',
+    'debug',
   ]);
   await op.waitForLog((l) => l.msg === 'caches synced; starting workers', 30_000);
 });
@@ -169,7 +176,7 @@ test('garbage collection: the DatabaseManager deleted → its Deployment is dele
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(failures(), before, 'no reconcile errors after the delete');
   assert.equal(await getDeployment('orders-db'), undefined, 'not recreated');
-  const results = op.logs.filter((l) => l.msg === 'reconciled' && l['key'] === `${NS}/orders`).map((l) => l['result']);
+  const results = op.logs.filter((l) => isReconcileEnd(l) && l['key'] === `${NS}/orders`).map((l) => l['result']);
   assert.ok(results.includes('success'), JSON.stringify(results));
 });
 

@@ -6,19 +6,22 @@
 // the real backend schedules pods); everything is stopped in `after`.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import {
-  CoreEventResource,
+  loadKubeconfig,
+  resourceClient,
   DeploymentResource,
   ServiceResource,
-  type CoreEvent,
   type Deployment,
   type Service,
-} from '../../src/runtime/client/builtin.js';
-import { PatchType } from '../../src/runtime/client/resource.js';
-import { isInvalid, isNotFound, ApiError } from '../../src/runtime/client/errors.js';
-import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
+  PatchType,
+  isInvalid,
+  isNotFound,
+  ApiError,
+  type KubeObject,
+  type Condition,
+  CoreEventResource,
+  type CoreEvent,
+} from '../../src/runtime/index.js';
 import {
   DM_CRD,
   generateOperator,
@@ -28,6 +31,7 @@ import {
   type OperatorProcess,
   type TestenvProcess,
 } from './support.js';
+import { isReconcileEnd } from '../support/logs.js';
 
 interface DM extends KubeObject {
   spec?: { deploymentName?: string; replicas?: number; dbtype?: string };
@@ -95,6 +99,9 @@ function operatorE2E(label: string, testenvArgs: string[]): void {
         '127.0.0.1:0',
         '--health-probe-bind-address',
         '127.0.0.1:0',
+        // the line that ends each reconcile is at debug
+        '--log-level',
+        'debug',
       ]);
       metricsUrl = String((await op.waitForLog((l) => l.msg === 'serving metrics', 60_000))['url']);
       healthUrl = String((await op.waitForLog((l) => l.msg === 'serving health probes', 60_000))['url']);
@@ -357,15 +364,18 @@ function operatorE2E(label: string, testenvArgs: string[]): void {
       await dms.namespace(NS).delete('weird');
     });
 
-    test('one parseable `reconciled` log line per reconcile: key, result, start time, duration; never two of a key at once', () => {
-      const lines = op.logs.filter((l) => l.msg === 'reconciled');
-      assert.ok(lines.length >= 5, `${lines.length} reconciled lines`);
+    test('one parseable log line ends each reconcile: key, result, start time, duration; at debug when it finished, at error when it failed; never two of a key at once', () => {
+      const lines = op.logs.filter(isReconcileEnd);
+      assert.ok(lines.length >= 5, `${lines.length} reconciles logged`);
       for (const l of lines) {
         assert.match(String(l['key']), /^default\/[a-z0-9-]+$/);
         assert.ok(['success', 'error', 'requeue'].includes(String(l['result'])), String(l['result']));
         assert.ok(typeof l['durationMs'] === 'number' && l['durationMs'] >= 0);
         assert.ok(Number.isFinite(Date.parse(String(l['startedAt']))));
+        assert.equal(l.level, l['result'] === 'error' ? 'error' : 'debug', JSON.stringify(l));
+        if (l['result'] === 'success') assert.equal(l.msg, 'reconciled');
       }
+      assert.ok(!op.logs.some((l) => l.level === 'info' && l.msg === 'reconciled'), 'no reconcile is logged at info');
       assert.ok(lines.some((l) => l['key'] === `${NS}/orders` && l['result'] === 'success'));
       assert.ok(lines.some((l) => l['key'] === `${NS}/taken` && l['result'] === 'error'));
       // the intervals [startedAt, time] of one key do not overlap (what a soak harness checks across processes)

@@ -2,9 +2,8 @@
 // handlers of the test API server rely on.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
-import { StorageError } from '../../src/testing/storage/storage.js';
-import type { Storage, StorageEvent } from '../../src/testing/storage/storage.js';
+import type { KubeObject } from '../../src/runtime/index.js';
+import { StorageError, type Storage, type StorageEvent } from '../../src/testing/index.js';
 
 /** A backend under test: a fresh, empty storage per call, and how to dispose of it. */
 export interface BackendFactory {

@@ -3,12 +3,11 @@
 // revision, and compaction done by etcd itself makes old revisions Expired.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import { openEtcdStorage } from '../../src/testing/storage/etcd.js';
 import type { EtcdStorage } from '../../src/testing/storage/etcd.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
-import { StorageError } from '../../src/testing/storage/storage.js';
-import type { StorageEvent } from '../../src/testing/storage/storage.js';
+import { StorageError, type StorageEvent } from '../../src/testing/index.js';
 import { startTestEtcd } from './support.js';
 
 const cm = (name: string, v = '0'): KubeObject =>

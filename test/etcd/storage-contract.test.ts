@@ -2,7 +2,7 @@
 import { after } from 'node:test';
 import { openEtcdStorage } from '../../src/testing/storage/etcd.js';
 import type { EtcdProcess } from '../../src/testing/storage/etcd-server.js';
-import { MemoryStorage } from '../../src/testing/storage/memory.js';
+import { MemoryStorage } from '../../src/testing/index.js';
 import { storageContract } from './contract.js';
 import { startTestEtcd } from './support.js';
 

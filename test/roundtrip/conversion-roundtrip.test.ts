@@ -15,8 +15,7 @@ import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext } from '../../src/generate/emitter.js';
 import { EMITTERS, runEmitters } from '../../src/generate/registry.js';
 import { conversionVersions } from '../../src/generate/webhooks.js';
-import { copyFields } from '../../src/runtime/webhook/field-copy.js';
-import { convertObject } from '../../src/runtime/webhook/conversion.js';
+import { copyFields, convertObject } from '../../src/runtime/index.js';
 import type { Model } from '../../src/model/types.js';
 import { CORPUS, ROOT, writeTree, yamlFiles } from '../golden/support.js';
 

@@ -1,6 +1,7 @@
-// No secret in logs: an operator run at --log-level debug with a token-bearing kubeconfig
-// (leader election, lists, a failing get, bad server answers) never prints the token; neither
-// does the test server's request log (-v), nor the error for a kubeconfig that does not parse.
+// No secret in logs: an operator run at --log-level debug with a token-bearing kubeconfig (leader
+// election, a controller's list and watch, a failing get, bad server answers) never prints the
+// token; neither does the test server's request log (-v), nor the error for a kubeconfig that does
+// not parse.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,32 +11,28 @@ import { join } from 'node:path';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
 import { ROOT } from '../golden/support.js';
-import { DM_CRD } from '../testing/helpers.js';
+import { api, DM_CRD, dm } from '../testing/helpers.js';
 
 const TOKEN = `crdgen-secret-${Math.random().toString(36).slice(2)}-token`;
 const PASSWORD = `pw-${Math.random().toString(36).slice(2)}-secret`;
 
 const OPERATOR = `
-import { runOperator } from ${JSON.stringify(join(ROOT, 'src/runtime/controller/manager.ts'))};
-import { restBackend } from ${JSON.stringify(join(ROOT, 'src/runtime/typed/backend.ts'))};
-const dm = { group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true };
+import { newControllerManagedBy, restBackend, runOperator, typedResource } from ${JSON.stringify(join(ROOT, 'src/runtime/index.ts'))};
+const dm = typedResource({ group: 'coolops.cn', version: 'v1alpha1', resource: 'databasemanagers', kind: 'DatabaseManager', listKind: 'DatabaseManagerList', namespaced: true });
+let done = false;
 const code = await runOperator({
   name: 'tokentest',
-  newController: (ctx) => {
-    let synced = false;
+  setupWithManager: (manager, ctx) => {
     const dms = restBackend(ctx.config).resource(dm, 'default');
-    return {
-      hasSynced: () => synced,
-      run: async (_workers, signal) => {
-        ctx.logger.debug({ n: (await dms.list()).items.length }, 'listed');
-        for (const name of ['missing', 'fails']) {
-          try { await dms.get(name); } catch (e) { ctx.logger.error({ err: e }, 'get failed'); ctx.logger.debug({ e }, 'raw error'); }
-        }
-        synced = true;
-        process.stdout.write('READY\\n');
-        await new Promise((r) => signal.addEventListener('abort', r));
-      },
-    };
+    newControllerManagedBy(manager).for(dm).complete(async () => {
+      if (done) return;
+      done = true;
+      ctx.logger.debug({ n: (await dms.list()).items.length }, 'listed');
+      for (const name of ['missing', 'fails']) {
+        try { await dms.get(name); } catch (e) { ctx.logger.error({ err: e }, 'get failed'); ctx.logger.debug({ e }, 'raw error'); }
+      }
+      process.stdout.write('READY\\n');
+    });
   },
 }, process.argv.slice(2));
 process.exit(code);
@@ -72,6 +69,14 @@ describe('no secret in logs', () => {
     dir = mkdtempSync(join(tmpdir(), 'crdgen-token-'));
     writeFileSync(join(dir, 'operator.mts'), OPERATOR);
     env = await startTestApiServer({ crds: [DM_CRD], log: (l) => serverLog.push(l) });
+    // the operator's one reconcile (of this object) lists, and gets a missing and a failing object
+    const created = await api(
+      env.url,
+      'POST',
+      '/apis/coolops.cn/v1alpha1/namespaces/default/databasemanagers',
+      dm('a'),
+    );
+    assert.equal(created.status, 201, JSON.stringify(created.body));
   });
   after(async () => {
     await env?.stop();

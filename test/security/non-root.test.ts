@@ -11,10 +11,13 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  type Deployment,
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { DM_CRD, generateOperator, waitFor } from '../e2e/support.js';
 
 let gen: ReturnType<typeof generateOperator>;

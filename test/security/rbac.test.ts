@@ -8,18 +8,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
 import {
-  CoreEventResource,
+  loadKubeconfig,
+  resourceClient,
   DeploymentResource,
   ServiceResource,
-  type CoreEvent,
   type Deployment,
   type Service,
-} from '../../src/runtime/client/builtin.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
-import { PatchType } from '../../src/runtime/client/resource.js';
+  type KubeObject,
+  PatchType,
+  CoreEventResource,
+  type CoreEvent,
+} from '../../src/runtime/index.js';
 import { DM_CRD, generateOperator, startOperator, waitFor, type OperatorProcess } from '../e2e/support.js';
 
 const DM_RESOURCE = {

@@ -2,8 +2,7 @@
 // faults hits the test server, etcd, the operator or its Deployments. Failure and latency
 // faults are windows (one at a time); the failure windows are recorded for the rate check.
 import type { TestApiServer } from '../../src/testing/index.js';
-import { PatchType, type ResourceClient } from '../../src/runtime/client/resource.js';
-import type { Deployment } from '../../src/runtime/client/builtin.js';
+import { PatchType, type ResourceClient, type Deployment } from '../../src/runtime/index.js';
 import type { Prng } from './prng.js';
 import type { FailureWindow } from './request-rate.js';
 import type { Replicas } from './replicas.js';

@@ -1,8 +1,7 @@
 // The soak's end state, read from the server once faults stopped: every live DatabaseManager
 // has exactly one Deployment that matches its spec, under its controller ownerReference, and a
 // status that reports it; no Deployment is left without a live owner.
-import type { ResourceClient } from '../../src/runtime/client/resource.js';
-import type { Deployment } from '../../src/runtime/client/builtin.js';
+import type { ResourceClient, Deployment } from '../../src/runtime/index.js';
 import type { DM } from './workload.js';
 
 /** Images per database type, as the generated reconcile.ts's DATABASES says. */

@@ -8,9 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { startEtcd, type EtcdProcess } from '../../src/testing/storage/etcd-server.js';
 import { etcdBinary } from '../support/assets.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
+import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment } from '../../src/runtime/index.js';
 import { DM_CRD } from '../e2e/support.js';
 import { buildOperator } from './build.js';
 import { Chaos, FAULT_KINDS } from './chaos.js';
@@ -147,7 +145,7 @@ export async function runSoak(opts: SoakOptions, progress: (line: string) => voi
     }
     if (replicas.clashes.length > 0)
       violations.push(
-        `reconciles of one key overlapped in time (from the reconciled log lines): ${replicas.clashes.join('; ')}`,
+        `reconciles of one key overlapped in time (from the log lines that end them): ${replicas.clashes.join('; ')}`,
       );
     for (const [a, b] of dualLeadership(replicas.all)) {
       violations.push(

@@ -2,9 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../src/runtime/client/builtin.js';
+import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment } from '../../src/runtime/index.js';
 
 let env: TestApiServer;
 before(async () => {

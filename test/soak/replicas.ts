@@ -3,6 +3,7 @@
 // counter, restarts a replica after it is killed or exits, and records leadership intervals.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT } from '../golden/support.js';
+import { isReconcileEnd } from '../support/logs.js';
 
 /** Leader-election timings of the soak's replicas (short, so handovers happen within the run). */
 export const LEASE = { duration: '3s', renewDeadline: '2s', retryPeriod: '500ms', retryPeriodSeconds: 0.5 };
@@ -52,7 +53,7 @@ export class Replicas {
   scrapes = 0;
   /** Incarnations SIGKILLed by the soak. */
   kills = 0;
-  /** `reconciled` log lines seen, over all processes. */
+  /** Reconciles seen in the log lines that end them, over all processes. */
   reconciles = 0;
   /** Reconciles of one key that overlapped in time (across processes too), as messages. */
   readonly clashes: string[] = [];
@@ -170,6 +171,9 @@ export class Replicas {
       '127.0.0.1:0',
       '--health-probe-bind-address',
       '0',
+      // the line that ends each reconcile is at debug
+      '--log-level',
+      'debug',
     ];
     const proc = spawn(process.execPath, args, {
       cwd: ROOT,
@@ -234,6 +238,11 @@ export class Replicas {
   private onLog(inc: Incarnation, l: Record<string, unknown>, keep: (s: string) => void): void {
     const at =
       typeof l['time'] === 'string' ? Date.parse(l['time']) : typeof l['time'] === 'number' ? l['time'] : Date.now();
+    if (isReconcileEnd(l)) {
+      this.onReconciled(inc, String(l['key']), Date.parse(String(l['startedAt'])), at);
+      if (l['level'] === 'error') keep(JSON.stringify(l));
+      return;
+    }
     switch (l['msg']) {
       case 'serving metrics':
         inc.metricsUrl = String(l['url']);
@@ -247,9 +256,6 @@ export class Replicas {
         break;
       case 'caches synced; starting workers':
         inc.workFrom = at;
-        break;
-      case 'reconciled':
-        this.onReconciled(inc, String(l['key']), Date.parse(String(l['startedAt'])), at);
         break;
       case 'controller stopped':
         if (inc.leaderFrom !== undefined && inc.leaderTo === undefined) inc.leaderTo = at;

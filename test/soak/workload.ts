@@ -1,8 +1,7 @@
 // The soak's driver of DatabaseManagers: keeps `objects` of them alive in three namespaces and,
 // one operation per step, creates, scales, changes the database type of, and deletes them.
 // Every choice comes from the soak's PRNG; failed requests (faults are on) are counted, not retried.
-import { PatchType, type ResourceClient } from '../../src/runtime/client/resource.js';
-import type { KubeObject, Condition } from '../../src/runtime/meta/types.js';
+import { PatchType, type ResourceClient, type KubeObject, type Condition } from '../../src/runtime/index.js';
 import type { Prng } from './prng.js';
 
 /** The DatabaseManager as the soak sees it. */

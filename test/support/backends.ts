@@ -1,7 +1,7 @@
 // The two backends a suite runs on: crdgen's in-process test server and the real control
 // plane (etcd + kube-apiserver, with kube-controller-manager, kube-scheduler and kwok when
 // `workloads`). Both return the same handle.
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import { startControlPlane, startTestApiServer } from '../../src/testing/index.js';
 import type { ApiServerHandle, WebhookInstallOptions } from '../../src/testing/index.js';
 import { controlPlaneAssets } from './assets.js';

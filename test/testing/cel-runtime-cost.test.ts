@@ -8,7 +8,7 @@
 // n = 420 pass the budget at the twelfth rule, 12 of 802,002 at n = 400 stay under it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import { compileValidator, formatFieldError } from '../../src/runtime/validation/index.js';
 import type { ApiServerHandle } from '../../src/testing/index.js';
 import { BACKENDS } from '../support/backends.js';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer } from '../../src/testing/index.js';
 import type { TestApiServer } from '../../src/testing/index.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 import { api } from './helpers.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';

@@ -1,8 +1,7 @@
 // WatchHistory: the bounded window of changes both storages serve watches from.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { StorageError } from '../../src/testing/storage/storage.js';
-import type { StorageEvent } from '../../src/testing/storage/storage.js';
+import { StorageError, type StorageEvent } from '../../src/testing/index.js';
 import { WatchHistory } from '../../src/testing/storage/watch-history.js';
 
 function ev(revision: number, key = `/k/${revision}`): StorageEvent {

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { controlPlaneAssets } from '../support/assets.js';
-import { loadKubeconfig } from '../../src/runtime/client/kubeconfig.js';
-import { RestClient } from '../../src/runtime/client/rest-client.js';
+import { loadKubeconfig, RestClient } from '../../src/runtime/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = join(ROOT, 'test', 'conformance', 'testenv-main.ts');

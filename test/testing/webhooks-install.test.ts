@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryStorage, startTestApiServer } from '../../src/testing/index.js';
 import { parseWebhookHost } from '../../src/testing/webhook-install.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+import type { KubeObject } from '../../src/runtime/index.js';
 
 const config = (name: string, clientConfig: Record<string, unknown>): KubeObject =>
   ({

@@ -20,8 +20,8 @@ import {
   type AdmissionResponse,
   type HubAndSpoke,
   type WebhookServer,
-} from '../../src/runtime/webhook/index.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
+  type KubeObject,
+} from '../../src/runtime/index.js';
 
 const schema = (spec: Record<string, unknown>) => ({
   openAPIV3Schema: {

@@ -19,17 +19,16 @@ import { execFile } from 'node:child_process';
 import { BACKENDS } from '../support/backends.js';
 import { kubectlReal } from '../support/assets.js';
 import { raw, rawWatch, type RawResponse } from '../support/raw.js';
-import type { ApiServerHandle } from '../../src/testing/index.js';
-import { generateCertificateSet } from '../../src/testing/tls.js';
+import { type ApiServerHandle, generateCertificateSet } from '../../src/testing/index.js';
 import {
   defaultingHandler,
   startWebhookServer,
   validatingHandler,
   type HubAndSpoke,
   type WebhookServer,
-} from '../../src/runtime/webhook/index.js';
+  type KubeObject,
+} from '../../src/runtime/index.js';
 import { forbidden } from '../../src/runtime/validation/field-error.js';
-import type { KubeObject } from '../../src/runtime/meta/types.js';
 
 type Obj = KubeObject & { spec?: Record<string, unknown> };
 

@@ -15,7 +15,7 @@ import {
   STATIC_ESTIMATED_COST_LIMIT,
   STATIC_ESTIMATED_CRD_COST_LIMIT,
   type RuleType,
-} from '../../runtime/validation/crd-rules.js';
+} from '../../runtime/cel/crd-rules.js';
 import { compileRe2 } from '../../runtime/validation/re2.js';
 import type { Causes } from './check.js';
 import { defaultProblems } from './defaults.js';

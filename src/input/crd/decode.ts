@@ -11,6 +11,7 @@
 import { didYouMean, typeInvalid, type Finding } from './field-errors.js';
 import { apiserverField, dottedPath, type Path, type Seg } from './field-path.js';
 import { rfc3339Error } from '../../runtime/validation/go-time.js';
+import { setOwn } from '../../model/schema-json.js';
 
 type Obj = Record<string, unknown>;
 
@@ -484,9 +485,4 @@ function zeroOf(t: GoType): unknown {
       return 0;
   }
   return null;
-}
-
-/** Sets an own property (a key named `__proto__` stays a key). */
-function setOwn(o: Obj, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 }

@@ -12,9 +12,10 @@ import { compileNode } from '../../runtime/validation/node.js';
 import { reduceSchema } from '../../runtime/validation/schema.js';
 import { validateEmbedded } from '../../runtime/validation/embedded.js';
 // defaults are checked with their CEL rules, as the apiserver does
-import '../../runtime/validation/cel-engine.js';
+import '../../runtime/validation/index.js';
 import { apiserverField, type Path } from './field-path.js';
 import { pathSegmentErrors } from './k8s-names.js';
+import { setOwn } from '../../model/schema-json.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -143,8 +144,7 @@ function withoutIntOrString(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(withoutIntOrString);
   if (!isObj(s)) return s;
   const out: Obj = {};
-  const put = (k: string, v: unknown): void =>
-    void Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+  const put = (k: string, v: unknown): void => setOwn(out, k, v);
   for (const [k, v] of Object.entries(s)) {
     if (k === 'x-kubernetes-int-or-string') continue;
     if (SCHEMA_MAPS.has(k) && isObj(v))

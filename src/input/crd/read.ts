@@ -30,7 +30,7 @@ import { loadYaml, type YamlDoc } from './yaml-source.js';
 import { SchemaError } from '../../runtime/validation/schema.js';
 import { precompileSchema, RuleCompileError } from '../../runtime/validation/validator.js';
 // the reader compiles CEL rules as the apiserver does on CRD create
-import '../../runtime/validation/cel-engine.js';
+import '../../runtime/validation/index.js';
 
 /** One input: its display name (as given on the command line, or `<stdin>`) and its bytes. */
 export interface CrdSource {

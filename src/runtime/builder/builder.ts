@@ -14,7 +14,7 @@ import {
 } from '../handler/handler.js';
 import type { Predicate } from '../predicate/predicate.js';
 import type { Reconciler } from '../reconcile/reconcile.js';
-import { Controller, type ControllerOptions } from '../manager/controller.js';
+import { Controller, type ControllerOptions } from '../controller/controller.js';
 import type { Manager } from '../manager/manager.js';
 
 /**

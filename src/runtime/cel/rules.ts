@@ -17,8 +17,10 @@ import {
 } from '../validation/field-error.js';
 import { fieldPath } from '../validation/list-type.js';
 import type { Node } from '../validation/node.js';
-import { correlateItems, jsonEqual, NO_OLD } from '../validation/openapi.js';
+import { correlateItems, NO_OLD } from '../validation/openapi.js';
+import { jsonEqual } from '../meta/json.js';
 import type { ValidationRule } from '../validation/schema.js';
+import type { RuleEvaluator, RuleProblem } from '../validation/rule-engine.js';
 import { compileChecked, type CompiledRule, type Program } from './compile.js';
 import { costError, estimateCost, ruleCardinality } from './cost.js';
 import { schemaType } from './schema-types.js';
@@ -29,37 +31,6 @@ import { escapePropertyName } from './typecheck.js';
 import { CelEvalError, fromJson, Optional, type ConversionCache, type Value } from './value.js';
 
 const newConversionCache = (): ConversionCache => new WeakMap();
-
-/** A rule that cannot be evaluated, found when the schema was loaded. */
-export interface RuleProblem {
-  /** Where the rule sits, as a data path (`spec.listeners[*]`; empty for the root). */
-  schemaPath: string;
-  /**
-   * The apiserver's field path of the rule inside the schema, for a CRD 422
-   * (`openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`; prefix `spec.versions[i].schema.`).
-   */
-  field: string;
-  /** The same place as path segments under `openAPIV3Schema` (`['properties', 'spec', 'x-kubernetes-validations', 0, 'rule']`). */
-  segments: (string | number)[];
-  rule: string;
-  /** The problem after `compilation failed: ` (for compile errors), else the whole detail. */
-  message: string;
-  /**
-   * The apiserver's whole error for this rule: `Invalid value: "<rule>": compilation failed: ERROR: <input>:1:6: …`,
-   * `Invalid value: "<rule>": cel expression must evaluate to a bool`, or
-   * `Forbidden: estimated rule cost exceeds budget by factor of …`.
-   */
-  detail: string;
-  /** For an oldSelf rule under an uncorrelatable list or map: that node, as segments under `openAPIV3Schema`. */
-  uncorrelatable?: (string | number)[];
-}
-
-/** Evaluates all rules of a schema tree. */
-export interface RuleEvaluator {
-  readonly problems: readonly RuleProblem[];
-  /** Appends the errors of every failing rule. */
-  validate(obj: unknown, old: unknown, errs: FieldError[]): void;
-}
 
 type Slot = CompiledRule | { error: string };
 

@@ -1,7 +1,8 @@
 // The keys a controller is reconciling right now, and a count of overlaps: a second
 // reconcile of a key that is already in flight in this process. The workqueue never hands
 // out a key that is being processed (client-go's `processing` set), so the count stays 0
-// unless that guarantee breaks; soak tests and the metrics endpoint watch it.
+// unless that guarantee breaks; the controller's tests and the metrics endpoint watch it. Internal
+// to the controller (a test instrument, not public API: `Controller.inFlight` exposes one).
 import type { CounterMetric } from '../metrics/workqueue.js';
 
 /** Counts nothing (when no metrics are wanted). */

@@ -5,7 +5,7 @@
 // Pure: inputs are never modified.
 import { ApiError } from '../client/errors.js';
 import type { Status } from '../meta/types.js';
-import { jsonEqual } from '../meta/json.js';
+import { jsonEqual, setOwn } from '../meta/json.js';
 
 type Json = unknown;
 type Rec = Record<string, unknown>;
@@ -17,13 +17,6 @@ function isObject(v: unknown): v is Rec {
 /** `o[k]` when `k` is an own key of `o` (never `Object.prototype` for `__proto__`). */
 function ownValue(o: Rec, k: string): unknown {
   return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-}
-
-/** `o[k] = v` as an own data property, also for `__proto__` (a key like any other in Go's JSON). */
-function setOwn(o: Rec, k: string, v: unknown): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
-  else o[k] = v;
 }
 
 function failure(code: number, reason: string, message: string): Status {

@@ -16,7 +16,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { newSharedIndexInformer, type SharedIndexInformerOptions } from '../cache/shared-index-informer.js';
 import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { ResourceLister } from '../listers/lister.js';
-import { dropManagedFields } from '../controller/transform.js';
+import { dropManagedFields } from '../cache/transform.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
 
 /** Group, version and plural resource: how `forResource` names a resource. */
@@ -356,6 +356,9 @@ export class SharedInformerFactoryBase {
     const started = [...this.entries].filter(([, e]) => e.running !== undefined);
     const stop = signal ? AbortSignal.any([signal, this.controller.signal]) : this.controller.signal;
     await Promise.all(started.map(([, e]) => waitForCacheSync(stop, () => e.informer.hasSynced())));
+    // `signal` stays referenced until here: Node 20 holds the sources of AbortSignal.any() weakly, and
+    // an AbortSignal.timeout() the caller passed would otherwise be collected before it fires
+    void signal?.aborted;
     return new Map(started.map(([k, e]) => [k, e.informer.hasSynced()]));
   }
 

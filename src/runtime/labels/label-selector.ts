@@ -1,6 +1,6 @@
 // metav1.LabelSelector (`matchLabels` + `matchExpressions`, as in Deployment.spec.selector)
 // → Selector (apimachinery's LabelSelectorAsSelector).
-import type { LabelSelector } from '../client/builtin.js';
+import type { LabelSelector } from '../builtin/index.js';
 import { newRequirement, nothing, Selector, SelectorError, type Operator, type Requirement } from './selector.js';
 
 type LabelSelectorOperator = NonNullable<LabelSelector['matchExpressions']>[number]['operator'];

@@ -1,7 +1,7 @@
 // The manager (controller-runtime's manager.Manager, the parts a controller needs): one
 // shared informer per resource for every controller and the client, the client itself, and
 // the controllers' lifecycle. Leader election, metrics and health probes come from
-// runOperator, which runs a manager like any controller (`setupWithManager`).
+// runOperator (src/runtime/operator), which builds a manager from its flags and starts it.
 import { setMaxListeners } from 'node:events';
 import type { KubeObject } from '../meta/types.js';
 import type { RestConfig } from '../client/config.js';
@@ -14,14 +14,13 @@ import {
   type InformerForOptions,
   type ResourceCacheOptions,
 } from '../informers/shared-informer-factory.js';
-import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
-import { noopControllerMetrics, type ControllerMetrics } from '../controller/metrics.js';
-import type { EventBroadcaster, EventRecorder } from '../controller/events.js';
-import type { RunnableController } from '../controller/manager.js';
-import { waitForSynced } from '../controller/wait-synced.js';
-import { ManagerClient, type Client } from './client.js';
-import type { Controller, ControllerHost } from './controller.js';
-import { LeaderElector } from '../controller/leader-election.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
+import { noopControllerMetrics, type ControllerMetrics } from '../metrics/controller.js';
+import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
+import { waitForSyncedWithin } from '../cache/wait-synced.js';
+import { ManagerClient, type Client } from '../cluster/client.js';
+import type { Controller, ControllerHost } from '../controller/controller.js';
+import { LeaderElector } from '../leaderelection/leader-election.js';
 import { ShardLeaseLostError, ShardMember } from '../sharding/shard.js';
 import { Sharder } from '../sharding/sharder.js';
 import { defaultShardName, sharderLeaseName } from '../sharding/names.js';
@@ -98,7 +97,7 @@ const noopRecorder: EventRecorder = { event: () => undefined };
  * → stopped (the signal aborted, the controllers drained, the cache shut down). Invariant:
  * one informer per resource (group, version, resource) whoever asks for it.
  */
-export class Manager implements RunnableController {
+export class Manager {
   readonly name: string;
   readonly logger: Logger;
   /** The API behind the client and the caches. */
@@ -116,7 +115,6 @@ export class Manager implements RunnableController {
   private warmSignal: AbortSignal | undefined;
   private readonly stopController = new AbortController();
   private failure: { error: unknown } | undefined;
-  private defaultConcurrency: number;
   /** What controllers see of the manager. */
   readonly host: ControllerHost;
   /** This replica's shard, when the manager runs sharded. */
@@ -166,9 +164,9 @@ export class Manager implements RunnableController {
           log: (message) => this.logger.info({}, message),
         },
       });
-    const n = options.maxConcurrentReconciles ?? 1;
-    if (!(Number.isInteger(n) && n >= 1)) throw new Error(`maxConcurrentReconciles must be an integer ≥ 1, got ${n}`);
-    this.defaultConcurrency = n;
+    const defaultConcurrency = options.maxConcurrentReconciles ?? 1;
+    if (!(Number.isInteger(defaultConcurrency) && defaultConcurrency >= 1))
+      throw new Error(`maxConcurrentReconciles must be an integer ≥ 1, got ${defaultConcurrency}`);
     const fieldManager = options.fieldManager ?? this.name;
     this.client = new ManagerClient({
       backend: this.backend,
@@ -178,16 +176,12 @@ export class Manager implements RunnableController {
       ...(this.shard ? { decorate: (obj: KubeObject) => this.shard!.decorate(obj) } : {}),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
-    // the host reads the manager's concurrency when a controller starts, not when the host is made
-    const concurrency = (): number => this.defaultConcurrency;
     this.host = {
       client: this.client,
       logger: this.logger,
       reconcileMetrics: metrics.reconcile,
       workqueueMetrics: metrics.workqueue,
-      get defaultConcurrency() {
-        return concurrency();
-      },
+      defaultConcurrency,
       defaultCacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 120_000,
       informer: (resource, o) => this.informer(resource, o),
       scope: (resource, o) => this.cache.scope(resource, o),
@@ -234,12 +228,7 @@ export class Manager implements RunnableController {
     const informer = this.informer(resource, options);
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.cacheSyncTimeoutMs ?? 120_000;
-    if (
-      !(await waitForSynced(
-        () => informer.hasSynced(),
-        AbortSignal.any([this.runSignal, AbortSignal.timeout(timeoutMs)]),
-      ))
-    ) {
+    if (!(await waitForSyncedWithin(() => informer.hasSynced(), this.runSignal, timeoutMs))) {
       throw new Error(
         this.runSignal.aborted
           ? `the manager stopped before the cache of ${resource.resource} synced`
@@ -290,13 +279,6 @@ export class Manager implements RunnableController {
       if (this.state === 'new' && synced.size > 0 && [...synced.values()].every(Boolean))
         this.logger.info({ informers: [...synced.keys()] }, 'warm standby: caches synced');
     });
-  }
-
-  /** RunnableController: runOperator's `--workers` becomes the default `maxConcurrentReconciles`. */
-  async run(workers: number, signal: AbortSignal): Promise<void> {
-    if (this.options.maxConcurrentReconciles === undefined && Number.isInteger(workers) && workers >= 1)
-      this.defaultConcurrency = workers;
-    await this.start(signal);
   }
 
   /**

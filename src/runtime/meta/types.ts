@@ -161,3 +161,34 @@ export type StoredList<L extends KubeList<KubeObject>, S extends ResourceScope =
   metadata: ListMeta & { resourceVersion: string };
   items: Array<Stored<L['items'][number], S>>;
 };
+
+/** What a ResourceClient needs to know about a resource: its GVR, kind and scope. */
+export interface ResourceDescriptor {
+  /** API group; `''` for the core (legacy `/api/v1`) group. */
+  group: string;
+  /** API version, e.g. `v1alpha1`. */
+  version: string;
+  /** Plural resource name as in the URL, e.g. `databasemanagers`. */
+  resource: string;
+  /** Kind of one object, e.g. `DatabaseManager`. */
+  kind: string;
+  /** Kind of the list, e.g. `DatabaseManagerList`. */
+  listKind: string;
+  /** True for namespaced resources, false for cluster-scoped ones. */
+  namespaced: boolean;
+}
+
+/** The phantom key of {@link TypedResource}: a type, never a value. */
+declare const objectType: unique symbol;
+
+/**
+ * A {@link ResourceDescriptor} that also names the TypeScript type of its objects, so that
+ * a controller builder or a reconciler client typed by it hands out `T` without a cast
+ * (`for(DeploymentResource)` → `Deployment`). The type exists only at compile time: any
+ * descriptor object is one (`typedResource<Foo>(FooResource)`), and a plain descriptor is a
+ * `TypedResource<KubeObject>`.
+ */
+export interface TypedResource<T extends KubeObject = KubeObject> extends ResourceDescriptor {
+  /** Never set: carries `T` for type inference only. */
+  readonly [objectType]?: T;
+}

@@ -1,8 +1,8 @@
 // Reconciler, request and result (controller-runtime's pkg/reconcile): what a controller
 // built with newControllerManagedBy calls for each key, and how it says what happens next.
-import type { Logger } from '../controller/logger.js';
-import type { EventRecorder } from '../controller/events.js';
-import type { Client } from '../manager/client.js';
+import type { Logger } from '../log/logger.js';
+import type { EventRecorder } from '../events/recorder.js';
+import type { Client } from '../cluster/client.js';
 
 /**
  * Which object to reconcile: its namespace (`''` for a cluster-scoped kind) and name

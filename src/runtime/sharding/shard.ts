@@ -10,8 +10,8 @@ import type { TypedResource } from '../client/resource.js';
 import { PatchType } from '../client/resource.js';
 import { isConflict, isNotFound } from '../client/errors.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
-import { LeaderElector, type LeaderElectionOutcome } from '../controller/leader-election.js';
-import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
+import { LeaderElector, type LeaderElectionOutcome } from '../leaderelection/leader-election.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { checkShardNames, drainLabel, RING_LABEL, shardLabel } from './names.js';
 import { noopShardingMetrics, type ShardingMetrics } from './metrics.js';
 

@@ -28,4 +28,4 @@ export {
   type CompileOptions,
   type StructuralValidator,
 } from './validator.js';
-export type { RuleProblem } from '../cel/rules.js';
+export type { RuleProblem } from './rule-engine.js';

@@ -14,6 +14,7 @@ import {
 } from './field-error.js';
 import { goFloat, goNumber, goQuote } from './go-format.js';
 import type { Node } from './node.js';
+import { jsonEqual } from '../meta/json.js';
 
 const IN = 'in body';
 
@@ -49,23 +50,6 @@ function runeCount(s: string): number {
     n++;
   }
   return n;
-}
-
-/** Deep equality of JSON values (numbers by value). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ak = Object.keys(a);
-  const bo = b as Record<string, unknown>;
-  if (ak.length !== Object.keys(bo).length) return false;
-  for (const k of ak) if (!(k in bo) || !jsonEqual((a as Record<string, unknown>)[k], bo[k])) return false;
-  return true;
 }
 
 // While probing combinator branches (dry > 0), failures are recorded without their messages.

@@ -1,5 +1,6 @@
 // The structural schema reduced to what validation, defaulting and pruning need:
 // plain JSON (no descriptions), so generated code can embed it as a literal.
+import { setOwn } from '../meta/json.js';
 
 /** One `x-kubernetes-validations` entry, as in the CRD. */
 export interface ValidationRule {
@@ -183,10 +184,7 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     const props: Record<string, SchemaNode> = (out.properties = {});
     for (const k of Object.keys(raw.properties)) {
       const child = reduceAt(raw.properties[k], { up: at, seg: `properties.${k}` });
-      // defineProperty: a property named `__proto__` stays an own property instead of setting the prototype
-      if (k === '__proto__')
-        Object.defineProperty(props, k, { value: child, writable: true, enumerable: true, configurable: true });
-      else props[k] = child;
+      setOwn(props, k, child);
     }
   }
   if (raw.additionalProperties !== undefined) {

@@ -8,28 +8,7 @@ import { checkPatterns, compileNode, type Node } from './node.js';
 import { NO_OLD, validateOpenAPI } from './openapi.js';
 import { prune as pruneNode } from './pruning.js';
 import { hasRules, isPrecompiled, reduceSchema, SchemaError, type PrecompiledSchema } from './schema.js';
-import type { createRuleEvaluator, RuleEvaluator, RuleProblem } from '../cel/rules.js';
-
-/**
- * The CEL rule engine, registered by `./cel-engine.js` when it is loaded: `crdgen/runtime/validation`
- * loads it; `crdgen/runtime/validation/core` does not, so code whose schemas have no
- * `x-kubernetes-validations` (and generated validation.ts for such schemas) never pays for CEL.
- */
-let ruleEngine: typeof createRuleEvaluator | undefined;
-
-/** Makes CEL rules available to {@link compileValidator} (called by `./cel-engine.js`). */
-export function registerRuleEngine(engine: typeof createRuleEvaluator): void {
-  ruleEngine = engine;
-}
-
-function rulesEngine(): typeof createRuleEvaluator {
-  if (!ruleEngine) {
-    throw new Error(
-      "this schema has x-kubernetes-validations rules, and the CEL engine is not loaded: import 'crdgen/runtime/validation' (not '…/validation/core') before compiling it",
-    );
-  }
-  return ruleEngine;
-}
+import { ruleEngine, type RuleEvaluator, type RuleProblem } from './rule-engine.js';
 
 /** Validates, defaults and prunes objects of one kind and version. */
 export interface StructuralValidator {
@@ -102,7 +81,7 @@ export function compileValidator(openAPIV3Schema: unknown, options: CompileOptio
   const schema = pre ? openAPIV3Schema.schema : reduceSchema(openAPIV3Schema);
   const root = compileNode(schema);
   const isResourceRoot = options.isResourceRoot ?? true;
-  const rules = root.hasRules ? rulesEngine()(root, { eager: options.eagerRules ?? !pre, isResourceRoot }) : undefined;
+  const rules = root.hasRules ? ruleEngine()(root, { eager: options.eagerRules ?? !pre, isResourceRoot }) : undefined;
   if (rules && rules.problems.length && (options.unsupportedRules ?? 'throw') === 'throw')
     throw new RuleCompileError(rules.problems);
   return new Validator(root, isResourceRoot, rules);

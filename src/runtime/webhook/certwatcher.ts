@@ -7,7 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 
 /** Options of {@link CertWatcher}. */
 export interface CertWatcherOptions {

@@ -2,6 +2,7 @@
 // two versions of a kind (computed by `crdgen generate` from both schemas), and the function
 // that copies exactly those fields. What the plan leaves out is for the user's conversion
 // functions; what nobody carries is kept by convertObject's annotation.
+import { setOwn } from '../meta/json.js';
 
 /**
  * Which fields to copy: `true` copies the value whole (same shape in both versions); `fields`
@@ -18,11 +19,6 @@ export type CopyPlan =
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
-  // a member named __proto__ stays a member
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -2,8 +2,7 @@
 // fast-json-patch's `compare`, applied here tolerantly (missing parents are created, a remove of
 // nothing is nothing), because a patch saved on one object is replayed on a converted one.
 import jsonPatch from 'fast-json-patch';
-import { jsonEqual } from '../meta/json.js';
-export { jsonEqual };
+import { jsonEqual, setOwn } from '../meta/json.js';
 
 /** One RFC 6902 operation of the three that diffs produce. */
 export type JsonPatchOp = { op: 'add' | 'replace'; path: string; value: unknown } | { op: 'remove'; path: string };
@@ -83,11 +82,6 @@ export function applyPatchTolerant<T>(doc: T, ops: readonly JsonPatchOp[]): T {
     }
   }
   return root as T;
-}
-
-function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty: a member named __proto__ is an own member, never the prototype
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isContainer(v: unknown): v is Record<string, unknown> | unknown[] {

@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorMessage, noopLogger, type Logger } from '../controller/logger.js';
-import { parseBindAddress } from '../controller/http-server.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
+import { parseBindAddress } from '../http/endpoint-server.js';
 import { parseAdmissionReview, errored, type AdmissionHandler, type AdmissionReview } from './admission.js';
 import { answerConversionReview, failedConversionReview, type HubAndSpoke } from './conversion.js';
 import { CertWatcher } from './certwatcher.js';

@@ -8,9 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuleEvaluator } from '../../../src/runtime/cel/rules.js';
-import type { FieldError } from '../../../src/runtime/validation/field-error.js';
+import { type FieldError, reduceSchema } from '../../../src/runtime/validation/core.js';
 import { compileNode } from '../../../src/runtime/validation/node.js';
-import { reduceSchema } from '../../../src/runtime/validation/schema.js';
 import { CEL_DATA, type Outcome } from './cel-spec.js';
 
 interface Case {

@@ -15,6 +15,7 @@ import {
   validators,
 } from '../../../src/generate/validators.js';
 import { formatFieldError, type FieldError } from '../../../src/runtime/validation/index.js';
+import { validatingBackend } from '../../../src/runtime/index.js';
 import type { Model } from '../../../src/model/types.js';
 import { ROOT, writeTree } from '../../golden/support.js';
 
@@ -303,7 +304,6 @@ test('crdgen generate refuses a CRD whose CEL rule does not compile: a clear inp
 });
 
 test('validatingBackend: namespace() clients are checked too; patches pass through unchecked', async () => {
-  const { validatingBackend } = await import('../../../src/runtime/validation/validating-backend.js');
   const sent: string[] = [];
   const client = (ns: string): Record<string, unknown> => ({
     create: async (o: { metadata: { name: string } }) => (sent.push(`create ${ns}/${o.metadata.name}`), o),

@@ -1,9 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DeltaFIFO, FIFOClosedError, type Deltas } from '../../../../src/runtime/cache/delta-fifo.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import { newIndexer } from '../../../../src/runtime/cache/thread-safe-store.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+import {
+  DeltaFIFO,
+  FIFOClosedError,
+  type Deltas,
+  DeletedFinalStateUnknown,
+  newIndexer,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 interface Obj extends KubeObject {
   v?: number;

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startTestApiServer } from '../../../../src/testing/index.js';
-import { resourceClient } from '../../../../src/runtime/client/resource-client.js';
-import { DeploymentResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
+import { resourceClient, DeploymentResource, type Deployment } from '../../../../src/runtime/index.js';
 import { runController, type DatabaseManager } from './doc-controller.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));

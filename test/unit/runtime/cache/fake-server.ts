@@ -1,9 +1,16 @@
 // An in-memory API server for one resource, implementing ListerWatcher, with fault
 // injection: failed requests (500, 429 + Retry-After, 410), dropped watches, ERROR
 // events, history compaction and expired continue tokens. Test helper, not a test.
-import { ApiError } from '../../../../src/runtime/client/errors.js';
-import type { ListOptions, ListerWatcher, Watch, WatchEvent } from '../../../../src/runtime/client/types.js';
-import type { KubeList, KubeObject, Status } from '../../../../src/runtime/meta/types.js';
+import {
+  ApiError,
+  type ListOptions,
+  type ListerWatcher,
+  type Watch,
+  type WatchEvent,
+  type KubeList,
+  type KubeObject,
+  type Status,
+} from '../../../../src/runtime/index.js';
 
 /** The object kind served. */
 export interface Obj extends KubeObject {

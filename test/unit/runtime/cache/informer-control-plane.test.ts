@@ -5,15 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startControlPlane } from '../../../../src/testing/index.js';
 import type { ControlPlane } from '../../../../src/testing/index.js';
-import { resourceClient } from '../../../../src/runtime/client/resource-client.js';
-import type { ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
-import { newSharedIndexInformer } from '../../../../src/runtime/cache/shared-index-informer.js';
-import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import { metaNamespaceKeyFunc } from '../../../../src/runtime/cache/store.js';
-import { waitForCacheSync } from '../../../../src/runtime/cache/wait-for-cache-sync.js';
-import { ReflectorCounters } from '../../../../src/runtime/metrics/reflector.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+import {
+  resourceClient,
+  type ResourceDescriptor,
+  newSharedIndexInformer,
+  ExponentialBackoffManager,
+  DeletedFinalStateUnknown,
+  metaNamespaceKeyFunc,
+  waitForCacheSync,
+  ReflectorCounters,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 import { controlPlaneAssets } from '../../../support/assets.js';
 import { rawWatch } from '../../../support/raw.js';
 import { DM_CRD } from '../../../testing/helpers.js';

@@ -5,9 +5,10 @@ import {
   listAllByNamespace,
   newGenericLister,
   type LabelMatcher,
-} from '../../../../src/runtime/cache/listers.js';
-import { newIndexer, newStore } from '../../../../src/runtime/cache/thread-safe-store.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+  newIndexer,
+  newStore,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 const o = (ns: string, name: string, labels?: Record<string, string>): KubeObject => ({
   metadata: { ...(ns ? { namespace: ns } : {}), name, ...(labels ? { labels } : {}) },

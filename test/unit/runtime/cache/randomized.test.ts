@@ -5,12 +5,14 @@
 // and every handler's view (built only from its notifications) equals the server too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newSharedIndexInformer } from '../../../../src/runtime/cache/shared-index-informer.js';
-import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import type { ResourceEventHandler } from '../../../../src/runtime/cache/event-handler.js';
-import { metaNamespaceKeyFunc } from '../../../../src/runtime/cache/store.js';
-import { ReflectorCounters } from '../../../../src/runtime/metrics/reflector.js';
+import {
+  newSharedIndexInformer,
+  ExponentialBackoffManager,
+  DeletedFinalStateUnknown,
+  type ResourceEventHandler,
+  metaNamespaceKeyFunc,
+  ReflectorCounters,
+} from '../../../../src/runtime/index.js';
 import { FakeServer, prng, type Fault, type Obj } from './fake-server.js';
 
 const SEEDS = [1, 2, 3, 42, 1337, 20240607];

@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Reflector } from '../../../../src/runtime/cache/reflector.js';
-import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
-import type { StoreWriter } from '../../../../src/runtime/cache/store.js';
-import { newStore } from '../../../../src/runtime/cache/thread-safe-store.js';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
-import { ReflectorCounters } from '../../../../src/runtime/metrics/reflector.js';
+import {
+  Reflector,
+  ExponentialBackoffManager,
+  type StoreWriter,
+  newStore,
+  FakeClock,
+  ReflectorCounters,
+  type DeletedFinalStateUnknown,
+} from '../../../../src/runtime/index.js';
 import { FakeServer, type Obj } from './fake-server.js';
-import type { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 
 /** Lets pending promise chains run. */
 async function flush(): Promise<void> {

@@ -1,15 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newSharedIndexInformer, POP_BATCH } from '../../../../src/runtime/cache/shared-index-informer.js';
-import { ExponentialBackoffManager } from '../../../../src/runtime/cache/backoff.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
 import {
+  newSharedIndexInformer,
+  POP_BATCH,
+  ExponentialBackoffManager,
+  DeletedFinalStateUnknown,
   filteringResourceEventHandler,
   type ResourceEventHandler,
-} from '../../../../src/runtime/cache/event-handler.js';
-import { NAMESPACE_INDEX } from '../../../../src/runtime/cache/indexer.js';
-import { waitForCacheSync, waitForCacheSyncWithClock } from '../../../../src/runtime/cache/wait-for-cache-sync.js';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
+  NAMESPACE_INDEX,
+  waitForCacheSync,
+  waitForCacheSyncWithClock,
+  FakeClock,
+} from '../../../../src/runtime/index.js';
 import { FakeServer, type Obj } from './fake-server.js';
 
 async function flush(): Promise<void> {

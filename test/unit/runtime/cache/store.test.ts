@@ -1,15 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newIndexer, newStore } from '../../../../src/runtime/cache/thread-safe-store.js';
-import { NAMESPACE_INDEX } from '../../../../src/runtime/cache/indexer.js';
 import {
+  newIndexer,
+  newStore,
+  NAMESPACE_INDEX,
   KeyError,
   deletionHandlingMetaNamespaceKeyFunc,
   metaNamespaceKeyFunc,
   splitMetaNamespaceKey,
-} from '../../../../src/runtime/cache/store.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+  DeletedFinalStateUnknown,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 interface Obj extends KubeObject {
   spec?: { dbtype?: string; tags?: string[] };

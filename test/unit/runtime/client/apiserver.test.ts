@@ -4,21 +4,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKENDS } from '../../../support/backends.js';
-import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
-import { resourceClient } from '../../../../src/runtime/client/resource-client.js';
-import { PatchType, type ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
-import { NamespaceResource } from '../../../../src/runtime/client/builtin.js';
 import {
+  loadKubeconfig,
+  resourceClient,
+  PatchType,
+  type ResourceDescriptor,
+  NamespaceResource,
   isAlreadyExists,
   isConflict,
   isInvalid,
   isNotFound,
   type ApiError,
-} from '../../../../src/runtime/client/errors.js';
-import { newControllerRef, isControlledBy } from '../../../../src/runtime/meta/owner.js';
-import { setCondition } from '../../../../src/runtime/meta/conditions.js';
-import type { WatchEvent } from '../../../../src/runtime/client/types.js';
-import type { Condition, KubeObject } from '../../../../src/runtime/meta/types.js';
+  newControllerRef,
+  isControlledBy,
+  setCondition,
+  type WatchEvent,
+  type Condition,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 interface DatabaseManager extends KubeObject {
   spec: { deploymentName?: string; replicas?: number; dbtype?: string };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
+import { RestClient } from '../../../../src/runtime/index.js';
 import { json, startServer, status } from './server.js';
 
 test('a legacy auth-provider user (gcp access-token) gets its header from @kubernetes/client-node', async (t) => {

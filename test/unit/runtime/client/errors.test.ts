@@ -16,8 +16,8 @@ import {
   isUnauthorized,
   parseRetryAfter,
   reasonForError,
-} from '../../../../src/runtime/client/errors.js';
-import type { Status } from '../../../../src/runtime/meta/types.js';
+  type Status,
+} from '../../../../src/runtime/index.js';
 
 function status(code: number, reason?: string, extra: Partial<Status> = {}): Status {
   return {

@@ -5,9 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as https from 'node:https';
 import type { TLSSocket } from 'node:tls';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
-import { ExecCredentialProvider } from '../../../../src/runtime/client/exec-credential.js';
-import type { ExecConfig } from '../../../../src/runtime/client/config.js';
+import { RestClient, ExecCredentialProvider, type ExecConfig } from '../../../../src/runtime/index.js';
 import { json, startServer, status } from './server.js';
 import { makePki, type Pki } from './tls.js';
 

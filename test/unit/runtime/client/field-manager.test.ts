@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   applicationName,
-  defaultFieldManager,
   fieldManagerFromUserAgent,
+  defaultFieldManager,
   withFieldManager,
-} from '../../../../src/runtime/client/field-manager.js';
-import { defaultUserAgent } from '../../../../src/runtime/client/rest-client.js';
-import { FakeClientBackend } from '../../../../src/runtime/fake/index.js';
-import type { ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
+  defaultUserAgent,
+  FakeClientBackend,
+  type ResourceDescriptor,
+} from '../../../../src/runtime/index.js';
 
 test('applicationName: the script name without extension; a generic one (index, main) gives the package name; no script: node', (t) => {
   assert.equal(applicationName(['/usr/bin/node', '/srv/app/dist/dbm-operator.js']), 'dbm-operator');

@@ -12,10 +12,11 @@ import {
   readKubeconfig,
   restConfigFromKubeconfig,
   KubeconfigError,
-} from '../../../../src/runtime/client/kubeconfig.js';
-import { inClusterConfig, isInCluster } from '../../../../src/runtime/client/in-cluster.js';
-import { loadConfig } from '../../../../src/runtime/client/load-config.js';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
+  inClusterConfig,
+  isInCluster,
+  loadConfig,
+  RestClient,
+} from '../../../../src/runtime/index.js';
 import { json, startServer, type TestServer } from './server.js';
 import { makePki, type Pki } from './tls.js';
 

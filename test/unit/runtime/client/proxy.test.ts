@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
+import { RestClient } from '../../../../src/runtime/index.js';
 import { excludedByNoProxy, proxyFromEnvironment } from '../../../../src/runtime/client/proxy-env.js';
 import { json, startServer } from './server.js';
 import { makePki, type Pki } from './tls.js';

@@ -1,19 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
-import { resourceClient, groupVersionPath } from '../../../../src/runtime/client/resource-client.js';
-import { PatchType, type ResourceClient, type ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
 import {
+  RestClient,
+  resourceClient,
+  groupVersionPath,
+  PatchType,
+  type ResourceClient,
+  type ResourceDescriptor,
   DeploymentResource,
   NamespaceResource,
   LeaseResource,
-  CoreEventResource,
   EventsV1EventResource,
   type Deployment,
-} from '../../../../src/runtime/client/builtin.js';
-import { isAlreadyExists, isConflict, isInvalid, isNotFound } from '../../../../src/runtime/client/errors.js';
-import type { ListerWatcher } from '../../../../src/runtime/client/types.js';
-import type { KubeList, KubeObject } from '../../../../src/runtime/meta/types.js';
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isNotFound,
+  type ListerWatcher,
+  type KubeList,
+  type KubeObject,
+  CoreEventResource,
+} from '../../../../src/runtime/index.js';
 import { json, startServer, status, type SeenRequest } from './server.js';
 
 interface DatabaseManager extends KubeObject {

@@ -9,11 +9,13 @@ import {
   RequestTimeoutError,
   defaultUserAgent,
   withQuery,
-} from '../../../../src/runtime/client/rest-client.js';
-import { applicationName } from '../../../../src/runtime/client/field-manager.js';
-import { ApiError, isTooManyRequests } from '../../../../src/runtime/client/errors.js';
-import { TokenBucketRateLimiter, type LimiterClock } from '../../../../src/runtime/client/flowcontrol.js';
-import type { RestConfig } from '../../../../src/runtime/client/config.js';
+  applicationName,
+  ApiError,
+  isTooManyRequests,
+  TokenBucketRateLimiter,
+  type LimiterClock,
+  type RestConfig,
+} from '../../../../src/runtime/index.js';
 import { json, startServer, status, type Handler } from './server.js';
 
 async function withServer(t: import('node:test').TestContext, handler: Handler, config: Partial<RestConfig> = {}) {

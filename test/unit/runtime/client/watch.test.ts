@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LineDecoder, parseWatchLine, StreamWatch, watchBatches } from '../../../../src/runtime/client/watch.js';
-import { RestClient } from '../../../../src/runtime/client/rest-client.js';
-import { ApiError, isResourceExpired } from '../../../../src/runtime/client/errors.js';
-import type { WatchEvent } from '../../../../src/runtime/client/types.js';
+import {
+  LineDecoder,
+  parseWatchLine,
+  StreamWatch,
+  watchBatches,
+  RestClient,
+  ApiError,
+  isResourceExpired,
+  type WatchEvent,
+} from '../../../../src/runtime/index.js';
 import { json, startServer, status } from './server.js';
 import { SEED, runs } from '../../../fuzz/support.js';
 

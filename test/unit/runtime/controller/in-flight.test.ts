@@ -7,8 +7,8 @@ import {
   newPrometheusMetrics,
   noopReconcileMetrics,
   overlapsMetricName,
-} from '../../../../src/runtime/controller/metrics.js';
-import { newQueue } from '../../../../src/runtime/workqueue/queue.js';
+  newQueue,
+} from '../../../../src/runtime/index.js';
 
 function countingMetric(): { inc(): void; count: number } {
   const m = { count: 0, inc: () => void m.count++ };

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { newRequirement, parseSelector, Selector, type Operator } from '../../../../src/runtime/labels/index.js';
+import { newRequirement, parseSelector, Selector, type Operator } from '../../../../src/runtime/index.js';
 import { SEED, runs } from '../../../fuzz/support.js';
 
 const word = fc.stringMatching(/^[a-z0-9]([a-z0-9._-]{0,6}[a-z0-9])?$/);

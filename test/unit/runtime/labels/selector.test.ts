@@ -9,7 +9,7 @@ import {
   selectorFromSet,
   SelectorError,
   toSelector,
-} from '../../../../src/runtime/labels/index.js';
+} from '../../../../src/runtime/index.js';
 
 test('parses the grammar and prints it canonically (sorted by key, values sorted)', () => {
   const cases: [string, string][] = [

@@ -9,7 +9,7 @@ import {
   isConditionTrue,
   removeCondition,
   setCondition,
-} from '../../../../src/runtime/meta/conditions.js';
+} from '../../../../src/runtime/index.js';
 import type { DatabaseManagerStatusCondition } from '../../../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/types.js';
 
 /** A CRD's condition as controller-gen users often declare it: lastTransitionTime and message optional, an extra field. */

@@ -5,18 +5,20 @@ import {
   gvkApiVersion,
   isControlledBy,
   newControllerRef,
-} from '../../../../src/runtime/meta/owner.js';
-import {
   findCondition,
   formatTime,
   isConditionFalse,
   isConditionTrue,
   removeCondition,
   setCondition,
-} from '../../../../src/runtime/meta/conditions.js';
-import { metaNamespaceKeyFunc, splitMetaNamespaceKey } from '../../../../src/runtime/cache/store.js';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../../../src/runtime/meta/finalizers.js';
-import type { Condition, KubeObject } from '../../../../src/runtime/meta/types.js';
+  metaNamespaceKeyFunc,
+  splitMetaNamespaceKey,
+  addFinalizer,
+  hasFinalizer,
+  removeFinalizer,
+  type Condition,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 const gvk = { group: 'coolops.cn', version: 'v1alpha1', kind: 'DatabaseManager' };
 const owner: KubeObject = {

@@ -8,8 +8,8 @@ import {
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
-} from '../../../../src/runtime/meta/owner.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 
 const DM = { group: 'coolops.cn', version: 'v1alpha1', kind: 'DatabaseManager' };
 const owner = (name: string, namespace = 'ns'): KubeObject => ({ metadata: { name, namespace, uid: `u-${name}` } });

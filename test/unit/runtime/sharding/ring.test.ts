@@ -10,7 +10,7 @@ import {
   drainLabel,
   objectHashKey,
   shardLabel,
-} from '../../../../src/runtime/sharding/index.js';
+} from '../../../../src/runtime/index.js';
 
 const keys = Array.from({ length: 3000 }, (_, i) =>
   objectHashKey('coolops.cn', 'DatabaseManager', `ns-${i % 7}`, `dm-${i}`),

@@ -29,7 +29,7 @@ import {
   drainLabel,
   objectHashKey,
   shardLabel,
-} from '../../../../src/runtime/sharding/index.js';
+} from '../../../../src/runtime/index.js';
 
 const RING = 'cm-controller';
 const SHARD = shardLabel(RING);
@@ -58,8 +58,10 @@ const problems: string[] = [];
 function recordingLogger(fields: Record<string, unknown> = {}): Logger {
   const line =
     (level: string) =>
-    (f: Record<string, unknown>, msg: string): void =>
-      void problems.push(`${new Date().toISOString()} ${level} ${msg} ${JSON.stringify({ ...fields, ...f })}`);
+    (f: Record<string, unknown> | string, msg?: string): void =>
+      void problems.push(
+        `${new Date().toISOString()} ${level} ${typeof f === 'string' ? f : msg} ${JSON.stringify({ ...fields, ...(typeof f === 'string' ? {} : f) })}`,
+      );
   return {
     debug: () => undefined,
     info: () => undefined,
@@ -248,7 +250,7 @@ test('a shard that stops releases its Lease after its last reconcile; its object
 test('a shard whose Lease expires: the sharder takes the Lease first, then reassigns its objects', async () => {
   // a ghost shard: its Lease is renewed by hand, then no more (a process that froze)
   const ghost = new ShardMember({
-    backend: (replicas.get('shard-a')!.manager).backend,
+    backend: replicas.get('shard-a')!.manager.backend,
     ring: RING,
     shard: 'shard-ghost',
     leaseNamespace: 'default',

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { goBadValue, goFloat, goQuote } from '../../../../src/runtime/validation/go-format.js';
-import { formatInvalidMessage, dedupe } from '../../../../src/runtime/validation/field-error.js';
+import { formatInvalidMessage, dedupe } from '../../../../src/runtime/validation/core.js';
 
 describe('Go formatting', () => {
   it('goQuote is strconv.Quote', () => {

@@ -9,11 +9,12 @@ import {
   convertObject,
   roundTrip,
   CONVERSION_ANNOTATION_PREFIX,
-} from '../../../../src/runtime/webhook/conversion.js';
-import { applyPatchTolerant, diffJson } from '../../../../src/runtime/webhook/json-patch.js';
+  applyPatchTolerant,
+  diffJson,
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 import { databaseConversion as conv, v1, v1alpha1 } from './fixtures.js';
 import { SEED, runs } from '../../../fuzz/support.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
 
 test('a field renamed by the functions converts both ways; nothing lost, no annotation', () => {
   const a = v1alpha1({ deploymentName: 'web', replicas: 2, dbtype: 'mysql' });

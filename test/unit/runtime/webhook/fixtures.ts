@@ -2,8 +2,7 @@
 // has `dbtype`, v1 (the hub) renames it `engine` and adds `version`; v1alpha1 also keeps an
 // `legacyPort` that v1 dropped. The functions copy what maps and drop the rest (as a hand-written
 // conversion would): the framework must keep what they drop.
-import type { HubAndSpoke } from '../../../../src/runtime/webhook/conversion.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
+import type { HubAndSpoke, KubeObject } from '../../../../src/runtime/index.js';
 
 type Rec = Record<string, unknown>;
 

@@ -9,17 +9,18 @@ import { mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jsonPatch from 'fast-json-patch';
-import { generateCertificateSet, type CertificateSet } from '../../../../src/testing/tls.js';
-import { startWebhookServer, type WebhookServer } from '../../../../src/runtime/webhook/server.js';
+import { generateCertificateSet, type CertificateSet } from '../../../../src/testing/index.js';
 import {
+  startWebhookServer,
+  type WebhookServer,
   defaultingHandler,
   validatingHandler,
   AdmissionDenied,
   type AdmissionReview,
-} from '../../../../src/runtime/webhook/admission.js';
+  type KubeObject,
+} from '../../../../src/runtime/index.js';
 import { invalid, forbidden } from '../../../../src/runtime/validation/field-error.js';
 import { databaseConversion, v1alpha1 } from './fixtures.js';
-import type { KubeObject } from '../../../../src/runtime/meta/types.js';
 
 type Spec = { engine?: string; version?: string; replicas?: number };
 type Db = KubeObject & { spec: Spec };

@@ -2,7 +2,8 @@
 // re-arms instead, so a requeueAfter of weeks waits weeks.
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_TIMER_MS, realClock } from '../../../../src/runtime/workqueue/clock.js';
+import { realClock } from '../../../../src/runtime/index.js';
+import { MAX_TIMER_MS } from '../../../../src/runtime/workqueue/clock.js';
 
 test('a timer beyond 2^31 − 1 ms is not fired early; a short one fires on time; cancel stops both', () => {
   mock.timers.enable({ apis: ['setTimeout'] });

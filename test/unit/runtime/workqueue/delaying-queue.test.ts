@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
-import { newDelayingQueue } from '../../../../src/runtime/workqueue/delaying-queue.js';
-import { newRateLimitingQueue } from '../../../../src/runtime/workqueue/rate-limiting-queue.js';
-import { ItemExponentialFailureRateLimiter } from '../../../../src/runtime/workqueue/rate-limiters.js';
-import type { Queue } from '../../../../src/runtime/workqueue/queue.js';
+import {
+  FakeClock,
+  newDelayingQueue,
+  newRateLimitingQueue,
+  ItemExponentialFailureRateLimiter,
+  type Queue,
+} from '../../../../src/runtime/index.js';
 
 async function drain<T>(q: Queue<T>): Promise<T[]> {
   const out: T[] = [];

@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
-import { newQueue } from '../../../../src/runtime/workqueue/queue.js';
-import { newRateLimitingQueue } from '../../../../src/runtime/workqueue/rate-limiting-queue.js';
 import {
+  FakeClock,
+  newQueue,
+  newRateLimitingQueue,
   getWorkqueueMetricsProvider,
   noopWorkqueueMetricsProvider,
   setWorkqueueMetricsProvider,
   type WorkqueueMetricsProvider,
-} from '../../../../src/runtime/metrics/workqueue.js';
-import { ItemExponentialFailureRateLimiter } from '../../../../src/runtime/workqueue/rate-limiters.js';
+  ItemExponentialFailureRateLimiter,
+} from '../../../../src/runtime/index.js';
 
 interface Recorded {
   depth: number;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newQueue } from '../../../../src/runtime/workqueue/queue.js';
+import { newQueue } from '../../../../src/runtime/index.js';
 import { RingBuffer } from '../../../../src/runtime/workqueue/ring-buffer.js';
 
 /** Resolves after pending promise callbacks have run. */

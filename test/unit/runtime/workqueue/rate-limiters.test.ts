@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
 import {
+  FakeClock,
   BucketRateLimiter,
   ItemExponentialFailureRateLimiter,
   ItemFastSlowRateLimiter,
   MaxOfRateLimiter,
   defaultControllerRateLimiter,
-} from '../../../../src/runtime/workqueue/rate-limiters.js';
+} from '../../../../src/runtime/index.js';
 
 test('per-item exponential: 5 ms · 2^n, capped at 1000 s, per item, reset by forget', () => {
   const rl = new ItemExponentialFailureRateLimiter<string>(5, 1000_000);

@@ -2,7 +2,7 @@
 // Source: schema/kubernetes/v1.37.1/openapi-v3.json (kube-apiserver v1.37.1)
 // Regenerate: npm run builtins:update
 
-import type { TypedResource } from "../../../../index.js";
+import type { TypedResource } from "../../../../meta/types.js";
 import type { CronJob, CronJobList, Job, JobList } from "./types.js";
 
 /** The API group of this package. */

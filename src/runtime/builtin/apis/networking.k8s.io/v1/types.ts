@@ -2,7 +2,7 @@
 // Source: schema/kubernetes/v1.37.1/openapi-v3.json (kube-apiserver v1.37.1)
 // Regenerate: npm run builtins:update
 
-import type { ListMeta, ObjectMeta } from "../../../../index.js";
+import type { ListMeta, ObjectMeta } from "../../../../meta/types.js";
 import type { TypedLocalObjectReference } from "../../core/v1/types.js";
 
 /**

@@ -1,6 +1,6 @@
-// Running a generated operator (controller-runtime's Manager, reduced to what one
-// controller needs): flags → logger → config → metrics and health endpoints → leader
-// election (optional) → the controller, until SIGINT/SIGTERM. The first signal stops
+// Running a generated operator (controller-runtime's cmd/main.go and manager.Start): flags →
+// logger → config → the manager and its controllers → metrics and health endpoints → leader
+// election (optional) → the manager, until SIGINT/SIGTERM. The first signal stops
 // intake and drains in-flight work (exit 0); a second exits 1; losing the lease exits 1 at once,
 // without draining (another replica leads by then).
 import { hostname } from 'node:os';
@@ -9,21 +9,21 @@ import type { RestConfig } from '../client/config.js';
 import { loadConfig } from '../client/load-config.js';
 import { restBackend } from '../typed/backend.js';
 import { FlagError, operatorUsage, parseOperatorFlags, type OperatorFlags } from './flags.js';
-import { errorMessage, newLogger, type Logger } from './logger.js';
+import { errorMessage, newLogger, type Logger } from '../log/logger.js';
 import {
   noopControllerMetrics,
   newPrometheusMetrics,
   type ControllerMetrics,
   type PrometheusControllerMetrics,
-} from './metrics.js';
-import { parseBindAddress, startEndpointServer } from './http-server.js';
+} from '../metrics/controller.js';
+import { parseBindAddress, startEndpointServer } from '../http/endpoint-server.js';
 import { setupSignalHandler } from './signals.js';
-import { LeaderElector } from './leader-election.js';
-import { EventBroadcaster } from './events.js';
+import { LeaderElector } from '../leaderelection/leader-election.js';
+import { EventBroadcaster } from '../events/recorder.js';
 import { newManager, type Manager } from '../manager/manager.js';
 import type { WebhookServer } from '../webhook/server.js';
 
-/** What the operator's main hands to {@link OperatorSpec.newController}. */
+/** What the operator's main hands to {@link OperatorSpec.setupWithManager}. */
 export interface OperatorContext {
   config: RestConfig;
   flags: OperatorFlags;
@@ -34,46 +34,20 @@ export interface OperatorContext {
 }
 
 /**
- * The webhooks an operator serves (both spec shapes may have them): called with the started
- * server (`--webhook-bind-address`, certificate from `--webhook-cert-dir`) to register its paths.
- * Webhooks are served by every replica, leader or not, from start to shutdown.
+ * The webhooks an operator serves: called with the started server (`--webhook-bind-address`,
+ * certificate from `--webhook-cert-dir`) to register its paths. Webhooks are served by every
+ * replica, leader or not, from start to shutdown.
  */
 export type WebhookSetup = (server: WebhookServer, ctx: OperatorContext) => void | Promise<void>;
 
-/** A controller as the manager runs it. */
-export interface RunnableController {
-  /** Runs until `signal` aborts, then drains in-flight work and resolves. */
-  run(workers: number, signal: AbortSignal): Promise<void>;
-  /** True once the controller's informer caches have synced. */
-  hasSynced(): boolean;
-  /**
-   * Starts the informers (and fills the caches and queues) before `run`, until `signal`
-   * aborts: what a warm standby does while another replica leads. Optional.
-   */
-  warmUp?(signal: AbortSignal): void;
-}
-
-/** What a generated main.ts passes to {@link runOperator}: a controller of its own, or controllers built into a manager. */
-export type OperatorSpec = ControllerOperatorSpec | ManagerOperatorSpec;
-
-/** An operator that builds its controller itself (sample-controller's shape). */
-export interface ControllerOperatorSpec {
-  /** Controller name: logger name, event source, default Lease name prefix. */
-  name: string;
-  /** Builds the controller (informers are registered here, started by `run`). */
-  newController(ctx: OperatorContext): RunnableController;
-  /** Registers the operator's admission and conversion webhooks. */
-  webhooks?: WebhookSetup;
-}
-
 /**
- * An operator of controllers built with `newControllerManagedBy(manager)`. runOperator makes
- * the manager from the flags — `--namespace` limits its cache, `--resync` sets the informers'
- * resync, `--workers` is every controller's default `maxConcurrentReconciles`, the field
- * manager and event source are `name` — and runs it as it runs a controller: after winning
- * the election with `--leader-elect`, with `/metrics`, `/healthz` and `/readyz`.
+ * What a generated main.ts passes to {@link runOperator}: controllers built with
+ * `newControllerManagedBy(manager)`. runOperator makes the manager from the flags — `--namespace`
+ * limits its cache, `--resync` sets the informers' resync, `--workers` is every controller's
+ * default `maxConcurrentReconciles`, the field manager and event source are `name` — and runs it
+ * after winning the election with `--leader-elect`, with `/metrics`, `/healthz` and `/readyz`.
  */
-export interface ManagerOperatorSpec {
+export interface OperatorSpec {
   /** Manager name: logger name, field manager, event source, default Lease name prefix. */
   name: string;
   /** Adds the controllers to `manager` (and whatever else the operator needs before it starts). */
@@ -82,13 +56,14 @@ export interface ManagerOperatorSpec {
   webhooks?: WebhookSetup;
 }
 
-/** The manager runOperator builds for a {@link ManagerOperatorSpec}. */
-async function operatorManager(spec: ManagerOperatorSpec, ctx: OperatorContext): Promise<Manager> {
+/** The manager runOperator builds for `spec`. */
+async function operatorManager(spec: OperatorSpec, ctx: OperatorContext): Promise<Manager> {
   const manager = newManager({
     client: ctx.config,
     name: spec.name,
     ...(ctx.flags.namespace ? { namespace: ctx.flags.namespace } : {}),
     resyncMs: ctx.flags.resyncMs,
+    maxConcurrentReconciles: ctx.flags.workers,
     logger: ctx.logger,
     metrics: ctx.metrics,
     events: ctx.events,
@@ -153,7 +128,7 @@ export async function runOperator(
     const metrics = await metricsLoad;
     const events = new EventBroadcaster(restBackend(config), { component: spec.name, host: hostname(), logger });
     const ctx: OperatorContext = { config, flags, logger, metrics, events };
-    const controller = 'setupWithManager' in spec ? await operatorManager(spec, ctx) : spec.newController(ctx);
+    const manager = await operatorManager(spec, ctx);
     if (spec.webhooks) {
       const { startWebhookServer } = await import('../webhook/server.js');
       const webhookServer = await startWebhookServer({
@@ -181,7 +156,7 @@ export async function runOperator(
         '/healthz': () => ok('ok'),
         // ready once the caches synced; a standby replica (not the leader) is ready too, so rollouts complete
         '/readyz': () =>
-          standby || controller.hasSynced()
+          standby || manager.hasSynced()
             ? ok('ok')
             : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' },
       });
@@ -191,13 +166,13 @@ export async function runOperator(
     const run = async (signal: AbortSignal): Promise<void> => {
       standby = false;
       logger.info({ workers: flags.workers, namespace: flags.namespace || '(all)' }, 'starting controller');
-      await controller.run(flags.workers, signal);
+      await manager.start(signal);
       logger.info({}, 'controller stopped');
     };
     if (flags.leaderElect) {
-      if (flags.warmStandby && controller.warmUp) {
+      if (flags.warmStandby) {
         // a warm standby: its caches (and queues) fill while another replica leads; it reconciles as soon as it wins
-        controller.warmUp(signals.signal);
+        manager.warmUp(signals.signal);
         logger.info({}, 'warm standby: informers started before leading');
       }
       const identity = `${hostname()}_${randomUUID()}`;

@@ -4,11 +4,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
-import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
-import { restBackend, type ClientBackend } from '../../../../src/runtime/typed/backend.js';
-import { CoreEventResource, type CoreEvent } from '../../../../src/runtime/client/builtin.js';
-import { EventBroadcaster } from '../../../../src/runtime/controller/events.js';
-import type { Logger } from '../../../../src/runtime/controller/logger.js';
+import {
+  loadKubeconfig,
+  restBackend,
+  type ClientBackend,
+  EventBroadcaster,
+  type Logger,
+  CoreEventResource,
+  type CoreEvent,
+} from '../../../../src/runtime/index.js';
 
 let server: TestApiServer;
 let backend: ClientBackend;

@@ -3,17 +3,18 @@
 // node (SchemaDeclType), require a bool, build the program (constant conversions are evaluated
 // then, and fail the CRD when they fail), estimate its cost, and the same for messageExpression.
 // The CRD checker (src/input/crd) walks the schema and judges costs, correlation and placement;
-// this module is its door to the CEL engine.
-import { compileChecked } from '../cel/compile.js';
-import { estimateCost, MAX_UINT64 } from '../cel/cost.js';
+// this module is its door to the CEL engine (the readers' layer rule names it).
+import { compileChecked } from './compile.js';
+import { estimateCost, MAX_UINT64 } from './cost.js';
 
-export { costError, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../cel/cost.js';
-import { MAX_REQUEST_SIZE_BYTES, schemaType, sizeOf } from '../cel/schema-types.js';
-import { escapePropertyName } from '../cel/typecheck.js';
-import { BOOL, optional, STRING, type CelType } from '../cel/types.js';
-import { programErrors } from '../cel/validators.js';
-import { compileNode } from './node.js';
-import { reduceSchema } from './schema.js';
+export { costError, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost.js';
+import { MAX_REQUEST_SIZE_BYTES, schemaType, sizeOf } from './schema-types.js';
+import { escapePropertyName } from './typecheck.js';
+import { BOOL, optional, STRING, type CelType } from './types.js';
+import { programErrors } from './validators.js';
+import { compileNode } from '../validation/node.js';
+import { reduceSchema } from '../validation/schema.js';
+import { setOwn } from '../meta/json.js';
 
 /** The CEL type of a schema node as rules see it (an opaque handle). */
 export interface RuleType {
@@ -43,8 +44,7 @@ const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf']);
 function withKnownTypes(s: unknown): unknown {
   if (s === null || typeof s !== 'object' || Array.isArray(s)) return s;
   const out: Record<string, unknown> = {};
-  const put = (k: string, v: unknown): void =>
-    void Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+  const put = (k: string, v: unknown): void => setOwn(out, k, v);
   for (const [k, v] of Object.entries(s as Record<string, unknown>)) {
     if (k === 'type' && typeof v === 'string' && !TYPES.has(v)) continue;
     if (k === 'properties' && v !== null && typeof v === 'object' && !Array.isArray(v))

@@ -5,8 +5,8 @@
 import type { KubeObject } from '../meta/types.js';
 import type { TypedResource } from '../client/resource.js';
 import { hasFinalizer } from '../meta/finalizers.js';
-import type { Result } from '../reconcile/reconcile.js';
-import { checkFinalizerName, type Client } from './client.js';
+import type { Result } from './reconcile.js';
+import { checkFinalizerName, type Client } from '../cluster/client.js';
 
 /** The two halves of a reconciler with a finalizer. */
 export interface FinalizerHandlers<T> {

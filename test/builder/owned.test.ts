@@ -4,11 +4,16 @@
 // that follows the cache (an added, changed or deleted object is seen at once).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClientBackend } from '../../../../src/runtime/fake/backend.js';
-import { SharedInformerFactoryBase } from '../../../../src/runtime/informers/shared-informer-factory.js';
-import { DeploymentResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
-import { CONTROLLER_UID_INDEX, controlledObjects } from '../../../../src/runtime/manager/owned.js';
-import type { KubeObject, OwnerReference } from '../../../../src/runtime/meta/types.js';
+import {
+  FakeClientBackend,
+  SharedInformerFactoryBase,
+  DeploymentResource,
+  type Deployment,
+  CONTROLLER_UID_INDEX,
+  controlledObjects,
+  type KubeObject,
+  type OwnerReference,
+} from '../../src/runtime/index.js';
 
 const owner: KubeObject = {
   apiVersion: 'test.crdgen.dev/v1',

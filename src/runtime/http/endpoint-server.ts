@@ -1,5 +1,5 @@
-// A tiny HTTP server for the operator's endpoints (metrics, health probes): parses a
-// bind address as controller-runtime takes it and serves a fixed set of GET routes.
+// A tiny HTTP server for the operator's endpoints (metrics, health probes), and bind addresses as
+// controller-runtime takes them (the webhook server parses its own with the same function).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

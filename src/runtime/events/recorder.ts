@@ -4,12 +4,12 @@
 // aggregation), so a retry loop does not flood the API server.
 import type { KubeObject } from '../meta/types.js';
 import type { ClientBackend } from '../typed/backend.js';
-import { CoreEventResource, type CoreEvent, type ObjectReference } from '../client/builtin.js';
+import { CoreV1EventResource, type CoreV1Event, type ObjectReference } from '../builtin/index.js';
 import { PatchType } from '../client/resource.js';
 import { isNotFound } from '../client/errors.js';
 import { gvkApiVersion, type GroupVersionKind } from '../meta/owner.js';
 import { formatTime } from '../meta/conditions.js';
-import { errorMessage, noopLogger, type Logger } from './logger.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 
 /** core/v1 Event types. */
 export type EventType = 'Normal' | 'Warning';
@@ -122,7 +122,7 @@ export class EventBroadcaster {
     at: string,
   ): Promise<void> {
     const namespace = ref.namespace || 'default';
-    const events = this.backend.resource<CoreEvent>(CoreEventResource, namespace);
+    const events = this.backend.resource<CoreV1Event>(CoreV1EventResource, namespace);
     const key = JSON.stringify([namespace, ref.kind, ref.name, ref.uid, type, reason, message]);
     const prev = this.seen.get(key);
     if (prev) {
@@ -138,7 +138,7 @@ export class EventBroadcaster {
       }
     }
     const name = `${ref.name ?? 'object'}.${(BigInt(Date.now()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1e6))).toString(16)}`;
-    const ev: CoreEvent = {
+    const ev: CoreV1Event = {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: { name, namespace },

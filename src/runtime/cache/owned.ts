@@ -2,7 +2,7 @@
 // controller owner's uid (what a generated operator hands its reconciler as `context.owned`):
 // one lookup per reconcile instead of a scan of every cached object of the kind.
 import type { KubeObject } from '../meta/types.js';
-import type { SharedIndexInformer } from '../cache/shared-informer.js';
+import type { SharedIndexInformer } from './shared-informer.js';
 import { getControllerOf, isControlledBy } from '../meta/owner.js';
 
 /** The index of {@link controlledObjects}: the uid of an object's controller owner reference. */

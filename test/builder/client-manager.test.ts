@@ -2,17 +2,27 @@
 // builder's validation, on the fake clientset's backend.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FakeClientBackend } from '../../../../src/runtime/fake/backend.js';
-import { ConfigMapResource, DeploymentResource, type ConfigMap } from '../../../../src/runtime/client/builtin.js';
-import { isNotFound } from '../../../../src/runtime/client/errors.js';
-import type { KubeList, KubeObject } from '../../../../src/runtime/meta/types.js';
-import type { ResourceClient, ResourceDescriptor } from '../../../../src/runtime/client/resource.js';
-import type { ClientBackend } from '../../../../src/runtime/typed/backend.js';
-import { ManagerClient, semanticEqual } from '../../../../src/runtime/manager/client.js';
-import { newManager } from '../../../../src/runtime/manager/manager.js';
-import { newControllerManagedBy } from '../../../../src/runtime/builder/builder.js';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
-import type { SharedIndexInformer } from '../../../../src/runtime/cache/shared-informer.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import {
+  FakeClientBackend,
+  ConfigMapResource,
+  DeploymentResource,
+  type ConfigMap,
+  isNotFound,
+  type KubeList,
+  type KubeObject,
+  type ResourceClient,
+  type ResourceDescriptor,
+  type ClientBackend,
+  semanticEqual,
+  newManager,
+  newControllerManagedBy,
+  FakeClock,
+  type SharedIndexInformer,
+  finalizer,
+} from '../../src/runtime/index.js';
+import { ManagerClient } from '../../src/runtime/cluster/client.js';
 
 const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>): ConfigMap => ({
   apiVersion: 'v1',
@@ -239,6 +249,37 @@ test('the manager: starts once, fails when a cache does not sync in time, refuse
   );
 });
 
+test(
+  'cache-sync time limits hold through garbage collections: the controller and the client give up in time',
+  { timeout: 60_000 },
+  async () => {
+    // a collection during the wait must not lose the time limit (Node 20 holds the sources of
+    // AbortSignal.any() weakly: a combined AbortSignal.timeout() is collected and never fires)
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 20);
+    try {
+      const fake = new FakeClientBackend([ConfigMapResource, DeploymentResource]);
+      fake.prependReactor('list', 'configmaps', () => ({ error: new Error('the list fails') }));
+      fake.prependReactor('list', 'deployments', () => ({ error: new Error('the list fails') }));
+      const manager = newManager({ client: fake, cacheSyncTimeoutMs: 300 });
+      const ac = new AbortController();
+      const run = manager.start(ac.signal);
+      // the client's first read of a kind waits for its cache, as long as the limit
+      await assert.rejects(
+        manager.client.get(DeploymentResource, { namespace: 'ns', name: 'd' }),
+        /the cache of deployments did not sync within 300 ms/,
+      );
+      newControllerManagedBy(manager)
+        .for(ConfigMapResource)
+        .complete(async () => undefined);
+      await assert.rejects(run, /controller configmap: the caches of configmaps did not sync within 300 ms/);
+    } finally {
+      clearInterval(collecting);
+    }
+  },
+);
+
 test('the builder validates the chain', () => {
   const manager = newManager({ client: new FakeClientBackend([ConfigMapResource, DeploymentResource]) });
   const r = async (): Promise<void> => undefined;
@@ -325,7 +366,6 @@ test('a manager limited to a namespace refuses cache reads of another one', asyn
 });
 
 test('finalizer(): adds then applies; on deletion keeps the finalizer while cleanup asks to come back, removes it when done', async () => {
-  const { finalizer } = await import('../../../../src/runtime/manager/finalizer.js');
   const fake = new FakeClientBackend([ConfigMapResource], [cm('c', {})]);
   const client = new ManagerClient({
     backend: fake,

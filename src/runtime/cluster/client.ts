@@ -1,7 +1,7 @@
-// The client a manager hands its reconcilers (controller-runtime's delegating client):
-// reads come from the manager's shared informer caches (an informer is started for a
-// resource on its first read), writes go to the API server. On top: createOrUpdate, a
-// server-side apply helper, and finalizer patches that are safe alongside server-side apply.
+// The client a manager hands its reconcilers (controller-runtime's client.Client, as the manager's
+// cluster provides it): reads come from the manager's shared informer caches (an informer is
+// started for a resource on its first read), writes go to the API server. On top: createOrUpdate,
+// a server-side apply helper, and finalizer patches that are safe alongside server-side apply.
 import type { KubeList, KubeObject, PartialObjectMetadata } from '../meta/types.js';
 import type { ApplyConfigurationFor } from '../typed/apply-configuration.js';
 import type { ClientBackend } from '../typed/backend.js';
@@ -22,6 +22,7 @@ import { listAllByNamespace } from '../cache/listers.js';
 import { toSelector } from '../labels/parse.js';
 import type { Selector } from '../labels/selector.js';
 import { hasFinalizer } from '../meta/finalizers.js';
+import { jsonEqual } from '../meta/json.js';
 
 /** Names one object: its namespace (ignored for a cluster-scoped kind) and name. A ReconcileRequest is one. */
 export interface ObjectKey {
@@ -194,20 +195,11 @@ export interface ClientHost {
   decorate?(obj: KubeObject): void;
 }
 
-/** JSON equality where a key holding `undefined` counts as absent (what the server would store). */
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => semanticEqual(x, b[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => semanticEqual(ao[k], bo[k]));
-}
+/**
+ * JSON equality where a key holding `undefined` counts as absent (what the server would store):
+ * the runtime's one structural equality (`jsonEqual`), under the name reconcilers know it by.
+ */
+export const semanticEqual: (a: unknown, b: unknown) => boolean = jsonEqual;
 
 function describe(resource: TypedResource, key: ObjectKey): string {
   return `${resource.resource} ${resource.namespaced ? `${key.namespace ?? ''}/` : ''}${key.name}`;

@@ -7,8 +7,8 @@ import type {
   HistogramMetric,
   SettableGaugeMetric,
   WorkqueueMetricsProvider,
-} from '../metrics/workqueue.js';
-import { noopWorkqueueMetricsProvider } from '../metrics/workqueue.js';
+} from './workqueue.js';
+import { noopWorkqueueMetricsProvider } from './workqueue.js';
 
 /**
  * How one reconcile ended (controller-runtime's `result` label). `requeue`: no error, but to

@@ -4,9 +4,9 @@
 // duration, as it observed it on its own clock. Updates carry the resourceVersion read,
 // so two candidates racing for one lease cannot both win.
 import type { ClientBackend } from '../typed/backend.js';
-import { LeaseResource, type Lease } from '../client/builtin.js';
+import { LeaseResource, type Lease } from '../builtin/index.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
-import { errorMessage, noopLogger, type Logger } from './logger.js';
+import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { jitter, sleep } from './sleep.js';
 import { realClock, type Clock, type Timer } from '../workqueue/clock.js';
 

@@ -14,21 +14,18 @@ import {
   passesUpdate,
   resourceVersionChanged,
   type Predicate,
-} from '../../../../src/runtime/predicate/predicate.js';
-import {
   enqueueRequestForObject,
   enqueueRequestForOwner,
   enqueueRequestsFromMapFunc,
   type RequestQueue,
-} from '../../../../src/runtime/handler/handler.js';
-import {
   isTerminalError,
   requestFromKey,
   requestKey,
   TerminalError,
   type ReconcileRequest,
-} from '../../../../src/runtime/reconcile/reconcile.js';
-import type { KubeObject, ObjectMeta } from '../../../../src/runtime/meta/types.js';
+  type KubeObject,
+  type ObjectMeta,
+} from '../../src/runtime/index.js';
 
 const obj = (metadata: ObjectMeta): KubeObject => ({
   apiVersion: 'v1',

@@ -3,18 +3,21 @@
 // checked by `npm run typecheck`; the test runs the same calls on the fake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DatabaseManager } from '../../../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/types.js';
-import { DatabaseManagerResource } from '../../../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/register.js';
+import type { DatabaseManager } from '../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/types.js';
+import { DatabaseManagerResource } from '../../fixtures/databasemanager/expected/apis/coolops.cn/v1alpha1/register.js';
 import {
   databaseManager,
   type DatabaseManagerApplyConfiguration,
-} from '../../../../fixtures/databasemanager/expected/applyconfigurations/coolops.cn/v1alpha1/databasemanager.js';
-import { typedResource } from '../../../../src/runtime/client/resource.js';
-import { DeploymentResource, type Deployment } from '../../../../src/runtime/client/builtin.js';
-import { FakeClientBackend } from '../../../../src/runtime/fake/backend.js';
-import { newManager } from '../../../../src/runtime/manager/manager.js';
-import { newControllerManagedBy } from '../../../../src/runtime/builder/builder.js';
-import { generationChanged } from '../../../../src/runtime/predicate/predicate.js';
+} from '../../fixtures/databasemanager/expected/applyconfigurations/coolops.cn/v1alpha1/databasemanager.js';
+import {
+  typedResource,
+  DeploymentResource,
+  type Deployment,
+  FakeClientBackend,
+  newManager,
+  newControllerManagedBy,
+  generationChanged,
+} from '../../src/runtime/index.js';
 
 const DM = typedResource<DatabaseManager>(DatabaseManagerResource);
 

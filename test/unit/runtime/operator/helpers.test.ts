@@ -1,14 +1,15 @@
-// Controller runtime helpers: flags, bind addresses, durations, and the owned-object handler
-// (controller owner only, tombstones, resyncs).
+// The operator's helpers: flags, durations, bind addresses and the endpoint server of its
+// metrics and health probes, and signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FlagError, parseDuration, parseOperatorFlags } from '../../../../src/runtime/controller/flags.js';
-import { parseBindAddress, startEndpointServer } from '../../../../src/runtime/controller/http-server.js';
-import { enqueueHandler, ownedObjectHandler } from '../../../../src/runtime/controller/handlers.js';
-import { DeletedFinalStateUnknown } from '../../../../src/runtime/cache/deleted-final-state-unknown.js';
-import type { Deployment } from '../../../../src/runtime/client/builtin.js';
-import { setupSignalHandler } from '../../../../src/runtime/controller/signals.js';
-import { dropManagedFields, stripManagedFields } from '../../../../src/runtime/controller/transform.js';
+import {
+  FlagError,
+  parseDuration,
+  parseOperatorFlags,
+  parseBindAddress,
+  startEndpointServer,
+  setupSignalHandler,
+} from '../../../../src/runtime/index.js';
 
 test('flags: defaults (client-go leader election timings, kubebuilder ports) and overrides', () => {
   const d = parseOperatorFlags([], 'op', {});
@@ -86,34 +87,6 @@ test('endpoint server: routes answer, others 404, non-GET 405', async () => {
   }
 });
 
-test('ownedObjectHandler: controller owner of the right kind only; tombstones unwrapped; same-resourceVersion resyncs skipped', () => {
-  const keys: string[] = [];
-  const h = ownedObjectHandler<Deployment>({ group: 'coolops.cn', kind: 'DatabaseManager' }, (k) => keys.push(k));
-  const owned = (rv: string, ref: Record<string, unknown>): Deployment => ({
-    metadata: {
-      name: 'x',
-      namespace: 'ns',
-      resourceVersion: rv,
-      ownerReferences: [
-        { apiVersion: 'coolops.cn/v1alpha1', kind: 'DatabaseManager', name: 'owner', uid: 'u', ...ref },
-      ],
-    },
-    spec: { selector: {}, template: {} },
-  });
-  void h.onAdd!(owned('1', { controller: true }), false);
-  void h.onAdd!(owned('1', { controller: false }), false);
-  void h.onAdd!(owned('1', { controller: true, apiVersion: 'other.io/v1' }), false);
-  void h.onUpdate!(owned('1', { controller: true }), owned('1', { controller: true }));
-  void h.onUpdate!(owned('1', { controller: true }), owned('2', { controller: true }));
-  void h.onDelete!(new DeletedFinalStateUnknown('ns/x', owned('3', { controller: true })));
-  assert.deepEqual(keys, ['ns/owner', 'ns/owner', 'ns/owner']);
-  const prim: string[] = [];
-  const e = enqueueHandler<Deployment>((k) => prim.push(k));
-  void e.onUpdate!(owned('1', {}), owned('1', {}));
-  void e.onDelete!(new DeletedFinalStateUnknown('ns/gone', owned('1', {})));
-  assert.deepEqual(prim, ['ns/x', 'ns/gone'], 'the primary kind enqueues resyncs and tombstone keys');
-});
-
 test('signals: the first SIGTERM aborts (reason = the signal), the second calls onSecondSignal; dispose removes the listeners', () => {
   const before = process.listenerCount('SIGTERM');
   const seconds: string[] = [];
@@ -130,34 +103,4 @@ test('signals: the first SIGTERM aborts (reason = the signal), the second calls 
     h.dispose();
   }
   assert.equal(process.listenerCount('SIGTERM'), before);
-});
-
-test('stripManagedFields drops managedFields only, without touching the input', () => {
-  const obj = { metadata: { name: 'a', managedFields: [{ manager: 'kubectl' }], labels: { x: 'y' } }, spec: { n: 1 } };
-  const out = stripManagedFields(obj);
-  assert.deepEqual(out, { metadata: { name: 'a', labels: { x: 'y' } }, spec: { n: 1 } });
-  assert.equal(obj.metadata.managedFields.length, 1);
-  const plain = { metadata: { name: 'b' } };
-  assert.equal(stripManagedFields(plain), plain);
-});
-
-test('dropManagedFields gives the object itself a metadata without managedFields, and is idempotent', () => {
-  const managedFields = [{ manager: 'kubectl' }];
-  const meta = JSON.parse('{"name":"a","managedFields":[],"labels":{"x":"y"},"__proto__":{"polluted":true},"uid":"u"}');
-  meta.managedFields = managedFields;
-  const spec = { n: 1 };
-  const obj = { metadata: meta, spec };
-  const out = dropManagedFields(obj);
-  assert.equal(out, obj, 'the same object');
-  assert.equal(out.spec, spec, 'nothing else replaced');
-  assert.notEqual(out.metadata, meta, 'a new metadata');
-  assert.deepEqual(Object.keys(out.metadata), ['name', 'labels', '__proto__', 'uid'], 'the other keys, in order');
-  assert.equal(Object.getPrototypeOf(out.metadata), Object.prototype, '__proto__ stays an own key');
-  assert.equal(({} as Record<string, unknown>).polluted, undefined);
-  assert.equal(meta.managedFields, managedFields, 'the old metadata is left as it was');
-  const again = out.metadata;
-  assert.equal(dropManagedFields(out), out);
-  assert.equal(out.metadata, again, 'a second call changes nothing');
-  const bare = { kind: 'X' };
-  assert.equal(dropManagedFields(bare), bare);
 });

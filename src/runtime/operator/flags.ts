@@ -1,7 +1,11 @@
 // The command line of a generated operator (controller-runtime's and sample-controller's
 // flags), parsed with node:util's parseArgs: no CLI library in the operator's image.
 import { parseArgs } from 'node:util';
-import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from './leader-election.js';
+import {
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
+} from '../leaderelection/leader-election.js';
 
 /** The operator's settings. Durations in ms. */
 export interface OperatorFlags {

@@ -4,11 +4,15 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
-import { loadKubeconfig } from '../../../../src/runtime/client/kubeconfig.js';
-import { restBackend, type ClientBackend } from '../../../../src/runtime/typed/backend.js';
-import { LeaseResource, type Lease } from '../../../../src/runtime/client/builtin.js';
-import { LeaderElector } from '../../../../src/runtime/controller/leader-election.js';
-import { FakeClock } from '../../../../src/runtime/workqueue/clock.js';
+import {
+  loadKubeconfig,
+  restBackend,
+  type ClientBackend,
+  LeaseResource,
+  type Lease,
+  LeaderElector,
+  FakeClock,
+} from '../../../../src/runtime/index.js';
 
 let server: TestApiServer;
 let backend: ClientBackend;

@@ -12,11 +12,11 @@ import { BasicRateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import { LOW_PRIORITY, PriorityQueue } from '../workqueue/priority-queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from '../workqueue/rate-limiters.js';
 import type { WorkqueueMetricsProvider } from '../metrics/workqueue.js';
-import { errorMessage, type Logger } from '../controller/logger.js';
-import type { ReconcileMetrics, ReconcileResult } from '../controller/metrics.js';
-import type { EventRecorder } from '../controller/events.js';
-import { InFlightKeys } from '../controller/in-flight.js';
-import { waitForSynced } from '../controller/wait-synced.js';
+import { errorMessage, type Logger } from '../log/logger.js';
+import type { ReconcileMetrics, ReconcileResult } from '../metrics/controller.js';
+import type { EventRecorder } from '../events/recorder.js';
+import { InFlightKeys } from './in-flight.js';
+import { waitForSyncedWithin } from '../cache/wait-synced.js';
 import type { CreateEvent, DeleteEvent, UpdateEvent } from '../handler/event.js';
 import type { EventHandler, RequestQueue } from '../handler/handler.js';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from '../predicate/predicate.js';
@@ -28,7 +28,7 @@ import {
   type Reconciler,
   type Result,
 } from '../reconcile/reconcile.js';
-import type { Client } from './client.js';
+import type { Client } from '../cluster/client.js';
 import type { ShardMember } from '../sharding/shard.js';
 
 /** Options of one controller (controller-runtime's controller.Options). Durations in ms. */
@@ -226,8 +226,7 @@ export class Controller {
     try {
       const timeoutMs = this.options.cacheSyncTimeoutMs ?? this.host.defaultCacheSyncTimeoutMs;
       this.logger.info({}, 'waiting for caches to sync');
-      const giveUp = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-      if (!(await waitForSynced(() => this.hasSynced(), giveUp))) {
+      if (!(await waitForSyncedWithin(() => this.hasSynced(), signal, timeoutMs))) {
         if (signal.aborted) return;
         const pending = this.watches.filter((w) => !w.registration.hasSynced()).map((w) => w.resource.resource);
         throw new Error(
@@ -248,7 +247,7 @@ export class Controller {
     while (await this.processNextWorkItem(signal));
   }
 
-  /** Takes one key, reconciles it and acts on the outcome; false once the queue has shut down. */
+  /** Takes one key from the queue and hands it to {@link reconcileHandler}; false once the queue has shut down. */
   private async processNextWorkItem(signal: AbortSignal): Promise<boolean> {
     const next = await this.queue.get();
     if (next.shutdown) return false;
@@ -269,6 +268,22 @@ export class Controller {
         return true;
       }
     }
+    try {
+      await this.reconcileHandler(next.item, signal);
+    } finally {
+      this.queue.done(next.item);
+    }
+    return true;
+  }
+
+  /**
+   * Reconciles `key` once and acts on what follows (controller-runtime's reconcileHandler): an
+   * error is retried with backoff (a terminal one is dropped), `requeueAfterMs` queues the key
+   * again after that delay, `requeue` after the rate limiter's backoff, and anything else forgets
+   * it. Every reconcile ends with one log line carrying its `result`, `startedAt` and `durationMs`:
+   * at debug when it finished, at error when it failed.
+   */
+  private async reconcileHandler(key: string, signal: AbortSignal): Promise<void> {
     const request = requestFromKey(key);
     const logger = this.logger.child({
       key,
@@ -279,76 +294,96 @@ export class Controller {
     if (this.inFlight.begin(key)) logger.warn({ overlaps: this.inFlight.overlaps }, 'overlapping reconcile of one key');
     const startedAt = new Date().toISOString();
     const started = performance.now();
-    let outcome: ReconcileResult = 'success';
+    const context: ReconcileContext = {
+      signal,
+      logger,
+      client: this.host.client,
+      recorder: this.recorder,
+      controller: this.name,
+    };
+    let next: Next;
     try {
-      const context: ReconcileContext = {
-        signal,
-        logger,
-        client: this.host.client,
-        recorder: this.recorder,
-        controller: this.name,
-      };
-      let result: Result | void = undefined;
-      let failure: { error: unknown } | undefined;
-      try {
-        result = await this.reconciler(request, context);
-        if (
-          result != null &&
-          result.requeueAfterMs !== undefined &&
-          !(Number.isFinite(result.requeueAfterMs) && result.requeueAfterMs >= 0)
-        ) {
-          throw new TypeError(
-            `the reconciler returned requeueAfterMs ${String(result.requeueAfterMs)}: want a finite number of ms ≥ 0`,
-          );
-        }
-      } catch (error) {
-        failure = { error };
-      }
-      if (failure) {
-        outcome = this.onError(key, failure.error, logger);
-      } else if (result && result.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
-        this.queue.forget(key);
-        this.queue.addAfter(key, result.requeueAfterMs);
-        outcome = 'requeue_after';
-        logger.debug({ requeueAfterMs: result.requeueAfterMs }, 'reconciled; requeued after a delay');
-      } else if (result && result.requeue) {
-        this.queue.addRateLimited(key);
-        outcome = 'requeue';
-        logger.debug({}, 'reconciled; requeued with backoff');
-      } else {
-        this.queue.forget(key);
-      }
+      next = decide(await this.reconciler(request, context));
+    } catch (error) {
+      next = { kind: 'error', error };
     } finally {
       this.inFlight.end(key);
-      this.queue.done(key);
     }
     const ms = performance.now() - started;
-    this.host.reconcileMetrics.observeReconcile(this.name, outcome, ms / 1000);
-    // one line per reconcile: [startedAt, time] is its interval (a harness checks across replicas that no key overlaps)
-    logger.info({ result: outcome, startedAt, durationMs: Math.round(ms * 1000) / 1000 }, 'reconciled');
-    return true;
+    const timing = { startedAt, durationMs: Math.round(ms * 1000) / 1000 };
+    let result: ReconcileResult;
+    switch (next.kind) {
+      case 'error':
+        result = this.onError(key, next.error, logger, timing);
+        break;
+      case 'requeue-after':
+        this.queue.forget(key);
+        this.queue.addAfter(key, next.ms);
+        result = 'requeue_after';
+        logger.debug({ result, requeueAfterMs: next.ms, ...timing }, 'reconciled');
+        break;
+      case 'requeue':
+        this.queue.addRateLimited(key);
+        result = 'requeue';
+        logger.debug({ result, ...timing }, 'reconciled');
+        break;
+      case 'forget':
+        this.queue.forget(key);
+        result = 'success';
+        logger.debug({ result, ...timing }, 'reconciled');
+        break;
+    }
+    this.host.reconcileMetrics.observeReconcile(this.name, result, ms / 1000);
   }
 
   /** A reconcile failed: terminal errors are dropped, conflicts and other errors retried with backoff. */
-  private onError(key: string, err: unknown, logger: Logger): ReconcileResult {
+  private onError(key: string, err: unknown, logger: Logger, timing: ReconcileTiming): ReconcileResult {
     if (isTerminalError(err)) {
       // not retried; the next change to the object queues it again (controller-runtime keeps the
       // limiter's count, which only leaks memory for keys that never come back: forgotten here)
       this.queue.forget(key);
       this.host.reconcileMetrics.observeTerminalError?.(this.name);
-      logger.error({ err: errorMessage(err) }, 'reconcile failed with a terminal error; not requeued');
+      logger.error(
+        { result: 'error', err: errorMessage(err), ...timing },
+        'reconcile failed with a terminal error; not requeued',
+      );
       return 'error';
     }
     this.queue.addRateLimited(key);
     if (isConflict(err)) {
       // the cache was behind a write (often this controller's own): not a failure, just retry
-      logger.debug({ err: errorMessage(err) }, 'object changed meanwhile; requeued');
+      logger.debug({ result: 'requeue', err: errorMessage(err), ...timing }, 'object changed meanwhile; requeued');
       return 'requeue';
     }
     logger.error(
-      { err: errorMessage(err), retries: this.queue.numRequeues(key) },
+      { result: 'error', err: errorMessage(err), retries: this.queue.numRequeues(key), ...timing },
       'reconcile failed; requeued with backoff',
     );
     return 'error';
   }
+}
+
+/** When a reconcile started (ISO time) and how long it took (ms), as its log line carries them. */
+interface ReconcileTiming {
+  startedAt: string;
+  durationMs: number;
+}
+
+/** What follows a reconcile. */
+type Next =
+  { kind: 'error'; error: unknown } | { kind: 'requeue-after'; ms: number } | { kind: 'requeue' } | { kind: 'forget' };
+
+/** What a reconciler's result asks for; a `requeueAfterMs` that is no finite number of ms ≥ 0 is an error. */
+function decide(result: Result | void): Next {
+  if (result == null) return { kind: 'forget' };
+  const after = result.requeueAfterMs;
+  if (after !== undefined && !(Number.isFinite(after) && after >= 0)) {
+    const error = new TypeError(
+      `the reconciler returned requeueAfterMs ${String(after)}: want a finite number of ms ≥ 0`,
+    );
+    return { kind: 'error', error };
+  }
+  if (after !== undefined && after > 0) return { kind: 'requeue-after', ms: after };
+  if (result.requeue) return { kind: 'requeue' };
+  return { kind: 'forget' };
 }
