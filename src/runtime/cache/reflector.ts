@@ -52,8 +52,8 @@ export interface ReflectorOptions {
   random?: () => number;
   /** Metrics hooks. */
   metrics?: ReflectorMetrics;
-  /** Called with the error of each failed cycle (default: a warning on stderr). */
-  watchErrorHandler?: (err: unknown) => void;
+  /** Called with the error of each failed cycle and the reflector's name (default: a warning on stderr). */
+  watchErrorHandler?: (err: unknown, name: string) => void;
   /**
    * Start each cycle with a streaming list when the ListerWatcher supports it
    * (`streamingLists`): one watch with `sendInitialEvents=true`,
@@ -121,7 +121,7 @@ export class Reflector<T extends KubeObject> {
   private readonly random: () => number;
   private readonly backoff: BackoffManager;
   private readonly metrics: ReflectorMetrics;
-  private readonly onError: (err: unknown) => void;
+  private readonly onError: (err: unknown, name: string) => void;
   private lastSyncRV = '';
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
@@ -611,7 +611,7 @@ export class Reflector<T extends KubeObject> {
 
   private report(err: unknown): void {
     try {
-      this.onError(err);
+      this.onError(err, this.name);
     } catch {
       /* a throwing handler must not stop the reflector */
     }

@@ -58,6 +58,8 @@ export interface SharedIndexInformerOptions<T> {
   initialEventsTimeoutMs?: number;
   /** Informational lines of the reflector (which way it lists). */
   log?: (message: string) => void;
+  /** Called with each failed list or watch (default: stderr); {@link SharedIndexInformer.setWatchErrorHandler} overrides it. */
+  watchErrorHandler?: WatchErrorHandler;
 }
 
 function determineResyncPeriod(desired: number, check: number): number {
@@ -196,7 +198,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       ...(o.pageSize !== undefined ? { pageSize: o.pageSize } : {}),
       ...(o.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: o.minWatchTimeoutMs } : {}),
       ...(o.metrics ? { metrics: o.metrics } : {}),
-      ...(this.watchErrorHandler ? { watchErrorHandler: this.watchErrorHandler } : {}),
+      ...((this.watchErrorHandler ?? o.watchErrorHandler)
+        ? { watchErrorHandler: this.watchErrorHandler ?? o.watchErrorHandler }
+        : {}),
       ...(o.streamingList !== undefined ? { streamingList: o.streamingList } : {}),
       ...(o.initialEventsTimeoutMs !== undefined ? { initialEventsTimeoutMs: o.initialEventsTimeoutMs } : {}),
       ...(o.log ? { log: o.log } : {}),

@@ -16,7 +16,7 @@ import {
   type ControllerMetrics,
   type PrometheusControllerMetrics,
 } from '../metrics/controller.js';
-import { parseBindAddress, startEndpointServer } from '../http/endpoint-server.js';
+import { bindFailure, parseBindAddress, startEndpointServer } from '../http/endpoint-server.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from '../leaderelection/leader-election.js';
 import { EventBroadcaster } from '../events/recorder.js';
@@ -148,7 +148,7 @@ export async function runOperator(
         bindAddress: flags.webhookBindAddress,
         certDir: flags.webhookCertDir,
         logger,
-      });
+      }).catch((e: unknown) => Promise.reject(bindFailure('--webhook-bind-address', flags.webhookBindAddress, e)));
       servers.push(webhookServer);
       await spec.webhooks(webhookServer, ctx);
     }
@@ -158,7 +158,9 @@ export async function runOperator(
       const m = metrics;
       const s = await startEndpointServer(metricsBind, {
         '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }),
-      });
+      }).catch((e: unknown) =>
+        Promise.reject(bindFailure('--metrics-bind-address', flags.metricsBindAddress, e, 'metrics')),
+      );
       servers.push(s);
       logger.info({ url: `${s.url}/metrics` }, 'serving metrics');
     }
@@ -172,7 +174,9 @@ export async function runOperator(
           standby || manager.hasSynced()
             ? ok('ok')
             : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' },
-      });
+      }).catch((e: unknown) =>
+        Promise.reject(bindFailure('--health-probe-bind-address', flags.healthProbeBindAddress, e, 'health probes')),
+      );
       servers.push(s);
       logger.info({ url: s.url }, 'serving health probes');
     }
