@@ -15,6 +15,7 @@ import {
   overlappingReconciles,
   reconcileSpans,
   startReplica,
+  withoutFrozen,
   type Replica,
 } from './sharding-support.js';
 
@@ -163,7 +164,13 @@ export async function runShardingChaos(o: ShardingChaosOptions): Promise<Shardin
     } catch (e) {
       violations.push((e as Error).message.split('\n')[0]);
     }
-    const spans = all.flatMap((r) => reconcileSpans(r.name, r.op.logs));
+    let spans = all.flatMap((r) => reconcileSpans(r.name, r.op.logs));
+    let cut = 0;
+    for (const [r, at] of frozenAt) {
+      const w = withoutFrozen(spans, r.name, at);
+      spans = w.spans;
+      cut += w.cut;
+    }
     violations.push(...overlappingReconciles(spans).map((x) => `overlap: ${x}`));
     for (const [r, at] of frozenAt) {
       const late = reconcileSpans(r.name, r.op.logs).filter((s) => s.from >= at);
@@ -174,7 +181,7 @@ export async function runShardingChaos(o: ShardingChaosOptions): Promise<Shardin
       ]);
       if (code !== 1) violations.push(`${r.name} did not exit 1 after waking without its Lease (${String(code)})`);
     }
-    const summary = `sharded chaos: seed ${o.seed}, ${o.objects} objects, ${o.seconds} s: ${counts.start} starts, ${counts.kill} SIGKILL, ${counts.term} SIGTERM, ${counts.freeze} SIGSTOP past the Lease, ${counts.patches} spec changes, ${spans.length} reconciles; ${violations.length} violations`;
+    const summary = `sharded chaos: seed ${o.seed}, ${o.objects} objects, ${o.seconds} s: ${counts.start} starts, ${counts.kill} SIGKILL, ${counts.term} SIGTERM, ${counts.freeze} SIGSTOP past the Lease, ${counts.patches} spec changes, ${spans.length} reconciles (${cut} cut by a freeze); ${violations.length} violations`;
     return { violations, summary };
   } finally {
     await Promise.all(all.map((r) => r.op.kill()));

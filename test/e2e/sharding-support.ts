@@ -121,3 +121,18 @@ export function overlappingReconciles(spans: readonly ReconcileSpan[]): string[]
   }
   return out;
 }
+
+/**
+ * `spans` without the reconciles of `replica` that were in flight when it was frozen at `at`
+ * (started before, ended after): such a reconcile resumes when the process wakes, and its
+ * client refuses every write from then on (the shard no longer holds its Lease), so it acts no
+ * more; `cut` counts them.
+ */
+export function withoutFrozen(
+  spans: readonly ReconcileSpan[],
+  replica: string,
+  at: number,
+): { spans: ReconcileSpan[]; cut: number } {
+  const keep = spans.filter((s) => !(s.replica === replica && s.from < at && s.to > at));
+  return { spans: keep, cut: spans.length - keep.length };
+}

@@ -193,6 +193,8 @@ export interface ClientHost {
   ): Promise<SharedIndexInformer<T>>;
   /** Changes an object before it is created or updated (a shard labels what its objects own). */
   decorate?(obj: KubeObject): void;
+  /** Called before every write; throws to refuse it (a shard that no longer holds its Lease writes nothing). */
+  beforeWrite?(): void;
 }
 
 /**
@@ -337,6 +339,7 @@ export class ManagerClient implements Client {
   }
 
   async create<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = resource.namespaced
       ? this.namespaceOf(
           resource,
@@ -351,6 +354,7 @@ export class ManagerClient implements Client {
   }
 
   async update<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(
       resource,
       { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
@@ -363,6 +367,7 @@ export class ManagerClient implements Client {
   }
 
   async updateStatus<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(
       resource,
       { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
@@ -381,6 +386,7 @@ export class ManagerClient implements Client {
     patch: unknown,
     options?: WriteOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'patch');
     return this.typed(
       resource,
@@ -395,6 +401,7 @@ export class ManagerClient implements Client {
     patch: unknown,
     options?: WriteOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'patchStatus');
     return this.typed(
       resource,
@@ -407,6 +414,7 @@ export class ManagerClient implements Client {
     key: ObjectKey,
     options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>,
   ): Promise<void> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'delete');
     await this.api(resource, ns).delete(key.name, options);
   }
@@ -443,6 +451,7 @@ export class ManagerClient implements Client {
     config: ApplyInput<T>,
     options?: ClientApplyOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const c = this.applyConfig(resource, config, 'apply');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).apply(c as never, this.applyOptions(options)));
@@ -453,6 +462,7 @@ export class ManagerClient implements Client {
     config: ApplyInput<T>,
     options?: ClientApplyOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const c = this.applyConfig(resource, config, 'applyStatus');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).applyStatus(c as never, this.applyOptions(options)));

@@ -176,7 +176,16 @@ export class Manager {
       fieldManager,
       cachedNamespaces: (resource) => this.cache.namespacesOf(resource),
       syncedInformer: (resource, o) => this.syncedInformer(resource, o),
-      ...(this.shard ? { decorate: (obj: KubeObject) => this.shard!.decorate(obj) } : {}),
+      ...(this.shard
+        ? {
+            decorate: (obj: KubeObject) => this.shard!.decorate(obj),
+            // a reconcile that was in flight when the process froze past its Lease writes nothing after it wakes
+            beforeWrite: () => {
+              if (!this.shard!.holds())
+                throw new ShardLeaseLostError(`shard ${this.shard!.shard} does not hold its Lease: write refused`);
+            },
+          }
+        : {}),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
     this.host = {
