@@ -189,7 +189,6 @@ export const RUNTIME_ROOMS: readonly RuntimeRoom[] = [
       'src/runtime/manager/manager.ts',
       'src/runtime/controller/controller.ts',
       'src/runtime/operator/',
-      'src/runtime/metrics/controller.ts',
       'src/runtime/index.ts',
     ],
     // below the manager: it stands on leases, informers, the client and the workqueue, not on controllers

@@ -250,6 +250,7 @@ export class Reflector<T extends KubeObject> {
       } catch (err) {
         if (signal.aborted) return { kind: 'Stopped' };
         if (isWatchErrorRetriable(err)) {
+          this.report(err); // a server that cannot be reached is the watch error handler's news, as on a paged list
           if (!(await this.wait(err, signal))) return { kind: 'Stopped' };
           continue;
         }

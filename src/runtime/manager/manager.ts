@@ -24,7 +24,7 @@ import { LeaderElector } from '../leaderelection/leader-election.js';
 import { ShardLeaseLostError, ShardMember } from '../sharding/shard.js';
 import { Sharder } from '../sharding/sharder.js';
 import { defaultShardName, sharderLeaseName } from '../sharding/names.js';
-import { noopShardingMetrics, type ShardingMetrics } from '../sharding/metrics.js';
+import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
 /** How a manager runs as one shard of its controller's ring (see {@link ManagerOptions.sharding}). Durations in ms. */
 export interface ManagerShardingOptions {

@@ -9,7 +9,7 @@ import type {
   WorkqueueMetricsProvider,
 } from './workqueue.js';
 import { noopWorkqueueMetricsProvider } from './workqueue.js';
-import type { ShardingMetrics } from '../sharding/metrics.js';
+import type { ShardingMetrics } from './sharding.js';
 
 /**
  * How one reconcile ended (controller-runtime's `result` label). `requeue`: no error, but to

@@ -2,6 +2,6 @@
 // the sharder, their labels and metrics.
 export * from './names.js';
 export * from './ring.js';
-export * from './metrics.js';
+export * from '../metrics/sharding.js';
 export * from './shard.js';
 export * from './sharder.js';

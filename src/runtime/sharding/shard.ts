@@ -13,7 +13,7 @@ import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { LeaderElector, type LeaderElectionOutcome } from '../leaderelection/leader-election.js';
 import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { checkShardNames, drainLabel, RING_LABEL, shardLabel } from './names.js';
-import { noopShardingMetrics, type ShardingMetrics } from './metrics.js';
+import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
 /** Options of a {@link ShardMember}. Durations in ms. */
 export interface ShardMemberOptions {

@@ -20,7 +20,7 @@ import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { sleep } from '../leaderelection/sleep.js';
 import { HashRing, objectHashKey } from './ring.js';
 import { drainLabel, RING_LABEL, shardLabel } from './names.js';
-import { noopShardingMetrics, type ShardingMetrics } from './metrics.js';
+import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
 /** Options of a {@link Sharder}. Durations in ms. */
 export interface SharderOptions {
