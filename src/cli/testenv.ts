@@ -195,11 +195,12 @@ function untilStopped(env: Readonly<Record<string, string | undefined>> | undefi
   return new Promise((done) => {
     const parent = process.ppid;
     let watch: NodeJS.Timeout | undefined;
-    const finish = (why: string): void => {
+    // a listener gets the signal's name from a real signal, nothing from process.emit('SIGINT')
+    const finish = (why?: string): void => {
       process.off('SIGINT', finish);
       process.off('SIGTERM', finish);
       clearInterval(watch);
-      done(why);
+      done(why ?? 'signal');
     };
     process.on('SIGINT', finish);
     process.on('SIGTERM', finish);
