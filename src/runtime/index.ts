@@ -72,8 +72,8 @@ export * from './cache/wait-synced.js';
 export * from './operator/run.js';
 export * from './operator/flags.js';
 export * from './operator/signals.js';
-export * from './operator/leader-election.js';
-export { sleep } from './operator/sleep.js';
+export * from './leaderelection/leader-election.js';
+export { sleep } from './leaderelection/sleep.js';
 export * from './http/endpoint-server.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
 export * from './reconcile/reconcile.js';
@@ -92,7 +92,9 @@ export {
   type WriteOptions,
 } from './cluster/client.js';
 export { Controller, type ControllerOptions } from './controller/controller.js';
-export { Manager, newManager, type ManagerOptions } from './manager/manager.js';
+export { Manager, newManager, type ManagerOptions, type ManagerShardingOptions } from './manager/manager.js';
+// sharding a controller over its replicas (shard Leases, the sharder, the consistent-hash ring)
+export * from './sharding/index.js';
 export * from './reconcile/finalizer.js';
 export * from './cache/owned.js';
 export * from './builder/builder.js';

@@ -165,3 +165,34 @@ export const HINTS: Readonly<Record<string, string>> = {
   'testing→readers':
     'the test server may import the runtime (and the few shared CRD checks listed in test/architecture/rules.ts)',
 };
+
+/**
+ * Rooms inside the runtime whose edges are held too: who may import the room (`importedBy`,
+ * path prefixes or files), and which runtime folders the room itself must not import.
+ */
+export interface RuntimeRoom {
+  name: string;
+  path: string;
+  importedBy: readonly string[];
+  mustNotImport: readonly string[];
+  why: string;
+}
+
+export const RUNTIME_ROOMS: readonly RuntimeRoom[] = [
+  {
+    name: 'sharding',
+    path: 'src/runtime/sharding/',
+    // the manager runs a shard and its sharder; the controller asks the shard before each
+    // reconcile; the operator's flags and metrics configure it; the entry point exports it
+    importedBy: [
+      'src/runtime/sharding/',
+      'src/runtime/manager/manager.ts',
+      'src/runtime/controller/controller.ts',
+      'src/runtime/operator/',
+      'src/runtime/index.ts',
+    ],
+    // below the manager: it stands on leases, informers, the client and the workqueue, not on controllers
+    mustNotImport: ['src/runtime/manager/', 'src/runtime/builder/', 'src/runtime/reconcile/'],
+    why: 'sharding is a room below the manager: Leases, labels and label-selected caches',
+  },
+];

@@ -205,6 +205,10 @@ export interface ClientHost {
    * (a watch with metadataOnly), `whole` otherwise (a read starts the full one).
    */
   cachedAs?(resource: TypedResource): 'whole' | 'metadata';
+  /** Changes an object before it is created or updated (a shard labels what its objects own). */
+  decorate?(obj: KubeObject): void;
+  /** Called before every write; throws to refuse it (a shard that no longer holds its Lease writes nothing). */
+  beforeWrite?(): void;
 }
 
 /**
@@ -267,6 +271,14 @@ export class ManagerClient implements Client {
 
   private writeOptions<O extends { fieldManager?: string }>(o: O | undefined): O & { fieldManager: string } {
     return { ...(o ?? ({} as O)), fieldManager: o?.fieldManager || this.host.fieldManager };
+  }
+
+  /** `obj` as the host's decorate leaves it (a copy when it changes anything). */
+  private decorated<T extends KubeObject>(obj: T): T {
+    if (!this.host.decorate) return obj;
+    const copy = { ...obj, metadata: { ...obj.metadata } };
+    this.host.decorate(copy);
+    return copy;
   }
 
   /** Rejects a read of a namespace the cache does not hold (it would only ever be NotFound or empty). */
@@ -341,6 +353,7 @@ export class ManagerClient implements Client {
   }
 
   async create<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = resource.namespaced
       ? this.namespaceOf(
           resource,
@@ -350,11 +363,12 @@ export class ManagerClient implements Client {
       : undefined;
     return this.typed(
       resource,
-      await this.api(resource, ns).create(this.typed(resource, obj), this.writeOptions(options)),
+      await this.api(resource, ns).create(this.decorated(this.typed(resource, obj)), this.writeOptions(options)),
     );
   }
 
   async update<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(
       resource,
       { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
@@ -362,11 +376,12 @@ export class ManagerClient implements Client {
     );
     return this.typed(
       resource,
-      await this.api(resource, ns).update(this.typed(resource, obj), this.writeOptions(options)),
+      await this.api(resource, ns).update(this.decorated(this.typed(resource, obj)), this.writeOptions(options)),
     );
   }
 
   async updateStatus<T extends KubeObject>(resource: TypedResource<T>, obj: T, options?: WriteOptions): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(
       resource,
       { namespace: obj.metadata?.namespace ?? '', name: obj.metadata?.name ?? '' },
@@ -385,6 +400,7 @@ export class ManagerClient implements Client {
     patch: unknown,
     options?: WriteOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'patch');
     return this.typed(
       resource,
@@ -399,6 +415,7 @@ export class ManagerClient implements Client {
     patch: unknown,
     options?: WriteOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'patchStatus');
     return this.typed(
       resource,
@@ -411,6 +428,7 @@ export class ManagerClient implements Client {
     key: ObjectKey,
     options?: Omit<DeleteOptions, 'signal' | 'timeoutMs'>,
   ): Promise<void> {
+    this.host.beforeWrite?.();
     const ns = this.namespaceOf(resource, key, 'delete');
     await this.api(resource, ns).delete(key.name, options);
   }
@@ -447,6 +465,7 @@ export class ManagerClient implements Client {
     config: ApplyInput<T>,
     options?: ClientApplyOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const c = this.applyConfig(resource, config, 'apply');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).apply(c as never, this.applyOptions(options)));
@@ -457,6 +476,7 @@ export class ManagerClient implements Client {
     config: ApplyInput<T>,
     options?: ClientApplyOptions,
   ): Promise<T> {
+    this.host.beforeWrite?.();
     const c = this.applyConfig(resource, config, 'applyStatus');
     const ns = resource.namespaced ? c.metadata.namespace : undefined;
     return this.typed(resource, await this.api(resource, ns).applyStatus(c as never, this.applyOptions(options)));
@@ -471,6 +491,7 @@ export class ManagerClient implements Client {
     const ns = this.namespaceOf(resource, key, 'createOrUpdate') ?? '';
     const mutated = async (obj: T): Promise<T> => {
       await mutate(obj);
+      this.host.decorate?.(obj);
       if ((obj.metadata?.name ?? '') !== key.name || (resource.namespaced && (obj.metadata?.namespace ?? '') !== ns)) {
         throw new Error(
           `createOrUpdate ${describe(resource, key)}: the mutate function must not change the object's name or namespace`,

@@ -29,6 +29,7 @@ import {
   type Result,
 } from '../reconcile/reconcile.js';
 import type { Client } from '../cluster/client.js';
+import type { ShardMember } from '../sharding/shard.js';
 
 /** Options of one controller (controller-runtime's controller.Options). Durations in ms. */
 export interface ControllerOptions {
@@ -75,11 +76,17 @@ export interface ControllerHost {
     options: { namespaces?: readonly string[]; labelSelector?: string; fieldSelector?: string },
   ): void;
   recorder(resource: TypedResource | undefined): EventRecorder;
+  /**
+   * The replica's shard, when the manager runs sharded: the controller reconciles a key only
+   * when the shard admits it, and lets the objects the sharder drains go.
+   */
+  readonly shard?: ShardMember;
 }
 
 /** A watch: a shared informer's events through predicates into an event handler. */
 interface Watch {
   resource: TypedResource;
+  informer: SharedIndexInformer<KubeObject>;
   registration: ResourceEventHandlerRegistration;
 }
 
@@ -101,6 +108,8 @@ export class Controller {
   private readonly recorder: EventRecorder;
   private started = false;
   private concurrency: number | undefined;
+  /** The informer of the `for` kind (the shard's verdicts read its cache). */
+  private forInformer: SharedIndexInformer<KubeObject> | undefined;
 
   constructor(
     /** Unique within the manager: logger, metrics and workqueue name. */
@@ -108,8 +117,8 @@ export class Controller {
     private readonly host: ControllerHost,
     private readonly reconciler: Reconciler,
     private readonly options: ControllerOptions = {},
-    /** The kind the controller reconciles (for events about it), if it has a `for`. */
-    forResource?: TypedResource,
+    /** The kind the controller reconciles (for events about it, and the kind a shard holds), if it has a `for`. */
+    readonly forResource?: TypedResource,
   ) {
     const n = options.maxConcurrentReconciles;
     if (n !== undefined && !(Number.isInteger(n) && n >= 1))
@@ -151,7 +160,12 @@ export class Controller {
     const q = this.requestQueue;
     // an initial list's adds and a resync's updates (same resourceVersion) wait behind real changes
     const low = this.lowPriorityQueue;
-    const registration = this.host.informer(resource, options).addEventHandler({
+    const informer = this.host.informer(resource, options);
+    if (resource === this.forResource && !this.forInformer) {
+      this.forInformer = informer as unknown as SharedIndexInformer<KubeObject>;
+      this.host.shard?.watchPrimary(this.forInformer, (key) => this.queue.add(key));
+    }
+    const registration = informer.addEventHandler({
       onAdd: (object, isInInitialList) => {
         const e: CreateEvent<T> = { object, isInInitialList };
         if (handler.create && predicates.every((p) => passesCreate(p, e)))
@@ -172,7 +186,19 @@ export class Controller {
         return undefined;
       },
     });
-    this.watches.push({ resource, registration });
+    this.watches.push({ resource, informer: informer as unknown as SharedIndexInformer<KubeObject>, registration });
+  }
+
+  /** The objects the controller's informers cache, by kind (one count per informer). */
+  cachedCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    const seen = new Set<SharedIndexInformer<KubeObject>>();
+    for (const w of this.watches) {
+      if (seen.has(w.informer)) continue;
+      seen.add(w.informer);
+      out.set(w.resource.kind, (out.get(w.resource.kind) ?? 0) + w.informer.getIndexer().listKeys().length);
+    }
+    return out;
   }
 
   /** True once every watch has delivered its informer's initial list. */
@@ -225,6 +251,23 @@ export class Controller {
   private async processNextWorkItem(signal: AbortSignal): Promise<boolean> {
     const next = await this.queue.get();
     if (next.shutdown) return false;
+    const key = next.item;
+    const shard = this.host.shard;
+    if (shard && this.forResource && this.forInformer) {
+      const cached = this.forInformer.getIndexer().getByKey(key);
+      const verdict = shard.admit(key, cached);
+      if (verdict !== 'reconcile') {
+        try {
+          if (verdict === 'drain' && cached) await shard.acknowledgeDrain(this.forResource, cached);
+          this.queue.forget(key);
+        } catch {
+          this.queue.addRateLimited(key); // the cache was behind (a Conflict), or the API failed: again later
+        } finally {
+          this.queue.done(key);
+        }
+        return true;
+      }
+    }
     try {
       await this.reconcileHandler(next.item, signal);
     } finally {

@@ -20,6 +20,28 @@ import type { EventBroadcaster, EventRecorder } from '../events/recorder.js';
 import { waitForSyncedWithin } from '../cache/wait-synced.js';
 import { ManagerClient, type Client } from '../cluster/client.js';
 import type { Controller, ControllerHost } from '../controller/controller.js';
+import { LeaderElector } from '../leaderelection/leader-election.js';
+import { ShardLeaseLostError, ShardMember } from '../sharding/shard.js';
+import { Sharder } from '../sharding/sharder.js';
+import { defaultShardName, sharderLeaseName } from '../sharding/names.js';
+import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
+
+/** How a manager runs as one shard of its controller's ring (see {@link ManagerOptions.sharding}). Durations in ms. */
+export interface ManagerShardingOptions {
+  /** This replica's shard: its Lease's name and its objects' label value (default: host name and a random suffix). */
+  shard?: string;
+  /** The ring: the labels' names and the Leases' ring label (default: the manager's name). */
+  ring?: string;
+  /** Namespace of the shard Leases and the sharder's Lease (default `default`). */
+  leaseNamespace?: string;
+  /** The Leases' timing, as leader election's (defaults 15 s, 10 s, 2 s). */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Campaign on the ring's sharder Lease and run the sharder when elected (default true). */
+  sharder?: boolean;
+  metrics?: ShardingMetrics;
+}
 
 /** Options of {@link newManager}. Durations in ms. */
 export interface ManagerOptions {
@@ -56,6 +78,14 @@ export interface ManagerOptions {
   maxConcurrentReconciles?: number;
   /** Default cache-sync timeout of the controllers and the client's first reads (default 120000). */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Run as one shard of the controller's ring: the replica holds a shard Lease, its cache holds
+   * only the objects labelled `shard.crdgen.io/<ring>=<shard>` (of every kind it caches: the
+   * controller's own kind and what those objects own, which the client labels on create and
+   * update), and one replica of the ring at a time is the sharder that assigns the objects.
+   * One controller with a `for` kind per sharded manager.
+   */
+  sharding?: ManagerShardingOptions;
 }
 
 /** Drops every event. */
@@ -87,6 +117,8 @@ export class Manager {
   private failure: { error: unknown } | undefined;
   /** What controllers see of the manager. */
   readonly host: ControllerHost;
+  /** This replica's shard, when the manager runs sharded. */
+  readonly shard: ShardMember | undefined;
 
   constructor(options: ManagerOptions) {
     this.options = options;
@@ -100,10 +132,32 @@ export class Manager {
         : restBackend(c as RestConfig);
     if (options.namespace && options.cacheOptions?.namespaces)
       throw new Error('manager options: give namespace or cacheOptions.namespaces, not both');
+    const sh = options.sharding;
+    if (sh && options.cache)
+      throw new Error(
+        'manager options: a sharded manager makes its own cache (its label selector is the shard); give cacheOptions, not cache',
+      );
+    this.shard = sh
+      ? new ShardMember({
+          backend: this.backend,
+          ring: sh.ring ?? this.name,
+          shard: sh.shard ?? defaultShardName(),
+          leaseNamespace: sh.leaseNamespace ?? 'default',
+          logger: this.logger,
+          ...(sh.metrics ? { metrics: sh.metrics } : {}),
+          ...(sh.leaseDurationMs !== undefined ? { leaseDurationMs: sh.leaseDurationMs } : {}),
+          ...(sh.renewDeadlineMs !== undefined ? { renewDeadlineMs: sh.renewDeadlineMs } : {}),
+          ...(sh.retryPeriodMs !== undefined ? { retryPeriodMs: sh.retryPeriodMs } : {}),
+        })
+      : undefined;
+    const userSelector = options.cacheOptions?.labelSelector;
     this.cache =
       options.cache ??
       new SharedInformerFactoryBase(this.backend, options.resyncMs ?? 0, {
         ...options.cacheOptions,
+        ...(this.shard
+          ? { labelSelector: userSelector ? `${userSelector},${this.shard.selector}` : this.shard.selector }
+          : {}),
         ...(options.namespace ? { namespace: options.namespace } : {}),
         informerOptions: {
           onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
@@ -126,6 +180,16 @@ export class Manager {
         this.cache.hasInformer(resource, { metadataOnly: true }) && !this.cache.hasInformer(resource)
           ? 'metadata'
           : 'whole',
+      ...(this.shard
+        ? {
+            decorate: (obj: KubeObject) => this.shard!.decorate(obj),
+            // a reconcile that was in flight when the process froze past its Lease writes nothing after it wakes
+            beforeWrite: () => {
+              if (!this.shard!.holds())
+                throw new ShardLeaseLostError(`shard ${this.shard!.shard} does not hold its Lease: write refused`);
+            },
+          }
+        : {}),
     });
     const metrics = options.metrics ?? noopControllerMetrics;
     this.host = {
@@ -138,6 +202,7 @@ export class Manager {
       informer: (resource, o) => this.informer(resource, o),
       scope: (resource, o) => this.cache.scope(resource, o),
       recorder: (resource) => options.events?.newRecorder(resource) ?? noopRecorder,
+      ...(this.shard ? { shard: this.shard } : {}),
     };
   }
 
@@ -245,18 +310,98 @@ export class Manager {
     setMaxListeners(0, run);
     this.runSignal = run;
     this.logger.info({ controllers: this.controllers.map((c) => c.name) }, 'starting manager');
+    const sharded = this.shard ? this.startShard(run) : undefined;
     this.cache.start(run);
-    for (const c of this.controllers) this.launch(c);
+    if (!sharded || (await sharded.joined)) for (const c of this.controllers) this.launch(c);
     try {
       if (!run.aborted)
         await new Promise<void>((resolve) => run.addEventListener('abort', () => resolve(), { once: true }));
       while (this.running.size > 0) await Promise.all([...this.running]);
     } finally {
+      // the shard Lease is released only now, after the last reconcile: then the sharder moves its objects
+      await sharded?.stop();
       this.state = 'stopped';
       await this.cache.shutdown();
       this.logger.info({}, 'manager stopped');
     }
     if (this.failure) throw this.failure.error;
+  }
+
+  /**
+   * Joins the ring: holds the shard Lease (a loss stops the manager with a
+   * ShardLeaseLostError), campaigns for the sharder, and counts the objects held.
+   */
+  private startShard(run: AbortSignal): { joined: Promise<boolean>; stop(): Promise<void> } {
+    const shard = this.shard!;
+    const sh = this.options.sharding ?? {};
+    const primaries = this.controllers.filter((c) => c.forResource);
+    if (primaries.length !== 1)
+      throw new Error(
+        `a sharded manager runs one controller with a for() kind; it has ${primaries.length} (${primaries.map((c) => c.name).join(', ')})`,
+      );
+    const resource = primaries[0].forResource!;
+    shard.addPrimary(resource);
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => (finish = r));
+    let joined!: (ok: boolean) => void;
+    const joinedP = new Promise<boolean>((r) => (joined = r));
+    const member = shard
+      .run(run, () => finished, joined)
+      .then((outcome) => {
+        if (outcome.kind !== 'Lost') return;
+        this.failure ??= { error: new ShardLeaseLostError(outcome.reason) };
+        this.stopController.abort();
+      });
+    const timing = {
+      ...(sh.leaseDurationMs !== undefined ? { leaseDurationMs: sh.leaseDurationMs } : {}),
+      ...(sh.renewDeadlineMs !== undefined ? { renewDeadlineMs: sh.renewDeadlineMs } : {}),
+      ...(sh.retryPeriodMs !== undefined ? { retryPeriodMs: sh.retryPeriodMs } : {}),
+    };
+    const leaseNamespace = sh.leaseNamespace ?? 'default';
+    const metrics = sh.metrics ?? noopShardingMetrics;
+    const campaign = async (): Promise<void> => {
+      while (sh.sharder !== false && !run.aborted) {
+        const elector = new LeaderElector({
+          backend: this.backend,
+          namespace: leaseNamespace,
+          name: sharderLeaseName(shard.ring),
+          identity: shard.shard,
+          logger: this.logger.child({ ring: shard.ring, role: 'sharder' }),
+          ...timing,
+        });
+        const namespaces = this.cache.namespacesOf(resource);
+        const sharder = new Sharder({
+          backend: this.backend,
+          ring: shard.ring,
+          leaseNamespace,
+          resource,
+          identity: shard.shard,
+          logger: this.logger,
+          metrics,
+          ...(namespaces ? { namespaces } : {}),
+          ...(sh.leaseDurationMs !== undefined ? { leaseDurationMs: sh.leaseDurationMs } : {}),
+          checkIntervalMs: Math.min(1000, sh.retryPeriodMs ?? 1000),
+        });
+        const outcome = await elector.run(run, (leadSignal) => sharder.run(leadSignal));
+        if (outcome.kind !== 'Lost') return;
+        this.logger.warn({ reason: outcome.reason }, 'sharder lease lost; campaigning again');
+      }
+    };
+    const sharderDone = campaign().catch((e: unknown) => this.logger.error({ err: errorMessage(e) }, 'sharder failed'));
+    const count = (): void => {
+      for (const [kind, n] of primaries[0].cachedCounts()) metrics.setObjects(kind, n);
+    };
+    const counter = setInterval(count, 2000);
+    counter.unref();
+    return {
+      joined: joinedP,
+      stop: async () => {
+        clearInterval(counter);
+        count();
+        finish();
+        await Promise.all([member, sharderDone]);
+      },
+    };
   }
 
   private launch(controller: Controller): void {

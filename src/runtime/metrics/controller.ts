@@ -9,6 +9,7 @@ import type {
   WorkqueueMetricsProvider,
 } from './workqueue.js';
 import { noopWorkqueueMetricsProvider } from './workqueue.js';
+import type { ShardingMetrics } from './sharding.js';
 
 /**
  * How one reconcile ended (controller-runtime's `result` label). `requeue`: no error, but to
@@ -54,6 +55,8 @@ export function overlapsMetricName(controller: string): string {
 export interface ControllerMetrics {
   reconcile: ReconcileMetrics;
   workqueue: WorkqueueMetricsProvider;
+  /** A sharded replica's and its sharder's metrics (runOperator's `--sharded`). */
+  sharding?: ShardingMetrics;
 }
 
 /** No metrics at all (tests, or `--metrics-bind-address 0`). */
@@ -118,6 +121,35 @@ export async function newPrometheusMetrics(
     help: 'Length of time per reconciliation per controller',
     labelNames: ['controller'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers,
+  });
+  const shardObjects = new prom.Gauge({
+    name: 'crdgen_shard_objects',
+    help: "Objects this shard's cache holds, per kind",
+    labelNames: ['kind'],
+    registers,
+  });
+  const shardMoves = new prom.Counter({
+    name: 'crdgen_shard_moves_total',
+    help: 'Objects that came to this shard (in) or that it let go of through a drain (out)',
+    labelNames: ['direction'],
+    registers,
+  });
+  const shardDrains = new prom.Histogram({
+    name: 'crdgen_shard_drain_duration_seconds',
+    help: 'Seconds from the drain label seen to the drain acknowledged (count: drains)',
+    buckets: prom.exponentialBuckets(0.001, 4, 10),
+    registers,
+  });
+  const ringSize = new prom.Gauge({
+    name: 'crdgen_sharder_ring_size',
+    help: "Live shards in the sharder's ring (0 on replicas that are not the sharder)",
+    registers,
+  });
+  const assignmentLag = new prom.Histogram({
+    name: 'crdgen_sharder_assignment_lag_seconds',
+    help: 'Seconds an object waited from needing a shard (new, on a dead shard, or on a shard the ring no longer gives it) to its assignment',
+    buckets: prom.exponentialBuckets(0.001, 4, 10),
     registers,
   });
   const workers = new prom.Gauge({
@@ -192,6 +224,13 @@ export async function newPrometheusMetrics(
     return { observe: (v) => child.observe(v) };
   };
   return {
+    sharding: {
+      setObjects: (kind, n) => shardObjects.labels(kind).set(n),
+      moved: (direction) => shardMoves.labels(direction).inc(),
+      observeDrain: (seconds) => shardDrains.observe(seconds),
+      setRingSize: (n) => ringSize.set(n),
+      observeAssignmentLag: (seconds) => assignmentLag.observe(seconds),
+    },
     reconcile: {
       observeReconcile: (controller, result, seconds) => {
         total.labels(controller, result).inc();

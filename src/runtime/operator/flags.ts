@@ -1,7 +1,11 @@
 // The command line of a generated operator (controller-runtime's and sample-controller's
 // flags), parsed with node:util's parseArgs: no CLI library in the operator's image.
 import { parseArgs } from 'node:util';
-import { DEFAULT_LEASE_DURATION_MS, DEFAULT_RENEW_DEADLINE_MS, DEFAULT_RETRY_PERIOD_MS } from './leader-election.js';
+import {
+  DEFAULT_LEASE_DURATION_MS,
+  DEFAULT_RENEW_DEADLINE_MS,
+  DEFAULT_RETRY_PERIOD_MS,
+} from '../leaderelection/leader-election.js';
 
 /** The operator's settings. Durations in ms. */
 export interface OperatorFlags {
@@ -30,6 +34,13 @@ export interface OperatorFlags {
    * EnableWarmup). Default true; `--warm-standby=false` waits for the Lease before listing anything.
    */
   warmStandby: boolean;
+  /**
+   * Run as one shard of the controller's ring (a shard Lease per replica, the sharder elected on
+   * its own Lease; the Leases' namespace and timings are leader election's flags). Not with `leaderElect`.
+   */
+  sharded: boolean;
+  /** This replica's shard name (default: the host name and a random suffix). */
+  shardName?: string;
   /** `[host]:port` for `/metrics`; `0` disables (default `:8080`). */
   metricsBindAddress: string;
   /** `[host]:port` for `/healthz` and `/readyz`; `0` disables (default `:8081`). */
@@ -82,6 +93,9 @@ export function operatorUsage(name: string): string {
   --leader-elect-renew-deadline <d>    default 10s
   --leader-elect-retry-period <d>      default 2s
   --warm-standby=<true|false>          with --leader-elect, fill the caches before leading (default true)
+  --sharded                            run as one shard of the controller's ring: every replica reconciles its share
+                                       (shard Leases in --leader-election-namespace, timed by the --leader-elect-* flags)
+  --shard-name <name>                  this replica's shard (default: host name and a random suffix)
   --metrics-bind-address <addr>        Prometheus /metrics, [host]:port, 0 disables (default :8080)
   --health-probe-bind-address <addr>   /healthz and /readyz, [host]:port, 0 disables (default :8081)
   --log-level <level>                  debug, info, warn, error (default info)
@@ -137,6 +151,8 @@ export function parseOperatorFlags(
         'leader-elect-renew-deadline': { type: 'string' },
         'leader-elect-retry-period': { type: 'string' },
         'warm-standby': { type: 'string' },
+        sharded: { type: 'boolean' },
+        'shard-name': { type: 'string' },
         'metrics-bind-address': { type: 'string' },
         'health-probe-bind-address': { type: 'string' },
         'log-level': { type: 'string' },
@@ -172,6 +188,8 @@ export function parseOperatorFlags(
         ? DEFAULT_RETRY_PERIOD_MS
         : parseDuration(values['leader-elect-retry-period'], 'leader-elect-retry-period'),
     warmStandby: booleanFlag(values['warm-standby'], 'warm-standby', true),
+    sharded: values.sharded ?? false,
+    ...(values['shard-name'] !== undefined ? { shardName: values['shard-name'] } : {}),
     metricsBindAddress: values['metrics-bind-address'] ?? ':8080',
     healthProbeBindAddress: values['health-probe-bind-address'] ?? ':8081',
     logLevel: values['log-level'] ?? 'info',
@@ -182,5 +200,14 @@ export function parseOperatorFlags(
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
   };
+  if (flags.sharded && flags.leaderElect)
+    throw new FlagError(
+      '--sharded and --leader-elect exclude each other: every shard reconciles its share, no leader is elected',
+    );
+  if (flags.shardName !== undefined && !flags.sharded) throw new FlagError('--shard-name needs --sharded');
+  if (flags.shardName !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(flags.shardName))
+    throw new FlagError(
+      `--shard-name: ${JSON.stringify(flags.shardName)} is not a shard name (lowercase letters, digits and '-', at most 63)`,
+    );
   return flags;
 }

@@ -18,9 +18,10 @@ import {
 } from '../metrics/controller.js';
 import { bindFailure, parseBindAddress, startEndpointServer } from '../http/endpoint-server.js';
 import { setupSignalHandler } from './signals.js';
-import { LeaderElector } from './leader-election.js';
+import { LeaderElector } from '../leaderelection/leader-election.js';
 import { EventBroadcaster } from '../events/recorder.js';
 import { newManager, type Manager } from '../manager/manager.js';
+import { ShardLeaseLostError } from '../sharding/shard.js';
 import type { WebhookServer } from '../webhook/server.js';
 
 /** What the operator's main hands to {@link OperatorSpec.setupWithManager}. */
@@ -67,6 +68,18 @@ async function operatorManager(spec: OperatorSpec, ctx: OperatorContext): Promis
     logger: ctx.logger,
     metrics: ctx.metrics,
     events: ctx.events,
+    ...(ctx.flags.sharded
+      ? {
+          sharding: {
+            ...(ctx.flags.shardName !== undefined ? { shard: ctx.flags.shardName } : {}),
+            leaseNamespace: ctx.flags.leaderElectionNamespace,
+            leaseDurationMs: ctx.flags.leaseDurationMs,
+            renewDeadlineMs: ctx.flags.renewDeadlineMs,
+            retryPeriodMs: ctx.flags.retryPeriodMs,
+            ...(ctx.metrics.sharding ? { metrics: ctx.metrics.sharding } : {}),
+          },
+        }
+      : {}),
   });
   await spec.setupWithManager(manager, ctx);
   if (manager.getControllers().length === 0) throw new Error('setupWithManager added no controller to the manager');
@@ -199,7 +212,14 @@ export async function runOperator(
         process.exit(OPERATOR_EXIT.error);
       }
     } else {
-      await run(signals.signal);
+      try {
+        await run(signals.signal);
+      } catch (e) {
+        if (!(e instanceof ShardLeaseLostError)) throw e;
+        // as a lost leader: the sharder takes the Lease and moves the objects; this replica is done
+        logger.error({ reason: e.message }, 'shard lease lost: exiting');
+        process.exit(OPERATOR_EXIT.error);
+      }
     }
     await events.shutdown();
     return OPERATOR_EXIT.ok;

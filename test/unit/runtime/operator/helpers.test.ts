@@ -104,3 +104,20 @@ test('signals: the first SIGTERM aborts (reason = the signal), the second calls 
   }
   assert.equal(process.listenerCount('SIGTERM'), before);
 });
+
+test('flags: --sharded and --shard-name; not with --leader-elect; a shard name must be a label value', () => {
+  const d = parseOperatorFlags([], 'op', {});
+  assert.ok(d !== 'help');
+  assert.equal(d.sharded, false);
+  assert.equal(d.shardName, undefined);
+  const s = parseOperatorFlags(['--sharded', '--shard-name', 'op-0'], 'op', {});
+  assert.ok(s !== 'help');
+  assert.equal(s.sharded, true);
+  assert.equal(s.shardName, 'op-0');
+  assert.throws(() => parseOperatorFlags(['--sharded', '--leader-elect'], 'op', {}), /exclude each other/);
+  assert.throws(() => parseOperatorFlags(['--shard-name', 'x'], 'op', {}), /--shard-name needs --sharded/);
+  assert.throws(
+    () => parseOperatorFlags(['--sharded', '--shard-name', 'Op_0'], 'op', {}),
+    /--shard-name: "Op_0" is not a shard name/,
+  );
+});

@@ -34,6 +34,8 @@ export interface LeaderElectionConfig {
   renewDeadlineMs?: number;
   /** Time between attempts to acquire or renew. */
   retryPeriodMs?: number;
+  /** Labels the Lease carries (set when it is created or taken over; a shard Lease names its ring). */
+  labels?: Readonly<Record<string, string>>;
   /** On a clean stop, give the lease up so a successor need not wait for it to expire. Default true. */
   releaseOnCancel?: boolean;
   logger?: Logger;
@@ -75,6 +77,9 @@ export class LeaderElector {
   private observedAt = 0;
   private leading = false;
   private ran = false;
+  /** When (on `now`) the last successful renewal was sent. */
+  private lastRenew = 0;
+  private acquiredSentAt = 0;
 
   constructor(private readonly config: LeaderElectionConfig) {
     this.leaseDurationMs = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
@@ -100,6 +105,16 @@ export class LeaderElector {
     return this.leading;
   }
 
+  /**
+   * True while this candidate leads and its last renewal was sent less than the renew deadline
+   * ago: from the deadline on another candidate may soon take the lease, so work done on its
+   * strength must stop before then (checked before each unit of work, even between the renew
+   * loop's own checks, e.g. right after the process was paused).
+   */
+  holds(): boolean {
+    return this.leading && this.now() - this.lastRenew < this.renewDeadlineMs;
+  }
+
   /** The holder last observed ('' when none). */
   getLeader(): string {
     return this.observed?.spec.holderIdentity ?? '';
@@ -113,7 +128,9 @@ export class LeaderElector {
   async run(signal: AbortSignal, lead: (leadSignal: AbortSignal) => Promise<void>): Promise<LeaderElectionOutcome> {
     if (this.ran) throw new Error('leader election: run may be called once');
     this.ran = true;
+    const acquiring = this.now();
     if (!(await this.acquire(signal))) return { kind: 'NeverLed' };
+    this.lastRenew = Math.max(acquiring, this.acquiredSentAt);
     this.leading = true;
     this.logger.info(
       { lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity },
@@ -128,7 +145,6 @@ export class LeaderElector {
       .finally(() => {
         workDone = true;
       });
-    let lastRenew = this.now();
     try {
       // renew every retry period until the work has finished (after a stop it drains first).
       // The renew deadline counts from when the last successful renewal was SENT (the lease's
@@ -136,7 +152,7 @@ export class LeaderElector {
       // deadline: leadership is given up on time, not up to a retry period late (the chaos soak
       // saw two leaders for ~0.5 s with lease 3 s / deadline 2 s when the check ran late).
       for (;;) {
-        const untilDeadline = this.renewDeadlineMs - (this.now() - lastRenew);
+        const untilDeadline = this.renewDeadlineMs - (this.now() - this.lastRenew);
         const tick = new AbortController();
         await Promise.race([
           sleep(Math.max(0, Math.min(this.retryPeriodMs, untilDeadline)), tick.signal, this.clock),
@@ -145,10 +161,10 @@ export class LeaderElector {
         tick.abort();
         if (workDone) break;
         const sent = this.now();
-        const remaining = this.renewDeadlineMs - (sent - lastRenew);
+        const remaining = this.renewDeadlineMs - (sent - this.lastRenew);
         if (remaining > 0 && (await this.withTimeout(this.tryAcquireOrRenew(), remaining))) {
-          lastRenew = sent;
-        } else if (remaining <= 0 || this.now() - lastRenew >= this.renewDeadlineMs) {
+          this.lastRenew = sent;
+        } else if (remaining <= 0 || this.now() - this.lastRenew >= this.renewDeadlineMs) {
           this.leading = false;
           const reason = `failed to renew lease ${this.config.namespace}/${this.config.name} within ${this.renewDeadlineMs} ms`;
           this.logger.error({ identity: this.config.identity }, reason);
@@ -172,7 +188,11 @@ export class LeaderElector {
       'attempting to acquire leader lease',
     );
     while (!signal.aborted) {
-      if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) return true;
+      const sent = this.now();
+      if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) {
+        this.acquiredSentAt = sent;
+        return true;
+      }
       if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal, this.clock))) return false;
     }
     return false;
@@ -214,7 +234,11 @@ export class LeaderElector {
         const created = await this.leases().create({
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
-          metadata: { name: this.config.name, namespace: this.config.namespace },
+          metadata: {
+            name: this.config.name,
+            namespace: this.config.namespace,
+            ...(this.config.labels ? { labels: { ...this.config.labels } } : {}),
+          },
           spec: mine,
         });
         this.observe(created, this.now());
@@ -232,7 +256,12 @@ export class LeaderElector {
         holder === id
           ? { ...mine, acquireTime: spec.acquireTime ?? mine.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
           : { ...mine, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
-      const updated = await this.leases().update({ ...current, spec: { ...spec, ...next } });
+      const labels = this.config.labels;
+      const metadata =
+        labels && Object.entries(labels).some(([k, v]) => current.metadata?.labels?.[k] !== v)
+          ? { ...current.metadata, labels: { ...current.metadata?.labels, ...labels } }
+          : current.metadata;
+      const updated = await this.leases().update({ ...current, metadata, spec: { ...spec, ...next } });
       this.observe(updated, this.now());
       return true;
     } catch (e) {

@@ -1,0 +1,138 @@
+// What the sharding end-to-end tests share: replicas of the generated DatabaseManager operator
+// started with --sharded as processes, a reader of their /metrics, and the checker over every
+// replica's log: the reconciles of one object never overlap in time across replicas.
+import { HashRing, objectHashKey } from '../../src/runtime/index.js';
+import { startOperator, type LogLine, type OperatorProcess } from './support.js';
+
+/** The ring of the generated operator (its controller's name). */
+export const RING = 'databasemanager-controller';
+export const SHARD_LABEL = `shard.crdgen.io/${RING}`;
+export const DRAIN_LABEL = `drain.shard.crdgen.io/${RING}`;
+
+/** Lease timings of the tests: short, with room for a loaded machine. */
+export const LEASE = { durationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 1000 };
+
+/** One replica process. */
+export interface Replica {
+  name: string;
+  port: number;
+  op: OperatorProcess;
+}
+
+/** Starts replica `name` of `main` with --sharded against `kubeconfig`, its metrics on `port`. */
+export function startReplica(
+  main: string,
+  kubeconfig: string,
+  name: string,
+  port: number,
+  extra: string[] = [],
+): Replica {
+  const op = startOperator(main, [
+    '--kubeconfig',
+    kubeconfig,
+    '--sharded',
+    '--shard-name',
+    name,
+    '--leader-election-namespace',
+    'default',
+    '--leader-elect-lease-duration',
+    `${LEASE.durationMs}ms`,
+    '--leader-elect-renew-deadline',
+    `${LEASE.renewDeadlineMs}ms`,
+    '--leader-elect-retry-period',
+    `${LEASE.retryPeriodMs}ms`,
+    '--metrics-bind-address',
+    `127.0.0.1:${port}`,
+    '--health-probe-bind-address',
+    '0',
+    '--log-level',
+    'debug',
+    '--kube-api-qps',
+    '200',
+    '--kube-api-burst',
+    '400',
+    ...extra,
+  ]);
+  return { name, port, op };
+}
+
+/** The value of a metric line `name{labels} value` in `text` (summed over matching lines). */
+export function metricValue(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  let found: number | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const set = m[2] ?? '';
+    if (!Object.entries(labels).every(([k, v]) => set.includes(`${k}="${v}"`))) continue;
+    found = (found ?? 0) + Number(m[3]);
+  }
+  return found;
+}
+
+/** A replica's /metrics text. */
+export async function scrape(r: Replica): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${r.port}/metrics`);
+  return res.text();
+}
+
+/** The shard the ring of `shards` gives DatabaseManager `namespace/name`. */
+export function shardOf(shards: readonly string[], namespace: string, name: string): string | undefined {
+  return new HashRing(shards).shardFor(objectHashKey('coolops.cn', 'DatabaseManager', namespace, name));
+}
+
+/** One finished reconcile, from a replica's log line. */
+export interface ReconcileSpan {
+  replica: string;
+  key: string;
+  from: number;
+  to: number;
+}
+
+/** The finished reconciles in `logs` (the line every reconcile ends with: startedAt, durationMs). */
+export function reconcileSpans(replica: string, logs: readonly LogLine[]): ReconcileSpan[] {
+  return logs
+    .filter((l) => typeof l['startedAt'] === 'string' && typeof l['durationMs'] === 'number' && l['key'] !== undefined)
+    .map((l) => {
+      const from = Date.parse(String(l['startedAt']));
+      return { replica, key: String(l['key']), from, to: from + Number(l['durationMs']) };
+    });
+}
+
+/**
+ * Pairs of reconciles of one key that overlap in time (across replicas), as readable lines.
+ * `startedAt` is written to the millisecond (truncated), so two spans overlap only when one
+ * starts more than 1 ms before the other ends.
+ */
+export function overlappingReconciles(spans: readonly ReconcileSpan[]): string[] {
+  const byKey = new Map<string, ReconcileSpan[]>();
+  for (const s of spans) byKey.set(s.key, [...(byKey.get(s.key) ?? []), s]);
+  const out: string[] = [];
+  for (const [key, list] of byKey) {
+    list.sort((a, b) => a.from - b.from);
+    let last = list[0];
+    for (const s of list.slice(1)) {
+      if (s.from + 1 < last.to)
+        out.push(
+          `${key}: ${last.replica} ${new Date(last.from).toISOString()}+${last.to - last.from}ms and ${s.replica} ${new Date(s.from).toISOString()}`,
+        );
+      if (s.to > last.to) last = s;
+    }
+  }
+  return out;
+}
+
+/**
+ * `spans` without the reconciles of `replica` that were in flight when it was frozen at `at`
+ * (started before, ended after): such a reconcile resumes when the process wakes, and its
+ * client refuses every write from then on (the shard no longer holds its Lease), so it acts no
+ * more; `cut` counts them.
+ */
+export function withoutFrozen(
+  spans: readonly ReconcileSpan[],
+  replica: string,
+  at: number,
+): { spans: ReconcileSpan[]; cut: number } {
+  const keep = spans.filter((s) => !(s.replica === replica && s.from < at && s.to > at));
+  return { spans: keep, cut: spans.length - keep.length };
+}
