@@ -44,7 +44,9 @@ after(async () => {
 const MINUTE = 60_000;
 /** The environment of a user's shell: none of the npm variables `npm test` set, no node_modules/.bin of this checkout on PATH. */
 const userEnv: NodeJS.ProcessEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND'),
+  Object.entries(process.env).filter(
+    ([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND' && k !== 'NODE_TEST_CONTEXT',
+  ),
 );
 userEnv['PATH'] = (process.env['PATH'] ?? '')
   .split(delimiter)
@@ -205,7 +207,7 @@ test(
   async () => {
     assert.ok(tarball !== '', 'packed by the test before');
     // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
-    const [setup, run] = readmeCommands();
+    const [setup, run, tests] = readmeCommands();
     assert.deepEqual(setup, [
       'npm init -y',
       'npm install crdgen',
@@ -218,6 +220,7 @@ test(
       'npx crdgen testenv --simulate-workloads --crd crds/databasemanager.yaml --kubeconfig testenv.kubeconfig',
       'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig',
     ]);
+    assert.deepEqual(tests, ['npm test']);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
     await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
@@ -268,6 +271,13 @@ test(
     await sh('npm', ['run', 'build'], project); // tsc, strict (init's tsconfig): src/ → dist/
     const main = join(project, 'dist', 'generated', 'controllers', 'databasemanager', 'main.js');
     assert.ok(existsSync(main), main);
+
+    // npm test (init's script: build, then node --test in dist/): the starter's reconcile.test.ts,
+    // compiled, finds the CRD from the project's root and passes against crdgen/testing's server
+    const own = await sh('npm', ['test'], project);
+    assert.match(own.stdout, /^# pass 2$/m, own.stdout);
+    assert.match(own.stdout, /^# fail 0$/m);
+    assert.match(own.stdout, /a DatabaseManager gets its Deployment and Service/);
 
     // the operator against the test API server, as the README runs it; the DatabaseManager is
     // created through crdgen/runtime's client here, where the README uses kubectl
@@ -337,6 +347,24 @@ test(
     assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
 
     assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
+
+    // a kind without a starter (cert-manager's Certificate, from the corpus): the generic stub's
+    // test passes too, its sample made from the schema's required fields
+    const configFile = join(project, 'crdgen.config.yaml');
+    const before = readFileSync(configFile, 'utf8');
+    writeFileSync(
+      configFile,
+      before.replace('controllers:\n  - DatabaseManager\n', 'controllers:\n  - DatabaseManager\n  - Certificate\n'),
+    );
+    await sh('npx', ['crdgen', 'generate'], project);
+    assert.ok(existsSync(join(project, 'src', 'generated', 'controllers', 'certificate', 'reconcile.test.ts')));
+    const both = await sh('npm', ['test'], project);
+    assert.match(both.stdout, /^# pass 3$/m, both.stdout);
+    assert.match(both.stdout, /a Certificate is seen by the controller, and its status is left alone/);
+    writeFileSync(configFile, before);
+    await sh('npx', ['crdgen', 'generate'], project);
+    // its reconcile.ts and reconcile.test.ts are the user's: generate leaves them, the test removes them
+    rmSync(join(project, 'src', 'generated', 'controllers', 'certificate'), { recursive: true });
   },
 );
 

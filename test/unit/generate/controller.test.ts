@@ -39,7 +39,7 @@ test('no --controller: the emitter writes nothing', () => {
   assert.deepEqual(controller(model, createEmitContext({ sources: model.sources })), []);
 });
 
-test('DatabaseManager: the seven files, reconcile.ts user-owned without the generated header', () => {
+test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-owned without the generated header', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
   assert.deepEqual(
@@ -51,11 +51,17 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
       'controllers/databasemanager/config/rbac.yaml',
       'controllers/databasemanager/controller.ts',
       'controllers/databasemanager/main.ts',
+      'controllers/databasemanager/reconcile.test.ts',
       'controllers/databasemanager/reconcile.ts',
     ],
   );
   for (const f of files) {
-    if (f.path.endsWith('reconcile.ts')) {
+    if (f.path.endsWith('reconcile.test.ts')) {
+      assert.equal(f.userOwned, true);
+      assert.doesNotMatch(f.contents, /DO NOT EDIT/);
+      assert.match(f.contents, /^const REAL_CONTROL_PLANE = false;$/m, 'one line switches to the real control plane');
+      assert.match(f.contents, /startTestApiServer\(\{ crds, simulateWorkloads: true \}\)/);
+    } else if (f.path.endsWith('reconcile.ts')) {
       assert.equal(f.userOwned, true);
       assert.doesNotMatch(f.contents, /DO NOT EDIT/);
       assert.match(f.contents, /export function databaseOf/);
