@@ -70,6 +70,8 @@ export * from './operator/run.js';
 export * from './operator/flags.js';
 export * from './operator/signals.js';
 export * from './operator/leader-election.js';
+export * from './operator/metrics-auth.js';
+export * from './http/certificate.js';
 export { sleep } from './operator/sleep.js';
 export * from './http/endpoint-server.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
