@@ -8,7 +8,9 @@
 //   reconcile.test.ts — the user's test of it on crdgen/testing's server (the starter's, else
 //                    reconcile-test.ts's: the object is seen, its status untouched; written once)
 //   main.ts        — `process.exitCode = await runOperator({ name, setupWithManager })` (flags, leader election, metrics, health)
-//   config/crd.yaml, config/rbac.yaml, config/manager.yaml, Dockerfile — what deploys it
+//   config/crd.yaml, config/rbac.yaml, config/manager.yaml, config/metrics.yaml (the secured
+//                    metrics' Service and roles), Dockerfile — what deploys it; config/kustomization.yaml
+//                    (all of them, for `kubectl kustomize`; the user's, written once)
 import type { Group, Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
@@ -470,6 +472,12 @@ function configFiles(
   return [
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
     { path: `${base}/config/rbac.yaml`, contents: render('controller', 'rbac', { ...common, ...rbac(plan) }) },
+    { path: `${base}/config/metrics.yaml`, contents: render('controller', 'metrics', common) },
+    {
+      path: `${base}/config/kustomization.yaml`,
+      contents: render('controller', 'kustomization', { ...common, webhooks: hooks !== undefined }),
+      userOwned: true,
+    },
     {
       path: `${base}/config/manager.yaml`,
       contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }),

@@ -2,12 +2,20 @@
 // its own process, serves /metrics over HTTPS and asks the real API server who calls: 200 with
 // the token (TokenRequest) of a ServiceAccount bound to a metrics-reader ClusterRole (get on the
 // non-resource URL /metrics), 401 without a token or with a forged one, 403 with another
-// ServiceAccount's. Then the filter alone, acting as a ServiceAccount of its own: without
-// create on tokenreviews and subjectaccessreviews it cannot decide (500), with them it does.
+// ServiceAccount's. Then the generated config/metrics.yaml, applied with kubectl: the filter,
+// acting as the operator's ServiceAccount, cannot decide (500) until its metrics-auth role is
+// bound, and a ServiceAccount bound to its metrics-reader role is let in. Last, config/ as
+// `kubectl kustomize` builds it (config/kustomization.yaml) passes `apply --dry-run=server`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { request } from 'node:https';
+import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import YAML from 'yaml';
 import {
+  NamespaceResource,
   ServiceAccountResource,
   metricsAuthFilter,
   restBackend,
@@ -22,6 +30,10 @@ import { controlPlaneAssets } from '../support/assets.js';
 import { DM_CRD, generateOperator, startOperator, type OperatorProcess } from './support.js';
 
 const NS = 'default';
+/** config/rbac.yaml's ServiceAccount and namespace of the DatabaseManager operator. */
+const OP_SA = 'databasemanager-operator';
+const OP_NS = 'databasemanager-system';
+const exec = promisify(execFile);
 const rbac = (kind: string, resource: string) =>
   ({
     group: 'rbac.authorization.k8s.io',
@@ -67,10 +79,10 @@ after(async () => {
 });
 
 /** A token of ServiceAccount `sa` from the TokenRequest API. */
-async function tokenOf(sa: string): Promise<string> {
+async function tokenOf(sa: string, namespace = NS): Promise<string> {
   const r = await RestClient.for(cp.clientConfig).request<{ status: { token: string } }>({
     method: 'POST',
-    path: `/api/v1/namespaces/${NS}/serviceaccounts/${sa}/token`,
+    path: `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`,
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
   return r.status.token;
@@ -117,16 +129,25 @@ test('the operator with --metrics-secure: HTTPS, 200 for the metrics reader, 401
   });
 });
 
-test('the filter acting as a ServiceAccount needs create on tokenreviews and subjectaccessreviews', async () => {
+test('the generated config/metrics.yaml, applied with kubectl: its metrics-auth role is what the filter needs, its metrics-reader role what a scraper needs', async () => {
+  const kubectl = join(controlPlaneAssets(), 'kubectl');
+  const kc = ['--kubeconfig', cp.kubeconfigPath];
+  const api = restBackend(cp.clientConfig);
+  // the operator's namespace and ServiceAccount (config/rbac.yaml's), then config/metrics.yaml
+  await api.resource(NamespaceResource).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OP_NS } });
+  await api
+    .resource(ServiceAccountResource, OP_NS)
+    .create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OP_SA, namespace: OP_NS } });
+  const metricsYaml = join(dirname(gen.main), 'config', 'metrics.yaml');
   const caData = cp.caCert;
   assert.ok(caData);
   const asOperator: RestConfig = {
     server: cp.url,
     tls: { caData },
-    auth: { bearerToken: await tokenOf('operator') },
+    auth: { bearerToken: await tokenOf(OP_SA, OP_NS) },
     qps: 0,
   };
-  const reader = await tokenOf('prometheus');
+  const [reader, other] = await Promise.all([tokenOf('prometheus'), tokenOf('other')]);
   const serve = async (): Promise<{ url: string; close(): Promise<void> }> => {
     const s = await startEndpointServer(
       { host: '127.0.0.1', port: 0 },
@@ -135,41 +156,63 @@ test('the filter acting as a ServiceAccount needs create on tokenreviews and sub
     );
     return { url: `${s.url}/metrics`, close: () => s.close() };
   };
+  // before: the operator's ServiceAccount may not ask
   const without = await serve();
   try {
     assert.deepEqual(await get(without.url, reader), { status: 500, body: 'Authentication failed\n' });
   } finally {
     await without.close();
   }
-  const api = restBackend(cp.clientConfig);
-  await api.resource(ClusterRoleResource).create({
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name: 'metrics-auth' },
-    rules: [
-      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
-      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-    ],
-  } as never);
-  await api.resource(ClusterRoleBindingResource).create({
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: 'metrics-auth-operator' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'metrics-auth' },
-    subjects: [{ kind: 'ServiceAccount', name: 'operator', namespace: NS }],
-  } as never);
+  await exec(kubectl, [...kc, 'apply', '--dry-run=server', '-f', metricsYaml]);
+  await exec(kubectl, [...kc, 'apply', '-f', metricsYaml]);
+  await exec(kubectl, [
+    ...kc,
+    'create',
+    'clusterrolebinding',
+    'scraper',
+    `--clusterrole=${OP_SA}-metrics-reader`,
+    `--serviceaccount=${NS}:other`,
+  ]);
   const granted = await serve();
   try {
-    // RBAC caches refresh quickly, but not at once: the first requests may still be refused
+    // RBAC's authorizer cache follows the new bindings within moments: poll, bounded
     const deadline = Date.now() + 60_000;
-    let r = await get(granted.url, reader);
-    while (r.status === 500 && Date.now() < deadline) {
+    let r = await get(granted.url, other);
+    while (r.status !== 200 && Date.now() < deadline) {
       await new Promise((done) => setTimeout(done, 200));
-      r = await get(granted.url, reader);
+      r = await get(granted.url, other);
     }
-    assert.deepEqual(r, { status: 200, body: 'up 1\n' });
+    assert.deepEqual(r, { status: 200, body: 'up 1\n' }, 'bound to the generated metrics-reader role');
     assert.equal((await get(granted.url)).status, 401);
   } finally {
     await granted.close();
   }
+});
+
+test('config/ builds with kubectl kustomize into one install.yaml that kube-apiserver accepts (apply --dry-run=server)', async () => {
+  const kubectl = join(controlPlaneAssets(), 'kubectl');
+  const config = join(dirname(gen.main), 'config');
+  const built = await exec(kubectl, ['kustomize', config], { maxBuffer: 16 * 1024 * 1024 });
+  const kinds = YAML.parseAllDocuments(built.stdout)
+    .map((d) => d.toJSON() as KubeObject)
+    .map((o) => `${o.kind}/${o.metadata?.name}`)
+    .sort();
+  assert.deepEqual(kinds, [
+    'ClusterRole/databasemanager-operator',
+    'ClusterRole/databasemanager-operator-metrics-auth',
+    'ClusterRole/databasemanager-operator-metrics-reader',
+    'ClusterRoleBinding/databasemanager-operator',
+    'ClusterRoleBinding/databasemanager-operator-metrics-auth',
+    'CustomResourceDefinition/databasemanagers.coolops.cn',
+    'Deployment/databasemanager-operator',
+    'Namespace/databasemanager-system',
+    'Role/databasemanager-operator-leader-election',
+    'RoleBinding/databasemanager-operator-leader-election',
+    'Service/databasemanager-operator-metrics',
+    'ServiceAccount/databasemanager-operator',
+  ]);
+  const install = join(dirname(config), 'install.yaml');
+  writeFileSync(install, built.stdout);
+  const dry = await exec(kubectl, ['--kubeconfig', cp.kubeconfigPath, 'apply', '--dry-run=server', '-f', install]);
+  assert.match(dry.stdout, /deployment\.apps\/databasemanager-operator created \(server dry run\)/);
 });

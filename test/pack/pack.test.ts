@@ -207,7 +207,7 @@ test(
   async () => {
     assert.ok(tarball !== '', 'packed by the test before');
     // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
-    const [setup, run, tests] = readmeCommands();
+    const [setup, run, tests, install] = readmeCommands();
     assert.deepEqual(setup, [
       'npm init -y',
       'npm install crdgen',
@@ -221,6 +221,11 @@ test(
       'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig',
     ]);
     assert.deepEqual(tests, ['npm test']);
+    // (kubectl kustomize of config/ and its dry run on kube-apiserver: test/e2e/metrics-secure.test.ts)
+    assert.deepEqual(install, [
+      'kubectl kustomize src/generated/controllers/databasemanager/config > install.yaml',
+      'kubectl apply -f install.yaml',
+    ]);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
     await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);

@@ -39,7 +39,7 @@ test('no --controller: the emitter writes nothing', () => {
   assert.deepEqual(controller(model, createEmitContext({ sources: model.sources })), []);
 });
 
-test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-owned without the generated header', () => {
+test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config/kustomization.yaml user-owned without the generated header', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
   assert.deepEqual(
@@ -47,7 +47,9 @@ test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-
     [
       'controllers/databasemanager/Dockerfile',
       'controllers/databasemanager/config/crd.yaml',
+      'controllers/databasemanager/config/kustomization.yaml',
       'controllers/databasemanager/config/manager.yaml',
+      'controllers/databasemanager/config/metrics.yaml',
       'controllers/databasemanager/config/rbac.yaml',
       'controllers/databasemanager/controller.ts',
       'controllers/databasemanager/main.ts',
@@ -56,7 +58,14 @@ test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-
     ],
   );
   for (const f of files) {
-    if (f.path.endsWith('reconcile.test.ts')) {
+    if (f.path.endsWith('kustomization.yaml')) {
+      assert.equal(f.userOwned, true);
+      assert.doesNotMatch(f.contents, /DO NOT EDIT/);
+      assert.match(
+        f.contents,
+        /^resources:\n {2}- crd\.yaml\n {2}- rbac\.yaml\n {2}- manager\.yaml\n {2}- metrics\.yaml\n/m,
+      );
+    } else if (f.path.endsWith('reconcile.test.ts')) {
       assert.equal(f.userOwned, true);
       assert.doesNotMatch(f.contents, /DO NOT EDIT/);
       assert.match(f.contents, /^const REAL_CONTROL_PLANE = false;$/m, 'one line switches to the real control plane');
@@ -86,8 +95,8 @@ test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-
   assert.deepEqual(rules, [
     'coolops.cn:databasemanagers:get,list,watch',
     'coolops.cn:databasemanagers/status:update',
-    'apps:deployments:get,list,watch,create,update',
-    ':services:get,list,watch,create,update',
+    'apps:deployments:list,watch,create,update',
+    ':services:list,watch,create,update',
     ':events:create,patch',
     'coordination.k8s.io:leases:get,create,update',
   ]);
@@ -97,7 +106,7 @@ test('DatabaseManager: the eight files, reconcile.ts and reconcile.test.ts user-
     comment,
     /# - reconcile\.ts of the databasemanager starter, as starters\/databasemanager\/starter\.json\n?#? *declares/,
   );
-  assert.match(comment, /deployments and services get, list, watch, create, update/);
+  assert.match(comment, /deployments and services list, watch, create, update/);
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
