@@ -11,4 +11,13 @@ import { setFlagsFromString } from 'node:v8';
 
 if (['generate', 'verify', 'validate', 'init'].includes(process.argv[2] ?? ''))
   setFlagsFromString('--interrupt-budget=1048576');
-await import('../dist/cli-bundle/main.js');
+try {
+  await import('../dist/cli-bundle/main.js');
+} catch (e) {
+  // a checkout of crdgen before `npm run build` (the published package carries dist/)
+  if (e?.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('cli-bundle')) {
+    process.stderr.write('crdgen: dist/ is not built: run `npm run build` in this checkout of crdgen\n');
+    process.exit(1);
+  }
+  throw e;
+}

@@ -28,11 +28,20 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The one-line summary printed to stdout, e.g. `generated 14 files for 2 kinds in 1 group`. */
-export function summary(files: number, model: Model): string {
+/**
+ * The one-line summary printed to stdout, e.g. `generated 21 files for 1 kind in 1 group: 3 written,
+ * 18 unchanged` (written: created or changed; unchanged: left as they were, yours included).
+ */
+export function summary(files: number, model: Model, counts?: { written: number; unchanged: number }): string {
   const kinds = new Set<string>();
   for (const g of model.groups) for (const v of g.versions) for (const k of v.kinds) kinds.add(`${g.name}/${k.kind}`);
-  return `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
+  const what = `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
+  if (counts === undefined) return what;
+  const parts = [
+    counts.written > 0 || counts.unchanged === 0 ? `${counts.written} written` : '',
+    counts.unchanged > 0 ? `${counts.unchanged} unchanged` : '',
+  ].filter((p) => p !== '');
+  return `${what}: ${parts.join(', ')}`;
 }
 
 /** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
@@ -51,20 +60,38 @@ export async function runGenerate(
   }
   const { writeFiles, WriteError } = await import('../emit/writer.js');
   const { removableStale } = await import('./options.js');
+  const { removalWarnings } = await import('./removals.js');
   for (const o of outputs) {
     const out = o.target.out!;
+    const mayRemove = removableStale(o.target);
     reporter.progress(`writing ${o.target.name}…`);
     let plan;
     try {
-      ({ plan } = await writeFiles(out, o.files, { removeStale: o.target.clean, mayRemove: removableStale(o.target) }));
+      ({ plan } = await writeFiles(out, o.files, {
+        removeStale: o.target.clean,
+        mayRemove,
+        // said before anything is removed: an operator that goes, and the user's files it leaves
+        onPlan: (p) =>
+          reporter.report(
+            removalWarnings(p, {
+              out,
+              show: (abs) => displayPath(ctx.io.cwd, abs),
+              ...(o.target.controllersFrom !== undefined
+                ? { config: displayPath(ctx.io.cwd, o.target.controllersFrom) }
+                : {}),
+            }),
+          ),
+      }));
     } catch (e) {
       if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
       throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
     }
     for (const step of plan) reporter.file(displayPath(ctx.io.cwd, `${out}/${step.path}`), step.action);
-    const removed = plan.filter((p) => p.action === 'remove').length;
+    const count = (...actions: string[]) => plan.filter((p) => actions.includes(p.action)).length;
+    const removed = count('remove');
     const line =
-      summary(o.files.length, o.model) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
+      summary(o.files.length, o.model, { written: count('create', 'update'), unchanged: count('unchanged', 'keep') }) +
+      (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
     reporter.info(outputs.length > 1 ? `${o.target.name}: ${line}` : line);
   }
   await warnAboutProjects(
@@ -94,7 +121,7 @@ export function addGeneratorOptions(cmd: Command): Command {
   cmd
     .option(
       '-c, --config <file>',
-      'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up, when no inputs are given)',
+      'config file (default: crdgen.config.yaml/.yml/.json or package.json "crdgen", found walking up). Without inputs every target of it runs; inputs on the command line are added to the inputs of the target writing to --out (or of the only one), whose settings apply; elsewhere only the command line does',
     )
     .addOption(
       new Option(
@@ -174,7 +201,7 @@ export function createGenerateCommand(ctx: CliContext): Command {
     )
     .argument(
       '[inputs...]',
-      'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: use crdgen.config.yaml',
+      'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: the inputs of crdgen.config.yaml',
     )
     .option('-o, --out <dir>', 'output folder (created if missing; required without a config)');
   addGeneratorOptions(cmd)

@@ -1,14 +1,16 @@
 // `crdgen init [--example] [--yes | --no-project] [--force]`: writes a starter crdgen.config.yaml
-// into the current folder (and, with --example, the DatabaseManager CRD under crds/), then sets the
-// folder up as a project the generated code compiles and runs in, as `cdk8s init` does: a
-// package.json ("type": "module", generate/build scripts) and a tsconfig.json (nodenext, strict,
-// src → dist) where there are none, and the settings the generated code needs changed in the ones
-// there are (project.ts). It asks first on a terminal; --yes writes without asking (CI, tests);
-// --no-project never touches them; without a terminal it lists what is needed. Files that already
-// hold what init would write are left alone; anything else is refused unless --force.
+// into the current folder and creates the crds/ it reads (with --example, the DatabaseManager CRD
+// in it), then sets the folder up as a project the generated code compiles and runs in, as
+// `cdk8s init` does: a package.json ("type": "module", generate/build scripts) and a tsconfig.json
+// (nodenext, strict, src → dist) where there are none, and the settings the generated code needs
+// changed in the ones there are (project.ts). It asks first on a terminal; --yes writes without
+// asking (CI, tests); --no-project never touches them; without a terminal it lists what is needed.
+// Files that already hold what init would write are left alone; anything else is refused unless
+// --force. It says what it did: each file written, each change to an existing one, the folder
+// created.
 
 import { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,9 @@ function wrapList(words: readonly string[], lead: string): string {
   return lines.join('\n');
 }
 
+/** The folder the starter config reads CRDs from (its `inputs`). */
+export const STARTER_INPUTS = 'crds';
+
 /** The starter config `crdgen init` writes. */
 export function starterConfig(example: boolean): string {
   const defaults = GENERATORS.filter((g) => !g.optIn).map((g) => g.name);
@@ -52,7 +57,7 @@ export function starterConfig(example: boolean): string {
 
 # CRD YAML files, folders or globs (or annotated .ts files), relative to this file.
 inputs:
-  - crds/
+  - ${STARTER_INPUTS}/
 # Output folder: crdgen writes only here, and removes files it generated earlier
 # that are no longer produced. Files without its header are never touched.
 out: src/generated
@@ -100,6 +105,8 @@ interface Planned {
   text: string;
   /** Lines describing the change (project files), shown before asking. */
   changes?: string[];
+  /** The file exists and init changes it (the changes are said, not only its name). */
+  edits?: boolean;
 }
 
 /** What `init` does to package.json and tsconfig.json in `cwd` (none when they already fit). */
@@ -147,7 +154,7 @@ async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
       })),
     ];
     if (all.length > 0)
-      out.push({ path: 'package.json', text: applyFixes(text, all), changes: all.map((f) => f.describe) });
+      out.push({ path: 'package.json', text: applyFixes(text, all), changes: all.map((f) => f.describe), edits: true });
   }
   if (!hasTs)
     out.push({
@@ -165,6 +172,7 @@ async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
         path: 'tsconfig.json',
         text: applyFixes(readFileSync(tsPath, 'utf8'), fixes),
         changes: fixes.map((f) => f.describe),
+        edits: true,
       });
   }
   return out;
@@ -172,7 +180,12 @@ async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
 
 /** Result of {@link runInit}: files written (relative), and project changes left for the user. */
 export interface InitResult {
+  /** Files created, overwritten or changed, in the order written. */
   written: string[];
+  /** Of those, the existing files init changed, with each change (`"type": "commonjs" → "type": "module"`). */
+  changed: Map<string, string[]>;
+  /** Folders the config points at that init created (crds/, empty without --example). */
+  created: string[];
   /** Files that already held what init writes. */
   unchanged: string[];
   /** Project changes that were needed but not written (no terminal to ask, no --yes; or declined). */
@@ -219,6 +232,7 @@ export async function runInit(
     }
   }
   const written: string[] = [];
+  const changed: InitResult['changed'] = new Map();
   const unchanged: string[] = [];
   for (const f of files) {
     if (same(f.path, f.text)) {
@@ -226,10 +240,25 @@ export async function runInit(
       continue;
     }
     written.push(f.path);
+    if (f.edits) changed.set(f.path, f.changes ?? []);
     await mkdir(dirname(join(cwd, f.path)), { recursive: true });
     await writeFile(join(cwd, f.path), f.text);
   }
-  return { written, unchanged, skipped };
+  // the folder the config's inputs name: there from the start, so that `generate` finds it
+  const created: string[] = [];
+  if (!existsSync(join(cwd, STARTER_INPUTS))) {
+    await mkdir(join(cwd, STARTER_INPUTS), { recursive: true });
+    created.push(`${STARTER_INPUTS}/`);
+  }
+  return { written, changed, created, unchanged, skipped };
+}
+
+function hasYaml(dir: string): boolean {
+  try {
+    return readdirSync(dir, { recursive: true }).some((f) => /\.ya?ml$/i.test(String(f)));
+  } catch {
+    return false;
+  }
 }
 
 /** Factory for the `init` command. */
@@ -251,8 +280,17 @@ export function createInitCommand(ctx: CliContext): Command {
     .addHelpText('after', () => `\nThen: ${commandOf(ctx.io)} generate\n`)
     .action(async (opts: InitOptions) => {
       const command = commandOf(ctx.io);
-      const { written, unchanged, skipped } = await runInit(ctx.io.cwd, opts, command, ctx.io.confirm);
-      for (const p of written) ctx.io.stdout(`wrote ${p}\n`);
+      const { written, changed, created, unchanged, skipped } = await runInit(
+        ctx.io.cwd,
+        opts,
+        command,
+        ctx.io.confirm,
+      );
+      for (const p of written) {
+        const changes = changed.get(p);
+        ctx.io.stdout(changes ? `changed ${p}:\n${changes.map((l) => `  ${l}\n`).join('')}` : `wrote ${p}\n`);
+      }
+      for (const d of created) ctx.io.stdout(`created ${d} (empty: the config reads CRDs from it)\n`);
       for (const p of unchanged) ctx.io.stdout(`unchanged ${p}\n`);
       if (skipped.length > 0) {
         ctx.io.stdout(
@@ -277,6 +315,8 @@ export function createInitCommand(ctx: CliContext): Command {
       if (deps['crdgen'] === undefined) ctx.io.stdout('next: npm install crdgen\n');
       const dev = ['typescript', '@types/node'].filter((n) => deps[n] === undefined);
       if (dev.length > 0) ctx.io.stdout(`next: npm install --save-dev ${dev.join(' ')}\n`);
+      if (!opts.example && !hasYaml(join(ctx.io.cwd, STARTER_INPUTS)))
+        ctx.io.stdout(`next: put your CRD YAML files into ${STARTER_INPUTS}/\n`);
       ctx.io.stdout(`next: ${command} generate (and ${command} verify in CI), then npm run build\n`);
       ctx.setExitCode(EXIT.ok);
     });

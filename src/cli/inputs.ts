@@ -173,6 +173,7 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
           code: 'IO001',
           file: input,
           message: 'directory contains no *.yaml or *.yml files',
+          hint: 'put your CRD YAML files into it (kubectl get crd <name> -o yaml writes one from a cluster)',
         });
       for (const f of files) addFile(f, true);
     } else if (st) {

@@ -3,7 +3,7 @@
 // controllers, header file, runtime import). Flags override the config; the config
 // overrides the defaults. Paths in a config resolve against its folder.
 
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { findConfigFile } from '../config/discover.js';
 import type { ConfigTarget, KindConfig } from '../config/types.js';
@@ -72,6 +72,8 @@ export interface ResolvedTarget {
   tsconfig?: string;
   headerFile?: string;
   format: boolean;
+  /** The config file (absolute) whose `controllers:` say which kinds get an operator; absent: the command line says. */
+  controllersFrom?: string;
 }
 
 /** Result of {@link resolveTargets}: targets, or config diagnostics (then no targets). */
@@ -80,6 +82,8 @@ export interface Resolution {
   diagnostics: Diagnostic[];
   /** The config file used, absolute. */
   configFile?: string;
+  /** What the run says before it runs: how the command line's inputs and the config combine. */
+  notes: string[];
 }
 
 /** Which flags were given on the command line (not defaults). */
@@ -225,11 +229,14 @@ function checkOutsDisjoint(targets: readonly ResolvedTarget[]): void {
 }
 
 /**
- * Resolves the targets of a run. A config is used when `--config` names one, or,
- * when no inputs are given, the first crdgen.config.* (or package.json "crdgen")
- * found walking up from the current folder. Inputs on the command line make one
- * target run from the current folder (a config's single target still gives the
- * other settings); without them every config target runs from the config's folder.
+ * Resolves the targets of a run. One rule (README "Usage"): the config is the file `--config`
+ * names, else the first crdgen.config.* (or package.json "crdgen") found walking up from the
+ * current folder. Without inputs every config target runs. Inputs on the command line write to
+ * `--out` (default: the out of the config's only target): when a config target writes to that
+ * folder, that target runs with them added to its inputs — its settings apply (flags override
+ * them), and the folder holds everything the config generates, so nothing it generates is
+ * removed as stale; elsewhere only the command line applies (a folder nested in or around a
+ * target's is refused). Paths of a config target's run are shown relative to the config.
  * `needOut`: the command writes or compares (generate, verify), so `out` is required.
  */
 export async function resolveTargets(
@@ -239,18 +246,13 @@ export async function resolveTargets(
   io: CliIo,
   needOut: boolean,
 ): Promise<Resolution> {
-  const configFile =
-    flags.config !== undefined
-      ? resolve(io.cwd, flags.config)
-      : inputs.length === 0
-        ? findConfigFile(io.cwd)
-        : undefined;
+  const configFile = flags.config !== undefined ? resolve(io.cwd, flags.config) : findConfigFile(io.cwd);
   let cfgTargets: ConfigTarget[] | undefined;
   let cfgDir = io.cwd;
   if (configFile !== undefined) {
     const { loadConfig } = await import('../config/load.js'); // ajv and yaml: only when there is a config
     const loaded = loadConfig(configFile, displayPath(io.cwd, configFile), commandOf(io));
-    if (!loaded.config) return { targets: [], diagnostics: loaded.diagnostics, configFile };
+    if (!loaded.config) return { targets: [], diagnostics: loaded.diagnostics, configFile, notes: [] };
     cfgTargets = loaded.config.targets;
     cfgDir = loaded.config.dir;
   }
@@ -260,12 +262,39 @@ export async function resolveTargets(
     );
   }
   const fromCli = inputs.length > 0;
-  if (fromCli && cfgTargets !== undefined && cfgTargets.length > 1) {
-    usage(
-      `inputs on the command line cannot be combined with a config of ${cfgTargets.length} targets; run without inputs, or use a config with one target`,
+  const cfgOut = (c: ConfigTarget): string => resolve(cfgDir, c.out);
+  let list: Array<ConfigTarget | undefined>;
+  const notes: string[] = [];
+  if (!fromCli) list = cfgTargets!;
+  else if (cfgTargets === undefined) list = [undefined];
+  else {
+    // inputs on the command line: the config target writing to --out (or the only one) runs, with them added
+    const shownConfig = displayPath(io.cwd, configFile!);
+    const runOut = given('out') ? resolve(io.cwd, flags.out!) : undefined;
+    if (runOut === undefined && cfgTargets.length > 1 && needOut)
+      usage(
+        `inputs on the command line need --out: ${shownConfig} has ${cfgTargets.length} targets, and the one writing to --out runs with them`,
+      );
+    const match =
+      runOut === undefined
+        ? cfgTargets.length === 1
+          ? cfgTargets[0]
+          : undefined
+        : cfgTargets.find((c) => cfgOut(c) === runOut);
+    const nested = runOut !== undefined && !match ? cfgTargets.find((c) => overlaps(cfgOut(c), runOut)) : undefined;
+    if (nested)
+      usage(
+        `--out ${displayPath(io.cwd, runOut!)} and ${displayPath(io.cwd, cfgOut(nested))}, where ${shownConfig} writes, are nested: each run would remove the other's files as stale; use --out ${displayPath(io.cwd, cfgOut(nested))} (its target runs, with these inputs added) or a folder outside it`,
+      );
+    list = [match];
+    notes.push(
+      match
+        ? `${shownConfig}: its target for ${displayPath(io.cwd, cfgOut(match))} runs, with the inputs named on the command line added to its own`
+        : runOut === undefined
+          ? `${shownConfig}: it has ${cfgTargets.length} targets and no --out names one, so only the command line applies`
+          : `${shownConfig}: none of its targets writes to ${displayPath(io.cwd, runOut)}, so only the command line applies`,
     );
   }
-  const list: Array<ConfigTarget | undefined> = fromCli ? [cfgTargets?.[0]] : cfgTargets!;
   if (given('out') && list.length > 1)
     usage(`--out cannot apply to ${list.length} config targets; set out per target in the config`);
   const targets: ResolvedTarget[] = list.map((cfg) => {
@@ -277,9 +306,12 @@ export async function resolveTargets(
     const tsconfig = given('tsconfig') ? flagPath(flags.tsconfig) : cfgPath(cfg?.tsconfig);
     const headerFile = given('headerFile') ? flagPath(flags.headerFile) : cfgPath(cfg?.headerFile);
     const t: ResolvedTarget = {
-      name: cfg && !fromCli ? cfg.name : out !== undefined ? displayPath(io.cwd, out) : inputs.join(' '),
-      cwd: fromCli ? io.cwd : cfgDir,
-      inputs: fromCli ? [...inputs] : cfg!.inputs,
+      name: cfg ? cfg.name : out !== undefined ? displayPath(io.cwd, out) : inputs.join(' '),
+      cwd: cfg ? cfgDir : io.cwd,
+      // a config target's inputs, and those named on the command line (made relative to the config's folder)
+      inputs: cfg
+        ? [...cfg.inputs, ...inputs.map((i) => (i === '-' ? i : relativeTo(cfgDir, resolve(io.cwd, i))))]
+        : [...inputs],
       emitters: resolveGenerators(
         given('generators') && flags.generators !== undefined ? splitGenerators(flags.generators) : undefined,
         cfg?.generators,
@@ -312,8 +344,24 @@ export async function resolveTargets(
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;
     if (headerFile !== undefined) t.headerFile = headerFile;
+    if (cfg && !given('controller')) t.controllersFrom = configFile;
     return t;
   });
   checkOutsDisjoint(targets);
-  return { targets, diagnostics: [], ...(configFile !== undefined ? { configFile } : {}) };
+  return { targets, diagnostics: [], notes, ...(configFile !== undefined ? { configFile } : {}) };
+}
+
+/** `abs` relative to `dir`, POSIX separators (`.` for `dir` itself). */
+function relativeTo(dir: string, abs: string): string {
+  const r = relative(dir, abs);
+  return r === '' ? '.' : isAbsolute(r) ? r : r.split(sep).join('/');
+}
+
+/** `a` and `b` are the same folder, or one is inside the other. */
+function overlaps(a: string, b: string): boolean {
+  const inside = (x: string, y: string): boolean => {
+    const r = relative(x, y);
+    return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+  };
+  return inside(a, b) || inside(b, a);
 }

@@ -119,9 +119,11 @@ async function emit(
   try {
     files = runEmitters(read.model, ctx, emittersForInput(target.emitters, read.format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
-    if (e instanceof NameCollisionError) throw new CliError(`${e.message}; nothing was written`, EXIT.invalidInput);
+    const written = reporter.command === 'generate' ? 'nothing was written' : ''; // verify and validate never write
+    if (e instanceof NameCollisionError)
+      throw new CliError(`${e.message}${written && `; ${written}`}`, EXIT.invalidInput);
     if (e instanceof ValidatorGenerationError)
-      throw new CliError(`${e.message}\nnothing was written`, EXIT.invalidInput);
+      throw new CliError(`${e.message}${written && `\n${written}`}`, EXIT.invalidInput);
     throw e;
   }
   // an operator whose reconcile.ts still has the stub hooks does nothing: generate says so, once

@@ -1,5 +1,8 @@
 // `crdgen testenv`: runs an in-process Kubernetes API server until SIGINT/SIGTERM, writes
-// its kubeconfig, pre-installs CRDs, and logs requests at -v. With --real, the same command
+// its kubeconfig, pre-installs CRDs, and logs requests at -v. Started by npm (`npx crdgen testenv
+// &`, `npm run`), it also stops when its parent process exits: npm passes a SIGTERM on to the
+// shell it runs crdgen in, and the shell does not pass it on, so `kill <npx's pid>` would leave
+// the server running. With --real, the same command
 // runs the real control plane instead (etcd + kube-apiserver from --assets DIR, and with
 // --simulate-workloads kube-controller-manager, kube-scheduler and kwok).
 import { Command, InvalidArgumentError } from 'commander';
@@ -177,29 +180,37 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
           `  kubectl get crd\n\n` +
           `Press Ctrl-C to stop.\n`,
       );
-      await new Promise<void>((done) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          void env.stop().then(done);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      const why = await untilStopped(io.env);
+      if (why.startsWith('parent')) io.stderr(`crdgen testenv: ${why}: stopping\n`);
+      await env.stop();
       io.stderr('crdgen testenv: stopped\n');
     });
 }
 
-/** Waits for SIGINT or SIGTERM (once), then runs `stop`. */
-function untilSignal(): Promise<NodeJS.Signals> {
+/**
+ * Waits for SIGINT or SIGTERM (once) and says which came; run by npm (its environment has
+ * `npm_command`), also for the parent process to exit (`parent process <pid> exited`).
+ */
+function untilStopped(env: Readonly<Record<string, string | undefined>> | undefined): Promise<string> {
   return new Promise((done) => {
-    const on = (sig: NodeJS.Signals): void => {
-      process.off('SIGINT', on);
-      process.off('SIGTERM', on);
-      done(sig);
+    const parent = process.ppid;
+    let watch: NodeJS.Timeout | undefined;
+    // a listener gets the signal's name from a real signal, nothing from process.emit('SIGINT')
+    const finish = (why?: string): void => {
+      process.off('SIGINT', finish);
+      process.off('SIGTERM', finish);
+      clearInterval(watch);
+      done(why ?? 'signal');
     };
-    process.on('SIGINT', on);
-    process.on('SIGTERM', on);
+    process.on('SIGINT', finish);
+    process.on('SIGTERM', finish);
+    if (env?.['npm_command'] !== undefined) {
+      // reparented: the shell npm ran crdgen in (or npm itself) is gone
+      watch = setInterval(() => {
+        if (process.ppid !== parent) finish(`parent process ${parent} exited (npm does not pass signals on)`);
+      }, 500);
+      watch.unref();
+    }
   });
 }
 
@@ -221,7 +232,7 @@ async function runReal(
   const { startControlPlane } = await import('../testing/control-plane.js');
   const log = (line: string): void => io.stderr(`crdgen testenv: ${line}\n`);
   // a signal while starting stops what has started
-  const signal = untilSignal();
+  const signal = untilStopped(io.env);
   let cp;
   try {
     const starting = startControlPlane({
@@ -264,6 +275,7 @@ async function runReal(
     ctx.setExitCode(EXIT.invalidInput);
     return;
   }
+  if (outcome.s.startsWith('parent')) log(`${outcome.s}: stopping`);
   await cp.stop();
   io.stderr('crdgen testenv: stopped\n');
 }

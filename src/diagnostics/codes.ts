@@ -2,7 +2,7 @@
 // Codes are stable; tests and users grep for them. This is the only table of codes:
 // `Diagnostic.code` is typed as its keys, so a code not listed here does not compile.
 
-/** Code → short title. `IO`: reading inputs, `YAML`: parsing, `CRD`: apiserver-equivalent
+/** Code → short title. `IO`: reading inputs, `OUT`: the output folder, `YAML`: parsing, `CRD`: apiserver-equivalent
  * CRD validation, `GEN`: rules the generator adds on top, `CLI`: command line, `PRJ`: the project
  * the output goes into (warnings, src/cli/project.ts), `TS`: TypeScript input
  * (src/input/ts/diagnostics.ts), `OAPI`: Kubernetes OpenAPI v3 documents (src/input/openapi/). */
@@ -10,6 +10,7 @@ export const DIAGNOSTIC_CODES = {
   IO001: 'cannot read input',
   IO002: 'input is not UTF-8 text',
   IO003: 'input is empty',
+  OUT001: 'output folder cannot be written',
   YAML001: 'YAML syntax error',
   YAML002: 'YAML alias expansion limit exceeded',
   CRD001: 'no CustomResourceDefinition in input',
@@ -46,6 +47,8 @@ export const DIAGNOSTIC_CODES = {
   GEN004: 'CRD serves no version (nothing generated)',
   GEN005: 'operator hooks are still the generated stubs',
   GEN006: 'kind or listKind is not a safe TypeScript identifier: generated code uses another name',
+  GEN007: 'generated operator removed (its kind gets none any more)',
+  GEN008: 'a file of yours is left without the generated code it uses',
   OAPI001: 'OpenAPI document syntax error',
   OAPI002: 'not an OpenAPI v3 document',
   OAPI003: 'no Kubernetes kind in OpenAPI document',
@@ -90,6 +93,8 @@ export const DIAGNOSTIC_CODES = {
   TS012: 'kind defined inconsistently',
   /** No inputs, or inputs that hold no kinds. */
   TS013: 'nothing to read',
+  /** A `+marker` line inside a JSDoc comment: markers are `//` comments; it is not read. */
+  TS014: 'marker in a JSDoc comment (not read)',
   // Config files (src/config).
   CFG001: 'cannot read config file',
   CFG002: 'config file syntax error',

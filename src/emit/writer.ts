@@ -26,6 +26,7 @@ import type { GeneratedFile } from './file.js';
 import { isSafeOutputPath } from './file.js';
 import { isGeneratedContents } from './header.js';
 import { compareStrings } from '../model/order.js';
+import { outDirProblem } from './out-dir.js';
 
 /** What the writer will do with one path. */
 export type PlanAction =
@@ -74,6 +75,8 @@ export interface WriteOptions extends PlanOptions {
    * inject failures mid-write.
    */
   beforeStep?: (step: 'stage' | 'commit' | 'remove', path: string) => void | Promise<void>;
+  /** Called with the plan before anything changes (to say what the run is about to remove). */
+  onPlan?: (plan: readonly PlanEntry[]) => void;
 }
 
 /** Thrown for unsafe paths or conflicts; the message is meant for the user. */
@@ -226,10 +229,13 @@ export async function writeFiles(
       `refusing to overwrite files crdgen did not generate: ${conflicts.map((c) => c.path).join(', ')}`,
     );
   }
+  opts.onPlan?.(plan);
   const root = resolve(outDir);
   const writes = plan.filter((p) => p.action === 'create' || p.action === 'update');
   const removes = plan.filter((p) => p.action === 'remove');
   if (writes.length === 0 && removes.length === 0) return { plan };
+  const problem = outDirProblem(root);
+  if (problem) throw new WriteError(`${problem.message.replace(/^--out/, root)} (${problem.hint})`);
   const hook = opts.beforeStep ?? (() => undefined);
   const createdDirs: string[] = [];
   const staged = new Map<string, string>(); // path → temp file

@@ -2,7 +2,7 @@
 // with the apiserver's 400/413/415 answers for what cannot be read.
 import type { IncomingMessage } from 'node:http';
 import { goJsonSyntaxError } from './json-syntax.js';
-import { ApiError, badRequest, failure, tooLarge } from './status.js';
+import { ApiError, failure, tooLarge } from './status.js';
 
 /** A JSON body that does not parse: a 400 with Go's syntax error (`syntax` for callers that word it otherwise). */
 export class JsonBodyError extends ApiError {
@@ -77,7 +77,7 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
       if (docs.length !== 1) throw new Error(`expected one document, got ${docs.length}`);
       return docs[0].toJSON() as unknown;
     } catch (e) {
-      throw badRequest(`error converting YAML to JSON: yaml: ${(e as Error).message.split('\n')[0]}`);
+      throw new YamlSyntaxError((e as Error).message.split('\n')[0]);
     }
   }
   if (text.trim() === '') return undefined;
@@ -85,5 +85,12 @@ export async function decodeBody(buf: Buffer, contentType: string | undefined): 
     return JSON.parse(text) as unknown;
   } catch (e) {
     throw new JsonBodyError(goJsonSyntaxError(buf) ?? (e as Error).message);
+  }
+}
+
+/** A YAML body that does not parse (worded by the yaml package, where kube-apiserver quotes go-yaml). */
+export class YamlSyntaxError extends ApiError {
+  constructor(readonly detail: string) {
+    super(failure(400, 'BadRequest', `error converting YAML to JSON: yaml: ${detail}`));
   }
 }

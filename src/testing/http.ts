@@ -4,7 +4,8 @@
 // apiserver does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../runtime/meta/types.js';
-import { decodeBody, JsonBodyError, readBody } from './body.js';
+import { decodeBody, JsonBodyError, readBody, YamlSyntaxError } from './body.js';
+import { goParseInt64 } from './go-strconv.js';
 import { decodeObjectBody, duplicateFields } from './decode.js';
 import { coreEventFields, eventsV1Fields } from './events.js';
 import { deleteObject, parseDeleteOptions } from './deletion.js';
@@ -35,7 +36,7 @@ import {
 import type { Storage } from './storage/storage.js';
 import { toTable, wantsTable } from './table.js';
 import type { IncludeObject } from './table.js';
-import { completeTypeMeta, unrecognizedJson } from './typemeta.js';
+import { completeTypeMeta, unrecognized, unrecognizedJson } from './typemeta.js';
 import { serveWatch } from './watch.js';
 import type { WatchConnection } from './watch.js';
 
@@ -281,6 +282,9 @@ export function queryBool(q: URLSearchParams, name: string): boolean | undefined
   return !(v === '0' || v.toLowerCase() === 'false');
 }
 
+/** The media types a create or update body may come in (none given: JSON). */
+const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
 /** A create or update body, decoded and with apiVersion/kind checked (and filled for built-ins) as the apiserver's decoder does. */
 async function readObjectBody(
   ctx: HttpContext,
@@ -290,12 +294,17 @@ async function readObjectBody(
 ): Promise<unknown> {
   const raw = await readBody(req);
   const ct = req.headers['content-type'];
+  const media = (ct ?? '').split(';')[0].trim().toLowerCase();
+  // protobuf and CBOR variants have their own answers (decodeBody)
+  if (media !== '' && !BODY_TYPES.includes(media) && !media.includes('protobuf') && !media.includes('cbor'))
+    throw unsupportedMediaType(BODY_TYPES);
   let decoded: unknown;
   try {
     decoded = await decodeBody(raw, ct);
   } catch (e) {
-    // an object body that is not JSON: the apiserver fails to read its kind
+    // the decoder's error, as the handlers' transformDecodeError words it
     if (e instanceof JsonBodyError) throw unrecognizedJson(target, e.syntax, raw);
+    if (e instanceof YamlSyntaxError) throw unrecognized(target, `yaml: ${e.detail}`, raw);
     throw e;
   }
   const body = completeTypeMeta(ctx.registry, target, decoded, raw);
@@ -359,6 +368,110 @@ function includeObject(q: URLSearchParams): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
+/** The request methods the apiserver maps to verbs; any other is a verb of "" to the CRD handler. */
+const VERB_OF_METHOD: Record<string, string> = {
+  GET: 'get',
+  HEAD: 'get',
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+/** go-restful's 405 for a method no route of the path takes (built-in resources). */
+function noRoute(): ApiError {
+  return new ApiError(
+    failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+  );
+}
+
+/**
+ * Whether the path takes the method, as kube-apiserver routes it: built-ins through go-restful,
+ * whose routes are collection GET/POST/DELETE (GET only across namespaces for a namespaced
+ * resource), object GET/PUT/PATCH/DELETE, subresource GET/PUT/PATCH (405 for any other); custom
+ * resources through the CRD handler, which serves a namespaced resource across namespaces only
+ * to GET (`404 page not found` else), needs a name for update and patch, and refuses methods
+ * that map to no verb with a verb of "".
+ */
+function checkRoute(r: ResourceInfo, rp: ResourcePath, method: string): void {
+  const collection = rp.name === undefined;
+  if (r.custom) {
+    if (collection && rp.namespace === undefined && r.namespaced && method !== 'GET' && method !== 'HEAD')
+      throw pathNotFound();
+    if (VERB_OF_METHOD[method] === undefined) throw methodNotSupported(r, '');
+    if (collection && (method === 'PUT' || method === 'PATCH')) throw badRequest('name must be provided');
+    return;
+  }
+  const allowed =
+    rp.subresource !== undefined
+      ? ['GET', 'PUT', 'PATCH']
+      : !collection
+        ? ['GET', 'PUT', 'PATCH', 'DELETE']
+        : rp.namespace === undefined && r.namespaced
+          ? ['GET']
+          : ['GET', 'POST', 'DELETE'];
+  if (method !== 'HEAD' && !allowed.includes(method)) throw noRoute();
+}
+
+/** The media types the apiserver writes objects in. */
+const SERVED_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+/** The `as=` forms of a JSON answer the apiserver can give (Table, object metadata only). */
+const AS_FORMS = ['Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'];
+
+/**
+ * Refuses an Accept header no answer satisfies, as kube-apiserver does: for built-ins go-restful
+ * first (a clause naming a served type, or `*\/*`; else its text `406: Not Acceptable`), then
+ * the apiserver's negotiation (a served type or wildcard whose `as=` is a form it writes; else
+ * `only the following media types are accepted`).
+ */
+function checkAccept(r: ResourceInfo, accept: string | undefined): void {
+  if (accept === undefined || accept.trim() === '') return;
+  const clauses = accept.split(',').map((c) => {
+    const [type = '', ...params] = c.split(';').map((x) => x.trim());
+    const p = new Map(
+      params.map((x) => {
+        const eq = x.indexOf('=');
+        return eq < 0 ? [x.toLowerCase(), ''] : [x.slice(0, eq).trim().toLowerCase(), x.slice(eq + 1).trim()];
+      }),
+    );
+    return { type: type.toLowerCase(), params: p };
+  });
+  const listed = `${SERVED_TYPES.join(', ')}`;
+  if (!r.custom && !clauses.some((c) => c.type === '*/*' || SERVED_TYPES.includes(c.type))) {
+    throw new ApiError(
+      failure(
+        406,
+        'NotAcceptable',
+        `406: Not Acceptable
+
+Available representations: ${listed}`,
+        {},
+      ),
+    );
+  }
+  const served = clauses.some(
+    (c) =>
+      (c.type === '*/*' || c.type === 'application/*' || SERVED_TYPES.includes(c.type)) &&
+      (!c.params.has('as') || AS_FORMS.includes(c.params.get('as')!)),
+  );
+  if (!served)
+    throw new ApiError(failure(406, 'NotAcceptable', `only the following media types are accepted: ${listed}`));
+}
+
+/** The integer options of the request (ListOptions' limit and timeoutSeconds, DeleteOptions' gracePeriodSeconds), parsed as Go's strconv does. */
+function checkIntegerOptions(q: URLSearchParams, method: string, collection: boolean): void {
+  const names = [
+    ...(method === 'DELETE' ? ['gracePeriodSeconds'] : []),
+    ...(collection && (method === 'GET' || method === 'DELETE') ? ['limit', 'timeoutSeconds'] : []),
+  ];
+  for (const n of names) {
+    const v = q.get(n);
+    if (v === null) continue;
+    const parsed = goParseInt64(v);
+    if ('error' in parsed) throw badRequest(parsed.error);
+  }
+}
+
 async function serveResource(
   ctx: HttpContext,
   req: IncomingMessage,
@@ -370,6 +483,9 @@ async function serveResource(
   const r = rp.resource;
   const method = req.method ?? 'GET';
   const ns = rp.namespace;
+  checkRoute(r, rp, method);
+  checkAccept(r, req.headers.accept);
+  checkIntegerOptions(q, method, rp.name === undefined);
   const table = wantsTable(req.headers.accept);
   const isWatch = rp.legacyWatch || queryBool(q, 'watch') === true;
   if (rp.subresource === 'scale') return serveScale(ctx, req, res, q, rp);
@@ -453,7 +569,6 @@ async function serveResource(
       );
     return sendJsonText(res, 200, viewJson(obj));
   }
-  if (method === 'PUT' && rp.name === undefined) throw badRequest('name must be provided');
   if (method === 'POST' && rp.subresource === undefined) {
     if (!r.verbs.includes('create')) throw methodNotSupported(r, 'create');
     const opts = writeOptions(q, req, undefined);
@@ -477,6 +592,8 @@ async function serveResource(
   if (method === 'PATCH' && rp.name !== undefined) {
     const ct = String(req.headers['content-type'] ?? '');
     const type = patchTypeOf(ct);
+    // go-restful's own 415 for a built-in's route, whose Consumes lists the patch types
+    if (!type && !r.custom) throw new ApiError(failure(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {}));
     if (!type) {
       throw unsupportedMediaType(
         r.strategicMerge
@@ -547,7 +664,7 @@ async function serveResource(
     }
     return sendJson(res, 200, listDocument(r, { items: deleted, resourceVersion: listed.resourceVersion }));
   }
-  throw methodNotSupported(r, method.toLowerCase());
+  throw methodNotSupported(r, VERB_OF_METHOD[method] ?? '');
 }
 
 /**
@@ -557,7 +674,16 @@ async function serveResource(
  * strict errors (unknown operation members, duplicate members) kept for the result's decoding.
  */
 async function decodePatch(raw: Buffer, contentType: string, type: PatchType, opts: WriteOptions): Promise<unknown> {
-  if (type === 'apply') return decodeBody(raw, contentType);
+  if (type === 'apply') {
+    // an empty apply patch is an object of no kind to the apply handler
+    if (raw.toString('utf8').trim() === '') throw badRequest('invalid object type: /, Kind=');
+    try {
+      return await decodeBody(raw, contentType);
+    } catch (e) {
+      if (e instanceof YamlSyntaxError) throw badRequest(`error encoding patch: yaml: ${e.detail}`);
+      throw e;
+    }
+  }
   let patch: unknown;
   try {
     patch = JSON.parse(raw.toString('utf8'));
@@ -630,7 +756,7 @@ async function serveScale(
     if (type === 'json') scale = jsonPatch(base, patch);
     else if (type === 'merge' || type === 'strategic' || type === 'apply') scale = mergePatch(base, patch);
     else throw unsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json']);
-  } else throw methodNotSupported(r, method.toLowerCase());
+  } else throw methodNotSupported(r, VERB_OF_METHOD[method] ?? '');
   if (!isObject(scale) || scale.kind !== 'Scale')
     throw badRequest('the body of the request must be an autoscaling/v1 Scale');
   // a Scale is a Go struct: no spec.replicas is 0 (what protobuf and omitempty JSON send for 0)

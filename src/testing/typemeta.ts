@@ -41,7 +41,8 @@ function summarize(raw: Buffer, max = 30): string {
   return raw.length > max ? `${text} ...` : text;
 }
 
-function unrecognized(target: TypeMetaTarget, why: string, raw: Buffer): ApiError {
+/** 400 `the object provided is unrecognized (must be of type <Kind>): <why> (<the body's start>)`. */
+export function unrecognized(target: TypeMetaTarget, why: string, raw: Buffer): ApiError {
   return badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${why} (${summarize(raw)})`);
 }
 

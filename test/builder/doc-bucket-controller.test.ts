@@ -13,6 +13,7 @@ import {
   NamespaceResource,
   type ConfigMap,
   isNotFound,
+  findCondition,
   PatchType,
   type KubeObject,
 } from '../../src/runtime/index.js';
@@ -55,9 +56,11 @@ const BUCKET_CRD: KubeObject = {
             type: 'object',
             properties: {
               spec: { type: 'object', required: ['region'], properties: { region: { type: 'string' } } },
+              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
             },
           },
         },
+        subresources: { status: {} },
       },
     ],
   },
@@ -100,8 +103,31 @@ for (const backend of BACKENDS) {
         assert.equal(cm.data?.['BUCKET_URL'], `${storage.url}/buckets/team-a.logs`);
         assert.equal(cm.metadata?.ownerReferences?.[0]?.kind, 'Bucket');
         assert.deepEqual((await buckets.get('logs')).metadata?.finalizers, ['storage.example.com/bucket']);
+        // the status condition the reconciler writes (setCondition's return decides whether it writes)
+        const ready = await waitFor(
+          async () => findCondition((await buckets.get('logs')).status?.conditions, 'Ready'),
+          'the Ready condition',
+        );
+        assert.deepEqual(
+          { ...ready, lastTransitionTime: typeof ready.lastTransitionTime },
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Provisioned',
+            message: `${storage.url}/buckets/team-a.logs in eu-west`,
+            observedGeneration: 1,
+            lastTransitionTime: 'string',
+          },
+        );
         await buckets.patch('logs', PatchType.Merge, { spec: { region: 'us-east' } });
         await waitFor(() => storage.buckets.get('team-a.logs')?.region === 'us-east', 'the bucket moved to us-east');
+        // the message and observedGeneration follow; the status stayed True, so lastTransitionTime stays
+        const moved = await waitFor(async () => {
+          const c = findCondition((await buckets.get('logs')).status?.conditions, 'Ready');
+          return c?.observedGeneration === 2 ? c : undefined;
+        }, 'the Ready condition of generation 2');
+        assert.equal(moved.message, `${storage.url}/buckets/team-a.logs in us-east`);
+        assert.equal(moved.lastTransitionTime, ready.lastTransitionTime);
         await waitFor(
           async () =>
             (await api.resource<ConfigMap>(ConfigMapResource, 'team-a').get('logs-bucket')).data?.['BUCKET_REGION'] ===

@@ -1,9 +1,10 @@
-import { ConfigMapResource, finalizer, isNotFound, newControllerManagedBy, setControllerReference, typedResource,
-  type KubeObject, type Manager } from '../../src/runtime/index.js';
+import { ConfigMapResource, finalizer, isNotFound, newControllerManagedBy, setCondition, setControllerReference,
+  typedResource, type Condition, type KubeObject, type Manager } from '../../src/runtime/index.js';
 
 /** A storage bucket that lives in an external service, declared in the cluster. */
 export interface Bucket extends KubeObject {
   spec: { region: string };
+  status?: { conditions?: Condition[] };
 }
 export const BucketResource = typedResource<Bucket>({ group: 'storage.example.com', version: 'v1',
   resource: 'buckets', kind: 'Bucket', listKind: 'BucketList', namespaced: true });
@@ -28,6 +29,12 @@ export function setupBucketController(manager: Manager, api: string): void {
           cm.data = { BUCKET_URL: url, BUCKET_REGION: b.spec.region };
           setControllerReference(b, cm, BucketResource);
         });
+        // Ready, for kubectl wait and the user. setCondition changes the list in place and says whether
+        // anything changed: write the status only then (a shallow copy taken before changes with it)
+        const conditions = b.status?.conditions ?? [];
+        const message = `${url} in ${b.spec.region}`, observedGeneration = b.metadata?.generation ?? 0;
+        if (setCondition(conditions, { type: 'Ready', status: 'True', reason: 'Provisioned', message, observedGeneration }))
+          await client.updateStatus(BucketResource, { ...b, status: { ...b.status, conditions } });
         return { requeueAfterMs: 10 * 60_000 }; // look again for drift in the storage API
       },
       cleanup: async () => {

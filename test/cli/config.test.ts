@@ -39,7 +39,7 @@ test('generate with no arguments runs every config target from a subfolder; veri
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout,
-    'coolops: generated 3 files for 1 kind in 1 group\ngateway: generated 2 files for 1 kind in 1 group\n',
+    'coolops: generated 3 files for 1 kind in 1 group: 3 written\ngateway: generated 2 files for 1 kind in 1 group: 2 written\n',
   );
   assert.deepEqual(
     [...readTree(join(dir, 'gen', 'coolops')).keys()],
@@ -64,7 +64,7 @@ test('generate with no arguments runs every config target from a subfolder; veri
   assert.equal((await run(['validate'], join(dir, 'crds'))).code, 0);
 });
 
-test('flags override the config; inputs on the command line with --config', async () => {
+test("flags override the config; inputs on the command line are added to its target's", async () => {
   const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types]\nruntimeImport: "@acme/runtime"\n');
   const r = await run(['generate', '--generators', 'types,register', '--out', 'other'], dir);
   assert.equal(r.code, 0, r.stderr);
@@ -81,7 +81,11 @@ test('flags override the config; inputs on the command line with --config', asyn
   assert.equal(r2.code, 0, r2.stderr);
   assert.deepEqual(
     [...readTree(join(dir, 'gen')).keys()],
-    ['apis/gateway.networking.k8s.io/v1/types.ts', 'apis/gateway.networking.k8s.io/v1beta1/types.ts'],
+    [
+      'apis/coolops.cn/v1alpha1/types.ts',
+      'apis/gateway.networking.k8s.io/v1/types.ts',
+      'apis/gateway.networking.k8s.io/v1beta1/types.ts',
+    ],
   );
   assert.match(
     readFileSync(join(dir, 'gen/apis/gateway.networking.k8s.io/v1/types.ts'), 'utf8'),

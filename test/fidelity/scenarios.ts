@@ -664,6 +664,168 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'bad requests: verbs on collections and objects, bodies, content types, query parameters',
+    async run({ ns, req, send }) {
+      await send('POST', widgets(ns), { body: w('a') });
+      await send('POST', cms(ns), { body: cm('c') });
+      // verbs a collection URL does not take
+      for (const [path, what] of [
+        [widgets(ns), 'custom resources'],
+        [cms(ns), 'configmaps'],
+      ] as const) {
+        await req(`PATCH on the ${what} collection: 405`, 'PATCH', path, { body: {}, contentType: MERGE_PATCH });
+        await req(`PATCH (JSON patch) on the ${what} collection: 405`, 'PATCH', path, {
+          body: [],
+          contentType: JSON_PATCH,
+        });
+        await req(`apply on the ${what} collection: 405`, 'PATCH', `${path}?fieldManager=m`, {
+          body: '{}',
+          contentType: APPLY,
+        });
+        await req(`OPTIONS on the ${what} collection`, 'OPTIONS', path);
+      }
+      await req('PUT on the configmaps collection', 'PUT', cms(ns), { body: cm('c') });
+      await req('POST on a named configmap', 'POST', `${cms(ns)}/c`, { body: cm('c') });
+      await req('OPTIONS on a custom resource', 'OPTIONS', widget(ns, 'a'));
+      await req('OPTIONS on a configmap', 'OPTIONS', `${cms(ns)}/c`);
+      await req('POST on a status subresource', 'POST', `${widget(ns, 'a')}/status`, { body: w('a') });
+      await req('DELETE on a status subresource', 'DELETE', `${widget(ns, 'a')}/status`);
+      await req('POST on a configmap that has no status', 'POST', `${cms(ns)}/c/status`, { body: cm('c') });
+      for (const [path, what] of [
+        [`${G}/widgets`, 'custom resources'],
+        ['/api/v1/configmaps', 'configmaps'],
+      ] as const) {
+        await req(`PATCH on ${what} across namespaces`, 'PATCH', path, { body: {}, contentType: MERGE_PATCH });
+        await req(`POST on ${what} across namespaces`, 'POST', path, {
+          body: path.includes('configmaps') ? cm('b') : w('b'),
+        });
+        await req(`PUT on ${what} across namespaces`, 'PUT', path, { body: {} });
+        await req(`DELETE on ${what} across namespaces`, 'DELETE', `${path}?labelSelector=none%3Dnone`);
+      }
+      // bodies that are not JSON
+      for (const [text, what] of [
+        ['{not json', 'an unquoted key'],
+        ['{"apiVersion": "fidelity.crdgen.dev/v1",', 'cut short'],
+        ['[1, 2]', 'an array'],
+        ['"text"', 'a string'],
+        ['{"a": 1} x', 'text after the object'],
+        ['{"a" 1}', 'a missing colon'],
+        ['{"a": tru}', 'a broken literal'],
+        ['{"a": "\\q"}', 'a bad escape'],
+      ] as const) {
+        await req(`POST a body that is ${what}: 400`, 'POST', widgets(ns), { body: text });
+        await req(`PUT a configmap body that is ${what}: 400`, 'PUT', `${cms(ns)}/c`, { body: text });
+      }
+      await req('merge patch that is not JSON: 400', 'PATCH', widget(ns, 'a'), {
+        body: '{not json',
+        contentType: MERGE_PATCH,
+      });
+      await req('JSON patch that is not JSON: 400', 'PATCH', widget(ns, 'a'), {
+        body: '[{"op": ',
+        contentType: JSON_PATCH,
+      });
+      // empty bodies
+      await req('POST with an empty body: 400', 'POST', widgets(ns), { body: '' });
+      await req('PUT with an empty body: 400', 'PUT', widget(ns, 'a'), { body: '' });
+      await req('merge patch with an empty body: 400', 'PATCH', widget(ns, 'a'), {
+        body: '',
+        contentType: MERGE_PATCH,
+      });
+      await req('JSON patch with an empty body: 400', 'PATCH', widget(ns, 'a'), { body: '', contentType: JSON_PATCH });
+      await req('apply with an empty body', 'PATCH', `${widget(ns, 'a')}?fieldManager=m`, {
+        body: '',
+        contentType: APPLY,
+      });
+      // content types
+      await req('POST as text/plain: 415', 'POST', widgets(ns), {
+        body: JSON.stringify(w('t')),
+        contentType: 'text/plain',
+      });
+      await req('PUT as application/xml: 415', 'PUT', widget(ns, 'a'), {
+        body: '<Widget/>',
+        contentType: 'application/xml',
+      });
+      await req('PATCH as application/json: 415', 'PATCH', widget(ns, 'a'), {
+        body: {},
+        contentType: 'application/json',
+      });
+      await req('PATCH as text/plain: 415', 'PATCH', `${cms(ns)}/c`, { body: {}, contentType: 'text/plain' });
+      await req('POST with a content type carrying a charset', 'POST', widgets(ns), {
+        body: w('cs'),
+        contentType: 'application/json; charset=utf-8',
+      });
+      await req('POST as YAML', 'POST', widgets(ns), {
+        body: 'apiVersion: fidelity.crdgen.dev/v1\nkind: Widget\nmetadata: {name: yml}\nspec: {color: red}\n',
+        contentType: 'application/yaml',
+      });
+      await req('POST as text/yaml', 'POST', cms(ns), {
+        body: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tyml}\n',
+        contentType: 'text/yaml',
+      });
+      await req('POST without a content type', 'POST', cms(ns), { body: cm('noct'), contentType: '' });
+      await req('POST as a merge patch', 'POST', widgets(ns), { body: w('mp'), contentType: MERGE_PATCH });
+      await req('PUT a configmap as text/plain', 'PUT', `${cms(ns)}/c`, { body: cm('c'), contentType: 'text/plain' });
+      await req('apply with an empty body to a configmap', 'PATCH', `${cms(ns)}/c?fieldManager=m`, {
+        body: '',
+        contentType: APPLY,
+      });
+      await req('apply that is not YAML', 'PATCH', `${widget(ns, 'a')}?fieldManager=m`, {
+        body: 'a: [1',
+        contentType: APPLY,
+      });
+      await req('POST as YAML that does not parse: 400', 'POST', widgets(ns), {
+        body: 'a: [1\n',
+        contentType: 'application/yaml',
+      });
+      // Accept headers the server cannot answer
+      await req('GET with Accept: text/html: 406', 'GET', widget(ns, 'a'), { accept: 'text/html' });
+      await req('list with Accept: application/xml: 406', 'GET', widgets(ns), { accept: 'application/xml' });
+      await req('GET a configmap with Accept: text/plain: 406', 'GET', `${cms(ns)}/c`, { accept: 'text/plain' });
+      await req('GET with Accept: */*', 'GET', `${cms(ns)}/c`, { accept: '*/*' });
+      await req('GET with Accept: application/*', 'GET', `${cms(ns)}/c`, { accept: 'application/*' });
+      await req('GET with Accept: a browser', 'GET', `${cms(ns)}/c`, {
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      });
+      await req('GET with Accept: text/html, application/json', 'GET', `${cms(ns)}/c`, {
+        accept: 'text/html, application/json',
+      });
+      await req('GET with Accept: application/json;as=Foo', 'GET', `${cms(ns)}/c`, {
+        accept: 'application/json;as=Foo',
+      });
+      await req('GET a custom resource with Accept: application/*', 'GET', widget(ns, 'a'), {
+        accept: 'application/*',
+      });
+      await req('apply of {} to an object', 'PATCH', `${widget(ns, 'a')}?fieldManager=m`, {
+        body: '{}',
+        contentType: APPLY,
+      });
+      await req('create with Accept: text/html', 'POST', widgets(ns), { body: w('acc'), accept: 'text/html' });
+      // query parameters that do not parse
+      await req('list with limit=abc: 400', 'GET', `${widgets(ns)}?limit=abc`);
+      await req('list with limit=-1', 'GET', `${widgets(ns)}?limit=-1`);
+      await req('list with limit= (empty)', 'GET', `${widgets(ns)}?limit=`);
+      await req('list with a limit past int64', 'GET', `${widgets(ns)}?limit=99999999999999999999`);
+      await req('list with limit=1.5', 'GET', `${cms(ns)}?limit=1.5`);
+      await req('list with limit=+2', 'GET', `${cms(ns)}?limit=%2B2`);
+      await req('watch with timeoutSeconds=x', 'GET', `${cms(ns)}?watch=1&timeoutSeconds=x`);
+      await req('delete with gracePeriodSeconds= (empty)', 'DELETE', `${cms(ns)}/nope?gracePeriodSeconds=`);
+      await req('list with timeoutSeconds=x: 400', 'GET', `${widgets(ns)}?timeoutSeconds=x`);
+      await req(
+        'list with a bad labelSelector: 400',
+        'GET',
+        `${widgets(ns)}?labelSelector=${encodeURIComponent('a in (')}`,
+      );
+      await req(
+        'list with a bad fieldSelector: 400',
+        'GET',
+        `${widgets(ns)}?fieldSelector=${encodeURIComponent('spec.color')}`,
+      );
+      await req('delete with gracePeriodSeconds=soon: 400', 'DELETE', `${cms(ns)}/c?gracePeriodSeconds=soon`);
+      await req('delete with propagationPolicy=Never: 422', 'DELETE', `${cms(ns)}/c?propagationPolicy=Never`);
+      await req('create with dryRun=Yes: 400', 'POST', `${widgets(ns)}?dryRun=Yes`, { body: w('d') });
+    },
+  },
+  {
     name: 'Table form',
     async run({ ns, req, send, eventually }) {
       await send('POST', widgets(ns), { body: w('t1', { replicas: 2 }) });

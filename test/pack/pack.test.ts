@@ -24,7 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 import { promisify } from 'node:util';
-import { CORPUS, FIXTURES, ROOT } from '../golden/support.js';
+import { CORPUS, FIXTURES, readTree, ROOT } from '../golden/support.js';
 import {
   loadKubeconfig,
   resourceClient,
@@ -44,8 +44,9 @@ after(async () => {
 const MINUTE = 60_000;
 /** The environment of a user's shell: none of the npm variables `npm test` set, no node_modules/.bin of this checkout on PATH. */
 const userEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  // (NODE_TEST_CONTEXT: a `node --test` run inside this one would report to this runner, not print)
   Object.entries(process.env).filter(
-    ([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'CRDGEN_COMMAND' && k !== 'NODE_TEST_CONTEXT',
+    ([k]) => !/^npm_/i.test(k) && !['INIT_CWD', 'CRDGEN_COMMAND', 'NODE_TEST_CONTEXT'].includes(k),
   ),
 );
 userEnv['PATH'] = (process.env['PATH'] ?? '')
@@ -158,7 +159,7 @@ test(
       existsSync(join(ROOT, 'dist', 'cli', 'main.js')),
       'dist/ is missing: npm test builds it first (npm run build)',
     );
-    // --ignore-scripts: dist/ is already built; `prepare` would rebuild it under the other tests' feet
+    // --ignore-scripts: dist/ is already built; `prepack` would rebuild it under the other tests' feet
     const packed = JSON.parse(
       (await sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], ROOT)).stdout,
     ) as Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -189,6 +190,17 @@ test(
       ),
       'no sources, tests or other fixtures in the package',
     );
+    // nothing runs when a user installs the package (npm 11 warns of install scripts, prepare included)
+    const packedPkg = JSON.parse((await sh('tar', ['-xzOf', tarball, 'package/package.json'], tmp)).stdout) as {
+      scripts?: Record<string, string>;
+    };
+    const installTime = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare', 'prepublish'];
+    assert.deepEqual(
+      Object.keys(packedPkg.scripts ?? {}).filter((k) => installTime.includes(k)),
+      [],
+      'no install-time script in the published package.json',
+    );
+    assert.equal(packedPkg.scripts?.['prepack'], 'npm run build', 'npm pack and npm publish build dist/ first');
     // every subpath typesVersions maps (node10 resolution) is a file of the package
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;
@@ -207,7 +219,7 @@ test(
   async () => {
     assert.ok(tarball !== '', 'packed by the test before');
     // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
-    const [setup, run, tests, install] = readmeCommands();
+    const [setup, run, tests, , install] = readmeCommands();
     assert.deepEqual(setup, [
       'npm init -y',
       'npm install crdgen',
@@ -228,7 +240,8 @@ test(
     ]);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
-    await sh('npm', ['install', '--prefer-offline', '--loglevel=error', tarball], project);
+    const installed = await sh('npm', ['install', '--prefer-offline', '--loglevel=warn', tarball], project);
+    assert.doesNotMatch(installed.stderr, /install-scripts|crdgen@[^ ]+ \(/, 'no install script to approve');
     // the README's `npm install --save-dev typescript @types/node` resolves to these majors today; pinned
     // so that the suite does not change under us when a new major ships (TypeScript 5.9: the test below)
     await sh(
@@ -240,7 +253,18 @@ test(
     const init = await sh('npx', ['crdgen', 'init', '--example', '--yes'], project);
     assert.equal(
       init.stdout,
-      'wrote crdgen.config.yaml\nwrote crds/databasemanager.yaml\nwrote package.json\nwrote tsconfig.json\nnext: npx crdgen generate (and npx crdgen verify in CI), then npm run build\n',
+      [
+        'wrote crdgen.config.yaml',
+        'wrote crds/databasemanager.yaml',
+        'changed package.json:',
+        '  "type": "commonjs" → "type": "module"',
+        '  scripts.generate: "crdgen generate"',
+        '  scripts.build: "tsc"',
+        '  scripts.test: "npm run build && cd dist && node --test"',
+        'wrote tsconfig.json',
+        'next: npx crdgen generate (and npx crdgen verify in CI), then npm run build',
+        '',
+      ].join('\n'),
     );
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
       type: string;
@@ -256,7 +280,7 @@ test(
       cpSync(f, join(project, 'crds', f.split(sep).pop()!));
 
     const gen = await sh('npx', ['crdgen', 'generate'], project);
-    assert.match(gen.stdout, /^generated \d+ files for 5 kinds in 3 groups\n$/);
+    assert.match(gen.stdout, /^generated (\d+) files for 5 kinds in 3 groups: \1 written\n$/);
     assert.doesNotMatch(gen.stderr, /PRJ00\d/, 'the project init set up needs nothing more');
     // the user's own code on top of the generated clients
     writeFileSync(
@@ -302,7 +326,7 @@ test(
     await until(
       'crdgen testenv to listen',
       5 * MINUTE,
-      async () => (/kubeconfig written to/.test(env.output()) ? true : undefined),
+      () => Promise.resolve(/kubeconfig written to/.test(env.output()) ? true : undefined),
       env.output,
     );
     // metrics and probes on ports 0: a test must not need fixed ports free
@@ -392,6 +416,147 @@ test(
     assert.equal(onPath.code, 1);
     assert.match(onPath.stderr, /To fix it, run:\n {2}crdgen generate\n$/);
     writeFileSync(types, before);
+  },
+);
+
+test(
+  "the README's next steps in that project: a CRD path on the command line keeps the config's settings and files; a kind taken out of controllers: is announced, its reconcile.ts named, the build passes once it is deleted",
+  { timeout: 15 * MINUTE },
+  async () => {
+    const next = readmeCommands()[3];
+    assert.deepEqual(next, [
+      'npx crdgen generate crds/databasemanager.yaml',
+      'npx crdgen generate',
+      'rm -r src/generated/controllers/databasemanager',
+      'npm run build',
+    ]);
+    const generated = join(project, 'src', 'generated');
+    const before = readTree(generated);
+    const one = await sh('npx', ['crdgen', 'generate', 'crds/databasemanager.yaml'], project);
+    assert.match(
+      one.stdout,
+      /^crdgen\.config\.yaml: its target for src\/generated runs, with the inputs named on the command line added to its own\ngenerated (\d+) files for 5 kinds in 3 groups: \1 unchanged\n$/,
+    );
+    assert.deepEqual(readTree(generated), before, "the operator and the other CRDs' files stay");
+    // "delete it under controllers: in crdgen.config.yaml"
+    const config = readFileSync(join(project, 'crdgen.config.yaml'), 'utf8');
+    const without = config.replace(/^controllers:\n {2}- DatabaseManager\n/m, '');
+    assert.notEqual(without, config);
+    writeFileSync(join(project, 'crdgen.config.yaml'), without);
+    const gone = await sh('npx', ['crdgen', 'generate'], project);
+    assert.match(
+      gone.stderr,
+      /^src\/generated\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(6 files: Dockerfile, config\/crd\.yaml, config\/manager\.yaml, config\/rbac\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
+    );
+    assert.match(
+      gone.stderr,
+      /^src\/generated\/controllers\/databasemanager\/reconcile\.ts warning GEN008 .*\n {2}hint: delete it \(and src\/generated\/controllers\/databasemanager\/\) if the kind needs no operator/m,
+    );
+    assert.match(gone.stdout, /; removed 6 stale generated files\n$/);
+    // before the user deletes it, the build fails, as GEN008 said
+    const broken = await sh('npm', ['run', 'build'], project, { fail: true });
+    assert.notEqual(broken.code, 0);
+    assert.match(broken.stdout + broken.stderr, /reconcile\.ts.*TS2307/);
+    rmSync(join(generated, 'controllers', 'databasemanager'), { recursive: true });
+    rmSync(join(project, 'dist'), { recursive: true, force: true });
+    await sh('npm', ['run', 'build'], project);
+    assert.ok(existsSync(join(project, 'dist', 'generated', 'clientset', 'clientset.js')));
+    // put back for the tests after this one
+    writeFileSync(join(project, 'crdgen.config.yaml'), config);
+    await sh('npx', ['crdgen', 'generate'], project);
+    assert.deepEqual(readTree(generated), before);
+  },
+);
+
+/** The code blocks (language, text) of the section of `file` under `heading`, up to the next heading of its level or above. */
+function docBlocks(file: string, heading: string): Array<{ lang: string; text: string }> {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const at = text.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `${file} has "${heading}"`);
+  const level = /^#+/.exec(heading)![0];
+  const next = text.slice(at + heading.length + 2).search(new RegExp(`^#{1,${level.length}} `, 'm'));
+  const section = text.slice(at, next < 0 ? undefined : at + heading.length + 2 + next);
+  return [...section.matchAll(/```(\w*)\n([^]*?)```/g)].map((m) => ({ lang: m[1], text: m[2] }));
+}
+
+test(
+  "docs/testing.md's examples, as written, in that project: the generated operator tested against the test server, fault injection, the real control plane's switch",
+  { timeout: 15 * MINUTE },
+  async () => {
+    const [test1, run1] = docBlocks('docs/testing.md', '## In a test');
+    assert.equal(test1?.lang, 'ts');
+    assert.deepEqual(run1, { lang: 'sh', text: 'npm run build && node --test dist/databasemanager.test.js\n' });
+    const [faults] = docBlocks('docs/testing.md', '### Fault injection');
+    const [real] = docBlocks('docs/testing.md', '## The real control plane: `startControlPlane()`');
+    const src = join(project, 'src');
+    writeFileSync(join(src, 'databasemanager.test.ts'), test1.text);
+    // the fault-injection lines act on a server the reader has started: one, around them
+    writeFileSync(
+      join(src, 'faults.ts'),
+      `import { startTestApiServer } from 'crdgen/testing';\nconst env = await startTestApiServer();\n${faults.text}await env.stop();\n`,
+    );
+    writeFileSync(join(src, 'env.ts'), real.text);
+    try {
+      const [build, runTests] = run1.text.trim().split(' && ');
+      await sh('npm', build.split(' ').slice(1), project);
+      const ran = await sh('node', runTests.split(' ').slice(1), project);
+      assert.match(ran.stdout, /^# pass 1$/m);
+      assert.match(ran.stdout, /^# fail 0$/m);
+      await sh('node', ['dist/faults.js'], project);
+      await sh('node', ['dist/env.js'], project); // the test server's branch (no REAL)
+    } finally {
+      for (const f of ['databasemanager.test', 'faults', 'env']) {
+        rmSync(join(src, `${f}.ts`), { force: true });
+        rmSync(join(project, 'dist', `${f}.js`), { force: true });
+      }
+    }
+  },
+);
+
+test(
+  '`npx crdgen testenv &` stopped by the PID the shell gave (npx, not its process group): the server stops too',
+  { timeout: 10 * MINUTE },
+  async () => {
+    const kc = join(tmp, 'pid.kubeconfig');
+    const env = start('npx', ['crdgen', 'testenv', '--kubeconfig', kc], project);
+    await until(
+      'crdgen testenv to listen',
+      5 * MINUTE,
+      async () => (/kubeconfig written to/.test(env.output()) ? true : undefined),
+      env.output,
+    );
+    const config = await loadKubeconfig({ path: kc });
+    assert.equal((await fetch(`${config.server}/version`)).status, 200);
+    const exited = new Promise((r) => env.child.once('exit', r));
+    process.kill(env.child.pid!, 'SIGTERM'); // `kill $!`: npx alone
+    await exited;
+    try {
+      await until(
+        'the server to stop',
+        MINUTE,
+        async () => {
+          try {
+            await fetch(`${config.server}/version`);
+            return undefined;
+          } catch {
+            return true;
+          }
+        },
+        env.output,
+      );
+      assert.match(env.output(), /crdgen testenv: stopped\n/);
+    } finally {
+      // a server left running (the failure this test looks for) is stopped here: found by its kubeconfig path
+      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+        let cmdline = '';
+        try {
+          cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          continue;
+        }
+        if (cmdline.includes('testenv') && cmdline.includes(kc)) process.kill(Number(pid), 'SIGKILL');
+      }
+    }
   },
 );
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { JsonObject, Kind, Model, SchemaNode, ValidationRule, Verb } from '../../src/model/types.js';
 import { QUANTITY_PATTERN } from '../../src/input/ts/schema.js';
 import { verbsOf } from '../../src/input/ts/verbs.js';
+import { jsdocMarker } from '../../src/input/ts/comments.js';
 import { compareKubeVersions } from '../../src/model/naming.js';
 
 const text = fc.string({
@@ -11,8 +12,11 @@ const text = fc.string({
   minLength: 1,
   maxLength: 24,
 });
-/** Descriptions: anything but `*\/` written literally (the one escape JSDoc text has). */
-const description = text.filter((s) => !s.includes('*\\/'));
+/**
+ * Descriptions: anything but `*\/` written literally (the one escape JSDoc text has), and no line
+ * that reads as a marker (`+a:b`): those are left out of a JSDoc description (TS014).
+ */
+const description = text.filter((s) => !s.includes('*\\/') && !s.split('\n').some((l) => jsdocMarker(l) !== undefined));
 const nonEmpty = fc.string({ minLength: 1, maxLength: 16 });
 const propName = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,5}$/);
 const opt = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(a, { nil: undefined });

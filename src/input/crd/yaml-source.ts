@@ -208,7 +208,65 @@ function syntaxError(text: string, doc: Document.Parsed, file: string, pos: (off
   }
   const d: Diagnostic = { severity: 'error', code: 'YAML001', file, ...firstAt, message: firstLine(first.message) };
   if (/tab/i.test(first.message)) d.hint = 'YAML indentation must use spaces, not tabs';
+  else if (first.code === 'BAD_INDENT') Object.assign(d, badIndent(text, first.pos[0], pos));
+  else if (first.code === 'MULTILINE_IMPLICIT_KEY') {
+    const hint = missingColon(lineAt(text, first.pos[0]).text.slice(firstAt.col - 1));
+    if (hint !== undefined) d.hint = hint;
+  }
   return d;
+}
+
+/** The line of `text` holding `offset`: its text and where it starts. */
+function lineAt(text: string, offset: number): { text: string; start: number } {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return { text: text.slice(start, end < 0 ? text.length : end).replace(/\r$/, ''), start };
+}
+
+/** What a line starts with, for a message: `replicas:`, `- name:`. */
+function lineHead(line: string): string {
+  const t = line.trim();
+  const colon = t.search(/:(\s|$)/);
+  return colon >= 0 ? t.slice(0, colon + 1) : (t.split(/\s/)[0] ?? t);
+}
+
+/**
+ * A line indented unlike the keys around it (`yaml` reports it at the line's start): the position
+ * of the line's first character, and a hint naming the nearest key above that starts one or two
+ * columns away.
+ */
+function badIndent(text: string, offset: number, pos: (offset: number) => LineCol): Partial<Diagnostic> {
+  const line = lineAt(text, offset);
+  const indent = line.text.length - line.text.trimStart().length;
+  const out: Partial<Diagnostic> = { ...pos(line.start + indent) };
+  // the line's own block (the next line, when deeper) is deeper than its siblings: they start left of it
+  const next = lineAt(text, line.start + line.text.length + 1);
+  const nextIndent = next.text.length - next.text.trimStart().length;
+  const below = next.start > line.start && next.text.trim() !== '' && nextIndent > indent ? nextIndent : Infinity;
+  // the lines above, nearest first, up to the document's start
+  let end = line.start - 1;
+  while (end > 0) {
+    const above = lineAt(text, end - 1);
+    end = above.start - 1;
+    if (/^(---|\.\.\.)(\s|$)/.test(above.text)) break;
+    const t = above.text.trim();
+    if (t === '' || t.startsWith('#')) continue;
+    const i = above.text.length - above.text.trimStart().length;
+    if (i !== indent && i < below && Math.abs(i - indent) <= 2 && /^(- )?[^\s#][^:]*:(\s|$)/.test(t)) {
+      out.hint = `${lineHead(line.text)} starts at column ${indent + 1}, ${lineHead(above.text)} above it at column ${i + 1}: the keys of one mapping start in the same column (YAML nests by indentation)`;
+      break;
+    }
+  }
+  return out;
+}
+
+/** For a line the parser took for a key running into the next line: the colon it probably lacks. */
+function missingColon(line: string): string | undefined {
+  const t = line.trim();
+  if (/:\s/.test(t) || t.endsWith(':')) return undefined;
+  const m = /^(-\s+)?([A-Za-z_$][\w.$/-]*)(?::(?=\S)|\s+)(\S.*)$/.exec(t);
+  if (!m) return undefined;
+  return `a key is followed by ": " (a colon and a space): did you mean "${m[1] ?? ''}${m[2]}: ${m[3]}"?`;
 }
 
 /** True when a quoted scalar's source (opening quote included) has its closing quote. */

@@ -1,9 +1,11 @@
 // Comments around declarations: the JSDoc that becomes a description, and the `// +marker`
 // line comments. A comment block belongs to a declaration when no blank line separates
-// them (Go's doc-comment rule); blocks further up are detached.
+// them (Go's doc-comment rule); blocks further up are detached. A marker written inside a JSDoc
+// comment is not read (markers are `//` comments, as in Go): it is left out of the description
+// and reported with the fix.
 import { ts } from 'ts-morph';
 import type { SourcePos } from '../../model/types.js';
-import type { RawMarker } from './markers.js';
+import { markerDef, type RawMarker } from './markers.js';
 
 /** One comment in the source. */
 export interface Comment {
@@ -19,6 +21,8 @@ export interface CommentInfo {
   /** Text of the last JSDoc block, marker-free, or undefined when there is none. */
   description?: string;
   markers: RawMarker[];
+  /** Marker lines written inside a JSDoc comment: not read, reported (left out of the description). */
+  jsdocMarkers: RawMarker[];
 }
 
 /** Position helper bound to one file. */
@@ -88,12 +92,18 @@ export function markerOf(ctx: FileCtx, c: Comment): RawMarker | undefined {
 
 /** Description and markers of a block of comments. */
 export function readComments(ctx: FileCtx, comments: Comment[]): CommentInfo {
-  const info: CommentInfo = { markers: [] };
+  const info: CommentInfo = { markers: [], jsdocMarkers: [] };
   for (const c of comments) {
     const marker = markerOf(ctx, c);
     if (marker) info.markers.push(marker);
     else if (c.kind === 'jsdoc') {
-      const d = jsdocText(c.text);
+      const markers: RawMarker[] = [];
+      const d = jsdocText(c.text, (line, at) => {
+        const m = jsdocMarker(line);
+        if (m !== undefined) markers.push({ text: m, pos: posOf(ctx, c.start + at) });
+        return m === undefined;
+      });
+      info.jsdocMarkers.push(...markers);
       if (d === undefined) delete info.description;
       else info.description = d;
     }
@@ -102,22 +112,57 @@ export function readComments(ctx: FileCtx, comments: Comment[]): CommentInfo {
 }
 
 /**
+ * The marker a line of a JSDoc comment holds (`+kubebuilder:validation:Maximum=10` →
+ * `kubebuilder:validation:Maximum=10`), or undefined for text: a `+name` whose name has a `:`
+ * (kubebuilder:…, genclient:…) or is a marker of the catalogue (`+optional`, `+genclient`).
+ */
+export function jsdocMarker(line: string): string | undefined {
+  const m = /^\s*\+([A-Za-z][\w.-]*(?::[\w.-]+)*)(.*)$/.exec(line);
+  if (!m) return undefined;
+  const [, name, rest] = m;
+  if (!name.includes(':') && markerDef(name) === undefined) return undefined;
+  if (rest !== '' && !/^[:=]/.test(rest) && rest.trim() !== '') return undefined; // `+optional field` is prose
+  return `${name}${rest}`.trim();
+}
+
+/**
  * The text of a JSDoc comment: `/**` and `*\/` removed, a leading `*` and one space removed
  * from each line, an empty first and last line dropped, lines joined with `\n`. `*\/` written
- * as `*\\/` inside the text reads back as `*\/`. Undefined when nothing is left.
+ * as `*\\/` inside the text reads back as `*\/`. Undefined when nothing is left. `keep` sees each
+ * line (and its offset in `raw`) and may leave it out.
  */
-export function jsdocText(raw: string): string | undefined {
+export function jsdocText(
+  raw: string,
+  keep: (line: string, offset: number) => boolean = () => true,
+): string | undefined {
   const body = raw.slice(3, -2);
-  const lines = body.split(/\r?\n/);
-  const single = lines.length === 1;
-  if (lines.length > 1 && lines[0].trim() === '') lines.shift();
-  if (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
-  const out = lines.map((line) => {
-    if (single) return line.replace(/^ /, '').replace(/ $/, '');
-    const m = /^[ \t]*\* ?/.exec(line);
-    return m ? line.slice(m[0].length) : line.trimStart();
+  let offset = 3;
+  let lines = body.split(/\r?\n/).map((text) => {
+    const at = offset;
+    offset += text.length + (raw.charAt(offset + text.length) === '\r' ? 2 : 1);
+    return { text, at };
   });
-  const text = out.join('\n').replaceAll('*\\/', '*/');
+  const single = lines.length === 1;
+  if (lines.length > 1 && lines[0].text.trim() === '') lines.shift();
+  if (lines.length > 1 && lines[lines.length - 1].text.trim() === '') lines.pop();
+  const stripped = lines.map(({ text, at }) => {
+    if (single) {
+      const lead = text.startsWith(' ') ? 1 : 0;
+      return { text: text.slice(lead).replace(/ $/, ''), at: at + lead };
+    }
+    const m = /^[ \t]*\* ?/.exec(text);
+    if (m) return { text: text.slice(m[0].length), at: at + m[0].length };
+    const lead = text.length - text.trimStart().length;
+    return { text: text.trimStart(), at: at + lead };
+  });
+  lines = stripped.filter((l) => keep(l.text, l.at + (l.text.length - l.text.trimStart().length)));
+  // lines left out at either end take the blank lines around them along
+  while (lines.length < stripped.length && lines.length > 0 && lines[0].text.trim() === '') lines.shift();
+  while (lines.length < stripped.length && lines.length > 0 && lines[lines.length - 1].text.trim() === '') lines.pop();
+  const text = lines
+    .map((l) => l.text)
+    .join('\n')
+    .replaceAll('*\\/', '*/');
   return text === '' ? undefined : text;
 }
 

@@ -63,6 +63,17 @@ export class ReadCtx {
     const info = readComments(fc, attached);
     const doc: DeclDoc = { markers: [] };
     if (info.description !== undefined) doc.description = info.description;
+    for (const raw of info.jsdocMarkers) {
+      this.report({
+        ...tsDiag(
+          'TS014',
+          `"+${raw.text}" is inside a JSDoc comment, where markers are not read (nor taken as the description)`,
+          raw.pos,
+          `markers are // comments: write "// +${raw.text}" on a line of its own above the declaration`,
+        ),
+        severity: 'warning',
+      });
+    }
     for (const raw of info.markers) {
       this.consumed.add(key(raw.pos));
       const parsed = parseMarker(raw);

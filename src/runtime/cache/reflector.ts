@@ -48,8 +48,8 @@ export interface ReflectorOptions {
   random?: () => number;
   /** Metrics hooks. */
   metrics?: ReflectorMetrics;
-  /** Called with the error of each failed cycle (default: a warning on stderr). */
-  watchErrorHandler?: (err: unknown) => void;
+  /** Called with the error of each failed cycle and the reflector's name (default: a warning on stderr). */
+  watchErrorHandler?: (err: unknown, name: string) => void;
 }
 
 /** Page size of paged lists (client-go pager's default). */
@@ -79,7 +79,7 @@ export class Reflector<T extends KubeObject> {
   private readonly random: () => number;
   private readonly backoff: BackoffManager;
   private readonly metrics: ReflectorMetrics;
-  private readonly onError: (err: unknown) => void;
+  private readonly onError: (err: unknown, name: string) => void;
   private lastSyncRV = '';
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
@@ -355,7 +355,7 @@ export class Reflector<T extends KubeObject> {
 
   private report(err: unknown): void {
     try {
-      this.onError(err);
+      this.onError(err, this.name);
     } catch {
       /* a throwing handler must not stop the reflector */
     }

@@ -52,6 +52,8 @@ export interface SharedIndexInformerOptions<T> {
   metrics?: ReflectorMetrics;
   /** Called when a handler throws or rejects (default: stderr). */
   onHandlerError?: (err: unknown) => void;
+  /** Called with each failed list or watch (default: stderr); {@link SharedIndexInformer.setWatchErrorHandler} overrides it. */
+  watchErrorHandler?: WatchErrorHandler;
 }
 
 function determineResyncPeriod(desired: number, check: number): number {
@@ -190,7 +192,9 @@ class DefaultSharedIndexInformer<T extends KubeObject> implements SharedIndexInf
       ...(o.pageSize !== undefined ? { pageSize: o.pageSize } : {}),
       ...(o.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: o.minWatchTimeoutMs } : {}),
       ...(o.metrics ? { metrics: o.metrics } : {}),
-      ...(this.watchErrorHandler ? { watchErrorHandler: this.watchErrorHandler } : {}),
+      ...((this.watchErrorHandler ?? o.watchErrorHandler)
+        ? { watchErrorHandler: this.watchErrorHandler ?? o.watchErrorHandler }
+        : {}),
     });
     for (const l of this.listeners) l.start();
     const onAbort = (): void => fifo.close();

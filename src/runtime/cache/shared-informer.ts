@@ -26,7 +26,7 @@ export interface HandlerOptions {
 }
 
 /** Called with each error that ends a list/watch cycle (the reflector then backs off and retries). */
-export type WatchErrorHandler = (err: unknown) => void;
+export type WatchErrorHandler = (err: unknown, informer: string) => void;
 
 /** A function the cache-sync wait polls (client-go's InformerSynced). */
 export type InformerSynced = () => boolean;

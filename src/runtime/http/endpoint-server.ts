@@ -61,6 +61,29 @@ export function parseBindAddress(addr: string): BindAddress | undefined {
   return { host, port };
 }
 
+/**
+ * A failure to listen on the address a flag gave, said with the flag and what to do: another port
+ * (two operators on one machine both take :8080 by default), or, when `off` names what the flag
+ * serves, `0` to serve none of it. Other errors come back unchanged.
+ */
+export function bindFailure(flag: string, addr: string, e: unknown, off?: string): unknown {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const bind = code === undefined ? undefined : parseBindAddress(addr);
+  if (!bind) return e;
+  const other = `${flag} ${bind.host === '0.0.0.0' ? '' : bind.host}:${bind.port + 10}`;
+  const instead =
+    off === undefined
+      ? `give another port (${other})`
+      : `give another port (${other}), or ${flag} 0 to serve no ${off}`;
+  if (code === 'EADDRINUSE')
+    return new Error(`${flag} ${addr}: the address is in use (another operator on this machine?): ${instead}`);
+  if (code === 'EACCES')
+    return new Error(`${flag} ${addr}: no permission to listen there (ports below 1024 need privileges): ${instead}`);
+  if (code === 'EADDRNOTAVAIL')
+    return new Error(`${flag} ${addr}: ${bind.host} is not an address of this machine: ${instead}`);
+  return e;
+}
+
 /** Serves `routes` (path → handler) on `bind`; other paths 404, other methods 405. */
 export async function startEndpointServer(
   bind: BindAddress,

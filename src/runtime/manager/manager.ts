@@ -89,6 +89,9 @@ export class Manager {
         ...(options.namespace ? { namespace: options.namespace } : {}),
         informerOptions: {
           onHandlerError: (err) => this.logger.error({ err: errorMessage(err) }, 'event handler failed'),
+          // the informers' list/watch failures are log lines like the others (JSON, one stream)
+          watchErrorHandler: (err, informer) =>
+            this.logger.warn({ informer, err: errorMessage(err) }, 'list/watch failed'),
         },
       });
     const defaultConcurrency = options.maxConcurrentReconciles ?? 1;

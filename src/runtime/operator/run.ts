@@ -18,7 +18,12 @@ import {
   type ControllerMetrics,
   type PrometheusControllerMetrics,
 } from '../metrics/controller.js';
-import { parseBindAddress, startEndpointServer, type EndpointServerOptions } from '../http/endpoint-server.js';
+import {
+  bindFailure,
+  parseBindAddress,
+  startEndpointServer,
+  type EndpointServerOptions,
+} from '../http/endpoint-server.js';
 import { metricsAuthFilter } from './metrics-auth.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from './leader-election.js';
@@ -162,7 +167,7 @@ export async function runOperator(
         bindAddress: flags.webhookBindAddress,
         certDir: flags.webhookCertDir,
         logger,
-      });
+      }).catch((e: unknown) => Promise.reject(bindFailure('--webhook-bind-address', flags.webhookBindAddress, e)));
       servers.push(webhookServer);
       await spec.webhooks(webhookServer, ctx);
     }
@@ -175,6 +180,8 @@ export async function runOperator(
         metricsBind,
         { '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }) },
         secure,
+      ).catch((e: unknown) =>
+        Promise.reject(bindFailure('--metrics-bind-address', flags.metricsBindAddress, e, 'metrics')),
       );
       servers.push(s);
       logger.info({ url: `${s.url}/metrics`, secure: flags.metricsSecure }, 'serving metrics');
@@ -189,7 +196,9 @@ export async function runOperator(
           standby || manager.hasSynced()
             ? ok('ok')
             : { status: 503, contentType: 'text/plain', body: 'informer caches not synced\n' },
-      });
+      }).catch((e: unknown) =>
+        Promise.reject(bindFailure('--health-probe-bind-address', flags.healthProbeBindAddress, e, 'health probes')),
+      );
       servers.push(s);
       logger.info({ url: s.url }, 'serving health probes');
     }

@@ -12,10 +12,10 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => join(tmp, `run${n++}`);
 const dmExpected = readTree(join(FIXTURES, 'databasemanager', 'expected'));
-const dmSummary = `generated ${dmExpected.size} files for 1 kind in 1 group\n`;
+const dmSummary = `generated ${dmExpected.size} files for 1 kind in 1 group: ${dmExpected.size} written\n`;
 /** The CLI flags that give the fixture's expected tree (fixtures/databasemanager/options.json). */
 const dmFlags = (caseOptions('databasemanager').controllers ?? []).flatMap((k) => ['--controller', k]);
-const TWO_KINDS = /^generated \d+ files for 2 kinds in 2 groups\n$/;
+const TWO_KINDS = /^generated (\d+) files for 2 kinds in 2 groups: \1 written\n$/;
 
 test('generate writes the DatabaseManager tree and prints a summary', async () => {
   const out = fresh();

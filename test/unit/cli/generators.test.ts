@@ -58,7 +58,7 @@ test('--generators crd on a full output folder writes the CRD and removes nothin
   assert.ok(before.size >= 15);
   const r = await cli(['generate', CRD, '--out', out, '--generators', 'crd']);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'generated 1 file for 1 kind in 1 group\n');
+  assert.equal(r.stdout, 'generated 1 file for 1 kind in 1 group: 1 written\n');
   const afterRun = readTree(out);
   assert.deepEqual(names(afterRun), [...names(before), 'config/crd/databasemanagers.coolops.cn.yaml'].sort());
   for (const [p, text] of before) assert.equal(afterRun.get(p), text, p);
@@ -164,7 +164,7 @@ test('a full run removes stale generated files of every generator, and files no 
   assert.match(listers.stdout, /stale[^\n]*\n {2}\S*listers\/coolops\.cn\/v1alpha0\/databasemanager\.ts\n\n?/);
   assert.doesNotMatch(listers.stdout, /applyconfigurations|old-layout/);
   const g = await cli(['generate', CRD, '--out', out, '--generators', 'listers']);
-  assert.equal(g.stdout, 'generated 2 files for 1 kind in 1 group; removed 1 stale generated file\n');
+  assert.equal(g.stdout, 'generated 2 files for 1 kind in 1 group: 2 unchanged; removed 1 stale generated file\n');
   assert.ok(
     !existsSync(join(out, staleFiles[0])) &&
       existsSync(join(out, staleFiles[1])) &&

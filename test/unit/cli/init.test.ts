@@ -12,6 +12,7 @@ import { runCli } from '../../../src/cli/main.js';
 import { starterConfig } from '../../../src/cli/init.js';
 import { GENERATORS } from '../../../src/generate/generators.js';
 import { loadConfig } from '../../../src/config/load.js';
+import { FIXTURES } from '../../golden/support.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'crdgen-init-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -106,7 +107,26 @@ test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "
   writeFileSync(join(dir, 'tsconfig.json'), TSC_INIT);
   const r = await init(dir, ['--yes']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^wrote crdgen\.config\.yaml\nwrote package\.json\nwrote tsconfig\.json\n/);
+  // what init changed in files that were there, change by change
+  assert.equal(
+    r.stdout,
+    [
+      'wrote crdgen.config.yaml',
+      'changed package.json:',
+      '  "type": "commonjs" → "type": "module"',
+      '  scripts.generate: "crdgen generate"',
+      '  scripts.build: "tsc"',
+      '  scripts.test: "npm run build && node --test"',
+      'changed tsconfig.json:',
+      '  "types": [] → ["node"]',
+      'created crds/ (empty: the config reads CRDs from it)',
+      'next: npm install crdgen',
+      'next: npm install --save-dev typescript @types/node',
+      'next: put your CRD YAML files into crds/',
+      'next: npx crdgen generate (and npx crdgen verify in CI), then npm run build',
+      '',
+    ].join('\n'),
+  );
   const pkg = json(join(dir, 'package.json'));
   assert.deepEqual(pkg, {
     ...(JSON.parse(NPM_INIT) as object),
@@ -205,4 +225,30 @@ test('init refuses to overwrite a different config unless --force', async () => 
   assert.match(r.stderr, /crdgen\.config\.yaml already exist/);
   assert.equal((await init(dir, ['--no-project', '--force'])).code, 0);
   assert.match(readFileSync(join(dir, 'crdgen.config.yaml'), 'utf8'), /^inputs:\n {2}- crds\//m);
+});
+
+test('init --yes without --example creates the crds/ its config reads; generate then asks for CRDs there, not for a missing folder', async () => {
+  const dir = fresh();
+  const r = await init(dir, ['--yes']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^created crds\/ \(empty: the config reads CRDs from it\)$/m);
+  assert.match(r.stdout, /^next: put your CRD YAML files into crds\/$/m);
+  assert.ok(existsSync(join(dir, 'crds')));
+  let err = '';
+  const g = await runCli(['generate'], {
+    stdout: () => undefined,
+    stderr: (s) => void (err += s),
+    readStdin: () => Promise.resolve(new Uint8Array()),
+    cwd: dir,
+    env: {},
+  });
+  assert.equal(g, 1);
+  assert.match(
+    err,
+    /^crds\/ error IO001 directory contains no \*\.yaml or \*\.yml files\n {2}hint: put your CRD YAML files into it/m,
+  );
+  // with a CRD in crds/ the next init says nothing about putting CRDs there, and creates nothing
+  writeFileSync(join(dir, 'crds', 'dm.yaml'), readFileSync(join(FIXTURES, 'databasemanager', 'crd.yaml')));
+  const again = await init(dir, ['--yes']);
+  assert.doesNotMatch(again.stdout, /created|put your CRD/);
 });

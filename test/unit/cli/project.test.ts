@@ -36,7 +36,7 @@ test('an `npm init -y` project with a CommonJS tsconfig: PRJ001 at "type", PRJ00
   });
   const r = await run(['generate', CRD, '--out', 'src/generated'], dir, { env: {} });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^generated \d+ files for 1 kind in 1 group\n$/);
+  assert.match(r.stdout, /^generated (\d+) files for 1 kind in 1 group: \1 written\n$/);
   assert.deepEqual(warnings(r.stderr), [
     'package.json:4:11 warning PRJ001 package.json has "type": "commonjs": Node would load the generated code, which is ES modules, as CommonJS',
     'tsconfig.json:4:15 warning PRJ002 tsconfig "module" is "commonjs": the generated code needs ES modules with top-level await',

@@ -179,3 +179,23 @@ test('isGeneratedContents: the marker first, or after comment-only boilerplate; 
   for (const t of yes) assert.equal(isGeneratedContents(t), true, JSON.stringify(t));
   for (const t of no) assert.equal(isGeneratedContents(t), false, JSON.stringify(t));
 });
+
+test('onPlan sees the whole plan before anything changes; a throw there leaves the folder as it was', async () => {
+  const out = join(tmp, 'onplan');
+  await writeFiles(out, [gen('a.ts'), gen('old/b.ts')]);
+  let seen: string[] = [];
+  await assert.rejects(
+    writeFiles(out, [gen('a.ts', 'changed')], {
+      onPlan: (plan) => {
+        seen = plan.map((p) => `${p.action} ${p.path}`);
+        assert.ok(existsSync(join(out, 'old/b.ts')), 'not removed yet');
+        assert.match(readFileSync(join(out, 'a.ts'), 'utf8'), /\nx\n$/, 'not written yet');
+        throw new Error('stop');
+      },
+    }),
+    /stop/,
+  );
+  assert.deepEqual(seen, ['update a.ts', 'remove old/b.ts']);
+  assert.ok(existsSync(join(out, 'old/b.ts')));
+  assert.match(readFileSync(join(out, 'a.ts'), 'utf8'), /\nx\n$/);
+});

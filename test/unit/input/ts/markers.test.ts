@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseMarker, suggest, type ParsedMarker } from '../../../../src/input/ts/markers.js';
 import { parseArgs, parseList, parseString, splitTopLevel } from '../../../../src/input/ts/marker-grammar.js';
 import { jsdocText } from '../../../../src/input/ts/comments.js';
+import { fooKind, readSources, specProp } from './helpers.js';
 import type { Diagnostic } from '../../../../src/diagnostics/diagnostic.js';
 
 const pos = { file: 'a.ts', line: 3, col: 4 };
@@ -109,4 +110,45 @@ test('JSDoc text: stars and one space stripped, blank edge lines dropped, *\\/ u
   assert.equal(jsdocText('/** x *\\/ y */'), 'x */ y');
   assert.equal(jsdocText('/** */'), undefined);
   assert.equal(jsdocText('/**\n * only line\n */'), 'only line');
+});
+
+test('a marker inside a JSDoc comment: a TS014 warning at the "+" with the fix; not read, and not the description', () => {
+  const r = readSources({
+    'types.ts': fooKind(`  /** +kubebuilder:validation:Maximum=10 */
+  replicas?: number;
+  /**
+   * Name of the Deployment.
+   * +kubebuilder:validation:MinLength=1
+   *   +optional
+   */
+  name?: string;
+  /** +1 for every replica; +optional extras are text, as is +genclient:verbs in prose */
+  note?: string;`),
+  });
+  const warnings = r.diagnostics.filter((d) => d.code === 'TS014');
+  assert.deepEqual(
+    warnings.map((d) => `${d.line}:${d.col} ${d.severity} ${d.message} | ${d.hint}`),
+    [
+      '13:7 warning "+kubebuilder:validation:Maximum=10" is inside a JSDoc comment, where markers are not read (nor taken as the description) | markers are // comments: write "// +kubebuilder:validation:Maximum=10" on a line of its own above the declaration',
+      '17:6 warning "+kubebuilder:validation:MinLength=1" is inside a JSDoc comment, where markers are not read (nor taken as the description) | markers are // comments: write "// +kubebuilder:validation:MinLength=1" on a line of its own above the declaration',
+      '18:8 warning "+optional" is inside a JSDoc comment, where markers are not read (nor taken as the description) | markers are // comments: write "// +optional" on a line of its own above the declaration',
+    ],
+  );
+  assert.ok(!r.diagnostics.some((d) => d.severity === 'error'), JSON.stringify(r.diagnostics));
+  const prop = (name: string) => specProp(r, name);
+  assert.equal(prop('replicas').description, undefined, 'the marker is not the description');
+  assert.equal(prop('name').description, 'Name of the Deployment.');
+  assert.equal(
+    prop('note').description,
+    '+1 for every replica; +optional extras are text, as is +genclient:verbs in prose',
+  );
+  assert.equal(JSON.stringify(prop('replicas')).includes('maximum'), false, 'not applied either');
+});
+
+test('jsdocText leaves out the lines its filter refuses, and the blank lines they leave at the ends', () => {
+  const noMarkers = (line: string) => !line.trim().startsWith('+');
+  assert.equal(jsdocText('/** +a:b=1 */', noMarkers), undefined);
+  assert.equal(jsdocText('/**\n * +a:b=1\n *\n * Text.\n */', noMarkers), 'Text.');
+  assert.equal(jsdocText('/**\n * Text.\n *\n * +a:b=1\n */', noMarkers), 'Text.');
+  assert.equal(jsdocText('/**\n * a\n * +x:y\n *\n * b\n */', noMarkers), 'a\n\nb');
 });
