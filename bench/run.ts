@@ -49,6 +49,12 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
     about: 'crdgen generate vs openapi-typescript, crd-generate, cdk8s import, json2ts; start-up; scaling',
     inDefault: true,
   },
+  'generate-scale': {
+    file: 'generate-scale.ts',
+    about:
+      'crdgen generate at 1x/4x/16x/32x the corpus (cold, one CRD changed) vs openapi-typescript; 16x in a 512 MB heap (issue #38)',
+    inDefault: false,
+  },
   'runtime-cache': {
     file: 'runtime-cache.ts',
     about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)',

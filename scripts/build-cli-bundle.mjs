@@ -18,7 +18,8 @@ const dist = join(root, 'dist');
 const out = join(dist, 'cli-bundle');
 rmSync(out, { recursive: true, force: true });
 await build({
-  entryPoints: { main: join(dist, 'cli', 'main.js') },
+  // the worker threads of a large generate/verify run (src/cli/stream.ts) load stream-worker.js beside the chunks
+  entryPoints: { main: join(dist, 'cli', 'main.js'), 'stream-worker': join(dist, 'cli', 'stream-worker.js') },
   outdir: out,
   bundle: true,
   splitting: true,

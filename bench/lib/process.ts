@@ -17,6 +17,8 @@ export interface RunResult {
   status: number | null;
   /** The first error line of stderr (else its last lines), for failure notes. */
   stderrTail: string;
+  /** The end of stdout (a summary line). */
+  stdoutTail: string;
 }
 
 const timeDir = mkdtempSync(join(tmpdir(), 'crdgen-bench-time-'));
@@ -45,5 +47,12 @@ export function measure(argv: readonly string[], cwd: string, timeoutMs = 600_00
   const lines = (r.stderr ?? '').trim().split('\n');
   const error = lines.find((l) => /\b\w*Error\b|error:/i.test(l) && !/^\s+at /.test(l));
   const stderrTail = (error ?? lines.slice(-3).join(' / ')).trim().slice(0, 200);
-  return { wallMs, cpuMs: (user + sys) * 1000, rssBytes: rssKb * 1024, status: r.status, stderrTail };
+  return {
+    wallMs,
+    cpuMs: (user + sys) * 1000,
+    rssBytes: rssKb * 1024,
+    status: r.status,
+    stderrTail,
+    stdoutTail: (r.stdout ?? '').slice(-2000),
+  };
 }

@@ -15,9 +15,13 @@ import { CliError, EXIT, type CliContext } from './io.js';
 import type { FlagGiven, GenerateFlags } from './options.js';
 import { addOutputOptions, Reporter, runReported } from './report.js';
 import { commandOf } from './invocation.js';
+import { CACHE_DIR } from './cache-dir.js';
 
 /** Options of the generate command, as commander parses them. */
-export type GenerateOptions = GenerateFlags;
+export interface GenerateOptions extends GenerateFlags {
+  /** `--no-cache` sets it false: no use of the output folder's cache. */
+  cache?: boolean;
+}
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -28,11 +32,22 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** What a run did with its files, for the summary. */
+export interface SummaryCounts {
+  /** Created or changed. */
+  written: number;
+  /** Left as they were (the user's own included). */
+  unchanged: number;
+  /** Of the files, those of groups the cache knew (not generated again). */
+  cached?: number;
+}
+
 /**
  * The one-line summary printed to stdout, e.g. `generated 21 files for 1 kind in 1 group: 3 written,
- * 18 unchanged` (written: created or changed; unchanged: left as they were, yours included).
+ * 18 unchanged` (written: created or changed; unchanged: left as they were, yours included; then
+ * how many of the files came from the cache, when any did).
  */
-export function summary(files: number, model: Model, counts?: { written: number; unchanged: number }): string {
+export function summary(files: number, model: Model, counts?: SummaryCounts): string {
   const kinds = new Set<string>();
   for (const g of model.groups) for (const v of g.versions) for (const k of v.kinds) kinds.add(`${g.name}/${k.kind}`);
   const what = `generated ${plural(files, 'file')} for ${plural(kinds.size, 'kind')} in ${plural(model.groups.length, 'group')}`;
@@ -41,61 +56,63 @@ export function summary(files: number, model: Model, counts?: { written: number;
     counts.written > 0 || counts.unchanged === 0 ? `${counts.written} written` : '',
     counts.unchanged > 0 ? `${counts.unchanged} unchanged` : '',
   ].filter((p) => p !== '');
-  return `${what}: ${parts.join(', ')}`;
+  const cached = (counts.cached ?? 0) > 0 ? ` (${counts.cached} from the cache)` : '';
+  return `${what}: ${parts.join(', ')}${cached}`;
 }
 
 /** Runs generate; returns the exit code. Diagnostics go to stderr, the summary to stdout. */
 export async function runGenerate(
   inputs: readonly string[],
-  flags: GenerateFlags,
+  flags: GenerateOptions,
   given: FlagGiven,
   ctx: CliContext,
   reporter: Reporter,
 ): Promise<number> {
-  const { buildAll } = await import('./build.js');
-  const outputs = await buildAll(inputs, flags, given, ctx, reporter, true);
-  if (!outputs) {
+  const { stageAll } = await import('./build.js');
+  const staged = await stageAll(inputs, flags, given, ctx, reporter, { dryRun: false, cache: flags.cache !== false });
+  if (!staged) {
     reporter.finish(EXIT.invalidInput);
     return EXIT.invalidInput;
   }
-  const { writeFiles, WriteError } = await import('../emit/writer.js');
-  const { removableStale } = await import('./options.js');
+  const { WriteError } = await import('../emit/writer.js');
   const { removalWarnings } = await import('./removals.js');
-  for (const o of outputs) {
-    const out = o.target.out!;
-    const mayRemove = removableStale(o.target);
-    reporter.progress(`writing ${o.target.name}…`);
+  for (const s of staged) {
+    const out = s.target.out!;
+    reporter.progress(`writing ${s.target.name}…`);
     let plan;
     try {
-      ({ plan } = await writeFiles(out, o.files, {
-        removeStale: o.target.clean,
-        mayRemove,
-        // said before anything is removed: an operator that goes, and the user's files it leaves
-        onPlan: (p) =>
-          reporter.report(
-            removalWarnings(p, {
-              out,
-              show: (abs) => displayPath(ctx.io.cwd, abs),
-              ...(o.target.controllersFrom !== undefined
-                ? { config: displayPath(ctx.io.cwd, o.target.controllersFrom) }
-                : {}),
-            }),
-          ),
-      }));
+      s.tx.finish();
+      plan = s.tx.steps();
+      // said before anything is removed: an operator that goes, and the user's files it leaves
+      reporter.report(
+        removalWarnings(plan, {
+          out,
+          show: (abs) => displayPath(ctx.io.cwd, abs),
+          ...(s.target.controllersFrom !== undefined
+            ? { config: displayPath(ctx.io.cwd, s.target.controllersFrom) }
+            : {}),
+        }),
+      );
+      s.tx.commit();
     } catch (e) {
+      for (const other of staged) other.tx.abort();
       if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
       throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
     }
+    s.cache?.save(s.tx.generatedPaths(), out);
     for (const step of plan) reporter.file(displayPath(ctx.io.cwd, `${out}/${step.path}`), step.action);
     const count = (...actions: string[]) => plan.filter((p) => actions.includes(p.action)).length;
     const removed = count('remove');
     const line =
-      summary(o.files.length, o.model, { written: count('create', 'update'), unchanged: count('unchanged', 'keep') }) +
-      (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
-    reporter.info(outputs.length > 1 ? `${o.target.name}: ${line}` : line);
+      summary(s.files, s.model, {
+        written: count('create', 'update'),
+        unchanged: count('unchanged', 'keep'),
+        cached: s.fromCache,
+      }) + (removed > 0 ? `; removed ${plural(removed, 'stale generated file')}` : '');
+    reporter.info(staged.length > 1 ? `${s.target.name}: ${line}` : line);
   }
   await warnAboutProjects(
-    outputs.map((o) => o.target.out!),
+    staged.map((s) => s.target.out!),
     ctx,
     reporter,
   );
@@ -203,13 +220,17 @@ export function createGenerateCommand(ctx: CliContext): Command {
       '[inputs...]',
       'CRD files, directories (searched for *.yaml/*.yml), globs, or - for stdin; or annotated TypeScript (.ts files, folders, globs); or OpenAPI v3 documents as kube-apiserver serves them (/openapi/v3/apis/<group>/<version>, JSON or YAML). None: the inputs of crdgen.config.yaml',
     )
-    .option('-o, --out <dir>', 'output folder (created if missing; required without a config)');
+    .option('-o, --out <dir>', 'output folder (created if missing; required without a config)')
+    .option(
+      '--no-cache',
+      `regenerate everything: do not use (or update) the cache in <out>/${CACHE_DIR}/ (safe to delete), with which a run generates again only what depends on the inputs that changed`,
+    );
   addGeneratorOptions(cmd)
     .addHelpText('after', () => {
       const c = commandOf(ctx.io);
       return `\nExit codes: 0 success, 1 invalid input (nothing written), 2 usage error.\n\nExamples:\n  ${c} generate crds/databasemanager.yaml --out src/generated\n  kubectl get --raw /openapi/v3/apis/metrics.k8s.io/v1beta1 > metrics.json && ${c} generate metrics.json --out src/metrics\n  ${c} generate --generators +crd       # the defaults and the CRD YAML\n  ${c} generate                         # every target of crdgen.config.yaml\n`;
     })
-    .action(async (inputs: string[], opts: GenerateFlags, command: Command) => {
+    .action(async (inputs: string[], opts: GenerateOptions, command: Command) => {
       const reporter = new Reporter(ctx.io, 'generate', opts);
       await runReported(ctx, reporter, () => runGenerate(inputs, opts, givenOn(command), ctx, reporter));
     });

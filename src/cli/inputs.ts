@@ -123,6 +123,20 @@ export interface CollectedInputs {
   diagnostics: Diagnostic[];
 }
 
+/** One input file found by {@link listInputs}, not read yet (stdin: read). */
+export interface ListedInput {
+  /** As shown to the user (and in `// Source:` lines). */
+  file: string;
+  /** Absolute path; absent for stdin. */
+  abs?: string;
+  /** Stdin's bytes. */
+  content?: Uint8Array;
+  fromDirectory?: boolean;
+}
+
+/** The inputs in order, each a file or a problem found while listing (a missing file, an empty glob). */
+export type ListedEntry = { input: ListedInput } | { diagnostic: Diagnostic };
+
 /**
  * Reads every input: `-` (stdin, once), a file, a directory (every *.yaml/*.yml
  * below it, marked `fromDirectory`), or a glob (when the path does not exist
@@ -131,31 +145,56 @@ export interface CollectedInputs {
 export async function collectInputs(inputs: readonly string[], io: CliIo): Promise<CollectedInputs> {
   const sources: CrdSource[] = [];
   const diagnostics: Diagnostic[] = [];
+  for (const entry of await listInputs(inputs, io)) {
+    if ('diagnostic' in entry) {
+      diagnostics.push(entry.diagnostic);
+      continue;
+    }
+    const read = readInput(entry.input);
+    if ('diagnostic' in read) diagnostics.push(read.diagnostic);
+    else sources.push(read.source);
+  }
+  return { sources, diagnostics };
+}
+
+/** Reads one listed input (synchronously: the rest of a run is synchronous, and a corpus read one await at a time left the thread idle between thread-pool round trips). */
+export function readInput(input: ListedInput): { source: CrdSource } | { diagnostic: Diagnostic } {
+  try {
+    const source: CrdSource = { file: input.file, content: input.content ?? readFileSync(input.abs!) };
+    if (input.fromDirectory) source.fromDirectory = true;
+    return { source };
+  } catch (e) {
+    return {
+      diagnostic: {
+        severity: 'error',
+        code: 'IO001',
+        file: input.file,
+        message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      },
+    };
+  }
+}
+
+/** The inputs as {@link collectInputs} finds them, without reading the files (stdin is read). */
+export async function listInputs(inputs: readonly string[], io: CliIo): Promise<ListedEntry[]> {
+  const entries: ListedEntry[] = [];
   const seen = new Set<string>();
   const addFile = (abs: string, fromDirectory: boolean): void => {
     if (seen.has(abs)) return;
     seen.add(abs);
-    const file = displayPath(io.cwd, abs);
-    try {
-      // read synchronously: the rest of the run is synchronous, and a corpus of files read one
-      // await at a time leaves the thread idle between thread-pool round trips
-      const src: CrdSource = { file, content: readFileSync(abs) };
-      if (fromDirectory) src.fromDirectory = true;
-      sources.push(src);
-    } catch (e) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'IO001',
-        file,
-        message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      });
-    }
+    const input: ListedInput = { file: displayPath(io.cwd, abs), abs };
+    if (fromDirectory) input.fromDirectory = true;
+    entries.push({ input });
   };
+  const problem = (file: string, message: string, hint?: string): void =>
+    void entries.push({
+      diagnostic: { severity: 'error', code: 'IO001', file, message, ...(hint !== undefined ? { hint } : {}) },
+    });
   for (const input of inputs) {
     if (input === '-') {
       if (seen.has(STDIN_NAME)) continue;
       seen.add(STDIN_NAME);
-      sources.push({ file: STDIN_NAME, content: await io.readStdin() });
+      entries.push({ input: { file: STDIN_NAME, content: await io.readStdin() } });
       continue;
     }
     const abs = resolve(io.cwd, input);
@@ -168,24 +207,21 @@ export async function collectInputs(inputs: readonly string[], io: CliIo): Promi
     if (st?.isDirectory()) {
       const files = await walkYaml(abs);
       if (files.length === 0)
-        diagnostics.push({
-          severity: 'error',
-          code: 'IO001',
-          file: input,
-          message: 'directory contains no *.yaml or *.yml files',
-          hint: 'put your CRD YAML files into it (kubectl get crd <name> -o yaml writes one from a cluster)',
-        });
+        problem(
+          input,
+          'directory contains no *.yaml or *.yml files',
+          'put your CRD YAML files into it (kubectl get crd <name> -o yaml writes one from a cluster)',
+        );
       for (const f of files) addFile(f, true);
     } else if (st) {
       addFile(abs, false);
     } else if (GLOB_CHARS.test(input)) {
       const files = await expandGlob(input, io.cwd);
-      if (files.length === 0)
-        diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no files match this pattern' });
+      if (files.length === 0) problem(input, 'no files match this pattern');
       for (const f of files) addFile(f, true);
     } else {
-      diagnostics.push({ severity: 'error', code: 'IO001', file: input, message: 'no such file or directory' });
+      problem(input, 'no such file or directory');
     }
   }
-  return { sources, diagnostics };
+  return entries;
 }

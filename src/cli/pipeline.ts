@@ -34,7 +34,7 @@ export interface TargetOutput {
 }
 
 /** Picks the reader by the inputs' extension; mixing TypeScript and YAML is a usage error. */
-function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
+export function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
   const kind = classifyInputs(target.inputs, target.cwd);
   if (kind === 'mixed') throw new CliError('TypeScript and CRD YAML inputs cannot be mixed in one run', EXIT.usage);
   if (target.tsconfig !== undefined && kind !== 'ts')
@@ -43,7 +43,7 @@ function inputKind(target: ResolvedTarget): 'ts' | 'yaml' {
 }
 
 /** What the readers handed over: the finished model, and what it was read from. */
-interface ReadTarget {
+export interface ReadTarget {
   model: Model;
   format: InputKind;
   /** Input files read (YAML: each file; TypeScript: the model's sources). */
@@ -81,7 +81,7 @@ async function read(target: ResolvedTarget, io: CliIo, reporter: Reporter): Prom
 }
 
 /** The emitters' context of `target`. */
-function emitContext(target: ResolvedTarget, model: Model): EmitContext {
+export function emitContext(target: ResolvedTarget, model: Model): EmitContext {
   const outDir = target.out !== undefined ? relative(target.cwd, target.out).split(sep).join('/') : undefined;
   return createEmitContext({
     sources: model.sources,
@@ -96,15 +96,21 @@ function emitContext(target: ResolvedTarget, model: Model): EmitContext {
 }
 
 /** Options that do not fit the model are usage errors, before any emitter runs. */
-function check(target: ResolvedTarget, read: ReadTarget, ctx: EmitContext): void {
-  if (read.format === 'openapi' && target.emitters.some((e) => e.name === 'crd')) {
-    throw new CliError(
-      'the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)',
-      EXIT.usage,
-    );
-  }
+export function check(target: ResolvedTarget, read: Pick<ReadTarget, 'model' | 'format'>, ctx: EmitContext): void {
+  const problem = checkProblem(target, read, ctx);
+  if (problem !== undefined) throw new CliError(problem, EXIT.usage);
+}
+
+/** What {@link check} would say, if anything. */
+export function checkProblem(
+  target: ResolvedTarget,
+  read: Pick<ReadTarget, 'model' | 'format'>,
+  ctx: EmitContext,
+): string | undefined {
+  if (read.format === 'openapi' && target.emitters.some((e) => e.name === 'crd'))
+    return 'the crd generator writes CustomResourceDefinitions from CRD or TypeScript input; an OpenAPI document describes served APIs (leave crd out)';
   const problems = optionErrors(read.model, ctx);
-  if (problems.length > 0) throw new CliError(problems.join('\n'), EXIT.usage);
+  return problems.length > 0 ? problems.join('\n') : undefined;
 }
 
 /** The emitters' files, then the header file and --format over them. */
@@ -115,17 +121,54 @@ async function emit(
   reporter: Reporter,
 ): Promise<GeneratedFile[]> {
   reporter.progress(`generating ${target.name}…`);
-  let files: GeneratedFile[];
+  const files = emitFiles(target, read.model, read.format, ctx, reporter.command);
+  return finishFiles(target, files, await readHeaderFile(target), reporter);
+}
+
+/**
+ * The emitters' files of `model` (the part `ctx` asks for); their input errors as CLI errors
+ * (`command`: the command running, whose message says so when nothing was written).
+ */
+export function emitFiles(
+  target: ResolvedTarget,
+  model: Model,
+  format: InputKind,
+  ctx: EmitContext,
+  command: string,
+): GeneratedFile[] {
   try {
-    files = runEmitters(read.model, ctx, emittersForInput(target.emitters, read.format)); // TypeScript input: its CRD too; OpenAPI: no CRD
+    return runEmitters(model, ctx, emittersForInput(target.emitters, format)); // TypeScript input: its CRD too; OpenAPI: no CRD
   } catch (e) {
-    const written = reporter.command === 'generate' ? 'nothing was written' : ''; // verify and validate never write
+    const written = command === 'generate' ? 'nothing was written' : ''; // verify and validate never write
     if (e instanceof NameCollisionError)
       throw new CliError(`${e.message}${written && `; ${written}`}`, EXIT.invalidInput);
     if (e instanceof ValidatorGenerationError)
       throw new CliError(`${e.message}${written && `\n${written}`}`, EXIT.invalidInput);
     throw e;
   }
+}
+
+/** The text of `--header-file`, if given (a usage error when it cannot be read). */
+export async function readHeaderFile(target: ResolvedTarget): Promise<string | undefined> {
+  if (target.headerFile === undefined) return undefined;
+  try {
+    return await readFile(target.headerFile, 'utf8');
+  } catch (e) {
+    throw new CliError(
+      `cannot read header file ${target.headerFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      EXIT.usage,
+    );
+  }
+}
+
+/** What follows the emitters: the stub-hook warnings, the header file (`header`, its text) and --format. */
+export async function finishFiles(
+  target: ResolvedTarget,
+  emitted: GeneratedFile[],
+  header: string | undefined,
+  reporter: Pick<Reporter, 'command' | 'report'>,
+): Promise<GeneratedFile[]> {
+  let files = emitted;
   // an operator whose reconcile.ts still has the stub hooks does nothing: generate says so, once
   if (reporter.command === 'generate' && target.out !== undefined) {
     const out = target.out;
@@ -138,18 +181,9 @@ async function emit(
     };
     reporter.report(stubHookWarnings(files, existing, (p) => displayPath(target.cwd, join(out, p))));
   }
-  if (target.headerFile !== undefined) {
-    let text: string;
+  if (header !== undefined) {
     try {
-      text = await readFile(target.headerFile, 'utf8');
-    } catch (e) {
-      throw new CliError(
-        `cannot read header file ${target.headerFile}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-        EXIT.usage,
-      );
-    }
-    try {
-      files = applyBoilerplate(files, text);
+      files = applyBoilerplate(files, header);
     } catch (e) {
       if (e instanceof BoilerplateError) throw new CliError(`${target.headerFile}: ${e.message}`, EXIT.usage);
       throw e;

@@ -5,6 +5,8 @@
 // a generated file would go where one is: that is an error too).
 
 import { Command } from 'commander';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { displayPath } from './inputs.js';
 import { CliError, EXIT, type CliContext } from './io.js';
@@ -46,51 +48,71 @@ export async function runVerify(
   ctx: CliContext,
   reporter: Reporter,
 ): Promise<number> {
-  const { buildAll } = await import('./build.js');
-  const outputs = await buildAll(inputs, flags, givenOn(command), ctx, reporter, true);
-  if (!outputs) {
+  const { stageAll } = await import('./build.js');
+  const diffs = new DiffStore();
+  // compared as generated: a changed file's diff is made where it is found; no file is kept
+  const staged = await stageAll(inputs, flags, givenOn(command), ctx, reporter, {
+    dryRun: true,
+    cache: false,
+    diffs: { cwd: ctx.io.cwd },
+    onStep: (target, step) => {
+      if (step.diff !== undefined) diffs.put(displayPath(ctx.io.cwd, join(target.out!, step.path)), step.diff);
+    },
+  });
+  if (!staged) {
+    diffs.close();
     reporter.finish(EXIT.invalidInput);
     return EXIT.invalidInput;
   }
-  const { planWrite, WriteError } = await import('../emit/writer.js');
-  const { unifiedDiff } = await import('../emit/diff.js');
-  const { removableStale } = await import('./options.js');
   const findings: VerifyFinding[] = [];
   let checked = 0;
-  for (const o of outputs) {
-    const out = o.target.out!;
-    let plan;
-    try {
-      plan = await planWrite(out, o.files, { removeStale: o.target.clean, mayRemove: removableStale(o.target) });
-    } catch (e) {
-      if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
-      throw new CliError(`cannot read output: ${(e as Error).message}`, EXIT.invalidInput);
+  try {
+    for (const s of staged) {
+      const out = s.target.out!;
+      s.tx.finish();
+      for (const step of s.tx.steps()) {
+        const shown = displayPath(ctx.io.cwd, join(out, step.path));
+        if (step.action !== 'remove') checked++;
+        // the diffs stay in the store until printed (with --json they go into the document)
+        if (step.action === 'update')
+          findings.push({ path: shown, kind: 'changed', ...(reporter.flags.json ? { diff: diffs.take(shown) } : {}) });
+        else if (step.action === 'create') findings.push({ path: shown, kind: 'missing' });
+        else if (step.action === 'remove') findings.push({ path: shown, kind: 'stale' });
+        else if (step.action === 'conflict') findings.push({ path: shown, kind: 'conflict' });
+        reporter.file(
+          shown,
+          {
+            update: 'changed',
+            create: 'missing',
+            remove: 'stale',
+            conflict: 'conflict',
+            unchanged: 'ok',
+            keep: 'user-owned',
+          }[step.action],
+        );
+      }
     }
-    for (const step of plan) {
-      const shown = displayPath(ctx.io.cwd, join(out, step.path));
-      if (step.action !== 'remove') checked++;
-      if (step.action === 'update')
-        findings.push({
-          path: shown,
-          kind: 'changed',
-          diff: unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? ''),
-        });
-      else if (step.action === 'create') findings.push({ path: shown, kind: 'missing' });
-      else if (step.action === 'remove') findings.push({ path: shown, kind: 'stale' });
-      else if (step.action === 'conflict') findings.push({ path: shown, kind: 'conflict' });
-      reporter.file(
-        shown,
-        {
-          update: 'changed',
-          create: 'missing',
-          remove: 'stale',
-          conflict: 'conflict',
-          unchanged: 'ok',
-          keep: 'user-owned',
-        }[step.action],
-      );
-    }
+  } catch (e) {
+    diffs.close();
+    throw new CliError(`cannot read output: ${(e as Error).message}`, EXIT.invalidInput);
   }
+  try {
+    return report(findings, checked, diffs, inputs, command, ctx, reporter);
+  } finally {
+    diffs.close();
+  }
+}
+
+/** Prints what verify found; returns the exit code. */
+function report(
+  findings: VerifyFinding[],
+  checked: number,
+  diffs: DiffStore,
+  inputs: readonly string[],
+  command: Command,
+  ctx: CliContext,
+  reporter: Reporter,
+): number {
   // commander keeps the arguments it parsed as rawArgs (untyped)
   const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs;
   const fix = fixCommand(raw && raw.length > 0 ? raw : ['verify', ...inputs], commandOf(ctx.io));
@@ -100,7 +122,7 @@ export async function runVerify(
     return EXIT.ok;
   }
   const by = (k: VerifyFinding['kind']) => findings.filter((f) => f.kind === k);
-  for (const f of by('changed')) reporter.raw(colourDiff(f.diff ?? '', reporter));
+  for (const f of by('changed')) reporter.raw(colourDiff(f.diff ?? diffs.take(f.path), reporter));
   const list = (title: string, fs: VerifyFinding[], note: string) => {
     if (fs.length === 0) return;
     reporter.raw(`\n${reporter.paint('bold', title)} (${note}):\n${fs.map((f) => `  ${f.path}\n`).join('')}`);
@@ -155,4 +177,51 @@ export function createVerifyCommand(ctx: CliContext): Command {
       await runReported(ctx, reporter, () => runVerify(inputs, opts, command, ctx, reporter));
     });
   return cmd;
+}
+
+/**
+ * The diffs of a verify run by path, held in memory up to a budget and in a temporary file past
+ * it (a run where every file changed would otherwise hold the whole output twice).
+ */
+class DiffStore {
+  private readonly held = new Map<string, string>();
+  private readonly spilled = new Map<string, { at: number; length: number }>();
+  private heldBytes = 0;
+  private file: { fd: number; path: string; size: number } | undefined;
+
+  constructor(private readonly budget = 32 * 1024 * 1024) {}
+
+  put(path: string, diff: string): void {
+    if (this.heldBytes + diff.length <= this.budget) {
+      this.held.set(path, diff);
+      this.heldBytes += diff.length;
+      return;
+    }
+    if (!this.file) {
+      const dir = mkdtempSync(join(tmpdir(), 'crdgen-verify-'));
+      const p = join(dir, 'diffs');
+      this.file = { fd: openSync(p, 'w+'), path: dir, size: 0 };
+    }
+    const bytes = Buffer.from(diff, 'utf8');
+    writeSync(this.file.fd, bytes, 0, bytes.length, this.file.size);
+    this.spilled.set(path, { at: this.file.size, length: bytes.length });
+    this.file.size += bytes.length;
+  }
+
+  take(path: string): string {
+    const held = this.held.get(path);
+    if (held !== undefined) return held;
+    const s = this.spilled.get(path);
+    if (!s || !this.file) return '';
+    const bytes = Buffer.alloc(s.length);
+    readSync(this.file.fd, bytes, 0, s.length, s.at);
+    return bytes.toString('utf8');
+  }
+
+  close(): void {
+    if (!this.file) return;
+    closeSync(this.file.fd);
+    rmSync(this.file.path, { recursive: true, force: true });
+    this.file = undefined;
+  }
 }

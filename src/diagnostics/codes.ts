@@ -62,6 +62,7 @@ export const DIAGNOSTIC_CODES = {
   CLI001: 'no input files',
   CLI002: 'unsupported input type',
   CLI003: 'CRD and OpenAPI inputs mixed',
+  CLI004: 'out of memory (the heap limit is too small for the run)',
   PRJ001: 'package.json is not an ES module package ("type": "module")',
   PRJ002: 'tsconfig "module" cannot compile the generated code',
   PRJ003: 'tsconfig "moduleResolution" cannot resolve \'crdgen/runtime\'',

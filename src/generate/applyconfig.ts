@@ -5,7 +5,8 @@ import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, type Emitter, type GeneratedFile } from './emitter.js';
+import { kindSources } from './walk.js';
 import { apiFilePath } from './paths.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 import { assignLine, callLine, importLines, propertyLine } from './layout.js';
@@ -18,7 +19,7 @@ export function applyConfigPath(group: string, version: string, file: string): s
 /** The apply-configuration emitter: one file per kind whose client has `apply`. */
 export const applyconfig: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
-  for (const gv of clientKinds(model, ctx.client)) {
+  for (const gv of clientKinds(model, ctx.client, false, (g) => emitsGroup(ctx, g))) {
     for (const ck of gv.kinds) {
       if (!ck.verbs.includes('apply') && !ck.verbs.includes('applyStatus')) continue;
       const n = ck.names;
@@ -35,7 +36,7 @@ export const applyconfig: Emitter = (model: Model, ctx) => {
       files.push({
         path,
         contents: renderCode('applyconfig', 'applyconfig', {
-          header: generatedHeader(ctx.sources),
+          header: generatedHeader(kindSources([ck.kind], ctx.sources)),
           imports: importLines(imports),
           typeLine: atColumn((w) =>
             assignLine(w, `export type ${n.type}ApplyConfiguration`, `${applyConfigurationFor}<${type}>`),

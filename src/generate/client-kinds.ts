@@ -42,16 +42,19 @@ export function assertUniqueNames(file: string, names: readonly string[]): void 
 
 /**
  * Served kinds with at least one verb, per group/version in model order. With
- * `needListWatch`, only kinds whose client can list and watch (informers, listers).
+ * `needListWatch`, only kinds whose client can list and watch (informers, listers); with
+ * `only`, only the groups it accepts (a run that emits group by group).
  */
 export function clientKinds(
   model: Model,
   options: ClientGenOptions | undefined,
   needListWatch = false,
+  only?: (group: string) => boolean,
 ): ClientGroupVersion[] {
   const gnames = groupNames(model);
   const out: ClientGroupVersion[] = [];
   for (const group of model.groups) {
+    if (only && !only(group.name)) continue;
     for (const version of group.versions) {
       const kinds: ClientKind[] = [];
       for (const kind of version.kinds) {

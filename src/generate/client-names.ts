@@ -42,7 +42,10 @@ export function kindPlural(kind: Kind, options?: ClientGenOptions): string {
  * label (`coolops.cn` → `Coolops`, `gateway.networking.k8s.io` → `Gateway`, core → `Core`);
  * when two groups of the model share a first label, every label (`GatewayNetworkingK8sIo`).
  */
-export function groupNames(model: Model): Map<string, string> {
+export function groupNames(model: Model): ReadonlyMap<string, string> {
+  // every kind's names need them: computed once per model
+  const known = groupNamesOf.get(model);
+  if (known) return known;
   const first = (g: string): string => (g === '' ? 'core' : g.split('.')[0]);
   const counts = new Map<string, number>();
   for (const g of model.groups) counts.set(publicName(first(g.name)), (counts.get(publicName(first(g.name))) ?? 0) + 1);
@@ -55,8 +58,11 @@ export function groupNames(model: Model): Map<string, string> {
     used.add(name);
     out.set(g.name, name);
   }
+  groupNamesOf.set(model, out);
   return out;
 }
+
+const groupNamesOf = new WeakMap<Model, ReadonlyMap<string, string>>();
 
 /** Per-version file names the emitters use themselves; a kind of that name gets `<name>-kind.ts`. */
 const RESERVED_FILE_NAMES: ReadonlySet<string> = new Set(['client', 'interface', 'index']);

@@ -16,7 +16,8 @@ import {
   signatureLine,
   typeArgsLine,
 } from './layout.js';
-import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, emitsShared, type EmitContext, type Emitter, type GeneratedFile } from './emitter.js';
+import { kindSources } from './walk.js';
 import { apiFilePath } from './paths.js';
 import { clientMethods } from './client-methods.js';
 import { assertUniqueNames, clientKinds, type ClientKind } from './client-kinds.js';
@@ -55,7 +56,7 @@ function renderTypedResource(ck: ClientKind, ctx: EmitContext, path: string): st
   const namespaced = kind.scope === 'Namespaced';
   const getterParams = namespaced ? ['namespace: string'] : [];
   return renderCode('clientset', 'typed-resource', {
-    header: generatedHeader(ctx.sources),
+    header: generatedHeader(kindSources([kind], ctx.sources)),
     imports: importLines(imports),
     rtBackend: runtimeName('ClientBackend'),
     clientField: atColumn((w) =>
@@ -121,10 +122,17 @@ export function getterDoc(ck: ClientKind): string {
 export const clientset: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   const runtime = ctx.runtimeImport;
-  const byGv = clientKinds(model, ctx.client);
+  const byGv = clientKinds(model, ctx.client, false, (g) => emitsShared(ctx) || emitsGroup(ctx, g));
   const gvs: { accessor: string; groupVersionType: string; apiVersion: string; path: string }[] = [];
   for (const gv of byGv) {
     const clientPath = typedClientPath(gv.group.name, gv.version.name, 'client.ts');
+    gvs.push({
+      accessor: gv.names.groupVersionAccessor,
+      groupVersionType: gv.names.groupVersionType,
+      apiVersion: apiVersionOf(gv.group.name, gv.version.name),
+      path: clientPath,
+    });
+    if (!emitsGroup(ctx, gv.group.name)) continue;
     for (const ck of gv.kinds) {
       const path = typedClientPath(gv.group.name, gv.version.name, ck.names.fileName);
       files.push({ path, contents: renderTypedResource(ck, ctx, path) });
@@ -160,7 +168,12 @@ export const clientset: Emitter = (model: Model, ctx) => {
     files.push({
       path: clientPath,
       contents: renderCode('clientset', 'group-client', {
-        header: generatedHeader(ctx.sources),
+        header: generatedHeader(
+          kindSources(
+            gv.kinds.map((ck) => ck.kind),
+            ctx.sources,
+          ),
+        ),
         imports: importLines(imports),
         groupVersionType: gv.names.groupVersionType,
         apiVersion: apiVersionOf(gv.group.name, gv.version.name),
@@ -175,14 +188,8 @@ export const clientset: Emitter = (model: Model, ctx) => {
         kinds,
       }),
     });
-    gvs.push({
-      accessor: gv.names.groupVersionAccessor,
-      groupVersionType: gv.names.groupVersionType,
-      apiVersion: apiVersionOf(gv.group.name, gv.version.name),
-      path: clientPath,
-    });
   }
-  if (gvs.length > 0) {
+  if (gvs.length > 0 && emitsShared(ctx)) {
     const path = 'clientset/clientset.ts';
     const imports = new ImportTracker(['Clientset', 'ClientsetInterface', 'ClientsetOptions', 'validators']);
     for (const v of [

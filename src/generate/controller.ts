@@ -19,7 +19,7 @@ import { importPath } from '../emit/ts-text.js';
 import { privateName, tsString } from '../model/naming.js';
 import { compareStrings } from '../model/order.js';
 import { callLine, chainStatement, importLines } from './layout.js';
-import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, type EmitContext, type Emitter, type GeneratedFile } from './emitter.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { assertUniqueNames } from './client-kinds.js';
 import {
@@ -89,6 +89,7 @@ export function stubHookWarnings(
 /** The controller emitter: nothing unless `ctx.controllers` names kinds. */
 export const controller: Emitter = (model, ctx) =>
   controllerPlans(model, ctx)
+    .filter((plan) => emitsGroup(ctx, plan.ck.group.name))
     .flatMap((plan) => controllerFiles(model, ctx, plan))
     .sort((a, b) => compareStrings(a.path, b.path));
 

@@ -7,7 +7,8 @@ import { isSafePathSegment } from '../model/naming.js';
 import { compareStrings } from '../model/order.js';
 import { crdObject } from '../model/crd-json.js';
 import { GENERATED_HASH_HEADER } from '../emit/header.js';
-import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, type Emitter, type GeneratedFile } from './emitter.js';
+import { kindSources } from './walk.js';
 
 /** First line of every generated YAML file (YAML's comment form of the generated header). */
 export const GENERATED_YAML_HEADER = GENERATED_HASH_HEADER;
@@ -23,12 +24,17 @@ export function generatedYamlHeader(sources: readonly string[]): string {
 export const crd: Emitter = (model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const group of model.groups) {
+    if (!emitsGroup(ctx, group.name)) continue;
     for (const versions of kindsOf(group).values()) {
       const doc = crdObject(group.name, versions);
       const spec = doc['spec'] as { names: { plural: string } };
       const name = `${spec.names.plural}.${group.name}`;
       if (!isSafePathSegment(`${name}.yaml`)) throw new Error(`unsafe CRD file name ${JSON.stringify(name)}`);
-      files.push({ path: `config/crd/${name}.yaml`, contents: renderYaml(doc, ctx) });
+      const sources = kindSources(
+        versions.map((v) => v.kind),
+        ctx.sources,
+      );
+      files.push({ path: `config/crd/${name}.yaml`, contents: renderYaml(doc, sources) });
     }
   }
   return files.sort((a, b) => compareStrings(a.path, b.path));
@@ -48,16 +54,16 @@ function kindsOf(group: Group): Map<string, { version: string; kind: Kind }[]> {
 }
 
 /**
- * YAML text: the generated header, then the document. YAML 1.1 quoting (so `yes`, `on`, `0755`
+ * YAML text: the generated header (naming `sources`), then the document. YAML 1.1 quoting (so `yes`, `on`, `0755`
  * stay strings for Kubernetes' YAML 1.1 reader), no line folding, sequences not indented, no
  * anchors (a value the input shared through an alias is written out each time).
  */
-function renderYaml(doc: Record<string, unknown>, ctx: EmitContext): string {
+function renderYaml(doc: Record<string, unknown>, sources: readonly string[]): string {
   // yaml is loaded when this opt-in emitter runs, not with the registry (CLI start-up)
   const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const text = new Document(doc, { version: '1.1', aliasDuplicateObjects: false }).toString({
     lineWidth: 0,
     indentSeq: true,
   });
-  return `${generatedYamlHeader(ctx.sources)}---\n${text}`;
+  return `${generatedYamlHeader(sources)}---\n${text}`;
 }

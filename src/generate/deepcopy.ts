@@ -13,7 +13,7 @@ import type { GroupVersion, Kind, Model, ObjectNode, SchemaNode } from '../model
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode, type AtColumn } from '../emit/code.js';
 import { compareStrings } from '../model/order.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { type Emitter, type GeneratedFile, emitsGroup } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import {
   foreignHome,
@@ -296,6 +296,7 @@ function listView(kind: Kind, root: ObjectNode, copiers: Copiers): TypeView {
 export const deepcopy: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
+    if (!emitsGroup(ctx, g.name)) continue;
     for (const v of g.versions) {
       if (v.kinds.every((k) => k.noDeepCopy)) continue;
       files.push({

@@ -40,6 +40,28 @@ export interface EmitContext {
    * `src/generated`.
    */
   outDir?: string;
+  /**
+   * The part of the output to emit, when a run writes its output group by group (src/cli/stream/):
+   * `groups` — only the files of these groups (per group, version and kind; an operator's files go
+   * with its kind's group); `shared` — only the files that span groups (clientset/clientset.ts,
+   * clientset/fake/clientset.ts, informers/factory.ts). Unset: every file. The model holds every
+   * group of the run either way; outside `groups` its kinds may carry no schema.
+   */
+  part?: OutputPart;
+}
+
+/** A part of a run's output: see {@link EmitContext.part}. */
+export type OutputPart = { groups: ReadonlySet<string> } | { shared: true };
+
+/** The files of `group` are emitted in this context. */
+export function emitsGroup(ctx: EmitContext, group: string): boolean {
+  const part = ctx.part;
+  return part === undefined || ('groups' in part && part.groups.has(group));
+}
+
+/** The files that span groups are emitted in this context. */
+export function emitsShared(ctx: EmitContext): boolean {
+  return ctx.part === undefined || 'shared' in ctx.part;
 }
 
 /**
@@ -62,5 +84,6 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     ...(partial.webhooks ? { webhooks: true } : {}),
     ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),
+    ...(partial.part !== undefined ? { part: partial.part } : {}),
   };
 }

@@ -5,13 +5,14 @@ import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { privateName } from '../model/naming.js';
-import type { Emitter } from './emitter.js';
+import { emitsShared, type Emitter } from './emitter.js';
 import { importLines, scalarArray } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 
 /** The fake clientset emitter (needs the clientset emitter's `clientset/clientset.ts`). */
 export const fake: Emitter = (model: Model, ctx) => {
+  if (!emitsShared(ctx)) return [];
   const gvs = clientKinds(model, ctx.client);
   if (gvs.length === 0) return [];
   const path = 'clientset/fake/clientset.ts';

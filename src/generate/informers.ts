@@ -6,7 +6,8 @@ import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { isSafePathSegment, privateName, tsString } from '../model/naming.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, emitsShared, type Emitter, type GeneratedFile } from './emitter.js';
+import { kindSources } from './walk.js';
 import { apiFilePath, groupFolder } from './paths.js';
 import { assertUniqueNames, clientKinds, type ClientGroupVersion } from './client-kinds.js';
 import { listerPath } from './listers.js';
@@ -40,14 +41,14 @@ export function groupAccessor(groupName: string): string {
 /** The informers emitter. */
 export const informers: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
-  const header = generatedHeader(ctx.sources);
   const runtime = ctx.runtimeImport;
-  const gvs = clientKinds(model, ctx.client, true);
+  const gvs = clientKinds(model, ctx.client, true, (g) => emitsShared(ctx) || emitsGroup(ctx, g));
   const byGroup = new Map<string, ClientGroupVersion[]>();
   for (const gv of gvs) {
     const list = byGroup.get(gv.group.name) ?? [];
     list.push(gv);
     byGroup.set(gv.group.name, list);
+    if (!emitsGroup(ctx, gv.group.name)) continue;
     const versionPath = informerPath(gv.group.name, gv.version.name, 'interface.ts');
     const apiVersion = gv.group.name === '' ? gv.version.name : `${gv.group.name}/${gv.version.name}`;
     for (const ck of gv.kinds) {
@@ -74,7 +75,7 @@ export const informers: Emitter = (model: Model, ctx) => {
       files.push({
         path,
         contents: renderCode('informers', 'informer', {
-          header,
+          header: generatedHeader(kindSources([ck.kind], ctx.sources)),
           imports: importLines(imports),
           informerSignature: atColumn((w) => typeArgsLine(w, `informer(): ${sharedIndexInformer}`, [stored], ';')),
           newHead: atColumn((w) =>
@@ -104,7 +105,12 @@ export const informers: Emitter = (model: Model, ctx) => {
     files.push({
       path: versionPath,
       contents: renderCode('informers', 'version', {
-        header,
+        header: generatedHeader(
+          kindSources(
+            gv.kinds.map((ck) => ck.kind),
+            ctx.sources,
+          ),
+        ),
         imports: importLines(versionImports),
         apiVersion,
         groupVersionType: gv.names.groupVersionType,
@@ -131,6 +137,8 @@ export const informers: Emitter = (model: Model, ctx) => {
     if (!isSafePathSegment(groupFolder(group))) throw new Error(`unsafe path segment ${JSON.stringify(group)}`);
     const path = `informers/${groupFolder(group)}/interface.ts`;
     const groupName = list[0].names.groupName;
+    groups.push({ groupName, groupLabel: group, accessor: groupAccessor(groupName), path });
+    if (!emitsGroup(ctx, group)) continue;
     const imports = new ImportTracker([`${groupName}Informers`, `new${groupName}Informers`]);
     const factoryBase = imports.use(runtime, 'SharedInformerFactoryBase', { type: true });
     for (const gv of list) {
@@ -142,7 +150,12 @@ export const informers: Emitter = (model: Model, ctx) => {
     files.push({
       path,
       contents: renderCode('informers', 'group', {
-        header,
+        header: generatedHeader(
+          kindSources(
+            list.flatMap((gv) => gv.kinds.map((ck) => ck.kind)),
+            ctx.sources,
+          ),
+        ),
         imports: importLines(imports),
         groupName,
         groupLabel: group,
@@ -162,8 +175,8 @@ export const informers: Emitter = (model: Model, ctx) => {
         })),
       }),
     });
-    groups.push({ groupName, groupLabel: group, accessor: groupAccessor(groupName), path });
   }
+  if (!emitsShared(ctx)) return files;
   const path = 'informers/factory.ts';
   const imports = new ImportTracker(['SharedInformerFactory', 'newSharedInformerFactory']);
   imports.use(runtime, 'SharedInformerFactoryBase');
@@ -188,7 +201,7 @@ export const informers: Emitter = (model: Model, ctx) => {
   files.push({
     path,
     contents: renderCode('informers', 'factory', {
-      header,
+      header: generatedHeader(ctx.sources),
       imports: importLines(imports),
       example: `${groupAccessor(first.names.groupName)}().${privateName(first.version.name)}().${first.kinds[0].names.pluralAccessor}()`,
       groups: groups.map((g) => ({

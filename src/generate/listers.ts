@@ -5,7 +5,8 @@ import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
 import { importPath } from '../emit/ts-text.js';
 import { tsString } from '../model/naming.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, type Emitter, type GeneratedFile } from './emitter.js';
+import { kindSources } from './walk.js';
 import { apiFilePath } from './paths.js';
 import { assertUniqueNames, clientKinds } from './client-kinds.js';
 import { callLine, importLines, propertyLine, signatureLine } from './layout.js';
@@ -18,7 +19,7 @@ export function listerPath(group: string, version: string, file: string): string
 /** The listers emitter: one file per kind that can list and watch. */
 export const listers: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
-  for (const gv of clientKinds(model, ctx.client, true)) {
+  for (const gv of clientKinds(model, ctx.client, true, (g) => emitsGroup(ctx, g))) {
     for (const ck of gv.kinds) {
       const n = ck.names;
       const path = listerPath(gv.group.name, gv.version.name, n.fileName);
@@ -39,7 +40,7 @@ export const listers: Emitter = (model: Model, ctx) => {
       files.push({
         path,
         contents: renderCode('listers', namespaced ? 'lister-namespaced' : 'lister-cluster', {
-          header: generatedHeader(ctx.sources),
+          header: generatedHeader(kindSources([ck.kind], ctx.sources)),
           imports: importLines(imports),
           listSignature: atColumn((w) =>
             signatureLine(w, 'list', [`selector?: ${selector} | string`], `${stored}[]`, ';'),

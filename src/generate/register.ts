@@ -6,7 +6,7 @@ import { listTypeName, privateName, safeIdentifier, tsString, typeName } from '.
 import { assignLine, callLine, fitsLine, importLines, scalarArray } from './layout.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { type Emitter, type GeneratedFile, emitsGroup } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { versionSources } from './walk.js';
 
@@ -138,6 +138,7 @@ export function renderRegister(group: string, gv: GroupVersion, header: string, 
 export const register: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
+    if (!emitsGroup(ctx, g.name)) continue;
     for (const v of g.versions) {
       files.push({
         path: apiFilePath(g.name, v.name, 'register.ts'),

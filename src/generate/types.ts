@@ -5,7 +5,7 @@ import type { GroupVersion, Kind, Model, ObjectNode, PropertyNode, SchemaNode } 
 import { listTypeName, numberLiteral, propertyKey, tsString, typeName } from '../model/naming.js';
 import { generatedHeader } from '../emit/header.js';
 import { atColumn, ImportTracker, renderCode } from '../emit/code.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { type Emitter, type GeneratedFile, emitsGroup } from './emitter.js';
 import { importLines, memberLine, type TypeExpr } from './layout.js';
 import { apiFilePath } from './paths.js';
 import { importPath } from '../emit/ts-text.js';
@@ -239,6 +239,7 @@ export function useForeign(
 export const types: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
+    if (!emitsGroup(ctx, g.name)) continue;
     for (const v of g.versions) {
       const path = apiFilePath(g.name, v.name, 'types.ts');
       const foreign = new Map<string, ObjectNode>();

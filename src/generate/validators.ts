@@ -16,7 +16,7 @@ import {
   type PrecompiledSchema,
 } from '../runtime/validation/index.js';
 import { schemaToJson } from '../model/schema-json.js';
-import type { Emitter, GeneratedFile } from './emitter.js';
+import { type Emitter, type GeneratedFile, emitsGroup } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { versionSources } from './walk.js';
 
@@ -239,6 +239,7 @@ export function renderValidators(group: string, gv: GroupVersion, header: string
 export const validators: Emitter = (model: Model, ctx) => {
   const files: GeneratedFile[] = [];
   for (const g of model.groups) {
+    if (!emitsGroup(ctx, g.name)) continue;
     for (const v of g.versions) {
       if (v.kinds.length === 0) continue;
       files.push({

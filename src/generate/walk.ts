@@ -131,7 +131,17 @@ export function kindTitles(gv: GroupVersion): Set<string> {
  * for the generated header; `fallback` when the kinds carry no source file.
  */
 export function versionSources(gv: GroupVersion, fallback: readonly string[]): string[] {
-  const files = [...new Set(gv.kinds.map((k) => k.source.file.replace(/\\/g, '/')).filter((f) => f !== ''))].sort(
+  return kindSources(gv.kinds, fallback);
+}
+
+/**
+ * The input files that defined `kinds` (sorted, unique), for the header of a file generated from
+ * them alone; `fallback` (the run's inputs) when the kinds carry no source file. A file made from
+ * a few kinds names only their inputs, so that the headers of a run grow with its kinds, not with
+ * kinds × inputs.
+ */
+export function kindSources(kinds: readonly Kind[], fallback: readonly string[]): string[] {
+  const files = [...new Set(kinds.map((k) => k.source.file.replace(/\\/g, '/')).filter((f) => f !== ''))].sort(
     compareStrings,
   );
   return files.length > 0 ? files : [...fallback];

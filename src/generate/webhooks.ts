@@ -19,7 +19,7 @@ import { importPath } from '../emit/ts-text.js';
 import { compareKubeVersions, isSafePathSegment, privateName, publicName, tsString } from '../model/naming.js';
 import { compareStrings } from '../model/order.js';
 import { callLine, fitsLine, importLines, propertyLine } from './layout.js';
-import type { EmitContext, Emitter, GeneratedFile } from './emitter.js';
+import { emitsGroup, type EmitContext, type Emitter, type GeneratedFile } from './emitter.js';
 import { apiFilePath } from './paths.js';
 import { ControllerOptionsError, resolveControllerKind } from './controller-kinds.js';
 import { generatedYamlHeader } from './crd.js';
@@ -680,7 +680,9 @@ export const webhooks: Emitter = (model, ctx) => {
   const files: GeneratedFile[] = [];
   const seen = new Set<string>();
   for (const selector of ctx.controllers ?? []) {
-    const ow = operatorWebhooks(ctx, resolveControllerKind(model, ctx, selector))!;
+    const ck = resolveControllerKind(model, ctx, selector);
+    if (!emitsGroup(ctx, ck.group.name)) continue;
+    const ow = operatorWebhooks(ctx, ck)!;
     if (!isSafePathSegment(ow.names.dir))
       throw new ControllerOptionsError(`--controller ${selector}: unsafe folder name ${JSON.stringify(ow.names.dir)}`);
     if (seen.has(ow.names.dir)) continue;

@@ -9,6 +9,7 @@ import { createEmitContext, type GeneratedFile } from '../../src/generate/emitte
 import { runEmitters } from '../../src/generate/registry.js';
 import type { Model } from '../../src/model/types.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
+import { CACHE_DIR } from '../../src/cli/cache-dir.js';
 
 /** The repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -70,7 +71,7 @@ export function caseOptions(name: string): { controllers?: string[]; webhooks?: 
   return { ...(o.controllers ? { controllers: o.controllers } : {}), ...(o.webhooks ? { webhooks: true } : {}) };
 }
 
-/** Every file under `dir` as POSIX relative path → contents (empty when missing). */
+/** Every file under `dir` as POSIX relative path → contents (empty when missing); generate's cache folder left out. */
 export function readTree(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string): void => {
@@ -81,6 +82,7 @@ export function readTree(dir: string): Map<string, string> {
       return;
     }
     for (const e of entries.sort()) {
+      if (e === CACHE_DIR) continue; // generate's cache: not part of the output
       const p = join(d, e);
       if (statSync(p).isDirectory()) walk(p);
       else out.set(relative(dir, p).split(sep).join('/'), readFileSync(p, 'utf8'));

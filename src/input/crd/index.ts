@@ -1,6 +1,22 @@
 // The CRD reader's public surface.
 
-export { readCrdInputs, decodeText, type CrdSource, type ReadResult } from './read.js';
+export {
+  readCrdInputs,
+  decodeText,
+  decodeChecked,
+  checkSource,
+  checkText,
+  checkedCrds,
+  buildModel,
+  lightKinds,
+  lightModel,
+  type CrdSource,
+  type ReadResult,
+  type CheckedCrd,
+  type CheckedSource,
+  type BuiltModel,
+  type RenamedKind,
+} from './read.js';
 export {
   checkCrdObject,
   checkCrd,

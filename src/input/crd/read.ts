@@ -27,6 +27,7 @@ import { genError, type Finding } from './field-errors.js';
 import { jsonEqual, lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
 import { loadYaml, type YamlDoc } from './yaml-source.js';
+import { decodeCrd } from './decode.js';
 import { SchemaError } from '../../runtime/validation/schema.js';
 import { precompileSchema, RuleCompileError } from '../../runtime/validation/validator.js';
 // the reader compiles CEL rules as the apiserver does on CRD create
@@ -85,7 +86,8 @@ export function decodeText(file: string, content: Uint8Array | string): { text: 
   return { text };
 }
 
-interface CheckedCrd {
+/** A CRD that passed the checks, with the document it came from (for positions). */
+export interface CheckedCrd {
   doc: YamlDoc;
   file: string;
   crd: Record<string, unknown>;
@@ -100,127 +102,224 @@ export function readCrdInputs(sources: readonly CrdSource[]): ReadResult {
   const diagnostics: Diagnostic[] = [];
   const crds: CheckedCrd[] = [];
   for (const src of sources) {
-    const decoded = decodeText(src.file, src.content);
-    if ('diagnostic' in decoded) {
-      diagnostics.push(decoded.diagnostic);
-      continue;
-    }
-    if (decoded.text.trim() === '') {
-      diagnostics.push({
-        severity: 'error',
-        code: 'IO003',
-        file: src.file,
-        message: 'input is empty; expected a CustomResourceDefinition',
-      });
-      continue;
-    }
-    const { docs, diagnostics: yamlDiags } = loadYaml(decoded.text, src.file);
-    diagnostics.push(...yamlDiags);
-    const integralFloats = integralFloatValues(decoded.text);
-    let textLines: string[] | undefined;
-    const lines = (): string[] => (textLines ??= decoded.text.split('\n'));
-    let found = 0;
-    for (const doc of docs) {
-      const v = doc.value;
-      const kind = isObj(v) ? v.kind : undefined;
-      const apiVersion = isObj(v) ? v.apiVersion : undefined;
-      if (kind !== 'CustomResourceDefinition') {
-        const what = isObj(v)
-          ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}`
-          : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
-        diagnostics.push({
-          severity: 'warning',
-          code: 'CRD002',
-          file: src.file,
-          ...doc.start,
-          message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
-        });
-        continue;
-      }
-      found++;
-      if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
-        diagnostics.push({
-          severity: 'error',
-          code: 'CRD003',
-          file: src.file,
-          ...doc.locate(['apiVersion']),
-          message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
-          path: 'apiVersion',
-          field: 'apiVersion',
-        });
-        continue;
-      }
-      // a v1 CRD is read as the apiserver decodes it (nulls and the fields it drops left out)
-      let crd = v as Record<string, unknown>;
-      let checked: Finding[];
-      if (apiVersion === 'apiextensions.k8s.io/v1') {
-        const verdict = checkCrdRequest(v, {
-          // (only a value written somewhere as `5.0` or `1e3` needs its position looked up)
-          numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path) : undefined),
-        });
-        checked = verdict.findings;
-        crd = verdict.crd;
-      } else checked = checkV1beta1Crd(v);
-      const findings = [...checked, ...generatorChecks(crd)];
-      // (one problem the apiserver reports at two fields of its internal form — spec.version and
-      // spec.versions[0].name — is one place in the file: shown once)
-      const seen = new Set<string>();
-      const located = findings
-        .map((f) => positioned(f, doc, src.file))
-        .filter((d) => {
-          const key = JSON.stringify([d.line, d.col, d.code, d.path, d.message]);
-          return !seen.has(key) && seen.add(key);
-        });
-      // Stable sort by position: problems read top to bottom, same-place ones in check order.
-      located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
-      diagnostics.push(...located);
-      if (!findings.some((f) => f.diag.severity === 'error')) {
-        crds.push({ doc, file: src.file, crd });
-        if (!normalizeVersions(crd).some((ver) => ver.served)) {
-          const at: Path = Array.isArray((crd as { spec: { versions?: unknown } }).spec.versions)
-            ? ['spec', 'versions']
-            : ['spec'];
-          diagnostics.push({
-            severity: 'warning',
-            code: 'GEN004',
-            file: src.file,
-            ...doc.locate(at),
-            path: dottedPath(at),
-            field: apiserverField(at),
-            message: 'no version is served, so nothing is generated for this CRD',
-            hint: 'set served: true on the versions clients should use',
-          });
-        }
-      }
-    }
-    if (found === 0 && yamlDiags.length === 0) {
-      diagnostics.push({
-        severity: src.fromDirectory ? 'warning' : 'error',
-        code: 'CRD001',
-        file: src.file,
-        line: 1,
-        col: 1,
-        message: 'no CustomResourceDefinition found in this input',
-        hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents',
-      });
-    }
+    const checked = checkSource(src);
+    diagnostics.push(...checked.diagnostics);
+    crds.push(...checked.crds);
   }
   const sourcesList = [...new Set(sources.map((s) => s.file.replace(/\\/g, '/')))].sort(compareStrings);
   if (diagnostics.some((d) => d.severity === 'error'))
     return { model: { groups: [], sources: sourcesList }, diagnostics };
+  const built = buildModel(crds, sourcesList);
+  diagnostics.push(...built.engine, ...built.duplicates, ...built.renamed.map((r) => r.diagnostic));
+  if (diagnostics.some((d) => d.severity === 'error'))
+    return { model: { groups: [], sources: sourcesList }, diagnostics };
+  return { model: built.model, diagnostics };
+}
+
+/** What {@link checkSource} found in one input: its diagnostics (in order) and the CRDs without errors. */
+export interface CheckedSource {
+  diagnostics: Diagnostic[];
+  crds: CheckedCrd[];
+}
+
+/**
+ * Reads and checks one input on its own: decoding, YAML, every CRD's apiserver and generator
+ * checks. What needs several inputs together (kinds defined twice, titles, the engine checks of
+ * the finished schemas) is {@link buildModel}'s.
+ */
+export function checkSource(src: CrdSource): CheckedSource {
+  const decoded = decodeText(src.file, src.content);
+  if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic], crds: [] };
+  return checkText(src.file, decoded.text, src.fromDirectory === true);
+}
+
+/** {@link checkSource} of an input's text ({@link decodeText}'s), `fromDirectory` as {@link CrdSource} has it. */
+export function checkText(file: string, text: string, fromDirectory: boolean): CheckedSource {
+  const diagnostics: Diagnostic[] = [];
+  const crds: CheckedCrd[] = [];
+  if (text.trim() === '') {
+    diagnostics.push({
+      severity: 'error',
+      code: 'IO003',
+      file,
+      message: 'input is empty; expected a CustomResourceDefinition',
+    });
+    return { diagnostics, crds };
+  }
+  const { docs, diagnostics: yamlDiags } = loadYaml(text, file);
+  diagnostics.push(...yamlDiags);
+  const integralFloats = integralFloatValues(text);
+  let textLines: string[] | undefined;
+  const lines = (): string[] => (textLines ??= text.split('\n'));
+  let found = 0;
+  for (const doc of docs) {
+    const v = doc.value;
+    const kind = isObj(v) ? v.kind : undefined;
+    const apiVersion = isObj(v) ? v.apiVersion : undefined;
+    if (kind !== 'CustomResourceDefinition') {
+      const what = isObj(v)
+        ? `kind ${typeof kind === 'string' ? JSON.stringify(kind) : 'missing'}`
+        : `a ${v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v}`;
+      diagnostics.push({
+        severity: 'warning',
+        code: 'CRD002',
+        file,
+        ...doc.start,
+        message: `document ${doc.index + 1} (${what}) is not a CustomResourceDefinition; skipped`,
+      });
+      continue;
+    }
+    found++;
+    if (!(CRD_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'CRD003',
+        file,
+        ...doc.locate(['apiVersion']),
+        message: `Unsupported value: ${JSON.stringify(apiVersion ?? null)}: supported values: ${CRD_API_VERSIONS.map((a) => JSON.stringify(a)).join(', ')}`,
+        path: 'apiVersion',
+        field: 'apiVersion',
+      });
+      continue;
+    }
+    // a v1 CRD is read as the apiserver decodes it (nulls and the fields it drops left out)
+    let crd = v as Record<string, unknown>;
+    let checked: Finding[];
+    if (apiVersion === 'apiextensions.k8s.io/v1') {
+      const verdict = checkCrdRequest(v, {
+        // (only a value written somewhere as `5.0` or `1e3` needs its position looked up)
+        numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path) : undefined),
+      });
+      checked = verdict.findings;
+      crd = verdict.crd;
+    } else checked = checkV1beta1Crd(v);
+    const findings = [...checked, ...generatorChecks(crd)];
+    // (one problem the apiserver reports at two fields of its internal form — spec.version and
+    // spec.versions[0].name — is one place in the file: shown once)
+    const seen = new Set<string>();
+    const located = findings
+      .map((f) => positioned(f, doc, file))
+      .filter((d) => {
+        const key = JSON.stringify([d.line, d.col, d.code, d.path, d.message]);
+        return !seen.has(key) && seen.add(key);
+      });
+    // Stable sort by position: problems read top to bottom, same-place ones in check order.
+    located.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+    diagnostics.push(...located);
+    if (!findings.some((f) => f.diag.severity === 'error')) {
+      crds.push({ doc, file, crd });
+      if (!normalizeVersions(crd).some((ver) => ver.served)) {
+        const at: Path = Array.isArray((crd as { spec: { versions?: unknown } }).spec.versions)
+          ? ['spec', 'versions']
+          : ['spec'];
+        diagnostics.push({
+          severity: 'warning',
+          code: 'GEN004',
+          file,
+          ...doc.locate(at),
+          path: dottedPath(at),
+          field: apiserverField(at),
+          message: 'no version is served, so nothing is generated for this CRD',
+          hint: 'set served: true on the versions clients should use',
+        });
+      }
+    }
+  }
+  if (found === 0 && yamlDiags.length === 0) {
+    diagnostics.push({
+      severity: fromDirectory ? 'warning' : 'error',
+      code: 'CRD001',
+      file,
+      line: 1,
+      col: 1,
+      message: 'no CustomResourceDefinition found in this input',
+      hint: 'crdgen reads apiextensions.k8s.io/v1 (or v1beta1) CustomResourceDefinition documents',
+    });
+  }
+  return { diagnostics, crds };
+}
+
+/**
+ * The CRDs of an input whose text {@link checkText} found without errors, not checked again
+ * (the same text passed; a v1 CRD decoded as the apiserver holds it, as the checks hand it on):
+ * what a run that reads its inputs twice builds its model from.
+ */
+export function checkedCrds(file: string, text: string): CheckedCrd[] {
+  const crds: CheckedCrd[] = [];
+  for (const doc of loadYaml(text, file).docs) {
+    const v = doc.value;
+    if (!isObj(v) || v.kind !== 'CustomResourceDefinition') continue;
+    if (v.apiVersion === 'apiextensions.k8s.io/v1') crds.push({ doc, file, crd: decodeCrd(v).crd });
+    else if ((CRD_API_VERSIONS as readonly unknown[]).includes(v.apiVersion)) crds.push({ doc, file, crd: v });
+  }
+  return crds;
+}
+
+/** The text of bytes {@link decodeText} accepted before (UTF-8, byte order mark dropped), not checked again. */
+export function decodeChecked(content: Uint8Array | string): string {
+  const text = typeof content === 'string' ? content : utf8.decode(content);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** A kind that got other TypeScript names than its own (GEN006), with where it is. */
+export interface RenamedKind {
+  group: string;
+  version: string;
+  diagnostic: Diagnostic;
+}
+
+/** What {@link buildModel} made of checked CRDs. */
+export interface BuiltModel {
+  model: Model;
+  /** The engine's findings (CEL rules, defaults) per schema, in the CRDs' order. */
+  engine: Diagnostic[];
+  /** Kinds and resources defined twice (GEN003), in the CRDs' order. */
+  duplicates: Diagnostic[];
+  /** Kinds whose TypeScript names collide (GEN006 warnings), by group and version. */
+  renamed: RenamedKind[];
+}
+
+/**
+ * The model of checked CRDs (`crds` in input order): kinds per group and version, titled,
+ * frozen, then checked by the validation engine as the apiserver does on create.
+ */
+export function buildModel(crds: readonly CheckedCrd[], sources: string[]): BuiltModel {
   const checks: EngineCheck[] = [];
   const kinds = crds.flatMap((c) => buildKinds(c, checks));
-  const at = diagnostics.length;
-  const model = assemble(kinds, sourcesList, diagnostics);
+  const duplicates: Diagnostic[] = [];
+  const renamed: RenamedKind[] = [];
+  const model = assemble(kinds, sources, duplicates, { titles: true, renamed });
   // titled now: the schemas are final. Frozen, then checked by the engine (CEL rules, defaults)
   // as written back — the JSON the validators emitter embeds, whose compiled form it reuses.
   const engine: Diagnostic[] = [];
   for (const k of checks) freezeSchema(k.schema);
   for (const k of checks) if (k.check) engineCheck(schemaToJson(k.schema), k.schemaPath, k.crd, engine);
-  diagnostics.splice(at, 0, ...engine);
-  if (diagnostics.some((d) => d.severity === 'error'))
-    return { model: { groups: [], sources: sourcesList }, diagnostics };
-  return { model, diagnostics };
+  return { model, engine, duplicates, renamed };
+}
+
+/**
+ * The served kinds of checked CRDs without their schemas (and without what only the CRD writer
+ * reads): what a run needs of the groups it is not generating at the moment — names, verbs,
+ * scopes. Each kind's source names its file only (line and column 0: not looked up).
+ */
+export function lightKinds(c: CheckedCrd): { group: string; version: string; kind: Kind }[] {
+  return buildKinds(c, [], true).map((b) => {
+    b.kind.source = { file: b.file, line: 0, col: 0 };
+    return { group: b.group, version: b.version, kind: b.kind };
+  });
+}
+
+/**
+ * The model of `kinds` (e.g. {@link lightKinds}): groups and versions sorted, kinds sorted by name,
+ * their TypeScript names made distinct, no titles; its diagnostics are {@link buildModel}'s to give.
+ */
+export function lightModel(kinds: readonly { group: string; version: string; kind: Kind }[], sources: string[]): Model {
+  return assemble(
+    kinds.map((k) => ({ ...k, file: k.kind.source.file })),
+    sources,
+    [],
+    { titles: false, renamed: [] },
+  );
 }
 
 /** A number written with a fraction or an exponent as a YAML/JSON value (`: 5.0`, `- 1e3`). */
@@ -381,7 +480,7 @@ interface EngineCheck {
   check: boolean;
 }
 
-function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
+function buildKinds(c: CheckedCrd, checks: EngineCheck[], light = false): BuiltKind[] {
   const spec = c.crd.spec as Record<string, unknown>;
   const names = spec.names as Record<string, unknown>;
   const group = spec.group as string;
@@ -440,7 +539,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
       if (typeof sub.scale.labelSelectorPath === 'string')
         kind.subresources.scale.labelSelectorPath = sub.scale.labelSelectorPath;
     }
-    if (v.schema !== undefined) {
+    if (v.schema !== undefined && !light) {
       kind.schema = toSchemaNode(v.schema, v.schemaPath, locate, !structural);
       // every version with a schema, served or not, as the apiserver compiles them all
       checks.push({ schema: kind.schema, schemaPath: v.schemaPath, crd: c, check: !checked.has(v.schema) });
@@ -449,6 +548,7 @@ function buildKinds(c: CheckedCrd, checks: EngineCheck[]): BuiltKind[] {
     all.push({ version: v.name, kind });
     if (v.served) out.push({ group, version: v.name, kind, file: c.file });
   }
+  if (light) return out;
   if (c.crd.apiVersion === 'apiextensions.k8s.io/v1')
     keepCrdFacts(
       c.crd,
@@ -533,7 +633,8 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
  * Makes the TypeScript names of one group/version's kinds and lists distinct: a name another kind
  * took first (`Promise` → `PromiseKind`, and another kind's list kind `Promise`) gets a number.
  */
-function uniqueTypeNames(kinds: Kind[], gv: string, diagnostics: Diagnostic[]): void {
+function uniqueTypeNames(kinds: Kind[], group: string, version: string, renamed: RenamedKind[]): void {
+  const gv = `${group}/${version}`;
   const used = new Set<string>();
   const claim = (name: string): string => {
     let out = name;
@@ -548,20 +649,29 @@ function uniqueTypeNames(kinds: Kind[], gv: string, diagnostics: Diagnostic[]): 
     if (type !== k.kind) k.typeName = type;
     if (list !== k.listKind) k.listTypeName = list;
     const s = k.source;
-    diagnostics.push({
-      severity: 'warning',
-      code: 'GEN006',
-      file: s.file,
-      line: s.line,
-      col: s.col,
-      path: s.path ?? dottedPath(['spec', 'names', 'kind']),
-      message: `the TypeScript names of kind ${JSON.stringify(k.kind)} collide with another kind's in ${gv}: the generated code names its type ${type} and its list type ${list}`,
-      hint: 'give the kinds of one group distinct kinds and list kinds',
+    renamed.push({
+      group,
+      version,
+      diagnostic: {
+        severity: 'warning',
+        code: 'GEN006',
+        file: s.file,
+        line: s.line,
+        col: s.col,
+        path: s.path ?? dottedPath(['spec', 'names', 'kind']),
+        message: `the TypeScript names of kind ${JSON.stringify(k.kind)} collide with another kind's in ${gv}: the generated code names its type ${type} and its list type ${list}`,
+        hint: 'give the kinds of one group distinct kinds and list kinds',
+      },
     });
   }
 }
 
-function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic[]): Model {
+function assemble(
+  kinds: BuiltKind[],
+  sources: string[],
+  diagnostics: Diagnostic[],
+  opts: { titles: boolean; renamed: RenamedKind[] },
+): Model {
   const groups = new Map<string, Map<string, Kind[]>>();
   const seen = new Map<string, Kind>();
   for (const b of kinds) {
@@ -598,8 +708,8 @@ function assemble(kinds: BuiltKind[], sources: string[], diagnostics: Diagnostic
         .sort((a, b) => compareKubeVersions(a[0], b[0]))
         .map(([vname, ks]): GroupVersion => {
           const sorted = [...ks].sort((a, b) => compareStrings(a.kind, b.kind));
-          uniqueTypeNames(sorted, `${name}/${vname}`, diagnostics);
-          assignTitles(sorted);
+          uniqueTypeNames(sorted, name, vname, opts.renamed);
+          if (opts.titles) assignTitles(sorted);
           return { name: vname, kinds: sorted };
         }),
     }));

@@ -141,7 +141,16 @@ test('crd emitter: one file per kind with all its versions, names from the stora
           },
           {
             name: 'v1beta1',
-            kinds: [kind({ storage: false, served: false, deprecated: true, deprecationWarning: 'old', schema })],
+            kinds: [
+              kind({
+                storage: false,
+                served: false,
+                deprecated: true,
+                deprecationWarning: 'old',
+                schema,
+                source: { file: 'a.ts', line: 1, col: 1 },
+              }),
+            ],
           },
         ],
       },
@@ -152,8 +161,10 @@ test('crd emitter: one file per kind with all its versions, names from the stora
     files.map((f) => f.path),
     ['config/crd/bars.example.com.yaml', 'config/crd/foos.example.com.yaml'],
   );
+  // each CRD names the inputs its versions came from, sorted (not every input of the run)
   const foo = files[1].contents;
-  assert.ok(foo.startsWith(`${GENERATED_YAML_HEADER}\n# Source: a.ts\n# Source: b.ts\n---\n`));
+  assert.ok(foo.startsWith(`${GENERATED_YAML_HEADER}\n# Source: a.ts\n# Source: x.ts\n---\n`));
+  assert.ok(files[0].contents.startsWith(`${GENERATED_YAML_HEADER}\n# Source: x.ts\n---\n`));
   const doc = parse(foo) as Record<string, unknown>;
   assert.deepEqual(Object.keys(doc), ['apiVersion', 'kind', 'metadata', 'spec']);
   assert.deepEqual(doc['metadata'], { name: 'foos.example.com' });

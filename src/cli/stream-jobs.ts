@@ -1,0 +1,266 @@
+// The two kinds of work of a streaming run (stream.ts), as functions of plain data so that the
+// main thread and the worker threads (stream-worker.ts) run the same code: the checks of one
+// input (`scanInput`), and one cluster of groups read again, built, generated and staged
+// (`runCluster`). Errors leave a job as data (`JobFailure`) and become the same errors again in
+// the main thread.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasErrors } from '../diagnostics/format.js';
+import {
+  buildModel,
+  checkText,
+  checkedCrds,
+  decodeChecked,
+  decodeText,
+  lightKinds,
+  type RenamedKind,
+} from '../input/crd/index.js';
+import { isOpenApiText } from '../input/openapi/index.js';
+import type { Group, Model } from '../model/types.js';
+import type { EmitContext, GeneratedFile } from '../generate/emitter.js';
+import { EMITTERS } from '../generate/registry.js';
+import { FileStager, type StagerState } from '../emit/output.js';
+import type { PlanAction } from '../emit/writer.js';
+import { unifiedDiff } from '../emit/diff.js';
+import { displayPath, type ListedInput } from './inputs.js';
+import { CliError, EXIT } from './io.js';
+import type { ResolvedTarget } from './options.js';
+import { emitFiles, finishFiles } from './pipeline.js';
+import { GenerationCache, sha256, type ScanRecord } from './cache.js';
+import { checkHeap, HeapLimitError } from './heap.js';
+
+/** A target as plain data (its generators by name). */
+export type TargetData = Omit<ResolvedTarget, 'emitters'> & { emitters: string[] };
+
+/** `target` as plain data. */
+export function targetData(target: ResolvedTarget): TargetData {
+  return { ...target, emitters: target.emitters.map((e) => e.name) };
+}
+
+/** The target again, from {@link targetData}. */
+export function fromTargetData(data: TargetData): ResolvedTarget {
+  return { ...data, emitters: EMITTERS.filter((e) => data.emitters.includes(e.name)) };
+}
+
+/** What a job failed with, as data. */
+export type JobFailure =
+  | { kind: 'cli'; message: string; exitCode: number }
+  | { kind: 'heap'; usedMb: number; limitMb: number; during: string }
+  | { kind: 'other'; message: string; stack?: string };
+
+/** `e` as data. */
+export function failureOf(e: unknown): JobFailure {
+  if (e instanceof CliError) return { kind: 'cli', message: e.message, exitCode: e.exitCode };
+  if (e instanceof HeapLimitError) return { kind: 'heap', usedMb: e.usedMb, limitMb: e.limitMb, during: e.during };
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { kind: 'other', message: err.message, ...(err.stack !== undefined ? { stack: err.stack } : {}) };
+}
+
+/** The error a {@link JobFailure} was. */
+export function errorOf(f: JobFailure): Error {
+  if (f.kind === 'cli') return new CliError(f.message, f.exitCode);
+  if (f.kind === 'heap') return new HeapLimitError(f.usedMb, f.limitMb, f.during);
+  const e = new Error(f.message);
+  if (f.stack !== undefined) e.stack = f.stack;
+  return e;
+}
+
+/**
+ * The checks of one input on its own: its diagnostics, the groups of its CRDs and its served kinds
+ * without schemas; `openapi` when it is an OpenAPI document (the in-memory pipeline reads those).
+ */
+export function scanInput(input: ListedInput, bytes: Uint8Array): ScanRecord | 'openapi' {
+  const decoded = decodeText(input.file, bytes);
+  if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic], groups: [], kinds: [] };
+  if (isOpenApiText(decoded.text)) return 'openapi';
+  const checked = checkText(input.file, decoded.text, input.fromDirectory === true);
+  // copied through JSON: the strings V8 sliced out of the input text would keep all of it (and a
+  // record read back from the cache is the same JSON)
+  return JSON.parse(
+    JSON.stringify({
+      diagnostics: checked.diagnostics,
+      groups: [...new Set(checked.crds.map((c) => (c.crd.spec as { group: string }).group))],
+      kinds: checked.crds.flatMap(lightKinds),
+    }),
+  ) as ScanRecord;
+}
+
+/** The cache key of an input's scan. */
+export function scanKey(input: ListedInput, hash: string): string {
+  return GenerationCache.scanKey(input.file, input.fromDirectory === true, hash);
+}
+
+/** One input of a cluster: what the first pass read (its hash), to read it again. */
+export interface ClusterInput {
+  file: string;
+  abs?: string;
+  /** Stdin's bytes. */
+  content?: Uint8Array;
+  hash: string;
+}
+
+/** A cluster to generate: its groups and the inputs defining them, in input order. */
+export interface ClusterJob {
+  groups: string[];
+  files: ClusterInput[];
+  /** Only check: read and build for the diagnostics, generate nothing. */
+  checkOnly: boolean;
+  /** The `--controller` selectors whose kinds are in these groups (their operators are generated with them). */
+  operators: string[];
+}
+
+/** What a cluster gave: its steps, its output paths (for the cache), the diagnostics of building it. */
+export interface ClusterResult {
+  steps: { path: string; action: PlanAction; diff?: string }[];
+  outputs: { path: string; userOwned?: boolean }[];
+  /** The engine's findings, the kinds defined twice, the kinds renamed (reader order within the cluster). */
+  engine: Diagnostic[];
+  duplicates: Diagnostic[];
+  renamed: RenamedKind[];
+  /** Diagnostics of the generation (the operators' stub hooks). */
+  warnings: Diagnostic[];
+  /** Why it could not be generated (a name collision…); the main thread decides what it means. */
+  failure?: JobFailure;
+}
+
+/** What every cluster of one target shares. */
+export interface ClusterEnv {
+  target: ResolvedTarget;
+  /** The context of the run (every source); each cluster emits its part. */
+  ctx: EmitContext;
+  /** Every group of the run, light (operators' groups full where they are loaded). */
+  base: Model;
+  header: string | undefined;
+  command: string;
+  stager: FileStager;
+  /** verify: a changed file's diff, made where it is found (paths shown relative to `cwd`). */
+  diffs?: { cwd: string };
+}
+
+/** The bytes of an input as the first pass read them; a file changed since is an error. */
+function readAgain(f: ClusterInput): Uint8Array {
+  const bytes = f.content ?? readFileSync(f.abs!);
+  if (sha256(bytes) !== f.hash)
+    throw new CliError(`${f.file} changed while crdgen was reading it; run again`, EXIT.invalidInput);
+  return bytes;
+}
+
+/** A cluster's groups built (titles, frozen schemas, engine checks), and what the checks found. */
+export interface LoadedCluster {
+  groups: Group[];
+  engine: Diagnostic[];
+  duplicates: Diagnostic[];
+  renamed: RenamedKind[];
+}
+
+/** Reads the inputs of a cluster again and builds its groups. */
+export function loadCluster(job: Pick<ClusterJob, 'groups' | 'files'>, sources: string[]): LoadedCluster {
+  const crds = job.files.flatMap((f) => checkedCrds(f.file, decodeChecked(readAgain(f))));
+  const groups = new Set(job.groups);
+  const built = buildModel(
+    crds.filter((x) => groups.has((x.crd.spec as { group: string }).group)),
+    sources,
+  );
+  return { groups: built.model.groups, engine: built.engine, duplicates: built.duplicates, renamed: built.renamed };
+}
+
+/** `base` with the groups of `full` in place of its own. */
+export function withGroups(base: Model, full: readonly Group[]): Model {
+  if (full.length === 0) return base;
+  const byName = new Map(full.map((g) => [g.name, g]));
+  return { groups: base.groups.map((g) => byName.get(g.name) ?? g), sources: base.sources };
+}
+
+/**
+ * Generates one cluster (`loaded`: already built, else read and built now) and stages its files:
+ * the emitters' part of these groups, the header file and --format over it, each file compared
+ * with the disk and dropped. A cluster with input errors, or `checkOnly`, is only built.
+ */
+export async function runCluster(env: ClusterEnv, job: ClusterJob, loaded?: LoadedCluster): Promise<ClusterResult> {
+  const l = loaded ?? loadCluster(job, env.base.sources);
+  const result: ClusterResult = {
+    steps: [],
+    outputs: [],
+    engine: l.engine,
+    duplicates: l.duplicates,
+    renamed: l.renamed,
+    warnings: [],
+  };
+  if (job.checkOnly || hasErrors(l.engine) || hasErrors(l.duplicates)) return result;
+  let files: GeneratedFile[];
+  try {
+    const ctx: EmitContext = { ...env.ctx, part: { groups: new Set(job.groups) } };
+    if (env.ctx.controllers !== undefined) {
+      if (job.operators.length > 0) ctx.controllers = job.operators;
+      else delete ctx.controllers;
+    }
+    const emitted = emitFiles(env.target, withGroups(env.base, l.groups), 'yaml', ctx, env.command);
+    files = await finishFiles(env.target, emitted, env.header, {
+      command: env.command,
+      report: (ds) => void result.warnings.push(...ds),
+    });
+  } catch (e) {
+    if (e instanceof HeapLimitError) throw e;
+    result.failure = failureOf(e);
+    return result;
+  }
+  for (const f of files) {
+    const step = env.stager.add(f);
+    const entry: ClusterResult['steps'][number] = { path: f.path, action: step.action };
+    if (env.diffs && step.action === 'update') {
+      const shown = displayPath(env.diffs.cwd, join(env.target.out!, f.path));
+      entry.diff = unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '');
+    }
+    result.steps.push(entry);
+    result.outputs.push(f.userOwned ? { path: f.path, userOwned: true } : { path: f.path });
+  }
+  checkHeap('generating');
+  return result;
+}
+
+/** The messages a job handler takes (a worker thread's, or the main thread's own). */
+export type WorkerRequest =
+  | { type: 'scan'; id: number; input: ListedInput; bytes: Uint8Array }
+  | {
+      type: 'setup';
+      target: TargetData;
+      ctx: EmitContext;
+      base: Model;
+      header: string | undefined;
+      command: string;
+      stager: StagerState;
+      diffs?: { cwd: string };
+    }
+  | { type: 'cluster'; id: number; job: ClusterJob };
+
+/** A reply: `{ id, scan }`, `{ id, result }`; none for `setup`. */
+export type WorkerReply = { id: number; scan: ScanRecord | 'openapi' } | { id: number; result: ClusterResult };
+
+/** Runs {@link WorkerRequest}s; holds what `setup` gave for the clusters after it. */
+export function jobHandler(): (msg: WorkerRequest) => Promise<WorkerReply | undefined> {
+  let env: ClusterEnv | undefined;
+  return async (msg) => {
+    switch (msg.type) {
+      case 'scan': {
+        const scan = scanInput(msg.input, msg.bytes);
+        checkHeap('reading the inputs');
+        return { id: msg.id, scan };
+      }
+      case 'setup':
+        env = {
+          target: fromTargetData(msg.target),
+          ctx: msg.ctx,
+          base: msg.base,
+          header: msg.header,
+          command: msg.command,
+          stager: new FileStager(msg.stager),
+          ...(msg.diffs ? { diffs: msg.diffs } : {}),
+        };
+        return undefined;
+      case 'cluster':
+        return { id: msg.id, result: await runCluster(env!, msg.job) };
+    }
+  };
+}

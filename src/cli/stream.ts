@@ -1,0 +1,692 @@
+// One target of generate or verify, from inputs to an output transaction, in memory bounded by the
+// largest group rather than by the inputs. For CRD YAML:
+//   1. every input is read, hashed and checked on its own (the cache keeps these checks by hash),
+//      keeping only its diagnostics and its served kinds without their schemas;
+//   2. the inputs are joined into clusters — the groups they define and the files that define
+//      them — and each cluster is read again, built (titles, engine checks), generated and handed
+//      to the output transaction file by file, then dropped; a cluster the cache knows, whose
+//      files are on disk as the last run left them, is not generated at all;
+//   3. the files that span groups (clientset.ts, the fake clientset, the informer factory) are
+//      generated last from every group's names.
+// What the emitters of one group read of the others (group names, kinds for the operators and
+// the client options) is the light model of step 1. Diagnostics come out in the order the
+// in-memory reader gives them; nothing is generated when any input is invalid. TypeScript and
+// OpenAPI inputs take the in-memory pipeline (pipeline.ts) into the same transaction.
+//
+// Steps 1 and 2 run in worker threads (stream-worker.ts) when the inputs are large enough for
+// them to pay (WORKER_MIN_BYTES; CRDGEN_WORKERS sets their number, 0: none): each checks inputs
+// and generates clusters as they come and stages their files itself; the main thread keeps the
+// transaction, the cache and the order of the diagnostics. A worker that runs out of heap stops
+// with an error the run reports (CLI004), not a crash. The operators' groups are generated in the
+// main thread, which holds them whole (their option checks read their schemas).
+
+import { availableParallelism, loadavg } from 'node:os';
+import { statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hasErrors } from '../diagnostics/format.js';
+import { lightModel, type RenamedKind } from '../input/crd/index.js';
+import type { Model } from '../model/types.js';
+import { compareStrings } from '../model/order.js';
+import type { EmitContext } from '../generate/emitter.js';
+import { ControllerOptionsError, resolveControllerKind } from '../generate/controller-kinds.js';
+import { groupNames } from '../generate/client-names.js';
+import { FileStager, OutputTransaction } from '../emit/output.js';
+import type { PlanAction } from '../emit/writer.js';
+import { WriteError } from '../emit/writer.js';
+import { unifiedDiff } from '../emit/diff.js';
+import { displayPath, listInputs, readInput, type ListedInput } from './inputs.js';
+import { CliError, EXIT, type CliIo } from './io.js';
+import { removableStale, type ResolvedTarget } from './options.js';
+import { join } from 'node:path';
+import {
+  buildTarget,
+  checkProblem,
+  emitContext,
+  emitFiles,
+  finishFiles,
+  inputKind,
+  readHeaderFile,
+} from './pipeline.js';
+import type { Reporter } from './report.js';
+import { codeIdentity, GenerationCache, sha256, type ScanRecord } from './cache.js';
+import { checkHeap, HeapLimitError } from './heap.js';
+import {
+  errorOf,
+  loadCluster,
+  runCluster,
+  scanInput,
+  scanKey,
+  targetData,
+  withGroups,
+  type ClusterEnv,
+  type ClusterInput,
+  type ClusterJob,
+  type ClusterResult,
+  type JobFailure,
+  type LoadedCluster,
+  jobHandler,
+  type WorkerReply,
+  type WorkerRequest,
+} from './stream-jobs.js';
+
+/** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
+export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+/** At most this many worker threads. */
+const MAX_WORKERS = 4;
+
+/** Jobs sent to a worker ahead (it keeps working while the main thread is busy with one of its own). */
+const WORKER_QUEUE = 4;
+
+/** One file's step as a run plans it, with its diff when asked for ({@link StageOptions.diffs}). */
+export interface PlannedStep {
+  path: string;
+  action: PlanAction;
+  diff?: string;
+}
+
+/** How a target is staged. */
+export interface StageOptions {
+  /** verify: compare only, nothing staged. */
+  dryRun: boolean;
+  /** Use and fill the output folder's cache (generate). */
+  cache: boolean;
+  /** verify: a changed file's unified diff is made where it is found (paths shown relative to `cwd`). */
+  diffs?: { cwd: string };
+  /** Each file's step as it is planned (no contents are kept). */
+  onStep?: (step: PlannedStep) => void;
+}
+
+/** A target generated into its output transaction, ready to finish and commit. */
+export interface StagedTarget {
+  target: ResolvedTarget;
+  tx: OutputTransaction;
+  /** The model's groups and kinds (for the summary; no schemas). */
+  model: Model;
+  /** Files the run produces. */
+  files: number;
+  /** Of those, the files of clusters the cache knew (not generated again). */
+  fromCache: number;
+  /** Input files read. */
+  inputCount: number;
+  /** The cache to save after the commit (generate). */
+  cache?: GenerationCache;
+}
+
+/** An input after the first pass. */
+interface InputEntry {
+  /** Position among the inputs read (diagnostics are ordered by it). */
+  index: number;
+  input: ListedInput;
+  hash: string;
+  scan: ScanRecord;
+}
+
+/** Groups and the inputs that define them: what is built and generated at once. */
+interface Cluster {
+  groups: string[];
+  files: InputEntry[];
+}
+
+/** Maps an output-folder error to the CLI's. */
+function writeError(e: unknown): never {
+  if (e instanceof WriteError) throw new CliError(e.message, EXIT.invalidInput);
+  if (e instanceof CliError) throw e;
+  throw new CliError(`cannot write output: ${(e as Error).message}`, EXIT.invalidInput);
+}
+
+function openTransaction(target: ResolvedTarget, opts: StageOptions, cache?: GenerationCache): OutputTransaction {
+  try {
+    return new OutputTransaction(target.out!, {
+      removeStale: target.clean,
+      mayRemove: removableStale(target),
+      dryRun: opts.dryRun,
+      ...(cache ? { known: cache.stamps } : {}),
+    });
+  } catch (e) {
+    writeError(e);
+  }
+}
+
+/**
+ * Reads, checks and generates `target` into an output transaction (nothing under its output
+ * folder changes until the caller commits it). Undefined when an input has errors (reported).
+ */
+export async function stageTarget(
+  target: ResolvedTarget,
+  io: CliIo,
+  reporter: Reporter,
+  opts: StageOptions,
+): Promise<StagedTarget | undefined> {
+  if (inputKind(target) === 'yaml') {
+    const streamed = await streamCrds(target, io, reporter, opts);
+    if (streamed !== 'openapi') return streamed;
+  }
+  const built = await buildTarget(target, io, reporter);
+  if (!built) return undefined;
+  const onStep = opts.onStep ?? (() => undefined);
+  const tx = openTransaction(target, opts);
+  try {
+    for (const f of built.files) {
+      const step = tx.add(f);
+      const planned: PlannedStep = { path: f.path, action: step.action };
+      if (opts.diffs && step.action === 'update') {
+        const shown = displayPath(opts.diffs.cwd, join(target.out!, f.path));
+        planned.diff = unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '');
+      }
+      onStep(planned);
+    }
+  } catch (e) {
+    tx.abort();
+    writeError(e);
+  }
+  return { target, tx, model: built.model, files: built.files.length, fromCache: 0, inputCount: built.inputCount };
+}
+
+/** Clusters: groups joined with every input defining one of them, in the order of their first input. */
+function clustersOf(files: readonly InputEntry[]): Cluster[] {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    let y = x;
+    while (y !== r) {
+      const next = parent.get(y)!;
+      parent.set(y, r);
+      y = next;
+    }
+    return r;
+  };
+  for (const f of files) {
+    const gs = f.scan.groups;
+    for (const g of gs) if (!parent.has(g)) parent.set(g, g);
+    for (const g of gs.slice(1)) parent.set(find(g), find(gs[0]));
+  }
+  const byRoot = new Map<string, Cluster>();
+  for (const f of files) {
+    if (f.scan.groups.length === 0) continue;
+    const root = find(f.scan.groups[0]);
+    let c = byRoot.get(root);
+    if (!c) byRoot.set(root, (c = { groups: [], files: [] }));
+    c.files.push(f);
+    for (const g of f.scan.groups) if (!c.groups.includes(g)) c.groups.push(g);
+  }
+  for (const c of byRoot.values()) c.groups.sort(compareStrings);
+  return [...byRoot.values()];
+}
+
+/** The key of what a run's output depends on besides its inputs: crdgen's code, the options. */
+function runKey(target: ResolvedTarget, ctx: EmitContext, header: string | undefined): string {
+  return sha256(
+    JSON.stringify({
+      code: codeIdentity(),
+      emitters: target.emitters.map((e) => e.name),
+      ctx: { ...ctx, sources: undefined },
+      header: header ?? null,
+    }),
+  );
+}
+
+/** The renamed kinds' warnings in the model's order of groups and versions (stable within one). */
+function byGroupVersion(renamed: RenamedKind[], model: Model): Diagnostic[] {
+  const order = new Map<string, number>();
+  for (const g of model.groups) for (const v of g.versions) order.set(`${g.name}/${v.name}`, order.size);
+  return renamed
+    .map((r, i) => ({ r, i, at: order.get(`${r.group}/${r.version}`) ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.r.diagnostic);
+}
+
+/** Sorts diagnostics by the position of their input (stable: one input's keep their order). */
+function byInput(ds: Diagnostic[], position: ReadonlyMap<string, number>): Diagnostic[] {
+  return ds
+    .map((d, i) => ({ d, i, at: position.get(d.file ?? '') ?? Number.MAX_SAFE_INTEGER }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.d);
+}
+
+/**
+ * The threads a run of `bytes` of input works in: `threads` worker threads, and the main thread too
+ * when `local`. Small inputs, or a machine whose cores are busy (the load average says fewer than
+ * one is idle): the main thread alone — a worker's start and its second copy of the compiled code
+ * cost more than it saves (measured: docs/bench-runs/notes-issue-38.md); large inputs with idle
+ * cores: a worker per idle core but one, the main thread taking jobs as well; a heap the inputs
+ * could fill: workers only, whose running out of heap is an error the run reports.
+ * CRDGEN_WORKERS sets the number of worker threads (0: none).
+ */
+function threadsFor(
+  bytes: number,
+  env: Readonly<Record<string, string | undefined>>,
+): { threads: number; local: boolean } {
+  const tight = bytes * 32 > getHeapStatistics().heap_size_limit;
+  const cores = availableParallelism();
+  const asked = env['CRDGEN_WORKERS'];
+  if (asked !== undefined && /^\d+$/.test(asked)) return { threads: Math.min(Number(asked), 16), local: !tight };
+  if (tight) return { threads: Math.max(1, Math.min(cores, MAX_WORKERS)), local: false };
+  const idle = Math.floor(cores - loadavg()[0]);
+  if (bytes < WORKER_MIN_BYTES || idle < 2) return { threads: 0, local: true };
+  return { threads: Math.min(idle - 1, MAX_WORKERS), local: true };
+}
+
+/**
+ * A worker thread running stream-worker.js beside this module; from the TypeScript sources (tests
+ * run through tsx), one that registers tsx first (Node 20 does not hand `--import` to workers).
+ */
+function startWorker(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here));
+  const worker = new URL('./stream-worker.ts', here).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(worker)}))`,
+    { eval: true },
+  );
+}
+
+interface Job {
+  msg: WorkerRequest;
+  transfer: ArrayBuffer[];
+  done: (reply: WorkerReply) => void;
+  fail: (e: unknown) => void;
+}
+
+/**
+ * Worker threads (and, when `local`, the main thread) that take {@link WorkerRequest}s one at a
+ * time each; see the file comment.
+ */
+class WorkerPool {
+  private readonly waiting: Job[] = [];
+  /** Each worker's jobs sent and not answered yet, in order (it answers them in order). */
+  private readonly sent = new Map<Worker, Job[]>();
+  private readonly workers: Worker[] = [];
+  private readonly handleHere = jobHandler();
+  private localBusy = false;
+  private closing = false;
+  private broken: Error | undefined;
+  private nextId = 0;
+
+  constructor(
+    n: number,
+    private readonly local: boolean,
+  ) {
+    for (let i = 0; i < n; i++) {
+      const w = startWorker();
+      w.on('message', (reply: WorkerReply & { failure?: JobFailure }) => {
+        const job = this.sent.get(w)!.shift();
+        if (reply.failure) job?.fail(errorOf(reply.failure));
+        else job?.done(reply);
+        this.pump();
+      });
+      w.on('error', (e: Error & { code?: string }) => this.break(e, w));
+      w.on('exit', (code) => {
+        if (code !== 0 && !this.closing) this.break(new Error(`a worker thread exited with ${code}`), w);
+      });
+      this.workers.push(w);
+      this.sent.set(w, []);
+    }
+  }
+
+  /** Jobs that can run at once (with one waiting in each worker). */
+  get size(): number {
+    return this.workers.length * WORKER_QUEUE + (this.local ? 1 : 0);
+  }
+
+  private break(e: Error & { code?: string }, w: Worker): void {
+    const limit = Math.round(getHeapStatistics().heap_size_limit / 1024 / 1024);
+    const err =
+      e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HeapLimitError(limit, limit, 'generating in a worker thread') : e;
+    this.broken ??= err;
+    for (const job of this.sent.get(w)?.splice(0) ?? []) job.fail(err);
+    for (const job of this.waiting.splice(0)) job.fail(err);
+  }
+
+  /**
+   * Hands waiting jobs to the workers, {@link WORKER_QUEUE} at most each (the next ones wait in the
+   * worker while the main thread is busy with a job of its own), and one to the main thread when it
+   * takes jobs and is free.
+   */
+  private pump(): void {
+    for (let depth = 1; depth <= WORKER_QUEUE; depth++)
+      for (const w of this.workers) {
+        const queue = this.sent.get(w)!;
+        if (this.waiting.length === 0 || queue.length >= depth) continue;
+        const job = this.waiting.shift()!;
+        queue.push(job);
+        w.postMessage(job.msg, job.transfer);
+      }
+    // the main thread takes a job only while more are waiting than the workers hold: it has the
+    // transaction to keep too, and a long job of its own at the end would leave the workers idle
+    if (this.local && !this.localBusy && this.waiting.length > this.workers.length) {
+      const job = this.waiting.shift()!;
+      this.localBusy = true;
+      setImmediate(() => {
+        this.handleHere(job.msg)
+          .then((reply) => job.done(reply!), job.fail)
+          .finally(() => {
+            this.localBusy = false;
+            this.pump();
+          });
+      });
+    }
+  }
+
+  /** Runs `msg` (its `id` set here) in the next free thread; resolves with the reply. */
+  request<T extends WorkerReply>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    if ('id' in msg) msg.id = this.nextId++;
+    return new Promise<T>((done, fail) => {
+      this.waiting.push({ msg, transfer, done: done as (reply: WorkerReply) => void, fail });
+      this.pump();
+    });
+  }
+
+  /** Sends `msg` to every thread, before anything sent after it. */
+  broadcast(msg: WorkerRequest): void {
+    for (const w of this.workers) w.postMessage(msg);
+    if (this.local) void this.handleHere(msg);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Keeps at most `limit` promises of a pool in flight: waits for one when full. */
+async function throttle(inflight: Set<Promise<unknown>>, limit: number): Promise<void> {
+  while (inflight.size >= limit) await Promise.race(inflight);
+}
+
+/** The streaming run of a CRD YAML target; `openapi` when an input is an OpenAPI document (the in-memory path reads those). */
+async function streamCrds(
+  target: ResolvedTarget,
+  io: CliIo,
+  reporter: Reporter,
+  opts: StageOptions,
+): Promise<StagedTarget | undefined | 'openapi'> {
+  const entries = await listInputs(target.inputs, { ...io, cwd: target.cwd });
+  const header = await readHeaderFile(target);
+  // the cache is not used with --format: the project's prettier and its config are inputs too
+  const useCache = opts.cache && !opts.dryRun && !target.format;
+  const onStep = opts.onStep ?? (() => undefined);
+  const inputTotal = entries.filter((e) => 'input' in e).length;
+  reporter.startProgress(inputTotal);
+  reporter.progress(`checking ${inputTotal} inputs of ${target.name}…`);
+  const sources = [...new Set(entries.flatMap((e) => ('input' in e ? [e.input.file.replace(/\\/g, '/')] : [])))].sort(
+    compareStrings,
+  );
+  const ctx = emitContext(target, { groups: [], sources });
+  const key = useCache ? runKey(target, ctx, header) : '';
+  const cache = useCache ? GenerationCache.open(target.out!, key) : undefined;
+  let bytes = 0;
+  for (const e of entries)
+    if ('input' in e)
+      try {
+        bytes += e.input.content?.length ?? statSync(e.input.abs!).size;
+      } catch {
+        // unreadable: reported when read
+      }
+  const threads = threadsFor(bytes, io.env ?? {});
+  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local) : undefined;
+  try {
+    return await stream(target, reporter, opts, { entries, header, useCache, onStep, sources, ctx, key, cache, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function stream(
+  target: ResolvedTarget,
+  reporter: Reporter,
+  opts: StageOptions,
+  run: {
+    entries: Awaited<ReturnType<typeof listInputs>>;
+    header: string | undefined;
+    useCache: boolean;
+    onStep: (step: PlannedStep) => void;
+    sources: string[];
+    ctx: EmitContext;
+    key: string;
+    cache: GenerationCache | undefined;
+    pool: WorkerPool | undefined;
+  },
+): Promise<StagedTarget | undefined | 'openapi'> {
+  const { entries, header, onStep, sources, ctx, key, cache, pool } = run;
+  const inflight = new Set<Promise<unknown>>();
+  const limit = (pool?.size ?? 0) + 4;
+
+  // 1. every input read, hashed and checked on its own
+  const listing: Diagnostic[] = [];
+  const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
+  for (const entry of entries) {
+    if ('diagnostic' in entry) {
+      listing.push(entry.diagnostic);
+      continue;
+    }
+    const read = readInput(entry.input);
+    if ('diagnostic' in read) {
+      listing.push(read.diagnostic);
+      continue;
+    }
+    const bytes = read.source.content as Uint8Array;
+    const slot: (typeof slots)[number] = { input: entry.input, hash: sha256(bytes) };
+    slots.push(slot);
+    const known = cache?.scan(scanKey(entry.input, slot.hash));
+    if (known) slot.scan = known;
+    else if (pool) {
+      await throttle(inflight, limit);
+      // an unpooled buffer moves to the worker; a small pooled one is copied
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const p = pool
+        .request<{ id: number; scan: ScanRecord | 'openapi' }>(
+          { type: 'scan', id: 0, input: entry.input, bytes },
+          own ? [bytes.buffer as ArrayBuffer] : [],
+        )
+        .then((r) => {
+          slot.scan = r.scan;
+        });
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p)).catch(() => undefined);
+    } else {
+      slot.scan = scanInput(entry.input, bytes);
+      checkHeap('reading the inputs');
+    }
+  }
+  await Promise.all(inflight);
+  const files: InputEntry[] = [];
+  const position = new Map<string, number>();
+  for (const slot of slots) {
+    if (slot.scan === 'openapi') return 'openapi';
+    if (cache && !cache.scan(scanKey(slot.input, slot.hash))) cache.putScan(scanKey(slot.input, slot.hash), slot.scan!);
+    position.set(slot.input.file, files.length);
+    files.push({ index: files.length, input: slot.input, hash: slot.hash, scan: slot.scan! });
+  }
+  const read = [...listing, ...files.flatMap((f) => f.scan.diagnostics)];
+  reporter.report(read);
+  if (hasErrors(read) || files.length === 0) return undefined;
+
+  // what the files of one group read of the others: every served kind, without schemas
+  const light = lightModel(
+    files.flatMap((f) => f.scan.kinds),
+    sources,
+  );
+  // what a group's files read of the other groups is its name in generated code, which depends on
+  // the other groups' names (groupNames): the only part of the light model in a cluster's key
+  const names = groupNames(light);
+  const clusters = clustersOf(files);
+  const jobOf = (c: Cluster, checkOnly: boolean, operators: string[]): ClusterJob => ({
+    groups: c.groups,
+    files: c.files.map((f): ClusterInput => ({
+      file: f.input.file,
+      hash: f.hash,
+      ...(f.input.abs !== undefined ? { abs: f.input.abs } : {}),
+      ...(f.input.content !== undefined ? { content: f.input.content } : {}),
+    })),
+    checkOnly,
+    operators,
+  });
+
+  // the operators' kinds: their groups are built first and kept (their files and the option
+  // checks read their schemas)
+  const controllerGroup = new Map<string, string>();
+  for (const selector of ctx.controllers ?? []) {
+    try {
+      controllerGroup.set(selector, resolveControllerKind(light, ctx, selector).group.name);
+    } catch (e) {
+      if (!(e instanceof ControllerOptionsError)) throw e; // the option check says it below
+    }
+  }
+  const operatorsOf = (c: Cluster): string[] =>
+    [...controllerGroup].filter(([, g]) => c.groups.includes(g)).map(([s]) => s);
+  const loaded = new Map<Cluster, LoadedCluster>();
+  const engine: Diagnostic[] = [];
+  const duplicates: Diagnostic[] = [];
+  const renamed: RenamedKind[] = [];
+  let inputErrors = false;
+  for (const c of clusters)
+    if (operatorsOf(c).length > 0) {
+      const l = loadCluster(jobOf(c, false, []), sources);
+      loaded.set(c, l);
+      if (hasErrors(l.engine) || hasErrors(l.duplicates)) inputErrors = true;
+      checkHeap('reading the operators’ groups');
+    }
+  const base = withGroups(
+    light,
+    [...loaded.values()].flatMap((l) => l.groups),
+  );
+  let usage: string | undefined;
+  if (!inputErrors) usage = checkProblem(target, { model: base, format: 'yaml' }, ctx);
+  let failure: Error | undefined;
+
+  // 2. cluster by cluster: built, generated, handed over
+  const tx = openTransaction(target, opts, cache);
+  let fileCount = 0;
+  let fromCache = 0;
+  try {
+    const stager = new FileStager(tx.stagerState());
+    const mainEnv: ClusterEnv = {
+      target,
+      ctx,
+      base,
+      header,
+      command: reporter.command,
+      stager,
+      ...(opts.diffs ? { diffs: opts.diffs } : {}),
+    };
+    pool?.broadcast({
+      type: 'setup',
+      target: targetData(target),
+      ctx,
+      base: light,
+      header,
+      command: reporter.command,
+      stager: tx.stagerState(),
+      ...(opts.diffs ? { diffs: opts.diffs } : {}),
+    });
+    let done = 0;
+    const take = (job: ClusterJob, key: string | undefined, r: ClusterResult): void => {
+      reporter.progress(`generating ${target.name}: ${++done} of ${clusters.length} clusters of groups…`);
+      engine.push(...r.engine);
+      duplicates.push(...r.duplicates);
+      renamed.push(...r.renamed);
+      if (hasErrors(r.engine) || hasErrors(r.duplicates)) inputErrors = true;
+      reporter.report(r.warnings);
+      if (r.failure) failure ??= errorOf(r.failure);
+      const userOwned = new Set(r.outputs.filter((o) => o.userOwned === true).map((o) => o.path));
+      for (const step of r.steps) {
+        tx.record(step.path, step.action, userOwned.has(step.path));
+        onStep(step);
+      }
+      fileCount += r.outputs.length;
+      const generated = !job.checkOnly && !r.failure && !hasErrors(r.engine) && !hasErrors(r.duplicates);
+      if (key !== undefined && generated)
+        cache!.putCluster(key, { files: r.outputs, ...(r.renamed.length > 0 ? { renamed: r.renamed } : {}) });
+    };
+    for (const c of clusters) {
+      const blocked = inputErrors || usage !== undefined || failure !== undefined;
+      const operators = operatorsOf(c);
+      const clusterKey =
+        cache !== undefined && operators.length === 0
+          ? sha256(
+              JSON.stringify([
+                key,
+                c.groups.map((g) => [g, names.get(g) ?? null]),
+                c.files.map((f) => [f.input.file, f.hash]),
+              ]),
+            )
+          : undefined;
+      if (!blocked && clusterKey !== undefined) {
+        const known = cache!.cluster(clusterKey);
+        if (known && known.files.every((f) => tx.isUnchanged(f.path, f.userOwned === true))) {
+          for (const f of known.files) tx.markUnchanged(f.path, f.userOwned === true);
+          renamed.push(...(known.renamed ?? []));
+          fileCount += known.files.length;
+          fromCache += known.files.length;
+          done++;
+          continue;
+        }
+      }
+      const job = jobOf(c, blocked, operators);
+      if (pool && operators.length === 0) {
+        await throttle(inflight, limit);
+        const p = pool.request<{ id: number; result: ClusterResult }>({ type: 'cluster', id: 0, job }).then((r) => {
+          take(job, clusterKey, r.result);
+        });
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p)).catch(() => undefined);
+      } else {
+        const l = loaded.get(c);
+        loaded.delete(c);
+        take(job, clusterKey, await runCluster(mainEnv, job, l));
+      }
+    }
+    await Promise.all(inflight);
+    // the diagnostics of the built models, in the in-memory reader's order
+    reporter.report([
+      ...byInput(engine, position),
+      ...byInput(duplicates, position),
+      ...byGroupVersion(renamed, light),
+    ]);
+    if (inputErrors) {
+      tx.abort();
+      return undefined;
+    }
+    if (usage !== undefined) throw new CliError(usage, EXIT.usage);
+    if (failure !== undefined) throw failure;
+
+    // 3. the files that span groups
+    const shared = await finishFiles(
+      target,
+      emitFiles(target, base, 'yaml', { ...ctx, part: { shared: true } }, reporter.command),
+      header,
+      reporter,
+    );
+    for (const f of shared) {
+      const step = tx.add(f);
+      const planned: PlannedStep = { path: f.path, action: step.action };
+      if (opts.diffs && step.action === 'update') {
+        const shown = displayPath(opts.diffs.cwd, join(target.out!, f.path));
+        planned.diff = unifiedDiff(shown, step.existing ?? '', shown, step.contents ?? '');
+      }
+      onStep(planned);
+    }
+    fileCount += shared.length;
+  } catch (e) {
+    await Promise.allSettled(inflight);
+    tx.abort();
+    if (e instanceof CliError || e instanceof HeapLimitError) throw e;
+    if (e instanceof WriteError || (e as NodeJS.ErrnoException).code !== undefined) writeError(e);
+    throw e;
+  }
+  return {
+    target,
+    tx,
+    model: light,
+    files: fileCount,
+    fromCache,
+    inputCount: files.length,
+    ...(cache ? { cache } : {}),
+  };
+}
