@@ -111,7 +111,15 @@ interface Planned {
 
 /** What `init` does to package.json and tsconfig.json in `cwd` (none when they already fit). */
 async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
-  const { applyFixes, checkProject, STARTER_TSCONFIG, starterPackageJson } = await import('./project.js');
+  const {
+    applyFixes,
+    checkProject,
+    NPM_PLACEHOLDER_TEST,
+    STARTER_TSCONFIG,
+    starterPackageJson,
+    testScript,
+    tsconfigOutDir,
+  } = await import('./project.js');
   const pkgPath = join(cwd, 'package.json');
   const tsPath = join(cwd, 'tsconfig.json');
   const out: Planned[] = [];
@@ -124,16 +132,18 @@ async function projectPlan(cwd: string, command: string): Promise<Planned[]> {
     out.push({
       path: 'package.json',
       text: starterPackageJson(cwd),
-      changes: ['create it: "type": "module", scripts generate (crdgen generate) and build (tsc)'],
+      changes: ['create it: "type": "module", scripts generate (crdgen generate), build (tsc) and test (node --test)'],
     });
   else {
     const text = readFileSync(pkgPath, 'utf8');
     const fixes = findings.flatMap((f) => f.fixes).filter((f) => f.file === pkgPath);
     const pkg = JSON.parse(text) as { scripts?: Record<string, unknown> };
+    const test = testScript(hasTs ? (tsconfigOutDir(tsPath) ?? '') : 'dist');
     const scripts = [
       ['generate', 'crdgen generate'],
       ['build', 'tsc'],
-    ].filter(([k]) => pkg.scripts?.[k] === undefined);
+      ['test', test],
+    ].filter(([k]) => pkg.scripts?.[k] === undefined || (k === 'test' && pkg.scripts[k] === NPM_PLACEHOLDER_TEST));
     const all = [
       ...fixes,
       ...scripts.map(([k, v]) => ({

@@ -384,7 +384,35 @@ export const STARTER_TSCONFIG = `${JSON.stringify(
   2,
 )}\n`;
 
+/** The test script `npm init` writes: a placeholder `crdgen init` replaces. */
+export const NPM_PLACEHOLDER_TEST = 'echo "Error: no test specified" && exit 1';
+
+/**
+ * The `test` script `crdgen init` writes: build, then node's test runner in the compiled output
+ * (`outDir`), where it finds every `*.test.js` — the generated controllers' reconcile.test.ts
+ * among them. Run there, not at the root: a Node.js that strips types would also pick up the
+ * `.test.ts` sources, whose `.js` imports only resolve once compiled.
+ */
+export function testScript(outDir = 'dist'): string {
+  const dir = outDir.replace(/\/+$/, '');
+  // no outDir (the .js beside the .ts), or one a shell would read otherwise: from the root
+  if (dir === '' || dir === '.' || !/^[A-Za-z0-9._/-]+$/.test(dir) || dir.startsWith('-'))
+    return 'npm run build && node --test';
+  return `npm run build && cd ${dir} && node --test`;
+}
+
 /** The package.json `crdgen init` writes into a folder that has none. */
 export function starterPackageJson(dir: string): string {
-  return `${JSON.stringify({ name: packageNameFor(dir), version: '0.1.0', private: true, type: 'module', scripts: { generate: 'crdgen generate', build: 'tsc' } }, null, 2)}\n`;
+  return `${JSON.stringify({ name: packageNameFor(dir), version: '0.1.0', private: true, type: 'module', scripts: { generate: 'crdgen generate', build: 'tsc', test: testScript() } }, null, 2)}\n`;
+}
+
+/** `compilerOptions.outDir` of the tsconfig.json at `path` (comments allowed), if it sets one as a string. */
+export function tsconfigOutDir(path: string): string | undefined {
+  try {
+    const cfg = parse(readFileSync(path, 'utf8')) as { compilerOptions?: { outDir?: unknown } } | undefined;
+    const out = cfg?.compilerOptions?.outDir;
+    return typeof out === 'string' ? out.replace(/^\.\//, '') : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,8 +5,12 @@
 //                    controls), then calls reconcile.ts's `reconcile(foo, context)` (regenerated)
 //   reconcile.ts   — `reconcile(foo, context): Promise<Result>`: the starter's (starters/<name>/), else the
 //                    generic hooks to fill in (user-owned, written once)
+//   reconcile.test.ts — the user's test of it on crdgen/testing's server (the starter's, else
+//                    reconcile-test.ts's: the object is seen, its status untouched; written once)
 //   main.ts        — `process.exitCode = await runOperator({ name, setupWithManager })` (flags, leader election, metrics, health)
-//   config/crd.yaml, config/rbac.yaml, config/manager.yaml, Dockerfile — what deploys it
+//   config/crd.yaml, config/rbac.yaml, config/manager.yaml, config/metrics.yaml (the secured
+//                    metrics' Service and roles), Dockerfile — what deploys it; config/kustomization.yaml
+//                    (all of them, for `kubectl kustomize`; the user's, written once)
 import type { Group, Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
@@ -28,7 +32,8 @@ import {
 import type { StarterFile } from './starters.js';
 import { apiFilePath } from './paths.js';
 import { crd, generatedYamlHeader } from './crd.js';
-import { operatorWebhooks, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
+import { operatorWebhooks, testingImport, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
+import { crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
 
 /** The esbuild release the generated Dockerfile bundles the operator with (the one crdgen's own tests and benchmark use). */
 export const OPERATOR_ESBUILD_VERSION = '0.28.2';
@@ -262,21 +267,29 @@ function renderStarterFile(
   path: string,
 ): string {
   const n = ck.names;
-  const modules: Record<StarterFile['imports'][number]['from'], string> = {
+  const modules: Record<Exclude<StarterFile['imports'][number]['from'], `node:${string}`>, string> = {
     runtime: ctx.runtimeImport,
+    testing: testingImport(ctx.runtimeImport),
     types: importPath(path, apiFilePath(ck.group.name, ck.version.name, 'types.ts')),
     register: importPath(path, apiFilePath(ck.group.name, ck.version.name, 'register.ts')),
     controller: './controller.js',
+    reconcile: './reconcile.js',
   };
   // the template writes the names as they are: a name imported twice is a collision, reported
   const imports = new ImportTracker();
   const named = (name: string): string => name.replaceAll('{type}', n.type);
+  const use = (from: StarterFile['imports'][number]['from'], name: string, type: boolean): void => {
+    const [imported, local] = named(name).split(' as ');
+    const module = from.startsWith('node:') ? from : modules[from as keyof typeof modules];
+    imports.use(module, imported, { type, ...(local !== undefined ? { as: local } : {}) });
+  };
   for (const i of file.imports) {
     if (i.if !== undefined && !starter.fields[i.if]) continue;
-    for (const name of i.names ?? []) imports.use(modules[i.from], named(name));
-    for (const name of i.types ?? []) imports.use(modules[i.from], named(name), { type: true });
+    for (const name of i.names ?? []) use(i.from, name, false);
+    for (const name of i.types ?? []) use(i.from, name, true);
   }
   assertUniqueNames(path, imports.localNames());
+  const crdPath = crdFromRoot(dockerOutDir(ctx.outDir), dirOf(path));
   return renderCode(`starters/${starter.manifest.name}`, file.template, {
     type: n.type,
     lowerType: privateName(n.type),
@@ -284,7 +297,17 @@ function renderStarterFile(
     imports: importLines(imports),
     fields: starter.fields,
     statusWrite: ck.kind.subresources.status ? 'updateStatus' : 'update',
+    // for a test: the kind's apiVersion and kind, where its CRD is from the project's root
+    apiVersionText: tsString(ck.group.name === '' ? ck.version.name : `${ck.group.name}/${ck.version.name}`),
+    kindText: tsString(ck.kind.kind),
+    namespaced: ck.kind.scope === 'Namespaced',
+    crdConst: crdConst(crdPath),
   });
+}
+
+/** `controllers/<dir>/…` → `<dir>`. */
+function dirOf(path: string): string {
+  return path.split('/')[1] ?? '';
 }
 
 function controllerFiles(model: Model, ctx: EmitContext, plan: ControllerPlan): GeneratedFile[] {
@@ -303,6 +326,12 @@ function controllerFiles(model: Model, ctx: EmitContext, plan: ControllerPlan): 
   } else {
     const path = `${base}/reconcile.ts`;
     files.push({ path, contents: renderGenericReconcile(ctx, plan, path), userOwned: true });
+    const testPath = `${base}/reconcile.test.ts`;
+    files.push({
+      path: testPath,
+      contents: renderGenericReconcileTest(ctx, plan, testPath, dockerOutDir(ctx.outDir)),
+      userOwned: true,
+    });
   }
   const hooks = operatorWebhooks(ctx, ck); // --webhooks (webhooks.ts): main.ts, manager.yaml and crd.yaml change
   const setupName = `setup${n.type}Controller`;
@@ -473,6 +502,12 @@ function configFiles(
   return [
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
     { path: `${base}/config/rbac.yaml`, contents: render('controller', 'rbac', { ...common, ...rbac(plan) }) },
+    { path: `${base}/config/metrics.yaml`, contents: render('controller', 'metrics', common) },
+    {
+      path: `${base}/config/kustomization.yaml`,
+      contents: render('controller', 'kustomization', { ...common, webhooks: hooks !== undefined }),
+      userOwned: true,
+    },
     {
       path: `${base}/config/manager.yaml`,
       contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }),

@@ -27,9 +27,12 @@ export interface StarterField {
 
 /** Names a starter's file imports from one module, when the field `if` names is there. */
 export interface StarterImport {
-  /** The runtime, the kind's `types.ts` or `register.ts`, or the operator's `controller.ts`. */
-  from: 'runtime' | 'types' | 'register' | 'controller';
-  /** Values; `{type}` stands for the kind's type name. */
+  /**
+   * The runtime, crdgen/testing, the kind's `types.ts` or `register.ts`, the operator's
+   * `controller.ts` or the starter's `reconcile.ts`, or a Node.js built-in (`node:test`).
+   */
+  from: 'runtime' | 'testing' | 'types' | 'register' | 'controller' | 'reconcile' | `node:${string}`;
+  /** Values (`strict as assert` imports one under another name); `{type}` stands for the kind's type name. */
   names?: string[];
   /** Types; `{type}` as in `names`. */
   types?: string[];

@@ -74,6 +74,8 @@ export * from './operator/flags.js';
 export * from './operator/signals.js';
 export * from './leaderelection/leader-election.js';
 export { sleep } from './leaderelection/sleep.js';
+export * from './operator/metrics-auth.js';
+export * from './http/certificate.js';
 export * from './http/endpoint-server.js';
 // controllers on a manager (controller-runtime's reconcile, handler, predicate, manager, client, builder)
 export * from './reconcile/reconcile.js';

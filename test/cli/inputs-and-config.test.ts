@@ -28,10 +28,13 @@ async function initProject(): Promise<string> {
 const OPERATOR = [
   'Dockerfile',
   'config/crd.yaml',
+  'config/kustomization.yaml',
   'config/manager.yaml',
+  'config/metrics.yaml',
   'config/rbac.yaml',
   'controller.ts',
   'main.ts',
+  'reconcile.test.ts',
   'reconcile.ts',
 ];
 
@@ -54,7 +57,7 @@ test("a CRD path on the command line in an init project: the config's target run
   const sub = await run(['generate', 'databasemanager.yaml', '--out', '../src/generated'], join(dir, 'crds'));
   assert.equal(sub.code, 0, sub.stderr);
   assert.match(sub.stdout, /^\S+\/crdgen\.config\.yaml: its target for \S+\/src\/generated runs/);
-  assert.match(sub.stdout, / 21 unchanged\n$/);
+  assert.match(sub.stdout, / 24 unchanged\n$/);
   assert.deepEqual(readTree(join(dir, 'src/generated')), before);
 });
 
@@ -139,8 +142,12 @@ test('a kind removed from controllers: its operator is announced before it goes,
   assert.equal(
     r.stderr,
     [
-      'src/generated/controllers/databasemanager/ warning GEN007 removing the generated operator (6 files: Dockerfile, config/crd.yaml, config/manager.yaml, config/rbac.yaml, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml',
+      'src/generated/controllers/databasemanager/ warning GEN007 removing the generated operator (7 files: Dockerfile, config/crd.yaml, config/manager.yaml, config/metrics.yaml, config/rbac.yaml, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml',
       '  hint: name the kind under controllers: in crdgen.config.yaml again to keep its operator',
+      'src/generated/controllers/databasemanager/config/kustomization.yaml warning GEN008 this file is yours and stays: the generated operator around it is removed',
+      '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
+      'src/generated/controllers/databasemanager/reconcile.test.ts warning GEN008 this file is yours and stays: it imports ./controller.js, which this run removes, so the project no longer compiles with it',
+      '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
       'src/generated/controllers/databasemanager/reconcile.ts warning GEN008 this file is yours and stays: it imports ./controller.js, which this run removes, so the project no longer compiles with it',
       '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
       'src/generated/wiring.ts warning GEN008 this file is yours and stays: it imports ./controllers/databasemanager/controller.js, which this run removes, so the project no longer compiles with it',
@@ -148,15 +155,17 @@ test('a kind removed from controllers: its operator is announced before it goes,
       '',
     ].join('\n'),
   );
-  assert.match(r.stdout, /^generated 14 files for 1 kind in 1 group: 14 unchanged; removed 6 stale generated files\n$/);
+  assert.match(r.stdout, /^generated 14 files for 1 kind in 1 group: 14 unchanged; removed 7 stale generated files\n$/);
   assert.equal(readFileSync(reconcile, 'utf8'), mine, 'the user-owned file is never touched');
-  for (const f of OPERATOR.filter((f) => f !== 'reconcile.ts'))
+  for (const f of OPERATOR.filter(
+    (f) => !['reconcile.ts', 'reconcile.test.ts', 'config/kustomization.yaml'].includes(f),
+  ))
     assert.ok(!existsSync(join(dir, 'src/generated/controllers/databasemanager', f)), f);
   // the kind back under controllers: the operator is generated again around the user's file
   writeFileSync(join(dir, 'crdgen.config.yaml'), config);
   const back = await run(['generate'], dir);
   assert.equal(back.code, 0, back.stderr);
-  assert.equal(back.stdout, 'generated 21 files for 1 kind in 1 group: 6 written, 15 unchanged\n');
+  assert.equal(back.stdout, 'generated 24 files for 1 kind in 1 group: 7 written, 17 unchanged\n');
   assert.equal(readFileSync(reconcile, 'utf8'), mine);
 });
 
@@ -169,7 +178,7 @@ test('without a config the command line says which kinds get an operator; the me
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
-    /^gen\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(6 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
+    /^gen\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(7 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
   );
   assert.match(r.stderr, /^gen\/controllers\/databasemanager\/reconcile\.ts warning GEN008 /m);
   // --no-clean removes nothing, and says nothing
@@ -184,6 +193,6 @@ test('the summary says what was written and what was left as it was', async () =
   const types = join(dir, 'src/generated/apis/coolops.cn/v1alpha1/types.ts');
   writeFileSync(types, `${readFileSync(types, 'utf8')}// edited\n`);
   const r = await run(['generate'], dir);
-  assert.equal(r.stdout, 'generated 21 files for 1 kind in 1 group: 1 written, 20 unchanged\n');
-  assert.equal((await run(['generate'], dir)).stdout, 'generated 21 files for 1 kind in 1 group: 21 unchanged\n');
+  assert.equal(r.stdout, 'generated 24 files for 1 kind in 1 group: 1 written, 23 unchanged\n');
+  assert.equal((await run(['generate'], dir)).stdout, 'generated 24 files for 1 kind in 1 group: 24 unchanged\n');
 });

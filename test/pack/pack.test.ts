@@ -219,7 +219,7 @@ test(
   async () => {
     assert.ok(tarball !== '', 'packed by the test before');
     // what this test runs is what the README says (the tarball for `crdgen`, pinned majors for typescript and @types/node)
-    const [setup, run] = readmeCommands();
+    const [setup, run, tests, , install] = readmeCommands();
     assert.deepEqual(setup, [
       'npm init -y',
       'npm install crdgen',
@@ -231,6 +231,12 @@ test(
     assert.deepEqual(run?.slice(0, 2), [
       'npx crdgen testenv --simulate-workloads --crd crds/databasemanager.yaml --kubeconfig testenv.kubeconfig',
       'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig',
+    ]);
+    assert.deepEqual(tests, ['npm test']);
+    // (kubectl kustomize of config/ and its dry run on kube-apiserver: test/e2e/metrics-secure.test.ts)
+    assert.deepEqual(install, [
+      'kubectl kustomize src/generated/controllers/databasemanager/config > install.yaml',
+      'kubectl apply -f install.yaml',
     ]);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
@@ -254,6 +260,7 @@ test(
         '  "type": "commonjs" → "type": "module"',
         '  scripts.generate: "crdgen generate"',
         '  scripts.build: "tsc"',
+        '  scripts.test: "npm run build && cd dist && node --test"',
         'wrote tsconfig.json',
         'next: npx crdgen generate (and npx crdgen verify in CI), then npm run build',
         '',
@@ -293,6 +300,13 @@ test(
     await sh('npm', ['run', 'build'], project); // tsc, strict (init's tsconfig): src/ → dist/
     const main = join(project, 'dist', 'generated', 'controllers', 'databasemanager', 'main.js');
     assert.ok(existsSync(main), main);
+
+    // npm test (init's script: build, then node --test in dist/): the starter's reconcile.test.ts,
+    // compiled, finds the CRD from the project's root and passes against crdgen/testing's server
+    const own = await sh('npm', ['test'], project);
+    assert.match(own.stdout, /^# pass 2$/m, own.stdout);
+    assert.match(own.stdout, /^# fail 0$/m);
+    assert.match(own.stdout, /a DatabaseManager gets its Deployment and Service/);
 
     // the operator against the test API server, as the README runs it; the DatabaseManager is
     // created through crdgen/runtime's client here, where the README uses kubectl
@@ -362,6 +376,24 @@ test(
     assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
 
     assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
+
+    // a kind without a starter (cert-manager's Certificate, from the corpus): the generic stub's
+    // test passes too, its sample made from the schema's required fields
+    const configFile = join(project, 'crdgen.config.yaml');
+    const before = readFileSync(configFile, 'utf8');
+    writeFileSync(
+      configFile,
+      before.replace('controllers:\n  - DatabaseManager\n', 'controllers:\n  - DatabaseManager\n  - Certificate\n'),
+    );
+    await sh('npx', ['crdgen', 'generate'], project);
+    assert.ok(existsSync(join(project, 'src', 'generated', 'controllers', 'certificate', 'reconcile.test.ts')));
+    const both = await sh('npm', ['test'], project);
+    assert.match(both.stdout, /^# pass 3$/m, both.stdout);
+    assert.match(both.stdout, /a Certificate is seen by the controller, and its status is left alone/);
+    writeFileSync(configFile, before);
+    await sh('npx', ['crdgen', 'generate'], project);
+    // its reconcile.ts and reconcile.test.ts are the user's: generate leaves them, the test removes them
+    rmSync(join(project, 'src', 'generated', 'controllers', 'certificate'), { recursive: true });
   },
 );
 
@@ -391,7 +423,7 @@ test(
   "the README's next steps in that project: a CRD path on the command line keeps the config's settings and files; a kind taken out of controllers: is announced, its reconcile.ts named, the build passes once it is deleted",
   { timeout: 15 * MINUTE },
   async () => {
-    const next = readmeCommands()[2];
+    const next = readmeCommands()[3];
     assert.deepEqual(next, [
       'npx crdgen generate crds/databasemanager.yaml',
       'npx crdgen generate',
@@ -414,13 +446,13 @@ test(
     const gone = await sh('npx', ['crdgen', 'generate'], project);
     assert.match(
       gone.stderr,
-      /^src\/generated\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(6 files: Dockerfile, config\/crd\.yaml, config\/manager\.yaml, config\/rbac\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
+      /^src\/generated\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(7 files: Dockerfile, config\/crd\.yaml, config\/manager\.yaml, config\/metrics\.yaml, config\/rbac\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
     );
     assert.match(
       gone.stderr,
       /^src\/generated\/controllers\/databasemanager\/reconcile\.ts warning GEN008 .*\n {2}hint: delete it \(and src\/generated\/controllers\/databasemanager\/\) if the kind needs no operator/m,
     );
-    assert.match(gone.stdout, /; removed 6 stale generated files\n$/);
+    assert.match(gone.stdout, /; removed 7 stale generated files\n$/);
     // before the user deletes it, the build fails, as GEN008 said
     const broken = await sh('npm', ['run', 'build'], project, { fail: true });
     assert.notEqual(broken.code, 0);

@@ -1,6 +1,7 @@
-// A tiny HTTP server for the operator's endpoints (metrics, health probes), and bind addresses as
-// controller-runtime takes them (the webhook server parses its own with the same function).
-import { createServer, type Server } from 'node:http';
+// A tiny HTTP(S) server for the operator's endpoints (metrics, health probes), and bind addresses
+// as controller-runtime takes them (the webhook server parses its own with the same function).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One route's answer. */
@@ -13,9 +14,21 @@ export interface RouteResponse {
 /** A route handler: GET only; may be async. */
 export type RouteHandler = () => RouteResponse | Promise<RouteResponse>;
 
+/**
+ * Runs before every request's route (a 404 included): an answer (401, 403, …) ends the request
+ * there, `undefined` lets it through. controller-runtime's metrics server Filter.
+ */
+export type RequestFilter = (req: IncomingMessage) => Promise<RouteResponse | undefined>;
+
+/** How an endpoint server serves: HTTPS with `tls` (PEM certificate and key), every request through `filter`. */
+export interface EndpointServerOptions {
+  tls?: { cert: string; key: string };
+  filter?: RequestFilter;
+}
+
 /** A listening endpoint server. */
 export interface EndpointServer {
-  /** `http://host:port` actually bound (port 0 resolved). */
+  /** `http://host:port` (`https://` with TLS) actually bound (port 0 resolved). */
   readonly url: string;
   /** The bound port. */
   readonly port: number;
@@ -75,8 +88,10 @@ export function bindFailure(flag: string, addr: string, e: unknown, off?: string
 export async function startEndpointServer(
   bind: BindAddress,
   routes: Readonly<Record<string, RouteHandler>>,
+  options: EndpointServerOptions = {},
 ): Promise<EndpointServer> {
-  const server: Server = createServer((req, res) => {
+  const { filter, tls } = options;
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? '/').split('?')[0];
     const handler = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (!handler) {
@@ -95,7 +110,19 @@ export async function startEndpointServer(
         (e: unknown) =>
           res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
       );
-  });
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!filter) return answer(req, res);
+    filter(req).then(
+      (denied) => {
+        if (denied) res.writeHead(denied.status, { 'content-type': denied.contentType }).end(denied.body);
+        else answer(req, res);
+      },
+      (e: unknown) =>
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`${e instanceof Error ? e.message : String(e)}\n`),
+    );
+  };
+  const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, handle) : createServer(handle);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
@@ -107,7 +134,7 @@ export async function startEndpointServer(
   const port = (server.address() as AddressInfo).port;
   const host = bind.host.includes(':') ? `[${bind.host}]` : bind.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${port}`,
     port,
     close: () =>
       new Promise<void>((done) => {

@@ -41,8 +41,16 @@ export interface OperatorFlags {
   sharded: boolean;
   /** This replica's shard name (default: the host name and a random suffix). */
   shardName?: string;
-  /** `[host]:port` for `/metrics`; `0` disables (default `:8080`). */
+  /** `[host]:port` for `/metrics`; `0` disables (default `:8080`, `:8443` with `metricsSecure`). */
   metricsBindAddress: string;
+  /**
+   * Serve `/metrics` over HTTPS, each request authenticated (TokenReview) and authorized
+   * (SubjectAccessReview, `get` on the non-resource URL `/metrics`). Off by default, as in
+   * controller-runtime; the generated manifests turn it on.
+   */
+  metricsSecure: boolean;
+  /** Folder with the metrics serving certificate `tls.crt` and key `tls.key`; '' (default): a self-signed one. */
+  metricsCertDir: string;
   /** `[host]:port` for `/healthz` and `/readyz`; `0` disables (default `:8081`). */
   healthProbeBindAddress: string;
   /** Log level: debug, info, warn, error (default info). */
@@ -96,7 +104,10 @@ export function operatorUsage(name: string): string {
   --sharded                            run as one shard of the controller's ring: every replica reconciles its share
                                        (shard Leases in --leader-election-namespace, timed by the --leader-elect-* flags)
   --shard-name <name>                  this replica's shard (default: host name and a random suffix)
-  --metrics-bind-address <addr>        Prometheus /metrics, [host]:port, 0 disables (default :8080)
+  --metrics-bind-address <addr>        Prometheus /metrics, [host]:port, 0 disables (default :8080, :8443 secure)
+  --metrics-secure                     /metrics over HTTPS, callers authenticated by TokenReview and
+                                       authorized by SubjectAccessReview (get on /metrics)
+  --metrics-cert-dir <dir>             folder of the metrics tls.crt and tls.key (default: self-signed)
   --health-probe-bind-address <addr>   /healthz and /readyz, [host]:port, 0 disables (default :8081)
   --log-level <level>                  debug, info, warn, error (default info)
   --kube-api-qps <n>                   client-side requests per second to the API server (default 20)
@@ -154,6 +165,8 @@ export function parseOperatorFlags(
         sharded: { type: 'boolean' },
         'shard-name': { type: 'string' },
         'metrics-bind-address': { type: 'string' },
+        'metrics-secure': { type: 'boolean' },
+        'metrics-cert-dir': { type: 'string' },
         'health-probe-bind-address': { type: 'string' },
         'log-level': { type: 'string' },
         'kube-api-qps': { type: 'string' },
@@ -190,7 +203,9 @@ export function parseOperatorFlags(
     warmStandby: booleanFlag(values['warm-standby'], 'warm-standby', true),
     sharded: values.sharded ?? false,
     ...(values['shard-name'] !== undefined ? { shardName: values['shard-name'] } : {}),
-    metricsBindAddress: values['metrics-bind-address'] ?? ':8080',
+    metricsBindAddress: values['metrics-bind-address'] ?? (values['metrics-secure'] ? ':8443' : ':8080'),
+    metricsSecure: values['metrics-secure'] ?? false,
+    metricsCertDir: values['metrics-cert-dir'] ?? '',
     healthProbeBindAddress: values['health-probe-bind-address'] ?? ':8081',
     logLevel: values['log-level'] ?? 'info',
     kubeApiQps: values['kube-api-qps'] === undefined ? 20 : positiveInt(values['kube-api-qps'], 'kube-api-qps'),

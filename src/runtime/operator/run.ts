@@ -3,7 +3,9 @@
 // election (optional) → the manager, until SIGINT/SIGTERM. The first signal stops
 // intake and drains in-flight work (exit 0); a second exits 1; losing the lease exits 1 at once,
 // without draining (another replica leads by then).
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { RestConfig } from '../client/config.js';
 import { loadConfig } from '../client/load-config.js';
@@ -16,7 +18,13 @@ import {
   type ControllerMetrics,
   type PrometheusControllerMetrics,
 } from '../metrics/controller.js';
-import { bindFailure, parseBindAddress, startEndpointServer } from '../http/endpoint-server.js';
+import {
+  bindFailure,
+  parseBindAddress,
+  startEndpointServer,
+  type EndpointServerOptions,
+} from '../http/endpoint-server.js';
+import { metricsAuthFilter } from './metrics-auth.js';
 import { setupSignalHandler } from './signals.js';
 import { LeaderElector } from '../leaderelection/leader-election.js';
 import { EventBroadcaster } from '../events/recorder.js';
@@ -84,6 +92,30 @@ async function operatorManager(spec: OperatorSpec, ctx: OperatorContext): Promis
   await spec.setupWithManager(manager, ctx);
   if (manager.getControllers().length === 0) throw new Error('setupWithManager added no controller to the manager');
   return manager;
+}
+
+/**
+ * The TLS and filter of `--metrics-secure`: the certificate of `--metrics-cert-dir` (tls.crt,
+ * tls.key) or a self-signed one made at start (as controller-runtime's metrics server does), and
+ * TokenReview + SubjectAccessReview for every request.
+ */
+async function securedMetrics(
+  name: string,
+  flags: OperatorFlags,
+  config: RestConfig,
+  logger: Logger,
+): Promise<EndpointServerOptions> {
+  let tls: { cert: string; key: string };
+  if (flags.metricsCertDir !== '') {
+    const [cert, key] = await Promise.all(
+      ['tls.crt', 'tls.key'].map((f) => readFile(join(flags.metricsCertDir, f), 'utf8')),
+    );
+    tls = { cert, key };
+  } else {
+    const { createCertificate } = await import('../http/certificate.js');
+    tls = createCertificate({ commonName: name, hosts: [hostname(), 'localhost', '127.0.0.1'] });
+  }
+  return { tls, filter: metricsAuthFilter(config, { logger }) };
 }
 
 /** Exit codes of {@link runOperator}. */
@@ -156,13 +188,16 @@ export async function runOperator(
     const metricsBind = parseBindAddress(flags.metricsBindAddress);
     if (metricsBind && 'scrape' in metrics) {
       const m = metrics;
-      const s = await startEndpointServer(metricsBind, {
-        '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }),
-      }).catch((e: unknown) =>
+      const secure = flags.metricsSecure ? await securedMetrics(spec.name, flags, config, logger) : {};
+      const s = await startEndpointServer(
+        metricsBind,
+        { '/metrics': async () => ({ status: 200, contentType: m.contentType, body: await m.scrape() }) },
+        secure,
+      ).catch((e: unknown) =>
         Promise.reject(bindFailure('--metrics-bind-address', flags.metricsBindAddress, e, 'metrics')),
       );
       servers.push(s);
-      logger.info({ url: `${s.url}/metrics` }, 'serving metrics');
+      logger.info({ url: `${s.url}/metrics`, secure: flags.metricsSecure }, 'serving metrics');
     }
     const healthBind = parseBindAddress(flags.healthProbeBindAddress);
     if (healthBind) {

@@ -81,7 +81,12 @@ test('init --yes in an empty folder writes package.json and tsconfig.json for th
   const pkg = json(join(dir, 'package.json'));
   assert.equal(pkg['type'], 'module');
   assert.equal(pkg['name'], dir.split('/').pop());
-  assert.deepEqual(pkg['scripts'], { generate: 'crdgen generate', build: 'tsc' });
+  // npm test builds, then runs node's test runner in dist/ (the generated reconcile.test.js among what it finds)
+  assert.deepEqual(pkg['scripts'], {
+    generate: 'crdgen generate',
+    build: 'tsc',
+    test: 'npm run build && cd dist && node --test',
+  });
   const ts = json(join(dir, 'tsconfig.json')) as { compilerOptions: Record<string, unknown>; include: string[] };
   assert.equal(ts.compilerOptions['module'], 'nodenext');
   assert.equal(ts.compilerOptions['moduleResolution'], 'nodenext');
@@ -111,6 +116,7 @@ test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "
       '  "type": "commonjs" → "type": "module"',
       '  scripts.generate: "crdgen generate"',
       '  scripts.build: "tsc"',
+      '  scripts.test: "npm run build && node --test"',
       'changed tsconfig.json:',
       '  "types": [] → ["node"]',
       'created crds/ (empty: the config reads CRDs from it)',
@@ -125,7 +131,8 @@ test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "
   assert.deepEqual(pkg, {
     ...(JSON.parse(NPM_INIT) as object),
     type: 'module',
-    scripts: { test: 'echo "Error: no test specified" && exit 1', generate: 'crdgen generate', build: 'tsc' },
+    // npm's placeholder test script is replaced; tsc --init sets no outDir, so the tests run from the root
+    scripts: { test: 'npm run build && node --test', generate: 'crdgen generate', build: 'tsc' },
   });
   const tsText = readFileSync(join(dir, 'tsconfig.json'), 'utf8');
   assert.match(tsText, /\/\/ Visit https:\/\/aka\.ms\/tsconfig/);
@@ -138,6 +145,24 @@ test('init --yes in an `npm init -y` + `tsc --init` project: "type": "module", "
     strict: true,
     skipLibCheck: true,
   });
+});
+
+test("npm test: a project's own test script is kept; the tsconfig's outDir is where node --test runs", async () => {
+  const own = fresh();
+  writeFileSync(join(own, 'package.json'), '{ "name": "x", "type": "module", "scripts": { "test": "vitest" } }\n');
+  assert.equal((await init(own, ['--yes'])).code, 0);
+  assert.equal((json(join(own, 'package.json'))['scripts'] as Record<string, string>)['test'], 'vitest');
+  const build = fresh();
+  writeFileSync(join(build, 'package.json'), '{ "name": "x", "type": "module" }\n');
+  writeFileSync(
+    join(build, 'tsconfig.json'),
+    '{\n  // compiled here\n  "compilerOptions": { "module": "nodenext", "types": ["node"], "outDir": "./build/" }\n}\n',
+  );
+  assert.equal((await init(build, ['--yes'])).code, 0);
+  assert.equal(
+    (json(join(build, 'package.json'))['scripts'] as Record<string, string>)['test'],
+    'npm run build && cd build && node --test',
+  );
 });
 
 test('a module/moduleResolution that cannot compile the generated code is set to nodenext', async () => {
@@ -160,7 +185,7 @@ test('without a terminal and without --yes nothing is touched and what is needed
   assert.equal(readFileSync(join(dir, 'tsconfig.json'), 'utf8'), TSC_INIT);
   assert.match(
     r.stdout,
-    /project settings not written \(no terminal to ask on; npx crdgen init --yes writes them\):\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n {4}scripts\.generate: "crdgen generate"\n {4}scripts\.build: "tsc"\n {2}tsconfig\.json:\n {4}"types": \[\] → \["node"\]\n/,
+    /project settings not written \(no terminal to ask on; npx crdgen init --yes writes them\):\n {2}package\.json:\n {4}"type": "commonjs" → "type": "module"\n {4}scripts\.generate: "crdgen generate"\n {4}scripts\.build: "tsc"\n {4}scripts\.test: "npm run build && node --test"\n {2}tsconfig\.json:\n {4}"types": \[\] → \["node"\]\n/,
   );
   const quiet = fresh();
   writeFileSync(join(quiet, 'package.json'), NPM_INIT);

@@ -39,7 +39,7 @@ test('no --controller: the emitter writes nothing', () => {
   assert.deepEqual(controller(model, createEmitContext({ sources: model.sources })), []);
 });
 
-test('DatabaseManager: the seven files, reconcile.ts user-owned without the generated header', () => {
+test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config/kustomization.yaml user-owned without the generated header', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const files = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
   assert.deepEqual(
@@ -47,15 +47,30 @@ test('DatabaseManager: the seven files, reconcile.ts user-owned without the gene
     [
       'controllers/databasemanager/Dockerfile',
       'controllers/databasemanager/config/crd.yaml',
+      'controllers/databasemanager/config/kustomization.yaml',
       'controllers/databasemanager/config/manager.yaml',
+      'controllers/databasemanager/config/metrics.yaml',
       'controllers/databasemanager/config/rbac.yaml',
       'controllers/databasemanager/controller.ts',
       'controllers/databasemanager/main.ts',
+      'controllers/databasemanager/reconcile.test.ts',
       'controllers/databasemanager/reconcile.ts',
     ],
   );
   for (const f of files) {
-    if (f.path.endsWith('reconcile.ts')) {
+    if (f.path.endsWith('kustomization.yaml')) {
+      assert.equal(f.userOwned, true);
+      assert.doesNotMatch(f.contents, /DO NOT EDIT/);
+      assert.match(
+        f.contents,
+        /^resources:\n {2}- crd\.yaml\n {2}- rbac\.yaml\n {2}- manager\.yaml\n {2}- metrics\.yaml\n/m,
+      );
+    } else if (f.path.endsWith('reconcile.test.ts')) {
+      assert.equal(f.userOwned, true);
+      assert.doesNotMatch(f.contents, /DO NOT EDIT/);
+      assert.match(f.contents, /^const REAL_CONTROL_PLANE = false;$/m, 'one line switches to the real control plane');
+      assert.match(f.contents, /startTestApiServer\(\{ crds, simulateWorkloads: true \}\)/);
+    } else if (f.path.endsWith('reconcile.ts')) {
       assert.equal(f.userOwned, true);
       assert.doesNotMatch(f.contents, /DO NOT EDIT/);
       assert.match(f.contents, /export function databaseOf/);

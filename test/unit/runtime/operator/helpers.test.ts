@@ -27,6 +27,12 @@ test('flags: defaults (client-go leader election timings, kubebuilder ports) and
     /--warm-standby: "maybe" is not true or false/,
   );
   assert.equal(d.metricsBindAddress, ':8080');
+  assert.deepEqual([d.metricsSecure, d.metricsCertDir], [false, ''], 'plain HTTP by default, as controller-runtime');
+  const secure = parseOperatorFlags(['--metrics-secure', '--metrics-cert-dir', '/certs'], 'op', {});
+  assert.ok(secure !== 'help');
+  assert.deepEqual([secure.metricsSecure, secure.metricsBindAddress, secure.metricsCertDir], [true, ':8443', '/certs']);
+  const bound = parseOperatorFlags(['--metrics-secure', '--metrics-bind-address', ':9000'], 'op', {});
+  assert.equal(bound !== 'help' && bound.metricsBindAddress, ':9000');
   assert.equal(d.healthProbeBindAddress, ':8081');
   assert.equal(d.leaderElectionId, 'op-leader');
   assert.equal(d.leaderElectionNamespace, 'default');
