@@ -163,7 +163,8 @@ test('didYouMean only suggests close words', () => {
 
 test('sharding: true loads into each target; a value that is not a boolean, or a misspelt key, is a positioned error', () => {
   const good = write({
-    'crdgen.config.yaml': 'inputs: crds/\nsharding: true\ntargets:\n  - out: a\n    controllers: [DatabaseManager]\n  - out: b\n    sharding: false\n',
+    'crdgen.config.yaml':
+      'inputs: crds/\nsharding: true\ntargets:\n  - out: a\n    controllers: [DatabaseManager]\n  - out: b\n    sharding: false\n',
   });
   const r = load(good, 'crdgen.config.yaml');
   assert.deepEqual(r.diagnostics, []);
@@ -175,7 +176,8 @@ test('sharding: true loads into each target; a value that is not a boolean, or a
     ],
   );
   const bad = write({
-    'crdgen.config.yaml': 'inputs: crds/\nout: gen\ncontrollers: [DatabaseManager]\nsharding: [DatabaseManager]\nshardng: true\n',
+    'crdgen.config.yaml':
+      'inputs: crds/\nout: gen\ncontrollers: [DatabaseManager]\nsharding: [DatabaseManager]\nshardng: true\n',
   });
   assert.equal(
     shown(load(bad, 'crdgen.config.yaml')),
