@@ -439,11 +439,13 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
   const operatorVerbs = sharded ? SHARDED_OPERATOR_VERBS : OPERATOR_VERBS;
   const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !operatorVerbs.includes(v));
   const onStatus = subresource ? wants.status : [];
-  // a kind cached as metadata only is read whole (get) when its metadata says it changed
+  // a kind cached as metadata only is read whole (get) when its metadata says it changed; sharded,
+  // an owner that moved in finds what it owns outside its cache (still labelled for the old
+  // shard): createOrUpdate's create is AlreadyExists and it reads the object from the API (get)
   const verbsOf = (o: OwnedKind): string[] =>
     o.from === '--owns'
       ? OWNED_VERBS
-      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly ? ['get'] : []);
+      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []);
   const rules = [
     rule(group, kind.plural, union(operatorVerbs, onKind)),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
@@ -469,6 +471,13 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
         : []),
     ];
     const metadataOnly = fromStarter.filter((o) => o.metadataOnly).map((o) => o.resource);
+    const movedIn = sharded
+      ? fromStarter.filter((o) => !o.metadataOnly && !starter.manifest.rbac.owns.includes('get')).map((o) => o.resource)
+      : [];
+    if (movedIn.length > 0)
+      grants.push(
+        `${listText(movedIn)} also get (sharded: an object that moved in finds what it owns outside its cache, still labelled for the old shard, and createOrUpdate reads it from the API)`,
+      );
     if (metadataOnly.length > 0)
       grants.push(
         `${listText(metadataOnly)} also get (cached as metadata only: createOrUpdate reads one whole when its metadata says it changed)`,
