@@ -3,7 +3,8 @@
 // LTS; a base that is not an image reference is an option error and never reaches the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
@@ -17,7 +18,7 @@ import {
   operatorImage,
   OPERATOR_NODE_MAJOR,
 } from '../../../src/generate/operator-image.js';
-import { CONFIG_SCHEMA_PATH } from '../../../src/config/load.js';
+import { CONFIG_SCHEMA_PATH, loadConfig } from '../../../src/config/load.js';
 import type { Model } from '../../../src/model/types.js';
 import { ROOT } from '../../golden/support.js';
 
@@ -166,4 +167,21 @@ test("the config schema's image.base pattern is the generator's, and accepts and
     'a'.repeat(256),
   ])
     assert.equal(check(v), isImageBase(v), v);
+});
+
+test("docs/operator.md's config with image.base loads, and its operator's Dockerfile is on distroless", () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'operator.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## In a cluster'), doc.indexOf('## Tests'));
+  const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-image-doc-'));
+  try {
+    writeFileSync(join(dir, 'crdgen.config.yaml'), yaml);
+    const r = loadConfig(join(dir, 'crdgen.config.yaml'), 'crdgen.config.yaml');
+    assert.deepEqual(r.diagnostics, []);
+    const [target] = r.config!.targets;
+    assert.deepEqual(target.controllers, ['DatabaseManager']);
+    assert.match(dockerfile(target.image!.base), /^FROM gcr\.io\/distroless\/nodejs22-debian12:nonroot$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
