@@ -117,8 +117,12 @@ test('owns in the config and --owns on the command line: the builder owns the ki
   const r = await run(['generate'], dir);
   assert.equal(r.code, 0, r.stderr);
   const ctl = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
-  // the worked example's Deployment and Service, and what the config adds
-  assert.match(ctl, /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(ConfigMapResource\)/);
+  // the worked example's Deployment and Service (its metadata only: the starter reads no more of it), and what
+  // the config adds
+  assert.match(
+    ctl,
+    /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource, \{ metadataOnly: true \}\)\n {4}\.owns\(ConfigMapResource\)/,
+  );
   assert.match(
     readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'),
     /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/,
