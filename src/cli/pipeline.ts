@@ -91,6 +91,7 @@ export function emitContext(target: ResolvedTarget, model: Model): EmitContext {
     owns: target.owns,
     webhooks: target.webhooks,
     ...(target.starter !== undefined ? { starter: target.starter } : {}),
+    ...(target.imageBase !== undefined ? { imageBase: target.imageBase } : {}),
     ...(outDir ? { outDir } : {}),
   });
 }

@@ -155,6 +155,26 @@ test('starter in the config and --starter on the command line pick what writes r
   assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
 });
 
+test("image.base in the config picks the operator image's base; a bad one is a positioned config error", async () => {
+  const dir = project('inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nimage: { base: distroless }\n');
+  const r = await run(['generate'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const dockerfile = join(dir, 'gen/controllers/databasemanager/Dockerfile');
+  assert.match(readFileSync(dockerfile, 'utf8'), /^FROM gcr\.io\/distroless\/nodejs22-debian12:nonroot$/m);
+  assert.match(readFileSync(dockerfile, 'utf8'), /^ENTRYPOINT \["\/nodejs\/bin\/node", /m);
+  writeFileSync(
+    join(dir, 'crdgen.config.yaml'),
+    'inputs: crds/coolops\nout: gen2\ncontrollers: [DatabaseManager]\nimage: { base: "node:22 AS x" }\n',
+  );
+  const bad = await run(['generate'], dir);
+  assert.equal(bad.code, 1);
+  assert.match(
+    bad.stderr,
+    /^crdgen\.config\.yaml:4:16 error CFG003 image\.base: "node:22 AS x" is not node22-alpine, distroless nor an image reference\n {2}hint: /,
+  );
+  assert.ok(!existsSync(join(dir, 'gen2')));
+});
+
 test('config errors are printed with positions and nothing is written', async () => {
   const dir = project('inputs: crds/coolops\nout: gen\ngenerators: [types, listerz]\n');
   const r = await run(['generate'], dir);
