@@ -69,6 +69,8 @@ export interface ResolvedTarget {
   owns: string[];
   /** The starter of the operators' reconcile.ts (`--starter`, `starter:`); unset: picked by kind. */
   starter?: string;
+  /** The base of the operators' image (`image: { base }`); unset: the default. */
+  imageBase?: string;
   runtimeImport: string;
   clean: boolean;
   tsconfig?: string;
@@ -348,6 +350,7 @@ export async function resolveTargets(
       );
     const starter = given('starter') ? flags.starter : cfg?.starter;
     if (starter !== undefined) t.starter = starter;
+    if (cfg?.image?.base !== undefined) t.imageBase = cfg.image.base;
     if (out !== undefined) t.out = out;
     if (tsconfig !== undefined) t.tsconfig = tsconfig;
     if (headerFile !== undefined) t.headerFile = headerFile;

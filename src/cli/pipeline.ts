@@ -92,6 +92,7 @@ export function emitContext(target: ResolvedTarget, model: Model): EmitContext {
     webhooks: target.webhooks,
     sharding: target.sharding,
     ...(target.starter !== undefined ? { starter: target.starter } : {}),
+    ...(target.imageBase !== undefined ? { imageBase: target.imageBase } : {}),
     ...(outDir ? { outDir } : {}),
   });
 }

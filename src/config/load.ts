@@ -161,6 +161,13 @@ function describe(err: ErrorObject, path: readonly Seg[]): { message: string; hi
     }
     case 'oneOf':
       return { message: `${where} must be a string or a non-empty list of strings` };
+    case 'pattern':
+      if (path.length >= 2 && path.at(-2) === 'image' && path.at(-1) === 'base')
+        return {
+          message: `${where}: ${JSON.stringify(err.data)} is not node22-alpine, distroless nor an image reference`,
+          hint: 'an image reference is [registry/]name[:tag][@digest] with a lowercase name, e.g. node:24-alpine or gcr.io/distroless/nodejs22-debian12:nonroot',
+        };
+      return { message: `${where} ${err.message ?? 'is invalid'}` };
     default:
       return { message: `${where} ${err.message ?? 'is invalid'}` };
   }

@@ -15,6 +15,11 @@ export interface KindConfig {
   noStatus?: boolean;
 }
 
+/** The operators' image: its base, `node22-alpine` (default), `distroless` or an image reference. */
+export interface ImageConfig {
+  base?: string;
+}
+
 /** Settings of one output target; paths are relative to the config file's folder. */
 export interface TargetSettings {
   inputs?: string | string[];
@@ -29,6 +34,8 @@ export interface TargetSettings {
   owns?: string[];
   /** The starter that writes the controllers' reconcile.ts (`--starter`): a folder of starters/, or `generic`. */
   starter?: string;
+  /** The operators' image (controllers/<kind>/Dockerfile). */
+  image?: ImageConfig;
   pluralExceptions?: Record<string, string>;
   kinds?: Record<string, KindConfig>;
   headerFile?: string;

@@ -34,6 +34,7 @@ import { apiFilePath } from './paths.js';
 import { crd, generatedYamlHeader } from './crd.js';
 import { operatorWebhooks, testingImport, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
 import { crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
+import { IMAGE_BASES, OPERATOR_NODE_MAJOR, operatorImage } from './operator-image.js';
 
 /** The esbuild release the generated Dockerfile bundles the operator with (the one crdgen's own tests and benchmark use). */
 export const OPERATOR_ESBUILD_VERSION = '0.28.2';
@@ -561,6 +562,9 @@ function configFiles(
         dockerfilePath: `${outDir}/${dockerfilePath}`,
         esbuildVersion: OPERATOR_ESBUILD_VERSION,
         bundleBanner: OPERATOR_BUNDLE_BANNER,
+        image: operatorImage(ctx.imageBase),
+        distroless: IMAGE_BASES['distroless'],
+        nodeMajor: OPERATOR_NODE_MAJOR,
       }),
     },
   ];

@@ -40,6 +40,11 @@ export interface EmitContext {
    */
   owns?: string[];
   /**
+   * The base of the operators' image (`image: { base }` in the config): `node22-alpine`,
+   * `distroless` or an image reference; unset: `node22-alpine` (operator-image.ts).
+   */
+  imageBase?: string;
+  /**
    * `--out` as a POSIX path relative to the project root (the folder generate runs in), for what
    * names paths of the user's project (the operator's Dockerfile); unset: docs/operator.md's
    * `src/generated`.
@@ -89,6 +94,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     ...(partial.webhooks ? { webhooks: true } : {}),
     ...(partial.sharding ? { sharding: true } : {}),
     ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
+    ...(partial.imageBase !== undefined ? { imageBase: partial.imageBase } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),
     ...(partial.part !== undefined ? { part: partial.part } : {}),
   };

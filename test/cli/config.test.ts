@@ -117,8 +117,12 @@ test('owns in the config and --owns on the command line: the builder owns the ki
   const r = await run(['generate'], dir);
   assert.equal(r.code, 0, r.stderr);
   const ctl = readFileSync(join(dir, 'gen/controllers/databasemanager/controller.ts'), 'utf8');
-  // the worked example's Deployment and Service, and what the config adds
-  assert.match(ctl, /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource\)\n {4}\.owns\(ConfigMapResource\)/);
+  // the worked example's Deployment and Service (its metadata only: the starter reads no more of it), and what
+  // the config adds
+  assert.match(
+    ctl,
+    /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource, \{ metadataOnly: true \}\)\n {4}\.owns\(ConfigMapResource\)/,
+  );
   assert.match(
     readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'),
     /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/,
@@ -149,6 +153,26 @@ test('starter in the config and --starter on the command line pick what writes r
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--starter nope: no such starter; known: databasemanager, generic/);
   assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test("image.base in the config picks the operator image's base; a bad one is a positioned config error", async () => {
+  const dir = project('inputs: crds/coolops\nout: gen\ncontrollers: [DatabaseManager]\nimage: { base: distroless }\n');
+  const r = await run(['generate'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const dockerfile = join(dir, 'gen/controllers/databasemanager/Dockerfile');
+  assert.match(readFileSync(dockerfile, 'utf8'), /^FROM gcr\.io\/distroless\/nodejs22-debian12:nonroot$/m);
+  assert.match(readFileSync(dockerfile, 'utf8'), /^ENTRYPOINT \["\/nodejs\/bin\/node", /m);
+  writeFileSync(
+    join(dir, 'crdgen.config.yaml'),
+    'inputs: crds/coolops\nout: gen2\ncontrollers: [DatabaseManager]\nimage: { base: "node:22 AS x" }\n',
+  );
+  const bad = await run(['generate'], dir);
+  assert.equal(bad.code, 1);
+  assert.match(
+    bad.stderr,
+    /^crdgen\.config\.yaml:4:16 error CFG003 image\.base: "node:22 AS x" is not node22-alpine, distroless nor an image reference\n {2}hint: /,
+  );
+  assert.ok(!existsSync(join(dir, 'gen2')));
 });
 
 test('config errors are printed with positions and nothing is written', async () => {

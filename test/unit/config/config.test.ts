@@ -156,6 +156,49 @@ test('syntax errors, missing inputs/out in targets, empty and unreadable configs
   assert.match(shown(load(dir, 'missing.yaml')), /^missing\.yaml error CFG001 cannot read config: ENOENT\n$/);
 });
 
+test("image: { base } of the operators' image: a target's wins; a bad base or key is an error at its position", () => {
+  const dir = write({
+    'ok.yaml': [
+      'controllers: [DatabaseManager]',
+      'image: { base: distroless }',
+      'targets:',
+      '  - { inputs: a, out: gen/a }',
+      '  - { inputs: b, out: gen/b, image: { base: "registry.example.com:5000/node:24-alpine" } }',
+      '',
+    ].join('\n'),
+    'bad.yaml': [
+      'inputs: a',
+      'out: gen',
+      'image:',
+      '  base: "node:22-alpine\\nRUN wget evil"',
+      'targets:',
+      '  - image: { base: Node:22 }',
+      '  - image: { bsae: distroless }',
+      '  - image: node22-alpine',
+      '',
+    ].join('\n'),
+  });
+  const ok = load(dir, 'ok.yaml');
+  assert.deepEqual(ok.diagnostics, []);
+  assert.deepEqual(
+    ok.config!.targets.map((t) => t.image),
+    [{ base: 'distroless' }, { base: 'registry.example.com:5000/node:24-alpine' }],
+  );
+  assert.equal(
+    shown(load(dir, 'bad.yaml')),
+    [
+      'bad.yaml:4:9 error CFG003 image.base: "node:22-alpine\\nRUN wget evil" is not node22-alpine, distroless nor an image reference',
+      '  hint: an image reference is [registry/]name[:tag][@digest] with a lowercase name, e.g. node:24-alpine or gcr.io/distroless/nodejs22-debian12:nonroot',
+      'bad.yaml:6:20 error CFG003 targets[0].image.base: "Node:22" is not node22-alpine, distroless nor an image reference',
+      '  hint: an image reference is [registry/]name[:tag][@digest] with a lowercase name, e.g. node:24-alpine or gcr.io/distroless/nodejs22-debian12:nonroot',
+      'bad.yaml:7:14 error CFG003 unknown key "bsae" in targets[1].image',
+      '  hint: did you mean "base"?',
+      'bad.yaml:8:12 error CFG003 targets[2].image must be object',
+      '',
+    ].join('\n'),
+  );
+});
+
 test('didYouMean only suggests close words', () => {
   assert.equal(didYouMean('outt', ['out', 'inputs']), 'out');
   assert.equal(didYouMean('banana', ['out', 'inputs']), undefined);
