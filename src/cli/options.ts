@@ -64,6 +64,8 @@ export interface ResolvedTarget {
   controllers: string[];
   /** The operators serve admission and conversion webhooks (`--webhooks`, `webhooks: true`). */
   webhooks: boolean;
+  /** The operators run sharded (`sharding: true`): manager.yaml and rbac.yaml change. */
+  sharding: boolean;
   owns: string[];
   /** The starter of the operators' reconcile.ts (`--starter`, `starter:`); unset: picked by kind. */
   starter?: string;
@@ -321,6 +323,7 @@ export async function resolveTargets(
       client: clientOptions(cfg, flags),
       controllers: given('controller') ? [...(flags.controller ?? [])] : [...(cfg?.controllers ?? [])],
       webhooks: given('webhooks') ? flags.webhooks === true : (cfg?.webhooks ?? false),
+      sharding: cfg?.sharding ?? false,
       owns: given('owns')
         ? (flags.owns ?? [])
             .flatMap((o) => o.split(','))
@@ -341,6 +344,10 @@ export async function resolveTargets(
       if (names.includes('controller') !== names.includes('webhooks'))
         t.emitters = selectEmitters([...names, 'controller', 'webhooks']);
     }
+    if (t.sharding && t.controllers.length === 0)
+      usage(
+        'sharding: true needs operators to shard: name their kinds with controllers: in the config (or --controller <Kind>)',
+      );
     const starter = given('starter') ? flags.starter : cfg?.starter;
     if (starter !== undefined) t.starter = starter;
     if (cfg?.image?.base !== undefined) t.imageBase = cfg.image.base;

@@ -90,6 +90,7 @@ export function emitContext(target: ResolvedTarget, model: Model): EmitContext {
     controllers: target.controllers,
     owns: target.owns,
     webhooks: target.webhooks,
+    sharding: target.sharding,
     ...(target.starter !== undefined ? { starter: target.starter } : {}),
     ...(target.imageBase !== undefined ? { imageBase: target.imageBase } : {}),
     ...(outDir ? { outDir } : {}),

@@ -28,6 +28,8 @@ export interface TargetSettings {
   controllers?: string[];
   /** The operators of `controllers` serve admission and conversion webhooks (`--webhooks`). */
   webhooks?: boolean;
+  /** The operators of `controllers` run sharded: replicas with `--sharded` instead of `--leader-elect`. */
+  sharding?: boolean;
   /** Kinds the controllers own: `group/version/Kind` (`version/Kind` for the core group). */
   owns?: string[];
   /** The starter that writes the controllers' reconcile.ts (`--starter`): a folder of starters/, or `generic`. */

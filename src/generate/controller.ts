@@ -383,6 +383,21 @@ const OWNED_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delet
 /** What the operator itself does with its kind: its informer lists and watches it. */
 const OPERATOR_VERBS = ['get', 'list', 'watch'];
 
+/** A sharded operator also patches its kind: the sharder sets the shard labels, a shard removes them. */
+const SHARDED_OPERATOR_VERBS = [...OPERATOR_VERBS, 'patch'];
+
+/** The leader-election Lease: read, created, renewed (and released by an update). */
+const LEASE_VERBS = ['get', 'create', 'update'];
+
+/**
+ * Sharded: each shard's Lease and the sharder's are held as the leader-election one; the sharder
+ * lists and watches the shard Leases, takes an expired one (update) and deletes a dead one.
+ */
+const SHARDED_LEASE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'delete'];
+
+/** Replicas of a sharded operator in config/manager.yaml: each reconciles a third of the objects. */
+const SHARDED_REPLICAS = 3;
+
 /** What the generic reconcile.ts is granted on its kind, as kubebuilder grants it. */
 const GENERIC_VERBS = { kind: ['update', 'patch'], status: ['update', 'patch'], finalizers: ['update'] };
 
@@ -410,7 +425,7 @@ function wrapText(text: string, first: string, next: string): string {
  * reconcile.ts needs — the starter's manifest says it, the generic hooks get kubebuilder's
  * defaults — and every verb on the kinds of `--owns`. The comment says where each comes from.
  */
-function rbac(plan: ControllerPlan): { comment: string; rules: string } {
+function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules: string; leaseVerbs: string } {
   const { ck, owns, starter } = plan;
   const kind = ck.kind;
   const rule = (apiGroup: string, resource: string, verbs: readonly string[]): string =>
@@ -421,15 +436,19 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
     : GENERIC_VERBS;
   const subresource = kind.subresources.status;
   // without a status subresource the status is written through the object itself
-  const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !OPERATOR_VERBS.includes(v));
+  // sharded: the sharder labels the kind's objects and a shard removes its labels to let one go (merge patches)
+  const operatorVerbs = sharded ? SHARDED_OPERATOR_VERBS : OPERATOR_VERBS;
+  const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !operatorVerbs.includes(v));
   const onStatus = subresource ? wants.status : [];
-  // a kind cached as metadata only is read whole (get) when its metadata says it changed
+  // a kind cached as metadata only is read whole (get) when its metadata says it changed; sharded,
+  // an owner that moved in finds what it owns outside its cache (still labelled for the old
+  // shard): createOrUpdate's create is AlreadyExists and it reads the object from the API (get)
   const verbsOf = (o: OwnedKind): string[] =>
     o.from === '--owns'
       ? OWNED_VERBS
-      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly ? ['get'] : []);
+      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []);
   const rules = [
-    rule(group, kind.plural, union(OPERATOR_VERBS, onKind)),
+    rule(group, kind.plural, union(operatorVerbs, onKind)),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
     ...(wants.finalizers.length > 0 ? [rule(group, `${kind.plural}/finalizers`, wants.finalizers)] : []),
     ...owns.map((o) =>
@@ -440,7 +459,9 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
   const fromOwns = owns.filter((o) => o.from === '--owns').map((o) => o.resource);
   const fromStarter = owns.filter((o) => o.from !== '--owns');
   const items = [
-    `the operator: ${kind.plural} read (its informer lists and watches them); Events created and patched (repeats aggregated); the leader-election Lease read, created and renewed (the Role below);`,
+    sharded
+      ? `the operator, sharded: ${kind.plural} read (its informer lists and watches them) and patched (the sharder sets their shard labels, a shard removes them to let one go); Events created and patched (repeats aggregated); the Leases of its namespace (the Role below): each shard's and the sharder's read, created and renewed, the shards' listed and watched by the sharder, an expired one taken (updated) and a dead one deleted;`
+      : `the operator: ${kind.plural} read (its informer lists and watches them); Events created and patched (repeats aggregated); the leader-election Lease read, created and renewed (the Role below);`,
   ];
   if (starter) {
     const grants = [
@@ -451,6 +472,13 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
         : []),
     ];
     const metadataOnly = fromStarter.filter((o) => o.metadataOnly).map((o) => o.resource);
+    const movedIn = sharded
+      ? fromStarter.filter((o) => !o.metadataOnly && !starter.manifest.rbac.owns.includes('get')).map((o) => o.resource)
+      : [];
+    if (movedIn.length > 0)
+      grants.push(
+        `${listText(movedIn)} also get (sharded: an object that moved in finds what it owns outside its cache, still labelled for the old shard, and createOrUpdate reads it from the API)`,
+      );
     if (metadataOnly.length > 0)
       grants.push(
         `${listText(metadataOnly)} also get (cached as metadata only: createOrUpdate reads one whole when its metadata says it changed)`,
@@ -467,7 +495,11 @@ function rbac(plan: ControllerPlan): { comment: string; rules: string } {
     ...items.map((t, i) => wrapText(i === items.length - 1 ? t.replace(/;$/, '.') : t, '# - ', '#   ')),
     '# reconcile.ts is yours: narrow what it is granted to what it does.',
   ];
-  return { comment: comment.join('\n'), rules: rules.join('\n') };
+  return {
+    comment: comment.join('\n'),
+    rules: rules.join('\n'),
+    leaseVerbs: (sharded ? SHARDED_LEASE_VERBS : LEASE_VERBS).join(', '),
+  };
 }
 
 function configFiles(
@@ -502,7 +534,10 @@ function configFiles(
   const outDir = dockerOutDir(ctx.outDir);
   return [
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
-    { path: `${base}/config/rbac.yaml`, contents: render('controller', 'rbac', { ...common, ...rbac(plan) }) },
+    {
+      path: `${base}/config/rbac.yaml`,
+      contents: render('controller', 'rbac', { ...common, ...rbac(plan, ctx.sharding === true) }),
+    },
     { path: `${base}/config/metrics.yaml`, contents: render('controller', 'metrics', common) },
     {
       path: `${base}/config/kustomization.yaml`,
@@ -511,7 +546,11 @@ function configFiles(
     },
     {
       path: `${base}/config/manager.yaml`,
-      contents: render('controller', 'manager', { ...common, webhooks: hooks?.names }),
+      contents: render('controller', 'manager', {
+        ...common,
+        webhooks: hooks?.names,
+        ...(ctx.sharding ? { sharded: { replicas: SHARDED_REPLICAS } } : {}),
+      }),
     },
     {
       path: dockerfilePath,

@@ -30,6 +30,11 @@ export interface EmitContext {
   /** `--webhooks` (`webhooks: true`): the controllers' operators serve admission and conversion webhooks. */
   webhooks?: boolean;
   /**
+   * `sharding: true`: the controllers' operators run as shards of a ring (`--sharded` in
+   * config/manager.yaml, several replicas; RBAC for the shard Leases and the sharder's label patches).
+   */
+  sharding?: boolean;
+  /**
    * Kinds the controllers own (`--owns apps/v1/Deployment,v1/Service`): `group/version/Kind`,
    * `version/Kind` for the core group; built-ins of crdgen/runtime or kinds of the inputs.
    */
@@ -87,6 +92,7 @@ export function createEmitContext(partial: Partial<EmitContext> = {}): EmitConte
     ...(partial.controllers && partial.controllers.length > 0 ? { controllers: [...partial.controllers] } : {}),
     ...(partial.starter !== undefined ? { starter: partial.starter } : {}),
     ...(partial.webhooks ? { webhooks: true } : {}),
+    ...(partial.sharding ? { sharding: true } : {}),
     ...(partial.owns && partial.owns.length > 0 ? { owns: [...partial.owns] } : {}),
     ...(partial.imageBase !== undefined ? { imageBase: partial.imageBase } : {}),
     ...(partial.outDir !== undefined ? { outDir: partial.outDir } : {}),

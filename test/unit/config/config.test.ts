@@ -203,3 +203,32 @@ test('didYouMean only suggests close words', () => {
   assert.equal(didYouMean('outt', ['out', 'inputs']), 'out');
   assert.equal(didYouMean('banana', ['out', 'inputs']), undefined);
 });
+
+test('sharding: true loads into each target; a value that is not a boolean, or a misspelt key, is a positioned error', () => {
+  const good = write({
+    'crdgen.config.yaml':
+      'inputs: crds/\nsharding: true\ntargets:\n  - out: a\n    controllers: [DatabaseManager]\n  - out: b\n    sharding: false\n',
+  });
+  const r = load(good, 'crdgen.config.yaml');
+  assert.deepEqual(r.diagnostics, []);
+  assert.deepEqual(
+    r.config!.targets.map((t) => [t.out, t.sharding]),
+    [
+      ['a', true],
+      ['b', false],
+    ],
+  );
+  const bad = write({
+    'crdgen.config.yaml':
+      'inputs: crds/\nout: gen\ncontrollers: [DatabaseManager]\nsharding: [DatabaseManager]\nshardng: true\n',
+  });
+  assert.equal(
+    shown(load(bad, 'crdgen.config.yaml')),
+    [
+      'crdgen.config.yaml:4:11 error CFG003 sharding must be boolean',
+      'crdgen.config.yaml:5:1 error CFG003 unknown key "shardng" in (top level)',
+      '  hint: did you mean "sharding"?',
+      '',
+    ].join('\n'),
+  );
+});

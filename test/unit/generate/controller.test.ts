@@ -642,3 +642,100 @@ test('generated operators compile with tsc --strict: fixture and corpus kinds (c
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('sharding: manager.yaml runs three replicas with --sharded instead of --leader-elect; RBAC adds patch on the kind, get on the owned kinds and the shard Leases’ verbs; nothing else changes', () => {
+  const model = read('fixtures/databasemanager/crd.yaml');
+  const plain = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
+  const sharded = controller(
+    model,
+    createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'], sharding: true }),
+  );
+  assert.deepEqual(
+    sharded.map((f) => f.path),
+    plain.map((f) => f.path),
+  );
+  const byPath = (files: typeof plain, end: string): string => files.find((f) => f.path.endsWith(end))!.contents;
+  // every other file is byte-identical
+  assert.deepEqual(
+    sharded.filter((f, i) => f.contents !== plain[i].contents).map((f) => f.path),
+    ['controllers/databasemanager/config/manager.yaml', 'controllers/databasemanager/config/rbac.yaml'],
+  );
+  const deployment = (files: typeof plain): Record<string, any> =>
+    parseAllDocuments(byPath(files, 'manager.yaml'))
+      .map((d) => d.toJSON() as Record<string, any>)
+      .find((d) => d['kind'] === 'Deployment')!;
+  const before = deployment(plain);
+  const after = deployment(sharded);
+  assert.equal(before['spec'].replicas, 2);
+  assert.equal(after['spec'].replicas, 3);
+  const args = (d: Record<string, any>): string[] => d['spec'].template.spec.containers[0].args as string[];
+  assert.deepEqual(args(before).slice(0, 1), ['--leader-elect']);
+  assert.deepEqual(args(after), ['--sharded', ...args(before).slice(1)]);
+  assert.ok(!args(after).includes('--leader-elect'));
+  // the rest of the Deployment is as before
+  const rest = (d: Record<string, any>): unknown => {
+    const c = structuredClone(d);
+    delete c['spec'].replicas;
+    c['spec'].template.spec.containers[0].args = [];
+    return c;
+  };
+  assert.deepEqual(rest(after), rest(before));
+  const rules = (files: typeof plain): string[] =>
+    parseAllDocuments(byPath(files, 'rbac.yaml'))
+      .map((d) => d.toJSON() as { rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[] })
+      .flatMap((d) => d.rules ?? [])
+      .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
+  assert.deepEqual(rules(sharded), [
+    // the sharder sets the shard labels and a shard removes them: merge patches on the kind
+    'coolops.cn:databasemanagers:get,list,watch,patch',
+    'coolops.cn:databasemanagers/status:update',
+    // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
+    'apps:deployments:list,watch,create,update,get',
+    ':services:list,watch,create,update,get',
+    ':events:create,patch',
+    // shard and sharder Leases held; the sharder lists and watches them, takes expired ones, deletes dead ones
+    'coordination.k8s.io:leases:get,list,watch,create,update,delete',
+  ]);
+  const changed = (r: string): boolean => /^(coolops\.cn:databasemanagers:|apps:deployments:|coordination)/.test(r);
+  assert.deepEqual(
+    rules(plain).filter((r) => !changed(r)),
+    rules(sharded).filter((r) => !changed(r)),
+  );
+  const comment = byPath(sharded, 'rbac.yaml').replace(/\n# {3}/g, ' ');
+  assert.match(
+    comment,
+    /the operator, sharded: databasemanagers read .* and patched \(the sharder sets their shard labels/,
+  );
+  assert.match(comment, /deployments also get \(sharded: an object that moved in finds what it owns outside its cache/);
+  assert.doesNotMatch(byPath(plain, 'rbac.yaml'), /sharded/);
+  for (const doc of parseAllDocuments(byPath(sharded, 'manager.yaml'))) assert.deepEqual(doc.errors, []);
+});
+
+test('CLI: sharding: true in the config needs controllers:; with them, the operator is generated sharded', async (t) => {
+  const { runCli } = await import('../../../src/cli/main.js');
+  const dir = mkdtempSync(join(tmpdir(), 'crdgen-ctl-sharding-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'crd.yaml'), readFileSync(join(ROOT, 'fixtures/databasemanager/crd.yaml')));
+  const run = async (config: string): Promise<{ code: number; err: string }> => {
+    writeFileSync(join(dir, 'crdgen.config.yaml'), config);
+    const r = {
+      out: '',
+      err: '',
+      stdout: (x: string) => void (r.out += x),
+      stderr: (x: string) => void (r.err += x),
+      readStdin: async () => new Uint8Array(),
+      cwd: dir,
+    };
+    const code = await runCli(['generate'], r);
+    return { code, err: r.err };
+  };
+  const bad = await run('inputs: crd.yaml\nout: none\nsharding: true\n');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /sharding: true needs operators to shard: name their kinds with controllers: in the config/);
+  const good = await run('inputs: crd.yaml\nout: gen\ncontrollers: [DatabaseManager]\nsharding: true\n');
+  assert.equal(good.code, 0, good.err);
+  const manager = readFileSync(join(dir, 'gen', 'controllers', 'databasemanager', 'config', 'manager.yaml'), 'utf8');
+  assert.match(manager, /replicas: 3\n/);
+  assert.match(manager, /- --sharded\n/);
+  assert.doesNotMatch(manager, /--leader-elect/);
+});
