@@ -75,9 +75,13 @@ test("a DatabaseManager is seen by the controller, and its status is left alone"
     client: env.clientConfig,
     name: controllerName,
   });
-  const recordSeen: typeof reconcile = (obj, context) => {
-    seen.push(obj.metadata?.name ?? "");
-    return reconcile(obj, context);
+  // a name is recorded once its reconcile has finished: what it wrote is there to read
+  const recordSeen: typeof reconcile = async (obj, context) => {
+    try {
+      return await reconcile(obj, context);
+    } finally {
+      seen.push(obj.metadata?.name ?? "");
+    }
   };
   setupDatabaseManagerController(manager, {}, recordSeen);
   const stop = new AbortController();
