@@ -8,9 +8,11 @@
 //   reconcile.test.ts — the user's test of it on crdgen/testing's server (the starter's, else
 //                    reconcile-test.ts's: the object is seen, its status untouched; written once)
 //   main.ts        — `process.exitCode = await runOperator({ name, setupWithManager })` (flags, leader election, metrics, health)
-//   config/crd.yaml, config/rbac.yaml, config/manager.yaml, config/metrics.yaml (the secured
-//                    metrics' Service and roles), Dockerfile — what deploys it; config/kustomization.yaml
-//                    (all of them, for `kubectl kustomize`; the user's, written once)
+//   config/        — what deploys it, as kustomize bases (manifests.ts): crd/, rbac/ (role.yaml: the
+//                    least-privilege role below), manager/ (manager.yaml), network-policy/, prometheus/,
+//                    and default/, the overlay `crdgen manifests` builds (its kustomization.yaml the
+//                    user's, written once)
+//   Dockerfile     — the operator's image
 import type { Group, Model } from '../model/types.js';
 import { generatedHeader } from '../emit/header.js';
 import { render } from '../emit/handlebars.js';
@@ -32,7 +34,14 @@ import {
 import type { StarterFile } from './starters.js';
 import { apiFilePath } from './paths.js';
 import { crd, generatedYamlHeader } from './crd.js';
-import { operatorWebhooks, testingImport, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
+import {
+  operatorWebhooks,
+  testingImport,
+  WEBHOOK_CERT_MODE_ARG,
+  withCrdConversion,
+  type OperatorWebhooks,
+} from './webhooks.js';
+import { layoutFiles, type ManifestNames } from './manifests.js';
 import { crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
 import { IMAGE_BASES, OPERATOR_NODE_MAJOR, operatorImage } from './operator-image.js';
 
@@ -532,26 +541,32 @@ function configFiles(
   const common = { yamlHeader, type: ck.names.type, name, namespace };
   const dockerfilePath = `${base}/Dockerfile`;
   const outDir = dockerOutDir(ctx.outDir);
+  // the CRD under the crd emitter's name for it (config/crd/<plural>.<group>.yaml)
+  const crdName = crdFile[0].path.split('/').at(-1)!;
+  const names: ManifestNames = {
+    type: ck.names.type,
+    dir,
+    name,
+    namespace,
+    group: ck.group.name,
+    plural: kind.plural,
+    status: kind.subresources.status,
+  };
   return [
-    ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
+    { path: `${base}/config/crd/${crdName}`, contents: crdFile[0].contents },
     {
-      path: `${base}/config/rbac.yaml`,
+      path: `${base}/config/rbac/role.yaml`,
       contents: render('controller', 'rbac', { ...common, ...rbac(plan, ctx.sharding === true) }),
     },
-    { path: `${base}/config/metrics.yaml`, contents: render('controller', 'metrics', common) },
     {
-      path: `${base}/config/kustomization.yaml`,
-      contents: render('controller', 'kustomization', { ...common, webhooks: hooks !== undefined }),
-      userOwned: true,
-    },
-    {
-      path: `${base}/config/manager.yaml`,
+      path: `${base}/config/manager/manager.yaml`,
       contents: render('controller', 'manager', {
         ...common,
-        webhooks: hooks?.names,
+        webhooks: hooks ? { certModeArg: WEBHOOK_CERT_MODE_ARG } : undefined,
         ...(ctx.sharding ? { sharded: { replicas: SHARDED_REPLICAS } } : {}),
       }),
     },
+    ...layoutFiles(base, yamlHeader, names, crdName, hooks !== undefined),
     {
       path: dockerfilePath,
       contents: render('controller', 'dockerfile', {

@@ -7,10 +7,14 @@
 //                               that copy every field with the same path and shape in both versions (regenerated)
 //   conversion.ts             — what differs between the versions: one function per direction (user-owned, written once)
 //   conversion.test.ts        — the round-trip property test (fast-check over each version's schema) (regenerated)
-//   config/webhooks.yaml      — Service, Mutating/ValidatingWebhookConfiguration, cert-manager Issuer and Certificate
+//   config/webhook/           — the Service and the Mutating/ValidatingWebhookConfigurations (a base the default
+//                               overlay names)
+//   config/certmanager/       — a kustomize Component: cert-manager's Issuer and Certificate, the CA injection
+//                               annotations, the manager's certificate Secret mounted at --webhook-cert-dir in place
+//                               of --webhook-cert-mode=self
 // The controller emitter adds what the rest of the operator needs (controller.ts asks {@link operatorWebhooks}): main.ts
-// passes `webhooks: setupWebhooks`, config/manager.yaml mounts the certificate Secret, config/crd.yaml gets the
-// conversion stanza.
+// passes `webhooks: setupWebhooks`, config/manager/manager.yaml serves the webhooks with the operator's own
+// certificate (--webhook-cert-mode=self), the CRD gets the conversion stanza.
 import type { Group, Kind, Model, SchemaNode } from '../model/types.js';
 import { setOwn } from '../model/schema-json.js';
 import { generatedHeader } from '../emit/header.js';
@@ -23,10 +27,10 @@ import { emitsGroup, type EmitContext, type Emitter, type GeneratedFile } from '
 import { apiFilePath } from './paths.js';
 import { ControllerOptionsError, resolveControllerKind } from './controller-kinds.js';
 import { generatedYamlHeader } from './crd.js';
+import { commentLines, kustomization, podLabels, WEBHOOK_PORT, yamlDocs } from './manifests.js';
 import { schemaLiteral } from './validators.js';
 import { assertUniqueNames, type ClientKind } from './client-kinds.js';
 import type { CopyPlan } from '../runtime/webhook/field-copy.js';
-import { createRequire } from 'node:module';
 
 /** The path of the conversion webhook (config/crd.yaml's `spec.conversion.webhook.clientConfig.service.path`). */
 export const CONVERT_PATH = '/convert';
@@ -75,6 +79,16 @@ export interface OperatorWebhooks {
 
 /** The operator's default `--webhook-cert-dir` (controller-runtime's). */
 export const WEBHOOK_CERT_DIR = '/tmp/k8s-webhook-server/serving-certs';
+
+/** The manager's argument for the operator's own webhook certificate (the default without cert-manager). */
+export const WEBHOOK_CERT_MODE_ARG = '--webhook-cert-mode=self';
+
+/**
+ * Where {@link WEBHOOK_CERT_MODE_ARG} stands in config/manager/manager.yaml's args (after leader
+ * election or sharding, the metrics address, --metrics-secure, the health address and the webhook
+ * address): the certmanager component replaces it there, after testing that it is.
+ */
+export const WEBHOOK_CERT_MODE_ARG_INDEX = 5;
 
 /** Every version of the kind `ck` is a version of: the model's served ones and the CRD's unserved ones, in kube order. */
 export function conversionVersions(group: Group, kindName: string): ConversionVersion[] {
@@ -279,19 +293,6 @@ export function testingImport(runtimeImport: string): string {
 }
 
 /** The YAML text of `docs` (separated by `---`), as the CRD emitter writes YAML (1.1 quoting, no folding). */
-function renderYamlDocs(header: string, docs: readonly Record<string, unknown>[]): string {
-  const { Document } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return (
-    header +
-    docs
-      .map(
-        (d) =>
-          `---\n${new Document(d, { version: '1.1', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true })}`,
-      )
-      .join('')
-  );
-}
-
 /** A version's type alias in files that import several: `DatabaseManagerV1alpha1`. */
 function versionType(ow: OperatorWebhooks, v: ConversionVersion): string {
   return v.served ? `${ow.ck.names.type}${publicName(v.version)}` : 'KubeObject';
@@ -427,7 +428,7 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
   });
 
   if (ow.converts) files.push(...conversionFiles(ctx, ow, base, header, conversionConst));
-  files.push({ path: `${base}/config/webhooks.yaml`, contents: webhooksYaml(ctx, ow) });
+  files.push(...webhookManifests(ctx, ow, `${base}/config`));
   return files;
 }
 
@@ -555,17 +556,15 @@ function conversionFiles(
   ];
 }
 
-function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
+/**
+ * config/webhook/ (the Service and the webhook configurations, a base) and config/certmanager/ (a
+ * Component: cert-manager's Issuer and Certificate, the CA injection, the mounted Secret).
+ */
+function webhookManifests(ctx: EmitContext, ow: OperatorWebhooks, config: string): GeneratedFile[] {
   const { ck, group, hub, names } = ow;
   const kind = ck.kind;
-  const header = `${generatedYamlHeader(ctx.sources)}# The ${ck.names.type} operator's webhooks: the Service in front of the operator's webhook server
-# (port 443 → the pods' --webhook-bind-address :9443), the serving certificate from cert-manager
-# (a self-signed Issuer; the Secret the manager Deployment mounts at --webhook-cert-dir), and the
-# defaulting and validating webhooks of ${group.name}/${hub} (the storage version; matchPolicy
-# Equivalent sends requests of the other versions converted). cert-manager's CA injector writes the
-# caBundle (cert-manager.io/inject-ca-from). Needs cert-manager and the namespace of config/manager.yaml.
-`;
-  const injectCa = { 'cert-manager.io/inject-ca-from': `${names.namespace}/${names.certificate}` };
+  const type = ck.names.type;
+  const header = generatedYamlHeader(ctx.sources);
   const clientConfig = (path: string) => ({
     service: { name: names.service, namespace: names.namespace, path, port: 443 },
   });
@@ -589,43 +588,158 @@ function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
     sideEffects: 'None',
     timeoutSeconds: 10,
   });
-  const labels = { 'app.kubernetes.io/name': names.operator };
-  return renderYamlDocs(header, [
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: names.service, namespace: names.namespace, labels },
-      spec: { ports: [{ name: 'webhook', port: 443, protocol: 'TCP', targetPort: 'webhook' }], selector: labels },
-    },
-    {
-      apiVersion: 'cert-manager.io/v1',
-      kind: 'Issuer',
-      metadata: { name: names.issuer, namespace: names.namespace },
-      spec: { selfSigned: {} },
-    },
-    {
-      apiVersion: 'cert-manager.io/v1',
-      kind: 'Certificate',
-      metadata: { name: names.certificate, namespace: names.namespace },
-      spec: {
-        dnsNames: [`${names.service}.${names.namespace}.svc`, `${names.service}.${names.namespace}.svc.cluster.local`],
-        issuerRef: { kind: 'Issuer', name: names.issuer },
-        secretName: names.secret,
-      },
-    },
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { annotations: injectCa, name: names.mutatingConfiguration },
-      webhooks: [webhook(names.mutatingWebhook, names.mutatePath, { reinvocationPolicy: 'IfNeeded' })],
-    },
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { annotations: injectCa, name: names.validatingConfiguration },
-      webhooks: [webhook(names.validatingWebhook, names.validatePath, {})],
-    },
-  ]);
+  const labels = podLabels({ name: names.operator });
+  const admission = 'admissionregistration.k8s.io/v1';
+  const crdName = `${kind.plural}.${group.name}`;
+  const injectCa = { 'cert-manager.io/inject-ca-from': `${names.namespace}/${names.certificate}` };
+  const annotate = (apiVersion: string, k: string, name: string) => ({
+    apiVersion,
+    kind: k,
+    metadata: { name, annotations: injectCa },
+  });
+  const deployment = {
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    name: names.operator,
+    namespace: names.namespace,
+  };
+  const args = `/spec/template/spec/containers/0/args/${WEBHOOK_CERT_MODE_ARG_INDEX}`;
+  const f = (path: string, contents: string, comment?: string): GeneratedFile => ({
+    path: `${config}/${path}`,
+    contents: comment === undefined ? contents : header + commentLines(comment) + contents,
+  });
+  return [
+    f(
+      'webhook/service.yaml',
+      yamlDocs('', [
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: names.service, namespace: names.namespace, labels },
+          spec: {
+            ports: [{ name: 'webhook', port: 443, protocol: 'TCP', targetPort: 'webhook' }],
+            selector: labels,
+          },
+        },
+      ]),
+      `The Service in front of the ${type} operator's webhook server (port 443 → the pods'\n--webhook-bind-address :${WEBHOOK_PORT}).`,
+    ),
+    f(
+      'webhook/manifests.yaml',
+      yamlDocs('', [
+        {
+          apiVersion: admission,
+          kind: 'MutatingWebhookConfiguration',
+          metadata: { name: names.mutatingConfiguration },
+          webhooks: [webhook(names.mutatingWebhook, names.mutatePath, { reinvocationPolicy: 'IfNeeded' })],
+        },
+        {
+          apiVersion: admission,
+          kind: 'ValidatingWebhookConfiguration',
+          metadata: { name: names.validatingConfiguration },
+          webhooks: [webhook(names.validatingWebhook, names.validatePath, {})],
+        },
+      ]),
+      `The defaulting and validating webhooks of ${group.name}/${hub} (the storage version; matchPolicy\nEquivalent sends requests of the other versions converted). Their caBundle is written by the\noperator (--webhook-cert-mode=self) or, with the certmanager component, by cert-manager's CA injector.`,
+    ),
+    f(
+      'webhook/kustomization.yaml',
+      kustomization(header, `The ${type} operator's webhooks: their Service and configurations.`, {
+        resources: ['manifests.yaml', 'service.yaml'],
+      }),
+    ),
+    f(
+      'certmanager/issuer.yaml',
+      yamlDocs('', [
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Issuer',
+          metadata: { name: names.issuer, namespace: names.namespace },
+          spec: { selfSigned: {} },
+        },
+      ]),
+      `A self-signed cert-manager Issuer for the ${type} operator's webhook certificate.`,
+    ),
+    f(
+      'certmanager/certificate.yaml',
+      yamlDocs('', [
+        {
+          apiVersion: 'cert-manager.io/v1',
+          kind: 'Certificate',
+          metadata: { name: names.certificate, namespace: names.namespace },
+          spec: {
+            dnsNames: [
+              `${names.service}.${names.namespace}.svc`,
+              `${names.service}.${names.namespace}.svc.cluster.local`,
+            ],
+            issuerRef: { kind: 'Issuer', name: names.issuer },
+            secretName: names.secret,
+          },
+        },
+      ]),
+      `The ${type} operator's webhook serving certificate: cert-manager writes it into the Secret\n${names.secret}, which the manager mounts at --webhook-cert-dir (manager_patch.yaml).`,
+    ),
+    f(
+      'certmanager/manager_patch.yaml',
+      yamlDocs('', [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: names.operator, namespace: names.namespace },
+          spec: {
+            template: {
+              spec: {
+                containers: [
+                  {
+                    name: 'manager',
+                    volumeMounts: [{ name: 'webhook-certs', mountPath: names.certDir, readOnly: true }],
+                  },
+                ],
+                volumes: [{ name: 'webhook-certs', secret: { secretName: names.secret } }],
+              },
+            },
+          },
+        },
+      ]),
+      `The Secret cert-manager writes, mounted where --webhook-cert-dir reads it (reloaded when it changes).`,
+    ),
+    f(
+      'certmanager/manager_args_patch.yaml',
+      yamlDocs('', [
+        [
+          { op: 'test', path: args, value: WEBHOOK_CERT_MODE_ARG },
+          { op: 'replace', path: args, value: `--webhook-cert-dir=${names.certDir}` },
+        ] as unknown as Record<string, unknown>,
+      ]),
+      `The manager serves cert-manager's certificate from --webhook-cert-dir instead of its own\n(${WEBHOOK_CERT_MODE_ARG}; the test fails the build if manager.yaml has it elsewhere).`,
+    ),
+    f(
+      'certmanager/cainjection_patch.yaml',
+      yamlDocs('', [
+        annotate(admission, 'MutatingWebhookConfiguration', names.mutatingConfiguration),
+        annotate(admission, 'ValidatingWebhookConfiguration', names.validatingConfiguration),
+        ...(ow.converts ? [annotate('apiextensions.k8s.io/v1', 'CustomResourceDefinition', crdName)] : []),
+      ]),
+      `cert-manager's CA injector writes the Certificate's CA into the caBundle of what carries the\nannotation: the webhook configurations${ow.converts ? ' and the CRD (its conversion webhook)' : ''}.`,
+    ),
+    f(
+      'certmanager/kustomization.yaml',
+      kustomization(
+        header,
+        `The ${type} operator's webhook certificate from cert-manager, as a component: turn it on in\ndefault/kustomization.yaml (components: ../certmanager). Needs cert-manager in the cluster.`,
+        {
+          resources: ['issuer.yaml', 'certificate.yaml'],
+          patches: [
+            { path: 'manager_patch.yaml' },
+            { path: 'manager_args_patch.yaml', target: deployment },
+            { path: 'cainjection_patch.yaml' },
+          ],
+        },
+        true,
+      ),
+    ),
+  ];
 }
 
 /**
@@ -650,12 +764,13 @@ export function crdConversion(ow: OperatorWebhooks): {
 }
 
 /**
- * `group` with the conversion stanza and the CA-injection annotation on `kindName`'s CRD (every
- * version's kind shares the CRD facts), for config/crd.yaml of an operator with webhooks.
+ * `group` with the conversion stanza on `kindName`'s CRD (every version's kind shares the CRD
+ * facts), for the CRD of an operator with webhooks. Its caBundle is the operator's to write
+ * (--webhook-cert-mode=self) or cert-manager's (the certmanager component adds the annotation).
  */
 export function withCrdConversion(group: Group, kindName: string, ow: OperatorWebhooks): Group {
   if (!ow.converts) return group;
-  const { conversion, annotations } = crdConversion(ow);
+  const { conversion } = crdConversion(ow);
   const patch = (k: Kind): Kind => {
     if (k.kind !== kindName) return k;
     const crd = k.crd ?? {};
@@ -663,7 +778,6 @@ export function withCrdConversion(group: Group, kindName: string, ow: OperatorWe
       ...k,
       crd: {
         ...crd,
-        annotations: { ...(crd.annotations ?? {}), ...annotations },
         spec: { ...(crd.spec ?? {}), conversion },
       },
     };
