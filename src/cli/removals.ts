@@ -1,14 +1,16 @@
 // What `generate` says before it removes generated files a user builds on: an operator whose
 // kind no longer gets one (its generated files in controllers/<kind>/ all go), and the user's own
-// files the removal leaves behind — the reconcile.ts beside the removed controller.ts, or any file
-// of theirs under --out that imports a removed file — each with what to do, so that nothing the
-// user owns is left breaking the build without a message.
+// files the removal leaves behind — the reconcile.ts beside the removed controller.ts, any file
+// of theirs under --out that imports a removed file or names one (a path in a string, an entry of
+// a kustomization.yaml: the operator's config/ moved from flat files to kustomize bases) — each
+// with what to do, so that nothing the user owns is left breaking the build without a message.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanEntry } from '../emit/writer.js';
 import { isGeneratedContents } from '../emit/header.js';
+import { parseAllDocuments } from 'yaml';
 import { compareStrings } from '../model/order.js';
 
 /** How the run was told which kinds get an operator, for the messages. */
@@ -23,6 +25,10 @@ export interface RemovalContext {
 
 const OPERATOR_FILE = /^controllers\/([^/]+)\//;
 const SOURCE_FILE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
+const KUSTOMIZATION_FILE = /(^|\/)(kustomization\.ya?ml|Kustomization)$/;
+const STRING_LITERAL = /(['"])((?:\.{1,2}\/)?[^'"\n]+\.ya?ml)\1/g;
+/** The operator manifests of the flat config/ layout: now kustomize bases under config/. */
+const FLAT_MANIFEST = /^controllers\/[^/]+\/config\/(crd|rbac|manager|metrics|webhooks)\.yaml$/;
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /** Every file under `dir` (relative POSIX paths under `root`), dot entries and node_modules skipped. */
@@ -41,6 +47,69 @@ function filesUnder(root: string, dir: string): string[] {
     else if (e.isFile()) out.push(rel);
   }
   return out;
+}
+
+/** `a, b and c`. */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The files of `removed` that the user's file `p` names: the entries of a kustomization
+ * (resources, components, patches…), or in source, a YAML path in a string — relative to the
+ * file (`./config/crd.yaml`) or ending in the path under --out (a path from the project's root).
+ */
+function namedFiles(p: string, text: string, removed: ReadonlySet<string>): string[] {
+  const dir = posix.dirname(p);
+  const found = new Set<string>();
+  const relative = (entry: string): void => {
+    const t = posix.normalize(posix.join(dir, entry));
+    if (removed.has(t)) found.add(t);
+  };
+  if (KUSTOMIZATION_FILE.test(p)) {
+    let docs: unknown[];
+    try {
+      docs = parseAllDocuments(text).map((d) => d.toJS() as unknown);
+    } catch {
+      return [];
+    }
+    for (const doc of docs) {
+      if (doc === null || typeof doc !== 'object') continue;
+      const k = doc as Record<string, unknown>;
+      for (const key of ['resources', 'bases', 'components', 'crds', 'patchesStrategicMerge']) {
+        const list = k[key];
+        if (Array.isArray(list)) for (const e of list) if (typeof e === 'string') relative(e);
+      }
+      for (const key of ['patches', 'patchesJson6902']) {
+        const list = k[key];
+        if (Array.isArray(list))
+          for (const e of list)
+            if (e !== null && typeof e === 'object' && typeof (e as { path?: unknown }).path === 'string')
+              relative((e as { path: string }).path);
+      }
+    }
+  } else {
+    for (const m of text.matchAll(STRING_LITERAL)) {
+      const s = m[2];
+      if (s.startsWith('./') || s.startsWith('../')) relative(s);
+      else for (const r of removed) if (s === r || s.endsWith(`/${r}`)) found.add(r);
+    }
+  }
+  return [...found].sort(compareStrings);
+}
+
+/** What to do with a file of the user's that names the flat config/ layout's manifests. */
+function flatHint(p: string, stays: ReadonlySet<string>, ctx: RemovalContext): string {
+  const operator = OPERATOR_FILE.exec(p)?.[1];
+  const config = operator !== undefined ? `controllers/${operator}/config` : 'config';
+  const show = (rel: string): string => ctx.show(join(ctx.out, ...rel.split('/')));
+  const moved = "the operator's manifests are kustomize bases now (config/crd/, rbac/, manager/, …)";
+  if (KUSTOMIZATION_FILE.test(p))
+    return `${moved} and ${show(`${config}/default`)}/ builds them all (crdgen manifests): carry your changes (images, patches, resources) over to ${show(`${config}/default/kustomization.yaml`)}, then delete this file`;
+  const crd = [...stays].find((s) => s.startsWith(`${config}/crd/`) && !KUSTOMIZATION_FILE.test(s));
+  return crd !== undefined
+    ? `${moved}: the CRD is ${show(crd)} now; change the path in this file`
+    : `${moved}: change the paths in this file`;
 }
 
 /** The generated files an import specifier of `from` may mean (`./controller.js` → controller.ts, …). */
@@ -89,12 +158,12 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
     });
   }
   // the user's files left behind
-  const left = new Map<string, { reason: string; operator: boolean }>();
+  const left = new Map<string, { reason: string; operator: boolean; named?: boolean; flat?: boolean }>();
   for (const k of goneFolders)
     for (const p of filesUnder(ctx.out, `controllers/${k}`))
       if (!removed.has(p)) left.set(p, { reason: 'the generated operator around it is removed', operator: true });
   for (const p of filesUnder(ctx.out, '')) {
-    if (removed.has(p) || !SOURCE_FILE.test(p)) continue;
+    if (removed.has(p) || !(SOURCE_FILE.test(p) || KUSTOMIZATION_FILE.test(p))) continue;
     let text: string;
     try {
       text = readFileSync(join(ctx.out, p), 'utf8');
@@ -102,6 +171,18 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
       continue;
     }
     if (isGeneratedContents(text)) continue;
+    const named = namedFiles(p, text, removed);
+    if (named.length > 0) {
+      const dir = posix.dirname(p);
+      const names = named.map((t) => posix.relative(dir, t));
+      left.set(p, {
+        reason: `it names ${listOf(names)}, which this run removes`,
+        operator: named.some((t) => OPERATOR_FILE.test(t)),
+        named: true,
+        flat: named.some((t) => FLAT_MANIFEST.test(t)),
+      });
+      continue;
+    }
     for (const m of text.matchAll(RELATIVE_IMPORT)) {
       const gone = importTargets(p, m[1]).find((t) => removed.has(t));
       if (gone !== undefined) {
@@ -110,18 +191,20 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
       }
     }
   }
-  for (const [p, { reason, operator }] of [...left].sort((a, b) => compareStrings(a[0], b[0]))) {
+  for (const [p, { reason, operator, named, flat }] of [...left].sort((a, b) => compareStrings(a[0], b[0]))) {
     const folder = goneFolders.includes(OPERATOR_FILE.exec(p)?.[1] ?? '') ? OPERATOR_FILE.exec(p) : null;
     out.push({
       severity: 'warning',
       code: 'GEN008',
       file: ctx.show(join(ctx.out, ...p.split('/'))),
-      message: `this file is yours and stays: ${reason}${SOURCE_FILE.test(p) ? ', so the project no longer compiles with it' : ''}`,
+      message: `this file is yours and stays: ${reason}${SOURCE_FILE.test(p) && named !== true ? ', so the project no longer compiles with it' : ''}`,
       hint: folder
         ? `delete it (and ${ctx.show(join(ctx.out, 'controllers', folder[1]))}/) if the kind needs no operator, or ${keepHint}`
-        : operator
-          ? `change or delete it, or ${keepHint}`
-          : 'change or delete it: the inputs no longer generate what it imports',
+        : flat
+          ? flatHint(p, stays, ctx)
+          : operator
+            ? `change or delete it, or ${keepHint}`
+            : 'change or delete it: the inputs no longer generate what it imports',
     });
   }
   return out;

@@ -42,7 +42,7 @@ import {
   type OperatorWebhooks,
 } from './webhooks.js';
 import { layoutFiles, type ManifestNames } from './manifests.js';
-import { crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
+import { crdBeside, crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
 import { IMAGE_BASES, OPERATOR_NODE_MAJOR, operatorImage } from './operator-image.js';
 
 /** The esbuild release the generated Dockerfile bundles the operator with (the one crdgen's own tests and benchmark use). */
@@ -299,7 +299,8 @@ function renderStarterFile(
     for (const name of i.types ?? []) use(i.from, name, true);
   }
   assertUniqueNames(path, imports.localNames());
-  const crdPath = crdFromRoot(dockerOutDir(ctx.outDir), dirOf(path));
+  const beside = crdBeside(ck);
+  const crdPath = crdFromRoot(dockerOutDir(ctx.outDir), dirOf(path), beside);
   return renderCode(`starters/${starter.manifest.name}`, file.template, {
     type: n.type,
     lowerType: privateName(n.type),
@@ -311,7 +312,8 @@ function renderStarterFile(
     apiVersionText: tsString(ck.group.name === '' ? ck.version.name : `${ck.group.name}/${ck.version.name}`),
     kindText: tsString(ck.kind.kind),
     namespaced: ck.kind.scope === 'Namespaced',
-    crdConst: crdConst(crdPath),
+    crdConst: crdConst('CRD_FROM_ROOT', crdPath),
+    crdBeside: crdConst('CRD_BESIDE', beside),
   });
 }
 

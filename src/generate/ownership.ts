@@ -25,6 +25,9 @@ export const OUTPUT_PATTERNS: Readonly<Record<string, readonly string[]>> = {
     'controllers/*/conversion.generated.ts',
     'controllers/*/conversion.ts',
     'controllers/*/conversion.test.ts',
+    'controllers/*/config/webhook/**',
+    'controllers/*/config/certmanager/**',
+    // the flat layout's, removed as stale by a run of the webhooks generator
     'controllers/*/config/webhooks.yaml',
   ],
   controller: ['controllers/**'],

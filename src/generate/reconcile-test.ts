@@ -129,17 +129,22 @@ export function sampleObject(group: string, version: string, kind: Kind): Record
   return base;
 }
 
-/** Where the operator's config/crd.yaml is from the project's root, `out` as the Dockerfile takes it. */
-export function crdFromRoot(outDir: string, dir: string): string {
-  return `${outDir}/controllers/${dir}/config/crd.yaml`;
+/** The operator's CRD file in controllers/<dir>/ (config/crd/<plural>.<group>.yaml, the crd emitter's name). */
+export function crdBeside(ck: { group: { name: string }; kind: { plural: string } }): string {
+  return `./config/crd/${ck.kind.plural}.${ck.group.name}.yaml`;
 }
 
-/** `const CRD_FROM_ROOT = "<path>";` as prettier lays it out (after the `=` when too long). */
-export function crdConst(path: string): AtColumn {
+/** Where the operator's CRD is from the project's root, `out` as the Dockerfile takes it. */
+export function crdFromRoot(outDir: string, dir: string, beside: string): string {
+  return `${outDir}/controllers/${dir}/${beside.replace(/^\.\//, '')}`;
+}
+
+/** `const <name> = "<path>";` as prettier lays it out (after the `=` when too long). */
+export function crdConst(name: 'CRD_FROM_ROOT' | 'CRD_BESIDE', path: string): AtColumn {
   return atColumn((w) => {
     const pad = ' '.repeat(w);
-    const line = `const CRD_FROM_ROOT = ${tsString(path)};`;
-    return fitsLine(w, line) ? pad + line : `${pad}const CRD_FROM_ROOT =\n${pad}  ${tsString(path)};`;
+    const line = `const ${name} = ${tsString(path)};`;
+    return fitsLine(w, line) ? pad + line : `${pad}const ${name} =\n${pad}  ${tsString(path)};`;
   });
 }
 
@@ -152,7 +157,7 @@ export function renderGenericReconcileTest(
 ): string {
   const { ck, dir } = plan;
   const n = ck.names;
-  const imports = new ImportTracker(['REAL_CONTROL_PLANE', 'CRD_FROM_ROOT', 'crdFile', 'until', 'env']);
+  const imports = new ImportTracker(['REAL_CONTROL_PLANE', 'CRD_FROM_ROOT', 'CRD_BESIDE', 'crdFile', 'until', 'env']);
   for (const name of ['after', 'before', 'test']) imports.use('node:test', name);
   imports.use('node:assert', 'strict', { as: 'assert' });
   imports.use('node:fs', 'existsSync');
@@ -175,13 +180,15 @@ export function renderGenericReconcileTest(
   assertUniqueNames(path, imports.localNames());
   const namespaced = ck.kind.scope === 'Namespaced';
   const sample = sampleObject(ck.group.name, ck.version.name, ck.kind);
-  const where = crdFromRoot(outDir, dir);
+  const beside = crdBeside(ck);
+  const where = crdFromRoot(outDir, dir, beside);
   const schema = ck.kind.schema;
   const hasStatus = schema?.type === 'object' && schema.properties.some((p) => p.name === 'status');
   return renderCode('controller', 'reconcile-test', {
     type: n.type,
     imports: importLines(imports),
-    crdConst: crdConst(where),
+    crdConst: crdConst('CRD_FROM_ROOT', where),
+    crdBeside: crdConst('CRD_BESIDE', beside),
     hasStatus,
     testName: tsString(
       `a ${n.type} is seen by the controller, and ${hasStatus ? 'its status is left alone' : 'nothing is written'}`,

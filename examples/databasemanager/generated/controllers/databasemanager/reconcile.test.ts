@@ -36,8 +36,9 @@ import { DATABASES } from "./reconcile.js";
  */
 const REAL_CONTROL_PLANE = false;
 
-/** Where crdgen wrote the kind's CRD (config/crd.yaml), from the project's root. */
-const CRD_FROM_ROOT = "generated/controllers/databasemanager/config/crd.yaml";
+/** Where crdgen wrote the kind's CRD: beside this file, and from the project's root. */
+const CRD_BESIDE = "./config/crd/databasemanagers.coolops.cn.yaml";
+const CRD_FROM_ROOT = "generated/controllers/databasemanager/config/crd/databasemanagers.coolops.cn.yaml";
 
 /**
  * The kind's CRD: beside this file when the test runs from the sources (tsx), else at
@@ -45,7 +46,7 @@ const CRD_FROM_ROOT = "generated/controllers/databasemanager/config/crd.yaml";
  * compiled test in dist/.
  */
 function crdFile(): string {
-  const beside = fileURLToPath(new URL("./config/crd.yaml", import.meta.url));
+  const beside = fileURLToPath(new URL(CRD_BESIDE, import.meta.url));
   if (existsSync(beside)) return beside;
   let root = dirname(beside);
   while (!existsSync(join(root, "package.json")) && dirname(root) !== root)
