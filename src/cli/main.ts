@@ -14,6 +14,7 @@ import { createDemoCommand } from './demo.js';
 import { createVerifyCommand } from './verify.js';
 import { createValidateCommand } from './validate.js';
 import { createInitCommand } from './init.js';
+import { createManifestsCommand } from './manifests.js';
 
 /** Command factories in help order. To add a command: write `src/cli/<name>.ts` exporting a factory, append it here. */
 export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [
@@ -21,6 +22,7 @@ export const COMMAND_FACTORIES: ReadonlyArray<(ctx: CliContext) => Command> = [
   createVerifyCommand,
   createValidateCommand,
   createInitCommand,
+  createManifestsCommand,
   createTestenvCommand,
   createDemoCommand,
 ];

@@ -171,25 +171,26 @@ export function removalWarnings(plan: readonly PlanEntry[], ctx: RemovalContext)
       continue;
     }
     if (isGeneratedContents(text)) continue;
+    let imports = false;
+    if (SOURCE_FILE.test(p))
+      for (const m of text.matchAll(RELATIVE_IMPORT)) {
+        const gone = importTargets(p, m[1]).find((t) => removed.has(t));
+        if (gone !== undefined) {
+          left.set(p, { reason: `it imports ${m[1]}, which this run removes`, operator: OPERATOR_FILE.test(gone) });
+          imports = true;
+          break;
+        }
+      }
+    // a file that only names removed files (read at run or build time): said unless the whole operator goes
+    if (imports || left.has(p)) continue;
     const named = namedFiles(p, text, removed);
-    if (named.length > 0) {
-      const dir = posix.dirname(p);
-      const names = named.map((t) => posix.relative(dir, t));
+    if (named.length > 0)
       left.set(p, {
-        reason: `it names ${listOf(names)}, which this run removes`,
+        reason: `it names ${listOf(named.map((t) => posix.relative(posix.dirname(p), t)))}, which this run removes`,
         operator: named.some((t) => OPERATOR_FILE.test(t)),
         named: true,
         flat: named.some((t) => FLAT_MANIFEST.test(t)),
       });
-      continue;
-    }
-    for (const m of text.matchAll(RELATIVE_IMPORT)) {
-      const gone = importTargets(p, m[1]).find((t) => removed.has(t));
-      if (gone !== undefined) {
-        left.set(p, { reason: `it imports ${m[1]}, which this run removes`, operator: OPERATOR_FILE.test(gone) });
-        break;
-      }
-    }
   }
   for (const [p, { reason, operator, named, flat }] of [...left].sort((a, b) => compareStrings(a[0], b[0]))) {
     const folder = goneFolders.includes(OPERATOR_FILE.exec(p)?.[1] ?? '') ? OPERATOR_FILE.exec(p) : null;

@@ -124,7 +124,7 @@ test('owns in the config and --owns on the command line: the builder owns the ki
     /\.owns\(DeploymentResource\)\n {4}\.owns\(ServiceResource, \{ metadataOnly: true \}\)\n {4}\.owns\(ConfigMapResource\)/,
   );
   assert.match(
-    readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac.yaml'), 'utf8'),
+    readFileSync(join(dir, 'gen/controllers/databasemanager/config/rbac/role.yaml'), 'utf8'),
     /resources: \[configmaps\]\n {4}verbs: \[get, list, watch, create, update, patch, delete\]/,
   );
   const flag = await run(['generate', '--owns', 'v1/Secret,batch/v1/Job'], dir);

@@ -25,13 +25,30 @@ async function initProject(): Promise<string> {
   return dir;
 }
 
+/** The generated files of config/ (kustomize bases) after the user's default/kustomization.yaml. */
+const CONFIG = [
+  'config/crd/databasemanagers.coolops.cn.yaml',
+  'config/crd/kustomization.yaml',
+  'config/default/metrics_service.yaml',
+  'config/manager/kustomization.yaml',
+  'config/manager/manager.yaml',
+  'config/network-policy/allow-metrics-traffic.yaml',
+  'config/network-policy/kustomization.yaml',
+  'config/prometheus/kustomization.yaml',
+  'config/prometheus/monitor.yaml',
+  'config/rbac/databasemanager_admin_role.yaml',
+  'config/rbac/databasemanager_editor_role.yaml',
+  'config/rbac/databasemanager_viewer_role.yaml',
+  'config/rbac/kustomization.yaml',
+  'config/rbac/metrics_auth_role.yaml',
+  'config/rbac/metrics_reader_role.yaml',
+  'config/rbac/role.yaml',
+];
+
 const OPERATOR = [
   'Dockerfile',
-  'config/crd.yaml',
-  'config/kustomization.yaml',
-  'config/manager.yaml',
-  'config/metrics.yaml',
-  'config/rbac.yaml',
+  'config/default/kustomization.yaml',
+  ...CONFIG,
   'controller.ts',
   'main.ts',
   'reconcile.test.ts',
@@ -57,7 +74,7 @@ test("a CRD path on the command line in an init project: the config's target run
   const sub = await run(['generate', 'databasemanager.yaml', '--out', '../src/generated'], join(dir, 'crds'));
   assert.equal(sub.code, 0, sub.stderr);
   assert.match(sub.stdout, /^\S+\/crdgen\.config\.yaml: its target for \S+\/src\/generated runs/);
-  assert.match(sub.stdout, / 24 unchanged\n$/);
+  assert.match(sub.stdout, / 36 unchanged\n$/);
   assert.deepEqual(readTree(join(dir, 'src/generated')), before);
 });
 
@@ -142,9 +159,9 @@ test('a kind removed from controllers: its operator is announced before it goes,
   assert.equal(
     r.stderr,
     [
-      'src/generated/controllers/databasemanager/ warning GEN007 removing the generated operator (7 files: Dockerfile, config/crd.yaml, config/manager.yaml, config/metrics.yaml, config/rbac.yaml, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml',
+      `src/generated/controllers/databasemanager/ warning GEN007 removing the generated operator (19 files: Dockerfile, ${CONFIG.join(', ')}, controller.ts, main.ts): its kind is no longer under controllers: in crdgen.config.yaml`,
       '  hint: name the kind under controllers: in crdgen.config.yaml again to keep its operator',
-      'src/generated/controllers/databasemanager/config/kustomization.yaml warning GEN008 this file is yours and stays: the generated operator around it is removed',
+      'src/generated/controllers/databasemanager/config/default/kustomization.yaml warning GEN008 this file is yours and stays: the generated operator around it is removed',
       '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
       'src/generated/controllers/databasemanager/reconcile.test.ts warning GEN008 this file is yours and stays: it imports ./controller.js, which this run removes, so the project no longer compiles with it',
       '  hint: delete it (and src/generated/controllers/databasemanager/) if the kind needs no operator, or name the kind under controllers: in crdgen.config.yaml again to keep its operator',
@@ -155,18 +172,71 @@ test('a kind removed from controllers: its operator is announced before it goes,
       '',
     ].join('\n'),
   );
-  assert.match(r.stdout, /^generated 14 files for 1 kind in 1 group: 14 unchanged; removed 7 stale generated files\n$/);
+  assert.match(
+    r.stdout,
+    /^generated 14 files for 1 kind in 1 group: 14 unchanged; removed 19 stale generated files\n$/,
+  );
   assert.equal(readFileSync(reconcile, 'utf8'), mine, 'the user-owned file is never touched');
   for (const f of OPERATOR.filter(
-    (f) => !['reconcile.ts', 'reconcile.test.ts', 'config/kustomization.yaml'].includes(f),
+    (f) => !['reconcile.ts', 'reconcile.test.ts', 'config/default/kustomization.yaml'].includes(f),
   ))
     assert.ok(!existsSync(join(dir, 'src/generated/controllers/databasemanager', f)), f);
   // the kind back under controllers: the operator is generated again around the user's file
   writeFileSync(join(dir, 'crdgen.config.yaml'), config);
   const back = await run(['generate'], dir);
   assert.equal(back.code, 0, back.stderr);
-  assert.equal(back.stdout, 'generated 24 files for 1 kind in 1 group: 7 written, 17 unchanged\n');
+  assert.equal(back.stdout, 'generated 36 files for 1 kind in 1 group: 19 written, 17 unchanged\n');
   assert.equal(readFileSync(reconcile, 'utf8'), mine);
+});
+
+test('a project of the flat config/ layout regenerated: the old manifests go, the user-owned kustomization.yaml and reconcile.test.ts stay byte for byte, each named with where things moved', async () => {
+  const dir = await initProject();
+  const op = join(dir, 'src/generated/controllers/databasemanager');
+  const header = '# Code generated by crdgen. DO NOT EDIT.\n# Source: crds/databasemanager.yaml\n';
+  // what crdgen wrote before config/ became kustomize bases: four generated manifests and the user's kustomization
+  const flat: Record<string, string> = {
+    'config/crd.yaml': readFileSync(join(op, 'config/crd/databasemanagers.coolops.cn.yaml'), 'utf8'),
+    'config/rbac.yaml': readFileSync(join(op, 'config/rbac/role.yaml'), 'utf8'),
+    'config/manager.yaml': readFileSync(join(op, 'config/manager/manager.yaml'), 'utf8'),
+    'config/metrics.yaml': `${header}apiVersion: v1\nkind: Service\nmetadata:\n  name: databasemanager-operator-metrics\n`,
+  };
+  rmSync(join(op, 'config'), { recursive: true });
+  mkdirSync(join(op, 'config'));
+  for (const [p, text] of Object.entries(flat)) writeFileSync(join(op, p), text);
+  const kustomization =
+    'resources:\n  - crd.yaml\n  - rbac.yaml\n  - manager.yaml\n  - metrics.yaml\nimages:\n  - name: databasemanager-operator\n    newName: registry.example/dm\n    newTag: v1.2.3\n';
+  writeFileSync(join(op, 'config/kustomization.yaml'), kustomization);
+  // the user's reconcile.test.ts as the flat layout wrote it: it reads ./config/crd.yaml
+  const testFile = join(op, 'reconcile.test.ts');
+  const test = readFileSync(testFile, 'utf8')
+    .replace(/^const CRD_BESIDE = .*\n/m, '')
+    .replace(/config\/crd\/databasemanagers\.coolops\.cn\.yaml/g, 'config/crd.yaml')
+    .replace('new URL(CRD_BESIDE, import.meta.url)', 'new URL("./config/crd.yaml", import.meta.url)');
+  writeFileSync(testFile, test);
+  const r = await run(['generate'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const show = 'src/generated/controllers/databasemanager';
+  const moved = "the operator's manifests are kustomize bases now (config/crd/, rbac/, manager/, …)";
+  assert.equal(
+    r.stderr,
+    [
+      `${show}/config/kustomization.yaml warning GEN008 this file is yours and stays: it names crd.yaml, manager.yaml, metrics.yaml and rbac.yaml, which this run removes`,
+      `  hint: ${moved} and ${show}/config/default/ builds them all (crdgen manifests): carry your changes (images, patches, resources) over to ${show}/config/default/kustomization.yaml, then delete this file`,
+      `${show}/reconcile.test.ts warning GEN008 this file is yours and stays: it names config/crd.yaml, which this run removes`,
+      `  hint: ${moved}: the CRD is ${show}/config/crd/databasemanagers.coolops.cn.yaml now; change the path in this file`,
+      '',
+    ].join('\n'),
+  );
+  assert.match(r.stdout, /; removed 4 stale generated files\n$/);
+  // nothing of the user's is lost; the old generated manifests are gone, the new layout is there
+  assert.equal(readFileSync(join(op, 'config/kustomization.yaml'), 'utf8'), kustomization);
+  assert.equal(readFileSync(testFile, 'utf8'), test);
+  for (const p of Object.keys(flat)) assert.ok(!existsSync(join(op, p)), p);
+  for (const p of ['config/default/kustomization.yaml', ...CONFIG]) assert.ok(existsSync(join(op, p)), p);
+  // the same again: nothing to remove, so nothing more is said
+  const again = await run(['generate'], dir);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stderr, '');
 });
 
 test('without a config the command line says which kinds get an operator; the message names --controller', async () => {
@@ -178,7 +248,7 @@ test('without a config the command line says which kinds get an operator; the me
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
-    /^gen\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(7 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
+    /^gen\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(19 files: .*\): no --controller names its kind\n {2}hint: give --controller <Kind> again to keep its operator\n/,
   );
   assert.match(r.stderr, /^gen\/controllers\/databasemanager\/reconcile\.ts warning GEN008 /m);
   // --no-clean removes nothing, and says nothing
@@ -193,6 +263,6 @@ test('the summary says what was written and what was left as it was', async () =
   const types = join(dir, 'src/generated/apis/coolops.cn/v1alpha1/types.ts');
   writeFileSync(types, `${readFileSync(types, 'utf8')}// edited\n`);
   const r = await run(['generate'], dir);
-  assert.equal(r.stdout, 'generated 24 files for 1 kind in 1 group: 1 written, 23 unchanged\n');
-  assert.equal((await run(['generate'], dir)).stdout, 'generated 24 files for 1 kind in 1 group: 24 unchanged\n');
+  assert.equal(r.stdout, 'generated 36 files for 1 kind in 1 group: 1 written, 35 unchanged\n');
+  assert.equal((await run(['generate'], dir)).stdout, 'generated 36 files for 1 kind in 1 group: 36 unchanged\n');
 });

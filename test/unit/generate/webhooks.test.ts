@@ -1,6 +1,6 @@
 // The webhooks emitter: which files `--webhooks` adds to an operator and what the
-// operator's own files get (main.ts wiring, the manager mounting the certificate, the CRD's
-// conversion stanza), the copy plans of the generated conversions, the CLI and config switches,
+// operator's own files get (main.ts wiring, the manager serving with its own certificate or, with
+// the certmanager component, cert-manager's; the CRD's conversion stanza), the copy plans of the generated conversions, the CLI and config switches,
 // and the generated tree compiling for corpus kinds with several versions.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { readCrdInputs } from '../../../src/input/crd/index.js';
 import { createEmitContext } from '../../../src/generate/emitter.js';
 import { runEmitters } from '../../../src/generate/registry.js';
-import { copyPlan, testingImport, webhooks } from '../../../src/generate/webhooks.js';
+import { copyPlan, testingImport, WEBHOOK_CERT_MODE_ARG_INDEX, webhooks } from '../../../src/generate/webhooks.js';
 import { optionErrors } from '../../../src/generate/check.js';
 import type { Model, SchemaNode } from '../../../src/model/types.js';
 import { ROOT, writeTree } from '../../golden/support.js';
@@ -43,11 +43,22 @@ test('without --webhooks the emitter writes nothing and the operator is as befor
   const files = generate(model, false);
   const main = files.find((f) => f.path === 'controllers/databasemanager/main.ts')!.contents;
   assert.doesNotMatch(main, /setupWebhooks|webhooks:/);
-  assert.doesNotMatch(files.find((f) => f.path.endsWith('config/crd.yaml'))!.contents, /conversion:/);
-  assert.doesNotMatch(files.find((f) => f.path.endsWith('config/manager.yaml'))!.contents, /--webhook|webhook-certs/);
+  assert.doesNotMatch(
+    files.find((f) => f.path.endsWith('config/crd/databasemanagers.coolops.cn.yaml'))!.contents,
+    /conversion:/,
+  );
+  assert.doesNotMatch(
+    files.find((f) => f.path.endsWith('config/manager/manager.yaml'))!.contents,
+    /--webhook|webhook-certs/,
+  );
+  assert.ok(!files.some((f) => /\/config\/(webhook|certmanager)\//.test(f.path)));
+  assert.doesNotMatch(
+    files.find((f) => f.path.endsWith('config/default/kustomization.yaml'))!.contents,
+    /webhook|certmanager/,
+  );
 });
 
-test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), conversion.generated.ts, conversion.test.ts, config/webhooks.yaml', () => {
+test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), conversion.generated.ts, conversion.test.ts, config/webhook/ and config/certmanager/', () => {
   const files = generate(read(DM2), true);
   const mine = webhooks(
     read(DM2),
@@ -57,7 +68,15 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
     mine.map((f) => [f.path, f.userOwned === true]),
     [
       ['controllers/databasemanager/admission.ts', true],
-      ['controllers/databasemanager/config/webhooks.yaml', false],
+      ['controllers/databasemanager/config/certmanager/cainjection_patch.yaml', false],
+      ['controllers/databasemanager/config/certmanager/certificate.yaml', false],
+      ['controllers/databasemanager/config/certmanager/issuer.yaml', false],
+      ['controllers/databasemanager/config/certmanager/kustomization.yaml', false],
+      ['controllers/databasemanager/config/certmanager/manager_args_patch.yaml', false],
+      ['controllers/databasemanager/config/certmanager/manager_patch.yaml', false],
+      ['controllers/databasemanager/config/webhook/kustomization.yaml', false],
+      ['controllers/databasemanager/config/webhook/manifests.yaml', false],
+      ['controllers/databasemanager/config/webhook/service.yaml', false],
       ['controllers/databasemanager/conversion.generated.ts', false],
       ['controllers/databasemanager/conversion.test.ts', false],
       ['controllers/databasemanager/conversion.ts', true],
@@ -87,8 +106,10 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
   assert.doesNotMatch(gen, /dbtype|engine/);
   assert.match(get('conversion.ts'), /export function v1alpha1ToV1\(/);
   assert.match(get('conversion.ts'), /export function v1ToV1alpha1\(/);
-  // the CRD: conversion by webhook (ConversionReview v1), the CA injected by cert-manager
-  const [crd] = parseAllDocuments(get('config/crd.yaml')).map((d) => d.toJS() as Record<string, any>);
+  // the CRD: conversion by webhook (ConversionReview v1); its CA is the operator's or cert-manager's
+  const yaml = (p: string): Record<string, any>[] =>
+    parseAllDocuments(get(p)).map((d) => d.toJS() as Record<string, any>);
+  const [crd] = yaml('config/crd/databasemanagers.coolops.cn.yaml');
   assert.deepEqual(crd.spec.conversion, {
     strategy: 'Webhook',
     webhook: {
@@ -103,10 +124,7 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
       conversionReviewVersions: ['v1'],
     },
   });
-  assert.equal(
-    crd.metadata.annotations['cert-manager.io/inject-ca-from'],
-    'databasemanager-system/databasemanager-serving-cert',
-  );
+  assert.equal(crd.metadata.annotations?.['cert-manager.io/inject-ca-from'], undefined);
   assert.deepEqual(
     crd.spec.versions.map((v: { name: string; storage: boolean }) => [v.name, v.storage]),
     [
@@ -114,23 +132,18 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
       ['v1alpha1', false],
     ],
   );
-  // the manifests
-  const docs = parseAllDocuments(get('config/webhooks.yaml')).map((d) => d.toJS() as Record<string, any>);
-  assert.deepEqual(
-    docs.map((d) => d.kind),
-    ['Service', 'Issuer', 'Certificate', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
-  );
-  const [svc, , cert, mwc, vwc] = docs;
+  // the webhook base: the Service and the configurations (no cert-manager in them)
+  const [svc] = yaml('config/webhook/service.yaml');
+  assert.equal(svc.kind, 'Service');
   assert.deepEqual(svc.spec.selector, { 'app.kubernetes.io/name': 'databasemanager-operator' });
-  assert.deepEqual(cert.spec.dnsNames, [
-    'databasemanager-webhook-service.databasemanager-system.svc',
-    'databasemanager-webhook-service.databasemanager-system.svc.cluster.local',
-  ]);
+  const configurations = yaml('config/webhook/manifests.yaml');
+  assert.deepEqual(
+    configurations.map((d) => d.kind),
+    ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'],
+  );
+  const [mwc, vwc] = configurations;
   for (const c of [mwc, vwc]) {
-    assert.equal(
-      c.metadata.annotations['cert-manager.io/inject-ca-from'],
-      'databasemanager-system/databasemanager-serving-cert',
-    );
+    assert.equal(c.metadata.annotations, undefined);
     const [w] = c.webhooks;
     assert.equal(w.failurePolicy, 'Fail');
     assert.equal(w.sideEffects, 'None');
@@ -149,26 +162,75 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
   }
   assert.equal(mwc.webhooks[0].name, 'mdatabasemanager-v1.coolops.cn');
   assert.equal(vwc.webhooks[0].clientConfig.service.path, '/validate-coolops-cn-v1-databasemanager');
-  // the Deployment serves on :9443 with the Secret cert-manager writes, at the operator's default cert dir
-  const [, deploy] = parseAllDocuments(get('config/manager.yaml')).map((d) => d.toJS() as Record<string, any>);
+  assert.deepEqual(yaml('config/webhook/kustomization.yaml')[0].resources, ['manifests.yaml', 'service.yaml']);
+  // the Deployment serves on :9443 with its own certificate (self mode) at the index the certmanager patch tests
+  const [, deploy] = yaml('config/manager/manager.yaml');
   const pod = deploy.spec.template.spec;
   const c0 = pod.containers[0];
   assert.ok(c0.args.includes('--webhook-bind-address=:9443'));
-  assert.ok(c0.args.includes('--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs'));
+  assert.equal(c0.args[WEBHOOK_CERT_MODE_ARG_INDEX], '--webhook-cert-mode=self');
+  assert.ok(!c0.args.some((a: string) => a.startsWith('--webhook-cert-dir')));
   assert.deepEqual(
     c0.ports.find((p: { name: string }) => p.name === 'webhook'),
     { name: 'webhook', containerPort: 9443 },
   );
-  assert.deepEqual(c0.volumeMounts, [
+  assert.equal(c0.volumeMounts, undefined);
+  assert.equal(pod.volumes, undefined);
+  // the certmanager component: Issuer and Certificate, the Secret mounted at the cert dir in place of self mode, the CA injected
+  const [component] = yaml('config/certmanager/kustomization.yaml');
+  assert.equal(component.kind, 'Component');
+  assert.deepEqual(component.resources, ['issuer.yaml', 'certificate.yaml']);
+  const [cert] = yaml('config/certmanager/certificate.yaml');
+  assert.deepEqual(cert.spec.dnsNames, [
+    'databasemanager-webhook-service.databasemanager-system.svc',
+    'databasemanager-webhook-service.databasemanager-system.svc.cluster.local',
+  ]);
+  assert.equal(cert.spec.secretName, 'databasemanager-webhook-server-cert');
+  assert.equal(yaml('config/certmanager/issuer.yaml')[0].kind, 'Issuer');
+  const [mount] = yaml('config/certmanager/manager_patch.yaml');
+  assert.deepEqual(mount.spec.template.spec.containers[0].volumeMounts, [
     { name: 'webhook-certs', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true },
   ]);
-  assert.deepEqual(pod.volumes, [
+  assert.deepEqual(mount.spec.template.spec.volumes, [
     { name: 'webhook-certs', secret: { secretName: 'databasemanager-webhook-server-cert' } },
   ]);
+  const at = `/spec/template/spec/containers/0/args/${WEBHOOK_CERT_MODE_ARG_INDEX}`;
+  assert.deepEqual(yaml('config/certmanager/manager_args_patch.yaml')[0], [
+    { op: 'test', path: at, value: '--webhook-cert-mode=self' },
+    { op: 'replace', path: at, value: '--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs' },
+  ]);
+  assert.deepEqual(
+    yaml('config/certmanager/cainjection_patch.yaml').map((d) => [
+      d.kind,
+      d.metadata.name,
+      d.metadata.annotations['cert-manager.io/inject-ca-from'],
+    ]),
+    [
+      [
+        'MutatingWebhookConfiguration',
+        'databasemanager-mutating-webhook-configuration',
+        'databasemanager-system/databasemanager-serving-cert',
+      ],
+      [
+        'ValidatingWebhookConfiguration',
+        'databasemanager-validating-webhook-configuration',
+        'databasemanager-system/databasemanager-serving-cert',
+      ],
+      [
+        'CustomResourceDefinition',
+        'databasemanagers.coolops.cn',
+        'databasemanager-system/databasemanager-serving-cert',
+      ],
+    ],
+  );
+  // the default overlay names the webhook base and offers the certmanager component
+  const overlay = get('config/default/kustomization.yaml');
+  assert.match(overlay, /^ {2}- \.\.\/webhook$/m);
+  assert.match(overlay, /^ {2}# - \.\.\/certmanager$/m);
   // RBAC: serving webhooks needs no API access, so the role is what it was
   assert.equal(
-    get('config/rbac.yaml'),
-    generate(read(DM2), false).find((f) => f.path.endsWith('config/rbac.yaml'))!.contents,
+    get('config/rbac/role.yaml'),
+    generate(read(DM2), false).find((f) => f.path.endsWith('config/rbac/role.yaml'))!.contents,
   );
 });
 
@@ -181,7 +243,14 @@ test('one version: admission webhooks only, no conversion files or stanza', () =
   const wh = files.find((f) => f.path.endsWith('webhooks.ts'))!.contents;
   assert.match(wh, /\/mutate-coolops-cn-v1alpha1-databasemanager/);
   assert.doesNotMatch(wh, /convert/);
-  assert.doesNotMatch(files.find((f) => f.path.endsWith('config/crd.yaml'))!.contents, /conversion:|inject-ca-from/);
+  assert.doesNotMatch(
+    files.find((f) => f.path.endsWith('config/crd/databasemanagers.coolops.cn.yaml'))!.contents,
+    /conversion:|inject-ca-from/,
+  );
+  assert.doesNotMatch(
+    files.find((f) => f.path.endsWith('config/certmanager/cainjection_patch.yaml'))!.contents,
+    /CustomResourceDefinition/,
+  );
 });
 
 const obj = (
@@ -280,8 +349,9 @@ test('CLI: --webhooks needs --controller; --generators controller brings webhook
       'conversion.generated.ts',
       'conversion.test.ts',
       'main.ts',
-      'config/webhooks.yaml',
-      'config/crd.yaml',
+      'config/webhook/manifests.yaml',
+      'config/certmanager/kustomization.yaml',
+      'config/crd/databasemanagers.coolops.cn.yaml',
     ]) {
       assert.equal(
         readFileSync(join(dir, 'cfg', 'controllers', 'databasemanager', f), 'utf8'),
