@@ -2,16 +2,20 @@
 // its own process, serves /metrics over HTTPS and asks the real API server who calls: 200 with
 // the token (TokenRequest) of a ServiceAccount bound to a metrics-reader ClusterRole (get on the
 // non-resource URL /metrics), 401 without a token or with a forged one, 403 with another
-// ServiceAccount's. Then the generated config/metrics.yaml, applied with kubectl: the filter,
-// acting as the operator's ServiceAccount, cannot decide (500) until its metrics-auth role is
-// bound, and a ServiceAccount bound to its metrics-reader role is let in. Last, config/ as
-// `kubectl kustomize` builds it (config/kustomization.yaml) passes `apply --dry-run=server`.
+// ServiceAccount's. Then the generated metrics roles (config/rbac/metrics_*_role.yaml), applied
+// with kubectl: the filter, acting as the operator's ServiceAccount, cannot decide (500) until its
+// metrics-auth role is bound, and a ServiceAccount bound to its metrics-reader role is let in.
+// Last, the install each operator's config/default overlay builds (`kubectl kustomize`, as
+// `crdgen manifests` runs it) passes `apply --dry-run=server` — the DatabaseManager plain, with
+// --webhooks and sharded, and the Gateway API operator — and so does each overlay with every
+// optional part turned on (network-policy, the prometheus and certmanager components) once the
+// Prometheus Operator's and cert-manager's CRDs are installed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { request } from 'node:https';
 import { dirname, join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import YAML from 'yaml';
 import {
@@ -22,11 +26,13 @@ import {
   RestClient,
   startEndpointServer,
   createCertificate,
+  isAlreadyExists,
   type KubeObject,
   type RestConfig,
 } from '../../src/runtime/index.js';
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { controlPlaneAssets } from '../support/assets.js';
+import { ROOT } from '../golden/support.js';
 import { DM_CRD, generateOperator, startOperator, type OperatorProcess } from './support.js';
 
 const NS = 'default';
@@ -129,16 +135,19 @@ test('the operator with --metrics-secure: HTTPS, 200 for the metrics reader, 401
   });
 });
 
-test('the generated config/metrics.yaml, applied with kubectl: its metrics-auth role is what the filter needs, its metrics-reader role what a scraper needs', async () => {
+test('the generated metrics roles, applied with kubectl: the metrics-auth role is what the filter needs, the metrics-reader role what a scraper needs', async () => {
   const kubectl = join(controlPlaneAssets(), 'kubectl');
   const kc = ['--kubeconfig', cp.kubeconfigPath];
   const api = restBackend(cp.clientConfig);
-  // the operator's namespace and ServiceAccount (config/rbac.yaml's), then config/metrics.yaml
+  // the operator's namespace and ServiceAccount (config/rbac/role.yaml's), then the metrics roles
   await api.resource(NamespaceResource).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: OP_NS } });
   await api
     .resource(ServiceAccountResource, OP_NS)
     .create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: OP_SA, namespace: OP_NS } });
-  const metricsYaml = join(dirname(gen.main), 'config', 'metrics.yaml');
+  const metricsYaml = ['metrics_auth_role.yaml', 'metrics_reader_role.yaml'].flatMap((f) => [
+    '-f',
+    join(dirname(gen.main), 'config', 'rbac', f),
+  ]);
   const caData = cp.caCert;
   assert.ok(caData);
   const asOperator: RestConfig = {
@@ -163,8 +172,8 @@ test('the generated config/metrics.yaml, applied with kubectl: its metrics-auth 
   } finally {
     await without.close();
   }
-  await exec(kubectl, [...kc, 'apply', '--dry-run=server', '-f', metricsYaml]);
-  await exec(kubectl, [...kc, 'apply', '-f', metricsYaml]);
+  await exec(kubectl, [...kc, 'apply', '--dry-run=server', ...metricsYaml]);
+  await exec(kubectl, [...kc, 'apply', ...metricsYaml]);
   await exec(kubectl, [
     ...kc,
     'create',
@@ -189,30 +198,210 @@ test('the generated config/metrics.yaml, applied with kubectl: its metrics-auth 
   }
 });
 
-test('config/ builds with kubectl kustomize into one install.yaml that kube-apiserver accepts (apply --dry-run=server)', async () => {
+/** The install `kubectl kustomize` builds from `overlay`, as `crdgen manifests` runs it: its objects' kind/name, sorted. */
+async function build(overlay: string): Promise<{ yaml: string; objects: string[] }> {
   const kubectl = join(controlPlaneAssets(), 'kubectl');
-  const config = join(dirname(gen.main), 'config');
-  const built = await exec(kubectl, ['kustomize', config], { maxBuffer: 16 * 1024 * 1024 });
-  const kinds = YAML.parseAllDocuments(built.stdout)
+  const built = await exec(kubectl, ['kustomize', overlay], { maxBuffer: 64 * 1024 * 1024 });
+  const objects = YAML.parseAllDocuments(built.stdout)
     .map((d) => d.toJSON() as KubeObject)
     .map((o) => `${o.kind}/${o.metadata?.name}`)
     .sort();
-  assert.deepEqual(kinds, [
-    'ClusterRole/databasemanager-operator',
-    'ClusterRole/databasemanager-operator-metrics-auth',
-    'ClusterRole/databasemanager-operator-metrics-reader',
-    'ClusterRoleBinding/databasemanager-operator',
-    'ClusterRoleBinding/databasemanager-operator-metrics-auth',
-    'CustomResourceDefinition/databasemanagers.coolops.cn',
-    'Deployment/databasemanager-operator',
-    'Namespace/databasemanager-system',
-    'Role/databasemanager-operator-leader-election',
-    'RoleBinding/databasemanager-operator-leader-election',
-    'Service/databasemanager-operator-metrics',
-    'ServiceAccount/databasemanager-operator',
+  return { yaml: built.stdout, objects };
+}
+
+/** `kubectl apply --dry-run=server` of `yaml` (server-side: a CRD of the corpus outgrows the last-applied annotation); its output. */
+async function dryRun(yaml: string, where: string): Promise<string> {
+  const kubectl = join(controlPlaneAssets(), 'kubectl');
+  const file = join(where, 'install.yaml');
+  writeFileSync(file, yaml);
+  const r = await exec(kubectl, ['--kubeconfig', cp.kubeconfigPath, 'apply', '--dry-run=server', '-f', file], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return r.stdout;
+}
+
+/** Creates namespace `name` for real: a dry run creates none, and the namespaced objects need theirs. */
+async function namespace(name: string): Promise<void> {
+  const api = restBackend(cp.clientConfig);
+  try {
+    await api.resource(NamespaceResource).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  } catch (e) {
+    if (!isAlreadyExists(e)) throw e;
+  }
+}
+
+/** An overlay beside `config/default` that turns every optional part on (what the user uncomments). */
+function everything(config: string, webhooks: boolean): string {
+  const dir = join(config, 'everything');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'kustomization.yaml'),
+    [
+      'resources: [../default, ../network-policy]',
+      `components: [${webhooks ? '../certmanager, ' : ''}../prometheus]`,
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+const DM_OBJECTS = [
+  'ClusterRole/databasemanager-admin-role',
+  'ClusterRole/databasemanager-editor-role',
+  'ClusterRole/databasemanager-operator',
+  'ClusterRole/databasemanager-operator-metrics-auth',
+  'ClusterRole/databasemanager-operator-metrics-reader',
+  'ClusterRole/databasemanager-viewer-role',
+  'ClusterRoleBinding/databasemanager-operator',
+  'ClusterRoleBinding/databasemanager-operator-metrics-auth',
+  'CustomResourceDefinition/databasemanagers.coolops.cn',
+  'Deployment/databasemanager-operator',
+  'Namespace/databasemanager-system',
+  'Role/databasemanager-operator-leader-election',
+  'RoleBinding/databasemanager-operator-leader-election',
+  'Service/databasemanager-operator-metrics',
+  'ServiceAccount/databasemanager-operator',
+];
+const OPTIONAL = (op: string): string[] => [
+  `NetworkPolicy/${op}-allow-metrics-traffic`,
+  `ServiceMonitor/${op}-metrics-monitor`,
+];
+
+test('config/default builds with kubectl kustomize into one install.yaml that kube-apiserver accepts (apply --dry-run=server): DatabaseManager, with --webhooks, sharded, and the Gateway API operator; every optional part on too', async () => {
+  // the CRDs the optional parts need: the Prometheus Operator's ServiceMonitor, cert-manager's
+  // Certificate and Issuer (the corpus has cert-manager's ClusterIssuer CRD: Issuer is the same
+  // schema, namespaced, as cert-manager ships it)
+  const kubectl = join(controlPlaneAssets(), 'kubectl');
+  const kc = ['--kubeconfig', cp.kubeconfigPath];
+  const corpus = join(ROOT, '..', 'shared', 'corpus', 'crds');
+  const issuers = YAML.parse(
+    readFileSync(join(corpus, 'cert-manager', 'cert-manager.io_clusterissuers.yaml'), 'utf8'),
+  ) as { metadata: { name: string }; spec: { scope: string; names: Record<string, unknown> } };
+  issuers.metadata.name = 'issuers.cert-manager.io';
+  issuers.spec.scope = 'Namespaced';
+  issuers.spec.names = { kind: 'Issuer', listKind: 'IssuerList', plural: 'issuers', singular: 'issuer' };
+  const issuersFile = join(gen.dir, 'issuers.cert-manager.io.yaml');
+  writeFileSync(issuersFile, YAML.stringify(issuers));
+  await exec(
+    kubectl,
+    [
+      ...kc,
+      'apply',
+      '--server-side',
+      '-f',
+      join(corpus, 'prometheus-operator', 'monitoring.coreos.com_servicemonitors.yaml'),
+      '-f',
+      join(corpus, 'cert-manager', 'cert-manager.io_certificates.yaml'),
+      '-f',
+      issuersFile,
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  await exec(kubectl, [
+    ...kc,
+    'wait',
+    '--for=condition=Established',
+    '--timeout=60s',
+    'crd/servicemonitors.monitoring.coreos.com',
+    'crd/certificates.cert-manager.io',
+    'crd/issuers.cert-manager.io',
   ]);
-  const install = join(dirname(config), 'install.yaml');
-  writeFileSync(install, built.stdout);
-  const dry = await exec(kubectl, ['--kubeconfig', cp.kubeconfigPath, 'apply', '--dry-run=server', '-f', install]);
-  assert.match(dry.stdout, /deployment\.apps\/databasemanager-operator created \(server dry run\)/);
+
+  const webhooks = generateOperator('fixtures/databasemanager-webhooks/crd.yaml', 'DatabaseManager', {
+    webhooks: true,
+  });
+  const sharded = generateOperator(undefined, undefined, { sharding: true });
+  const gateway = generateOperator(
+    '../shared/corpus/crds/gateway-api/gateway.networking.k8s.io_gateways.yaml',
+    'Gateway',
+    { owns: ['apps/v1/Deployment', 'v1/Service'] },
+  );
+  try {
+    await namespace(OP_NS);
+    await namespace('gateway-system');
+    const cases = [
+      { name: 'DatabaseManager', gen, op: 'databasemanager-operator', objects: DM_OBJECTS, webhooks: false },
+      {
+        name: 'DatabaseManager --webhooks',
+        gen: webhooks,
+        op: 'databasemanager-operator',
+        objects: [
+          ...DM_OBJECTS,
+          'MutatingWebhookConfiguration/databasemanager-mutating-webhook-configuration',
+          'Service/databasemanager-webhook-service',
+          'ValidatingWebhookConfiguration/databasemanager-validating-webhook-configuration',
+        ].sort(),
+        webhooks: true,
+      },
+      {
+        name: 'DatabaseManager sharded',
+        gen: sharded,
+        op: 'databasemanager-operator',
+        objects: DM_OBJECTS,
+        webhooks: false,
+      },
+      {
+        name: 'Gateway',
+        gen: gateway,
+        op: 'gateway-operator',
+        objects: DM_OBJECTS.map((o) =>
+          o
+            .replace('databasemanagers.coolops.cn', 'gateways.gateway.networking.k8s.io')
+            .replace(/databasemanager/g, 'gateway'),
+        ).sort(),
+        webhooks: false,
+      },
+    ];
+    for (const c of cases) {
+      const config = join(dirname(c.gen.main), 'config');
+      const install = await build(join(config, 'default'));
+      assert.deepEqual(install.objects, c.objects, c.name);
+      const dry = await dryRun(install.yaml, dirname(config));
+      assert.match(dry, new RegExp(`deployment\\.apps/${c.op} created \\(server dry run\\)`), c.name);
+      const all = await build(everything(config, c.webhooks));
+      const extra = [
+        ...OPTIONAL(c.op),
+        ...(c.webhooks
+          ? [
+              `NetworkPolicy/${c.op}-allow-webhook-traffic`,
+              'Certificate/databasemanager-serving-cert',
+              'Issuer/databasemanager-selfsigned-issuer',
+            ]
+          : []),
+      ];
+      assert.deepEqual(all.objects, [...c.objects, ...extra].sort(), `${c.name}, everything on`);
+      const dryAll = await dryRun(all.yaml, dirname(config));
+      assert.match(dryAll, /servicemonitor\.monitoring\.coreos\.com\/\S+ created \(server dry run\)/, c.name);
+      if (c.webhooks) {
+        assert.match(dryAll, /certificate\.cert-manager\.io\/databasemanager-serving-cert created \(server dry run\)/);
+        // cert-manager's variant: the Secret mounted at --webhook-cert-dir instead of self mode, the CA injected
+        const objects = YAML.parseAllDocuments(all.yaml).map((d) => d.toJSON() as Record<string, any>);
+        const deploy = objects.find((o) => o['kind'] === 'Deployment')!;
+        const container = deploy['spec'].template.spec.containers[0];
+        assert.ok(container.args.includes('--webhook-cert-dir=/tmp/k8s-webhook-server/serving-certs'));
+        assert.ok(!container.args.includes('--webhook-cert-mode=self'));
+        assert.deepEqual(
+          container.volumeMounts.map((m: { name: string }) => m.name),
+          ['webhook-certs'],
+        );
+        for (const kind of [
+          'MutatingWebhookConfiguration',
+          'ValidatingWebhookConfiguration',
+          'CustomResourceDefinition',
+        ])
+          assert.equal(
+            objects.find((o) => o['kind'] === kind)!['metadata'].annotations?.['cert-manager.io/inject-ca-from'],
+            'databasemanager-system/databasemanager-serving-cert',
+            kind,
+          );
+        // self mode (the default overlay): the operator's own certificate, nothing of cert-manager's
+        assert.doesNotMatch(install.yaml, /cert-manager/);
+        assert.match(install.yaml, /- --webhook-cert-mode=self\n/);
+      }
+    }
+  } finally {
+    webhooks.cleanup();
+    sharded.cleanup();
+    gateway.cleanup();
+  }
 });

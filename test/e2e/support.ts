@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
-import { createEmitContext } from '../../src/generate/emitter.js';
+import { createEmitContext, type EmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
 import { ROOT, writeTree } from '../golden/support.js';
 import { controlPlaneAssets } from '../support/assets.js';
@@ -22,11 +22,13 @@ export const PUBLISHED_DM_CRD = join(ROOT, 'fixtures', 'databasemanager-publishe
 
 /**
  * Generates a CRD (repo-relative, default the DatabaseManager fixture) with the operator of
- * `kind` into a fresh folder; returns it, the operator's main.ts and a cleanup.
+ * `kind` into a fresh folder (`options`: more of the run's options, e.g. webhooks, sharding,
+ * owns); returns it, the operator's main.ts and a cleanup.
  */
 export function generateOperator(
   file = 'fixtures/databasemanager/crd.yaml',
   kind = 'DatabaseManager',
+  options: Partial<Pick<EmitContext, 'webhooks' | 'sharding' | 'owns'>> = {},
 ): { dir: string; main: string; cleanup(): void } {
   const base = join(ROOT, 'test', 'e2e', 'out');
   mkdirSync(base, { recursive: true });
@@ -40,7 +42,10 @@ export function generateOperator(
   const outDir = relative(ROOT, dir).split(sep).join('/');
   writeTree(
     dir,
-    runEmitters(r.model, createEmitContext({ sources: r.model.sources, runtimeImport, controllers: [kind], outDir })),
+    runEmitters(
+      r.model,
+      createEmitContext({ sources: r.model.sources, runtimeImport, controllers: [kind], outDir, ...options }),
+    ),
   );
   return {
     dir,
