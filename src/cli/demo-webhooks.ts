@@ -106,12 +106,12 @@ export async function runWebhooksDemo(
     );
     const host = `127.0.0.1:${await freePort()}`;
     say(
-      `2. starting the test API server with config/crd.yaml and config/webhooks.yaml installed, calling https://${host}`,
+      `2. starting the test API server with the CRD (config/crd/) and config/webhook/manifests.yaml installed, calling https://${host}`,
     );
     server = await startTestApiServer({
-      crds: [join(out, opDir, 'config', 'crd.yaml')],
+      crds: [join(out, opDir, 'config', 'crd', 'databasemanagers.coolops.cn.yaml')],
       simulateWorkloads: 500,
-      webhooks: { configurations: [join(out, opDir, 'config', 'webhooks.yaml')], host },
+      webhooks: { configurations: [join(out, opDir, 'config', 'webhook', 'manifests.yaml')], host },
     });
     const installed = server.webhooks!;
     say(

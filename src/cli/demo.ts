@@ -153,7 +153,7 @@ export async function runDemo(ctx: CliContext): Promise<number> {
     );
     say('   Deployment orders-db is gone');
     say(
-      `\nDone. Against a real cluster:\n  ${cmd} generate crd.yaml --out src/generated --controller DatabaseManager\n  kubectl apply -f src/generated/controllers/databasemanager/config/crd.yaml\n  npx tsc && node dist/generated/controllers/databasemanager/main.js --kubeconfig ~/.kube/config\n  (or build the image from controllers/databasemanager/Dockerfile and apply config/rbac.yaml and config/manager.yaml)`,
+      `\nDone. Against a real cluster:\n  ${cmd} generate crd.yaml --out src/generated --controller DatabaseManager\n  kubectl apply -f src/generated/controllers/databasemanager/config/crd/\n  npx tsc && node dist/generated/controllers/databasemanager/main.js --kubeconfig ~/.kube/config\n  (or build the image from controllers/databasemanager/Dockerfile, then ${cmd} manifests src/generated/controllers/databasemanager and kubectl apply --server-side -f dist/install.yaml)`,
     );
     return EXIT.ok;
   } catch (e) {

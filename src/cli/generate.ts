@@ -191,7 +191,7 @@ export function addGeneratorOptions(cmd: Command): Command {
     )
     .option(
       '--webhooks',
-      'the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml (needs --controller)',
+      'the operators also serve admission and conversion webhooks: controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhook/ and config/certmanager/ (needs --controller)',
     )
     .option(
       '--starter <name>',

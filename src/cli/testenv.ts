@@ -126,7 +126,7 @@ export function createTestenvCommand(ctx: CliContext = defaultContext()): Comman
     .option('--assets <dir>', 'with --real: the folder of binaries (default $KUBEBUILDER_ASSETS)')
     .option(
       '--webhooks <file>',
-      'install the Mutating/ValidatingWebhookConfigurations of this YAML file (e.g. config/webhooks.yaml), rewritten to call --webhook-host (repeatable)',
+      'install the Mutating/ValidatingWebhookConfigurations of this YAML file (e.g. config/webhook/manifests.yaml), rewritten to call --webhook-host (repeatable)',
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )

@@ -345,7 +345,7 @@ function controllerFiles(model: Model, ctx: EmitContext, plan: ControllerPlan): 
       userOwned: true,
     });
   }
-  const hooks = operatorWebhooks(ctx, ck); // --webhooks (webhooks.ts): main.ts, manager.yaml and crd.yaml change
+  const hooks = operatorWebhooks(ctx, ck); // --webhooks (webhooks.ts): main.ts, the manager and the CRD change
   const setupName = `setup${n.type}Controller`;
   const mainImports = new ImportTracker();
   mainImports.use(ctx.runtimeImport, 'runOperator');
@@ -406,7 +406,7 @@ const LEASE_VERBS = ['get', 'create', 'update'];
  */
 const SHARDED_LEASE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'delete'];
 
-/** Replicas of a sharded operator in config/manager.yaml: each reconciles a third of the objects. */
+/** Replicas of a sharded operator in config/manager/manager.yaml: each reconciles a third of the objects. */
 const SHARDED_REPLICAS = 3;
 
 /** What the generic reconcile.ts is granted on its kind, as kubebuilder grants it. */

@@ -31,7 +31,7 @@ export interface EmitContext {
   webhooks?: boolean;
   /**
    * `sharding: true`: the controllers' operators run as shards of a ring (`--sharded` in
-   * config/manager.yaml, several replicas; RBAC for the shard Leases and the sharder's label patches).
+   * config/manager/manager.yaml, several replicas; RBAC for the shard Leases and the sharder's label patches).
    */
   sharding?: boolean;
   /**

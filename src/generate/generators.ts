@@ -69,7 +69,7 @@ export const GENERATORS: readonly GeneratorInfo[] = [
   {
     name: 'webhooks',
     description:
-      "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhooks.yaml; runs with controller)",
+      "with --webhooks: the operators' admission and conversion webhooks, their tests and manifests (controllers/<kind>/webhooks.ts, admission.ts, conversion*.ts, config/webhook/, config/certmanager/; runs with controller)",
     requires: ['types', 'validators'],
   },
   {

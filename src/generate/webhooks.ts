@@ -32,7 +32,7 @@ import { schemaLiteral } from './validators.js';
 import { assertUniqueNames, type ClientKind } from './client-kinds.js';
 import type { CopyPlan } from '../runtime/webhook/field-copy.js';
 
-/** The path of the conversion webhook (config/crd.yaml's `spec.conversion.webhook.clientConfig.service.path`). */
+/** The path of the conversion webhook (the CRD's `spec.conversion.webhook.clientConfig.service.path`). */
 export const CONVERT_PATH = '/convert';
 
 /** One version of a kind that a conversion handles (served or not: the apiserver may hold objects of any). */

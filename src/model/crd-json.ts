@@ -8,7 +8,7 @@
 // the model's (source) order. For CRD input the kinds' `crd` facts and `crdVersion` fields give back
 // what the typed fields do not carry (conversion, labels and annotations, selectable fields, the
 // order of the versions, the unserved ones…), so the CRD written is the CRD read. Used by the crd
-// emitter (config/crd/*.yaml, the operator's config/crd.yaml) and by the TypeScript reader's
+// emitter (config/crd/*.yaml, the operator's config/crd/) and by the TypeScript reader's
 // apiserver checks.
 import type { CrdFacts, JsonObject, Kind } from './types.js';
 import { compareStrings } from './order.js';

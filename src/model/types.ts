@@ -7,7 +7,7 @@
 // items, enum, format, list types…) plus, in `keywords`, every other JSONSchemaProps keyword as
 // written (oneOf/anyOf/allOf/not, pattern, example, x-kubernetes-* …). src/model/schema-json.ts
 // turns it back into the exact JSON, src/model/crd-json.ts the whole CRD; the validators, the CRD
-// emitter and the operator's config/crd.yaml all read it from there. Readers freeze the tree.
+// emitter and the operator's config/crd/ all read it from there. Readers freeze the tree.
 
 /** Where a model element came from, for diagnostics. Lines and columns are 1-based. */
 export interface SourcePos {

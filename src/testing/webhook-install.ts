@@ -18,7 +18,7 @@ type Rec = Record<string, unknown>;
 export interface WebhookInstallOptions {
   /**
    * Mutating- and ValidatingWebhookConfigurations: objects or YAML/JSON files (a generated
-   * `config/webhooks.yaml`). Other kinds in the files (the Service, cert-manager's Issuer and
+   * `config/webhook/manifests.yaml`). Other kinds in the files (the Service, cert-manager's Issuer and
    * Certificate) are not installed: the host below stands for the Service.
    */
   configurations: (KubeObject | string)[];

@@ -36,7 +36,7 @@ import { ROOT } from '../golden/support.js';
 import { DM_CRD, generateOperator, startOperator, type OperatorProcess } from './support.js';
 
 const NS = 'default';
-/** config/rbac.yaml's ServiceAccount and namespace of the DatabaseManager operator. */
+/** config/rbac/role.yaml's ServiceAccount and namespace of the DatabaseManager operator. */
 const OP_SA = 'databasemanager-operator';
 const OP_NS = 'databasemanager-system';
 const exec = promisify(execFile);

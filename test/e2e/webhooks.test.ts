@@ -2,8 +2,8 @@
 // (v1alpha1 as published, v1 storage with engine and version; the example's own admission.ts,
 // conversion.ts and reconcile.ts), run as its own process with --webhook-bind-address and
 // --webhook-cert-dir, called by the API server — crdgen's in-process testenv and the real
-// kube-apiserver, the same flow on both. The CRD (config/crd.yaml) and the webhook
-// configurations (config/webhooks.yaml) are installed as crdgen generated them through the
+// kube-apiserver, the same flow on both. The CRD (config/crd/) and the webhook
+// configurations (config/webhook/manifests.yaml) are installed as crdgen generated them through the
 // servers' `webhooks` option (envtest's WebhookInstallOptions: a CA and serving certificate in
 // the cert folder, the clientConfigs rewritten to the operator's address). Shown: kubectl refused
 // with the hook's message, defaulting on create, objects converted on every read, list and watch,
@@ -123,8 +123,11 @@ function webhooksE2E(backend: Backend): void {
     before(async () => {
       port = await freePort();
       server = await backend.start({
-        crds: [join(OPERATOR, 'config', 'crd.yaml')],
-        webhooks: { configurations: [join(OPERATOR, 'config', 'webhooks.yaml')], host: `127.0.0.1:${port}` },
+        crds: [join(OPERATOR, 'config', 'crd', 'databasemanagers.coolops.cn.yaml')],
+        webhooks: {
+          configurations: [join(OPERATOR, 'config', 'webhook', 'manifests.yaml')],
+          host: `127.0.0.1:${port}`,
+        },
       });
       const installed = server.webhooks!;
       assert.equal(installed.configurations.length, 2);

@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { CORPUS, FIXTURES, readTree, ROOT } from '../golden/support.js';
+import { controlPlaneAssets } from '../support/assets.js';
 import {
   loadKubeconfig,
   resourceClient,
@@ -233,10 +234,10 @@ test(
       'node dist/generated/controllers/databasemanager/main.js --kubeconfig testenv.kubeconfig',
     ]);
     assert.deepEqual(tests, ['npm test']);
-    // (kubectl kustomize of config/ and its dry run on kube-apiserver: test/e2e/metrics-secure.test.ts)
+    // (the install's dry run on kube-apiserver: test/e2e/metrics-secure.test.ts)
     assert.deepEqual(install, [
-      'kubectl kustomize src/generated/controllers/databasemanager/config > install.yaml',
-      'kubectl apply -f install.yaml',
+      'npx crdgen manifests src/generated/controllers/databasemanager',
+      'kubectl apply --server-side -f dist/install.yaml',
     ]);
     mkdirSync(project);
     await sh('npm', ['init', '-y'], project);
@@ -376,6 +377,13 @@ test(
     assert.ok(!readdirSync(project).some((f) => f.startsWith('.crdgen-demo')), 'the demo works in a temporary folder');
 
     assert.equal((await sh('npx', ['crdgen', 'verify', '-q'], project)).stdout, '');
+    // the README's install.yaml, with the control plane's kubectl on PATH
+    const [manifests] = install;
+    const built = await sh('npx', manifests.split(' ').slice(1), project, {
+      env: { ...userEnv, PATH: `${controlPlaneAssets()}${delimiter}${userEnv['PATH'] ?? ''}` },
+    });
+    assert.match(built.stdout, /^wrote dist\/install\.yaml: \d+ objects from /);
+    assert.match(readFileSync(join(project, 'dist', 'install.yaml'), 'utf8'), /^kind: Deployment$/m);
 
     // a kind without a starter (cert-manager's Certificate, from the corpus): the generic stub's
     // test passes too, its sample made from the schema's required fields

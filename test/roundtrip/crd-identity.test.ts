@@ -4,7 +4,7 @@
 // served or not, in the order written, spec.conversion, printer columns, selectable fields, every
 // x-kubernetes-* extension, oneOf/anyOf/allOf/not, pattern, example, `required` in its order.
 // Compared semantically (object keys in any order; arrays, `required` included, in order). The
-// operator's config/crd.yaml is that same CRD.
+// operator's config/crd/ holds that same CRD.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -99,7 +99,7 @@ test('every v1 CRD of the corpus and the fixtures comes out identical', (t) => {
   assert.equal(identical, total);
 });
 
-// The operator deploys the same CRD: its config/crd.yaml is the crd emitter's file.
+// The operator deploys the same CRD: its config/crd/<plural>.<group>.yaml is the crd emitter's file.
 const OPERATOR_CASES: Array<[file: string, kind: string]> = [
   ['fixtures/databasemanager/crd.yaml', 'DatabaseManager'],
   [join(CORPUS, 'gateway-api/gateway.networking.k8s.io_gateways.yaml'), 'Gateway'], // oneOf/anyOf, CEL rules
@@ -115,8 +115,10 @@ for (const [file, kind] of OPERATOR_CASES) {
       const model = readModel(file);
       const ctx = createEmitContext({ sources: model.sources, controllers: [kind] });
       const files = controller(model, ctx);
-      const config = files.find((f) => f.path.endsWith('/config/crd.yaml'));
-      assert.ok(config, `no config/crd.yaml among ${files.map((f) => f.path).join(', ')}`);
+      const config = files.find(
+        (f) => /^controllers\/[^/]+\/config\/crd\/[^/]+\.yaml$/.test(f.path) && !f.path.endsWith('/kustomization.yaml'),
+      );
+      assert.ok(config, `no config/crd/<plural>.<group>.yaml among ${files.map((f) => f.path).join(', ')}`);
       const [input] = v1Crds(file).filter((d) => (d['spec'] as { names: { kind: string } }).names.kind === kind);
       const [deployed] = written([config.contents]).values();
       assert.deepStrictEqual(essence(deployed), essence(input));

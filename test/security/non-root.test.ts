@@ -88,7 +88,7 @@ test('Dockerfile: the final stage runs as a numeric non-root USER, set after eve
 });
 
 test('manager.yaml: runAsNonRoot, readOnlyRootFilesystem, no privilege escalation, capabilities dropped, uid matches the image', () => {
-  const docs = YAML.parseAllDocuments(readFileSync(join(opDir, 'config', 'manager.yaml'), 'utf8')).map(
+  const docs = YAML.parseAllDocuments(readFileSync(join(opDir, 'config', 'manager', 'manager.yaml'), 'utf8')).map(
     (d) => d.toJSON() as KubeObject & Record<string, any>,
   );
   const dep = docs.find((d) => d.kind === 'Deployment');

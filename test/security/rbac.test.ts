@@ -1,7 +1,7 @@
 // Least privilege of the generated RBAC: the generated DatabaseManager operator (leader election
 // on) runs through the e2e scenario against the test server, every request it makes is recorded
 // (its user agent tells it from the test's), mapped to an RBAC verb and resource, and compared
-// with config/rbac.yaml: every verb used is granted, and every verb granted is used or justified.
+// with config/rbac/role.yaml: every verb used is granted, and every verb granted is used or justified.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -151,7 +151,7 @@ after(async () => {
   gen?.cleanup();
 });
 
-test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least privilege)', async () => {
+test('the e2e scenario uses exactly the verbs config/rbac/role.yaml grants (least privilege)', async () => {
   const config = await loadKubeconfig({ path: server.kubeconfigPath });
   const dms = resourceClient<DM>(config, DM_RESOURCE).namespace(NS);
   const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace(NS);
@@ -242,7 +242,7 @@ test('the e2e scenario uses exactly the verbs config/rbac.yaml grants (least pri
   op.proc.kill('SIGTERM');
   assert.equal(await op.exited, 0);
 
-  const rbac = readFileSync(join(gen.dir, 'controllers', 'databasemanager', 'config', 'rbac.yaml'), 'utf8');
+  const rbac = readFileSync(join(gen.dir, 'controllers', 'databasemanager', 'config', 'rbac', 'role.yaml'), 'utf8');
   const grants = granted(rbac);
   const usedList = [...used.keys()].sort();
   const notGranted = usedList.filter((p) => !grants.has(p));

@@ -97,7 +97,7 @@ const DM_RULES = [
   { operations: ['CREATE', 'UPDATE'], apiGroups: ['coolops.cn'], apiVersions: ['v1'], resources: ['databasemanagers'] },
 ];
 const CM_RULES = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
-// what a generated config/webhooks.yaml holds: the Service and cert-manager objects are not installed
+// what a generated config/webhook/ and certmanager/ hold: the Service and cert-manager objects are not installed
 const WEBHOOKS_YAML = [
   {
     apiVersion: 'v1',

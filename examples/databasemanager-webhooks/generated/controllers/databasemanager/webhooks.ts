@@ -3,8 +3,8 @@
 
 // The DatabaseManager operator's webhooks, served by runOperator (main.ts passes setupWebhooks) on
 // --webhook-bind-address (default :9443) with the certificate of --webhook-cert-dir (tls.crt,
-// tls.key; read again when they change). The apiserver calls them as config/webhooks.yaml and
-// config/crd.yaml say: defaulting and validation of v1 run the schema's own
+// tls.key; read again when they change). The apiserver calls them as config/webhook/manifests.yaml and
+// the CRD in config/crd/ say: defaulting and validation of v1 run the schema's own
 // (apis/coolops.cn/v1/validation.ts), then your hooks (admission.ts); conversion
 // goes through the hub, v1 (conversion.generated.ts, your part in conversion.ts).
 import {
@@ -23,7 +23,7 @@ import {
 } from "./admission.js";
 import { databaseManagerConversion } from "./conversion.generated.js";
 
-/** The paths the apiserver calls (config/webhooks.yaml, config/crd.yaml). */
+/** The paths the apiserver calls (config/webhook/manifests.yaml, the CRD in config/crd/). */
 export const webhookPaths = {
   mutate: "/mutate-coolops-cn-v1-databasemanager",
   validate: "/validate-coolops-cn-v1-databasemanager",
