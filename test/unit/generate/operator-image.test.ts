@@ -171,7 +171,7 @@ test("the config schema's image.base pattern is the generator's, and accepts and
 
 test("docs/operator.md's config with image.base loads, and its operator's Dockerfile is on distroless", () => {
   const doc = readFileSync(join(ROOT, 'docs', 'operator.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('## In a cluster'), doc.indexOf('## Tests'));
+  const section = doc.slice(doc.indexOf('## Install it into a cluster'), doc.indexOf('## Tests'));
   const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-image-doc-'));
   try {
