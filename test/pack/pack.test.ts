@@ -454,13 +454,13 @@ test(
     const gone = await sh('npx', ['crdgen', 'generate'], project);
     assert.match(
       gone.stderr,
-      /^src\/generated\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(7 files: Dockerfile, config\/crd\.yaml, config\/manager\.yaml, config\/metrics\.yaml, config\/rbac\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
+      /^src\/generated\/controllers\/databasemanager\/ warning GEN007 removing the generated operator \(19 files: Dockerfile, config\/crd\/databasemanagers\.coolops\.cn\.yaml, config\/crd\/kustomization\.yaml, .*, config\/rbac\/role\.yaml, controller\.ts, main\.ts\): its kind is no longer under controllers: in crdgen\.config\.yaml\n/,
     );
     assert.match(
       gone.stderr,
       /^src\/generated\/controllers\/databasemanager\/reconcile\.ts warning GEN008 .*\n {2}hint: delete it \(and src\/generated\/controllers\/databasemanager\/\) if the kind needs no operator/m,
     );
-    assert.match(gone.stdout, /; removed 7 stale generated files\n$/);
+    assert.match(gone.stdout, /; removed 19 stale generated files\n$/);
     // before the user deletes it, the build fails, as GEN008 said
     const broken = await sh('npm', ['run', 'build'], project, { fail: true });
     assert.notEqual(broken.code, 0);
