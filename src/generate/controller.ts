@@ -380,8 +380,12 @@ export function dockerOutDir(outDir: string | undefined): string {
 /** Every verb a reconciler may need on an owned kind it writes itself (kubebuilder's default). */
 const OWNED_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 
-/** What the operator itself does with its kind: its informer lists and watches it. */
-const OPERATOR_VERBS = ['get', 'list', 'watch'];
+/**
+ * What the operator itself does with its kind: its informer lists and watches it (no get: every
+ * read of the reconciler is from that cache, and a role with no more than it needs is proven on
+ * kube-apiserver by test/e2e/install-rbac.test.ts).
+ */
+const OPERATOR_VERBS = ['list', 'watch'];
 
 /** A sharded operator also patches its kind: the sharder sets the shard labels, a shard removes them. */
 const SHARDED_OPERATOR_VERBS = [...OPERATOR_VERBS, 'patch'];
@@ -399,7 +403,13 @@ const SHARDED_LEASE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'delete
 const SHARDED_REPLICAS = 3;
 
 /** What the generic reconcile.ts is granted on its kind, as kubebuilder grants it. */
-const GENERIC_VERBS = { kind: ['update', 'patch'], status: ['update', 'patch'], finalizers: ['update'] };
+const GENERIC_VERBS = { kind: ['get', 'update', 'patch'], status: ['update', 'patch'], finalizers: ['update'] };
+
+/** `verbs` in kubebuilder's order (get, list, watch, create, update, patch, delete). */
+function inVerbOrder(verbs: readonly string[]): string[] {
+  const rank = (v: string): number => (OWNED_VERBS.includes(v) ? OWNED_VERBS.indexOf(v) : OWNED_VERBS.length);
+  return [...verbs].sort((a, b) => rank(a) - rank(b));
+}
 
 /** `a` then what `b` adds. */
 function union(a: readonly string[], b: readonly string[]): string[] {
@@ -448,7 +458,7 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
       ? OWNED_VERBS
       : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []);
   const rules = [
-    rule(group, kind.plural, union(operatorVerbs, onKind)),
+    rule(group, kind.plural, inVerbOrder(union(operatorVerbs, onKind))),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
     ...(wants.finalizers.length > 0 ? [rule(group, `${kind.plural}/finalizers`, wants.finalizers)] : []),
     ...owns.map((o) =>

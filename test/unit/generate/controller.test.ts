@@ -93,7 +93,7 @@ test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config
     .flatMap((d) => d.rules ?? [])
     .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules, [
-    'coolops.cn:databasemanagers:get,list,watch',
+    'coolops.cn:databasemanagers:list,watch',
     'coolops.cn:databasemanagers/status:update',
     'apps:deployments:list,watch,create,update',
     // read whole (get) when its metadata says it changed: the Services are cached as metadata only
@@ -320,7 +320,7 @@ test('the databasemanager starter is picked by group and kind: the published CRD
   assert.doesNotMatch(rec, /updateStatus\(/);
   // RBAC: the status through an update of the object itself
   assert.deepEqual(rulesOf(controllerFile(published, 'rbac.yaml')).slice(0, 1), [
-    'coolops.cn:databasemanagers:get,list,watch,update',
+    'coolops.cn:databasemanagers:list,watch,update',
   ]);
   // the fixture with status.conditions and observedGeneration gets all three
   const full = read('fixtures/databasemanager/crd.yaml');
@@ -687,7 +687,7 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
       .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules(sharded), [
     // the sharder sets the shard labels and a shard removes them: merge patches on the kind
-    'coolops.cn:databasemanagers:get,list,watch,patch',
+    'coolops.cn:databasemanagers:list,watch,patch',
     'coolops.cn:databasemanagers/status:update',
     // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
     'apps:deployments:list,watch,create,update,get',
