@@ -442,7 +442,11 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
     `  - apiGroups: [${apiGroup}]\n    resources: [${resource}]\n    verbs: [${verbs.join(', ')}]`;
   const group = JSON.stringify(ck.group.name);
   const wants = starter
-    ? { kind: starter.manifest.rbac.kind, status: hasStatus(kind) ? starter.manifest.rbac.status : [], finalizers: [] }
+    ? {
+        kind: starter.manifest.rbac.kind,
+        status: hasStatus(kind) ? starter.manifest.rbac.status : [],
+        finalizers: starter.manifest.rbac.finalizers ?? [],
+      }
     : GENERIC_VERBS;
   const subresource = kind.subresources.status;
   // without a status subresource the status is written through the object itself
@@ -477,6 +481,11 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
     const grants = [
       ...(onKind.length > 0 ? [`${kind.plural} ${onKind.join(', ')}`] : []),
       ...(onStatus.length > 0 ? [`${kind.plural}/status ${onStatus.join(', ')}`] : []),
+      ...(wants.finalizers.length > 0
+        ? [
+            `${kind.plural}/finalizers ${wants.finalizers.join(', ')} (its owner references set blockOwnerDeletion: where the OwnerReferencesPermissionEnforcement admission plugin is on, that needs it)`,
+          ]
+        : []),
       ...(fromStarter.length > 0
         ? [`${listText(fromStarter.map((o) => o.resource))} ${starter.manifest.rbac.owns.join(', ')}`]
         : []),

@@ -95,6 +95,8 @@ test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config
   assert.deepEqual(rules, [
     'coolops.cn:databasemanagers:list,watch',
     'coolops.cn:databasemanagers/status:update',
+    // its owner references set blockOwnerDeletion (OwnerReferencesPermissionEnforcement checks update on finalizers)
+    'coolops.cn:databasemanagers/finalizers:update',
     'apps:deployments:list,watch,create,update',
     // read whole (get) when its metadata says it changed: the Services are cached as metadata only
     ':services:list,watch,create,update,get',
@@ -111,6 +113,7 @@ test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config
     comment,
     /deployments and services list, watch, create, update; services also get \(cached as metadata only/,
   );
+  assert.match(comment, /databasemanagers\/finalizers update \(its owner references set blockOwnerDeletion/);
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
@@ -689,6 +692,7 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
     // the sharder sets the shard labels and a shard removes them: merge patches on the kind
     'coolops.cn:databasemanagers:list,watch,patch',
     'coolops.cn:databasemanagers/status:update',
+    'coolops.cn:databasemanagers/finalizers:update',
     // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
     'apps:deployments:list,watch,create,update,get',
     ':services:list,watch,create,update,get',
