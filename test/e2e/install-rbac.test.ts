@@ -535,7 +535,7 @@ async function probe(
   try {
     const found = await waitFor(
       async () => {
-        const hit = want && outputOf(op).find((t) => t.includes(want));
+        const hit = want && outputOf(op).flatMap((t) => t.split('\n').filter((l) => l.includes(want)))[0];
         if (hit) return hit;
         metricsUrl ??= op.logs.find((l) => l.msg === 'serving metrics')?.['url'] as string | undefined;
         if (metricsUrl && reader) steps.scraped ||= (await getText(metricsUrl, reader)).status === 200;
@@ -594,7 +594,7 @@ test('each verb of each generated rule is needed: the operator without it meets 
       const { found, steps } = await probe(g.verb === 'list' ? plainLists : main, `rbac-${i}`, g, reader);
       results.set(grantName(g), { found: found! });
       const done = Object.keys(steps).filter((k) => steps[k]);
-      t.diagnostic(`${grantName(g)}: after [${done.join(', ')}]: ${found!.split('\n')[0]}`);
+      t.diagnostic(`${grantName(g)}: after [${done.join(', ')}]: ${found!}`);
     } catch (e) {
       results.set(grantName(g), { error: (e as Error).message });
     }
