@@ -394,7 +394,11 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
         singleItemCall(w, 'server.conversion(webhookPaths.convert, ', conversionConst, ';'),
       ),
       kindLiteral: `{ group: ${tsString(group.name)}, kind: ${tsString(ck.kind.kind)} }`,
-      certificates: literalAt(webhookCertificateTargets(ow), 'export const webhookCertificates: WebhookCertificateTargets = ', ';'),
+      certificates: literalAt(
+        webhookCertificateTargets(ow),
+        'export const webhookCertificates: WebhookCertificateTargets = ',
+        ';',
+      ),
       validateName: `validate${n.type}`,
       hub,
       hubValidationPath: hubValidation,

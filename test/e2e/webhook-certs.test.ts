@@ -151,13 +151,18 @@ test('self mode: the Secret is made, the CA written, and kube-apiserver calls bo
   });
   const v1 = resourceClient<DM>(server.clientConfig, resource('v1')).namespace(NS);
   const v1alpha1 = resourceClient<DM>(server.clientConfig, resource('v1alpha1')).namespace(NS);
-  const logs = () => ops.map((o, i) => `--- replica ${i}\n${o.logs.map((l) => JSON.stringify(l)).join('\n')}\n${o.other.join('')}`).join('\n');
+  const logs = () =>
+    ops
+      .map((o, i) => `--- replica ${i}\n${o.logs.map((l) => JSON.stringify(l)).join('\n')}\n${o.other.join('')}`)
+      .join('\n');
 
   for (const o of ops) await o.waitForLog((l) => l.msg === 'serving webhooks', 90_000);
   // both replicas serve the Secret's certificate; the Secret did not exist before them
   const first = await secrets.get(SECRET);
   assert.equal(first.type, 'kubernetes.io/tls');
-  const created = ops.flatMap((o) => o.logs).filter((l) => String(l.msg).startsWith('webhook certificate Secret created'));
+  const created = ops
+    .flatMap((o) => o.logs)
+    .filter((l) => String(l.msg).startsWith('webhook certificate Secret created'));
   assert.equal(created.length, 1, 'exactly one replica created the Secret');
 
   // admission: the mutating hook defaults spec.version once the operator's CA is in the configurations
@@ -274,7 +279,11 @@ test('self mode: the Secret is made, the CA written, and kube-apiserver calls bo
     driving = false;
     await Promise.all([reader, writer]);
   }
-  assert.deepEqual(failures, [], `${failures.length} failed calls of ${counts.reads + counts.writes + failures.length}`);
+  assert.deepEqual(
+    failures,
+    [],
+    `${failures.length} failed calls of ${counts.reads + counts.writes + failures.length}`,
+  );
   assert.ok(counts.reads > 20 && counts.writes > 20, JSON.stringify(counts));
   // one writer all along
   assert.equal(ops.filter((o) => o.logs.some((l) => l.msg === 'writing the webhook certificates')).length, 1, logs());

@@ -190,7 +190,9 @@ function webhookCertFlags(
   const name = (k: string): string | undefined => {
     const v = text(k);
     if (v !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(v))
-      throw new FlagError(`--${k}: ${JSON.stringify(v)} is not an object name (lowercase letters, digits, '-' and '.')`);
+      throw new FlagError(
+        `--${k}: ${JSON.stringify(v)} is not an object name (lowercase letters, digits, '-' and '.')`,
+      );
     return v;
   };
   const positive = (k: string): number | undefined => {

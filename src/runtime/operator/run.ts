@@ -103,7 +103,10 @@ async function selfCertificates(spec: OperatorSpec, ctx: OperatorContext): Promi
     logger,
   });
   await rotator.start();
-  logger.info({ secret: `${namespace}/${secret}`, service }, 'webhook certificates kept in a Secret (--webhook-cert-mode=self)');
+  logger.info(
+    { secret: `${namespace}/${secret}`, service },
+    'webhook certificates kept in a Secret (--webhook-cert-mode=self)',
+  );
   return rotator;
 }
 

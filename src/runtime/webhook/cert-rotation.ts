@@ -105,6 +105,12 @@ const CRDS: ResourceDescriptor = {
   namespaced: false,
 };
 
+/** What a caBundle is written into: a webhook configuration or a CRD. */
+type Target = KubeObject & {
+  webhooks?: { clientConfig?: { caBundle?: string } }[];
+  spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string } } } };
+};
+
 /** The Secret's contents, read. */
 interface CertState {
   /** The bundle, newest first. */
@@ -121,7 +127,9 @@ const unb64 = (s: string | undefined): string => (s === undefined ? '' : Buffer.
 
 /** The PEM certificates of a bundle, in order. */
 export function splitPemBundle(pem: string): string[] {
-  return pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g)?.map((c) => c.trimEnd() + '\n') ?? [];
+  return (
+    pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----\n?/g)?.map((c) => c.trimEnd() + '\n') ?? []
+  );
 }
 
 function bundleHash(bundle: string): string {
@@ -201,7 +209,8 @@ export class CertRotator implements ServingCertificates {
   async start(): Promise<void> {
     const secret = await this.ensureSecret();
     const state = readState(secret);
-    if (!state) throw new Error(`webhook certificates: the Secret ${this.secretRef()} does not hold a usable CA and certificate`);
+    if (!state)
+      throw new Error(`webhook certificates: the Secret ${this.secretRef()} does not hold a usable CA and certificate`);
     this.accept(state.serving);
     const signal = this.stopController.signal;
     this.loops.push(this.followLoop(signal), this.writerLoop(signal));
@@ -233,7 +242,10 @@ export class CertRotator implements ServingCertificates {
       const state = readState(await this.secrets().get(this.options.targets.secret));
       if (state) this.accept(state.serving);
     } catch (e) {
-      this.logger.warn({ err: errorMessage(e), secret: this.secretRef() }, 'cannot read the webhook certificate Secret');
+      this.logger.warn(
+        { err: errorMessage(e), secret: this.secretRef() },
+        'cannot read the webhook certificate Secret',
+      );
     }
   }
 
@@ -264,7 +276,10 @@ export class CertRotator implements ServingCertificates {
     const now = this.now();
     try {
       if (!state) {
-        this.logger.warn({ secret: this.secretRef() }, 'the webhook certificate Secret is not usable: issuing a new CA');
+        this.logger.warn(
+          { secret: this.secretRef() },
+          'the webhook certificate Secret is not usable: issuing a new CA',
+        );
         const fresh = this.freshData(now);
         await this.write(secret, fresh.data, fresh.annotations, []);
         return 'reset';
@@ -279,7 +294,12 @@ export class CertRotator implements ServingCertificates {
       const hash = bundleHash(bundle);
       const written = await this.publish(bundle);
       if (state.annotations[CERT_ANNOTATIONS.publishedBundle] !== hash) {
-        await this.write(secret, {}, { [CERT_ANNOTATIONS.publishedBundle]: hash, [CERT_ANNOTATIONS.publishedAt]: iso(now) }, []);
+        await this.write(
+          secret,
+          {},
+          { [CERT_ANNOTATIONS.publishedBundle]: hash, [CERT_ANNOTATIONS.publishedAt]: iso(now) },
+          [],
+        );
         return 'published';
       }
       return written > 0 ? 'published' : 'idle';
@@ -314,11 +334,17 @@ export class CertRotator implements ServingCertificates {
     if (now >= validity(ca).to) {
       // the CA has ended: nothing it signed is trusted any more, start over at once
       const fresh = this.freshData(now);
-      return { what: 'ca expired: new CA and certificate', data: fresh.data, annotations: fresh.annotations, remove: [] };
+      return {
+        what: 'ca expired: new CA and certificate',
+        data: fresh.data,
+        annotations: fresh.annotations,
+        remove: [],
+      };
     }
     if (s.cas.length > 1) {
       // a CA rotation under way: the serving certificate moves to the new CA once every caBundle trusts it
-      if (!issuedBy(s.servingCert, ca)) return published ? serve('serving certificate issued by the new CA') : undefined;
+      if (!issuedBy(s.servingCert, ca))
+        return published ? serve('serving certificate issued by the new CA') : undefined;
       // then the old CAs go, once every replica serves the new certificate (and any ended CA at once)
       if (!(servingAge >= waited) && s.cas.slice(1).every((c) => now < validity(c).to)) return undefined;
       return {
@@ -419,7 +445,10 @@ export class CertRotator implements ServingCertificates {
         type: 'kubernetes.io/tls',
         data: fresh.data,
       });
-      this.logger.info({ secret: this.secretRef() }, 'webhook certificate Secret created (new CA and serving certificate)');
+      this.logger.info(
+        { secret: this.secretRef() },
+        'webhook certificate Secret created (new CA and serving certificate)',
+      );
       return created;
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
@@ -450,9 +479,9 @@ export class CertRotator implements ServingCertificates {
     const caBundle = b64(bundle);
     const t = this.options.targets;
     let written = 0;
-    const each = async (d: ResourceDescriptor, names: readonly string[] | undefined, set: (o: any) => boolean) => {
+    const each = async (d: ResourceDescriptor, names: readonly string[] | undefined, set: (o: Target) => boolean) => {
       for (const name of names ?? []) {
-        const client = this.options.backend.resource<KubeObject>(d);
+        const client = this.options.backend.resource<Target>(d);
         const obj = await client.get(name);
         if (!set(obj)) continue;
         await client.update(obj);
@@ -460,7 +489,7 @@ export class CertRotator implements ServingCertificates {
         this.logger.info({ kind: d.kind, name }, 'CA bundle written');
       }
     };
-    const hooks = (o: { webhooks?: { clientConfig?: { caBundle?: string } }[] }): boolean => {
+    const hooks = (o: Target): boolean => {
       let changed = false;
       for (const h of o.webhooks ?? []) {
         h.clientConfig ??= {};
@@ -473,7 +502,7 @@ export class CertRotator implements ServingCertificates {
     };
     await each(MUTATING, t.mutatingWebhookConfigurations, hooks);
     await each(VALIDATING, t.validatingWebhookConfigurations, hooks);
-    await each(CRDS, t.conversionCrds, (o: { spec?: { conversion?: { strategy?: string; webhook?: { clientConfig?: { caBundle?: string } } } } }) => {
+    await each(CRDS, t.conversionCrds, (o: Target) => {
       const conv = o.spec?.conversion;
       if (conv?.strategy !== 'Webhook' || !conv.webhook) return false;
       conv.webhook.clientConfig ??= {};

@@ -193,7 +193,12 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
   ]);
   assert.deepEqual(rulesOf(withHooks, 'Role'), [
     ...rulesOf(without, 'Role'),
-    { apiGroups: [''], resources: ['secrets'], resourceNames: ['databasemanager-webhook-server-cert'], verbs: ['get', 'update'] },
+    {
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['databasemanager-webhook-server-cert'],
+      verbs: ['get', 'update'],
+    },
     { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
   ]);
   // main.ts hands runOperator what self mode writes its CA into

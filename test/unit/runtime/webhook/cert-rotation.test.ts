@@ -124,7 +124,18 @@ describe('CertRotator on the test API server', () => {
 
   before(async () => {
     server = await startTestApiServer({
-      crds: [join(ROOT, 'examples', 'databasemanager-webhooks', 'generated', 'controllers', 'databasemanager', 'config', 'crd.yaml')],
+      crds: [
+        join(
+          ROOT,
+          'examples',
+          'databasemanager-webhooks',
+          'generated',
+          'controllers',
+          'databasemanager',
+          'config',
+          'crd.yaml',
+        ),
+      ],
       objects: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
         {
@@ -186,7 +197,7 @@ describe('CertRotator on the test API server', () => {
   }
 
   const secret = () => backend.resource<Secret>(SecretResource, NS).get('hooks-cert');
-  const caCount = async () => splitPemBundle(Buffer.from((await secret()).data!['ca.crt']!, 'base64').toString()).length;
+  const caCount = async () => splitPemBundle(Buffer.from((await secret()).data!['ca.crt'], 'base64').toString()).length;
 
   test('two starters with no Secret agree on one; syncs on a fake clock take every rotation step, the served certificate trusted by every caBundle throughout', async () => {
     let now = Date.now();
@@ -258,7 +269,7 @@ describe('CertRotator on the test API server', () => {
     assert.ok(!steps.includes('conflict'));
   });
 
-  test("the rotate annotation starts a CA rotation (or a serving one) now, and is removed", async () => {
+  test('the rotate annotation starts a CA rotation (or a serving one) now, and is removed', async () => {
     let now = Date.now() + 100 * DAY;
     const r = new CertRotator({ backend, namespace: NS, targets, syncPeriodMs: 1000, now: () => now });
     await r.start();
@@ -294,7 +305,9 @@ describe('CertRotator on the test API server', () => {
 
   test('a Secret that does not hold a usable CA is replaced by a new CA and certificate', async () => {
     const s = await secret();
-    await backend.resource<Secret>(SecretResource, NS).update({ ...s, data: { ...s.data, 'ca.key': Buffer.from('junk').toString('base64') } });
+    await backend
+      .resource<Secret>(SecretResource, NS)
+      .update({ ...s, data: { ...s.data, 'ca.key': Buffer.from('junk').toString('base64') } });
     const r = new CertRotator({ backend, namespace: NS, targets, syncPeriodMs: 1000 });
     await assert.rejects(r.start(), /does not hold a usable CA/);
     assert.equal(await r.sync(), 'reset');
