@@ -207,8 +207,14 @@ export class CertRotator implements ServingCertificates {
 
   /** Reads (or creates) the Secret and serves its certificate; then keeps it fresh until {@link stop}. */
   async start(): Promise<void> {
-    const secret = await this.ensureSecret();
-    const state = readState(secret);
+    let state = readState(await this.ensureSecret());
+    if (!state) {
+      // a Secret without a usable CA (emptied, or written by other hands): replaced, as the writer would
+      // (two starters doing it at once: one update wins, the other reads the winner's)
+      const what = await this.sync();
+      this.logger.warn({ secret: this.secretRef(), what }, 'the webhook certificate Secret was not usable');
+      state = readState(await this.secrets().get(this.options.targets.secret));
+    }
     if (!state)
       throw new Error(`webhook certificates: the Secret ${this.secretRef()} does not hold a usable CA and certificate`);
     this.accept(state.serving);
