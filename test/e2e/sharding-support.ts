@@ -78,8 +78,13 @@ export async function scrape(r: Replica): Promise<string> {
 
 /** The shard the ring of `shards` gives DatabaseManager `namespace/name`. */
 export function shardOf(shards: readonly string[], namespace: string, name: string): string | undefined {
-  return new HashRing(shards).shardFor(objectHashKey('coolops.cn', 'DatabaseManager', namespace, name));
+  // a ring hashes 100 points per shard: built once per set of shards, not once per object
+  const id = [...shards].sort().join(',');
+  let ring = rings.get(id);
+  if (!ring) rings.set(id, (ring = new HashRing(shards)));
+  return ring.shardFor(objectHashKey('coolops.cn', 'DatabaseManager', namespace, name));
 }
+const rings = new Map<string, HashRing>();
 
 /** One finished reconcile, from a replica's log line. */
 export interface ReconcileSpan {
