@@ -8,13 +8,14 @@
 import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment } from '../../src/runtime/index.js';
 import type { KubeObject } from '../../src/runtime/index.js';
 import { createPrng } from '../soak/prng.js';
-import { DM_CRD, generateOperator, startTestenvProcess, waitFor } from './support.js';
+import { generateOperator, waitFor } from './support.js';
 import {
   LEASE,
   SHARD_LABEL,
   overlappingReconciles,
   reconcileSpans,
   startReplica,
+  startShardingControlPlane,
   withoutFrozen,
   type Replica,
 } from './sharding-support.js';
@@ -47,7 +48,7 @@ export async function runShardingChaos(o: ShardingChaosOptions): Promise<Shardin
   const progress = o.progress ?? (() => undefined);
   const prng = createPrng(o.seed);
   const gen = generateOperator();
-  const server = await startTestenvProcess(DM_CRD, ['--real']);
+  const server = await startShardingControlPlane(o.objects);
   const all: Replica[] = [];
   const live: Replica[] = [];
   const frozenAt = new Map<Replica, number>();
@@ -63,7 +64,8 @@ export async function runShardingChaos(o: ShardingChaosOptions): Promise<Shardin
     return r;
   };
   try {
-    const config = await loadKubeconfig({ path: server.kubeconfigPath });
+    // the driver is not rate-limited (the client's default 5 requests a second would pace the run)
+    const config = { ...(await loadKubeconfig({ path: server.kubeconfigPath })), qps: 0 };
     const dms = resourceClient<DM>(config, DM_RESOURCE).namespace('default');
     const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
     for (let i = 0; i < 3; i++) start();
