@@ -42,24 +42,13 @@ export interface SharderOptions {
   resyncMs?: number;
   /** Released or taken Leases are deleted after this long (default 60 s). */
   deadLeaseTtlMs?: number;
-  /**
-   * Label patches in flight at once (default {@link DEFAULT_SHARDER_WORKERS}). A ring change moves
-   * a whole shard's objects, one small patch each: enough of them in flight that the client's rate
-   * limiter, not the round trip, paces the move.
-   */
+  /** Objects assigned at once (default 4). */
   workers?: number;
   logger?: Logger;
   metrics?: ShardingMetrics;
   /** Wall-clock ms (default Date.now). */
   now?: () => number;
 }
-
-/**
- * The sharder's default patches in flight: at a 50–100 ms round trip on a busy API server, 16 keep
- * 160–320 patches a second going, the order of a replica's client limit (--kube-api-qps); 4 would
- * hold a dead shard's 1,000 objects to 40–80 a second, 12–25 s on top of the Lease.
- */
-export const DEFAULT_SHARDER_WORKERS = 16;
 
 /** What the sharder knows of a shard Lease; `observedAt` is when its holder or renewTime last changed, on the sharder's clock. */
 interface ObservedLease {
@@ -143,7 +132,7 @@ export class Sharder {
       const synced = await factory.waitForCacheSync(signal);
       if (signal.aborted || ![...synced.values()].every(Boolean)) return;
       this.recheck();
-      const workers = Array.from({ length: o.workers ?? DEFAULT_SHARDER_WORKERS }, () => this.worker(objects));
+      const workers = Array.from({ length: o.workers ?? 4 }, () => this.worker(objects));
       const ticker = (async () => {
         let lastResync = this.now();
         while (await sleep(o.checkIntervalMs ?? 1000, signal)) {
