@@ -21,7 +21,8 @@
 //               updates, target 0)
 // A round costs minutes, so each part runs once; the one-minute load average is printed beside
 // each figure (the machine is shared). The replicas use the operator's default Lease timings
-// (15 s, renew deadline 10 s, retry 2 s).
+// (15 s, renew deadline 10 s, retry 2 s) and log at debug (the checker reads every reconcile's line),
+// the unsharded one too.
 // Env: BENCH_SHARDING_OBJECTS=3000  BENCH_SHARDING_PARTS=unsharded,sharded  BENCH_SHARDING_CORES=0,1
 //      BENCH_SHARDING_LOG_DIR=dir (every replica's log, for a run that fails)
 import { spawnSync } from 'node:child_process';
@@ -311,6 +312,9 @@ async function unshardedPart(assets: string, main: string): Promise<{ conv: Conv
       '0',
       '--health-probe-bind-address',
       '0',
+      // as the sharded replicas log (a debug line per reconcile, for the checker)
+      '--log-level',
+      'debug',
       ...QPS,
     ]);
     const end = async (): Promise<void> => {
