@@ -23,8 +23,11 @@
 // each figure (the machine is shared). The replicas use the operator's default Lease timings
 // (15 s, renew deadline 10 s, retry 2 s) and log at debug (the checker reads every reconcile's line),
 // the unsharded one too.
+// kube-apiserver gets a /16 Service range: the control plane's default /24 holds 253 Services, and
+// every DatabaseManager has one (past 253 its reconcile fails "range is full" and backs off).
 // Env: BENCH_SHARDING_OBJECTS=3000  BENCH_SHARDING_PARTS=unsharded,sharded  BENCH_SHARDING_CORES=0,1
 //      BENCH_SHARDING_LOG_DIR=dir (every replica's log, for a run that fails)
+//      BENCH_SHARDING_SERVICE_CIDR=10.0.0.0/16 (10.0.0.0/24 shows that failure)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
