@@ -614,6 +614,9 @@ function convRow(c: Convergence): string {
 async function main(): Promise<void> {
   const assets = ensure('ensure-control-plane.sh');
   const gen = generateOperator();
+  // the generated operator's folder goes last, after the replicas that run from it
+  const cleanup = (): Promise<void> => new Promise((r) => setTimeout(() => r(gen.cleanup()), 1000));
+  onSignal.add(cleanup);
   const out: string[] = [
     `## Sharding: ${N} DatabaseManagers, the generated operator, one replica against three (--sharded)`,
     '',
@@ -697,6 +700,7 @@ async function main(): Promise<void> {
     }
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
+    onSignal.delete(cleanup);
     gen.cleanup();
   }
 }
