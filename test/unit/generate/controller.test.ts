@@ -115,8 +115,10 @@ test('DatabaseManager: the operator, config/ as kustomize bases; reconcile.ts, r
     .flatMap((d) => d.rules ?? [])
     .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules, [
-    'coolops.cn:databasemanagers:get,list,watch',
+    'coolops.cn:databasemanagers:list,watch',
     'coolops.cn:databasemanagers/status:update',
+    // its owner references set blockOwnerDeletion (OwnerReferencesPermissionEnforcement checks update on finalizers)
+    'coolops.cn:databasemanagers/finalizers:update',
     'apps:deployments:list,watch,create,update',
     // read whole (get) when its metadata says it changed: the Services are cached as metadata only
     ':services:list,watch,create,update,get',
@@ -133,6 +135,7 @@ test('DatabaseManager: the operator, config/ as kustomize bases; reconcile.ts, r
     comment,
     /deployments and services list, watch, create, update; services also get \(cached as metadata only/,
   );
+  assert.match(comment, /databasemanagers\/finalizers update \(its owner references set blockOwnerDeletion/);
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
@@ -342,7 +345,7 @@ test('the databasemanager starter is picked by group and kind: the published CRD
   assert.doesNotMatch(rec, /updateStatus\(/);
   // RBAC: the status through an update of the object itself
   assert.deepEqual(rulesOf(controllerFile(published, 'rbac/role.yaml')).slice(0, 1), [
-    'coolops.cn:databasemanagers:get,list,watch,update',
+    'coolops.cn:databasemanagers:list,watch,update',
   ]);
   // the fixture with status.conditions and observedGeneration gets all three
   const full = read('fixtures/databasemanager/crd.yaml');
@@ -709,8 +712,9 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
       .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules(sharded), [
     // the sharder sets the shard labels and a shard removes them: merge patches on the kind
-    'coolops.cn:databasemanagers:get,list,watch,patch',
+    'coolops.cn:databasemanagers:list,watch,patch',
     'coolops.cn:databasemanagers/status:update',
+    'coolops.cn:databasemanagers/finalizers:update',
     // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
     'apps:deployments:list,watch,create,update,get',
     ':services:list,watch,create,update,get',
