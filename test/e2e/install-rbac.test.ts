@@ -889,6 +889,41 @@ test('with --webhooks (examples/databasemanager-webhooks, --webhook-cert-mode=se
   );
   await main.kubectl(['apply', '-f', endpoints]);
 
+  // OwnerReferencesPermissionEnforcement maps an owner's kind through kube-apiserver's discovery,
+  // which follows the re-created CRD's new version by moments: wait until an owner reference to it
+  // with blockOwnerDeletion is admitted for the operator's ServiceAccount (admins skip the check)
+  const asOperator = new RestClient({
+    ...cp.clientConfig,
+    auth: { bearerToken: await main.tokenOf(sa.name, sa.namespace) },
+  });
+  const labels = { app: 'probe' };
+  await waitFor(
+    () =>
+      asOperator.request({
+        method: 'POST',
+        path: `/apis/apps/v1/namespaces/${NS}/deployments`,
+        query: { dryRun: 'All' },
+        body: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: {
+            name: 'owned',
+            ownerReferences: [
+              {
+                ...{ apiVersion: 'coolops.cn/v1', kind: 'DatabaseManager', name: 'any' },
+                ...{ uid: '00000000-0000-0000-0000-000000000000', blockOwnerDeletion: true },
+              },
+            ],
+          },
+          spec: {
+            selector: { matchLabels: labels },
+            template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+          },
+        },
+      }),
+    60_000,
+    'coolops.cn/v1 known to the owner-reference admission plugin',
+  );
   const op = await main.startOperator(sa, [], webhooks, `${host}:${port}`);
   const until = <T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> =>
     waitFor(probe, CONVERGE_MS, what, () => logsOf(op));
