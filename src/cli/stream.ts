@@ -56,7 +56,7 @@ import {
   errorOf,
   loadCluster,
   runCluster,
-  scanInput,
+  scanKeeping,
   scanKey,
   targetData,
   withGroups,
@@ -65,6 +65,7 @@ import {
   type ClusterJob,
   type ClusterResult,
   type JobFailure,
+  type KeptCrds,
   type LoadedCluster,
   jobHandler,
   type WorkerReply,
@@ -73,6 +74,20 @@ import {
 
 /** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+/** Heap a kept input's checked CRDs take per byte of its YAML (measured on the corpus: 3.6). */
+const KEPT_HEAP_PER_BYTE = 4;
+
+/** The heap kept checked CRDs may take: an eighth of the heap limit, at most 96 MB. */
+const KEPT_HEAP_MAX = 96 * 1024 * 1024;
+
+/**
+ * The bytes of input whose checked CRDs the first pass keeps for the second (which parses and
+ * decodes the others again): what fits {@link KEPT_HEAP_MAX} in a heap of `heapLimit` bytes.
+ */
+export function keptInputBytes(heapLimit: number): number {
+  return Math.min(heapLimit / 8, KEPT_HEAP_MAX) / KEPT_HEAP_PER_BYTE;
+}
 
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
@@ -457,7 +472,11 @@ async function stream(
   const inflight = new Set<Promise<unknown>>();
   const limit = (pool?.size ?? 0) + 4;
 
-  // 1. every input read, hashed and checked on its own
+  // 1. every input read, hashed and checked on its own; in the main thread alone, the checked CRDs
+  // of the first inputs are kept for step 2 while they fit the budget
+  const kept: KeptCrds = new Map();
+  const keepBudget = pool ? 0 : keptInputBytes(getHeapStatistics().heap_size_limit);
+  let keptBytes = 0;
   const listing: Diagnostic[] = [];
   const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
   for (const entry of entries) {
@@ -490,7 +509,13 @@ async function stream(
       inflight.add(p);
       void p.finally(() => inflight.delete(p)).catch(() => undefined);
     } else {
-      slot.scan = scanInput(entry.input, bytes);
+      const keep = keptBytes + bytes.byteLength <= keepBudget;
+      const scanned = scanKeeping(entry.input, bytes, keep);
+      slot.scan = scanned === 'openapi' ? scanned : scanned.scan;
+      if (scanned !== 'openapi' && scanned.crds) {
+        kept.set(entry.input.file, { hash: slot.hash, crds: scanned.crds });
+        keptBytes += bytes.byteLength;
+      }
       checkHeap('reading the inputs');
     }
   }
@@ -547,7 +572,7 @@ async function stream(
   let inputErrors = false;
   for (const c of clusters)
     if (operatorsOf(c).length > 0) {
-      const l = loadCluster(jobOf(c, false, []), sources);
+      const l = loadCluster(jobOf(c, false, []), sources, kept);
       loaded.set(c, l);
       if (hasErrors(l.engine) || hasErrors(l.duplicates)) inputErrors = true;
       checkHeap('reading the operators’ groups');
@@ -574,6 +599,7 @@ async function stream(
       command: reporter.command,
       stager,
       ...(opts.diffs ? { diffs: opts.diffs } : {}),
+      kept,
     };
     pool?.broadcast({
       type: 'setup',
