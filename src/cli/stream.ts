@@ -5,7 +5,9 @@
 //   2. the inputs are joined into clusters — the groups they define and the files that define
 //      them — and each cluster is read again, built (titles, engine checks), generated and handed
 //      to the output transaction file by file, then dropped; a cluster the cache knows, whose
-//      files are on disk as the last run left them, is not generated at all;
+//      files are on disk as the last run left them, is not generated at all. In the main thread
+//      alone, step 1 keeps the checked CRDs of the first inputs (within a share of the heap,
+//      `keptInputBytes`) and step 2 builds from those instead of parsing them again;
 //   3. the files that span groups (clientset.ts, the fake clientset, the informer factory) are
 //      generated last from every group's names.
 // What the emitters of one group read of the others (group names, kinds for the operators and
@@ -78,8 +80,11 @@ export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 /** Heap a kept input's checked CRDs take per byte of its YAML (measured on the corpus: 3.6). */
 const KEPT_HEAP_PER_BYTE = 4;
 
-/** The heap kept checked CRDs may take: an eighth of the heap limit, at most 96 MB. */
-const KEPT_HEAP_MAX = 96 * 1024 * 1024;
+/**
+ * The heap kept checked CRDs may take: an eighth of the heap limit, at most 24 MB (the corpus
+ * once over; each MB kept adds about as much to the peak RSS of a run of any size).
+ */
+const KEPT_HEAP_MAX = 24 * 1024 * 1024;
 
 /**
  * The bytes of input whose checked CRDs the first pass keeps for the second (which parses and
