@@ -68,6 +68,11 @@ test('the starter test fails when reconcile.ts no longer makes the Service', asy
   const broken = text.replace('await ensure(ServiceResource,', 'void (ServiceResource,');
   assert.notEqual(broken, text, 'the Service is made by `await ensure(ServiceResource, …)`');
   writeFileSync(op.reconcile, broken);
+  // the Service never comes: wait 15 s for it rather than the test's own default of minutes
+  const testText = readFileSync(op.test, 'utf8');
+  const shorter = testText.replace(/timeoutMs = [\d_]+,/, 'timeoutMs = 15_000,');
+  assert.notEqual(shorter, testText, "the test's `until` has a default timeout");
+  writeFileSync(op.test, shorter);
   const r = await nodeTest(op.test);
   assert.notEqual(r.code, 0, r.output);
   assert.match(r.output, /timed out waiting for Service orders-db/);
