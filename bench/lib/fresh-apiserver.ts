@@ -68,8 +68,10 @@ export async function startFreshApiServer(
       if (performance.now() > deadline) throw new Error(`the fresh kube-apiserver was not ready in 180 s:\n${tail}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    // the first request of the resource builds its watch cache from etcd; a list not older than
-    // `rv` answers once it has (504 after 3 s: ask again; 404 while the CRD is not served yet)
+    // the first request of the resource builds its watch cache from etcd; until it is ready,
+    // kube-apiserver answers what it cannot serve from etcd with 429 (a watch, an unpaged list):
+    // ready once a list not older than `rv` and a watch from `rv` are both served (504 after 3 s:
+    // ask again; 404 while the CRD is not served yet)
     for (const deadline = performance.now() + 300_000; ;) {
       try {
         await client.request({
@@ -78,10 +80,13 @@ export async function startFreshApiServer(
           query: { resourceVersion: rv, resourceVersionMatch: 'NotOlderThan', limit: 1 },
           timeoutMs: 300_000,
         });
+        const ac = new AbortController();
+        await client.watch(warmPath, { resourceVersion: rv, timeoutSeconds: 1 }, ac.signal);
+        ac.abort();
         break;
       } catch (e) {
-        if (!(e instanceof ApiError && (e.code === 504 || e.code === 404)) || performance.now() > deadline) throw e;
-        if (e.code === 404) await new Promise((r) => setTimeout(r, 250));
+        if (!(e instanceof ApiError && [404, 429, 504].includes(e.code)) || performance.now() > deadline) throw e;
+        if (e.code !== 504) await new Promise((r) => setTimeout(r, 250));
       }
     }
     return { pid: proc.pid!, kubeconfigPath, stop };
