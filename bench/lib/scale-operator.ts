@@ -612,8 +612,13 @@ async function failoverPart(
       await new Promise((res) => setTimeout(res, Math.max(20_000, 1.5 * leaderSynced)));
       const s = standby;
       await until(() => s.marks.size > 0, 600_000, `${kind}: the standby`);
+      // (or it leads already: the Lease check below voids the attempt)
       if (kind === 'crdgen-warm')
-        await until(() => s.marks.has('warm standby: caches synced'), 600_000, `${kind}: the standby's caches`);
+        await until(
+          () => s.marks.has('warm standby: caches synced') || s.marks.has(spec.acquired),
+          600_000,
+          `${kind}: the standby's caches`,
+        );
       const list = await client.request<{ metadata: { resourceVersion: string } }>({
         method: 'GET',
         path: DMS,
