@@ -337,6 +337,24 @@ test('in-cluster config: service env, mounted token file, CA and namespace', asy
     inClusterConfig({ env: {}, serviceAccountDir: sa }),
     /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined/,
   );
+  // CRDGEN_SERVICE_ACCOUNT_DIR moves the mount point; an explicit serviceAccountDir wins over it
+  const moved = await inClusterConfig({ env: { ...env, CRDGEN_SERVICE_ACCOUNT_DIR: sa } });
+  assert.equal(moved.auth?.bearerTokenFile, join(sa, 'token'));
+  assert.equal(moved.namespace, 'operators');
+  await assert.rejects(
+    inClusterConfig({ env: { ...env, CRDGEN_SERVICE_ACCOUNT_DIR: join(dir, 'nosa') } }),
+    new RegExp(`cannot read the service account token ${join(dir, 'nosa', 'token')}`),
+  );
+  assert.equal(
+    (await inClusterConfig({ env: { ...env, CRDGEN_SERVICE_ACCOUNT_DIR: join(dir, 'nosa') }, serviceAccountDir: sa }))
+      .namespace,
+    'operators',
+  );
+  // loadConfig reads it too (the operator's path)
+  assert.equal(
+    (await loadConfig({ env: { ...env, CRDGEN_SERVICE_ACCOUNT_DIR: sa } })).auth?.bearerTokenFile,
+    join(sa, 'token'),
+  );
   await assert.rejects(
     inClusterConfig({ env, serviceAccountDir: join(dir, 'nosa') }),
     /cannot read the service account token/,
