@@ -61,6 +61,12 @@ const SUITES: Record<string, { file: string; about: string; inDefault: boolean }
       'crdgen generate at 1x/4x/16x/32x the corpus (cold, one CRD changed) vs openapi-typescript; 16x in a 512 MB heap (issue #38)',
     inDefault: false,
   },
+  sharding: {
+    file: 'sharding.ts',
+    about:
+      'the generated operator on 1 and 3 replicas (--sharded, taskset), 3,000 objects: throughput with the platform’s share, partition, join/leave/crash times, the overlap checker (issue #33)',
+    inDefault: false,
+  },
   'runtime-cache': {
     file: 'runtime-cache.ts',
     about: 'queue, delaying queue, indexer, DeltaFIFO throughput (issue #3)',

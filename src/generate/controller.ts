@@ -32,7 +32,13 @@ import {
 import type { StarterFile } from './starters.js';
 import { apiFilePath } from './paths.js';
 import { crd, generatedYamlHeader } from './crd.js';
-import { operatorWebhooks, testingImport, withCrdConversion, type OperatorWebhooks } from './webhooks.js';
+import {
+  operatorWebhooks,
+  testingImport,
+  webhookCertificateRbac,
+  withCrdConversion,
+  type OperatorWebhooks,
+} from './webhooks.js';
 import { crdConst, crdFromRoot, renderGenericReconcileTest } from './reconcile-test.js';
 import { IMAGE_BASES, OPERATOR_NODE_MAJOR, operatorImage } from './operator-image.js';
 
@@ -340,7 +346,10 @@ function controllerFiles(model: Model, ctx: EmitContext, plan: ControllerPlan): 
   mainImports.use(ctx.runtimeImport, 'runOperator');
   mainImports.use('./controller.js', 'controllerName');
   mainImports.use('./controller.js', setupName);
-  if (hooks) mainImports.use('./webhooks.js', 'setupWebhooks');
+  if (hooks) {
+    mainImports.use('./webhooks.js', 'setupWebhooks');
+    mainImports.use('./webhooks.js', 'webhookCertificates');
+  }
   files.push({
     path: `${base}/main.ts`,
     contents: render('controller', 'main', {
@@ -380,8 +389,12 @@ export function dockerOutDir(outDir: string | undefined): string {
 /** Every verb a reconciler may need on an owned kind it writes itself (kubebuilder's default). */
 const OWNED_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 
-/** What the operator itself does with its kind: its informer lists and watches it. */
-const OPERATOR_VERBS = ['get', 'list', 'watch'];
+/**
+ * What the operator itself does with its kind: its informer lists and watches it (no get: every
+ * read of the reconciler is from that cache, and a role with no more than it needs is proven on
+ * kube-apiserver by test/e2e/install-rbac.test.ts).
+ */
+const OPERATOR_VERBS = ['list', 'watch'];
 
 /** A sharded operator also patches its kind: the sharder sets the shard labels, a shard removes them. */
 const SHARDED_OPERATOR_VERBS = [...OPERATOR_VERBS, 'patch'];
@@ -399,7 +412,13 @@ const SHARDED_LEASE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'delete
 const SHARDED_REPLICAS = 3;
 
 /** What the generic reconcile.ts is granted on its kind, as kubebuilder grants it. */
-const GENERIC_VERBS = { kind: ['update', 'patch'], status: ['update', 'patch'], finalizers: ['update'] };
+const GENERIC_VERBS = { kind: ['get', 'update', 'patch'], status: ['update', 'patch'], finalizers: ['update'] };
+
+/** `verbs` in kubebuilder's order (get, list, watch, create, update, patch, delete). */
+function inVerbOrder(verbs: readonly string[]): string[] {
+  const rank = (v: string): number => (OWNED_VERBS.includes(v) ? OWNED_VERBS.indexOf(v) : OWNED_VERBS.length);
+  return [...verbs].sort((a, b) => rank(a) - rank(b));
+}
 
 /** `a` then what `b` adds. */
 function union(a: readonly string[], b: readonly string[]): string[] {
@@ -425,14 +444,27 @@ function wrapText(text: string, first: string, next: string): string {
  * reconcile.ts needs — the starter's manifest says it, the generic hooks get kubebuilder's
  * defaults — and every verb on the kinds of `--owns`. The comment says where each comes from.
  */
-function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules: string; leaseVerbs: string } {
+function rbac(
+  plan: ControllerPlan,
+  sharded: boolean,
+  hooks: OperatorWebhooks | undefined,
+): { comment: string; rules: string; leaseVerbs: string; roleRules: string } {
   const { ck, owns, starter } = plan;
   const kind = ck.kind;
-  const rule = (apiGroup: string, resource: string, verbs: readonly string[]): string =>
-    `  - apiGroups: [${apiGroup}]\n    resources: [${resource}]\n    verbs: [${verbs.join(', ')}]`;
+  const rule = (apiGroup: string, resource: string, verbs: readonly string[], names?: readonly string[]): string =>
+    `  - apiGroups: [${apiGroup}]\n    resources: [${resource}]\n` +
+    (names ? `    resourceNames: [${names.map((n) => JSON.stringify(n)).join(', ')}]\n` : '') +
+    `    verbs: [${verbs.join(', ')}]`;
+  const certRules = hooks ? webhookCertificateRbac(hooks) : undefined;
+  const certRule = (r: { apiGroup: string; resource: string; verbs: string[]; names?: string[] }): string =>
+    rule(r.apiGroup === '' ? '""' : r.apiGroup, r.resource, r.verbs, r.names);
   const group = JSON.stringify(ck.group.name);
   const wants = starter
-    ? { kind: starter.manifest.rbac.kind, status: hasStatus(kind) ? starter.manifest.rbac.status : [], finalizers: [] }
+    ? {
+        kind: starter.manifest.rbac.kind,
+        status: hasStatus(kind) ? starter.manifest.rbac.status : [],
+        finalizers: starter.manifest.rbac.finalizers ?? [],
+      }
     : GENERIC_VERBS;
   const subresource = kind.subresources.status;
   // without a status subresource the status is written through the object itself
@@ -448,13 +480,14 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
       ? OWNED_VERBS
       : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []);
   const rules = [
-    rule(group, kind.plural, union(operatorVerbs, onKind)),
+    rule(group, kind.plural, inVerbOrder(union(operatorVerbs, onKind))),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
     ...(wants.finalizers.length > 0 ? [rule(group, `${kind.plural}/finalizers`, wants.finalizers)] : []),
     ...owns.map((o) =>
       rule(o.source.runtime ? (o.group === '' ? '""' : o.group) : JSON.stringify(o.group), o.resource, verbsOf(o)),
     ),
     rule('""', 'events', ['create', 'patch']),
+    ...(certRules?.cluster.map(certRule) ?? []),
   ];
   const fromOwns = owns.filter((o) => o.from === '--owns').map((o) => o.resource);
   const fromStarter = owns.filter((o) => o.from !== '--owns');
@@ -467,6 +500,11 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
     const grants = [
       ...(onKind.length > 0 ? [`${kind.plural} ${onKind.join(', ')}`] : []),
       ...(onStatus.length > 0 ? [`${kind.plural}/status ${onStatus.join(', ')}`] : []),
+      ...(wants.finalizers.length > 0
+        ? [
+            `${kind.plural}/finalizers ${wants.finalizers.join(', ')} (its owner references set blockOwnerDeletion: where the OwnerReferencesPermissionEnforcement admission plugin is on, that needs it)`,
+          ]
+        : []),
       ...(fromStarter.length > 0
         ? [`${listText(fromStarter.map((o) => o.resource))} ${starter.manifest.rbac.owns.join(', ')}`]
         : []),
@@ -490,6 +528,10 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
       `reconcile.ts, the generic hooks: ${kind.plural} updated and patched, their status written, their finalizers updated (owner references with blockOwnerDeletion need that), as kubebuilder grants them;`,
     );
   if (fromOwns.length > 0) items.push(`--owns: every verb on ${listText(fromOwns)}, as kubebuilder grants them;`);
+  if (hooks)
+    items.push(
+      `--webhook-cert-mode=self (the webhooks' certificate kept by the operator): its Secret ${hooks.names.secret} read and updated and secrets of its namespace created (RBAC cannot limit create to a name), its webhook configurations${hooks.converts ? ' and its CRD' : ''} read and updated by name (the CA bundle), the writer's Lease in the Role's leases; with cert-manager (--webhook-cert-dir) none of these is needed;`,
+    );
   const comment = [
     `# RBAC of the ${ck.names.type} operator, from what asks for it:`,
     ...items.map((t, i) => wrapText(i === items.length - 1 ? t.replace(/;$/, '.') : t, '# - ', '#   ')),
@@ -499,6 +541,7 @@ function rbac(plan: ControllerPlan, sharded: boolean): { comment: string; rules:
     comment: comment.join('\n'),
     rules: rules.join('\n'),
     leaseVerbs: (sharded ? SHARDED_LEASE_VERBS : LEASE_VERBS).join(', '),
+    roleRules: certRules ? certRules.namespaced.map(certRule).join('\n') : '',
   };
 }
 
@@ -536,7 +579,7 @@ function configFiles(
     ...crdFile.map((f) => ({ path: `${base}/config/crd.yaml`, contents: f.contents })),
     {
       path: `${base}/config/rbac.yaml`,
-      contents: render('controller', 'rbac', { ...common, ...rbac(plan, ctx.sharding === true) }),
+      contents: render('controller', 'rbac', { ...common, ...rbac(plan, ctx.sharding === true, hooks) }),
     },
     { path: `${base}/config/metrics.yaml`, contents: render('controller', 'metrics', common) },
     {

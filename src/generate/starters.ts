@@ -64,8 +64,12 @@ export interface StarterManifest {
    * from that metadata).
    */
   metadataOnly?: string[];
-  /** The verbs its files need: on the kind, on its status (the kind itself without a status subresource), on what it owns. */
-  rbac: { kind: string[]; status: string[]; owns: string[] };
+  /**
+   * The verbs its files need: on the kind, on its status (the kind itself without a status
+   * subresource), on its finalizers (an owner reference with blockOwnerDeletion needs update
+   * there where the OwnerReferencesPermissionEnforcement admission plugin is on), on what it owns.
+   */
+  rbac: { kind: string[]; status: string[]; finalizers?: string[]; owns: string[] };
   files: StarterFile[];
 }
 

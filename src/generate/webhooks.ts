@@ -1,6 +1,7 @@
 // Output, with `--webhooks` (or `webhooks: true`), for each kind named by `--controller`, in controllers/<kind>/:
 //   webhooks.ts               — `setupWebhooks(server)`: the defaulting, validating and conversion webhooks on the
-//                               runtime's server (runOperator passes it; --webhook-bind-address, --webhook-cert-dir) (regenerated)
+//                               runtime's server (runOperator passes it; --webhook-bind-address), and
+//                               `webhookCertificates`: what --webhook-cert-mode=self writes its CA into (regenerated)
 //   admission.ts              — `default<Kind>(obj)`, `validate<Kind>(obj, old, operation)`: the user's hooks, run after
 //                               the schema's defaulting and validation (user-owned, written once)
 //   conversion.generated.ts   — for a kind with several versions: hub-and-spoke conversions (the storage version is the hub)
@@ -9,7 +10,8 @@
 //   conversion.test.ts        — the round-trip property test (fast-check over each version's schema) (regenerated)
 //   config/webhooks.yaml      — Service, Mutating/ValidatingWebhookConfiguration, cert-manager Issuer and Certificate
 // The controller emitter adds what the rest of the operator needs (controller.ts asks {@link operatorWebhooks}): main.ts
-// passes `webhooks: setupWebhooks`, config/manager.yaml mounts the certificate Secret, config/crd.yaml gets the
+// passes `webhooks: setupWebhooks` and `webhookCertificates`, the ClusterRole and Role get the rules of
+// --webhook-cert-mode=self ({@link webhookCertificateRbac}), config/manager.yaml mounts the certificate Secret, config/crd.yaml gets the
 // conversion stanza.
 import type { Group, Kind, Model, SchemaNode } from '../model/types.js';
 import { setOwn } from '../model/schema-json.js';
@@ -26,6 +28,7 @@ import { generatedYamlHeader } from './crd.js';
 import { schemaLiteral } from './validators.js';
 import { assertUniqueNames, type ClientKind } from './client-kinds.js';
 import type { CopyPlan } from '../runtime/webhook/field-copy.js';
+import type { WebhookCertificateTargets } from '../runtime/webhook/cert-rotation.js';
 import { createRequire } from 'node:module';
 
 /** The path of the conversion webhook (config/crd.yaml's `spec.conversion.webhook.clientConfig.service.path`). */
@@ -348,9 +351,10 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
   // webhooks.ts
   const webhooksPath = `${base}/webhooks.ts`;
   const hubValidation = api(hub, 'validation.ts');
-  const imports = new ImportTracker(['webhookPaths', 'admissionKind', 'setupWebhooks']);
+  const imports = new ImportTracker(['webhookPaths', 'admissionKind', 'setupWebhooks', 'webhookCertificates']);
   imports.use(runtime, 'defaultingHandler');
   imports.use(runtime, 'validatingHandler');
+  imports.use(runtime, 'WebhookCertificateTargets', { type: true });
   imports.use(runtime, 'WebhookServer', { type: true });
   imports.use(importPath(webhooksPath, api(hub, 'types.ts')), n.type, { type: true });
   const validation = importPath(webhooksPath, hubValidation);
@@ -390,6 +394,11 @@ function webhookFiles(model: Model, ctx: EmitContext, ow: OperatorWebhooks): Gen
         singleItemCall(w, 'server.conversion(webhookPaths.convert, ', conversionConst, ';'),
       ),
       kindLiteral: `{ group: ${tsString(group.name)}, kind: ${tsString(ck.kind.kind)} }`,
+      certificates: literalAt(
+        webhookCertificateTargets(ow),
+        'export const webhookCertificates: WebhookCertificateTargets = ',
+        ';',
+      ),
       validateName: `validate${n.type}`,
       hub,
       hubValidationPath: hubValidation,
@@ -626,6 +635,64 @@ function webhooksYaml(ctx: EmitContext, ow: OperatorWebhooks): string {
       webhooks: [webhook(names.validatingWebhook, names.validatePath, {})],
     },
   ]);
+}
+
+/**
+ * What `--webhook-cert-mode=self` writes its CA into (the configurations of config/webhooks.yaml,
+ * the CRD of config/crd.yaml when it converts) and its default Secret and Service.
+ */
+export function webhookCertificateTargets(ow: OperatorWebhooks): WebhookCertificateTargets {
+  const { names } = ow;
+  return {
+    secret: names.secret,
+    service: names.service,
+    mutatingWebhookConfigurations: [names.mutatingConfiguration],
+    validatingWebhookConfigurations: [names.validatingConfiguration],
+    ...(ow.converts ? { conversionCrds: [`${ow.ck.kind.plural}.${ow.group.name}`] } : {}),
+  };
+}
+
+/**
+ * The RBAC rules `--webhook-cert-mode=self` needs: in the operator's namespace (a Role) the Secret
+ * read by every replica and written by one — `create` cannot be limited to a name (RBAC knows no
+ * name before the object exists), so it is granted on secrets of the namespace — and cluster-wide
+ * (the ClusterRole) its own webhook configurations and CRD read and updated by name.
+ */
+export function webhookCertificateRbac(ow: OperatorWebhooks): {
+  namespaced: { apiGroup: string; resource: string; verbs: string[]; names?: string[] }[];
+  cluster: { apiGroup: string; resource: string; verbs: string[]; names?: string[] }[];
+} {
+  const t = webhookCertificateTargets(ow);
+  return {
+    namespaced: [
+      { apiGroup: '', resource: 'secrets', verbs: ['get', 'update'], names: [t.secret] },
+      { apiGroup: '', resource: 'secrets', verbs: ['create'] },
+    ],
+    cluster: [
+      {
+        apiGroup: 'admissionregistration.k8s.io',
+        resource: 'mutatingwebhookconfigurations',
+        verbs: ['get', 'update'],
+        names: [...(t.mutatingWebhookConfigurations ?? [])],
+      },
+      {
+        apiGroup: 'admissionregistration.k8s.io',
+        resource: 'validatingwebhookconfigurations',
+        verbs: ['get', 'update'],
+        names: [...(t.validatingWebhookConfigurations ?? [])],
+      },
+      ...(t.conversionCrds
+        ? [
+            {
+              apiGroup: 'apiextensions.k8s.io',
+              resource: 'customresourcedefinitions',
+              verbs: ['get', 'update'],
+              names: [...t.conversionCrds],
+            },
+          ]
+        : []),
+    ],
+  };
 }
 
 /**

@@ -2,7 +2,16 @@
 // started with --sharded as processes, a reader of their /metrics, and the checker over every
 // replica's log: the reconciles of one object never overlap in time across replicas.
 import { HashRing, objectHashKey } from '../../src/runtime/index.js';
-import { startOperator, type LogLine, type OperatorProcess } from './support.js';
+import { startControlPlane } from '../../src/testing/index.js';
+import { controlPlaneAssets } from '../support/assets.js';
+import {
+  DM_CRD,
+  startOperator,
+  startTestenvProcess,
+  type LogLine,
+  type OperatorProcess,
+  type TestenvProcess,
+} from './support.js';
 
 /** The ring of the generated operator (its controller's name). */
 export const RING = 'databasemanager-controller';
@@ -11,6 +20,25 @@ export const DRAIN_LABEL = `drain.shard.crdgen.io/${RING}`;
 
 /** Lease timings of the tests: short, with room for a loaded machine. */
 export const LEASE = { durationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 1000 };
+
+/** Services the real control plane's default range (10.0.0.0/24) can hold: one per DatabaseManager. */
+const DEFAULT_SERVICE_RANGE_HOLDS = 250;
+
+/**
+ * The real control plane for `objects` DatabaseManagers: `crdgen testenv --real` while their
+ * Services fit its /24 Service range, else crdgen/testing's startControlPlane with a /16 (past
+ * 253 Services kube-apiserver refuses the next one with "range is full", and those objects never
+ * converge).
+ */
+export async function startShardingControlPlane(objects: number): Promise<TestenvProcess> {
+  if (objects <= DEFAULT_SERVICE_RANGE_HOLDS) return startTestenvProcess(DM_CRD, ['--real']);
+  const cp = await startControlPlane({
+    assets: controlPlaneAssets(),
+    crds: [DM_CRD],
+    apiserverArgs: ['--service-cluster-ip-range=10.0.0.0/16'],
+  });
+  return { kubeconfigPath: cp.kubeconfigPath, stop: () => cp.stop() };
+}
 
 /** One replica process. */
 export interface Replica {
@@ -78,8 +106,13 @@ export async function scrape(r: Replica): Promise<string> {
 
 /** The shard the ring of `shards` gives DatabaseManager `namespace/name`. */
 export function shardOf(shards: readonly string[], namespace: string, name: string): string | undefined {
-  return new HashRing(shards).shardFor(objectHashKey('coolops.cn', 'DatabaseManager', namespace, name));
+  // a ring hashes 100 points per shard: built once per set of shards, not once per object
+  const id = [...shards].sort().join(',');
+  let ring = rings.get(id);
+  if (!ring) rings.set(id, (ring = new HashRing(shards)));
+  return ring.shardFor(objectHashKey('coolops.cn', 'DatabaseManager', namespace, name));
 }
+const rings = new Map<string, HashRing>();
 
 /** One finished reconcile, from a replica's log line. */
 export interface ReconcileSpan {

@@ -1,4 +1,5 @@
-// End to end on the real control plane (`crdgen testenv --real`: etcd and kube-apiserver): the
+// End to end on the real control plane (`crdgen testenv --real`: etcd and kube-apiserver; past 250
+// objects crdgen/testing's, with room for a Service per object: startShardingControlPlane): the
 // generated DatabaseManager operator with --sharded as separate processes. Three replicas split
 // the DatabaseManagers (each holds 1/3 ± 20 % of them and of their Deployments); a 4th joins and
 // takes about a quarter; one leaves (SIGTERM, exit 0) and one is killed (SIGKILL): their objects
@@ -22,6 +23,7 @@ import {
   scrape,
   shardOf,
   startReplica,
+  startShardingControlPlane,
   withoutFrozen,
   type Replica,
 } from './sharding-support.js';
@@ -50,7 +52,9 @@ describe('sharded operator on crdgen testenv --real', () => {
 
   before(async () => {
     gen = generateOperator();
-    server = await startTestenvProcess(DM_CRD, process.env['CRDGEN_SHARDING_INPROC'] ? undefined : ['--real']);
+    server = process.env['CRDGEN_SHARDING_INPROC']
+      ? await startTestenvProcess(DM_CRD)
+      : await startShardingControlPlane(N);
   });
   after(async () => {
     await Promise.all(all.map((r) => r.op.kill()));
@@ -64,6 +68,9 @@ describe('sharded operator on crdgen testenv --real', () => {
     async (t) => {
       const config = await loadKubeconfig({ path: server.kubeconfigPath });
       const dms = resourceClient<DM>(config, DM_RESOURCE).namespace('default');
+      // the creates are not rate-limited (the client's 5 requests a second would take 10 min for 3,000);
+      // the checks and the driver keep their pace
+      const creates = resourceClient<DM>({ ...config, qps: 0 }, DM_RESOURCE).namespace('default');
       const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
       const start = (name: string): Replica => {
         const r = startReplica(gen.main, server.kubeconfigPath, name, nextPort++);
@@ -83,7 +90,7 @@ describe('sharded operator on crdgen testenv --real', () => {
           Array.from({ length: Math.min(50, N - i) }, (_, j) => {
             const name = `dm-${i + j}`;
             want.set(name, 1);
-            return dms.create({
+            return creates.create({
               apiVersion: 'coolops.cn/v1alpha1',
               kind: 'DatabaseManager',
               metadata: { name },

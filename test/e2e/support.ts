@@ -74,12 +74,12 @@ export interface OperatorProcess {
   kill(): Promise<void>;
 }
 
-/** Spawns `main` with `args`. */
-export function startOperator(main: string, args: string[]): OperatorProcess {
+/** Spawns `main` with `args` (and `env` on top of this process's, KUBECONFIG unset). */
+export function startOperator(main: string, args: string[], env: NodeJS.ProcessEnv = {}): OperatorProcess {
   const proc = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, KUBECONFIG: '' },
+    env: { ...process.env, KUBECONFIG: '', ...env },
   });
   const logs: LogLine[] = [];
   const other: string[] = [];

@@ -2,6 +2,7 @@
 // on) runs through the e2e scenario against the test server, every request it makes is recorded
 // (its user agent tells it from the test's), mapped to an RBAC verb and resource, and compared
 // with config/rbac.yaml: every verb used is granted, and every verb granted is used or justified.
+// test/e2e/install-rbac.test.ts proves the same role on kube-apiserver with RBAC enforced.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -38,10 +39,10 @@ type Permission = string;
 
 /** Verbs granted but not used, each with the reason it stays. Anything else unused fails the test. */
 const JUSTIFIED: Record<Permission, string> = {
-  // The controller reads DatabaseManagers only from its informer's cache (list + watch). `get`
-  // discloses nothing `list` does not (a list returns every object whole), and it keeps the
-  // role usable by the kubebuilder-style `get, list, watch` tooling; a finding, not a hole.
-  'coolops.cn/databasemanagers get': 'no access beyond list',
+  // No request: the OwnerReferencesPermissionEnforcement admission plugin checks it when the
+  // operator sets blockOwnerDeletion on what it owns (test/e2e/install-rbac.test.ts shows the
+  // Deployment refused without it).
+  'coolops.cn/databasemanagers/finalizers update': 'an owner reference with blockOwnerDeletion',
   // Informers stream their initial lists (a watch with sendInitialEvents): `list` is what they
   // fall back to, in pages, on a server without streaming lists (the WatchList feature off).
   'coolops.cn/databasemanagers list': 'the paged-list fallback of streaming lists',

@@ -1,6 +1,8 @@
 // In-cluster configuration (client-go's rest.InClusterConfig): the API server from
 // KUBERNETES_SERVICE_HOST/PORT, the mounted service-account token (a token file, re-read
-// as the kubelet rotates it), CA and namespace.
+// as the kubelet rotates it), CA and namespace. CRDGEN_SERVICE_ACCOUNT_DIR moves the mount
+// point (client-go and kube-rs have no such switch): a test runs an operator process exactly as
+// its pod, with the files of a TokenRequest token in a folder of its own.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RestConfig } from './config.js';
@@ -8,11 +10,14 @@ import type { RestConfig } from './config.js';
 /** Where the kubelet mounts the service account. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
+/** The environment variable that moves the mount point away from SERVICE_ACCOUNT_DIR. */
+export const SERVICE_ACCOUNT_DIR_ENV = 'CRDGEN_SERVICE_ACCOUNT_DIR';
+
 /** Options of inClusterConfig, for tests and unusual mounts. */
 export interface InClusterOptions {
   /** Environment; default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Folder holding `token`, `ca.crt` and `namespace`; default SERVICE_ACCOUNT_DIR. */
+  /** Folder holding `token`, `ca.crt` and `namespace`; default $CRDGEN_SERVICE_ACCOUNT_DIR, else SERVICE_ACCOUNT_DIR. */
   serviceAccountDir?: string;
 }
 
@@ -28,7 +33,7 @@ export function isInCluster(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export async function inClusterConfig(options: InClusterOptions = {}): Promise<RestConfig> {
   const env = options.env ?? process.env;
-  const dir = options.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+  const dir = options.serviceAccountDir ?? (env[SERVICE_ACCOUNT_DIR_ENV] || SERVICE_ACCOUNT_DIR);
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {

@@ -165,6 +165,9 @@ export class ResourceClientImpl<
       ...(this.metadataOnly ? { accept: PARTIAL_OBJECT_METADATA_LIST_ACCEPT } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // Go encodes an empty slice that was never allocated as null: kube-apiserver answers an empty
+    // PartialObjectMetadataList with `"items": null` (client-go decodes it as no items)
+    if (list && (list as { items?: unknown }).items === null) list.items = [];
     if (this.metadataOnly && list && Array.isArray(list.items) && list.kind !== 'PartialObjectMetadataList') {
       return {
         ...list,

@@ -1,9 +1,18 @@
 // X.509 certificates made with node:crypto alone: the operator's self-signed serving certificate
-// (secured metrics without --metrics-cert-dir, as controller-runtime's metrics server makes one).
+// (secured metrics without --metrics-cert-dir, as controller-runtime's metrics server makes one),
+// and the CA and CA-signed serving certificates of --webhook-cert-mode=self.
 // node:crypto parses certificates (X509Certificate) but does not write them, and the operator's
 // image has no openssl: the certificate's DER is written here (RFC 5280's few structures an ECDSA
 // P-256 serving certificate needs) and signed with crypto.sign.
-import { createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** A certificate and its key, PEM. */
@@ -18,10 +27,12 @@ export interface CertificateOptions {
   commonName: string;
   /** subjectAltName: DNS names and IP addresses (`127.0.0.1`, `::1`). */
   hosts?: readonly string[];
-  /** Valid for this long from `notBefore` (default 365 days). */
+  /** Valid for this long from `notBefore` (default 365 days); see `notAfter`. */
   validForMs?: number;
   /** Default: an hour ago (clocks differ). */
   notBefore?: Date;
+  /** The end of validity; overrides `validForMs`. */
+  notAfter?: Date;
   /** A CA certificate (basicConstraints CA, keyCertSign) rather than a serving one. */
   isCA?: boolean;
   /** The issuer: a CA's certificate and key (PEM); default self-signed. */
@@ -96,15 +107,22 @@ const ECDSA_WITH_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 export function createCertificate(options: CertificateOptions): CertificateKeyPair {
   const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const notBefore = options.notBefore ?? new Date(Date.now() - 3_600_000);
-  const notAfter = new Date(notBefore.getTime() + (options.validForMs ?? 365 * 24 * 3_600_000));
+  const notAfter = options.notAfter ?? new Date(notBefore.getTime() + (options.validForMs ?? 365 * 24 * 3_600_000));
+  if (!(notAfter.getTime() > notBefore.getTime()))
+    throw new Error(`a certificate must end after it begins (${notBefore.toISOString()} .. ${notAfter.toISOString()})`);
   const serial = randomBytes(16);
   serial[0] &= 0x7f;
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
   let issuerName = name(options.commonName);
   let signer: KeyObject = privateKey;
+  let authorityKeyId = keyId(spki);
   if (options.issuer) {
     const ca = new X509Certificate(options.issuer.cert);
+    if (!ca.ca) throw new Error('the issuer is not a CA certificate (basicConstraints CA:TRUE)');
     issuerName = Buffer.from(ca.raw.subarray(...subjectRange(ca.raw)));
     signer = createPrivateKey(options.issuer.key);
+    if (!ca.checkPrivateKey(signer)) throw new Error("the issuer's key does not match its certificate");
+    authorityKeyId = keyId(ca.publicKey.export({ type: 'spki', format: 'der' }));
   }
   const hosts = options.hosts ?? [];
   const san = seq(
@@ -121,6 +139,9 @@ export function createCertificate(options: CertificateOptions): CertificateKeyPa
         extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))), // extKeyUsage serverAuth
       ];
   if (hosts.length > 0) extensions.push(extension('2.5.29.17', false, san));
+  // key identifiers: a client holding several CAs of the same name (a rotation's bundle) finds the issuer by them
+  extensions.push(extension('2.5.29.14', false, der(0x04, keyId(spki)))); // subjectKeyIdentifier
+  extensions.push(extension('2.5.29.35', false, seq(der(0x80, authorityKeyId)))); // authorityKeyIdentifier
   const tbs = seq(
     der(0xa0, der(0x02, Buffer.from([2]))), // version v3
     uint(serial),
@@ -128,7 +149,7 @@ export function createCertificate(options: CertificateOptions): CertificateKeyPa
     issuerName,
     seq(time(notBefore), time(notAfter)),
     name(options.commonName),
-    publicKey.export({ type: 'spki', format: 'der' }),
+    spki,
     der(0xa3, seq(...extensions)),
   );
   const signature = sign('sha256', tbs, signer);
@@ -138,6 +159,11 @@ export function createCertificate(options: CertificateOptions): CertificateKeyPa
     .replace(/.{64}/g, '$&\n')
     .replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
   return { cert: pem, key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+}
+
+/** A key identifier: the leftmost 160 bits of the SHA-256 of the SubjectPublicKeyInfo (any consistent method serves, RFC 5280 4.2.1.2). */
+function keyId(spki: Buffer): Buffer {
+  return createHash('sha256').update(spki).digest().subarray(0, 20);
 }
 
 /** [start, end) of the subject Name inside a certificate's DER (tbsCertificate's sixth element, after the optional version). */

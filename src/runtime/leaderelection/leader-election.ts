@@ -139,6 +139,8 @@ export class LeaderElector {
     const leadController = new AbortController();
     const onAbort = (): void => leadController.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
+    // stopped while the winning attempt was in flight: an aborted signal fires no event
+    if (signal.aborted) onAbort();
     let workDone = false;
     const work = lead(leadController.signal)
       .catch((e: unknown) => this.logger.error({ err: errorMessage(e) }, 'leading work failed'))

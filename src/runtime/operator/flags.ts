@@ -62,6 +62,26 @@ export interface OperatorFlags {
   webhookBindAddress: string;
   /** Folder with the webhook serving certificate `tls.crt` and key `tls.key` (controller-runtime's default `/tmp/k8s-webhook-server/serving-certs`). */
   webhookCertDir: string;
+  /**
+   * Where the webhook's certificate comes from: `dir` (the files of `webhookCertDir`, e.g. cert-manager's
+   * Secret mounted there) or `self` (the operator keeps a CA and certificate in a Secret and writes the CA
+   * into its webhook configurations and CRD). Undefined: `dir` when `--webhook-cert-dir` is given or
+   * the operator names no certificate targets, else `self`.
+   */
+  webhookCertMode?: 'dir' | 'self';
+  /** self: the Secret's name (default: the operator's, from its webhooks.ts). */
+  webhookCertSecret?: string;
+  /** self: the webhook Service's name (default: the operator's); the certificate is for `<service>.<namespace>.svc`. */
+  webhookServiceName?: string;
+  /** self: the namespace of the Service and the Secret (default: POD_NAMESPACE, the pod's service-account namespace, `default`). */
+  webhookNamespace?: string;
+  /** self: more DNS names and IP addresses in the serving certificate. */
+  webhookCertHosts: string[];
+  /** self: the CA's lifetime (default 365 days) and the serving certificate's (default 90 days); renewed with a third left. */
+  webhookCaValidityMs?: number;
+  webhookCertValidityMs?: number;
+  /** self: how often replicas read the Secret and the writer checks what is due (default 10 s). */
+  webhookCertSyncPeriodMs?: number;
 }
 
 /** Thrown for bad flags; the message is meant for the user (print it with the usage, exit 2). */
@@ -115,6 +135,17 @@ export function operatorUsage(name: string): string {
   --webhook-bind-address <addr>        webhook server (HTTPS), [host]:port (default :9443), for an operator with webhooks
   --webhook-cert-dir <dir>             folder of the webhook's tls.crt and tls.key, reloaded when they change
                                        (default /tmp/k8s-webhook-server/serving-certs)
+  --webhook-cert-mode <dir|self>       dir: the files of --webhook-cert-dir (e.g. from cert-manager); self: the operator
+                                       keeps a CA and certificate in a Secret, writes the CA into its webhook
+                                       configurations and CRD, and rotates them (default: dir when --webhook-cert-dir
+                                       is given, else self)
+  --webhook-cert-secret <name>         self: the Secret (default: the operator's, <kind>-webhook-server-cert)
+  --webhook-service-name <name>        self: the webhook Service; the certificate is for <service>.<namespace>.svc
+  --webhook-namespace <ns>             self: the Service's and Secret's namespace (default: the pod's)
+  --webhook-cert-hosts <a,b>           self: more DNS names and IP addresses in the serving certificate
+  --webhook-ca-validity <d>            self: the CA's lifetime (default 8760h), renewed with a third left
+  --webhook-cert-validity <d>          self: the serving certificate's lifetime (default 2160h), renewed with a third left
+  --webhook-cert-sync-period <d>       self: how often the Secret is read and rotation checked (default 10s)
   -h, --help                           show this help
 `;
 }
@@ -132,6 +163,68 @@ function positiveInt(text: string, flag: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1)
     throw new FlagError(`--${flag}: ${JSON.stringify(text)} is not a positive integer`);
   return n;
+}
+
+/** The flags of --webhook-cert-mode=self. */
+function webhookCertFlags(
+  values: Record<string, string | boolean | undefined>,
+): Pick<
+  OperatorFlags,
+  | 'webhookCertMode'
+  | 'webhookCertSecret'
+  | 'webhookServiceName'
+  | 'webhookNamespace'
+  | 'webhookCertHosts'
+  | 'webhookCaValidityMs'
+  | 'webhookCertValidityMs'
+  | 'webhookCertSyncPeriodMs'
+> {
+  const text = (k: string): string | undefined => (typeof values[k] === 'string' ? values[k] : undefined);
+  const given = text('webhook-cert-mode');
+  if (given !== undefined && given !== 'dir' && given !== 'self')
+    throw new FlagError(`--webhook-cert-mode: ${JSON.stringify(given)} is not dir or self`);
+  // a folder given means its files, unless the mode says otherwise
+  const mode = given ?? (text('webhook-cert-dir') !== undefined ? 'dir' : undefined);
+  if (mode === 'self' && text('webhook-cert-dir') !== undefined)
+    throw new FlagError('--webhook-cert-dir is for --webhook-cert-mode=dir; self keeps its certificate in a Secret');
+  const name = (k: string): string | undefined => {
+    const v = text(k);
+    if (v !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(v))
+      throw new FlagError(
+        `--${k}: ${JSON.stringify(v)} is not an object name (lowercase letters, digits, '-' and '.')`,
+      );
+    return v;
+  };
+  const positive = (k: string): number | undefined => {
+    const v = text(k);
+    if (v === undefined) return undefined;
+    const ms = parseDuration(v, k);
+    if (!(ms >= 1)) throw new FlagError(`--${k}: ${JSON.stringify(v)} must be at least 1ms`);
+    return ms;
+  };
+  const secret = name('webhook-cert-secret');
+  const service = name('webhook-service-name');
+  const ns = name('webhook-namespace');
+  const ca = positive('webhook-ca-validity');
+  const cert = positive('webhook-cert-validity');
+  const sync = positive('webhook-cert-sync-period');
+  const hosts = (text('webhook-cert-hosts') ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  for (const h of hosts)
+    if (!/^[A-Za-z0-9*]([-A-Za-z0-9.*]*[A-Za-z0-9])?$|^[0-9a-fA-F:]+$/.test(h))
+      throw new FlagError(`--webhook-cert-hosts: ${JSON.stringify(h)} is not a DNS name or an IP address`);
+  return {
+    ...(mode !== undefined ? { webhookCertMode: mode } : {}),
+    ...(secret !== undefined ? { webhookCertSecret: secret } : {}),
+    ...(service !== undefined ? { webhookServiceName: service } : {}),
+    ...(ns !== undefined ? { webhookNamespace: ns } : {}),
+    webhookCertHosts: hosts,
+    ...(ca !== undefined ? { webhookCaValidityMs: ca } : {}),
+    ...(cert !== undefined ? { webhookCertValidityMs: cert } : {}),
+    ...(sync !== undefined ? { webhookCertSyncPeriodMs: sync } : {}),
+  };
 }
 
 /**
@@ -173,6 +266,14 @@ export function parseOperatorFlags(
         'kube-api-burst': { type: 'string' },
         'webhook-bind-address': { type: 'string' },
         'webhook-cert-dir': { type: 'string' },
+        'webhook-cert-mode': { type: 'string' },
+        'webhook-cert-secret': { type: 'string' },
+        'webhook-service-name': { type: 'string' },
+        'webhook-namespace': { type: 'string' },
+        'webhook-cert-hosts': { type: 'string' },
+        'webhook-ca-validity': { type: 'string' },
+        'webhook-cert-validity': { type: 'string' },
+        'webhook-cert-sync-period': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -212,6 +313,7 @@ export function parseOperatorFlags(
     kubeApiBurst: values['kube-api-burst'] === undefined ? 30 : positiveInt(values['kube-api-burst'], 'kube-api-burst'),
     webhookBindAddress: values['webhook-bind-address'] ?? ':9443',
     webhookCertDir: values['webhook-cert-dir'] ?? '/tmp/k8s-webhook-server/serving-certs',
+    ...webhookCertFlags(values),
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
   };

@@ -31,6 +31,7 @@ import { EventBroadcaster } from '../events/recorder.js';
 import { newManager, type Manager } from '../manager/manager.js';
 import { ShardLeaseLostError } from '../sharding/shard.js';
 import type { WebhookServer } from '../webhook/server.js';
+import type { CertRotator, WebhookCertificateTargets } from '../webhook/cert-rotation.js';
 
 /** What the operator's main hands to {@link OperatorSpec.setupWithManager}. */
 export interface OperatorContext {
@@ -63,6 +64,50 @@ export interface OperatorSpec {
   setupWithManager(manager: Manager, ctx: OperatorContext): void | Promise<void>;
   /** Registers the operator's admission and conversion webhooks. */
   webhooks?: WebhookSetup;
+  /**
+   * What `--webhook-cert-mode=self` writes the CA into, and its default Secret and Service names
+   * (config/webhooks.yaml's and config/crd.yaml's). Without it the mode defaults to `dir`.
+   */
+  webhookCertificates?: WebhookCertificateTargets;
+}
+
+/**
+ * The serving certificates of `--webhook-cert-mode=self`: a CertRotator on the Secret, started
+ * (the Secret created when absent), writing the caBundles while it holds the writer's Lease.
+ */
+async function selfCertificates(spec: OperatorSpec, ctx: OperatorContext): Promise<CertRotator> {
+  const { flags, config, logger } = ctx;
+  const defaults = spec.webhookCertificates;
+  const secret = flags.webhookCertSecret ?? defaults?.secret;
+  const service = flags.webhookServiceName ?? defaults?.service;
+  if (!secret || !service)
+    throw new Error('--webhook-cert-mode=self needs --webhook-cert-secret and --webhook-service-name');
+  // the pod's namespace: POD_NAMESPACE, else the service-account namespace file (in-cluster config)
+  const namespace =
+    flags.webhookNamespace ||
+    process.env['POD_NAMESPACE'] ||
+    (config.source === 'in-cluster' ? config.namespace : undefined) ||
+    'default';
+  const { CertRotator } = await import('../webhook/cert-rotation.js');
+  const rotator = new CertRotator({
+    backend: restBackend(config),
+    namespace,
+    targets: { ...defaults, secret, service },
+    hosts: flags.webhookCertHosts,
+    ...(flags.webhookCaValidityMs !== undefined ? { caValidityMs: flags.webhookCaValidityMs } : {}),
+    ...(flags.webhookCertValidityMs !== undefined ? { servingValidityMs: flags.webhookCertValidityMs } : {}),
+    ...(flags.webhookCertSyncPeriodMs !== undefined ? { syncPeriodMs: flags.webhookCertSyncPeriodMs } : {}),
+    leaseDurationMs: flags.leaseDurationMs,
+    renewDeadlineMs: flags.renewDeadlineMs,
+    retryPeriodMs: flags.retryPeriodMs,
+    logger,
+  });
+  await rotator.start();
+  logger.info(
+    { secret: `${namespace}/${secret}`, service },
+    'webhook certificates kept in a Secret (--webhook-cert-mode=self)',
+  );
+  return rotator;
 }
 
 /** The manager runOperator builds for `spec`. */
@@ -176,9 +221,13 @@ export async function runOperator(
     const manager = await operatorManager(spec, ctx);
     if (spec.webhooks) {
       const { startWebhookServer } = await import('../webhook/server.js');
+      const mode = flags.webhookCertMode ?? (spec.webhookCertificates ? 'self' : 'dir');
+      const certificates = mode === 'self' ? await selfCertificates(spec, ctx) : undefined;
+      // stopped at exit: the writer gives its Lease up
+      if (certificates) servers.push({ close: () => (certificates.stop(), certificates.stopped()) });
       const webhookServer = await startWebhookServer({
         bindAddress: flags.webhookBindAddress,
-        certDir: flags.webhookCertDir,
+        ...(certificates ? { certificates } : { certDir: flags.webhookCertDir }),
         logger,
       }).catch((e: unknown) => Promise.reject(bindFailure('--webhook-bind-address', flags.webhookBindAddress, e)));
       servers.push(webhookServer);

@@ -27,8 +27,24 @@ export interface KeyPair {
   key: string;
 }
 
+/**
+ * Where the webhook server takes its serving certificate from at each handshake: a folder
+ * ({@link CertWatcher}) or a Secret the operator keeps (`CertRotator`).
+ */
+export interface ServingCertificates {
+  /** The pair serving now. */
+  current(): KeyPair;
+  /** The TLS context of the pair serving now. */
+  secureContext(): SecureContext;
+  /** Called with every new pair; returns the unsubscribe. */
+  onChange(listener: (pair: KeyPair) => void): () => void;
+  /** Reads the source now; resolves when done (a pair that does not load is kept out). */
+  reload(): Promise<void>;
+  stop(): void;
+}
+
 /** Watches a certificate and key; {@link current} is the last pair that loaded. */
-export class CertWatcher {
+export class CertWatcher implements ServingCertificates {
   private pair: KeyPair | undefined;
   private context: SecureContext | undefined;
   private watcher: FSWatcher | undefined;

@@ -3,6 +3,7 @@
 export * from './admission.js';
 export * from './conversion.js';
 export * from './certwatcher.js';
+export * from './cert-rotation.js';
 export * from './server.js';
 export { applyPatchTolerant, diffJson, type JsonPatchOp } from './json-patch.js';
 export { copyFields, type CopyPlan } from './field-copy.js';

@@ -10,7 +10,7 @@ import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { parseBindAddress } from '../http/endpoint-server.js';
 import { parseAdmissionReview, errored, type AdmissionHandler, type AdmissionReview } from './admission.js';
 import { answerConversionReview, failedConversionReview, type HubAndSpoke } from './conversion.js';
-import { CertWatcher } from './certwatcher.js';
+import { CertWatcher, type ServingCertificates } from './certwatcher.js';
 
 /** The largest request body accepted (controller-runtime's 7 MiB: the apiserver's 3 MiB object, twice, in a review). */
 export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
@@ -19,8 +19,10 @@ export const DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024;
 export interface WebhookServerOptions {
   /** `[host]:port` (default `:9443`). */
   bindAddress?: string;
-  /** The folder with the serving certificate and key. */
-  certDir: string;
+  /** The folder with the serving certificate and key (watched by a {@link CertWatcher}); or `certificates`. */
+  certDir?: string;
+  /** Where the serving certificate comes from instead of a folder (--webhook-cert-mode=self: a `CertRotator`, started). */
+  certificates?: ServingCertificates;
   certName?: string;
   keyName?: string;
   /** How often the certificate files are read again besides file-system events (default 10000 ms). */
@@ -35,8 +37,8 @@ export interface WebhookServer {
   /** `https://host:port` actually bound. */
   readonly url: string;
   readonly port: number;
-  /** The certificate watcher (reload() reads the files now). */
-  readonly certs: CertWatcher;
+  /** The serving certificates (reload() reads the files, or the Secret, now). */
+  readonly certs: ServingCertificates;
   /** Serves AdmissionReviews on `path` (e.g. `/validate-coolops-cn-v1-databasemanager`). */
   admission(path: string, handler: AdmissionHandler): void;
   /** Serves ConversionReviews on `path` (e.g. `/convert`) with these kinds' conversions. */
@@ -53,14 +55,19 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   const bind = parseBindAddress(options.bindAddress ?? ':9443');
   if (!bind) throw new Error('the webhook server needs a bind address ("0" does not disable it here)');
   const maxBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  const certs = new CertWatcher({
-    certDir: options.certDir,
-    ...(options.certName ? { certName: options.certName } : {}),
-    ...(options.keyName ? { keyName: options.keyName } : {}),
-    ...(options.certPollIntervalMs !== undefined ? { pollIntervalMs: options.certPollIntervalMs } : {}),
-    logger,
-  });
-  await certs.start();
+  let certs: ServingCertificates;
+  if (options.certificates) certs = options.certificates;
+  else if (options.certDir !== undefined) {
+    const watcher = new CertWatcher({
+      certDir: options.certDir,
+      ...(options.certName ? { certName: options.certName } : {}),
+      ...(options.keyName ? { keyName: options.keyName } : {}),
+      ...(options.certPollIntervalMs !== undefined ? { pollIntervalMs: options.certPollIntervalMs } : {}),
+      logger,
+    });
+    await watcher.start();
+    certs = watcher;
+  } else throw new Error('the webhook server needs certDir or certificates');
   const routes = new Map<string, Route>();
   const server: Server = createServer(
     {
@@ -157,7 +164,10 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   });
   const port = (server.address() as AddressInfo).port;
   const host = bind.host === '0.0.0.0' ? '127.0.0.1' : bind.host.includes(':') ? `[${bind.host}]` : bind.host;
-  logger.info({ address: `${bind.host}:${port}`, certDir: options.certDir }, 'serving webhooks');
+  logger.info(
+    { address: `${bind.host}:${port}`, ...(options.certDir !== undefined ? { certDir: options.certDir } : {}) },
+    'serving webhooks',
+  );
   return {
     url: `https://${host}:${port}`,
     port,

@@ -93,8 +93,10 @@ test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config
     .flatMap((d) => d.rules ?? [])
     .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules, [
-    'coolops.cn:databasemanagers:get,list,watch',
+    'coolops.cn:databasemanagers:list,watch',
     'coolops.cn:databasemanagers/status:update',
+    // its owner references set blockOwnerDeletion (OwnerReferencesPermissionEnforcement checks update on finalizers)
+    'coolops.cn:databasemanagers/finalizers:update',
     'apps:deployments:list,watch,create,update',
     // read whole (get) when its metadata says it changed: the Services are cached as metadata only
     ':services:list,watch,create,update,get',
@@ -111,6 +113,7 @@ test('DatabaseManager: the ten files, reconcile.ts, reconcile.test.ts and config
     comment,
     /deployments and services list, watch, create, update; services also get \(cached as metadata only/,
   );
+  assert.match(comment, /databasemanagers\/finalizers update \(its owner references set blockOwnerDeletion/);
   const manager = parseAllDocuments(files.find((f) => f.path.endsWith('manager.yaml'))!.contents).map(
     (d) => d.toJSON() as Record<string, any>,
   );
@@ -320,7 +323,7 @@ test('the databasemanager starter is picked by group and kind: the published CRD
   assert.doesNotMatch(rec, /updateStatus\(/);
   // RBAC: the status through an update of the object itself
   assert.deepEqual(rulesOf(controllerFile(published, 'rbac.yaml')).slice(0, 1), [
-    'coolops.cn:databasemanagers:get,list,watch,update',
+    'coolops.cn:databasemanagers:list,watch,update',
   ]);
   // the fixture with status.conditions and observedGeneration gets all three
   const full = read('fixtures/databasemanager/crd.yaml');
@@ -687,8 +690,9 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
       .map((r) => `${r.apiGroups.join()}:${r.resources.join()}:${r.verbs.join()}`);
   assert.deepEqual(rules(sharded), [
     // the sharder sets the shard labels and a shard removes them: merge patches on the kind
-    'coolops.cn:databasemanagers:get,list,watch,patch',
+    'coolops.cn:databasemanagers:list,watch,patch',
     'coolops.cn:databasemanagers/status:update',
+    'coolops.cn:databasemanagers/finalizers:update',
     // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
     'apps:deployments:list,watch,create,update,get',
     ':services:list,watch,create,update,get',

@@ -72,7 +72,7 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
     );
   const get = (p: string) => files.find((f) => f.path === `controllers/databasemanager/${p}`)!.contents;
   // main.ts hands the webhooks to runOperator
-  assert.match(get('main.ts'), /import \{ setupWebhooks \} from "\.\/webhooks\.js";/);
+  assert.match(get('main.ts'), /import \{ setupWebhooks, webhookCertificates \} from "\.\/webhooks\.js";/);
   assert.match(get('main.ts'), /webhooks: setupWebhooks,/);
   // webhooks.ts: the hub's paths, the schema's defaulting and validation before the user's hooks
   const wh = get('webhooks.ts');
@@ -165,11 +165,45 @@ test('two versions: webhooks.ts, admission.ts and conversion.ts (user-owned), co
   assert.deepEqual(pod.volumes, [
     { name: 'webhook-certs', secret: { secretName: 'databasemanager-webhook-server-cert' } },
   ]);
-  // RBAC: serving webhooks needs no API access, so the role is what it was
-  assert.equal(
-    get('config/rbac.yaml'),
-    generate(read(DM2), false).find((f) => f.path.endsWith('config/rbac.yaml'))!.contents,
-  );
+  // RBAC: the role without webhooks, plus what --webhook-cert-mode=self needs, each by name where RBAC allows
+  const yamlDocs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as Record<string, any>);
+  const withHooks = yamlDocs(get('config/rbac.yaml'));
+  const without = yamlDocs(generate(read(DM2), false).find((f) => f.path.endsWith('config/rbac.yaml'))!.contents);
+  const rulesOf = (all: Record<string, any>[], kind: string) => all.find((d) => d.kind === kind)!.rules;
+  assert.deepEqual(rulesOf(withHooks, 'ClusterRole'), [
+    ...rulesOf(without, 'ClusterRole'),
+    {
+      apiGroups: ['admissionregistration.k8s.io'],
+      resources: ['mutatingwebhookconfigurations'],
+      resourceNames: ['databasemanager-mutating-webhook-configuration'],
+      verbs: ['get', 'update'],
+    },
+    {
+      apiGroups: ['admissionregistration.k8s.io'],
+      resources: ['validatingwebhookconfigurations'],
+      resourceNames: ['databasemanager-validating-webhook-configuration'],
+      verbs: ['get', 'update'],
+    },
+    {
+      apiGroups: ['apiextensions.k8s.io'],
+      resources: ['customresourcedefinitions'],
+      resourceNames: ['databasemanagers.coolops.cn'],
+      verbs: ['get', 'update'],
+    },
+  ]);
+  assert.deepEqual(rulesOf(withHooks, 'Role'), [
+    ...rulesOf(without, 'Role'),
+    {
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['databasemanager-webhook-server-cert'],
+      verbs: ['get', 'update'],
+    },
+    { apiGroups: [''], resources: ['secrets'], verbs: ['create'] },
+  ]);
+  // main.ts hands runOperator what self mode writes its CA into
+  assert.match(get('main.ts'), /webhookCertificates,\n/);
+  assert.match(wh, /conversionCrds: \[["']databasemanagers\.coolops\.cn["']\]/);
 });
 
 test('one version: admission webhooks only, no conversion files or stanza', () => {
@@ -181,6 +215,9 @@ test('one version: admission webhooks only, no conversion files or stanza', () =
   const wh = files.find((f) => f.path.endsWith('webhooks.ts'))!.contents;
   assert.match(wh, /\/mutate-coolops-cn-v1alpha1-databasemanager/);
   assert.doesNotMatch(wh, /convert/);
+  // no CRD to write a CA into, and no rule for one
+  assert.doesNotMatch(wh, /conversionCrds/);
+  assert.doesNotMatch(files.find((f) => f.path.endsWith('config/rbac.yaml'))!.contents, /customresourcedefinitions/);
   assert.doesNotMatch(files.find((f) => f.path.endsWith('config/crd.yaml'))!.contents, /conversion:|inject-ca-from/);
 });
 

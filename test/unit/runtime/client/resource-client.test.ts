@@ -264,6 +264,25 @@ test('listAll follows continue tokens with the page size, and keeps the first pa
   );
 });
 
+test('an empty list answered with "items": null (kube-apiserver\'s empty PartialObjectMetadataList) is a list of no items', async (t) => {
+  const { srv, rest } = await setup(t, () => ({
+    code: 200,
+    body: {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: '7' },
+      items: null,
+    },
+  }));
+  const metadataOnly = resourceClient<DatabaseManager>(rest, DM, { metadataOnly: true });
+  const page = await metadataOnly.list({ limit: 500 });
+  assert.deepEqual(page.items, []);
+  assert.equal(page.metadata?.resourceVersion, '7');
+  assert.match(srv.requests[0].headers['accept'] ?? '', /as=PartialObjectMetadataList/);
+  assert.deepEqual((await metadataOnly.listAll()).items, []);
+  assert.deepEqual((await resourceClient<DatabaseManager>(rest, DM).list()).items, []);
+});
+
 test('listAll falls back to a full list when a continue token expired (410)', async (t) => {
   const { srv, client } = await setup(t, (req) => {
     if (req.query.get('continue'))

@@ -40,6 +40,52 @@ test('flags: defaults (client-go leader election timings, kubebuilder ports) and
   const w = parseOperatorFlags(['--webhook-bind-address', '127.0.0.1:9443', '--webhook-cert-dir', '/certs'], 'op', {});
   assert.ok(w !== 'help');
   assert.deepEqual([w.webhookBindAddress, w.webhookCertDir], ['127.0.0.1:9443', '/certs']);
+  // the certificate's mode: a folder given means dir; none given leaves the choice to the operator (self when it names targets)
+  assert.equal(w.webhookCertMode, 'dir');
+  assert.equal(d.webhookCertMode, undefined);
+  const self = parseOperatorFlags(
+    [
+      '--webhook-cert-mode=self',
+      '--webhook-cert-secret',
+      'hooks-cert',
+      '--webhook-service-name',
+      'hooks',
+      '--webhook-namespace',
+      'hooks-system',
+      '--webhook-cert-hosts',
+      '127.0.0.1, hooks.example.com',
+      '--webhook-ca-validity',
+      '720h',
+      '--webhook-cert-validity',
+      '20s',
+      '--webhook-cert-sync-period',
+      '1s',
+    ],
+    'op',
+    {},
+  );
+  assert.ok(self !== 'help');
+  assert.deepEqual(
+    [
+      self.webhookCertMode,
+      self.webhookCertSecret,
+      self.webhookServiceName,
+      self.webhookNamespace,
+      self.webhookCertHosts,
+      self.webhookCaValidityMs,
+      self.webhookCertValidityMs,
+      self.webhookCertSyncPeriodMs,
+    ],
+    ['self', 'hooks-cert', 'hooks', 'hooks-system', ['127.0.0.1', 'hooks.example.com'], 720 * 3_600_000, 20_000, 1000],
+  );
+  assert.throws(() => parseOperatorFlags(['--webhook-cert-mode=cm'], 'op', {}), /"cm" is not dir or self/);
+  assert.throws(
+    () => parseOperatorFlags(['--webhook-cert-mode=self', '--webhook-cert-dir', '/c'], 'op', {}),
+    /--webhook-cert-dir is for --webhook-cert-mode=dir/,
+  );
+  assert.throws(() => parseOperatorFlags(['--webhook-cert-secret', 'Bad_Name'], 'op', {}), /is not an object name/);
+  assert.throws(() => parseOperatorFlags(['--webhook-cert-hosts', 'a b'], 'op', {}), /is not a DNS name or an IP/);
+  assert.throws(() => parseOperatorFlags(['--webhook-cert-validity', '0s'], 'op', {}), /must be at least 1ms/);
   const o = parseOperatorFlags(
     [
       '--workers',

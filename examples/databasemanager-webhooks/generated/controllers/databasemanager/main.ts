@@ -8,13 +8,15 @@ import {
   controllerName,
   setupDatabaseManagerController,
 } from "./controller.js";
-import { setupWebhooks } from "./webhooks.js";
+import { setupWebhooks, webhookCertificates } from "./webhooks.js";
 
 process.exitCode = await runOperator({
   name: controllerName,
   setupWithManager: (manager) => {
     setupDatabaseManagerController(manager);
   },
-  // admission and conversion webhooks (webhooks.ts): --webhook-bind-address, --webhook-cert-dir
+  // admission and conversion webhooks (webhooks.ts): --webhook-bind-address; the certificate from
+  // --webhook-cert-dir, or kept by the operator in a Secret (--webhook-cert-mode=self)
   webhooks: setupWebhooks,
+  webhookCertificates,
 });

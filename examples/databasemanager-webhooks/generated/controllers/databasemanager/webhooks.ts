@@ -2,14 +2,17 @@
 // Source: crd.yaml
 
 // The DatabaseManager operator's webhooks, served by runOperator (main.ts passes setupWebhooks) on
-// --webhook-bind-address (default :9443) with the certificate of --webhook-cert-dir (tls.crt,
-// tls.key; read again when they change). The apiserver calls them as config/webhooks.yaml and
-// config/crd.yaml say: defaulting and validation of v1 run the schema's own
-// (apis/coolops.cn/v1/validation.ts), then your hooks (admission.ts); conversion
-// goes through the hub, v1 (conversion.generated.ts, your part in conversion.ts).
+// --webhook-bind-address (default :9443). Their certificate: with --webhook-cert-mode=self the
+// operator keeps a CA and certificate in a Secret and writes the CA into what webhookCertificates
+// names; with --webhook-cert-dir, the files tls.crt and tls.key there (read again when they
+// change). The apiserver calls them as config/webhooks.yaml and config/crd.yaml say:
+// defaulting and validation of v1 run the schema's own (apis/coolops.cn/v1/validation.ts), then your
+// hooks (admission.ts); conversion goes through the hub, v1 (conversion.generated.ts,
+// your part in conversion.ts).
 import {
   defaultingHandler,
   validatingHandler,
+  type WebhookCertificateTargets,
   type WebhookServer,
 } from "crdgen/runtime";
 import type { DatabaseManager } from "../../apis/coolops.cn/v1/types.js";
@@ -34,6 +37,22 @@ export const webhookPaths = {
 const admissionKind = {
   group: "coolops.cn",
   kind: "DatabaseManager",
+};
+
+/**
+ * What --webhook-cert-mode=self writes its CA into (config/webhooks.yaml, config/crd.yaml), and
+ * its Secret and Service (--webhook-cert-secret, --webhook-service-name).
+ */
+export const webhookCertificates: WebhookCertificateTargets = {
+  secret: "databasemanager-webhook-server-cert",
+  service: "databasemanager-webhook-service",
+  mutatingWebhookConfigurations: [
+    "databasemanager-mutating-webhook-configuration",
+  ],
+  validatingWebhookConfigurations: [
+    "databasemanager-validating-webhook-configuration",
+  ],
+  conversionCrds: ["databasemanagers.coolops.cn"],
 };
 
 /** Registers the DatabaseManager webhooks on the operator's webhook server. */
