@@ -14,7 +14,13 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage } from 'node:http';
 import { target } from './list-floor.js';
 
-function get(kubeconfigPath: string, path: string, onResponse: (res: IncomingMessage) => void, gzip = false): void {
+function get(
+  kubeconfigPath: string,
+  path: string,
+  onResponse: (res: IncomingMessage) => void,
+  gzip = false,
+  attempt = 0,
+): void {
   const { server, ca, token } = target(kubeconfigPath);
   const url = new URL(path, server);
   const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
@@ -28,6 +34,15 @@ function get(kubeconfigPath: string, path: string, onResponse: (res: IncomingMes
       ...(ca ? { ca } : {}),
     },
     (res) => {
+      // kube-apiserver still filling its watch cache (a fresh one): asks to come back, as clients do
+      if (res.statusCode === 429 && attempt < 30) {
+        res.resume();
+        setTimeout(
+          () => get(kubeconfigPath, path, onResponse, gzip, attempt + 1),
+          1000 * Number(res.headers['retry-after'] ?? 1),
+        );
+        return;
+      }
       if (res.statusCode !== 200) {
         process.stderr.write(`GET ${path}: HTTP ${res.statusCode}\n`);
         process.exit(1);

@@ -4,9 +4,12 @@
 // with streaming lists and with paged lists (its fallback, as on a server without streaming),
 // client-node's makeInformer. For each: time until the handler has seen every object, peak RSS
 // of the process, heap per cached object; and kube-apiserver's and etcd's peak RSS while it
-// syncs (their /proc VmHWM, reset before each client). And the limit of the list for a JS
-// client, in fresh processes too: the larger of (a) the time until the last byte of the list
-// arrives at a client that throws the bytes away and (b) JSON.parse of those bytes.
+// syncs (their /proc VmHWM, reset before each client). Each client syncs from a fresh
+// kube-apiserver process (same etcd and flags, its watch cache just filled:
+// bench/lib/fresh-apiserver.ts), so every kube-apiserver peak starts from the same baseline.
+// And the limit of the list for a JS client, in fresh processes too (and a fresh kube-apiserver):
+// the larger of (a) the time until the last byte of the list arrives at a client that throws the
+// bytes away and (b) JSON.parse of those bytes.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import type { KubeObject } from '../../src/runtime/meta/types.js';
 import { deletePrefix, etcdClient, putAll, seededObject, storageKey } from './etcd-seed.js';
 import { BENCH, REPO } from './env.js';
 import type { ClientJob, ClientReport } from './informer-client.js';
+import { startFreshApiServer, type FreshApiServer } from './fresh-apiserver.js';
 import { bytes, fmt, median, pairedRatio, table, times } from './stats.js';
 
 const run = promisify(execFile);
@@ -186,7 +190,7 @@ export async function runScaleInformerPart(
     const objectJsonBytes = JSON.stringify(listed).length;
     for (const s of sizes) {
       const t0 = performance.now();
-      const rv = await putAll(
+      const rv: string = await putAll(
         etcd,
         Array.from({ length: s.count }, (_, i) => {
           const o = seededObject(stored, s.namespace, `db-${i}`);
@@ -223,11 +227,17 @@ export async function runScaleInformerPart(
         (ClientReport['sync'][number] & { apiserver: number; apiserverBefore: number; etcd: number })[]
       >;
       for (let r = 0; r < rounds; r++) {
-        const d = JSON.parse(await node('list-limit.ts', ['discard', cp.kubeconfigPath, path])) as {
-          ms: number;
-          bytes: number;
-          encoding: string;
-        };
+        // every measurement on a fresh kube-apiserver (same etcd, same flags), its watch cache just
+        // filled: each starts from the same state, whatever the clients before it left behind
+        const fresh = (what: string): Promise<FreshApiServer> =>
+          startFreshApiServer(cp, apiserver, path, rv, dir, `${s.namespace}-${r}-${what}`);
+        const limitServer = await fresh('limit');
+        let d: { ms: number; bytes: number; encoding: string };
+        try {
+          d = JSON.parse(await node('list-limit.ts', ['discard', limitServer.kubeconfigPath, path])) as typeof d;
+        } finally {
+          await limitServer.stop();
+        }
         const p = JSON.parse(await node('list-limit.ts', ['parse', file])) as {
           ms: number;
           items: number;
@@ -243,18 +253,23 @@ export async function runScaleInformerPart(
         lim.bytes = p.bytes;
         for (let i = 0; i < SCALE_CLIENTS.length; i++) {
           const c = SCALE_CLIENTS[(i + r) % SCALE_CLIENTS.length];
-          // let the apiserver's Go runtime settle after the last client, then measure this one's peak
-          await new Promise((res) => setTimeout(res, 2000));
-          resetPeak(apiserver);
-          resetPeak(etcdPid);
-          const before = rssOf(apiserver).rss;
-          const rep = await runClient(c, peersBin, cp.kubeconfigPath, s);
-          reports[c].push({
-            ...rep,
-            apiserver: rssOf(apiserver).peak,
-            apiserverBefore: before,
-            etcd: rssOf(etcdPid).peak,
-          });
+          const server = await fresh(c);
+          try {
+            // let the fresh apiserver's Go runtime settle after filling its cache, then measure this client's peak
+            await new Promise((res) => setTimeout(res, 2000));
+            resetPeak(server.pid);
+            resetPeak(etcdPid);
+            const before = rssOf(server.pid).rss;
+            const rep = await runClient(c, peersBin, server.kubeconfigPath, s);
+            reports[c].push({
+              ...rep,
+              apiserver: rssOf(server.pid).peak,
+              apiserverBefore: before,
+              etcd: rssOf(etcdPid).peak,
+            });
+          } finally {
+            await server.stop();
+          }
         }
         progress(`scale informer: ${fmt(s.count)} round ${r + 1}/${rounds}`);
       }

@@ -14,7 +14,9 @@ import {
   checkedCrds,
   decodeChecked,
   decodeText,
+  keepChecked,
   lightKinds,
+  type CheckedCrd,
   type RenamedKind,
 } from '../input/crd/index.js';
 import { isOpenApiText } from '../input/openapi/index.js';
@@ -72,19 +74,34 @@ export function errorOf(f: JobFailure): Error {
  * without schemas; `openapi` when it is an OpenAPI document (the in-memory pipeline reads those).
  */
 export function scanInput(input: ListedInput, bytes: Uint8Array): ScanRecord | 'openapi' {
+  const scanned = scanKeeping(input, bytes, false);
+  return scanned === 'openapi' ? scanned : scanned.scan;
+}
+
+/**
+ * {@link scanInput}, and with `keep` the input's checked CRDs as {@link loadCluster} builds from
+ * them (`crds`; absent when the input has errors or cannot be kept: see {@link keepChecked}).
+ */
+export function scanKeeping(
+  input: ListedInput,
+  bytes: Uint8Array,
+  keep: boolean,
+): { scan: ScanRecord; crds?: CheckedCrd[] } | 'openapi' {
   const decoded = decodeText(input.file, bytes);
-  if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic], groups: [], kinds: [] };
+  if ('diagnostic' in decoded) return { scan: { diagnostics: [decoded.diagnostic], groups: [], kinds: [] } };
   if (isOpenApiText(decoded.text)) return 'openapi';
   const checked = checkText(input.file, decoded.text, input.fromDirectory === true);
   // copied through JSON: the strings V8 sliced out of the input text would keep all of it (and a
   // record read back from the cache is the same JSON)
-  return JSON.parse(
+  const scan = JSON.parse(
     JSON.stringify({
       diagnostics: checked.diagnostics,
       groups: [...new Set(checked.crds.map((c) => (c.crd.spec as { group: string }).group))],
       kinds: checked.crds.flatMap(lightKinds),
     }),
   ) as ScanRecord;
+  const crds = keep && !hasErrors(checked.diagnostics) ? keepChecked(decoded.text, checked.crds) : undefined;
+  return crds ? { scan, crds } : { scan };
 }
 
 /** The cache key of an input's scan. */
@@ -137,6 +154,8 @@ export interface ClusterEnv {
   stager: FileStager;
   /** verify: a changed file's diff, made where it is found (paths shown relative to `cwd`). */
   diffs?: { cwd: string };
+  /** The checked CRDs the first pass kept in this thread. */
+  kept?: KeptCrds;
 }
 
 /** The bytes of an input as the first pass read them; a file changed since is an error. */
@@ -155,9 +174,29 @@ export interface LoadedCluster {
   renamed: RenamedKind[];
 }
 
-/** Reads the inputs of a cluster again and builds its groups. */
-export function loadCluster(job: Pick<ClusterJob, 'groups' | 'files'>, sources: string[]): LoadedCluster {
-  const crds = job.files.flatMap((f) => checkedCrds(f.file, decodeChecked(readAgain(f))));
+/**
+ * Checked CRDs the first pass kept, by input (its display name), with the hash of the bytes they
+ * came from; {@link loadCluster} takes each out when it builds from it.
+ */
+export type KeptCrds = Map<string, { hash: string; crds: CheckedCrd[] }>;
+
+/** The checked CRDs of one input of a cluster: kept by the first pass, else read again. */
+function crdsOf(f: ClusterInput, kept: KeptCrds | undefined): CheckedCrd[] {
+  const k = kept?.get(f.file);
+  if (k !== undefined && k.hash === f.hash) {
+    kept!.delete(f.file);
+    return k.crds;
+  }
+  return checkedCrds(f.file, decodeChecked(readAgain(f)));
+}
+
+/** Reads the inputs of a cluster again (those not `kept`) and builds its groups. */
+export function loadCluster(
+  job: Pick<ClusterJob, 'groups' | 'files'>,
+  sources: string[],
+  kept?: KeptCrds,
+): LoadedCluster {
+  const crds = job.files.flatMap((f) => crdsOf(f, kept));
   const groups = new Set(job.groups);
   const built = buildModel(
     crds.filter((x) => groups.has((x.crd.spec as { group: string }).group)),
@@ -179,7 +218,7 @@ export function withGroups(base: Model, full: readonly Group[]): Model {
  * with the disk and dropped. A cluster with input errors, or `checkOnly`, is only built.
  */
 export async function runCluster(env: ClusterEnv, job: ClusterJob, loaded?: LoadedCluster): Promise<ClusterResult> {
-  const l = loaded ?? loadCluster(job, env.base.sources);
+  const l = loaded ?? loadCluster(job, env.base.sources, env.kept);
   const result: ClusterResult = {
     steps: [],
     outputs: [],

@@ -5,7 +5,9 @@
 //   2. the inputs are joined into clusters — the groups they define and the files that define
 //      them — and each cluster is read again, built (titles, engine checks), generated and handed
 //      to the output transaction file by file, then dropped; a cluster the cache knows, whose
-//      files are on disk as the last run left them, is not generated at all;
+//      files are on disk as the last run left them, is not generated at all. In the main thread
+//      alone, step 1 keeps the checked CRDs of the first inputs (within a share of the heap,
+//      `keptInputBytes`) and step 2 builds from those instead of parsing them again;
 //   3. the files that span groups (clientset.ts, the fake clientset, the informer factory) are
 //      generated last from every group's names.
 // What the emitters of one group read of the others (group names, kinds for the operators and
@@ -56,7 +58,7 @@ import {
   errorOf,
   loadCluster,
   runCluster,
-  scanInput,
+  scanKeeping,
   scanKey,
   targetData,
   withGroups,
@@ -65,6 +67,7 @@ import {
   type ClusterJob,
   type ClusterResult,
   type JobFailure,
+  type KeptCrds,
   type LoadedCluster,
   jobHandler,
   type WorkerReply,
@@ -73,6 +76,23 @@ import {
 
 /** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+/** Heap a kept input's checked CRDs take per byte of its YAML (measured on the corpus: 3.6). */
+const KEPT_HEAP_PER_BYTE = 4;
+
+/**
+ * The heap kept checked CRDs may take: an eighth of the heap limit, at most 24 MB (the corpus
+ * once over; each MB kept adds about as much to the peak RSS of a run of any size).
+ */
+const KEPT_HEAP_MAX = 24 * 1024 * 1024;
+
+/**
+ * The bytes of input whose checked CRDs the first pass keeps for the second (which parses and
+ * decodes the others again): what fits {@link KEPT_HEAP_MAX} in a heap of `heapLimit` bytes.
+ */
+export function keptInputBytes(heapLimit: number): number {
+  return Math.min(heapLimit / 8, KEPT_HEAP_MAX) / KEPT_HEAP_PER_BYTE;
+}
 
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
@@ -457,7 +477,11 @@ async function stream(
   const inflight = new Set<Promise<unknown>>();
   const limit = (pool?.size ?? 0) + 4;
 
-  // 1. every input read, hashed and checked on its own
+  // 1. every input read, hashed and checked on its own; in the main thread alone, the checked CRDs
+  // of the first inputs are kept for step 2 while they fit the budget
+  const kept: KeptCrds = new Map();
+  const keepBudget = pool ? 0 : keptInputBytes(getHeapStatistics().heap_size_limit);
+  let keptBytes = 0;
   const listing: Diagnostic[] = [];
   const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
   for (const entry of entries) {
@@ -490,7 +514,13 @@ async function stream(
       inflight.add(p);
       void p.finally(() => inflight.delete(p)).catch(() => undefined);
     } else {
-      slot.scan = scanInput(entry.input, bytes);
+      const keep = keptBytes + bytes.byteLength <= keepBudget;
+      const scanned = scanKeeping(entry.input, bytes, keep);
+      slot.scan = scanned === 'openapi' ? scanned : scanned.scan;
+      if (scanned !== 'openapi' && scanned.crds) {
+        kept.set(entry.input.file, { hash: slot.hash, crds: scanned.crds });
+        keptBytes += bytes.byteLength;
+      }
       checkHeap('reading the inputs');
     }
   }
@@ -547,7 +577,7 @@ async function stream(
   let inputErrors = false;
   for (const c of clusters)
     if (operatorsOf(c).length > 0) {
-      const l = loadCluster(jobOf(c, false, []), sources);
+      const l = loadCluster(jobOf(c, false, []), sources, kept);
       loaded.set(c, l);
       if (hasErrors(l.engine) || hasErrors(l.duplicates)) inputErrors = true;
       checkHeap('reading the operators’ groups');
@@ -574,6 +604,7 @@ async function stream(
       command: reporter.command,
       stager,
       ...(opts.diffs ? { diffs: opts.diffs } : {}),
+      kept,
     };
     pool?.broadcast({
       type: 'setup',

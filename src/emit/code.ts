@@ -145,6 +145,31 @@ export function renderCode(generator: string, name: string, data: object): strin
   return layOut((d) => render(generator, name, d), data, `template ${generator}/${name}`);
 }
 
+const LINE_END = new Set(['\n', '\r', '\u2028', '\u2029']);
+
+/**
+ * `text` with each placeholder (`open`, a number, NUL) that stands alone on its line after spaces
+ * replaced by `by(its column, its number)`, the spaces included; others are left. (What
+ * `/^( *)<open>(\d+)\u0000$/gm` would replace, found with indexOf: a pattern of its own for each
+ * call would be compiled and run by V8's interpreter each time.)
+ */
+function replacePlaceholders(text: string, open: string, by: (column: number, i: number) => string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + open.length)) {
+    let start = at;
+    while (start > from && text[start - 1] === ' ') start--;
+    if (start > 0 && !LINE_END.has(text[start - 1])) continue;
+    let end = at + open.length;
+    while (text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+    if (end === at + open.length || text[end] !== '\u0000') continue;
+    if (end + 1 < text.length && !LINE_END.has(text[end + 1])) continue;
+    out += text.slice(from, start) + by(at - start, Number(text.slice(at + open.length, end)));
+    from = end + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /** {@link renderCode} over any template function (`what` names it in errors). */
 export function layOut(template: (data: object) => string, data: object, what = 'template'): string {
   const pieces: AtColumn[] = [];
@@ -163,8 +188,7 @@ export function layOut(template: (data: object) => string, data: object, what = 
   };
   const text = template(swap(data) as object);
   if (pieces.length === 0) return text;
-  const re = new RegExp(`^( *)\\u0000col:${nonce}:(\\d+)\\u0000$`, 'gm');
-  const out = text.replace(re, (_, pad: string, i: string) => pieces[Number(i)].layout(pad.length));
+  const out = replacePlaceholders(text, `\u0000col:${nonce}:`, (pad, i) => pieces[i].layout(pad));
   if (out.includes(`\u0000col:${nonce}:`))
     throw new Error(`${what}: a laid-out placeholder must stand alone on its line after the indentation`);
   return out;

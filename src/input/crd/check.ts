@@ -119,12 +119,15 @@ interface Internal {
   hoisted: { schema: boolean; subresources: boolean; columns: boolean; selectable: boolean };
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** v1 → internal: the per-version fields every version holds identically move to the spec. */
 function internalForm(spec: Obj): Internal {
   const vs = arr(spec.versions).map((v) => (isObj(v) ? v : {}));
-  const same = (k: string): boolean => vs.length > 0 && vs.every((v) => sameJson(v[k], vs[0][k]));
+  const same = (k: string): boolean => {
+    if (vs.length === 0) return false;
+    // (the first version's field written once: schemas are large)
+    const first = JSON.stringify(vs[0][k]);
+    return vs.every((v, i) => i === 0 || JSON.stringify(v[k]) === first);
+  };
   const hoisted = {
     schema: same('schema'),
     subresources: same('subresources'),

@@ -7,6 +7,7 @@ export {
   checkSource,
   checkText,
   checkedCrds,
+  keepChecked,
   buildModel,
   lightKinds,
   lightModel,

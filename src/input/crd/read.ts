@@ -26,7 +26,7 @@ import { apiserverField, dottedPath, keyedPath, type Path } from './field-path.j
 import { genError, type Finding } from './field-errors.js';
 import { jsonEqual, lazySourcePos, toSchemaNode, withPath } from './schema-node.js';
 import { assignTitles } from './titles.js';
-import { loadYaml, type YamlDoc } from './yaml-source.js';
+import { loadYaml, positionsOnly, type YamlDoc } from './yaml-source.js';
 import { decodeCrd } from './decode.js';
 import { SchemaError } from '../../runtime/validation/schema.js';
 import { precompileSchema, RuleCompileError } from '../../runtime/validation/validator.js';
@@ -255,6 +255,19 @@ export function checkedCrds(file: string, text: string): CheckedCrd[] {
   return crds;
 }
 
+/**
+ * The CRDs {@link checkText} found in `text`, as a run that reads its inputs twice keeps them for
+ * {@link buildModel} instead of parsing the text again: what {@link checkedCrds} would give,
+ * without each document's raw value and any position-keeping parse the checks made (positions
+ * are parsed again from the text when asked). Undefined when a document was read by the
+ * position-keeping parse (kept, it would hold that parse).
+ */
+export function keepChecked(text: string, crds: readonly CheckedCrd[]): CheckedCrd[] | undefined {
+  if (crds.some((c) => c.doc.positioned)) return undefined;
+  const docOf = positionsOnly(text);
+  return crds.map((c) => ({ doc: docOf(c.doc.index), file: c.file, crd: c.crd }));
+}
+
 /** The text of bytes {@link decodeText} accepted before (UTF-8, byte order mark dropped), not checked again. */
 export function decodeChecked(content: Uint8Array | string): string {
   const text = typeof content === 'string' ? content : utf8.decode(content);
@@ -322,8 +335,13 @@ export function lightModel(kinds: readonly { group: string; version: string; kin
   );
 }
 
-/** A number written with a fraction or an exponent as a YAML/JSON value (`: 5.0`, `- 1e3`). */
-const FLOAT_VALUE = /[:\-[,{]\s*([-+]?(?:[0-9][0-9_]*)?\.?[0-9]*(?:\.[0-9]*|[eE][-+]?[0-9]+))\s*(?:$|[,\]}#])/gm;
+/**
+ * A number written with a fraction or an exponent as a YAML/JSON value (`: 5.0`, `- 1e3`, `[1.0]`):
+ * after a `:`, a flow indicator, or a block sequence's `-` (first on its line, then white space; a
+ * `-` inside a word, `LICENSE-2.0` or `1-100.`, is none).
+ */
+const FLOAT_VALUE =
+  /(?:[:[,{]|-(?<=^[ \t]*(?:-[ \t]+)*-)(?=\s))\s*(?=[-+.0-9])([-+]?(?:[0-9][0-9_]*)?\.?[0-9]*(?:\.[0-9]*|[eE][-+]?[0-9]+))(?=\s*(?:$|[,\]}#]))/gm;
 
 /**
  * The integers the text writes as floats (`5.0` → 5): only those values make the decoder look

@@ -76,6 +76,16 @@ function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCount
   };
 }
 
+/**
+ * Fast-path documents of `text` without their values, positions parsed when first asked: what a
+ * reader keeps of a text whose values it holds in another form (a position-keeping parse the
+ * checks made is let go with the old documents).
+ */
+export function positionsOnly(text: string): (index: number) => YamlDoc {
+  const at = positionsOf(text);
+  return (index) => lazyDoc(at, index, undefined);
+}
+
 /** A fast-path document: the value now, positions from the full parse (`at`) when first asked. */
 function lazyDoc(at: ReturnType<typeof positionsOf>, index: number, value: unknown): YamlDoc {
   const locate = (path: Path, key?: boolean): LineCol => {

@@ -305,6 +305,8 @@ export function restConfigFromKubeconfig(
   if (Object.keys(tls).length) cfg.tls = tls;
   if (Object.keys(auth).length) cfg.auth = auth;
   if (c['proxy-url']) cfg.proxyUrl = c['proxy-url'];
+  // client-go's cluster.disable-compression: no gzip asked for (lists and streaming lists come uncompressed)
+  if (c['disable-compression'] === true) cfg.disableCompression = true;
   if (Object.keys(headers).length) cfg.headers = headers;
   return cfg;
 }

@@ -501,9 +501,11 @@ export class ManagerClient implements Client {
     };
     if (this.host.cachedAs?.(resource) === 'metadata')
       return this.createOrUpdateByMetadata(resource, key, mutated, options);
+    // the cached object itself, only read here (the informer replaces cached objects, never changes
+    // them): `mutate` gets the one copy, which is also what an unchanged result hands out
     let current: T | undefined;
     try {
-      current = await this.get(resource, key);
+      current = this.typed(resource, await this.cached(resource, key, 'get', false));
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
@@ -521,7 +523,8 @@ export class ManagerClient implements Client {
       }
     }
     const next = await mutated(structuredClone(current));
-    if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };
+    // (equal as JSON: `next` is the caller's copy of what is stored)
+    if (semanticEqual(current, next)) return { operation: 'unchanged', object: next };
     // a record of what was set before no longer says what the object holds
     if (next.metadata?.annotations?.[LAST_SPEC_ANNOTATION] !== undefined)
       delete next.metadata.annotations[LAST_SPEC_ANNOTATION];
@@ -542,9 +545,11 @@ export class ManagerClient implements Client {
       };
       return obj;
     };
+    // the cached metadata itself, only read here; `mutate` gets a copy without managedFields
+    // (the largest part of it, which only the judgement below reads)
     let meta: PartialObjectMetadata | undefined;
     try {
-      meta = await this.getMetadata(resource, key);
+      meta = await this.cached(resource, key, 'getMetadata', true);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
@@ -567,11 +572,16 @@ export class ManagerClient implements Client {
       }
     }
     // what mutate sets, learnt from the metadata alone
-    const bare = { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: structuredClone(meta.metadata) };
+    const { managedFields, ...metadata } = meta.metadata ?? {};
+    const bare = { apiVersion: apiVersionOf(resource), kind: resource.kind, metadata: structuredClone(metadata) };
     const probe = await mutated(bare as T);
     const content = objectContent(probe);
-    if (semanticEqual(meta.metadata, probe.metadata) && specAsLastWritten(meta, this.fieldManager, content))
+    if (semanticEqual(metadata, probe.metadata) && specAsLastWritten(meta, this.fieldManager, content)) {
+      // the result: the metadata (managedFields too, as cached) with what mutate sets
+      if (managedFields !== undefined)
+        probe.metadata = { ...probe.metadata, managedFields: structuredClone(managedFields) };
       return { operation: 'unchanged', object: probe };
+    }
     const current = await this.apiReader.get(resource, key);
     const next = record(await mutated(structuredClone(current)), content);
     if (semanticEqual(current, next)) return { operation: 'unchanged', object: current };

@@ -244,7 +244,7 @@ export class Controller {
   }
 
   private async runWorker(signal: AbortSignal): Promise<void> {
-    while (await this.processNextWorkItem(signal));
+    while (await this.processNextWorkItem(signal)) await yieldToEventLoop();
   }
 
   /** Takes one key from the queue and hands it to {@link reconcileHandler}; false once the queue has shut down. */
@@ -386,4 +386,22 @@ function decide(result: Result | void): Next {
   if (after !== undefined && after > 0) return { kind: 'requeue-after', ms: after };
   if (result.requeue) return { kind: 'requeue' };
   return { kind: 'forget' };
+}
+
+/** How long the workers may run on promise continuations alone before they let timers and I/O in. */
+const WORKER_SLICE_MS = 10;
+let sliceStart = performance.now();
+
+/**
+ * Lets the event loop run (timers, I/O) once the process's workers have run for
+ * {@link WORKER_SLICE_MS} without it. A reconcile that only reads the cache never waits on I/O:
+ * without this, a backlog of such reconciles (every object already as wanted, after a restart or
+ * a failover) runs as one chain of promise continuations, and a leader's lease renewal, health
+ * probes and metrics wait until the whole queue is through (Go's workers are goroutines, and its
+ * scheduler preempts them).
+ */
+async function yieldToEventLoop(): Promise<void> {
+  if (performance.now() - sliceStart < WORKER_SLICE_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  sliceStart = performance.now();
 }

@@ -11,17 +11,58 @@ import type { KubeObject, ManagedFieldsEntry } from './types.js';
 /** The annotation holding what a controller last set of an object's content, as canonical JSON. */
 export const LAST_SPEC_ANNOTATION = 'crdgen.dev/last-spec';
 
-/** `value` as JSON with the keys of every object sorted: the same text for the same value. */
+/**
+ * `value` as JSON with the keys of every object sorted: the same text for the same value. The
+ * text of `JSON.stringify` on a copy with sorted keys (undefined, functions and symbols left out
+ * of objects and null in arrays, `toJSON` called, non-finite numbers null), written in one pass
+ * without that copy: a controller compares it with the record on every reconcile.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, (v as Record<string, unknown>)[k]]),
-        )
-      : v,
-  );
+  return write('', value) as string;
+}
+
+/** An array index as a property key: such keys come first in an object, in numeric order. */
+const isIndex = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
+
+/** The keys of `o` sorted, in the order an object built with them in that order lists them. */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o).sort();
+  if (!keys.some(isIndex)) return keys;
+  const index = keys.filter(isIndex).sort((a, b) => Number(a) - Number(b));
+  return [...index, ...keys.filter((k) => !isIndex(k))];
+}
+
+/** The JSON of `v` (the member `key` of its parent), or undefined where JSON.stringify leaves it out. */
+function write(key: string, v: unknown): string | undefined {
+  if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return JSON.stringify(v); // throws, as JSON.stringify does on a BigInt
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + (write(String(i), v[i]) ?? 'null');
+        return `${out}]`;
+      }
+      const o = v as Record<string, unknown>;
+      let out = '{';
+      for (const k of sortedKeys(o)) {
+        const s = write(k, o[k]);
+        if (s !== undefined) out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${s}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined; // undefined, a function, a symbol: left out of an object, null in an array
+  }
 }
 
 const NOT_CONTENT = new Set(['apiVersion', 'kind', 'metadata', 'status']);

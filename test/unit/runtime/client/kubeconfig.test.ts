@@ -264,10 +264,11 @@ test('clear errors for missing files, contexts, clusters, users and bad YAML', a
   await assert.rejects(loadKubeconfig({ path: insecure, context: 'c' }), /insecure-skip-tls-verify is not allowed/);
 });
 
-test('basic auth, token file, proxy-url and exec settings are read as kubectl writes them', async () => {
+test('basic auth, token file, proxy-url, disable-compression and exec settings are read as kubectl writes them', async () => {
   const f = join(dir, 'misc');
   await kubectl(f, 'set-cluster', 'c', '--server=https://127.0.0.1:1/c', '--insecure-skip-tls-verify=true');
   await kubectl(f, 'set', 'clusters.c.proxy-url', 'http://proxy.local:3128');
+  await kubectl(f, 'set', 'clusters.c.disable-compression', 'true');
   await kubectl(f, 'set-credentials', 'basic', '--username=bob', '--password=pw');
   await kubectl(f, 'set', 'users.tf.tokenFile', 'tokens/t');
   await kubectl(
@@ -294,6 +295,7 @@ test('basic auth, token file, proxy-url and exec settings are read as kubectl wr
   const basic = await load('basic');
   assert.deepEqual(basic.auth, { username: 'bob', password: 'pw' });
   assert.equal(basic.proxyUrl, 'http://proxy.local:3128');
+  assert.equal(basic.disableCompression, true);
   assert.equal(basic.tls?.insecureSkipTlsVerify, true);
   assert.equal((await load('tf')).auth?.bearerTokenFile, join(dir, 'tokens', 't'));
   const ex = await load('ex');

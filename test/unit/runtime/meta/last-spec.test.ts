@@ -3,6 +3,7 @@
 // only, against crdgen's test server (its field manager keeps managedFields as kube-apiserver does).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { startTestApiServer } from '../../../../src/testing/index.js';
 import {
   LAST_SPEC_ANNOTATION,
@@ -55,6 +56,43 @@ const obj = (annotation: string | undefined, managedFields: ManagedFieldsEntry[]
 test('canonicalJson sorts the keys of every object, keeps arrays in order', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, 1], c: null } }), '{"a":{"c":null,"d":[2,1]},"b":1}');
   assert.equal(canonicalJson(content), canonicalJson(JSON.parse(JSON.stringify(content))));
+});
+
+/** canonicalJson as first written: JSON.stringify with a replacer that rebuilds every object with its keys sorted. */
+const sortedStringify = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
+  );
+
+test('canonicalJson writes what JSON.stringify of a key-sorted copy writes (records written before stay valid)', () => {
+  // keys that sort differently as strings and as array indices, undefined members, dates, non-finite numbers
+  const key = fc.oneof(fc.string(), fc.constantFrom('0', '1', '2', '9', '10', '01', '4294967295', '-1', '__proto__'));
+  const leaf = fc.oneof(
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.date({ noInvalidDate: true }),
+  );
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value')), fc.dictionary(key, tie('value'))),
+  }));
+  fc.assert(
+    fc.property(value, (v) => {
+      assert.equal(canonicalJson(v), sortedStringify(v));
+    }),
+    { numRuns: 2000 },
+  );
+  assert.equal(canonicalJson({ b: 1, 10: 2, 9: 3, a: [undefined, () => 1] }), '{"9":3,"10":2,"a":[null,null],"b":1}');
+  assert.equal(canonicalJson(undefined), undefined);
 });
 
 test('specAsLastWritten: the record and managedFields must both say so', () => {
@@ -117,9 +155,32 @@ test('createOrUpdate of a kind cached as metadata only: judged from its metadata
     const again = await write(created.object.metadata?.resourceVersion);
     assert.equal(again.operation, 'unchanged');
     assert.deepEqual(again.object.spec, content.spec, 'the metadata with what mutate sets');
+    // the result carries the cached managedFields, as a copy; nothing done to it reaches the cache
+    const cached = informer.getIndexer().getByKey('default/db')!;
+    const before = structuredClone(cached);
+    assert.ok(cached.metadata?.managedFields?.length, 'the cache keeps managedFields');
+    assert.deepEqual(again.object.metadata?.managedFields, cached.metadata?.managedFields);
+    assert.notEqual(again.object.metadata?.managedFields, cached.metadata?.managedFields);
+    again.object.metadata.managedFields[0].manager = 'changed by the caller';
+    again.object.metadata.labels = { changed: 'by the caller' };
+    // a mutate that changes what it is handed in place: the judgement's copy, never the cache
+    let calls = 0;
+    const inPlace = await manager.client.createOrUpdate(ServiceResource, key, (s) => {
+      // first on a copy of the cached metadata (the judgement's), then on the object read whole
+      if (calls++ === 0)
+        assert.equal(s.metadata?.managedFields, undefined, "the judgement's copy leaves managedFields out");
+      (s.metadata!.annotations ??= {})['seen'] = 'x';
+      set(s);
+    });
+    assert.equal(inPlace.operation, 'updated', 'a new annotation is a change');
+    assert.equal(calls, 2);
+    assert.deepEqual(cached, before, 'the cached object is untouched');
     assert.equal(manager.cache.hasInformer(ServiceResource), false, 'no Service cached whole');
     // changed by another manager
-    const edited = await services.patch('db', PatchType.Merge, { spec: { selector: { app: 'x' } } });
+    const edited = await services.patch('db', PatchType.Merge, {
+      metadata: { annotations: { seen: null } },
+      spec: { selector: { app: 'x' } },
+    });
     const fixed = await write(edited.metadata?.resourceVersion);
     assert.equal(fixed.operation, 'updated');
     assert.deepEqual(fixed.object.spec?.selector, { app: 'db' });
