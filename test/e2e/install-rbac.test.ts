@@ -7,7 +7,12 @@
 // Deployment's own args), so it acts as its pod would. Then: the end-to-end flow passes; `kubectl
 // auth can-i --list` with its token grants nothing beyond the generated rules (and what every
 // ServiceAccount has); and each verb of each generated rule is needed: with that one verb taken
-// away, the operator meets a Forbidden naming it.
+// away, the operator meets a Forbidden naming it. The same install and in-cluster run for two more
+// operators: the Gateway API one (`--controller Gateway --owns apps/v1/Deployment,v1/Service`, the
+// builder tests' reconciler) and the DatabaseManager with webhooks (examples/databasemanager-webhooks,
+// certificates in self mode, kube-apiserver calling them through the installed Service, whose
+// endpoints name this host). The example imports crdgen/runtime by name: it runs from the build
+// (dist/), which `npm test` makes first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
