@@ -958,17 +958,16 @@ test('with --webhooks (examples/databasemanager-webhooks, --webhook-cert-mode=se
 
   const v1 = resourceClient<DMv1>(cp.clientConfig, dmResource('v1')).namespace(NS);
   const v1alpha1 = resourceClient<DMv1>(cp.clientConfig, dmResource('v1alpha1')).namespace(NS);
-  // defaulting: spec.version set by the mutating webhook (kube-apiserver trusts the CA within moments)
-  const created = await until(
-    () =>
-      v1.create({
-        apiVersion: 'coolops.cn/v1',
-        kind: 'DatabaseManager',
-        metadata: { name: 'orders', namespace: NS },
-        spec: { deploymentName: 'orders-db', replicas: 1, engine: 'postgres' },
-      }),
-    'a create through the webhooks',
-  );
+  // defaulting: spec.version set by the mutating webhook, once kube-apiserver trusts the CA (a dry
+  // run until then: a failed call leaves nothing behind)
+  const orders = {
+    apiVersion: 'coolops.cn/v1',
+    kind: 'DatabaseManager',
+    metadata: { name: 'orders', namespace: NS },
+    spec: { deploymentName: 'orders-db', replicas: 1, engine: 'postgres' },
+  };
+  await until(async () => (await v1.create(orders, { dryRun: true })).spec?.version, 'a create through the webhooks');
+  const created = await v1.create(orders);
   assert.ok(created.spec?.version, `spec.version defaulted: ${JSON.stringify(created.spec)}`);
   // validation: the engine may not change in place
   await assert.rejects(
