@@ -66,7 +66,7 @@ export interface OperatorSpec {
   webhooks?: WebhookSetup;
   /**
    * What `--webhook-cert-mode=self` writes the CA into, and its default Secret and Service names
-   * (config/webhooks.yaml's and config/crd.yaml's). Without it the mode defaults to `dir`.
+   * (config/webhook/manifests.yaml's and config/crd/'s). Without it the mode defaults to `dir`.
    */
   webhookCertificates?: WebhookCertificateTargets;
 }

@@ -22,7 +22,7 @@ import { LeaderElector } from '../leaderelection/leader-election.js';
 import { sleep } from '../leaderelection/sleep.js';
 import type { KeyPair, ServingCertificates } from './certwatcher.js';
 
-/** What the CA is written into; names as config/webhooks.yaml and config/crd.yaml give them. */
+/** What the CA is written into; names as the generated config/webhook/manifests.yaml and config/crd/ give them. */
 export interface WebhookCertificateTargets {
   /** The Secret holding the CA and serving certificate (default of `--webhook-cert-secret`). */
   secret: string;

@@ -133,7 +133,8 @@ describe('CertRotator on the test API server', () => {
           'controllers',
           'databasemanager',
           'config',
-          'crd.yaml',
+          'crd',
+          'databasemanagers.coolops.cn.yaml',
         ),
       ],
       objects: [

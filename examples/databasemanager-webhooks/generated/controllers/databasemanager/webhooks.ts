@@ -40,7 +40,7 @@ const admissionKind = {
 };
 
 /**
- * What --webhook-cert-mode=self writes its CA into (config/webhooks.yaml, config/crd.yaml), and
+ * What --webhook-cert-mode=self writes its CA into (config/webhook/manifests.yaml, config/crd/), and
  * its Secret and Service (--webhook-cert-secret, --webhook-service-name).
  */
 export const webhookCertificates: WebhookCertificateTargets = {
