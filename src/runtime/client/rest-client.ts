@@ -244,7 +244,7 @@ export class RestClient {
     const metrics = this.config.metrics;
     let retries = 0;
     let refreshed = false;
-    let resetRetried = false;
+    let resets = 0;
     const host = this.transport.url.host;
     for (;;) {
       const waitStart = performance.now();
@@ -282,10 +282,14 @@ export class RestClient {
           seconds: (performance.now() - start) / 1000,
         });
         if (signal?.aborted) throw signal.reason;
-        // A kept-alive connection the server closed meanwhile: GETs are safe to send again
-        // (client-go retries GETs on connection resets too). Once per call.
-        if (req.method === 'GET' && !resetRetried && isConnectionReset(e)) {
-          resetRetried = true;
+        // A kept-alive connection the server closed meanwhile: GETs are safe to send again, as
+        // Go's transport sends an idempotent request again on each reused connection that fails
+        // so. Every idle socket of the pool may be stale at once (the server's keep-alive timeout
+        // closes them together): on a reused socket up to MAX_STALE_SOCKET_RETRIES times, on a
+        // new one once.
+        const limit = (e as { reusedSocket?: boolean }).reusedSocket ? MAX_STALE_SOCKET_RETRIES : 1;
+        if (req.method === 'GET' && resets < limit && isConnectionReset(e)) {
+          resets++;
           metrics?.requestRetry?.({ method: req.method, host, path: req.path, code: 0 });
           continue;
         }
@@ -329,6 +333,9 @@ export class RestClient {
     }
   }
 }
+
+/** How many times one GET is sent again after a reset on a kept-alive socket. */
+const MAX_STALE_SOCKET_RETRIES = 8;
 
 /** True for the errors a stale kept-alive socket produces. */
 function isConnectionReset(e: unknown): boolean {

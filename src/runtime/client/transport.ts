@@ -98,7 +98,12 @@ export class Transport {
     return new Promise((resolve, reject) => {
       const r = (this.secure ? https : http).request(options, resolve);
       // `on`, not `once`: a late second error must not become an unhandled 'error' event.
-      r.on('error', reject);
+      // An error on a kept-alive socket says so (`reusedSocket`): the server may have closed it
+      // while it was idle, and the request never reached it.
+      r.on('error', (e: Error & { reusedSocket?: boolean }) => {
+        if (r.reusedSocket) e.reusedSocket = true;
+        reject(e);
+      });
       r.end(req.body);
     });
   }
