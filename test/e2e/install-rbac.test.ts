@@ -17,7 +17,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,7 +42,15 @@ import { startControlPlane, type ControlPlane } from '../../src/testing/index.js
 import { ROOT } from '../golden/support.js';
 import { controlPlaneAssets } from '../support/assets.js';
 import { gatewayReconcile } from '../builder/gateway-reconcile.js';
-import { generateOperator, startOperator, waitFor, type LogLine, type OperatorProcess } from './support.js';
+import {
+  generateOperator,
+  httpsGet,
+  serviceAccountToken,
+  startOperator,
+  waitFor,
+  type LogLine,
+  type OperatorProcess,
+} from './support.js';
 
 /** The overlay `kubectl kustomize` builds (as `crdgen manifests` does), relative to controllers/<kind>/. */
 const KUSTOMIZATION = 'config/default';
@@ -178,12 +185,7 @@ class Cluster {
 
   /** A token of ServiceAccount `name` from the TokenRequest API. */
   async tokenOf(name: string, namespace: string): Promise<string> {
-    const r = await RestClient.for(this.cp.clientConfig).request<{ status: { token: string } }>({
-      method: 'POST',
-      path: `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-    });
-    return r.status.token;
+    return serviceAccountToken(this.cp.clientConfig, name, namespace);
   }
 
   /**
@@ -268,22 +270,6 @@ let main: Cluster;
  * an informer's first list is a list there, on `main` a watch with sendInitialEvents.
  */
 let plainLists: Cluster;
-
-function getText(url: string, token?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { rejectUnauthorized: false, headers: token !== undefined ? { authorization: `Bearer ${token}` } : {} },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** Every string a log line carries (its message, its error…), one per line. */
 function logText(l: LogLine): string {
@@ -479,15 +465,15 @@ async function metricsSecured(
   // RBAC's authorizer follows a new binding within moments
   const ok = await waitFor(
     async () => {
-      const r = await getText(url, reader);
+      const r = await httpsGet(url, reader);
       return r.status === 200 ? r : undefined;
     },
     CONVERGE_MS,
     '200 for the metrics reader',
     () => logsOf(op),
   );
-  assert.equal((await getText(url)).status, 401);
-  assert.equal((await getText(url, other)).status, 403);
+  assert.equal((await httpsGet(url)).status, 401);
+  assert.equal((await httpsGet(url, other)).status, 403);
   return ok.body;
 }
 
@@ -651,7 +637,7 @@ async function probe(
         const hit = want && outputOf(op).flatMap((t) => t.split('\n').filter((l) => l.includes(want)))[0];
         if (hit) return hit;
         metricsUrl ??= op.logs.find((l) => l.msg === 'serving metrics')?.['url'] as string | undefined;
-        if (metricsUrl && reader) steps.scraped ||= (await getText(metricsUrl, reader)).status === 200;
+        if (metricsUrl && reader) steps.scraped ||= (await httpsGet(metricsUrl, reader)).status === 200;
         if (!steps.created) {
           await dms.create({
             apiVersion: 'coolops.cn/v1alpha1',

@@ -13,7 +13,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { request } from 'node:https';
 import { dirname, join } from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -23,7 +22,6 @@ import {
   ServiceAccountResource,
   metricsAuthFilter,
   restBackend,
-  RestClient,
   startEndpointServer,
   createCertificate,
   isAlreadyExists,
@@ -33,7 +31,14 @@ import {
 import { startControlPlane, type ControlPlane } from '../../src/testing/index.js';
 import { controlPlaneAssets } from '../support/assets.js';
 import { ROOT } from '../golden/support.js';
-import { DM_CRD, generateOperator, startOperator, type OperatorProcess } from './support.js';
+import {
+  DM_CRD,
+  generateOperator,
+  httpsGet,
+  serviceAccountToken,
+  startOperator,
+  type OperatorProcess,
+} from './support.js';
 
 const NS = 'default';
 /** config/rbac/role.yaml's ServiceAccount and namespace of the DatabaseManager operator. */
@@ -86,28 +91,7 @@ after(async () => {
 
 /** A token of ServiceAccount `sa` from the TokenRequest API. */
 async function tokenOf(sa: string, namespace = NS): Promise<string> {
-  const r = await RestClient.for(cp.clientConfig).request<{ status: { token: string } }>({
-    method: 'POST',
-    path: `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`,
-    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-  });
-  return r.status.token;
-}
-
-function get(url: string, token?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { rejectUnauthorized: false, headers: token !== undefined ? { authorization: `Bearer ${token}` } : {} },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  return serviceAccountToken(cp.clientConfig, sa, namespace);
 }
 
 test('the operator with --metrics-secure: HTTPS, 200 for the metrics reader, 401 without or with a forged token, 403 for another ServiceAccount', async () => {
@@ -124,12 +108,12 @@ test('the operator with --metrics-secure: HTTPS, 200 for the metrics reader, 401
   const url = String(line['url']);
   assert.match(url, /^https:\/\/127\.0\.0\.1:\d+\/metrics$/);
   const [reader, other] = await Promise.all([tokenOf('prometheus'), tokenOf('other')]);
-  const ok = await get(url, reader);
+  const ok = await httpsGet(url, reader);
   assert.equal(ok.status, 200, ok.body);
   assert.match(ok.body, /^# HELP /m);
-  assert.deepEqual(await get(url), { status: 401, body: 'Unauthorized\n' });
-  assert.deepEqual(await get(url, `${reader.slice(0, -4)}AAAA`), { status: 401, body: 'Unauthorized\n' });
-  assert.deepEqual(await get(url, other), {
+  assert.deepEqual(await httpsGet(url), { status: 401, body: 'Unauthorized\n' });
+  assert.deepEqual(await httpsGet(url, `${reader.slice(0, -4)}AAAA`), { status: 401, body: 'Unauthorized\n' });
+  assert.deepEqual(await httpsGet(url, other), {
     status: 403,
     body: `Authorization denied for user system:serviceaccount:${NS}:other\n`,
   });
@@ -168,7 +152,7 @@ test('the generated metrics roles, applied with kubectl: the metrics-auth role i
   // before: the operator's ServiceAccount may not ask
   const without = await serve();
   try {
-    assert.deepEqual(await get(without.url, reader), { status: 500, body: 'Authentication failed\n' });
+    assert.deepEqual(await httpsGet(without.url, reader), { status: 500, body: 'Authentication failed\n' });
   } finally {
     await without.close();
   }
@@ -186,13 +170,13 @@ test('the generated metrics roles, applied with kubectl: the metrics-auth role i
   try {
     // RBAC's authorizer cache follows the new bindings within moments: poll, bounded
     const deadline = Date.now() + 60_000;
-    let r = await get(granted.url, other);
+    let r = await httpsGet(granted.url, other);
     while (r.status !== 200 && Date.now() < deadline) {
       await new Promise((done) => setTimeout(done, 200));
-      r = await get(granted.url, other);
+      r = await httpsGet(granted.url, other);
     }
     assert.deepEqual(r, { status: 200, body: 'up 1\n' }, 'bound to the generated metrics-reader role');
-    assert.equal((await get(granted.url)).status, 401);
+    assert.equal((await httpsGet(granted.url)).status, 401);
   } finally {
     await granted.close();
   }

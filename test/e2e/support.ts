@@ -2,12 +2,14 @@
 // API server: generate it into a folder under the repo, spawn `node --import tsx main.ts`,
 // read its JSON log lines, poll with bounded waits, and clean everything up.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:https';
 import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { readCrdInputs } from '../../src/input/crd/index.js';
 import { createEmitContext, type EmitContext } from '../../src/generate/emitter.js';
 import { runEmitters } from '../../src/generate/registry.js';
+import { RestClient, type RestConfig } from '../../src/runtime/index.js';
 import { ROOT, writeTree } from '../golden/support.js';
 import { controlPlaneAssets } from '../support/assets.js';
 
@@ -217,4 +219,31 @@ export async function startTestenvProcess(
     throw e;
   }
   return { kubeconfigPath, stop };
+}
+
+/** A token of ServiceAccount `name` in `namespace` from the TokenRequest API (an hour's). */
+export async function serviceAccountToken(client: RestConfig, name: string, namespace: string): Promise<string> {
+  const r = await RestClient.for(client).request<{ status: { token: string } }>({
+    method: 'POST',
+    path: `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`,
+    body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+  });
+  return r.status.token;
+}
+
+/** GET of an HTTPS `url` (its certificate not checked), with `token` as the bearer when given. */
+export function httpsGet(url: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { rejectUnauthorized: false, headers: token !== undefined ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
