@@ -222,7 +222,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
         o.resource,
         enqueueRequestForOwner(owner, { onlyController: !o.matchEveryOwner }),
         [...o.predicates, ...global],
-        form(o.metadataOnly),
+        { ...form(o.metadataOnly), owns: true },
       );
     }
     for (const w of this.watched)

@@ -101,6 +101,8 @@ export class Controller {
   /** Keys being reconciled now (and a count of overlapping reconciles, which must stay 0). */
   readonly inFlight: InFlightKeys;
   private readonly watches: Watch[] = [];
+  /** The kinds watched as owned by the `for` kind (`owns`). */
+  private readonly owned: TypedResource[] = [];
   private readonly requestQueue: RequestQueue;
   /** What handlers queue for events of an initial list or a resync (the requestQueue without a priority queue). */
   private readonly lowPriorityQueue: RequestQueue;
@@ -149,18 +151,21 @@ export class Controller {
   /**
    * Watches `resource` on the manager's shared informer (its metadata-only one with
    * `metadataOnly`: the handler and predicates then see PartialObjectMetadata): its events
-   * pass `predicates` (all of them) on to `handler`, which queues requests. Before or after start.
+   * pass `predicates` (all of them) on to `handler`, which queues requests. `owns` marks a kind
+   * the `for` kind owns (a sharded ring's sharder moves its objects with their owner). Before or
+   * after start.
    */
   watch<T extends KubeObject>(
     resource: TypedResource<T>,
     handler: EventHandler<T>,
     predicates: readonly Predicate<T>[] = [],
-    options: { metadataOnly?: boolean } = {},
+    options: { metadataOnly?: boolean; owns?: boolean } = {},
   ): void {
+    if (options.owns && !this.owned.includes(resource)) this.owned.push(resource);
     const q = this.requestQueue;
     // an initial list's adds and a resync's updates (same resourceVersion) wait behind real changes
     const low = this.lowPriorityQueue;
-    const informer = this.host.informer(resource, options);
+    const informer = this.host.informer(resource, options.metadataOnly ? { metadataOnly: true } : {});
     if (resource === this.forResource && !this.forInformer) {
       this.forInformer = informer as unknown as SharedIndexInformer<KubeObject>;
       this.host.shard?.watchPrimary(this.forInformer, (key) => this.queue.add(key));
@@ -187,6 +192,11 @@ export class Controller {
       },
     });
     this.watches.push({ resource, informer: informer as unknown as SharedIndexInformer<KubeObject>, registration });
+  }
+
+  /** The kinds the `for` kind owns (watched with `owns`). */
+  get ownedResources(): readonly TypedResource[] {
+    return this.owned;
   }
 
   /** The objects the controller's informers cache, by kind (one count per informer). */

@@ -4,7 +4,7 @@
 // runOperator (src/runtime/operator), which builds a manager from its flags and starts it.
 import { setMaxListeners } from 'node:events';
 import type { KubeObject } from '../meta/types.js';
-import type { RestConfig } from '../client/config.js';
+import { DEFAULT_BURST, DEFAULT_QPS, type RestConfig } from '../client/config.js';
 import type { TypedResource } from '../client/resource.js';
 import type { SharedIndexInformer } from '../cache/shared-informer.js';
 import { restBackend, isClientBackend, type ClientBackend } from '../typed/backend.js';
@@ -40,6 +40,13 @@ export interface ManagerShardingOptions {
   retryPeriodMs?: number;
   /** Campaign on the ring's sharder Lease and run the sharder when elected (default true). */
   sharder?: boolean;
+  /**
+   * The sharder's own client-side rate limit (its requests do not wait behind the reconciles'):
+   * requests a second and burst. Default: the client's, times one plus the owned kinds (a move
+   * labels the object and what it controls of each owned kind). Only with a RestConfig client.
+   */
+  sharderQps?: number;
+  sharderBurst?: number;
   metrics?: ShardingMetrics;
 }
 
@@ -370,11 +377,13 @@ export class Manager {
           ...timing,
         });
         const namespaces = this.cache.namespacesOf(resource);
+        const owned = primaries[0].ownedResources;
         const sharder = new Sharder({
-          backend: this.backend,
+          backend: this.sharderBackend(1 + owned.length),
           ring: shard.ring,
           leaseNamespace,
           resource,
+          owned,
           identity: shard.shard,
           logger: this.logger,
           metrics,
@@ -402,6 +411,22 @@ export class Manager {
         await Promise.all([member, sharderDone]);
       },
     };
+  }
+
+  /**
+   * The sharder's client: its own token bucket (`sharderQps`/`sharderBurst`, default the
+   * client's times `writesPerMove`), or the manager's backend when it was given one.
+   */
+  private sharderBackend(writesPerMove: number): ClientBackend {
+    const c = this.options.client;
+    if (isClientBackend(c) || (typeof c === 'object' && c !== null && 'backend' in c)) return this.backend;
+    const { rateLimiter: _limiter, ...config } = c;
+    const sh = this.options.sharding ?? {};
+    return restBackend({
+      ...config,
+      qps: sh.sharderQps ?? (config.qps ?? DEFAULT_QPS) * writesPerMove,
+      burst: sh.sharderBurst ?? (config.burst ?? DEFAULT_BURST) * writesPerMove,
+    });
   }
 
   private launch(controller: Controller): void {

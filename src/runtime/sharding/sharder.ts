@@ -1,10 +1,14 @@
 // The sharder of one ring (run by the replica elected on the ring's sharder Lease): it watches
-// the ring's shard Leases and the primary kind's objects (metadata only), builds a
-// consistent-hash ring over the live shards and labels every object with its shard. An object
-// moves off a live shard only through the drain handshake (drain label; the shard lets go by
-// removing both labels; then it is assigned). A shard whose Lease expired has its Lease taken
-// first (so it cannot renew and act again), then its objects are assigned at once, as are those
-// of a shard that released its Lease. Every label change is guarded by the resourceVersion read.
+// the ring's shard Leases, the primary kind's objects and the owned kinds' objects (metadata
+// only), builds a consistent-hash ring over the live shards and labels every object with its
+// shard. An object moves off a live shard only through the drain handshake (drain label; the
+// shard lets go by removing both labels; then it is assigned). A shard whose Lease expired has
+// its Lease taken first (so it cannot renew and act again), then its objects are assigned at
+// once, as are those of a shard that released its Lease. Every label change of an object of the
+// primary kind is guarded by the resourceVersion read. What an object controls follows it: when
+// the sharder assigns an object it first labels the objects it controls (of the owned kinds) for
+// the same shard, so the new shard finds them in its cache when it first reconciles the owner;
+// the owner is the synchronisation point (its drain), its controlled objects are not drained.
 import type { KubeObject } from '../meta/types.js';
 import type { ClientBackend } from '../typed/backend.js';
 import type { TypedResource } from '../client/resource.js';
@@ -19,7 +23,7 @@ import { microTime } from '../leaderelection/leader-election.js';
 import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { sleep } from '../leaderelection/sleep.js';
 import { HashRing, objectHashKey } from './ring.js';
-import { drainLabel, RING_LABEL, shardLabel } from './names.js';
+import { drainLabel, RING_LABEL, sharderLeaseName, shardLabel } from './names.js';
 import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
 /** Options of a {@link Sharder}. Durations in ms. */
@@ -30,6 +34,8 @@ export interface SharderOptions {
   leaseNamespace: string;
   /** The kind the ring's controller reconciles. */
   resource: TypedResource;
+  /** The kinds it owns: an object of these controlled by an object of `resource` is labelled as its owner. */
+  owned?: readonly TypedResource[];
   /** Only these namespaces' objects (default all). */
   namespaces?: readonly string[];
   /** Written as the holder of the expired Leases the sharder takes. */
@@ -42,7 +48,7 @@ export interface SharderOptions {
   resyncMs?: number;
   /** Released or taken Leases are deleted after this long (default 60 s). */
   deadLeaseTtlMs?: number;
-  /** Objects assigned at once (default 4). */
+  /** Objects assigned at once (default 4; the patches of one object's controlled objects go out together). */
   workers?: number;
   logger?: Logger;
   metrics?: ShardingMetrics;
@@ -70,6 +76,8 @@ export class Sharder {
   private readonly now: () => number;
   private readonly shardLabel: string;
   private readonly drainLabel: string;
+  /** The field manager of the sharder's label patches (`<ring>-sharder`). */
+  private readonly fieldManager: string;
   private readonly leases = new Map<string, ObservedLease>();
   private ring = new HashRing([]);
   /** Keys waiting for an assignment, since when. */
@@ -77,6 +85,10 @@ export class Sharder {
   private readonly taking = new Set<string>();
   private readonly queue = new BasicRateLimitingQueue<string>(defaultControllerRateLimiter<string>());
   private factory: SharedInformerFactoryBase | undefined;
+  /** The controlled objects of each owner (its queue key): `<owned kind index>|<namespace>/<name>` → the owner's uid. */
+  private readonly controlled = new Map<string, Map<string, string>>();
+  private ownedInformers: { getIndexer(): { getByKey(key: string): KubeObject | undefined } }[] = [];
+  private objectsInformer: { getIndexer(): { getByKey(key: string): KubeObject | undefined } } | undefined;
 
   constructor(private readonly options: SharderOptions) {
     this.logger = (options.logger ?? noopLogger).child({ ring: options.ring, sharder: options.identity });
@@ -84,6 +96,7 @@ export class Sharder {
     this.now = options.now ?? Date.now;
     this.shardLabel = shardLabel(options.ring);
     this.drainLabel = drainLabel(options.ring);
+    this.fieldManager = sharderLeaseName(options.ring);
   }
 
   /** The live shards, sorted. */
@@ -104,9 +117,21 @@ export class Sharder {
     const factory = new SharedInformerFactoryBase(o.backend, 0, {});
     this.factory = factory;
     factory.scope(LeaseResource, { namespaces: [o.leaseNamespace], labelSelector: `${RING_LABEL}=${o.ring}` });
-    if (o.namespaces && o.namespaces.length > 0) factory.scope(o.resource, { namespaces: o.namespaces });
+    const owned = o.owned ?? [];
+    if (o.namespaces && o.namespaces.length > 0)
+      for (const r of [o.resource, ...owned]) factory.scope(r, { namespaces: o.namespaces });
     const leases = factory.informerFor<Lease>(LeaseResource);
     const objects = factory.informerFor<KubeObject>(o.resource, { metadataOnly: true });
+    this.objectsInformer = objects;
+    this.ownedInformers = owned.map((r, i) => {
+      const informer = factory.informerFor<KubeObject>(r, { metadataOnly: true });
+      informer.addEventHandler({
+        onAdd: (obj) => this.observeOwned(i, undefined, obj),
+        onUpdate: (old, obj) => this.observeOwned(i, old, obj),
+        onDelete: (obj) => this.observeOwned(i, isDeletedFinalStateUnknown<KubeObject>(obj) ? obj.obj : obj, undefined),
+      });
+      return informer;
+    });
     leases.addEventHandler({
       onAdd: (l) => this.observe(l),
       onUpdate: (_, l) => this.observe(l),
@@ -155,6 +180,49 @@ export class Sharder {
   private enqueueAll(): void {
     const informer = this.factory?.informerFor<KubeObject>(this.options.resource, { metadataOnly: true });
     for (const k of informer?.getIndexer().listKeys() ?? []) this.queue.add(k.includes('/') ? k : `/${k}`);
+  }
+
+  /** The owner (its queue key and uid) of `obj` when an object of the primary kind controls it. */
+  private ownerOf(obj: KubeObject): { key: string; uid: string } | undefined {
+    const r = this.options.resource;
+    const ref = obj.metadata?.ownerReferences?.find((x) => x.controller === true);
+    if (!ref || ref.kind !== r.kind) return undefined;
+    const slash = ref.apiVersion.indexOf('/');
+    if ((slash < 0 ? '' : ref.apiVersion.slice(0, slash)) !== r.group) return undefined;
+    return { key: `${r.namespaced ? (obj.metadata?.namespace ?? '') : ''}/${ref.name}`, uid: ref.uid };
+  }
+
+  /**
+   * Keeps the index of controlled objects in step with the owned kinds' informers; queues the
+   * owner of an object that is not labelled as its (settled) owner, so the sharder mends it.
+   */
+  private observeOwned(kind: number, old: KubeObject | undefined, obj: KubeObject | undefined): void {
+    const cacheKey = (o: KubeObject): string => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+    const before = old && this.ownerOf(old);
+    const after = obj && this.ownerOf(obj);
+    if (before && old && (!after || after.key !== before.key)) {
+      const set = this.controlled.get(before.key);
+      set?.delete(`${kind}|${cacheKey(old)}`);
+      if (set?.size === 0) this.controlled.delete(before.key);
+    }
+    if (!after || !obj) return;
+    let set = this.controlled.get(after.key);
+    if (!set) this.controlled.set(after.key, (set = new Map<string, string>()));
+    set.set(`${kind}|${cacheKey(obj)}`, after.uid);
+    // an owner that is where the ring wants it, with a controlled object labelled otherwise: mend it
+    // (while the owner moves, its move labels what it controls)
+    const owner = this.objectsInformer
+      ?.getIndexer()
+      .getByKey(after.key.startsWith('/') ? after.key.slice(1) : after.key);
+    const label = owner?.metadata?.labels?.[this.shardLabel];
+    if (label !== undefined && label !== obj.metadata?.labels?.[this.shardLabel] && label === this.desiredFor(owner!))
+      this.queue.add(after.key);
+  }
+
+  /** The shard the ring wants `obj` (of the primary kind) on, if any shard lives. */
+  private desiredFor(obj: KubeObject): string | undefined {
+    const r = this.options.resource;
+    return this.ring.shardFor(objectHashKey(r.group, r.kind, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''));
   }
 
   private observe(lease: Lease): void {
@@ -265,16 +333,15 @@ export class Sharder {
 
   /** Brings one object's labels in line with the ring (one step: a drain, or an assignment). */
   private async sync(key: string, obj: KubeObject): Promise<void> {
-    const r = this.options.resource;
-    const ns = obj.metadata?.namespace ?? '';
-    const name = obj.metadata?.name ?? '';
-    const desired = this.ring.shardFor(objectHashKey(r.group, r.kind, ns, name));
+    const desired = this.desiredFor(obj);
     if (desired === undefined) return; // no live shard: a ring change queues every object again
     const labels = obj.metadata?.labels ?? {};
     const current = labels[this.shardLabel];
     const draining = labels[this.drainLabel] !== undefined;
     if (current === desired) {
       this.pendingSince.delete(key);
+      // the shard that holds it would label them so itself at its next write
+      await this.labelControlled(key, obj, desired);
       if (draining) await this.patch(obj, { [this.drainLabel]: null });
       return;
     }
@@ -289,6 +356,9 @@ export class Sharder {
       return;
     }
     if (state === 'expired') return; // its Lease is taken first (recheck), which queues the object again
+    // no shard holds it now (unassigned, drained, or its shard dead): what it controls goes first,
+    // so the new shard's caches hold those objects before it sees the owner
+    await this.labelControlled(key, obj, desired);
     await this.patch(obj, { [this.shardLabel]: desired, [this.drainLabel]: null });
     const since = this.pendingSince.get(key) ?? this.now();
     this.pendingSince.delete(key);
@@ -296,13 +366,54 @@ export class Sharder {
     this.logger.debug({ key, from: current ?? null, to: desired }, 'assigned object');
   }
 
+  /**
+   * Labels the objects `owner` controls for `shard` (those not labelled so yet), all at once: a
+   * merge patch of the label alone, answered as metadata. Not guarded by a resourceVersion: no
+   * shard holds the owner while it moves, and the one that holds it writes the same label.
+   */
+  private async labelControlled(key: string, owner: KubeObject, shard: string): Promise<void> {
+    const set = this.controlled.get(key);
+    if (!set || set.size === 0) return;
+    const uid = owner.metadata?.uid;
+    const owned = this.options.owned ?? [];
+    const patches: Promise<void>[] = [];
+    for (const [entry, ownerUid] of set) {
+      if (uid !== undefined && ownerUid !== uid) continue; // controlled by an earlier object of that name
+      const bar = entry.indexOf('|');
+      const kind = Number(entry.slice(0, bar));
+      const cacheKey = entry.slice(bar + 1);
+      const obj = this.ownedInformers[kind]
+        ?.getIndexer()
+        .getByKey(cacheKey.startsWith('/') ? cacheKey.slice(1) : cacheKey);
+      if (!obj || obj.metadata?.labels?.[this.shardLabel] === shard) continue;
+      patches.push(this.patchLabel(owned[kind], obj, { [this.shardLabel]: shard }));
+    }
+    const failed = (await Promise.allSettled(patches)).find(
+      (p): p is PromiseRejectedResult => p.status === 'rejected' && !isNotFound(p.reason),
+    );
+    if (failed) throw failed.reason;
+  }
+
   private async patch(obj: KubeObject, labels: Record<string, string | null>): Promise<void> {
-    const r = this.options.resource;
     const rv = obj.metadata?.resourceVersion;
-    await this.options.backend
-      .resource(r, r.namespaced ? obj.metadata?.namespace : undefined)
-      .patch(obj.metadata?.name ?? '', PatchType.Merge, {
-        metadata: { ...(rv !== undefined ? { resourceVersion: rv } : {}), labels },
-      });
+    await this.patchLabel(this.options.resource, obj, labels, rv);
+  }
+
+  /** A merge patch of `labels` (with `resourceVersion` when given), its answer asked as metadata only. */
+  private async patchLabel(
+    r: TypedResource,
+    obj: KubeObject,
+    labels: Record<string, string | null>,
+    resourceVersion?: string,
+  ): Promise<void> {
+    const b = this.options.backend;
+    const ns = r.namespaced ? obj.metadata?.namespace : undefined;
+    const client = b.metadata ? b.metadata(r, ns) : b.resource(r, ns);
+    await client.patch(
+      obj.metadata?.name ?? '',
+      PatchType.Merge,
+      { metadata: { ...(resourceVersion !== undefined ? { resourceVersion } : {}), labels } },
+      { fieldManager: this.fieldManager },
+    );
   }
 }

@@ -3,7 +3,9 @@
 // cache holds only its shard's ConfigMaps and Secrets; a 4th replica takes about a quarter
 // through the drain handshake; a replica that stops hands its objects over; a shard whose Lease
 // expires has its Lease taken and its objects reassigned; no key is ever reconciled by two
-// replicas at once. Short Lease timings (6 s / 4.5 s / 0.5 s).
+// replicas at once. A moved ConfigMap's Secret is labelled for its new shard by the sharder
+// (before the ConfigMap), not by the new shard; Secrets no ConfigMap controls are left alone.
+// Short Lease timings (6 s / 4.5 s / 0.5 s).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
@@ -33,6 +35,8 @@ import {
 
 const RING = 'cm-controller';
 const SHARD = shardLabel(RING);
+/** The sharder's field manager: who set a label, from managedFields. */
+const SHARDER_MANAGER = `${RING}-sharder`;
 const N = 90;
 /** Lease timings: short, with room for a loaded machine (a renewal may wait seconds for the event loop). */
 const TIMING = { leaseDurationMs: 6000, renewDeadlineMs: 4500, retryPeriodMs: 500 };
@@ -161,6 +165,31 @@ async function cachesMatchLabels(): Promise<boolean> {
   return true;
 }
 
+/** The field manager that last set the shard label of `obj` (from its managedFields). */
+function labelSetBy(obj: { metadata?: { managedFields?: { manager?: string; fieldsV1?: unknown }[] } }): string[] {
+  return (obj.metadata?.managedFields ?? [])
+    .filter((e) => {
+      const labels = (e.fieldsV1 as Record<string, Record<string, Record<string, unknown>>> | undefined)?.[
+        'f:metadata'
+      ]?.['f:labels'];
+      return labels?.[`f:${SHARD}`] !== undefined;
+    })
+    .map((e) => e.manager ?? '');
+}
+
+/** Every moved ConfigMap's Secret labelled for the ConfigMap's shard, that label set by the sharder alone. */
+async function movedWithOwner(moved: string[]): Promise<string | undefined> {
+  const byName = new Map((await cms().list()).items.map((c) => [c.metadata!.name!, c.metadata?.labels?.[SHARD]]));
+  const bySecret = new Map((await secrets().list()).items.map((x) => [x.metadata!.name!, x]));
+  for (const name of moved) {
+    const secret = bySecret.get(`${name}-s`);
+    const by = secret ? labelSetBy(secret) : [];
+    if (secret?.metadata?.labels?.[SHARD] !== byName.get(name) || by.join() !== SHARDER_MANAGER)
+      return `${name}-s: labels ${JSON.stringify(secret?.metadata?.labels)}, label set by ${JSON.stringify(by)}; owner on ${byName.get(name)}`;
+  }
+  return undefined;
+}
+
 function overlaps(): string[] {
   const out: string[] = [];
   const byKey = new Map<string, Span[]>();
@@ -174,9 +203,30 @@ function overlaps(): string[] {
   return out;
 }
 
+/** Secrets no ConfigMap controls (namespace `u`): one without an owner, one a Secret controls. */
+const unrelated = () => resourceClient<Secret>(server.clientConfig, SecretResource).namespace('u');
+const UNRELATED_LABELS = { [SHARD]: 'shard-x', app: 'other' };
+
 before(async () => {
   server = await startTestApiServer({
-    objects: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 's' } }],
+    objects: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 's' } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'u' } },
+    ],
+  });
+  const free = await unrelated().create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'free', labels: UNRELATED_LABELS },
+  });
+  await unrelated().create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: 'foreign',
+      labels: UNRELATED_LABELS,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Secret', name: 'free', uid: free.metadata!.uid!, controller: true }],
+    },
   });
   for (let i = 0; i < N; i += 30)
     await Promise.all(
@@ -222,6 +272,8 @@ test('a 4th shard joins: about a quarter moves to it through drains; updates aft
   );
   assert.ok(moved.length >= N * 0.1 && moved.length <= N * 0.45, `${moved.length} of ${N} moved`);
   await until('caches match the labels', cachesMatchLabels);
+  // the sharder moved each Secret with its owner: shard-d's reconcile found it in its cache and wrote nothing
+  assert.equal(await movedWithOwner(moved.map((c) => c.metadata!.name!)), undefined);
   const target = moved[0].metadata!.name!;
   await cms().patch(target, 'application/merge-patch+json', { data: { v: '2' } });
   await until(
@@ -233,6 +285,9 @@ test('a 4th shard joins: about a quarter moves to it through drains; updates aft
 });
 
 test('a shard that stops releases its Lease after its last reconcile; its objects go to the others at once', async () => {
+  const heldByD = new Set(
+    (await cms().list()).items.filter((c) => c.metadata?.labels?.[SHARD] === 'shard-d').map((c) => c.metadata!.name!),
+  );
   const t0 = Date.now();
   await stopReplica('shard-d');
   const stoppedAt = performance.now();
@@ -244,6 +299,9 @@ test('a shard that stops releases its Lease after its last reconcile; its object
     'no reconcile of the stopped shard after its stop',
   );
   await until('caches match the labels', cachesMatchLabels);
+  const moved = [...heldByD].filter((n) => n !== undefined);
+  assert.ok(moved.length > 0);
+  assert.equal(await movedWithOwner(moved), undefined);
   assert.deepEqual(overlaps(), []);
 });
 
@@ -267,7 +325,19 @@ test('a shard whose Lease expires: the sharder takes the Lease first, then reass
     (await cms().list()).items.some((c) => c.metadata?.labels?.[SHARD] === 'shard-ghost'),
   );
   // the ghost holds objects but reconciles nothing; now it stops renewing: sever its API (the Lease update fails)
-  const held = (await cms().list()).items.filter((c) => c.metadata?.labels?.[SHARD] === 'shard-ghost').length;
+  await until(
+    'the Secrets of the ghost objects labelled for it',
+    async () =>
+      (await movedWithOwner(
+        (await cms().list()).items
+          .filter((c) => c.metadata?.labels?.[SHARD] === 'shard-ghost')
+          .map((c) => c.metadata!.name!),
+      )) === undefined,
+  );
+  const ghostHeld = (await cms().list()).items
+    .filter((c) => c.metadata?.labels?.[SHARD] === 'shard-ghost')
+    .map((c) => c.metadata!.name!);
+  const held = ghostHeld.length;
   assert.ok(held > 0);
   server.faults.failFraction(1, {
     code: 500,
@@ -294,9 +364,23 @@ test('a shard whose Lease expires: the sharder takes the Lease first, then reass
       `${e.message}: ${JSON.stringify([...counts])} leases ${ls.join('; ')} now ${new Date().toISOString()}`,
     );
   });
+  await until('caches match the labels', cachesMatchLabels);
+  // the ghost's objects' Secrets went to the ghost with their owners, and on from it with them
+  assert.equal(await movedWithOwner(ghostHeld), undefined);
   const l = await leases().get('shard-ghost');
   assert.notEqual(l.spec?.holderIdentity, 'shard-ghost', 'the sharder took the Lease before reassigning');
   assert.ok(['shard-a', 'shard-b', 'shard-c'].includes(l.spec?.holderIdentity ?? ''));
   ghostStop.abort();
   assert.deepEqual(overlaps(), []);
+});
+
+test('Secrets no ConfigMap of the ring controls are left as they were', async () => {
+  for (const name of ['free', 'foreign']) {
+    const x = await unrelated().get(name);
+    assert.deepEqual(x.metadata?.labels, UNRELATED_LABELS, name);
+    assert.ok(
+      !(x.metadata?.managedFields ?? []).some((e) => e.manager === SHARDER_MANAGER),
+      `${name}: no sharder write`,
+    );
+  }
 });
