@@ -479,12 +479,16 @@ function rbac(
   const onKind = union(wants.kind, subresource ? [] : wants.status).filter((v) => !operatorVerbs.includes(v));
   const onStatus = subresource ? wants.status : [];
   // a kind cached as metadata only is read whole (get) when its metadata says it changed; sharded,
-  // an owner that moved in finds what it owns outside its cache (still labelled for the old
-  // shard): createOrUpdate's create is AlreadyExists and it reads the object from the API (get)
+  // the sharder labels what an object controls when it moves the object (patch), and an owner
+  // that reaches the new shard's cache before what it owns (separate watches) finds it outside
+  // its cache: createOrUpdate's create is AlreadyExists and it reads the object from the API (get)
   const verbsOf = (o: OwnedKind): string[] =>
     o.from === '--owns'
       ? OWNED_VERBS
-      : union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []);
+      : union(
+          union(starter?.manifest.rbac.owns ?? OWNED_VERBS, o.metadataOnly || sharded ? ['get'] : []),
+          sharded ? ['patch'] : [],
+        );
   const rules = [
     rule(group, kind.plural, inVerbOrder(union(operatorVerbs, onKind))),
     ...(onStatus.length > 0 ? [rule(group, `${kind.plural}/status`, onStatus)] : []),
@@ -521,7 +525,13 @@ function rbac(
       : [];
     if (movedIn.length > 0)
       grants.push(
-        `${listText(movedIn)} also get (sharded: an object that moved in finds what it owns outside its cache, still labelled for the old shard, and createOrUpdate reads it from the API)`,
+        `${listText(movedIn)} also get (sharded: an object that moved in may reach its new shard's cache before what it owns, and createOrUpdate then reads that from the API)`,
+      );
+    const patchedBySharder =
+      sharded && !starter.manifest.rbac.owns.includes('patch') ? fromStarter.map((o) => o.resource) : [];
+    if (patchedBySharder.length > 0)
+      grants.push(
+        `${listText(patchedBySharder)} also patch (sharded: the sharder labels what an object controls for the object's shard when it moves it)`,
       );
     if (metadataOnly.length > 0)
       grants.push(

@@ -668,7 +668,7 @@ test('generated operators compile with tsc --strict: fixture and corpus kinds (c
   }
 });
 
-test('sharding: manager.yaml runs three replicas with --sharded instead of --leader-elect; RBAC adds patch on the kind, get on the owned kinds and the shard Leases’ verbs; nothing else changes', () => {
+test('sharding: manager.yaml runs three replicas with --sharded instead of --leader-elect; RBAC adds patch on the kind, get and patch on the owned kinds and the shard Leases’ verbs; nothing else changes', () => {
   const model = read('fixtures/databasemanager/crd.yaml');
   const plain = controller(model, createEmitContext({ sources: model.sources, controllers: ['DatabaseManager'] }));
   const sharded = controller(
@@ -715,14 +715,16 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
     'coolops.cn:databasemanagers:list,watch,patch',
     'coolops.cn:databasemanagers/status:update',
     'coolops.cn:databasemanagers/finalizers:update',
-    // an owner that moved in finds its Deployment outside its cache (labelled for the old shard): createOrUpdate reads it
-    'apps:deployments:list,watch,create,update,get',
-    ':services:list,watch,create,update,get',
+    // the sharder labels what a moved owner controls (patch); an owner that reaches its new shard's cache
+    // before its Deployment finds it outside the cache: createOrUpdate reads it (get)
+    'apps:deployments:list,watch,create,update,get,patch',
+    ':services:list,watch,create,update,get,patch',
     ':events:create,patch',
     // shard and sharder Leases held; the sharder lists and watches them, takes expired ones, deletes dead ones
     'coordination.k8s.io:leases:get,list,watch,create,update,delete',
   ]);
-  const changed = (r: string): boolean => /^(coolops\.cn:databasemanagers:|apps:deployments:|coordination)/.test(r);
+  const changed = (r: string): boolean =>
+    /^(coolops\.cn:databasemanagers:|apps:deployments:|:services:|coordination)/.test(r);
   assert.deepEqual(
     rules(plain).filter((r) => !changed(r)),
     rules(sharded).filter((r) => !changed(r)),
@@ -732,7 +734,11 @@ test('sharding: manager.yaml runs three replicas with --sharded instead of --lea
     comment,
     /the operator, sharded: databasemanagers read .* and patched \(the sharder sets their shard labels/,
   );
-  assert.match(comment, /deployments also get \(sharded: an object that moved in finds what it owns outside its cache/);
+  assert.match(
+    comment,
+    /deployments also get \(sharded: an object that moved in may reach its new shard's cache before/,
+  );
+  assert.match(comment, /deployments and services also patch \(sharded: the sharder labels what an object controls/);
   assert.doesNotMatch(byPath(plain, 'rbac/role.yaml'), /sharded/);
   for (const doc of parseAllDocuments(byPath(sharded, 'manager.yaml'))) assert.deepEqual(doc.errors, []);
 });
