@@ -1,7 +1,7 @@
 // What the sharding end-to-end tests share: replicas of the generated DatabaseManager operator
 // started with --sharded as processes, a reader of their /metrics, and the checker over every
 // replica's log: the reconciles of one object never overlap in time across replicas.
-import { HashRing, objectHashKey } from '../../src/runtime/index.js';
+import { HashRing, objectHashKey, type KubeObject } from '../../src/runtime/index.js';
 import { startControlPlane } from '../../src/testing/index.js';
 import { controlPlaneAssets } from '../support/assets.js';
 import {
@@ -17,6 +17,8 @@ import {
 export const RING = 'databasemanager-controller';
 export const SHARD_LABEL = `shard.crdgen.io/${RING}`;
 export const DRAIN_LABEL = `drain.shard.crdgen.io/${RING}`;
+/** The field manager of the sharder's label patches. */
+export const SHARDER_MANAGER = `${RING}-sharder`;
 
 /** Lease timings of the tests: short, with room for a loaded machine. */
 export const LEASE = { durationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 1000 };
@@ -82,6 +84,37 @@ export function startReplica(
     ...extra,
   ]);
   return { name, port, op };
+}
+
+/** The field managers that own `obj`'s shard label (from its managedFields): who last set it. */
+export function shardLabelSetBy(obj: KubeObject | undefined): string[] {
+  return (obj?.metadata?.managedFields ?? [])
+    .filter((e) => {
+      const meta = (e.fieldsV1 as Record<string, Record<string, Record<string, unknown>>> | undefined)?.['f:metadata'];
+      return meta?.['f:labels']?.[`f:${SHARD_LABEL}`] !== undefined;
+    })
+    .map((e) => e.manager ?? '');
+}
+
+/**
+ * The first of `owners` (DatabaseManagers) whose Deployment or Service is not labelled for the
+ * owner's shard by the sharder alone (the sharder moved it with its owner; the new shard wrote
+ * no label), as a readable line; undefined when there is none.
+ */
+export function ownedNotMovedBySharder(
+  owners: readonly KubeObject[],
+  owned: readonly { kind: string; byName: ReadonlyMap<string, KubeObject> }[],
+): string | undefined {
+  for (const dm of owners) {
+    const shard = dm.metadata?.labels?.[SHARD_LABEL];
+    for (const { kind, byName } of owned) {
+      const o = byName.get(`${dm.metadata?.name}-db`);
+      const by = shardLabelSetBy(o);
+      if (o?.metadata?.labels?.[SHARD_LABEL] !== shard || by.join() !== SHARDER_MANAGER)
+        return `${dm.metadata?.name} on ${shard}: its ${kind} ${o ? `labelled ${JSON.stringify(o.metadata?.labels)}, the label set by ${JSON.stringify(by)}` : 'missing'}`;
+    }
+  }
+  return undefined;
 }
 
 /** The value of a metric line `name{labels} value` in `text` (summed over matching lines). */

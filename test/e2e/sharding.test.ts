@@ -6,11 +6,20 @@
 // are reassigned, within the Lease duration + 10 s; one is frozen (SIGSTOP) past its Lease and
 // does not reconcile when it wakes (it exits). A driver changes specs throughout; at the end every
 // Deployment matches its DatabaseManager's last spec, and the checker over every replica's debug
-// log finds no two overlapping reconciles of one object. `npm test` runs 150 objects (2 cores,
-// shared; CRDGEN_SHARDING_OBJECTS=3000 runs the issue's count); the bench runs 3,000.
+// log finds no two overlapping reconciles of one object. A moved object's Deployment and Service
+// are labelled for its new shard by the sharder (their managedFields say who set the label).
+// `npm test` runs 150 objects (2 cores, shared; CRDGEN_SHARDING_OBJECTS=3000 runs the issue's
+// count); the bench runs 3,000.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadKubeconfig, resourceClient, DeploymentResource, type Deployment } from '../../src/runtime/index.js';
+import {
+  loadKubeconfig,
+  resourceClient,
+  DeploymentResource,
+  ServiceResource,
+  type Deployment,
+  type Service,
+} from '../../src/runtime/index.js';
 import type { KubeObject } from '../../src/runtime/index.js';
 import { DM_CRD, generateOperator, startTestenvProcess, waitFor, type TestenvProcess } from './support.js';
 import {
@@ -19,6 +28,7 @@ import {
   DRAIN_LABEL,
   metricValue,
   overlappingReconciles,
+  ownedNotMovedBySharder,
   reconcileSpans,
   scrape,
   shardOf,
@@ -72,6 +82,20 @@ describe('sharded operator on crdgen testenv --real', () => {
       // the checks and the driver keep their pace
       const creates = resourceClient<DM>({ ...config, qps: 0 }, DM_RESOURCE).namespace('default');
       const deployments = resourceClient<Deployment>(config, DeploymentResource).namespace('default');
+      const services = resourceClient<Service>(config, ServiceResource).namespace('default');
+      /** Among `names`, an object whose Deployment or Service the sharder did not move with it (see ownedNotMovedBySharder). */
+      const notMovedBySharder = async (names: ReadonlySet<string>): Promise<string | undefined> => {
+        const [d, deps, svcs] = await Promise.all([dms.list(), deployments.list(), services.list()]);
+        const byName = (items: KubeObject[]): Map<string, KubeObject> =>
+          new Map(items.map((x) => [x.metadata!.name!, x]));
+        return ownedNotMovedBySharder(
+          d.items.filter((x) => names.has(x.metadata!.name!)),
+          [
+            { kind: 'Deployment', byName: byName(deps.items) },
+            { kind: 'Service', byName: byName(svcs.items) },
+          ],
+        );
+      };
       const start = (name: string): Replica => {
         const r = startReplica(gen.main, server.kubeconfigPath, name, nextPort++);
         all.push(r);
@@ -218,6 +242,8 @@ describe('sharded operator on crdgen testenv --real', () => {
       );
       assert.ok(drained >= moved.length, `each move went through a drain (${drained} acknowledged)`);
       await waitFor(converged, 120_000, 'converged after the join');
+      const movedNames = new Set(moved.map((d) => d.metadata!.name!));
+      assert.equal(await notMovedBySharder(movedNames), undefined, "the moved objects' Deployments and Services");
 
       // one leaves cleanly: its Lease is released after its last reconcile, its objects move at once
       const leaving = live.get('r3')!;
@@ -232,6 +258,11 @@ describe('sharded operator on crdgen testenv --real', () => {
       await drive(N / 10);
       const crashed = live.get('r2')!;
       live.delete('r2');
+      const onCrashed = new Set(
+        (await dms.list()).items
+          .filter((d) => d.metadata?.labels?.[SHARD_LABEL] === 'r2')
+          .map((d) => d.metadata!.name!),
+      );
       const killAt = Date.now();
       await crashed.op.kill();
       await waitFor(
@@ -241,6 +272,12 @@ describe('sharded operator on crdgen testenv --real', () => {
       );
       t.diagnostic(`SIGKILL: reassigned ${Date.now() - killAt} ms after the kill (Lease ${LEASE.durationMs} ms)`);
       await waitFor(converged, 120_000, 'converged after the crash');
+      assert.ok(onCrashed.size > 0);
+      assert.equal(
+        await notMovedBySharder(onCrashed),
+        undefined,
+        "the killed replica's objects' Deployments and Services",
+      );
 
       // one freezes past its Lease: it must not reconcile when it wakes
       const frozen = live.get('r1')!;
