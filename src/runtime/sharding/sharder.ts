@@ -48,7 +48,7 @@ export interface SharderOptions {
   resyncMs?: number;
   /** Released or taken Leases are deleted after this long (default 60 s). */
   deadLeaseTtlMs?: number;
-  /** Objects assigned at once (default 4; the patches of one object's controlled objects go out together). */
+  /** Objects assigned at once (default 8; the patches of one object's controlled objects go out together). */
   workers?: number;
   logger?: Logger;
   metrics?: ShardingMetrics;
@@ -157,7 +157,7 @@ export class Sharder {
       const synced = await factory.waitForCacheSync(signal);
       if (signal.aborted || ![...synced.values()].every(Boolean)) return;
       this.recheck();
-      const workers = Array.from({ length: o.workers ?? 4 }, () => this.worker(objects));
+      const workers = Array.from({ length: o.workers ?? 8 }, () => this.worker(objects));
       const ticker = (async () => {
         let lastResync = this.now();
         while (await sleep(o.checkIntervalMs ?? 1000, signal)) {
