@@ -136,8 +136,15 @@ describe('sharded operator on crdgen testenv --real', () => {
           await dms.patch(name, 'application/merge-patch+json', { spec: { replicas } });
         }
       };
+      let lastLabels = '';
       const assignedTo = async (shards: string[]): Promise<boolean> => {
         const items = (await dms.list()).items;
+        const counts = new Map<string, number>();
+        for (const d of items) {
+          const l = JSON.stringify(d.metadata?.labels ?? {});
+          counts.set(l, (counts.get(l) ?? 0) + 1);
+        }
+        lastLabels = JSON.stringify([...counts]);
         return (
           items.length === N &&
           items.every(
@@ -187,7 +194,22 @@ describe('sharded operator on crdgen testenv --real', () => {
 
       // partitioned
       const t0 = Date.now();
-      await waitFor(() => assignedTo(['r0', 'r1', 'r2']), 300_000, 'every object assigned over r0..r2');
+      await waitFor(
+        () => assignedTo(['r0', 'r1', 'r2']),
+        300_000,
+        'every object assigned over r0..r2',
+        () => {
+          const sharder = all.map(
+            (r) =>
+              `${r.name}: ${r.op.logs
+                .filter((l) => /sharder|ring/.test(String(l.msg)))
+                .slice(-3)
+                .map((l) => JSON.stringify(l))
+                .join(' ')}`,
+          );
+          return `labels ${lastLabels}\n${sharder.join('\n')}\n${notConverged()}`;
+        },
+      );
       await waitFor(converged, 300_000, 'every Deployment made and labelled as its owner', notConverged);
       t.diagnostic(`${N} objects assigned and reconciled by 3 shards in ${Date.now() - t0} ms`);
       await waitFor(
