@@ -377,7 +377,10 @@ export class Manager {
           ...timing,
         });
         const namespaces = this.cache.namespacesOf(resource);
-        const owned = primaries[0].ownedResources;
+        // what the kind owns of other kinds (an object owning objects of its own kind stays where the ring puts it)
+        const owned = primaries[0].ownedResources.filter(
+          (r) => r.resource !== resource.resource || r.group !== resource.group,
+        );
         const sharder = new Sharder({
           backend: this.sharderBackend(1 + owned.length),
           ring: shard.ring,

@@ -118,8 +118,10 @@ export class Sharder {
     this.factory = factory;
     factory.scope(LeaseResource, { namespaces: [o.leaseNamespace], labelSelector: `${RING_LABEL}=${o.ring}` });
     const owned = o.owned ?? [];
-    if (o.namespaces && o.namespaces.length > 0)
-      for (const r of [o.resource, ...owned]) factory.scope(r, { namespaces: o.namespaces });
+    const namespaces = o.namespaces && o.namespaces.length > 0 ? { namespaces: o.namespaces } : {};
+    if (namespaces.namespaces) factory.scope(o.resource, namespaces);
+    // of an owned object the sharder keeps what it reads: its name, its controller and its shard label
+    for (const r of owned) factory.scope(r, { ...namespaces, transform: (obj) => this.slim(obj) });
     const leases = factory.informerFor<Lease>(LeaseResource);
     const objects = factory.informerFor<KubeObject>(o.resource, { metadataOnly: true });
     this.objectsInformer = objects;
@@ -180,6 +182,25 @@ export class Sharder {
   private enqueueAll(): void {
     const informer = this.factory?.informerFor<KubeObject>(this.options.resource, { metadataOnly: true });
     for (const k of informer?.getIndexer().listKeys() ?? []) this.queue.add(k.includes('/') ? k : `/${k}`);
+  }
+
+  /** `obj`'s metadata as far as the sharder reads it (an owned object's cache entry). */
+  private slim(obj: KubeObject): KubeObject {
+    const m = obj.metadata ?? {};
+    const label = m.labels?.[this.shardLabel];
+    const controller = m.ownerReferences?.find((x) => x.controller === true);
+    return {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: {
+        name: m.name,
+        ...(m.namespace !== undefined ? { namespace: m.namespace } : {}),
+        ...(m.uid !== undefined ? { uid: m.uid } : {}),
+        ...(m.resourceVersion !== undefined ? { resourceVersion: m.resourceVersion } : {}),
+        ...(label !== undefined ? { labels: { [this.shardLabel]: label } } : {}),
+        ...(controller ? { ownerReferences: [controller] } : {}),
+      },
+    };
   }
 
   /** The owner (its queue key and uid) of `obj` when an object of the primary kind controls it. */
