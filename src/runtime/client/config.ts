@@ -117,6 +117,14 @@ export interface RestConfig {
    * list's bytes on the wire, unpacked as they arrive.
    */
   disableCompression?: boolean;
+  /**
+   * Whether watches (and the streaming lists that start them) ask for gzip too. Default true,
+   * as client-go. kube-apiserver compresses only a watch with `sendInitialEvents=true`, and it
+   * writes a gzip member per flush for the whole life of that watch: once the initial events are
+   * through, every event is a member of its own, whose unpacking costs ~7× its JSON.parse. No
+   * effect with `disableCompression`.
+   */
+  watchCompression?: boolean;
   /** Extra headers on every request (an array repeats the header, e.g. Impersonate-Group). */
   headers?: Record<string, string | string[]>;
   /** Source of the config, for messages (a kubeconfig path, `in-cluster`). */

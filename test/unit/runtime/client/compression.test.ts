@@ -72,3 +72,38 @@ test('GETs ask for gzip; a gzip list, a gzip error and a gzip watch stream are u
     },
   );
 });
+
+test('watchCompression: false keeps gzip off watches (streaming lists included) and on other GETs', async () => {
+  const seen: [string, string | undefined][] = [];
+  await withServer(
+    (req, res) => {
+      const watch = req.url?.includes('watch=true') ?? false;
+      seen.push([watch ? 'watch' : 'get', req.headers['accept-encoding']]);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(watch ? '{"type":"ADDED","object":{"metadata":{"name":"w0"}}}\n' : '{"kind":"ConfigMapList","items":[]}');
+    },
+    async (url) => {
+      for (const watchCompression of [undefined, true, false]) {
+        seen.length = 0;
+        const c = new RestClient({
+          server: url,
+          qps: 0,
+          ...(watchCompression === undefined ? {} : { watchCompression }),
+        });
+        await c.get('/api/v1/configmaps');
+        const w = await c.watch('/api/v1/configmaps', { sendInitialEvents: 'true', allowWatchBookmarks: 'true' });
+        for await (const ev of w) assert.equal(ev.type, 'ADDED');
+        const wanted = watchCompression === false ? undefined : 'gzip';
+        assert.deepEqual(
+          seen,
+          [
+            ['get', 'gzip'],
+            ['watch', wanted],
+          ],
+          `watchCompression ${String(watchCompression)}`,
+        );
+        c.close();
+      }
+    },
+  );
+});
