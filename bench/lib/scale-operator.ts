@@ -47,6 +47,12 @@ const LOG_DIR = process.env.BENCH_SCALE_LOG_DIR;
  * written at exit, never on SIGKILL). For a profile, not for figures.
  */
 const CPU_PROF = process.env.BENCH_SCALE_CPU_PROF;
+/**
+ * BENCH_SCALE_TRACE_GC=1: the crdgen operator runs with `--trace-gc` (a line per collection on its
+ * standard output, kept with BENCH_SCALE_LOG_DIR): what its heap holds after each collection. For a
+ * diagnosis, not for figures.
+ */
+const TRACE_GC = process.env.BENCH_SCALE_TRACE_GC === '1';
 const DMS = `/apis/coolops.cn/v1alpha1/namespaces/${NS}/databasemanagers`;
 
 /** The operators of the operator part. */
@@ -126,6 +132,16 @@ function spawnOperator(argv: string[]): Proc {
   return p;
 }
 
+/** A process's resident memory by kind (MB, from /proc/<pid>/status): anonymous, file-backed, and its peak. */
+function memoryBreakdown(pid: number): Record<string, number> {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field: string): number => {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+  };
+  return { rssAnonMb: mb('RssAnon'), rssFileMb: mb('RssFile'), peakRssMb: mb('VmHWM') };
+}
+
 async function kill(p: Proc): Promise<void> {
   if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
   await p.exited;
@@ -163,6 +179,7 @@ function specs(
       process.execPath,
       ...built.imageNodeOptions,
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+      ...(TRACE_GC ? ['--trace-gc'] : []),
       bundle,
       '--kubeconfig',
       kc,
@@ -523,7 +540,9 @@ async function operatorRun(
       rssMb: rss,
       newObjectMs: watch.statusAt('dm-new')! - newCreatedAt,
     };
-    progress(`operator: ${fmt(n)} ${JSON.stringify(run)} (load ${loadavg()[0].toFixed(1)})`);
+    // where the resident memory is (anonymous: heap and malloc; file: the binary and libraries), and its peak
+    const mem = memoryBreakdown(p.proc.pid!);
+    progress(`operator: ${fmt(n)} ${JSON.stringify(run)} ${JSON.stringify(mem)} (load ${loadavg()[0].toFixed(1)})`);
     return run;
   } finally {
     watch.stop();

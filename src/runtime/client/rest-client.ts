@@ -129,7 +129,7 @@ export class RestClient {
 
   /** Whether a watch asks for gzip (see RestConfig.watchCompression). */
   private get compressWatches(): boolean {
-    return this.config.watchCompression ?? true;
+    return this.config.watchCompression ?? false;
   }
 
   /** Sends a request and returns the parsed JSON response (undefined for an empty body). */
