@@ -125,13 +125,16 @@ async function standby(holderClockMs: number, renewAt: number[] = []): Promise<R
 }
 
 test('a standby takes an abandoned lease at the observed expiry plus the margin, not at a later jittered tick', async () => {
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 20; i++) {
     // the holder's clock says it renewed an hour ago: ignored, as client-go ignores it
     const r = await standby(Date.now() - 3_600_000);
-    const expiry = LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS; // first seen at fake time 0
-    assert.equal(r.wonAt, expiry, `won at ${r.wonAt} (attempts at ${r.gets.join(', ')})`);
+    // first seen at fake time 0: expired from 15 s on; taken then, by the margin (or by a jittered
+    // tick that happens to fall within it), not up to a retry period later
+    const what = `won at ${r.wonAt} (attempts at ${r.gets.join(', ')})`;
+    assert.ok(r.wonAt >= LEASE_MS && r.wonAt <= LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS, what);
     assert.equal(r.gets[0], 0);
-    assert.equal(r.gets.at(-1), expiry);
+    assert.equal(r.gets.at(-1), r.wonAt);
+    assert.ok(r.gets.at(-2)! < LEASE_MS, what);
     // before the expiry, attempts a jittered retry period apart (2–4.4 s), none after it
     for (let k = 1; k < r.gets.length - 1; k++) {
       const gap = r.gets[k] - r.gets[k - 1];
@@ -142,13 +145,14 @@ test('a standby takes an abandoned lease at the observed expiry plus the margin,
 });
 
 test('a renewal seen by the standby moves the expiry to when it saw it; it never takes the lease earlier', async () => {
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 20; i++) {
     // the holder's clock runs 10 minutes ahead: its renewTime is never what the standby goes by
     const r = await standby(Date.now() + 600_000, [5_000]);
     // the renewal at fake 5 s is the holder's; the standby sees it at its first attempt after
     const seen = r.gets.filter((t) => t !== 5_000).find((t) => t > 5_000)!;
     assert.ok(seen < 5_000 + RETRY_MS * 2.2);
-    assert.equal(r.wonAt, seen + LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS, `won at ${r.wonAt}, saw the renewal at ${seen}`);
+    const what = `won at ${r.wonAt}, saw the renewal at ${seen}`;
+    assert.ok(r.wonAt >= seen + LEASE_MS && r.wonAt <= seen + LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS, what);
     assert.ok(r.gets.every((t) => t <= r.wonAt));
   }
 });
