@@ -16,7 +16,7 @@
 // Medians of BENCH_SCALE_ROUNDS (default 5) for the informers and BENCH_SCALE_OPERATOR_ROUNDS
 // (default 3: a round costs minutes) for the operators and failovers.
 // Env: BENCH_SCALE_SIZES=10000,50000,100000  BENCH_SCALE_PARTS=informer,operator,failover
-//      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip)
+//      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip; crdgen-flags, not by default: as generated, with BENCH_SCALE_NODE_FLAGS added to its node flags)
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';

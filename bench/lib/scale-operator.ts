@@ -56,12 +56,21 @@ const TRACE_GC = process.env.BENCH_SCALE_TRACE_GC === '1';
 const DMS = `/apis/coolops.cn/v1alpha1/namespaces/${NS}/databasemanagers`;
 
 /** The operators of the operator part. */
-export const SCALE_OPERATORS = ['crdgen', 'crdgen-whole', 'crdgen-identity', 'controller-runtime'] as const;
+export const SCALE_OPERATORS = [
+  'crdgen',
+  'crdgen-whole',
+  'crdgen-identity',
+  'crdgen-flags',
+  'controller-runtime',
+] as const;
+/** BENCH_SCALE_NODE_FLAGS: the node flags `crdgen-flags` adds to the generated operator's own (e.g. V8 heap flags). */
+const EXTRA_NODE_FLAGS = (process.env.BENCH_SCALE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 export type ScaleOperator = (typeof SCALE_OPERATORS)[number];
 export const SCALE_OPERATOR_LABEL: Record<ScaleOperator, string> = {
   crdgen: 'crdgen (generated: Services cached metadata-only, as its reconciler allows; Deployments whole)',
   'crdgen-whole': 'crdgen (the same operator with every owned kind cached whole)',
   'crdgen-identity': 'crdgen (as generated, asking for no gzip: kubeconfig disable-compression)',
+  'crdgen-flags': `crdgen (as generated, run with ${EXTRA_NODE_FLAGS.join(' ') || 'no extra node flags'})`,
   'controller-runtime': 'controller-runtime v0.25.3',
 };
 
@@ -174,10 +183,11 @@ function specs(
   const crdgenKey = (line: string): string | undefined => /"key":"([^"]+)"/.exec(line)?.[1];
   // the operators log at their defaults (info; controller-runtime's production logger): crdgen's
   // debug level (a line per reconcile) costs it CPU and, behind a slow reader, stalls its event loop
-  const crdgen = (bundle: string, kc = kubeconfig): Spec => ({
+  const crdgen = (bundle: string, kc = kubeconfig, nodeFlags: string[] = []): Spec => ({
     argv: (more) => [
       process.execPath,
       ...built.imageNodeOptions,
+      ...nodeFlags,
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
       ...(TRACE_GC ? ['--trace-gc'] : []),
       bundle,
@@ -204,6 +214,7 @@ function specs(
     crdgen: crdgen(built.crdgenBundle),
     'crdgen-whole': crdgen(built.crdgenWholeBundle),
     'crdgen-identity': crdgen(built.crdgenBundle, identityKubeconfig),
+    'crdgen-flags': crdgen(built.crdgenBundle, kubeconfig, EXTRA_NODE_FLAGS),
     'controller-runtime': {
       argv: (more) => [join(peersBin, 'go-operator'), '--kubeconfig', kubeconfig, '--workers', '4', ...more],
       synced: 'Starting workers',
