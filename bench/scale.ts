@@ -16,13 +16,20 @@
 // Medians of BENCH_SCALE_ROUNDS (default 5) for the informers and BENCH_SCALE_OPERATOR_ROUNDS
 // (default 3: a round costs minutes) for the operators and failovers.
 // Env: BENCH_SCALE_SIZES=10000,50000,100000  BENCH_SCALE_PARTS=informer,operator,failover
-//      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip)
+//      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip; crdgen-flags, not by default: as generated, with BENCH_SCALE_NODE_FLAGS added to its node flags)
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRealControlPlane } from './lib/control-plane-start.js';
 import { DM_CRD, REPO, requireBuild } from './lib/env.js';
-import { SCALE_CLIENTS, SCALE_LABEL, runScaleInformerPart, scaleInformerTable } from './lib/scale-informer.js';
+import {
+  DEFAULT_SCALE_CLIENTS,
+  SCALE_CLIENTS,
+  SCALE_LABEL,
+  runScaleInformerPart,
+  scaleInformerTable,
+  type ScaleClient,
+} from './lib/scale-informer.js';
 import {
   FAILOVER_KINDS,
   FAILOVER_LABEL,
@@ -51,6 +58,10 @@ const OPERATOR_ROUNDS = positive('BENCH_SCALE_OPERATOR_ROUNDS', '3')[0];
 const OPERATORS = (process.env.BENCH_SCALE_OPERATORS ?? 'crdgen,crdgen-whole,controller-runtime').split(
   ',',
 ) as ScaleOperator[];
+const CLIENTS = (process.env.BENCH_SCALE_CLIENTS ?? DEFAULT_SCALE_CLIENTS.join(',')).split(',') as ScaleClient[];
+for (const c of CLIENTS)
+  if (!SCALE_CLIENTS.includes(c))
+    throw new Error(`BENCH_SCALE_CLIENTS: ${JSON.stringify(c)} is not one of ${SCALE_CLIENTS.join(', ')}`);
 for (const op of OPERATORS)
   if (!SCALE_OPERATORS.includes(op))
     throw new Error(`BENCH_SCALE_OPERATORS: ${JSON.stringify(op)} is not one of ${SCALE_OPERATORS.join(', ')}`);
@@ -78,12 +89,23 @@ async function informerPart(assets: string, peers: string, headline: string[]): 
   let r;
   try {
     progress(`informer: control plane ${cp.version} up`);
-    r = await runScaleInformerPart(cp, peers, SIZES, ROUNDS, progress);
+    r = await runScaleInformerPart(cp, peers, SIZES, ROUNDS, progress, CLIENTS);
   } finally {
     await cp.stop();
   }
   console.log(scaleInformerTable(r));
   const sizes = r.sizes.map((s) => fmt(s.count)).join(' / ');
+  if (r.sync['crdgen-gzip'] && r.sync['crdgen-nogzip']) {
+    const g = r.sizes.map((_, i) => pairedRatio(r.sync['crdgen-nogzip'][i].ms, r.sync['crdgen-gzip'][i].ms));
+    const cpu = r.sizes.map(
+      (_, i) => r.sync['crdgen-nogzip'][i].cpuMicrosPerObject / r.sync['crdgen-gzip'][i].cpuMicrosPerObject,
+    );
+    console.log(
+      `\ncrdgen's streaming sync without gzip on watches (${sizes}): ${g.map(times).join(' / ')} the time with gzip (paired), ${cpu.map(times).join(' / ')} its CPU per object`,
+    );
+  }
+  // the targets are judged on the default clients only
+  if (!DEFAULT_SCALE_CLIENTS.every((c) => r.sync[c])) return;
   const ms = (c: (typeof SCALE_CLIENTS)[number]): string => r.sync[c].map((x) => fmt(median(x.ms))).join(' / ');
   const ratio = (a: (typeof SCALE_CLIENTS)[number], b: (typeof SCALE_CLIENTS)[number]): number[] =>
     r.sizes.map((_, i) => pairedRatio(r.sync[a][i].ms, r.sync[b][i].ms));

@@ -32,6 +32,8 @@ export interface ClientJob {
   keepManagedFields?: boolean;
   /** crdgen only: streaming lists (default true, the runtime's default); false lists in pages as on a server without them. */
   streaming?: boolean;
+  /** crdgen only: RestConfig.watchCompression (absent: the runtime's default). */
+  watchCompression?: boolean;
   kubeconfigPath: string;
   /** pageSize: crdgen's reflector page size (default 500; 0 lists in one request, as client-node does). */
   sync: { namespace: string; count: number; pageSize?: number }[];
@@ -91,9 +93,15 @@ interface Harness {
   ): Promise<() => Promise<void>>;
 }
 
-async function crdgenHarness(kubeconfigPath: string, keepManagedFields: boolean, streaming: boolean): Promise<Harness> {
+async function crdgenHarness(
+  kubeconfigPath: string,
+  keepManagedFields: boolean,
+  streaming: boolean,
+  watchCompression: boolean | undefined,
+): Promise<Harness> {
   const rt = await importDist<typeof Runtime>('runtime/index.js');
-  const config = await rt.loadConfig({ path: kubeconfigPath });
+  const loaded = await rt.loadConfig({ path: kubeconfigPath });
+  const config = watchCompression === undefined ? loaded : { ...loaded, watchCompression };
   const descriptor = {
     group: GROUP,
     version: VERSION,
@@ -176,7 +184,7 @@ async function main(): Promise<void> {
   const job = JSON.parse(process.argv[2]) as ClientJob;
   const harness = (kubeconfigPath: string): Promise<Harness> =>
     job.client === 'crdgen'
-      ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false, job.streaming ?? true)
+      ? crdgenHarness(kubeconfigPath, job.keepManagedFields ?? false, job.streaming ?? true, job.watchCompression)
       : job.client === 'floor'
         ? floorHarness(kubeconfigPath)
         : clientNodeHarness(kubeconfigPath);

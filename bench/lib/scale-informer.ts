@@ -30,13 +30,25 @@ const GROUP = 'coolops.cn';
 const PLURAL = 'databasemanagers';
 const BASE = `/apis/${GROUP}/v1alpha1`;
 
-export const SCALE_CLIENTS = ['client-go', 'crdgen', 'crdgen-paged', 'client-node'] as const;
+/** Every client of the part; the default set is {@link DEFAULT_SCALE_CLIENTS}. */
+export const SCALE_CLIENTS = [
+  'client-go',
+  'crdgen',
+  'crdgen-paged',
+  'client-node',
+  'crdgen-gzip',
+  'crdgen-nogzip',
+] as const;
 export type ScaleClient = (typeof SCALE_CLIENTS)[number];
+/** The clients the targets are judged on (BENCH_SCALE_CLIENTS picks others, e.g. to compare gzip). */
+export const DEFAULT_SCALE_CLIENTS: readonly ScaleClient[] = ['client-go', 'crdgen', 'crdgen-paged', 'client-node'];
 export const SCALE_LABEL: Record<ScaleClient, string> = {
   'client-go': 'client-go typed informer (watch-list)',
   crdgen: 'crdgen informer (streaming list)',
   'crdgen-paged': 'crdgen informer (paged list)',
   'client-node': 'client-node makeInformer',
+  'crdgen-gzip': 'crdgen informer (streaming list, asking for gzip: watchCompression true)',
+  'crdgen-nogzip': 'crdgen informer (streaming list, no gzip on watches: watchCompression false)',
 };
 
 /** One size's figures for one client: per round, and medians. */
@@ -69,6 +81,8 @@ export interface ScaleInformerResult {
   limit: LimitFigures[];
   objectJsonBytes: number;
   rounds: number;
+  /** The clients measured, in the order of the table. */
+  clients: readonly ScaleClient[];
 }
 
 /** A DatabaseManager as a user creates it (the template of every seeded object). */
@@ -144,7 +158,17 @@ async function runClient(
   const job: ClientJob =
     c === 'client-node'
       ? { client: 'client-node', kubeconfigPath, sync: [s] }
-      : { client: 'crdgen', kubeconfigPath, sync: [s], streaming: c === 'crdgen' };
+      : {
+          client: 'crdgen',
+          kubeconfigPath,
+          sync: [s],
+          streaming: c !== 'crdgen-paged',
+          ...(c === 'crdgen-gzip'
+            ? { watchCompression: true }
+            : c === 'crdgen-nogzip'
+              ? { watchCompression: false }
+              : {}),
+        };
   return (JSON.parse(await node('informer-client.ts', [JSON.stringify(job)])) as ClientReport).sync[0];
 }
 
@@ -155,6 +179,7 @@ export async function runScaleInformerPart(
   counts: number[],
   rounds: number,
   progress: (s: string) => void,
+  clients: readonly ScaleClient[] = DEFAULT_SCALE_CLIENTS,
 ): Promise<ScaleInformerResult> {
   const sizes = counts.map((count) => ({ namespace: `scale-${count}`, count }));
   const client = new RestClient({ ...cp.clientConfig, qps: 0, userAgent: 'crdgen-bench-driver' });
@@ -162,7 +187,7 @@ export async function runScaleInformerPart(
   const apiserver = controlPlanePid(cp, 'kube-apiserver');
   const etcdPid = controlPlanePid(cp, 'etcd');
   const dir = mkdtempSync(join(tmpdir(), 'crdgen-bench-scale-'));
-  const sync = Object.fromEntries(SCALE_CLIENTS.map((c) => [c, [] as ScaleSyncFigures[]])) as Record<
+  const sync = Object.fromEntries(clients.map((c) => [c, [] as ScaleSyncFigures[]])) as Record<
     ScaleClient,
     ScaleSyncFigures[]
   >;
@@ -218,7 +243,7 @@ export async function runScaleInformerPart(
       await node('list-limit.ts', ['save', cp.kubeconfigPath, path, file]);
       const lim: LimitFigures = { discardMs: [], parseMs: [], limitMs: [], bytes: 0, wireBytes: 0, encoding: '' };
       const reports = Object.fromEntries(
-        SCALE_CLIENTS.map((c) => [
+        clients.map((c) => [
           c,
           [] as (ClientReport['sync'][number] & { apiserver: number; apiserverBefore: number; etcd: number })[],
         ]),
@@ -251,8 +276,8 @@ export async function runScaleInformerPart(
         lim.wireBytes = d.bytes;
         lim.encoding = d.encoding;
         lim.bytes = p.bytes;
-        for (let i = 0; i < SCALE_CLIENTS.length; i++) {
-          const c = SCALE_CLIENTS[(i + r) % SCALE_CLIENTS.length];
+        for (let i = 0; i < clients.length; i++) {
+          const c = clients[(i + r) % clients.length];
           const server = await fresh(c);
           try {
             // let the fresh apiserver's Go runtime settle after filling its cache, then measure this client's peak
@@ -274,7 +299,7 @@ export async function runScaleInformerPart(
         progress(`scale informer: ${fmt(s.count)} round ${r + 1}/${rounds}`);
       }
       limit.push(lim);
-      for (const c of SCALE_CLIENTS) {
+      for (const c of clients) {
         const at = reports[c];
         sync[c].push({
           ms: at.map((x) => x.ms),
@@ -289,7 +314,7 @@ export async function runScaleInformerPart(
       rmSync(file, { force: true });
       await deletePrefix(etcd, storageKey(GROUP, PLURAL, s.namespace, ''));
     }
-    return { sizes, sync, limit, objectJsonBytes, rounds };
+    return { sizes, sync, limit, objectJsonBytes, rounds, clients };
   } finally {
     for (const s of sizes) await deletePrefix(etcd, storageKey(GROUP, PLURAL, s.namespace, '')).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -313,7 +338,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
       '',
       '',
     ]);
-    for (const c of SCALE_CLIENTS) {
+    for (const c of r.clients) {
       const x = r.sync[c][i];
       rows.push([
         fmt(s.count),

@@ -47,15 +47,30 @@ const LOG_DIR = process.env.BENCH_SCALE_LOG_DIR;
  * written at exit, never on SIGKILL). For a profile, not for figures.
  */
 const CPU_PROF = process.env.BENCH_SCALE_CPU_PROF;
+/**
+ * BENCH_SCALE_TRACE_GC=1: the crdgen operator runs with `--trace-gc` (a line per collection on its
+ * standard output, kept with BENCH_SCALE_LOG_DIR): what its heap holds after each collection. For a
+ * diagnosis, not for figures.
+ */
+const TRACE_GC = process.env.BENCH_SCALE_TRACE_GC === '1';
 const DMS = `/apis/coolops.cn/v1alpha1/namespaces/${NS}/databasemanagers`;
 
 /** The operators of the operator part. */
-export const SCALE_OPERATORS = ['crdgen', 'crdgen-whole', 'crdgen-identity', 'controller-runtime'] as const;
+export const SCALE_OPERATORS = [
+  'crdgen',
+  'crdgen-whole',
+  'crdgen-identity',
+  'crdgen-flags',
+  'controller-runtime',
+] as const;
+/** BENCH_SCALE_NODE_FLAGS: the node flags `crdgen-flags` adds to the generated operator's own (e.g. V8 heap flags). */
+const EXTRA_NODE_FLAGS = (process.env.BENCH_SCALE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 export type ScaleOperator = (typeof SCALE_OPERATORS)[number];
 export const SCALE_OPERATOR_LABEL: Record<ScaleOperator, string> = {
   crdgen: 'crdgen (generated: Services cached metadata-only, as its reconciler allows; Deployments whole)',
   'crdgen-whole': 'crdgen (the same operator with every owned kind cached whole)',
   'crdgen-identity': 'crdgen (as generated, asking for no gzip: kubeconfig disable-compression)',
+  'crdgen-flags': `crdgen (as generated, run with ${EXTRA_NODE_FLAGS.join(' ') || 'no extra node flags'})`,
   'controller-runtime': 'controller-runtime v0.25.3',
 };
 
@@ -126,6 +141,16 @@ function spawnOperator(argv: string[]): Proc {
   return p;
 }
 
+/** A process's resident memory by kind (MB, from /proc/<pid>/status): anonymous, file-backed, and its peak. */
+function memoryBreakdown(pid: number): Record<string, number> {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field: string): number => {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+    return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+  };
+  return { rssAnonMb: mb('RssAnon'), rssFileMb: mb('RssFile'), peakRssMb: mb('VmHWM') };
+}
+
 async function kill(p: Proc): Promise<void> {
   if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill('SIGKILL');
   await p.exited;
@@ -158,11 +183,13 @@ function specs(
   const crdgenKey = (line: string): string | undefined => /"key":"([^"]+)"/.exec(line)?.[1];
   // the operators log at their defaults (info; controller-runtime's production logger): crdgen's
   // debug level (a line per reconcile) costs it CPU and, behind a slow reader, stalls its event loop
-  const crdgen = (bundle: string, kc = kubeconfig): Spec => ({
+  const crdgen = (bundle: string, kc = kubeconfig, nodeFlags: string[] = []): Spec => ({
     argv: (more) => [
       process.execPath,
       ...built.imageNodeOptions,
+      ...nodeFlags,
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+      ...(TRACE_GC ? ['--trace-gc'] : []),
       bundle,
       '--kubeconfig',
       kc,
@@ -187,6 +214,7 @@ function specs(
     crdgen: crdgen(built.crdgenBundle),
     'crdgen-whole': crdgen(built.crdgenWholeBundle),
     'crdgen-identity': crdgen(built.crdgenBundle, identityKubeconfig),
+    'crdgen-flags': crdgen(built.crdgenBundle, kubeconfig, EXTRA_NODE_FLAGS),
     'controller-runtime': {
       argv: (more) => [join(peersBin, 'go-operator'), '--kubeconfig', kubeconfig, '--workers', '4', ...more],
       synced: 'Starting workers',
@@ -523,7 +551,9 @@ async function operatorRun(
       rssMb: rss,
       newObjectMs: watch.statusAt('dm-new')! - newCreatedAt,
     };
-    progress(`operator: ${fmt(n)} ${JSON.stringify(run)} (load ${loadavg()[0].toFixed(1)})`);
+    // where the resident memory is (anonymous: heap and malloc; file: the binary and libraries), and its peak
+    const mem = memoryBreakdown(p.proc.pid!);
+    progress(`operator: ${fmt(n)} ${JSON.stringify(run)} ${JSON.stringify(mem)} (load ${loadavg()[0].toFixed(1)})`);
     return run;
   } finally {
     watch.stop();

@@ -111,12 +111,21 @@ export interface RestConfig {
    */
   onWarning?: (message: string, info: { method: string; path: string }) => void;
   /**
-   * client-go's DisableCompression. Default false: GETs (lists, gets and watches) ask for gzip,
-   * which kube-apiserver sends for responses over 128 KB and for streaming lists (its
-   * WatchListCompression feature, on by default since 1.37): a twelfth of a DatabaseManager
-   * list's bytes on the wire, unpacked as they arrive.
+   * client-go's DisableCompression. Default false: GETs ask for gzip, which kube-apiserver sends
+   * for responses over 128 KB (a twelfth of a DatabaseManager list's bytes on the wire, unpacked as
+   * they arrive). Watches follow `watchCompression`.
    */
   disableCompression?: boolean;
+  /**
+   * Whether watches, and the streaming lists that start them, ask for gzip too. Default false
+   * (client-go asks): kube-apiserver compresses only a watch with `sendInitialEvents=true`
+   * (WatchListCompression), and writes a gzip member per flush for that watch's whole life, so
+   * once the initial events are through every event is a member of its own, whose unpacking costs
+   * several times its JSON.parse — measured on a 10k-object operator backlog: ~11 % of its CPU
+   * (docs/bench-runs/notes-issue-36.md). true trades that CPU, on both ends, for a streaming
+   * list's bytes on a slow link. No effect with `disableCompression`.
+   */
+  watchCompression?: boolean;
   /** Extra headers on every request (an array repeats the header, e.g. Impersonate-Group). */
   headers?: Record<string, string | string[]>;
   /** Source of the config, for messages (a kubeconfig path, `in-cluster`). */

@@ -37,6 +37,8 @@ export interface RestRequest {
   signal?: AbortSignal;
   /** Overrides RestConfig.timeoutMs for this call (0: none). */
   timeoutMs?: number;
+  /** A watch: asks for gzip only with RestConfig.watchCompression. */
+  watch?: boolean;
 }
 
 /** Thrown when a request exceeds its timeout. */
@@ -123,6 +125,11 @@ export class RestClient {
       config.rateLimiter ??
       (qps > 0 ? new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST)) : noClientRateLimit);
     this.userAgent = config.userAgent ?? defaultUserAgent();
+  }
+
+  /** Whether a watch asks for gzip (see RestConfig.watchCompression). */
+  private get compressWatches(): boolean {
+    return this.config.watchCompression ?? false;
   }
 
   /** Sends a request and returns the parsed JSON response (undefined for an empty body). */
@@ -219,6 +226,7 @@ export class RestClient {
         query: { ...query, watch: 'true' },
         ...(signal ? { signal } : {}),
         ...(accept ? { accept } : {}),
+        watch: true,
       },
       signal,
     );
@@ -259,7 +267,8 @@ export class RestClient {
         ...this.config.headers,
       };
       if (creds.authorization) headers.Authorization = creds.authorization;
-      if (req.method === 'GET' && !this.config.disableCompression) headers['Accept-Encoding'] = 'gzip';
+      if (req.method === 'GET' && !this.config.disableCompression && (!req.watch || this.compressWatches))
+        headers['Accept-Encoding'] = 'gzip';
       if (body) headers['Content-Type'] = req.contentType ?? 'application/json';
 
       const start = performance.now();

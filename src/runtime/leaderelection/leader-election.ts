@@ -64,6 +64,43 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/**
+ * How long after the observed expiry a candidate tries to take the lease: enough for a timer
+ * that fires a little early against the wall clock, little enough not to count in a failover.
+ */
+export const ACQUIRE_EXPIRY_MARGIN_MS = 20;
+
+/** What {@link nextAcquireDelay} decides from. Times in ms on the elector's clock. */
+export interface AcquireTiming {
+  /** The retry period stretched by the jitter (the wait client-go takes between attempts). */
+  jitteredRetryMs: number;
+  /** Now. */
+  now: number;
+  /** This candidate's identity. */
+  identity: string;
+  /** The lease as last observed: its holder, its duration, and when its holder or renewTime last changed here. */
+  observed?: { holder: string; leaseDurationMs: number; observedAt: number };
+}
+
+/**
+ * The wait before a candidate's next attempt to take the lease: the jittered retry period,
+ * unless another holder's lease, as observed, expires sooner — then the moment it expires
+ * (observed time + lease duration + {@link ACQUIRE_EXPIRY_MARGIN_MS}), so that a standby takes a
+ * dead leader's lease when it may rather than up to a jittered retry period later. Expiry is
+ * judged as the attempt judges it: from when this candidate last saw the lease change, on its own
+ * clock, never from the holder's renewTime. The attempt is still what decides: one made early
+ * finds the lease unexpired (or renewed meanwhile: a new observed time) and waits again. A lease
+ * already expired as observed (the attempt failed anyway: a conflict, an error) waits the
+ * retry period.
+ */
+export function nextAcquireDelay(t: AcquireTiming): number {
+  const o = t.observed;
+  if (!o || o.holder === '' || o.holder === t.identity || !(o.leaseDurationMs > 0)) return t.jitteredRetryMs;
+  const untilExpiry = o.observedAt + o.leaseDurationMs - t.now;
+  if (untilExpiry <= 0) return t.jitteredRetryMs;
+  return Math.min(t.jitteredRetryMs, untilExpiry + ACQUIRE_EXPIRY_MARGIN_MS);
+}
+
 /** Runs one candidate. Not reusable: `run` may be called once. */
 export class LeaderElector {
   readonly leaseDurationMs: number;
@@ -183,7 +220,11 @@ export class LeaderElector {
     return { kind: 'Released' };
   }
 
-  /** Tries every retry period (jittered) until the lease is ours or `signal` aborts. */
+  /**
+   * Tries every retry period (jittered) until the lease is ours or `signal` aborts; an attempt
+   * that would fall after the observed lease expires is brought forward to that moment
+   * ({@link nextAcquireDelay}).
+   */
   private async acquire(signal: AbortSignal): Promise<boolean> {
     this.logger.info(
       { lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity },
@@ -195,7 +236,22 @@ export class LeaderElector {
         this.acquiredSentAt = sent;
         return true;
       }
-      if (!(await sleep(jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER), signal, this.clock))) return false;
+      const spec = this.observed?.spec;
+      const delay = nextAcquireDelay({
+        jitteredRetryMs: jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER),
+        now: this.now(),
+        identity: this.config.identity,
+        ...(spec
+          ? {
+              observed: {
+                holder: spec.holderIdentity ?? '',
+                leaseDurationMs: (spec.leaseDurationSeconds ?? 0) * 1000,
+                observedAt: this.observedAt,
+              },
+            }
+          : {}),
+      });
+      if (!(await sleep(delay, signal, this.clock))) return false;
     }
     return false;
   }

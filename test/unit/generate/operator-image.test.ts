@@ -65,7 +65,7 @@ test('by default: node:22-alpine in both stages, esbuild --target=node22, node o
   assert.equal(build.from, 'FROM node:22-alpine AS build');
   assert.equal(final.from, 'FROM node:22-alpine');
   assert.match(d, / --target=node22 --outfile=\/out\/operator\.mjs /);
-  assert.deepEqual(entrypoint(d), ['node', '--max-semi-space-size=8', 'operator.mjs']);
+  assert.deepEqual(entrypoint(d), ['node', '--max-semi-space-size=8', '--heap-growing-percent=100', 'operator.mjs']);
   assert.doesNotMatch(d, /node:?20|nodejs20/);
   assert.equal(dockerfile('node22-alpine'), d, 'the default by its name');
 });
@@ -77,7 +77,12 @@ test('distroless: the nonroot Node.js 22 image in the final stage, its node by p
   assert.equal(final.from, 'FROM gcr.io/distroless/nodejs22-debian12:nonroot');
   assert.match(d, / --target=node22 /);
   // the Deployment's args replace an image's CMD: the ENTRYPOINT names node and the script
-  assert.deepEqual(entrypoint(d), ['/nodejs/bin/node', '--max-semi-space-size=8', 'operator.mjs']);
+  assert.deepEqual(entrypoint(d), [
+    '/nodejs/bin/node',
+    '--max-semi-space-size=8',
+    '--heap-growing-percent=100',
+    'operator.mjs',
+  ]);
   assert.equal(final.lines.filter((l) => l.startsWith('RUN ')).length, 0, 'no shell in distroless');
   assert.ok(final.lines.includes('USER 65532:65532'));
   assert.deepEqual(

@@ -1,5 +1,6 @@
-// gzip on the wire: GETs ask for it (client-go's default), a gzip-encoded list, error and watch
-// stream are unpacked as they arrive; disableCompression asks for nothing.
+// gzip on the wire: GETs ask for it (client-go's default), watches only with watchCompression; a
+// gzip-encoded list, error and watch stream are unpacked as they arrive; disableCompression asks
+// for nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -50,7 +51,7 @@ test('GETs ask for gzip; a gzip list, a gzip error and a gzip watch stream are u
       res.end(gzip ? gzipSync(text) : text);
     },
     async (url) => {
-      const c = new RestClient({ server: url, qps: 0 });
+      const c = new RestClient({ server: url, qps: 0, watchCompression: true });
       const got = await c.get<typeof list>('/api/v1/configmaps');
       assert.equal(got.items.length, 500);
       await assert.rejects(
@@ -65,10 +66,46 @@ test('GETs ask for gzip; a gzip list, a gzip error and a gzip watch stream are u
       assert.deepEqual(seen, ['gzip', 'gzip', 'gzip', undefined], 'GETs ask for gzip, other verbs do not');
       c.close();
       seen.length = 0;
-      const plain = new RestClient({ server: url, qps: 0, disableCompression: true });
+      const plain = new RestClient({ server: url, qps: 0, disableCompression: true, watchCompression: true });
       assert.equal((await plain.get<typeof list>('/api/v1/configmaps')).items.length, 500);
-      assert.deepEqual(seen, [undefined]);
+      for await (const ev of await plain.watch('/api/v1/configmaps')) assert.equal(ev.type, 'ADDED');
+      assert.deepEqual(seen, [undefined, undefined]);
       plain.close();
+    },
+  );
+});
+
+test('watches ask for gzip only with watchCompression (default false); other GETs ask either way', async () => {
+  const seen: [string, string | undefined][] = [];
+  await withServer(
+    (req, res) => {
+      const watch = req.url?.includes('watch=true') ?? false;
+      seen.push([watch ? 'watch' : 'get', req.headers['accept-encoding']]);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(watch ? '{"type":"ADDED","object":{"metadata":{"name":"w0"}}}\n' : '{"kind":"ConfigMapList","items":[]}');
+    },
+    async (url) => {
+      for (const watchCompression of [undefined, true, false]) {
+        seen.length = 0;
+        const c = new RestClient({
+          server: url,
+          qps: 0,
+          ...(watchCompression === undefined ? {} : { watchCompression }),
+        });
+        await c.get('/api/v1/configmaps');
+        const w = await c.watch('/api/v1/configmaps', { sendInitialEvents: 'true', allowWatchBookmarks: 'true' });
+        for await (const ev of w) assert.equal(ev.type, 'ADDED');
+        const wanted = watchCompression === true ? 'gzip' : undefined;
+        assert.deepEqual(
+          seen,
+          [
+            ['get', 'gzip'],
+            ['watch', wanted],
+          ],
+          `watchCompression ${String(watchCompression)}`,
+        );
+        c.close();
+      }
     },
   );
 });

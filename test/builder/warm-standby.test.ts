@@ -1,0 +1,64 @@
+// A warm standby (Manager.warmUp before start, as runOperator does with --leader-elect): its
+// informers list and its controllers' handlers fill their queues while another replica leads,
+// without a single reconcile; once it leads (start), the workers take the queue as it is, the
+// object created while it stood by (a watch event, normal priority) first, then the initial list's
+// keys (low priority), each once. On the fake clientset's backend.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  ConfigMapResource,
+  FakeClientBackend,
+  newControllerManagedBy,
+  newManager,
+  type ConfigMap,
+} from '../../src/runtime/index.js';
+
+const N = 200;
+const cm = (name: string): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+});
+
+async function until(what: string, cond: () => boolean, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('a warm standby fills its queue before it leads, and reconciles what came while it stood by first', async () => {
+  const backend = new FakeClientBackend(
+    [ConfigMapResource],
+    Array.from({ length: N }, (_, i) => cm(`cm-${i}`)),
+  );
+  const manager = newManager({ client: backend, namespace: 'default', maxConcurrentReconciles: 1 });
+  const order: string[] = [];
+  const controller = newControllerManagedBy(manager)
+    .for(ConfigMapResource)
+    .complete(async (r) => {
+      order.push(r.name);
+    });
+  const standby = new AbortController();
+  manager.warmUp(standby.signal);
+  await until('the initial list queued while standing by', () => controller.queue.len() === N);
+  // created while another replica leads: a watch event, queued at normal priority
+  await backend.resource<ConfigMap>(ConfigMapResource, 'default').create(cm('fresh'));
+  await until('the new object queued', () => controller.queue.len() === N + 1);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(order, [], 'a standby reconciles nothing');
+  assert.equal(manager.hasSynced(), false, 'not running before it leads');
+
+  const lead = new AbortController();
+  const done = manager.start(AbortSignal.any([standby.signal, lead.signal]));
+  try {
+    await until('the queue through', () => order.length >= N + 1);
+    assert.equal(order[0], 'fresh', 'the object created while standing by comes first');
+    assert.equal(new Set(order).size, N + 1, 'each key once');
+    assert.equal(order.length, N + 1);
+  } finally {
+    lead.abort();
+    await done;
+  }
+});
