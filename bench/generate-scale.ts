@@ -7,13 +7,15 @@
 // and not timed). Each run is a child process measured by GNU time: wall time, CPU, peak RSS.
 // Then, at 16×, generate and verify in a 512 MB heap (--max-old-space-size=512).
 //   npm run bench -- generate-scale          (opt-in; or node --import tsx bench/generate-scale.ts)
-// BENCH_SCALES=1,4,16,32 (sizes), BENCH_SCALE_ROUNDS=3 (rounds per size; the three runs of a round
-// in a rotated order), BENCH_CHARTS_DIR (default docs/bench-charts).
+// BENCH_SCALES=1,4,16,32 (sizes), BENCH_SCALE_ROUNDS (rounds per size; default 5 at 1× and 4×, whose
+// rounds take seconds, 3 from 16× on, whose rounds take minutes; the three runs of a round in a
+// rotated order), BENCH_CHARTS_DIR (default docs/bench-charts). The 1-minute load average is read
+// before each round and printed per size.
 // Targets: openapi-typescript takes ≥ 1.5× crdgen's cold time at every size (paired medians);
 // crdgen's peak RSS at 16× ≤ 2× its 1× figure; one changed CRD at 16×: ≤ 10 % of the cold time,
 // only the changed files written, the output a cold run's; 16× in 512 MB of heap.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { BENCH, CORPUS, CRDGEN_BIN, REPO, peerBin, requireBuild } from './lib/env.js';
 import { measure, type RunResult } from './lib/process.js';
@@ -23,7 +25,8 @@ import { lineChart } from './lib/chart.js';
 import { editOne, replicate } from './lib/replicate.js';
 
 const SCALES = (process.env.BENCH_SCALES ?? '1,4,16,32').split(',').map(Number);
-const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
+/** Rounds at `k`×: BENCH_SCALE_ROUNDS, else 5 where a round takes seconds and 3 where it takes minutes. */
+const roundsAt = (k: number): number => Number(process.env.BENCH_SCALE_ROUNDS ?? (k <= 4 ? 5 : 3));
 const CHARTS = process.env.BENCH_CHARTS_DIR ?? join(REPO, 'docs', 'bench-charts');
 const WRAP = join(BENCH, 'lib', 'wrap-schemas.mjs');
 const node = process.execPath;
@@ -75,6 +78,8 @@ interface SizeResult {
   changed: number[];
   /** Per incremental round: the output equals a cold run's on the edited inputs. */
   equal: boolean[];
+  /** The 1-minute load average before each round. */
+  load: number[];
 }
 
 const gen = (inputs: string, out: string, ...more: string[]): string[] => [
@@ -114,10 +119,13 @@ function runSize(k: number, files: readonly string[], scratch: string): SizeResu
     written: [],
     changed: [],
     equal: [],
+    load: [],
   };
   // the CRD edited: the same file each round (a description sentence more each time)
   const edited = inputs[Math.floor(inputs.length / 2)];
-  for (let round = 0; round < ROUNDS; round++) {
+  const rounds = roundsAt(k);
+  for (let round = 0; round < rounds; round++) {
+    r.load.push(loadavg()[0]);
     const runs = [
       () => {
         const out = mkdtempSync(join(dir, 'cold-'));
@@ -148,7 +156,7 @@ function runSize(k: number, files: readonly string[], scratch: string): SizeResu
       },
     ];
     runs.forEach((_, j) => runs[(j + round) % runs.length]());
-    process.stderr.write(`  ${k}x: round ${round + 1}/${ROUNDS} (load ${load1()})\n`);
+    process.stderr.write(`  ${k}x: round ${round + 1}/${rounds} (load ${load1()})\n`);
   }
   for (const [what, rs] of [
     ['crdgen cold', r.cold],
@@ -187,7 +195,7 @@ function main(): void {
   requireBuild();
   const files = corpusFiles();
   console.log(
-    `## generation at scale — the corpus (${files.length} files) replicated ${SCALES.join('×, ')}× under renamed groups; ${ROUNDS} rounds`,
+    `## generation at scale — the corpus (${files.length} files) replicated ${SCALES.join('×, ')}× under renamed groups; ${SCALES.map((k) => `${roundsAt(k)} rounds at ${k}×`).join(', ')}`,
   );
   console.log(`machine: ${machine()}\n`);
   const scratch = mkdtempSync(join(tmpdir(), 'crdgen-bench-scale-'));
@@ -198,17 +206,22 @@ function main(): void {
     const heap = inHeap(heapK, files, scratch, 512);
 
     const rows = results.map((r) => [
-      `${r.k}×`,
+      `${r.k}× (${r.cold.length} rounds, load ${fmt(Math.min(...r.load))}–${fmt(Math.max(...r.load))})`,
       `${r.files} files, ${bytes(r.inputBytes)}, ${r.kinds}`,
       `${fmt(wall(r.cold) / 1000)} s (${fmt(cpu(r.cold) / 1000)} s CPU), ${bytes(rss(r.cold))}`,
       `${fmt(wall(r.incremental) / 1000)} s, ${bytes(rss(r.incremental))}; wrote ${r.written.join('/')} (changed ${r.changed.join('/')}); equal to cold: ${r.equal.every(Boolean) ? 'yes' : 'NO'}`,
       `${fmt(wall(r.peer) / 1000)} s (${fmt(cpu(r.peer) / 1000)} s CPU), ${bytes(rss(r.peer))}`,
-      times(
+      `${times(
         pairedRatio(
           r.peer.map((x) => x.wallMs),
           r.cold.map((x) => x.wallMs),
         ),
-      ),
+      )} (CPU ${times(
+        pairedRatio(
+          r.peer.map((x) => x.cpuMs),
+          r.cold.map((x) => x.cpuMs),
+        ),
+      )})`,
       `${fmt((100 * wall(r.incremental)) / wall(r.cold))} %`,
     ]);
     console.log(
@@ -219,7 +232,7 @@ function main(): void {
           'crdgen cold: wall (CPU), peak RSS',
           'crdgen after one CRD changed',
           'openapi-typescript (types)',
-          'openapi-typescript / crdgen cold',
+          'openapi-typescript / crdgen cold, paired: wall (CPU)',
           'incremental / cold',
         ],
         rows,

@@ -8,7 +8,6 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { CliError, EXIT, type CliContext } from './io.js';
 import { commandOf } from './invocation.js';
 import { displayPath } from './inputs.js';
@@ -102,6 +101,8 @@ export async function runManifests(operator: string, opts: ManifestsOptions, ctx
       EXIT.invalidInput,
     );
   }
+  // loaded here, not with the CLI: every other command would pay for loading the yaml package
+  const { parseAllDocuments } = await import('yaml');
   const docs = parseAllDocuments(r.stdout);
   const objects = docs.filter((d) => d.contents !== null).length;
   if (objects === 0 || docs.some((d) => d.errors.length > 0))

@@ -6,11 +6,11 @@
 // with what to do, so that nothing the user owns is left breaking the build without a message.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, posix } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { PlanEntry } from '../emit/writer.js';
 import { isGeneratedContents } from '../emit/header.js';
-import { parseAllDocuments } from 'yaml';
 import { compareStrings } from '../model/order.js';
 
 /** How the run was told which kinds get an operator, for the messages. */
@@ -55,6 +55,14 @@ function listOf(items: readonly string[]): string {
 }
 
 /**
+ * The yaml package, loaded on first use: only a kustomization among the user's files needs it, and
+ * every generate run imports this module.
+ */
+function yaml(): typeof import('yaml') {
+  return createRequire(import.meta.url)('yaml') as typeof import('yaml');
+}
+
+/**
  * The files of `removed` that the user's file `p` names: the entries of a kustomization
  * (resources, components, patches…), or in source, a YAML path in a string — relative to the
  * file (`./config/crd.yaml`) or ending in the path under --out (a path from the project's root).
@@ -69,7 +77,9 @@ function namedFiles(p: string, text: string, removed: ReadonlySet<string>): stri
   if (KUSTOMIZATION_FILE.test(p)) {
     let docs: unknown[];
     try {
-      docs = parseAllDocuments(text).map((d) => d.toJS() as unknown);
+      docs = yaml()
+        .parseAllDocuments(text)
+        .map((d) => d.toJS() as unknown);
     } catch {
       return [];
     }

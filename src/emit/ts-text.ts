@@ -4,6 +4,9 @@
 import { posix } from 'node:path';
 import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
 
+/** What {@link jsdoc} replaces or drops: CR, U+2028/U+2029, control characters and tabs, a star-slash. */
+const NEEDS_CLEANING = /[\r\u2028\u2029\u0000-\u0009\u000b-\u001f\u007f]|\*\//;
+
 /**
  * A JSDoc block for `text`, indented by `indent`, or `''` when the text is empty.
  * A star-slash in the text can never close the comment early (it becomes `*\/`), line breaks of any
@@ -12,16 +15,27 @@ import { numberLiteral, propertyKey, tsString } from '../model/naming.js';
  */
 export function jsdoc(text: string | undefined, indent = ''): string {
   if (text === undefined) return '';
-  const cleaned = text
-    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-    .replace(/\*\//g, '*\\/')
-    .replace(/\t/g, '  ');
-  const lines = cleaned.split('\n').map((l) => l.replace(/\s+$/, ''));
-  while (lines.length > 0 && lines[0] === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  if (lines.length === 0) return '';
-  const body = lines.map((l) => (l === '' ? `${indent} *` : `${indent} * ${l}`)).join('\n');
+  // most descriptions need no cleaning: one scan decides, instead of one per replacement
+  const cleaned = NEEDS_CLEANING.test(text)
+    ? text
+        .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+        .replace(/\*\//g, '*\\/')
+        .replace(/\t/g, '  ')
+    : text;
+  // trimEnd removes what /\s+$/ would (white space and line terminators), without a regex per line
+  const lines = cleaned.split('\n');
+  let first = 0;
+  let end = lines.length;
+  while (first < end && lines[first].trimEnd() === '') first++;
+  while (end > first && lines[end - 1].trimEnd() === '') end--;
+  if (first === end) return '';
+  let body = '';
+  for (let i = first; i < end; i++) {
+    const l = lines[i].trimEnd();
+    if (i > first) body += '\n';
+    body += l === '' ? `${indent} *` : `${indent} * ${l}`;
+  }
   return `${indent}/**\n${body}\n${indent} */\n`;
 }
 
