@@ -141,11 +141,13 @@ export class ShardMember {
    * (undefined: not cached): skip it unless the shard holds its Lease and the cached object is
    * labelled for it; drain it when it carries the drain label; else reconcile (an object not
    * cached is reconciled too, the reconciler sees it gone, unless it left after a drain: then
-   * another shard holds it).
+   * another shard holds it). A key let go of and no longer cached is skipped before this shard's
+   * own handler has seen the object leave: each handler has its own buffer, so the controller's
+   * may queue the key (an owned object moved with its owner) first.
    */
   admit(key: string, cached: KubeObject | undefined): ShardVerdict {
     if (!this.holds()) return 'skip';
-    if (!cached) return this.movedAway.has(key) ? 'skip' : 'reconcile';
+    if (!cached) return this.movedAway.has(key) || this.released.has(key) ? 'skip' : 'reconcile';
     const rv = cached.metadata?.resourceVersion;
     if (rv !== undefined && this.released.get(key) === rv) return 'skip';
     const labels = cached.metadata?.labels ?? {};
