@@ -388,6 +388,7 @@ export class Manager {
           resource,
           owned,
           identity: shard.shard,
+          holds: () => elector.holds(),
           logger: this.logger,
           metrics,
           ...(namespaces ? { namespaces } : {}),

@@ -26,6 +26,11 @@ import { HashRing, objectHashKey } from './ring.js';
 import { drainLabel, RING_LABEL, sharderLeaseName, shardLabel } from './names.js';
 import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
+/** A sharder's write refused: its replica no longer holds the sharder Lease. */
+export class SharderLeaseLostError extends Error {
+  override name = 'SharderLeaseLostError';
+}
+
 /** Options of a {@link Sharder}. Durations in ms. */
 export interface SharderOptions {
   backend: ClientBackend;
@@ -48,6 +53,12 @@ export interface SharderOptions {
   resyncMs?: number;
   /** Released or taken Leases are deleted after this long (default 60 s). */
   deadLeaseTtlMs?: number;
+  /**
+   * Whether this replica still holds the sharder Lease (its elector's `holds()`: renewed within
+   * the renew deadline). Checked before every write: a sharder paused past its Lease wakes with
+   * stale caches, and the labels of controlled objects carry no resourceVersion guard.
+   */
+  holds?: () => boolean;
   /** Objects assigned at once (default 8; the patches of one object's controlled objects go out together). */
   workers?: number;
   logger?: Logger;
@@ -294,6 +305,8 @@ export class Sharder {
       const current = await client.get(name);
       const spec = current.spec ?? {};
       if (spec.holderIdentity !== name) return;
+      // a sharder paused past its own Lease judges every Lease expired on waking: it must not take one
+      this.mayWrite();
       const now = microTime(this.now());
       const updated = await client.update({
         ...current,
@@ -310,7 +323,7 @@ export class Sharder {
       this.observe(updated);
       this.enqueueAll();
     } catch (e) {
-      if (!isConflict(e) && !isNotFound(e))
+      if (!isConflict(e) && !isNotFound(e) && !(e instanceof SharderLeaseLostError))
         this.logger.warn({ shard: name, err: errorMessage(e) }, 'could not take an expired shard lease');
     } finally {
       this.taking.delete(name);
@@ -321,10 +334,11 @@ export class Sharder {
     if (this.taking.has(name)) return;
     this.taking.add(name);
     try {
+      this.mayWrite();
       await this.options.backend.resource<Lease>(LeaseResource, this.options.leaseNamespace).delete(name);
       this.logger.info({ shard: name }, 'deleted a dead shard lease');
     } catch (e) {
-      if (!isNotFound(e))
+      if (!isNotFound(e) && !(e instanceof SharderLeaseLostError))
         this.logger.warn({ shard: name, err: errorMessage(e) }, 'could not delete a dead shard lease');
     } finally {
       this.taking.delete(name);
@@ -343,7 +357,7 @@ export class Sharder {
         else this.pendingSince.delete(key);
         this.queue.forget(key);
       } catch (e) {
-        if (!isConflict(e) && !isNotFound(e))
+        if (!isConflict(e) && !isNotFound(e) && !(e instanceof SharderLeaseLostError))
           this.logger.warn({ key, err: errorMessage(e) }, 'could not assign an object; retrying');
         if (!isNotFound(e)) this.queue.addRateLimited(key);
       } finally {
@@ -415,6 +429,12 @@ export class Sharder {
     if (failed) throw failed.reason;
   }
 
+  /** Throws unless this replica still holds the sharder Lease (see {@link SharderOptions.holds}). */
+  private mayWrite(): void {
+    if (this.options.holds && !this.options.holds())
+      throw new SharderLeaseLostError(`sharder ${this.options.identity}: the sharder Lease is not held: write refused`);
+  }
+
   private async patch(obj: KubeObject, labels: Record<string, string | null>): Promise<void> {
     const rv = obj.metadata?.resourceVersion;
     await this.patchLabel(this.options.resource, obj, labels, rv);
@@ -427,6 +447,7 @@ export class Sharder {
     labels: Record<string, string | null>,
     resourceVersion?: string,
   ): Promise<void> {
+    this.mayWrite();
     const b = this.options.backend;
     const ns = r.namespaced ? obj.metadata?.namespace : undefined;
     const client = b.metadata ? b.metadata(r, ns) : b.resource(r, ns);

@@ -2,18 +2,27 @@
 // whether or not its own handler has yet seen the object leave the cache (each informer handler
 // has its own buffer, so the controller's may queue the key first, e.g. when an owned object
 // moves with its owner). Not skipping it would start a reconcile beside the new shard's.
+// A sharder that no longer holds its Lease (a process paused past it wakes with stale caches)
+// writes nothing: no label, and no shard Lease taken.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApiServer, type TestApiServer } from '../../../../src/testing/index.js';
 import {
   ConfigMapResource,
+  LeaseResource,
+  RING_LABEL,
+  SecretResource,
+  Sharder,
   ShardMember,
+  newControllerRef,
   drainLabel,
   loadKubeconfig,
   restBackend,
   shardLabel,
   type ClientBackend,
   type ConfigMap,
+  type Lease,
+  type Secret,
 } from '../../../../src/runtime/index.js';
 
 const RING = 'cm-controller';
@@ -71,5 +80,90 @@ test('a drained key is skipped before the shard sees its object leave, and recon
   } finally {
     stop.abort();
     await run;
+  }
+});
+
+test('a sharder that does not hold its Lease labels nothing and takes no shard Lease; once it holds it, it does', async () => {
+  const ring = 'guarded';
+  const member = new ShardMember({
+    backend,
+    ring,
+    shard: 'shard-g',
+    leaseNamespace: 'default',
+    leaseDurationMs: 60_000,
+    renewDeadlineMs: 45_000,
+    retryPeriodMs: 1_000,
+  });
+  const stopMember = new AbortController();
+  let joined!: (ok: boolean) => void;
+  const isJoined = new Promise<boolean>((r) => (joined = r));
+  const memberRun = member.run(
+    stopMember.signal,
+    (signal) => new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })),
+    joined,
+  );
+  // a shard Lease whose holder stopped renewing an hour ago: expired for any sharder
+  const leases = backend.resource<Lease>(LeaseResource, 'default');
+  await leases.create({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'shard-dead', namespace: 'default', labels: { [RING_LABEL]: ring } },
+    spec: { holderIdentity: 'shard-dead', leaseDurationSeconds: 1, renewTime: '2026-01-01T00:00:00.000000Z' },
+  });
+  const cms = backend.resource<ConfigMap>(ConfigMapResource, 'default');
+  const secrets = backend.resource<Secret>(SecretResource, 'default');
+  const owner = await cms.create({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'guarded-owner', namespace: 'default' },
+  });
+  await secrets.create({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: 'guarded-owned',
+      namespace: 'default',
+      labels: { [shardLabel(ring)]: 'shard-elsewhere' },
+      ownerReferences: [newControllerRef(owner, { group: '', version: 'v1', kind: 'ConfigMap' })],
+    },
+  });
+  let holds = false;
+  const stopSharder = new AbortController();
+  const sharder = new Sharder({
+    backend,
+    ring,
+    leaseNamespace: 'default',
+    resource: ConfigMapResource,
+    owned: [SecretResource],
+    namespaces: ['default'],
+    identity: 'sharder-g',
+    checkIntervalMs: 100,
+    resyncMs: 500,
+    holds: () => holds,
+  });
+  const sharderRun = sharder.run(stopSharder.signal);
+  const labelOf = async (): Promise<[string | undefined, string | undefined]> => [
+    (await cms.get('guarded-owner')).metadata?.labels?.[shardLabel(ring)],
+    (await secrets.get('guarded-owned')).metadata?.labels?.[shardLabel(ring)],
+  ];
+  try {
+    assert.equal(await isJoined, true);
+    // long enough for many resyncs and expiry checks of the sharder
+    await new Promise((r) => setTimeout(r, 3_000));
+    assert.deepEqual(await labelOf(), [undefined, 'shard-elsewhere'], 'nothing labelled without the Lease');
+    assert.equal((await leases.get('shard-dead')).spec?.holderIdentity, 'shard-dead', 'no shard Lease taken');
+    holds = true;
+    const deadline = Date.now() + 60_000;
+    while ((await labelOf()).some((l) => l !== 'shard-g') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(await labelOf(), ['shard-g', 'shard-g'], 'owner and owned labelled once it holds the Lease');
+    while ((await leases.get('shard-dead')).spec?.holderIdentity === 'shard-dead' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await leases.get('shard-dead')).spec?.holderIdentity, 'sharder-g', 'the expired Lease taken');
+  } finally {
+    stopSharder.abort();
+    await sharderRun;
+    stopMember.abort();
+    await memberRun;
   }
 });
