@@ -37,26 +37,38 @@ after(async () => {
   await server.stop();
 });
 
-test('a drained key is skipped before the shard sees its object leave, and reconciled when it was never held', async () => {
+/** A shard of `ring` that holds its Lease (long timings: no renewal falls due in a test) until `stop`. */
+async function joinedShard(ring: string, shard: string): Promise<{ member: ShardMember; stop: () => Promise<void> }> {
   const member = new ShardMember({
     backend,
-    ring: RING,
-    shard: 'shard-a',
+    ring,
+    shard,
     leaseNamespace: 'default',
     leaseDurationMs: 60_000,
     renewDeadlineMs: 45_000,
     retryPeriodMs: 1_000,
   });
-  const stop = new AbortController();
+  const abort = new AbortController();
   let joined!: (ok: boolean) => void;
   const isJoined = new Promise<boolean>((r) => (joined = r));
   const run = member.run(
-    stop.signal,
+    abort.signal,
     (signal) => new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })),
     joined,
   );
+  assert.equal(await isJoined, true, `${shard} joined`);
+  return {
+    member,
+    stop: async () => {
+      abort.abort();
+      await run;
+    },
+  };
+}
+
+test('a drained key is skipped before the shard sees its object leave, and reconciled when it was never held', async () => {
+  const { member, stop } = await joinedShard(RING, 'shard-a');
   try {
-    assert.equal(await isJoined, true);
     const cms = backend.resource<ConfigMap>(ConfigMapResource, 'default');
     const cm = await cms.create({
       apiVersion: 'v1',
@@ -78,30 +90,13 @@ test('a drained key is skipped before the shard sees its object leave, and recon
     // a key this shard never held nor let go of, not cached: reconciled (the reconciler sees it gone)
     assert.equal(member.admit('default/deleted', undefined), 'reconcile');
   } finally {
-    stop.abort();
-    await run;
+    await stop();
   }
 });
 
 test('a sharder that does not hold its Lease labels nothing and takes no shard Lease; once it holds it, it does', async () => {
   const ring = 'guarded';
-  const member = new ShardMember({
-    backend,
-    ring,
-    shard: 'shard-g',
-    leaseNamespace: 'default',
-    leaseDurationMs: 60_000,
-    renewDeadlineMs: 45_000,
-    retryPeriodMs: 1_000,
-  });
-  const stopMember = new AbortController();
-  let joined!: (ok: boolean) => void;
-  const isJoined = new Promise<boolean>((r) => (joined = r));
-  const memberRun = member.run(
-    stopMember.signal,
-    (signal) => new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })),
-    joined,
-  );
+  const shard = await joinedShard(ring, 'shard-g');
   // a shard Lease whose holder stopped renewing an hour ago: expired for any sharder
   const leases = backend.resource<Lease>(LeaseResource, 'default');
   await leases.create({
@@ -147,7 +142,6 @@ test('a sharder that does not hold its Lease labels nothing and takes no shard L
     (await secrets.get('guarded-owned')).metadata?.labels?.[shardLabel(ring)],
   ];
   try {
-    assert.equal(await isJoined, true);
     // long enough for many resyncs and expiry checks of the sharder
     await new Promise((r) => setTimeout(r, 3_000));
     assert.deepEqual(await labelOf(), [undefined, 'shard-elsewhere'], 'nothing labelled without the Lease');
@@ -163,7 +157,6 @@ test('a sharder that does not hold its Lease labels nothing and takes no shard L
   } finally {
     stopSharder.abort();
     await sharderRun;
-    stopMember.abort();
-    await memberRun;
+    await shard.stop();
   }
 });
