@@ -26,6 +26,11 @@ import { HashRing, objectHashKey } from './ring.js';
 import { drainLabel, RING_LABEL, sharderLeaseName, shardLabel } from './names.js';
 import { noopShardingMetrics, type ShardingMetrics } from '../metrics/sharding.js';
 
+/** The informer cache's key of a sharder key `<namespace>/<name>` (`/<name>` for a cluster-scoped object: `name`). */
+function cacheKeyOf(key: string): string {
+  return key.startsWith('/') ? key.slice(1) : key;
+}
+
 /** A sharder's write refused: its replica no longer holds the sharder Lease. */
 export class SharderLeaseLostError extends Error {
   override name = 'SharderLeaseLostError';
@@ -243,9 +248,7 @@ export class Sharder {
     set.set(`${kind}|${cacheKey(obj)}`, after.uid);
     // an owner that is where the ring wants it, with a controlled object labelled otherwise: mend it
     // (while the owner moves, its move labels what it controls)
-    const owner = this.objectsInformer
-      ?.getIndexer()
-      .getByKey(after.key.startsWith('/') ? after.key.slice(1) : after.key);
+    const owner = this.objectsInformer?.getIndexer().getByKey(cacheKeyOf(after.key));
     const label = owner?.metadata?.labels?.[this.shardLabel];
     if (label !== undefined && label !== obj.metadata?.labels?.[this.shardLabel] && label === this.desiredFor(owner!))
       this.queue.add(after.key);
@@ -351,7 +354,7 @@ export class Sharder {
       if (next.shutdown) return;
       const key = next.item;
       try {
-        const cacheKey = key.startsWith('/') ? key.slice(1) : key;
+        const cacheKey = cacheKeyOf(key);
         const obj = objects.getIndexer().getByKey(cacheKey);
         if (obj) await this.sync(key, obj);
         else this.pendingSince.delete(key);
@@ -417,9 +420,7 @@ export class Sharder {
       const bar = entry.indexOf('|');
       const kind = Number(entry.slice(0, bar));
       const cacheKey = entry.slice(bar + 1);
-      const obj = this.ownedInformers[kind]
-        ?.getIndexer()
-        .getByKey(cacheKey.startsWith('/') ? cacheKey.slice(1) : cacheKey);
+      const obj = this.ownedInformers[kind]?.getIndexer().getByKey(cacheKeyOf(cacheKey));
       if (!obj || obj.metadata?.labels?.[this.shardLabel] === shard) continue;
       patches.push(this.patchLabel(owned[kind], obj, { [this.shardLabel]: shard }));
     }
