@@ -405,8 +405,8 @@ const OPERATOR_VERBS = ['list', 'watch'];
 /** A sharded operator also patches its kind: the sharder sets the shard labels, a shard removes them. */
 const SHARDED_OPERATOR_VERBS = [...OPERATOR_VERBS, 'patch'];
 
-/** The leader-election Lease: read, created, renewed (and released by an update). */
-const LEASE_VERBS = ['get', 'create', 'update'];
+/** The leader-election Lease: read, watched by a standby, created, renewed (and released by an update). */
+const LEASE_VERBS = ['get', 'watch', 'create', 'update'];
 
 /**
  * Sharded: each shard's Lease and the sharder's are held as the leader-election one; the sharder

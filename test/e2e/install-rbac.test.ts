@@ -432,8 +432,19 @@ test('in-cluster, with its ServiceAccount only: create → Deployment, Service, 
     [],
     'no request of the operator was forbidden',
   );
+  // a second replica under the same role stands by watching the Lease (a 403 would be logged) and
+  // takes it once the leader is killed
+  const standby = await main.startOperator(sa);
+  await standby.waitForLog((l) => l.msg === 'attempting to acquire leader lease', 60_000);
   // the next tests run operators of their own on every DatabaseManager
   await op.kill();
+  await standby.waitForLog((l) => l.msg === 'acquired lease', 60_000);
+  assert.deepEqual(
+    outputOf(standby).filter((t) => FORBIDDEN.test(t) || /error watching the lease/.test(t)),
+    [],
+    'the standby watched the Lease unrefused',
+  );
+  await standby.kill();
 });
 
 /**

@@ -5,7 +5,7 @@
 // so two candidates racing for one lease cannot both win.
 import type { ClientBackend } from '../typed/backend.js';
 import { LeaseResource, type Lease } from '../builtin/index.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../client/errors.js';
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from '../client/errors.js';
 import { errorMessage, noopLogger, type Logger } from '../log/logger.js';
 import { jitter, sleep } from './sleep.js';
 import { realClock, type Clock, type Timer } from '../workqueue/clock.js';
@@ -38,6 +38,14 @@ export interface LeaderElectionConfig {
   labels?: Readonly<Record<string, string>>;
   /** On a clean stop, give the lease up so a successor need not wait for it to expire. Default true. */
   releaseOnCancel?: boolean;
+  /**
+   * Watch the Lease while standing by (needs `watch` on leases), beside the attempts every retry
+   * period: each renewal is then observed when it arrives rather than at the next attempt, so a
+   * dead leader's lease expires here up to a retry period sooner (still judged on this clock from
+   * when the change was seen), and a released lease is tried at once. When the watch is refused
+   * (403) the candidate polls alone, as client-go does. Default true.
+   */
+  watchLease?: boolean;
   logger?: Logger;
   /**
    * Timers of the acquire and renew loops (the workqueue's Clock: a FakeClock runs the election
@@ -230,30 +238,102 @@ export class LeaderElector {
       { lease: `${this.config.namespace}/${this.config.name}`, identity: this.config.identity },
       'attempting to acquire leader lease',
     );
-    while (!signal.aborted) {
-      const sent = this.now();
-      if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) {
-        this.acquiredSentAt = sent;
-        return true;
+    const standingBy = new AbortController();
+    const onAbort = (): void => standingBy.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    let wake: AbortController | undefined;
+    const watching =
+      (this.config.watchLease ?? true)
+        ? this.watchWhileStandingBy(standingBy.signal, () => wake?.abort())
+        : Promise.resolve();
+    try {
+      while (!signal.aborted) {
+        const sent = this.now();
+        if (await this.withTimeout(this.tryAcquireOrRenew(), this.retryPeriodMs * 5)) {
+          this.acquiredSentAt = sent;
+          return true;
+        }
+        const spec = this.observed?.spec;
+        const delay = nextAcquireDelay({
+          jitteredRetryMs: jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER),
+          now: this.now(),
+          identity: this.config.identity,
+          ...(spec
+            ? {
+                observed: {
+                  holder: spec.holderIdentity ?? '',
+                  leaseDurationMs: (spec.leaseDurationSeconds ?? 0) * 1000,
+                  observedAt: this.observedAt,
+                },
+              }
+            : {}),
+        });
+        wake = new AbortController();
+        const woken = wake.signal;
+        const slept = await sleep(delay, AbortSignal.any([signal, woken]), this.clock);
+        if (!slept && signal.aborted) return false;
       }
-      const spec = this.observed?.spec;
-      const delay = nextAcquireDelay({
-        jitteredRetryMs: jitter(this.retryPeriodMs, LEADER_ELECTION_JITTER),
-        now: this.now(),
-        identity: this.config.identity,
-        ...(spec
-          ? {
-              observed: {
-                holder: spec.holderIdentity ?? '',
-                leaseDurationMs: (spec.leaseDurationSeconds ?? 0) * 1000,
-                observedAt: this.observedAt,
-              },
-            }
-          : {}),
-      });
-      if (!(await sleep(delay, signal, this.clock))) return false;
+      return false;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      standingBy.abort();
+      await watching;
     }
-    return false;
+  }
+
+  /**
+   * Watches the Lease by name until `stop` aborts, observing each change as it arrives; calls
+   * `wake` when the lease is free to take (released, or deleted). A watch that ends or fails is
+   * opened again from the last resourceVersion observed, a retry period later after an error;
+   * a 403 ends the watching (the candidate polls alone). Never throws.
+   */
+  private async watchWhileStandingBy(stop: AbortSignal, wake: () => void): Promise<void> {
+    while (!stop.aborted) {
+      const resourceVersion = this.observed?.resourceVersion;
+      if (resourceVersion === undefined) {
+        // not read yet (or not there): the first attempt's answer gives the version to start from
+        if (!(await sleep(this.retryPeriodMs / 4, stop, this.clock))) return;
+        continue;
+      }
+      try {
+        const w = await this.leases().watch({
+          fieldSelector: `metadata.name=${this.config.name}`,
+          resourceVersion,
+          allowWatchBookmarks: true,
+          signal: stop,
+        });
+        try {
+          for await (const e of w) {
+            if (e.type === 'ERROR') break; // e.g. 410 Gone: start again from the next attempt's answer
+            if (e.type === 'BOOKMARK') continue;
+            if (e.type === 'DELETED') {
+              this.observed = undefined;
+              wake();
+              continue;
+            }
+            this.observe(e.object, this.now());
+            const holder = e.object.spec?.holderIdentity ?? '';
+            if (holder === '' || holder === this.config.identity) wake();
+          }
+        } finally {
+          w.stop();
+        }
+        if (!stop.aborted && this.observed?.resourceVersion === resourceVersion) {
+          if (!(await sleep(this.retryPeriodMs, stop, this.clock))) return;
+        }
+      } catch (e) {
+        if (stop.aborted) return;
+        if (isForbidden(e)) {
+          this.logger.info(
+            { lease: `${this.config.namespace}/${this.config.name}`, err: errorMessage(e) },
+            'may not watch the lease; standing by with attempts every retry period only',
+          );
+          return;
+        }
+        this.logger.warn({ err: errorMessage(e) }, 'error watching the lease');
+        if (!(await sleep(this.retryPeriodMs, stop, this.clock))) return;
+      }
+    }
   }
 
   private async withTimeout(p: Promise<boolean>, ms: number): Promise<boolean> {

@@ -70,7 +70,11 @@ interface Run {
  * stepping fake time from timer to timer; `renewAt` lists fake times at which `a` renews (writes a
  * new renewTime) before b's next attempt. Returns when b leads.
  */
-async function standby(holderClockMs: number, renewAt: number[] = []): Promise<Run> {
+async function standby(
+  holderClockMs: number,
+  renewAt: number[] = [],
+  opts: { watchLease?: boolean; releaseAt?: number } = {},
+): Promise<Run> {
   const start = 1_000_000;
   const clock = new FakeClock(start);
   const backend = new FakeClientBackend([LeaseResource], [heldLease('a', holderClockMs)]);
@@ -97,6 +101,7 @@ async function standby(holderClockMs: number, renewAt: number[] = []): Promise<R
     retryPeriodMs: RETRY_MS,
     clock,
     releaseOnCancel: false,
+    ...(opts.watchLease !== undefined ? { watchLease: opts.watchLease } : {}),
   });
   const run = b.run(stop.signal, (s) => new Promise<void>((done) => s.addEventListener('abort', () => done())));
   const renewals = renewAt.map((t) => start + t);
@@ -110,6 +115,18 @@ async function standby(holderClockMs: number, renewAt: number[] = []): Promise<R
       clock.setTime(Math.max(clock.now(), renewals.shift()!));
       const cur = await leases.get('l');
       await leases.update({ ...cur, spec: { ...cur.spec, renewTime: microTime(holderClockMs + clock.now()) } });
+      continue;
+    }
+    if (opts.releaseAt !== undefined && start + opts.releaseAt <= next) {
+      // the holder gives the lease up as a clean stop does (client-go's release)
+      clock.setTime(Math.max(clock.now(), start + opts.releaseAt));
+      opts = { ...opts, releaseAt: undefined };
+      const cur = await leases.get('l');
+      const at = microTime(holderClockMs + clock.now());
+      await leases.update({
+        ...cur,
+        spec: { ...cur.spec, holderIdentity: '', leaseDurationSeconds: 1, acquireTime: at, renewTime: at },
+      });
       continue;
     }
     clock.setTime(next);
@@ -144,10 +161,10 @@ test('a standby takes an abandoned lease at the observed expiry plus the margin,
   }
 });
 
-test('a renewal seen by the standby moves the expiry to when it saw it; it never takes the lease earlier', async () => {
+test('polling alone: a renewal seen at the next attempt moves the expiry to then; never taken earlier', async () => {
   for (let i = 0; i < 20; i++) {
     // the holder's clock runs 10 minutes ahead: its renewTime is never what the standby goes by
-    const r = await standby(Date.now() + 600_000, [5_000]);
+    const r = await standby(Date.now() + 600_000, [5_000], { watchLease: false });
     // the renewal at fake 5 s is the holder's; the standby sees it at its first attempt after
     const seen = r.gets.filter((t) => t !== 5_000).find((t) => t > 5_000)!;
     assert.ok(seen < 5_000 + RETRY_MS * 2.2);
@@ -155,4 +172,25 @@ test('a renewal seen by the standby moves the expiry to when it saw it; it never
     assert.ok(r.wonAt >= seen + LEASE_MS && r.wonAt <= seen + LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS, what);
     assert.ok(r.gets.every((t) => t <= r.wonAt));
   }
+});
+
+test('watching the lease: a renewal is observed when it arrives, so the expiry counts from the renewal itself', async () => {
+  for (let i = 0; i < 20; i++) {
+    // renewals at 5 s and 7 s (a live leader), then none: the leader died after 7 s
+    const r = await standby(Date.now() + 600_000, [5_000, 7_000]);
+    const what = `won at ${r.wonAt} (attempts at ${r.gets.join(', ')})`;
+    // from the last renewal as it arrived, not from the next attempt that would have seen it
+    assert.ok(r.wonAt >= 7_000 + LEASE_MS && r.wonAt <= 7_000 + LEASE_MS + ACQUIRE_EXPIRY_MARGIN_MS, what);
+    assert.ok(r.gets.every((t) => t <= r.wonAt));
+  }
+});
+
+test('watching the lease: a released lease is taken at once, not at the next jittered attempt', async () => {
+  for (let i = 0; i < 5; i++) {
+    const r = await standby(Date.now(), [], { releaseAt: 6_000 });
+    assert.equal(r.wonAt, 6_000, `won at ${r.wonAt} (attempts at ${r.gets.join(', ')})`);
+  }
+  // polling alone it waits for its next attempt
+  const polled = await standby(Date.now(), [], { releaseAt: 6_000, watchLease: false });
+  assert.ok(polled.wonAt > 6_000, `won at ${polled.wonAt}`);
 });
