@@ -16,7 +16,10 @@ import {
   decodeText,
   keepChecked,
   lightKinds,
+  packChecked,
+  unpackChecked,
   type CheckedCrd,
+  type PackedCrds,
   type RenamedKind,
 } from '../input/crd/index.js';
 import { isOpenApiText } from '../input/openapi/index.js';
@@ -80,13 +83,15 @@ export function scanInput(input: ListedInput, bytes: Uint8Array): ScanRecord | '
 
 /**
  * {@link scanInput}, and with `keep` the input's checked CRDs as {@link loadCluster} builds from
- * them (`crds`; absent when the input has errors or cannot be kept: see {@link keepChecked}).
+ * them: as objects (`objects`: `crds`) or packed into a buffer (`packed`: `packed`, a sixth of the
+ * heap, unpacked in a fraction of a parse); absent when the input has errors or cannot be kept
+ * (see {@link keepChecked}).
  */
 export function scanKeeping(
   input: ListedInput,
   bytes: Uint8Array,
-  keep: boolean,
-): { scan: ScanRecord; crds?: CheckedCrd[] } | 'openapi' {
+  keep: false | 'objects' | 'packed',
+): { scan: ScanRecord; crds?: CheckedCrd[]; packed?: PackedCrds } | 'openapi' {
   const decoded = decodeText(input.file, bytes);
   if ('diagnostic' in decoded) return { scan: { diagnostics: [decoded.diagnostic], groups: [], kinds: [] } };
   if (isOpenApiText(decoded.text)) return 'openapi';
@@ -100,7 +105,12 @@ export function scanKeeping(
       kinds: checked.crds.flatMap(lightKinds),
     }),
   ) as ScanRecord;
-  const crds = keep && !hasErrors(checked.diagnostics) ? keepChecked(decoded.text, checked.crds) : undefined;
+  if (keep === false || hasErrors(checked.diagnostics)) return { scan };
+  if (keep === 'packed') {
+    const packed = packChecked(checked.crds);
+    return packed ? { scan, packed } : { scan };
+  }
+  const crds = keepChecked(decoded.text, checked.crds);
   return crds ? { scan, crds } : { scan };
 }
 
@@ -176,16 +186,19 @@ export interface LoadedCluster {
 
 /**
  * Checked CRDs the first pass kept, by input (its display name), with the hash of the bytes they
- * came from; {@link loadCluster} takes each out when it builds from it.
+ * came from, as objects (`crds`) or packed (`packed`); {@link loadCluster} takes each out when it
+ * builds from it.
  */
-export type KeptCrds = Map<string, { hash: string; crds: CheckedCrd[] }>;
+export type KeptCrds = Map<string, { hash: string; crds?: CheckedCrd[]; packed?: PackedCrds }>;
 
 /** The checked CRDs of one input of a cluster: kept by the first pass, else read again. */
 function crdsOf(f: ClusterInput, kept: KeptCrds | undefined): CheckedCrd[] {
   const k = kept?.get(f.file);
   if (k !== undefined && k.hash === f.hash) {
     kept!.delete(f.file);
-    return k.crds;
+    if (k.crds) return k.crds;
+    // the text is read again (and its hash checked) only when a diagnostic asks for a position
+    if (k.packed) return unpackChecked(f.file, k.packed, () => decodeChecked(readAgain(f)));
   }
   return checkedCrds(f.file, decodeChecked(readAgain(f)));
 }

@@ -6,8 +6,9 @@
 //      them — and each cluster is read again, built (titles, engine checks), generated and handed
 //      to the output transaction file by file, then dropped; a cluster the cache knows, whose
 //      files are on disk as the last run left them, is not generated at all. In the main thread
-//      alone, step 1 keeps the checked CRDs of the first inputs (within a share of the heap,
-//      `keptInputBytes`) and step 2 builds from those instead of parsing them again;
+//      alone, step 1 keeps the checked CRDs of the first inputs (as objects within a share of the
+//      heap, `keptInputBytes`, then packed into buffers, `keptPackedBytes`) and step 2 builds from
+//      those instead of parsing them again;
 //   3. the files that span groups (clientset.ts, the fake clientset, the informer factory) are
 //      generated last from every group's names.
 // What the emitters of one group read of the others (group names, kinds for the operators and
@@ -92,6 +93,16 @@ const KEPT_HEAP_MAX = 24 * 1024 * 1024;
  */
 export function keptInputBytes(heapLimit: number): number {
   return Math.min(heapLimit / 8, KEPT_HEAP_MAX) / KEPT_HEAP_PER_BYTE;
+}
+
+/**
+ * The bytes the first pass may keep packed ({@link scanKeeping}'s `packed`: about 0.6 bytes per
+ * byte of YAML, outside the heap) once the inputs kept as objects fill their share: a sixteenth of
+ * the heap limit, at most 32 MB (about 50 MB of YAML more that step 2 does not parse again; each
+ * MB kept adds at most as much to the peak RSS).
+ */
+export function keptPackedBytes(heapLimit: number): number {
+  return Math.min(heapLimit / 16, 32 * 1024 * 1024);
 }
 
 /** At most this many worker threads. */
@@ -480,8 +491,11 @@ async function stream(
   // 1. every input read, hashed and checked on its own; in the main thread alone, the checked CRDs
   // of the first inputs are kept for step 2 while they fit the budget
   const kept: KeptCrds = new Map();
-  const keepBudget = pool ? 0 : keptInputBytes(getHeapStatistics().heap_size_limit);
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const keepBudget = pool ? 0 : keptInputBytes(heapLimit);
+  const packBudget = pool ? 0 : keptPackedBytes(heapLimit);
   let keptBytes = 0;
+  let packedBytes = 0;
   const listing: Diagnostic[] = [];
   const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
   for (const entry of entries) {
@@ -514,12 +528,15 @@ async function stream(
       inflight.add(p);
       void p.finally(() => inflight.delete(p)).catch(() => undefined);
     } else {
-      const keep = keptBytes + bytes.byteLength <= keepBudget;
+      const keep = keptBytes + bytes.byteLength <= keepBudget ? 'objects' : packedBytes < packBudget ? 'packed' : false;
       const scanned = scanKeeping(entry.input, bytes, keep);
       slot.scan = scanned === 'openapi' ? scanned : scanned.scan;
       if (scanned !== 'openapi' && scanned.crds) {
         kept.set(entry.input.file, { hash: slot.hash, crds: scanned.crds });
         keptBytes += bytes.byteLength;
+      } else if (scanned !== 'openapi' && scanned.packed) {
+        kept.set(entry.input.file, { hash: slot.hash, packed: scanned.packed });
+        packedBytes += scanned.packed.data.byteLength;
       }
       checkHeap('reading the inputs');
     }

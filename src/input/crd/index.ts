@@ -8,6 +8,8 @@ export {
   checkText,
   checkedCrds,
   keepChecked,
+  packChecked,
+  unpackChecked,
   buildModel,
   lightKinds,
   lightModel,
@@ -16,6 +18,7 @@ export {
   type CheckedCrd,
   type CheckedSource,
   type BuiltModel,
+  type PackedCrds,
   type RenamedKind,
 } from './read.js';
 export {

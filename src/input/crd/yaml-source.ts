@@ -60,13 +60,17 @@ export function loadYaml(text: string, file: string): { docs: YamlDoc[]; diagnos
   return loadPositioned(text, file);
 }
 
-/** The position-keeping parse of one text, run at most once (on the first position read). */
-function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCounter: LineCounter } {
+/**
+ * The position-keeping parse of one text (or of the text `text()` gives, read when first needed),
+ * run at most once (on the first position read).
+ */
+function positionsOf(text: string | (() => string)): () => { parsed: Document.Parsed[]; lineCounter: LineCounter } {
   let done: { parsed: Document.Parsed[]; lineCounter: LineCounter } | undefined;
   return () => {
     if (!done) {
       const lineCounter = new (yaml().LineCounter)();
-      const parsed = yaml().parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+      const source = typeof text === 'string' ? text : text();
+      const parsed = yaml().parseAllDocuments(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
       done = {
         parsed: Array.isArray(parsed) ? (parsed as Document.Parsed[]) : [parsed as Document.Parsed],
         lineCounter,
@@ -79,9 +83,10 @@ function positionsOf(text: string): () => { parsed: Document.Parsed[]; lineCount
 /**
  * Fast-path documents of `text` without their values, positions parsed when first asked: what a
  * reader keeps of a text whose values it holds in another form (a position-keeping parse the
- * checks made is let go with the old documents).
+ * checks made is let go with the old documents). `text` may be a function giving the text, called
+ * only when a position is first asked (a reader that does not keep the text reads it again then).
  */
-export function positionsOnly(text: string): (index: number) => YamlDoc {
+export function positionsOnly(text: string | (() => string)): (index: number) => YamlDoc {
   const at = positionsOf(text);
   return (index) => lazyDoc(at, index, undefined);
 }

@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { checkCrdRequest } from '../../../src/input/crd/check.js';
-import { checkCrdObject, readCrdInputs } from '../../../src/input/crd/index.js';
+import {
+  checkCrdObject,
+  checkedCrds,
+  checkText,
+  packChecked,
+  readCrdInputs,
+  unpackChecked,
+} from '../../../src/input/crd/index.js';
 import type { IntegerNode, ObjectNode, SchemaNode } from '../../../src/model/types.js';
 import { ROOT } from '../../golden/support.js';
 
@@ -434,4 +441,45 @@ spec:
   const tags = prop(prop(r.model.groups[0].versions[0].kinds[0].schema, 'spec'), 'tags');
   assert.ok(tags.type === 'array');
   assert.equal((tags.items as { maxLength?: number }).maxLength, undefined);
+});
+
+test('checked CRDs packed and unpacked: the values checkedCrds gives, positions from the text read only when asked', () => {
+  const file = 'two.yaml';
+  const text = [
+    read('fixtures/kitchensink/crds.yaml').toString('utf8'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: between\n',
+    read('fixtures/databasemanager/crd.yaml').toString('utf8'),
+  ].join('\n---\n');
+  const checked = checkText(file, text, false);
+  assert.deepEqual(errors(checked.diagnostics), []);
+  const packed = packChecked(checked.crds);
+  assert.ok(packed);
+  const again = checkedCrds(file, text);
+  assert.deepEqual(
+    packed.docs,
+    again.map((c) => c.doc.index),
+  );
+  // (the kitchensink file's documents, then the ConfigMap, then the DatabaseManager CRD)
+  const before = read('fixtures/kitchensink/crds.yaml')
+    .toString('utf8')
+    .split(/^---\s*$/m).length;
+  assert.ok(!packed.docs.includes(before));
+  assert.equal(packed.docs.at(-1), before + 1);
+  let reads = 0;
+  const unpacked = unpackChecked(file, packed, () => {
+    reads++;
+    return text;
+  });
+  assert.deepEqual(
+    unpacked.map((c) => c.crd),
+    again.map((c) => c.crd),
+  );
+  assert.equal(reads, 0, 'no text read before a position is asked');
+  const path = ['spec', 'versions', 0, 'name'];
+  assert.deepEqual(
+    unpacked.map((c) => [c.file, c.doc.index, c.doc.locate(path)]),
+    again.map((c) => [c.file, c.doc.index, c.doc.locate(path)]),
+  );
+  assert.equal(reads, 1, 'the text read once for every document of the input');
+  assert.notEqual(unpacked[unpacked.length - 1].doc.locate(path).line, 1);
 });
