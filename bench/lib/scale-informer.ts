@@ -361,6 +361,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
       '',
       '',
       '',
+      '',
     ]);
     for (const c of r.clients) {
       const x = r.sync[c][i];
@@ -373,6 +374,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         bytes(x.heapPerObject),
         `${bytes(x.apiserverBeforeRss)} → ${bytes(x.apiserverPeakRss)}`,
         bytes(x.etcdPeakRss),
+        ((x.cpuMicrosPerObject * s.count) / 1e6).toFixed(2),
         x.apiserverCpuSeconds.toFixed(2),
       ]);
     }
@@ -389,6 +391,7 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         'heap per object',
         'kube-apiserver RSS before → peak',
         'etcd peak RSS',
+        'client CPU s',
         'kube-apiserver CPU s during the sync',
       ],
       rows,
