@@ -61,6 +61,8 @@ export interface ScaleSyncFigures {
   apiserverPeakRss: number;
   apiserverBeforeRss: number;
   etcdPeakRss: number;
+  /** kube-apiserver's CPU seconds (user + system) from the client's start to its sync (median over rounds). */
+  apiserverCpuSeconds: number;
 }
 
 /** The limit of one size, per round. */
@@ -121,6 +123,14 @@ export function rssOf(pid: number): { rss: number; peak: number } {
   const s = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (k: string): number => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** CPU seconds (user + system) `pid` has used: /proc/<pid>/stat's utime and stime, in clock ticks of 1/100 s. */
+export function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command (which may hold spaces) start at the last ')'
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
 }
 
 /** Resets `pid`'s peak RSS to its current RSS (Linux: clear_refs 5). */
@@ -245,11 +255,21 @@ export async function runScaleInformerPart(
       const reports = Object.fromEntries(
         clients.map((c) => [
           c,
-          [] as (ClientReport['sync'][number] & { apiserver: number; apiserverBefore: number; etcd: number })[],
+          [] as (ClientReport['sync'][number] & {
+            apiserver: number;
+            apiserverBefore: number;
+            etcd: number;
+            apiserverCpu: number;
+          })[],
         ]),
       ) as Record<
         ScaleClient,
-        (ClientReport['sync'][number] & { apiserver: number; apiserverBefore: number; etcd: number })[]
+        (ClientReport['sync'][number] & {
+          apiserver: number;
+          apiserverBefore: number;
+          etcd: number;
+          apiserverCpu: number;
+        })[]
       >;
       for (let r = 0; r < rounds; r++) {
         // every measurement on a fresh kube-apiserver (same etcd, same flags), its watch cache just
@@ -285,9 +305,11 @@ export async function runScaleInformerPart(
             resetPeak(server.pid);
             resetPeak(etcdPid);
             const before = rssOf(server.pid).rss;
+            const cpuBefore = cpuSecondsOf(server.pid);
             const rep = await runClient(c, peersBin, server.kubeconfigPath, s);
             reports[c].push({
               ...rep,
+              apiserverCpu: cpuSecondsOf(server.pid) - cpuBefore,
               apiserver: rssOf(server.pid).peak,
               apiserverBefore: before,
               etcd: rssOf(etcdPid).peak,
@@ -309,6 +331,7 @@ export async function runScaleInformerPart(
           apiserverPeakRss: median(at.map((x) => x.apiserver)),
           apiserverBeforeRss: median(at.map((x) => x.apiserverBefore)),
           etcdPeakRss: median(at.map((x) => x.etcd)),
+          apiserverCpuSeconds: median(at.map((x) => x.apiserverCpu)),
         });
       }
       rmSync(file, { force: true });
@@ -337,6 +360,8 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
       '',
       '',
       '',
+      '',
+      '',
     ]);
     for (const c of r.clients) {
       const x = r.sync[c][i];
@@ -349,6 +374,8 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         bytes(x.heapPerObject),
         `${bytes(x.apiserverBeforeRss)} → ${bytes(x.apiserverPeakRss)}`,
         bytes(x.etcdPeakRss),
+        ((x.cpuMicrosPerObject * s.count) / 1e6).toFixed(2),
+        x.apiserverCpuSeconds.toFixed(2),
       ]);
     }
   });
@@ -364,6 +391,8 @@ export function scaleInformerTable(r: ScaleInformerResult): string {
         'heap per object',
         'kube-apiserver RSS before → peak',
         'etcd peak RSS',
+        'client CPU s',
+        'kube-apiserver CPU s during the sync',
       ],
       rows,
     ),

@@ -635,6 +635,12 @@ async function probe(
   );
   await cluster.kubectl(['apply', '-f', file]);
   const op = await cluster.startOperator({ name: sa.name, namespace: ns }, ['--namespace', ns]);
+  // a Lease grant is probed with a second replica beside: what only a standby does (watch the
+  // Lease) is asked for by whichever of the two does not lead
+  const replicas =
+    without?.resource === 'leases'
+      ? [op, await cluster.startOperator({ name: sa.name, namespace: ns }, ['--namespace', ns])]
+      : [op];
   const want = without && forbiddenText(without);
   const { clientConfig } = cluster.cp;
   const dms = resourceClient<DM>(clientConfig, DM_RESOURCE).namespace(ns);
@@ -645,7 +651,8 @@ async function probe(
   try {
     const found = await waitFor(
       async () => {
-        const hit = want && outputOf(op).flatMap((t) => t.split('\n').filter((l) => l.includes(want)))[0];
+        const hit =
+          want && replicas.flatMap((r) => outputOf(r)).flatMap((t) => t.split('\n').filter((l) => l.includes(want)))[0];
         if (hit) return hit;
         metricsUrl ??= op.logs.find((l) => l.msg === 'serving metrics')?.['url'] as string | undefined;
         if (metricsUrl && reader) steps.scraped ||= (await httpsGet(metricsUrl, reader)).status === 200;
@@ -672,11 +679,11 @@ async function probe(
       },
       FORBIDDEN_MS,
       want ? `a Forbidden: ${want}` : 'the flow',
-      () => `steps: ${JSON.stringify(steps)}; ${logsOf(op)}`,
+      () => `steps: ${JSON.stringify(steps)}; ${replicas.map(logsOf).join('\n')}`,
     );
     return { found, op, steps };
   } finally {
-    await op.kill();
+    await Promise.all(replicas.map((r) => r.kill()));
   }
 }
 
