@@ -98,11 +98,11 @@ export function keptInputBytes(heapLimit: number): number {
 /**
  * The bytes the first pass may keep packed ({@link scanKeeping}'s `packed`: about 0.6 bytes per
  * byte of YAML, outside the heap) once the inputs kept as objects fill their share: a sixteenth of
- * the heap limit, at most 32 MB (about 50 MB of YAML more that step 2 does not parse again; each
- * MB kept adds at most as much to the peak RSS).
+ * the heap limit, at most 24 MB (about 40 MB of YAML more that step 2 does not parse again; the
+ * cap is set by the peak RSS at 16×, which 32 MB raised by 14–48 MB).
  */
 export function keptPackedBytes(heapLimit: number): number {
-  return Math.min(heapLimit / 16, 32 * 1024 * 1024);
+  return Math.min(heapLimit / 16, 24 * 1024 * 1024);
 }
 
 /** At most this many worker threads. */
