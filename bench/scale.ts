@@ -138,7 +138,8 @@ async function informerPart(assets: string, peers: string, headline: string[]): 
     `- ${recordVerdict({
       target: `informer memory (${sizes}): peak RSS and heap per cached object`,
       crdgen: mem('crdgen'),
-      peers: SCALE_CLIENTS.filter((c) => c !== 'crdgen')
+      peers: r.clients
+        .filter((c) => c !== 'crdgen')
         .map((c) => `${SCALE_LABEL[c]} ${mem(c)}`)
         .join('; '),
       judged: `peak RSS ${r.sizes.map((_, i) => times(r.sync.crdgen[i].peakRssBytes / r.sync['client-go'][i].peakRssBytes)).join(' / ')} client-go's`,
