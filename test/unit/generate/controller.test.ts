@@ -123,7 +123,7 @@ test('DatabaseManager: the operator, config/ as kustomize bases; reconcile.ts, r
     // read whole (get) when its metadata says it changed: the Services are cached as metadata only
     ':services:list,watch,create,update,get',
     ':events:create,patch',
-    'coordination.k8s.io:leases:get,create,update',
+    'coordination.k8s.io:leases:get,watch,create,update',
   ]);
   // the comment says where each grant comes from: the starter's manifest declares its own
   const comment = files.find((f) => f.path.endsWith('rbac/role.yaml'))!.contents.replace(/\n# {3}/g, ' ');
