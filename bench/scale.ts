@@ -16,6 +16,7 @@
 // Medians of BENCH_SCALE_ROUNDS (default 5) for the informers and BENCH_SCALE_OPERATOR_ROUNDS
 // (default 3: a round costs minutes) for the operators and failovers.
 // Env: BENCH_SCALE_SIZES=10000,50000,100000  BENCH_SCALE_PARTS=informer,operator,failover
+//      BENCH_SCALE_PROFILE=<folder> (informer part: kube-apiserver's pprof and the Node clients' CPU profiles of each sync)
 //      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip; crdgen-flags, not by default: as generated, with BENCH_SCALE_NODE_FLAGS added to its node flags)
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -89,7 +90,7 @@ async function informerPart(assets: string, peers: string, headline: string[]): 
   let r;
   try {
     progress(`informer: control plane ${cp.version} up`);
-    r = await runScaleInformerPart(cp, peers, SIZES, ROUNDS, progress, CLIENTS);
+    r = await runScaleInformerPart(cp, peers, SIZES, ROUNDS, progress, CLIENTS, process.env.BENCH_SCALE_PROFILE);
   } finally {
     await cp.stop();
   }

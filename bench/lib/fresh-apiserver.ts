@@ -13,6 +13,8 @@ import { ApiError } from '../../src/runtime/client/errors.js';
 
 export interface FreshApiServer {
   pid: number;
+  /** Its https URL. */
+  url: string;
   /** A kubeconfig file for it (the control plane's, with this server's URL). */
   kubeconfigPath: string;
   stop(): Promise<void>;
@@ -89,7 +91,7 @@ export async function startFreshApiServer(
         if (e.code !== 504) await new Promise((r) => setTimeout(r, 250));
       }
     }
-    return { pid: proc.pid!, kubeconfigPath, stop };
+    return { pid: proc.pid!, url, kubeconfigPath, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ControlPlane } from '../../src/testing/index.js';
 import { RestClient } from '../../src/runtime/client/rest-client.js';
@@ -23,6 +23,7 @@ import { deletePrefix, etcdClient, putAll, seededObject, storageKey } from './et
 import { BENCH, REPO } from './env.js';
 import type { ClientJob, ClientReport } from './informer-client.js';
 import { startFreshApiServer, type FreshApiServer } from './fresh-apiserver.js';
+import { apiserverCpuProfile } from './apiserver-pprof.js';
 import { bytes, fmt, median, pairedRatio, table, times } from './stats.js';
 
 const run = promisify(execFile);
@@ -138,10 +139,10 @@ export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
-async function node(script: string, args: string[], timeoutMs = 900_000): Promise<string> {
+async function node(script: string, args: string[], timeoutMs = 900_000, flags: string[] = []): Promise<string> {
   const { stdout } = await run(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(BENCH, 'lib', script), ...args],
+    ['--expose-gc', ...flags, '--import', 'tsx', join(BENCH, 'lib', script), ...args],
     {
       cwd: REPO,
       maxBuffer: 1 << 20,
@@ -156,6 +157,8 @@ async function runClient(
   peersBin: string,
   kubeconfigPath: string,
   s: { namespace: string; count: number },
+  /** When set, a Node client writes a V8 CPU profile of its whole run under this name (a path). */
+  cpuProfile?: string,
 ) {
   if (c === 'client-go') {
     const { stdout } = await run(
@@ -179,7 +182,11 @@ async function runClient(
               ? { watchCompression: false }
               : {}),
         };
-  return (JSON.parse(await node('informer-client.ts', [JSON.stringify(job)])) as ClientReport).sync[0];
+  const flags =
+    cpuProfile === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${dirname(cpuProfile)}`, `--cpu-prof-name=${basename(cpuProfile)}`];
+  return (JSON.parse(await node('informer-client.ts', [JSON.stringify(job)], 900_000, flags)) as ClientReport).sync[0];
 }
 
 /** Seeds each size in turn, measures the limit and every client `rounds` times, wipes the size. */
@@ -190,6 +197,12 @@ export async function runScaleInformerPart(
   rounds: number,
   progress: (s: string) => void,
   clients: readonly ScaleClient[] = DEFAULT_SCALE_CLIENTS,
+  /**
+   * When set, each sync also leaves profiles in this folder: kube-apiserver's CPU profile over the
+   * client's run (`<size>-r<round>-<client>.apiserver.pprof`, read with `go tool pprof -top`) and, for
+   * the Node clients, the client's V8 CPU profile (`….cpuprofile`). The sampling costs a little CPU.
+   */
+  profileDir?: string,
 ): Promise<ScaleInformerResult> {
   const sizes = counts.map((count) => ({ namespace: `scale-${count}`, count }));
   const client = new RestClient({ ...cp.clientConfig, qps: 0, userAgent: 'crdgen-bench-driver' });
@@ -306,7 +319,24 @@ export async function runScaleInformerPart(
             resetPeak(etcdPid);
             const before = rssOf(server.pid).rss;
             const cpuBefore = cpuSecondsOf(server.pid);
-            const rep = await runClient(c, peersBin, server.kubeconfigPath, s);
+            const base = profileDir === undefined ? undefined : join(profileDir, `${s.count}-r${r + 1}-${c}`);
+            // the window covers the client's start (~1 s) and a sync at ~20k objects a second
+            const serverProfile =
+              base === undefined
+                ? undefined
+                : apiserverCpuProfile(
+                    { ...cp.clientConfig, server: server.url },
+                    server.url,
+                    Math.ceil(s.count / 20_000) + 3,
+                    `${base}.apiserver.pprof`,
+                  ).catch((e: Error) => progress(`kube-apiserver's profile not taken: ${e.message}`));
+            const rep = await runClient(
+              c,
+              peersBin,
+              server.kubeconfigPath,
+              s,
+              base === undefined ? undefined : `${base}.cpuprofile`,
+            );
             reports[c].push({
               ...rep,
               apiserverCpu: cpuSecondsOf(server.pid) - cpuBefore,
@@ -314,6 +344,7 @@ export async function runScaleInformerPart(
               apiserverBefore: before,
               etcd: rssOf(etcdPid).peak,
             });
+            await serverProfile;
           } finally {
             await server.stop();
           }
