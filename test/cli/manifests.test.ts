@@ -106,3 +106,36 @@ test('a broken overlay: exit 1 with kubectl’s message; the install.yaml alread
   assert.equal(readFileSync(target, 'utf8'), before);
   assert.deepEqual(readdirSync(join(dir, 'keep')), ['install.yaml'], 'no temp file left');
 });
+
+test("docs/operator.md's sizing patch raises the Deployment's memory limit and V8's heap together, keeping its other env", async () => {
+  const doc = readFileSync(join(FIXTURES, '..', 'docs', 'operator.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Footprint and sizing'));
+  const patch = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+  const overlay = join(dir, OP, 'config/default/kustomization.yaml');
+  const mine = readFileSync(overlay, 'utf8');
+  const deployment = (text: string) =>
+    parseAllDocuments(text)
+      .map((d) => d.toJS() as { kind: string; spec: { template: { spec: { containers: Container[] } } } })
+      .find((o) => o.kind === 'Deployment')!.spec.template.spec.containers[0];
+  interface Container {
+    env: { name: string; value?: string }[];
+    resources: { limits: Record<string, string>; requests: Record<string, string> };
+  }
+  const plain = await run(['manifests', OP, '-o', '-', '--kubectl', kubectl], dir);
+  assert.equal(plain.code, 0, plain.stderr);
+  try {
+    appendFileSync(overlay, patch);
+    const r = await run(['manifests', OP, '-o', '-', '--kubectl', kubectl], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const before = deployment(plain.stdout);
+    const after = deployment(r.stdout);
+    assert.equal(before.resources.limits.memory, '128Mi');
+    assert.equal(after.resources.limits.memory, '2Gi');
+    assert.equal(after.resources.limits.cpu, before.resources.limits.cpu);
+    const env = (c: Container) => Object.fromEntries(c.env.map((e) => [e.name, e.value ?? '(from a field)']));
+    assert.deepEqual(env(before), { NODE_OPTIONS: '--max-old-space-size=80', POD_NAMESPACE: '(from a field)' });
+    assert.deepEqual(env(after), { NODE_OPTIONS: '--max-old-space-size=1600', POD_NAMESPACE: '(from a field)' });
+  } finally {
+    writeFileSync(overlay, mine);
+  }
+});
