@@ -48,7 +48,11 @@ export interface ControllerOptions {
    * A priority queue (controller-runtime's default since 0.23; default true): what an
    * informer's initial list and its resyncs bring is queued at low priority, watch events,
    * requeues and explicit enqueues at normal priority, so that after a restart with a large
-   * backlog a change made now is reconciled before the backlog is through. false: one FIFO.
+   * backlog a change made now is reconciled before the backlog is through. Before the
+   * controller starts (a warm standby: its informers run while another replica leads), a watch
+   * event goes in at normal priority only if it is a user's change of the `for` kind — a new
+   * object, a new generation, a deletion started or done; the leader's own writes (statuses,
+   * the objects it owns) join the backlog at low priority. false: one FIFO.
    */
   usePriorityQueue?: boolean;
 }
@@ -170,18 +174,21 @@ export class Controller {
       this.forInformer = informer as unknown as SharedIndexInformer<KubeObject>;
       this.host.shard?.watchPrimary(this.forInformer, (key) => this.queue.add(key));
     }
+    const isFor = resource === this.forResource;
     const registration = informer.addEventHandler({
       onAdd: (object, isInInitialList) => {
         const e: CreateEvent<T> = { object, isInInitialList };
-        if (handler.create && predicates.every((p) => passesCreate(p, e)))
-          return handler.create(e, isInInitialList ? low : q);
+        // standing by, a new object of another kind is the leader's doing (an owned object it created)
+        const backlog = isInInitialList || (!this.started && !isFor);
+        if (handler.create && predicates.every((p) => passesCreate(p, e))) return handler.create(e, backlog ? low : q);
         return undefined;
       },
       onUpdate: (objectOld, objectNew) => {
         const e: UpdateEvent<T> = { objectOld, objectNew };
         const rv = objectNew.metadata?.resourceVersion;
         const resync = rv !== undefined && objectOld.metadata?.resourceVersion === rv;
-        if (handler.update && predicates.every((p) => passesUpdate(p, e))) return handler.update(e, resync ? low : q);
+        const backlog = resync || (!this.started && !(isFor && isUserChange(objectOld, objectNew)));
+        if (handler.update && predicates.every((p) => passesUpdate(p, e))) return handler.update(e, backlog ? low : q);
         return undefined;
       },
       onDelete: (obj) => {
@@ -414,4 +421,17 @@ async function yieldToEventLoop(): Promise<void> {
   if (performance.now() - sliceStart < WORKER_SLICE_MS) return;
   await new Promise<void>((resolve) => setImmediate(resolve));
   sliceStart = performance.now();
+}
+
+/**
+ * Whether an update is a change a user asked for rather than a controller's write: a new
+ * generation (the API server bumps it on spec changes, and when a deletion with finalizers
+ * starts), a deletion started, or a kind without generations (nothing tells the two apart).
+ */
+function isUserChange(objectOld: KubeObject, objectNew: KubeObject): boolean {
+  const before = objectOld.metadata?.generation;
+  const after = objectNew.metadata?.generation;
+  if (before === undefined && after === undefined) return true;
+  if (before !== after) return true;
+  return objectNew.metadata?.deletionTimestamp !== undefined && objectOld.metadata?.deletionTimestamp === undefined;
 }
