@@ -16,6 +16,7 @@
 // Medians of BENCH_SCALE_ROUNDS (default 5) for the informers and BENCH_SCALE_OPERATOR_ROUNDS
 // (default 3: a round costs minutes) for the operators and failovers.
 // Env: BENCH_SCALE_SIZES=10000,50000,100000  BENCH_SCALE_PARTS=informer,operator,failover
+//      BENCH_SCALE_FAILOVER_BACKLOG=1 (failover part: every status cleared before each attempt, so the leader dies mid-backlog)
 //      BENCH_SCALE_PROFILE=<folder> (informer part: kube-apiserver's pprof and the Node clients' CPU profiles of each sync)
 //      BENCH_SCALE_ROUNDS=5  BENCH_SCALE_OPERATOR_ROUNDS=3  BENCH_SCALE_OPERATORS=crdgen,crdgen-whole,controller-runtime (crdgen: the generated operator as is, its Services cached metadata-only; crdgen-whole: every owned kind cached whole; crdgen-identity, not by default: as generated, asking for no gzip; crdgen-flags, not by default: as generated, with BENCH_SCALE_NODE_FLAGS added to its node flags)
 import { spawnSync } from 'node:child_process';
@@ -162,6 +163,7 @@ async function operatorPart(assets: string, peers: string, headline: string[]): 
     sizes: PARTS.has('operator') ? SIZES : SIZES.slice(0, 1),
     rounds: OPERATOR_ROUNDS,
     failover: PARTS.has('failover'),
+    failoverBacklog: process.env.BENCH_SCALE_FAILOVER_BACKLOG === '1',
     progress,
   });
   console.log(scaleOperatorTables(r));

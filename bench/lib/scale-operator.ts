@@ -104,6 +104,8 @@ export interface ScaleOperatorResult {
     /** Why each void attempt measured nothing (the leader had lost its Lease before the kill). */
     void: Record<FailoverKind, string[]>;
     timings: typeof FAILOVER_TIMINGS;
+    /** With a backlog: per round, the DatabaseManagers the killed leader had not yet given a status. */
+    backlogLeft?: Record<FailoverKind, number[]>;
   };
 }
 
@@ -247,6 +249,11 @@ export interface ScaleOperatorOptions {
   sizes: number[];
   rounds: number;
   failover: boolean;
+  /**
+   * Failover with a backlog: before each attempt every DatabaseManager loses its status, so the
+   * leader is killed while it still writes them and the standby has seen part of those writes.
+   */
+  failoverBacklog?: boolean;
   progress: (s: string) => void;
 }
 
@@ -450,7 +457,17 @@ export async function runScaleOperatorPart(o: ScaleOperatorOptions): Promise<Sca
         }
       }
       let failover: ScaleOperatorResult['failover'];
-      if (o.failover) failover = await failoverPart(client, ops, o.sizes[0], o.rounds, o.progress);
+      if (o.failover) {
+        const n = o.sizes[0];
+        failover = await failoverPart(
+          client,
+          ops,
+          n,
+          o.rounds,
+          o.progress,
+          o.failoverBacklog ? () => reset(n) : undefined,
+        );
+      }
       return { sizes: o.sizes, runs, ...(failover ? { failover } : {}) };
     } finally {
       etcd.close();
@@ -471,7 +488,7 @@ export async function runScaleOperatorPart(o: ScaleOperatorOptions): Promise<Sca
 function statusWatch(
   client: RestClient,
   rv: string,
-): { count: () => number; statusAt: (name: string) => number | undefined; stop: () => void } {
+): { count: () => number; written: () => number; statusAt: (name: string) => number | undefined; stop: () => void } {
   const done = new Set<string>();
   const firstStatus = new Map<string, number>();
   const ac = new AbortController();
@@ -496,7 +513,12 @@ function statusWatch(
       }
     }
   })();
-  return { count: () => done.size, statusAt: (name) => firstStatus.get(name), stop: () => ac.abort() };
+  return {
+    count: () => done.size,
+    written: () => firstStatus.size,
+    statusAt: (name) => firstStatus.get(name),
+    stop: () => ac.abort(),
+  };
 }
 
 async function operatorRun(
@@ -572,7 +594,8 @@ interface Lease {
 
 /** One failover: ms after the kill, or why the attempt measured nothing. */
 type FailoverAttempt =
-  { ok: true; newObjectMs: number; workersMs: number; acquiredMs: number } | { ok: false; why: string };
+  | { ok: true; newObjectMs: number; workersMs: number; acquiredMs: number; backlogLeft?: number }
+  | { ok: false; why: string };
 
 async function failoverPart(
   client: RestClient,
@@ -580,6 +603,8 @@ async function failoverPart(
   n: number,
   rounds: number,
   progress: (s: string) => void,
+  /** Gives every DatabaseManager a backlog again (no status); resolves to the revision after. */
+  backlog?: () => Promise<string>,
 ): Promise<NonNullable<ScaleOperatorResult['failover']>> {
   const { leaseSeconds, renewSeconds, retrySeconds } = FAILOVER_TIMINGS;
   const lease = (kind: FailoverKind, id: string): string[] =>
@@ -620,6 +645,14 @@ async function failoverPart(
     acquiredMs: Object.fromEntries(FAILOVER_KINDS.map((k) => [k, [] as number[]])) as Record<FailoverKind, number[]>,
     void: Object.fromEntries(FAILOVER_KINDS.map((k) => [k, [] as string[]])) as Record<FailoverKind, string[]>,
     timings: FAILOVER_TIMINGS,
+    ...(backlog
+      ? {
+          backlogLeft: Object.fromEntries(FAILOVER_KINDS.map((k) => [k, [] as number[]])) as Record<
+            FailoverKind,
+            number[]
+          >,
+        }
+      : {}),
   };
 
   const attempt = async (kind: FailoverKind, r: number, a: number): Promise<FailoverAttempt> => {
@@ -627,6 +660,8 @@ async function failoverPart(
     // a Lease of its own per attempt: the next pair never waits for this one's to expire
     const id = `failover-${kind}-${r}-${a}`;
     const argv = spec.argv(['--namespace', NS, ...lease(kind, id)]);
+    // with a backlog: statuses written from here on (by the leader) are counted
+    const written = backlog ? statusWatch(client, await backlog()) : undefined;
     const leader = spawnOperator(argv);
     let standby: Proc | undefined;
     let watch: ReturnType<typeof statusWatch> | undefined;
@@ -668,6 +703,7 @@ async function failoverPart(
         return { ok: false, why: `the leader's last renewal was ${fmt(age / 1000)} s old before the kill` };
       const killedAt = performance.now();
       await kill(leader);
+      const backlogLeft = written ? n - written.written() : undefined;
       // the object the new leader must reconcile: created right after the kill
       const name = `fo-${r}-${a}-${FAILOVER_KINDS.indexOf(kind)}`;
       await client.request({
@@ -695,9 +731,11 @@ async function failoverPart(
         newObjectMs: w.statusAt(name)! - killedAt,
         workersMs: s.t0 + s.marks.get(spec.synced)! - killedAt,
         acquiredMs,
+        ...(backlogLeft === undefined ? {} : { backlogLeft }),
       };
     } finally {
       watch?.stop();
+      written?.stop();
       await kill(leader);
       if (standby) await kill(standby);
     }
@@ -712,6 +750,7 @@ async function failoverPart(
           result.ms[kind].push(x.newObjectMs);
           result.workersMs[kind].push(x.workersMs);
           result.acquiredMs[kind].push(x.acquiredMs);
+          if (x.backlogLeft !== undefined) result.backlogLeft?.[kind].push(x.backlogLeft);
           progress(`failover: ${kind} ${JSON.stringify(x)} (load ${loadavg()[0].toFixed(1)})`);
           break;
         }
@@ -767,7 +806,7 @@ export function scaleOperatorTables(r: ScaleOperatorResult): string {
     const f = r.failover;
     const t = f.timings;
     out.push(
-      `\n### failover at ${fmt(f.size)}: the leader killed (SIGKILL) → the new leader's reconcile of an object created right after the kill (lease ${t.leaseSeconds} s, renew deadline ${t.renewSeconds} s, retry ${t.retrySeconds} s; medians of ${f.ms[FAILOVER_KINDS[0]].length} rounds)\n`,
+      `\n### failover at ${fmt(f.size)}${f.backlogLeft ? ', the leader killed during a backlog (every status cleared before each attempt)' : ''}: the leader killed (SIGKILL) → the new leader's reconcile of an object created right after the kill (lease ${t.leaseSeconds} s, renew deadline ${t.renewSeconds} s, retry ${t.retrySeconds} s; medians of ${f.ms[FAILOVER_KINDS[0]].length} rounds)\n`,
     );
     out.push(
       table(
@@ -777,6 +816,7 @@ export function scaleOperatorTables(r: ScaleOperatorResult): string {
           'lease won after the kill, s',
           'workers started after the kill, s',
           'void attempts (leader lost its Lease before the kill)',
+          ...(f.backlogLeft ? ['statuses the killed leader had left to write (rounds)'] : []),
         ],
         FAILOVER_KINDS.map((k) => [
           FAILOVER_LABEL[k],
@@ -784,6 +824,7 @@ export function scaleOperatorTables(r: ScaleOperatorResult): string {
           fmt(median(f.acquiredMs[k]) / 1000),
           fmt(median(f.workersMs[k]) / 1000),
           String(f.void[k].length),
+          ...(f.backlogLeft ? [f.backlogLeft[k].map((x) => fmt(x)).join(', ')] : []),
         ]),
       ),
     );
