@@ -10,8 +10,9 @@ function pem(data: string | Buffer | undefined, file: string | undefined): strin
   return data ?? (file === undefined ? undefined : readFileSync(file));
 }
 
-/** Starts a `seconds`-long CPU profile of the server at `url`; resolves once it is written to `file`. */
-export function apiserverCpuProfile(config: RestConfig, url: string, seconds: number, file: string): Promise<void> {
+/** Starts a `seconds`-long CPU profile of the server `config` names; resolves once it is written to `file`. */
+export function apiserverCpuProfile(config: RestConfig, seconds: number, file: string): Promise<void> {
+  const url = config.server;
   const tls = config.tls ?? {};
   const headers: Record<string, string> = {};
   const token = config.auth?.bearerToken;

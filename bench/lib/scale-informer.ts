@@ -326,7 +326,6 @@ export async function runScaleInformerPart(
                 ? undefined
                 : apiserverCpuProfile(
                     { ...cp.clientConfig, server: server.url },
-                    server.url,
                     Math.ceil(s.count / 20_000) + 3,
                     `${base}.apiserver.pprof`,
                   ).catch((e: Error) => progress(`kube-apiserver's profile not taken: ${e.message}`));
