@@ -170,11 +170,11 @@ export class Controller {
     // an initial list's adds and a resync's updates (same resourceVersion) wait behind real changes
     const low = this.lowPriorityQueue;
     const informer = this.host.informer(resource, options.metadataOnly ? { metadataOnly: true } : {});
-    if (resource === this.forResource && !this.forInformer) {
+    const isFor = resource === this.forResource;
+    if (isFor && !this.forInformer) {
       this.forInformer = informer as unknown as SharedIndexInformer<KubeObject>;
       this.host.shard?.watchPrimary(this.forInformer, (key) => this.queue.add(key));
     }
-    const isFor = resource === this.forResource;
     const registration = informer.addEventHandler({
       onAdd: (object, isInInitialList) => {
         const e: CreateEvent<T> = { object, isInInitialList };
