@@ -1,11 +1,12 @@
 // The two kinds of work of a streaming run (stream.ts), as functions of plain data so that the
 // main thread and the worker threads (stream-worker.ts) run the same code: the checks of one
-// input (`scanInput`), and one cluster of groups read again, built, generated and staged
+// input (`scanKeeping`, through the thread's `Keeper`), and one cluster of groups read again, built, generated and staged
 // (`runCluster`). Errors leave a job as data (`JobFailure`) and become the same errors again in
 // the main thread.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/format.js';
 import {
@@ -72,17 +73,77 @@ export function errorOf(f: JobFailure): Error {
   return e;
 }
 
+/** Heap a kept input's checked CRDs take per byte of its YAML (measured on the corpus: 3.6). */
+const KEPT_HEAP_PER_BYTE = 4;
+
 /**
- * The checks of one input on its own: its diagnostics, the groups of its CRDs and its served kinds
- * without schemas; `openapi` when it is an OpenAPI document (the in-memory pipeline reads those).
+ * The heap kept checked CRDs may take: an eighth of the heap limit, at most 24 MB (the corpus
+ * once over; each MB kept adds about as much to the peak RSS of a run of any size).
  */
-export function scanInput(input: ListedInput, bytes: Uint8Array): ScanRecord | 'openapi' {
-  const scanned = scanKeeping(input, bytes, false);
-  return scanned === 'openapi' ? scanned : scanned.scan;
+const KEPT_HEAP_MAX = 24 * 1024 * 1024;
+
+/**
+ * The bytes of input whose checked CRDs the first pass keeps for the second (which parses and
+ * decodes the others again): what fits {@link KEPT_HEAP_MAX} in a heap of `heapLimit` bytes.
+ */
+export function keptInputBytes(heapLimit: number): number {
+  return Math.min(heapLimit / 8, KEPT_HEAP_MAX) / KEPT_HEAP_PER_BYTE;
 }
 
 /**
- * {@link scanInput}, and with `keep` the input's checked CRDs as {@link loadCluster} builds from
+ * The bytes the first pass may keep packed ({@link scanKeeping}'s `packed`: about 0.6 bytes per
+ * byte of YAML, outside the heap) once the inputs kept as objects fill their share: a sixteenth of
+ * the heap limit, at most 24 MB (about 40 MB of YAML more that step 2 does not parse again; the
+ * cap is set by the peak RSS at 16×, which 32 MB raised by 14–48 MB).
+ */
+export function keptPackedBytes(heapLimit: number): number {
+  return Math.min(heapLimit / 16, 24 * 1024 * 1024);
+}
+
+/**
+ * What one thread keeps of the first pass for the second: the checked CRDs of the inputs it
+ * checks, as objects while {@link keptInputBytes} allows, then packed while
+ * {@link keptPackedBytes} does; `share` of each budget when several threads keep (the run's peak
+ * memory stays that of one).
+ */
+export class Keeper {
+  readonly kept: KeptCrds = new Map();
+  private readonly objectBudget: number;
+  private readonly packBudget: number;
+  private objectBytes = 0;
+  private packedBytes = 0;
+
+  constructor(share: number) {
+    const heapLimit = getHeapStatistics().heap_size_limit;
+    this.objectBudget = keptInputBytes(heapLimit) * share;
+    this.packBudget = keptPackedBytes(heapLimit) * share;
+  }
+
+  /** Checks `input` ({@link scanKeeping}), keeping its checked CRDs when they fit; whether it kept them. */
+  scan(input: ListedInput, hash: string, bytes: Uint8Array): { scan: ScanRecord | 'openapi'; kept: boolean } {
+    const keep =
+      this.objectBytes + bytes.byteLength <= this.objectBudget
+        ? 'objects'
+        : this.packedBytes < this.packBudget
+          ? 'packed'
+          : false;
+    const scanned = scanKeeping(input, bytes, keep);
+    if (scanned === 'openapi') return { scan: scanned, kept: false };
+    if (scanned.crds) {
+      this.kept.set(input.file, { hash, crds: scanned.crds });
+      this.objectBytes += bytes.byteLength;
+    } else if (scanned.packed) {
+      this.kept.set(input.file, { hash, packed: scanned.packed });
+      this.packedBytes += scanned.packed.data.byteLength;
+    }
+    return { scan: scanned.scan, kept: this.kept.has(input.file) };
+  }
+}
+
+/**
+ * The checks of one input on its own — its diagnostics, the groups of its CRDs and its served
+ * kinds without schemas (`openapi` when it is an OpenAPI document: the in-memory pipeline reads
+ * those) — and with `keep` the input's checked CRDs as {@link loadCluster} builds from
  * them: as objects (`objects`: `crds`) or packed into a buffer (`packed`: `packed`, a sixth of the
  * heap, unpacked in a fraction of a parse); absent when the input has errors or cannot be kept
  * (see {@link keepChecked}).
@@ -274,7 +335,7 @@ export async function runCluster(env: ClusterEnv, job: ClusterJob, loaded?: Load
 
 /** The messages a job handler takes (a worker thread's, or the main thread's own). */
 export type WorkerRequest =
-  | { type: 'scan'; id: number; input: ListedInput; bytes: Uint8Array }
+  | { type: 'scan'; id: number; input: ListedInput; hash: string; bytes: Uint8Array }
   | {
       type: 'setup';
       target: TargetData;
@@ -287,18 +348,25 @@ export type WorkerRequest =
     }
   | { type: 'cluster'; id: number; job: ClusterJob };
 
-/** A reply: `{ id, scan }`, `{ id, result }`; none for `setup`. */
-export type WorkerReply = { id: number; scan: ScanRecord | 'openapi' } | { id: number; result: ClusterResult };
+/**
+ * A reply: `{ id, scan, kept }` (whether this thread kept the input's checked CRDs for a cluster
+ * it runs later), `{ id, result }`; none for `setup`.
+ */
+export type WorkerReply =
+  { id: number; scan: ScanRecord | 'openapi'; kept: boolean } | { id: number; result: ClusterResult };
 
-/** Runs {@link WorkerRequest}s; holds what `setup` gave for the clusters after it. */
-export function jobHandler(): (msg: WorkerRequest) => Promise<WorkerReply | undefined> {
+/**
+ * Runs {@link WorkerRequest}s; holds what `setup` gave for the clusters after it, and what
+ * `keeper` kept of the inputs it checked for the clusters it builds.
+ */
+export function jobHandler(keeper: Keeper): (msg: WorkerRequest) => Promise<WorkerReply | undefined> {
   let env: ClusterEnv | undefined;
   return async (msg) => {
     switch (msg.type) {
       case 'scan': {
-        const scan = scanInput(msg.input, msg.bytes);
+        const { scan, kept } = keeper.scan(msg.input, msg.hash, msg.bytes);
         checkHeap('reading the inputs');
-        return { id: msg.id, scan };
+        return { id: msg.id, scan, kept };
       }
       case 'setup':
         env = {
@@ -309,6 +377,7 @@ export function jobHandler(): (msg: WorkerRequest) => Promise<WorkerReply | unde
           command: msg.command,
           stager: new FileStager(msg.stager),
           ...(msg.diffs ? { diffs: msg.diffs } : {}),
+          kept: keeper.kept,
         };
         return undefined;
       case 'cluster':

@@ -5,10 +5,10 @@
 //   2. the inputs are joined into clusters — the groups they define and the files that define
 //      them — and each cluster is read again, built (titles, engine checks), generated and handed
 //      to the output transaction file by file, then dropped; a cluster the cache knows, whose
-//      files are on disk as the last run left them, is not generated at all. In the main thread
-//      alone, step 1 keeps the checked CRDs of the first inputs (as objects within a share of the
-//      heap, `keptInputBytes`, then packed into buffers, `keptPackedBytes`) and step 2 builds from
-//      those instead of parsing them again;
+//      files are on disk as the last run left them, is not generated at all. Step 1 keeps the
+//      checked CRDs of the first inputs (as objects within a share of the heap, `keptInputBytes`,
+//      then packed into buffers, `keptPackedBytes`) and step 2 builds from those instead of
+//      parsing them again;
 //   3. the files that span groups (clientset.ts, the fake clientset, the informer factory) are
 //      generated last from every group's names.
 // What the emitters of one group read of the others (group names, kinds for the operators and
@@ -17,11 +17,13 @@
 // OpenAPI inputs take the in-memory pipeline (pipeline.ts) into the same transaction.
 //
 // Steps 1 and 2 run in worker threads (stream-worker.ts) when the inputs are large enough for
-// them to pay (WORKER_MIN_BYTES; CRDGEN_WORKERS sets their number, 0: none): each checks inputs
-// and generates clusters as they come and stages their files itself; the main thread keeps the
-// transaction, the cache and the order of the diagnostics. A worker that runs out of heap stops
-// with an error the run reports (CLI004), not a crash. The operators' groups are generated in the
-// main thread, which holds them whole (their option checks read their schemas).
+// them to pay (WORKER_MIN_BYTES; CRDGEN_WORKERS sets their number, 0: none): each checks inputs as
+// they come, keeping its share of the budgets, and generates the clusters whose inputs it kept
+// (an idle thread takes another's, reading its inputs again), staging their files itself; the
+// main thread keeps the transaction, the cache and the order of the diagnostics. A worker that
+// runs out of heap stops with an error the run reports (CLI004), not a crash. The operators'
+// groups are generated in the main thread, which holds them whole (their option checks read
+// their schemas).
 
 import { availableParallelism, loadavg } from 'node:os';
 import { statSync } from 'node:fs';
@@ -59,7 +61,6 @@ import {
   errorOf,
   loadCluster,
   runCluster,
-  scanKeeping,
   scanKey,
   targetData,
   withGroups,
@@ -68,42 +69,15 @@ import {
   type ClusterJob,
   type ClusterResult,
   type JobFailure,
-  type KeptCrds,
   type LoadedCluster,
   jobHandler,
+  Keeper,
   type WorkerReply,
   type WorkerRequest,
 } from './stream-jobs.js';
 
 /** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
-
-/** Heap a kept input's checked CRDs take per byte of its YAML (measured on the corpus: 3.6). */
-const KEPT_HEAP_PER_BYTE = 4;
-
-/**
- * The heap kept checked CRDs may take: an eighth of the heap limit, at most 24 MB (the corpus
- * once over; each MB kept adds about as much to the peak RSS of a run of any size).
- */
-const KEPT_HEAP_MAX = 24 * 1024 * 1024;
-
-/**
- * The bytes of input whose checked CRDs the first pass keeps for the second (which parses and
- * decodes the others again): what fits {@link KEPT_HEAP_MAX} in a heap of `heapLimit` bytes.
- */
-export function keptInputBytes(heapLimit: number): number {
-  return Math.min(heapLimit / 8, KEPT_HEAP_MAX) / KEPT_HEAP_PER_BYTE;
-}
-
-/**
- * The bytes the first pass may keep packed ({@link scanKeeping}'s `packed`: about 0.6 bytes per
- * byte of YAML, outside the heap) once the inputs kept as objects fill their share: a sixteenth of
- * the heap limit, at most 24 MB (about 40 MB of YAML more that step 2 does not parse again; the
- * cap is set by the peak RSS at 16×, which 32 MB raised by 14–48 MB).
- */
-export function keptPackedBytes(heapLimit: number): number {
-  return Math.min(heapLimit / 16, 24 * 1024 * 1024);
-}
 
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
@@ -152,6 +126,8 @@ interface InputEntry {
   index: number;
   input: ListedInput;
   hash: string;
+  /** Its size in bytes. */
+  size: number;
   scan: ScanRecord;
 }
 
@@ -302,52 +278,79 @@ function threadsFor(
 }
 
 /**
- * A worker thread running stream-worker.js beside this module; from the TypeScript sources (tests
- * run through tsx), one that registers tsx first (Node 20 does not hand `--import` to workers).
+ * A worker thread running stream-worker.js beside this module, keeping `keepShare` of the budgets
+ * for kept inputs; from the TypeScript sources (tests run through tsx), one that registers tsx
+ * first (Node 20 does not hand `--import` to workers).
  */
-function startWorker(): Worker {
+function startWorker(keepShare: number): Worker {
+  const workerData = { keepShare };
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here));
+  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here), { workerData });
   const worker = new URL('./stream-worker.ts', here).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(worker)}))`,
-    { eval: true },
+    { eval: true, workerData },
   );
+}
+
+/** A thread of a pool: a worker's index, or {@link LOCAL} for the main thread. */
+type Thread = number;
+const LOCAL: Thread = -1;
+
+/**
+ * Where in `waiting` the next job for `thread` is: its own first (a job meant for it), then one
+ * meant for any thread; when `idle` (it has nothing else to do) and neither is waiting, the newest
+ * job meant for another thread (it reads that job's inputs again rather than wait); -1: none.
+ */
+export function nextJobAt(waiting: readonly { thread: number | undefined }[], thread: number, idle: boolean): number {
+  const own = waiting.findIndex((j) => j.thread === thread);
+  if (own >= 0) return own;
+  const any = waiting.findIndex((j) => j.thread === undefined);
+  if (any >= 0) return any;
+  return idle ? waiting.length - 1 : -1;
 }
 
 interface Job {
   msg: WorkerRequest;
   transfer: ArrayBuffer[];
-  done: (reply: WorkerReply) => void;
+  /** The thread that should run it (it kept the inputs the job reads); any when undefined. */
+  thread: Thread | undefined;
+  done: (reply: WorkerReply, thread: Thread) => void;
   fail: (e: unknown) => void;
 }
 
 /**
  * Worker threads (and, when `local`, the main thread) that take {@link WorkerRequest}s one at a
- * time each; see the file comment.
+ * time each; see the file comment. A job meant for one thread (a cluster whose inputs that thread
+ * kept) waits for it, unless another thread would idle: then that one takes it and reads its
+ * inputs again.
  */
 class WorkerPool {
   private readonly waiting: Job[] = [];
   /** Each worker's jobs sent and not answered yet, in order (it answers them in order). */
   private readonly sent = new Map<Worker, Job[]>();
   private readonly workers: Worker[] = [];
-  private readonly handleHere = jobHandler();
+  private readonly handleHere: ReturnType<typeof jobHandler>;
   private localBusy = false;
   private closing = false;
   private broken: Error | undefined;
   private nextId = 0;
 
+  /** `keeper`: what the main thread keeps of the inputs it checks (when `local`). */
   constructor(
     n: number,
     private readonly local: boolean,
+    keeper: Keeper,
   ) {
+    this.handleHere = jobHandler(keeper);
+    const share = 1 / (n + (local ? 1 : 0));
     for (let i = 0; i < n; i++) {
-      const w = startWorker();
+      const w = startWorker(share);
       w.on('message', (reply: WorkerReply & { failure?: JobFailure }) => {
         const job = this.sent.get(w)!.shift();
         if (reply.failure) job?.fail(errorOf(reply.failure));
-        else job?.done(reply);
+        else job?.done(reply, i);
         this.pump();
       });
       w.on('error', (e: Error & { code?: string }) => this.break(e, w));
@@ -373,6 +376,12 @@ class WorkerPool {
     for (const job of this.waiting.splice(0)) job.fail(err);
   }
 
+  /** The next waiting job for `thread` ({@link nextJobAt}), taken out. */
+  private take(thread: Thread, idle: boolean): Job | undefined {
+    const at = nextJobAt(this.waiting, thread, idle);
+    return at < 0 ? undefined : this.waiting.splice(at, 1)[0];
+  }
+
   /**
    * Hands waiting jobs to the workers, {@link WORKER_QUEUE} at most each (the next ones wait in the
    * worker while the main thread is busy with a job of its own), and one to the main thread when it
@@ -380,35 +389,55 @@ class WorkerPool {
    */
   private pump(): void {
     for (let depth = 1; depth <= WORKER_QUEUE; depth++)
-      for (const w of this.workers) {
+      for (const [i, w] of this.workers.entries()) {
         const queue = this.sent.get(w)!;
         if (this.waiting.length === 0 || queue.length >= depth) continue;
-        const job = this.waiting.shift()!;
+        const job = this.take(i, queue.length === 0);
+        if (!job) continue;
         queue.push(job);
         w.postMessage(job.msg, job.transfer);
       }
-    // the main thread takes a job only while more are waiting than the workers hold: it has the
-    // transaction to keep too, and a long job of its own at the end would leave the workers idle
-    if (this.local && !this.localBusy && this.waiting.length > this.workers.length) {
-      const job = this.waiting.shift()!;
-      this.localBusy = true;
-      setImmediate(() => {
-        this.handleHere(job.msg)
-          .then((reply) => job.done(reply!), job.fail)
-          .finally(() => {
-            this.localBusy = false;
-            this.pump();
-          });
-      });
-    }
+    // the main thread takes a job meant for any thread only while more are waiting than the workers
+    // hold: it has the transaction to keep too, and a long job of its own at the end would leave the
+    // workers idle
+    if (!this.local || this.localBusy || this.waiting.length === 0) return;
+    const next =
+      this.waiting.length > this.workers.length
+        ? this.take(LOCAL, true)
+        : this.waiting.some((j) => j.thread === LOCAL)
+          ? this.take(LOCAL, false)
+          : undefined;
+    if (!next) return;
+    this.localBusy = true;
+    setImmediate(() => {
+      this.handleHere(next.msg)
+        .then((reply) => next.done(reply!, LOCAL), next.fail)
+        .finally(() => {
+          this.localBusy = false;
+          this.pump();
+        });
+    });
   }
 
-  /** Runs `msg` (its `id` set here) in the next free thread; resolves with the reply. */
-  request<T extends WorkerReply>(msg: WorkerRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+  /**
+   * Runs `msg` (its `id` set here) in the next free thread, `thread` when given and it is not the
+   * only one with nothing to do; resolves with the reply and the thread that ran it.
+   */
+  request<T extends WorkerReply>(
+    msg: WorkerRequest,
+    transfer: ArrayBuffer[] = [],
+    thread?: Thread,
+  ): Promise<{ reply: T; thread: Thread }> {
     if (this.broken) return Promise.reject(this.broken);
     if ('id' in msg) msg.id = this.nextId++;
-    return new Promise<T>((done, fail) => {
-      this.waiting.push({ msg, transfer, done: done as (reply: WorkerReply) => void, fail });
+    return new Promise((done, fail) => {
+      this.waiting.push({
+        msg,
+        transfer,
+        thread,
+        done: (reply, by) => done({ reply: reply as T, thread: by }),
+        fail,
+      });
       this.pump();
     });
   }
@@ -460,9 +489,21 @@ async function streamCrds(
         // unreadable: reported when read
       }
   const threads = threadsFor(bytes, io.env ?? {});
-  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local) : undefined;
+  const keeper = new Keeper(threads.local ? 1 / (threads.threads + 1) : 0);
+  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local, keeper) : undefined;
   try {
-    return await stream(target, reporter, opts, { entries, header, useCache, onStep, sources, ctx, key, cache, pool });
+    return await stream(target, reporter, opts, {
+      entries,
+      header,
+      useCache,
+      onStep,
+      sources,
+      ctx,
+      key,
+      cache,
+      pool,
+      keeper,
+    });
   } finally {
     await pool?.close();
   }
@@ -482,22 +523,21 @@ async function stream(
     key: string;
     cache: GenerationCache | undefined;
     pool: WorkerPool | undefined;
+    /** What the main thread keeps of the inputs it checks. */
+    keeper: Keeper;
   },
 ): Promise<StagedTarget | undefined | 'openapi'> {
-  const { entries, header, onStep, sources, ctx, key, cache, pool } = run;
+  const { entries, header, onStep, sources, ctx, key, cache, pool, keeper } = run;
   const inflight = new Set<Promise<unknown>>();
   const limit = (pool?.size ?? 0) + 4;
 
-  // 1. every input read, hashed and checked on its own; in the main thread alone, the checked CRDs
-  // of the first inputs are kept for step 2 while they fit the budget
-  const kept: KeptCrds = new Map();
-  const heapLimit = getHeapStatistics().heap_size_limit;
-  const keepBudget = pool ? 0 : keptInputBytes(heapLimit);
-  const packBudget = pool ? 0 : keptPackedBytes(heapLimit);
-  let keptBytes = 0;
-  let packedBytes = 0;
+  // 1. every input read, hashed and checked on its own; each thread keeps the checked CRDs of the
+  // inputs it checks for step 2 while they fit its budget
+  const { kept } = keeper;
+  /** The thread that kept an input's checked CRDs, by input. */
+  const holder = new Map<string, number>();
   const listing: Diagnostic[] = [];
-  const slots: { input: ListedInput; hash: string; scan?: ScanRecord | 'openapi' }[] = [];
+  const slots: { input: ListedInput; hash: string; size: number; scan?: ScanRecord | 'openapi' }[] = [];
   for (const entry of entries) {
     if ('diagnostic' in entry) {
       listing.push(entry.diagnostic);
@@ -509,7 +549,7 @@ async function stream(
       continue;
     }
     const bytes = read.source.content as Uint8Array;
-    const slot: (typeof slots)[number] = { input: entry.input, hash: sha256(bytes) };
+    const slot: (typeof slots)[number] = { input: entry.input, hash: sha256(bytes), size: bytes.byteLength };
     slots.push(slot);
     const known = cache?.scan(scanKey(entry.input, slot.hash));
     if (known) slot.scan = known;
@@ -518,26 +558,18 @@ async function stream(
       // an unpooled buffer moves to the worker; a small pooled one is copied
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const p = pool
-        .request<{ id: number; scan: ScanRecord | 'openapi' }>(
-          { type: 'scan', id: 0, input: entry.input, bytes },
+        .request<{ id: number; scan: ScanRecord | 'openapi'; kept: boolean }>(
+          { type: 'scan', id: 0, input: entry.input, hash: slot.hash, bytes },
           own ? [bytes.buffer as ArrayBuffer] : [],
         )
-        .then((r) => {
-          slot.scan = r.scan;
+        .then(({ reply, thread }) => {
+          slot.scan = reply.scan;
+          if (reply.kept) holder.set(entry.input.file, thread);
         });
       inflight.add(p);
       void p.finally(() => inflight.delete(p)).catch(() => undefined);
     } else {
-      const keep = keptBytes + bytes.byteLength <= keepBudget ? 'objects' : packedBytes < packBudget ? 'packed' : false;
-      const scanned = scanKeeping(entry.input, bytes, keep);
-      slot.scan = scanned === 'openapi' ? scanned : scanned.scan;
-      if (scanned !== 'openapi' && scanned.crds) {
-        kept.set(entry.input.file, { hash: slot.hash, crds: scanned.crds });
-        keptBytes += bytes.byteLength;
-      } else if (scanned !== 'openapi' && scanned.packed) {
-        kept.set(entry.input.file, { hash: slot.hash, packed: scanned.packed });
-        packedBytes += scanned.packed.data.byteLength;
-      }
+      slot.scan = keeper.scan(entry.input, slot.hash, bytes).scan;
       checkHeap('reading the inputs');
     }
   }
@@ -548,7 +580,7 @@ async function stream(
     if (slot.scan === 'openapi') return 'openapi';
     if (cache && !cache.scan(scanKey(slot.input, slot.hash))) cache.putScan(scanKey(slot.input, slot.hash), slot.scan!);
     position.set(slot.input.file, files.length);
-    files.push({ index: files.length, input: slot.input, hash: slot.hash, scan: slot.scan! });
+    files.push({ index: files.length, input: slot.input, hash: slot.hash, scan: slot.scan!, size: slot.size });
   }
   const read = [...listing, ...files.flatMap((f) => f.scan.diagnostics)];
   reporter.report(read);
@@ -585,6 +617,15 @@ async function stream(
       if (!(e instanceof ControllerOptionsError)) throw e; // the option check says it below
     }
   }
+  // the thread that kept most of a cluster's inputs (it builds the cluster without reading them again)
+  const keptBy = (c: Cluster): number | undefined => {
+    const bytes = new Map<number, number>();
+    for (const f of c.files) {
+      const t = holder.get(f.input.file);
+      if (t !== undefined) bytes.set(t, (bytes.get(t) ?? 0) + f.size);
+    }
+    return [...bytes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+  };
   const operatorsOf = (c: Cluster): string[] =>
     [...controllerGroup].filter(([, g]) => c.groups.includes(g)).map(([s]) => s);
   const loaded = new Map<Cluster, LoadedCluster>();
@@ -679,9 +720,11 @@ async function stream(
       const job = jobOf(c, blocked, operators);
       if (pool && operators.length === 0) {
         await throttle(inflight, limit);
-        const p = pool.request<{ id: number; result: ClusterResult }>({ type: 'cluster', id: 0, job }).then((r) => {
-          take(job, clusterKey, r.result);
-        });
+        const p = pool
+          .request<{ id: number; result: ClusterResult }>({ type: 'cluster', id: 0, job }, [], keptBy(c))
+          .then(({ reply }) => {
+            take(job, clusterKey, reply.result);
+          });
         inflight.add(p);
         void p.finally(() => inflight.delete(p)).catch(() => undefined);
       } else {
