@@ -26,7 +26,7 @@
 // their schemas).
 
 import { availableParallelism, loadavg } from 'node:os';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { getHeapStatistics } from 'node:v8';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -82,8 +82,15 @@ export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
 
-/** Jobs sent to a worker ahead (it keeps working while the main thread is busy with one of its own). */
-const WORKER_QUEUE = 4;
+/**
+ * Work sent to a worker ahead, in bytes of the inputs its jobs read: about a quarter of a second's
+ * (it keeps working while the main thread is busy with a long job of its own, and holds little
+ * back from the other threads at the end).
+ */
+const WORKER_AHEAD_BYTES = 1024 * 1024;
+
+/** At most this many jobs sent to a worker ahead. */
+const WORKER_QUEUE = 16;
 
 /** One file's step as a run plans it, with its diff when asked for ({@link StageOptions.diffs}). */
 export interface PlannedStep {
@@ -254,25 +261,57 @@ function byInput(ds: Diagnostic[], position: ReadonlyMap<string, number>): Diagn
     .map((x) => x.d);
 }
 
+/** What {@link threadsFor} reads of the machine. */
+export interface Machine {
+  cores: number;
+  /** Cores other work keeps busy now. */
+  busy: number;
+  heapLimit: number;
+}
+
+/**
+ * This machine: its cores, the heap limit, and how many cores other work keeps busy now: on Linux
+ * the tasks runnable at this moment besides this thread (/proc/loadavg's fourth field; the load
+ * averages still count processes that have ended, such as the run before this one), elsewhere the
+ * 1-minute load average.
+ */
+function thisMachine(): Machine {
+  let busy = loadavg()[0];
+  try {
+    // the fewest of a few readings a millisecond apart: V8's own helper threads are runnable now
+    // and then, and any one reading may catch them
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    let running = Infinity;
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) Atomics.wait(pause, 0, 0, 1);
+      running = Math.min(running, Number(/^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'utf8'))?.[1]));
+    }
+    if (Number.isInteger(running)) busy = Math.max(0, running - 1);
+  } catch {
+    // not Linux: the load average
+  }
+  return { cores: availableParallelism(), busy, heapLimit: getHeapStatistics().heap_size_limit };
+}
+
 /**
  * The threads a run of `bytes` of input works in: `threads` worker threads, and the main thread too
- * when `local`. Small inputs, or a machine whose cores are busy (the load average says fewer than
- * one is idle): the main thread alone — a worker's start and its second copy of the compiled code
- * cost more than it saves (measured: docs/bench-runs/notes-issue-38.md); large inputs with idle
+ * when `local`. Small inputs, or a machine with fewer than two idle cores: the main thread alone —
+ * a worker's start and its second copy of the compiled code cost more than it saves, and on busy
+ * cores it saves nothing (measured: docs/bench-runs/notes-issue-38.md); large inputs with idle
  * cores: a worker per idle core but one, the main thread taking jobs as well; a heap the inputs
  * could fill: workers only, whose running out of heap is an error the run reports.
  * CRDGEN_WORKERS sets the number of worker threads (0: none).
  */
-function threadsFor(
+export function threadsFor(
   bytes: number,
   env: Readonly<Record<string, string | undefined>>,
+  machine: Machine = thisMachine(),
 ): { threads: number; local: boolean } {
-  const tight = bytes * 32 > getHeapStatistics().heap_size_limit;
-  const cores = availableParallelism();
+  const tight = bytes * 32 > machine.heapLimit;
   const asked = env['CRDGEN_WORKERS'];
   if (asked !== undefined && /^\d+$/.test(asked)) return { threads: Math.min(Number(asked), 16), local: !tight };
-  if (tight) return { threads: Math.max(1, Math.min(cores, MAX_WORKERS)), local: false };
-  const idle = Math.floor(cores - loadavg()[0]);
+  if (tight) return { threads: Math.max(1, Math.min(machine.cores, MAX_WORKERS)), local: false };
+  const idle = Math.floor(machine.cores - machine.busy);
   if (bytes < WORKER_MIN_BYTES || idle < 2) return { threads: 0, local: true };
   return { threads: Math.min(idle - 1, MAX_WORKERS), local: true };
 }
@@ -316,6 +355,8 @@ interface Job {
   transfer: ArrayBuffer[];
   /** The thread that should run it (it kept the inputs the job reads); any when undefined. */
   thread: Thread | undefined;
+  /** The bytes of input it reads. */
+  weight: number;
   done: (reply: WorkerReply, thread: Thread) => void;
   fail: (e: unknown) => void;
 }
@@ -362,7 +403,7 @@ class WorkerPool {
     }
   }
 
-  /** Jobs that can run at once (with one waiting in each worker). */
+  /** Jobs that can be in the threads at once (with those waiting in each worker). */
   get size(): number {
     return this.workers.length * WORKER_QUEUE + (this.local ? 1 : 0);
   }
@@ -383,35 +424,46 @@ class WorkerPool {
   }
 
   /**
-   * Hands waiting jobs to the workers, {@link WORKER_QUEUE} at most each (the next ones wait in the
-   * worker while the main thread is busy with a job of its own), and one to the main thread when it
-   * takes jobs and is free.
+   * Hands waiting jobs to the workers, one at a time each in turn, until each holds two and
+   * {@link WORKER_AHEAD_BYTES}, and one to the main thread when it takes jobs and is free. A
+   * worker's replies wait while the main thread runs a job of its own, so before it starts one the
+   * workers are sent more than that job's weight (a job meant for another thread if need be): they
+   * keep working until it is done.
    */
   private pump(): void {
-    for (let depth = 1; depth <= WORKER_QUEUE; depth++)
-      for (const [i, w] of this.workers.entries()) {
-        const queue = this.sent.get(w)!;
-        if (this.waiting.length === 0 || queue.length >= depth) continue;
-        const job = this.take(i, queue.length === 0);
-        if (!job) continue;
-        queue.push(job);
-        w.postMessage(job.msg, job.transfer);
-      }
     // the main thread takes a job meant for any thread only while more are waiting than the workers
     // hold: it has the transaction to keep too, and a long job of its own at the end would leave the
     // workers idle
-    if (!this.local || this.localBusy || this.waiting.length === 0) return;
-    const next =
-      this.waiting.length > this.workers.length
-        ? this.take(LOCAL, true)
-        : this.waiting.some((j) => j.thread === LOCAL)
-          ? this.take(LOCAL, false)
-          : undefined;
+    let next: Job | undefined;
+    if (this.local && !this.localBusy && this.waiting.length > 0)
+      next =
+        this.waiting.length > this.workers.length
+          ? this.take(LOCAL, true)
+          : this.waiting.some((j) => j.thread === LOCAL)
+            ? this.take(LOCAL, false)
+            : undefined;
+    const ahead = Math.max(WORKER_AHEAD_BYTES, 1.5 * (next?.weight ?? 0));
+    for (let sent = true; sent && this.waiting.length > 0;) {
+      sent = false;
+      for (const [i, w] of this.workers.entries()) {
+        const queue = this.sent.get(w)!;
+        if (this.waiting.length === 0 || queue.length >= WORKER_QUEUE) continue;
+        const queued = queue.reduce((n, j) => n + j.weight, 0);
+        if (queue.length >= 2 && queued >= ahead) continue;
+        // a worker that would run dry before the main thread's job is done takes another's job
+        const job = this.take(i, queue.length === 0 || queued < (next?.weight ?? 0));
+        if (!job) continue;
+        queue.push(job);
+        w.postMessage(job.msg, job.transfer);
+        sent = true;
+      }
+    }
     if (!next) return;
+    const job = next;
     this.localBusy = true;
     setImmediate(() => {
-      this.handleHere(next.msg)
-        .then((reply) => next.done(reply!, LOCAL), next.fail)
+      this.handleHere(job.msg)
+        .then((reply) => job.done(reply!, LOCAL), job.fail)
         .finally(() => {
           this.localBusy = false;
           this.pump();
@@ -420,11 +472,13 @@ class WorkerPool {
   }
 
   /**
-   * Runs `msg` (its `id` set here) in the next free thread, `thread` when given and it is not the
-   * only one with nothing to do; resolves with the reply and the thread that ran it.
+   * Runs `msg` (its `id` set here; it reads `weight` bytes of input) in the next free thread,
+   * `thread` when given and it is not the only one with nothing to do; resolves with the reply and
+   * the thread that ran it.
    */
   request<T extends WorkerReply>(
     msg: WorkerRequest,
+    weight: number,
     transfer: ArrayBuffer[] = [],
     thread?: Thread,
   ): Promise<{ reply: T; thread: Thread }> {
@@ -435,6 +489,7 @@ class WorkerPool {
         msg,
         transfer,
         thread,
+        weight,
         done: (reply, by) => done({ reply: reply as T, thread: by }),
         fail,
       });
@@ -560,6 +615,7 @@ async function stream(
       const p = pool
         .request<{ id: number; scan: ScanRecord | 'openapi'; kept: boolean }>(
           { type: 'scan', id: 0, input: entry.input, hash: slot.hash, bytes },
+          bytes.byteLength,
           own ? [bytes.buffer as ArrayBuffer] : [],
         )
         .then(({ reply, thread }) => {
@@ -721,7 +777,12 @@ async function stream(
       if (pool && operators.length === 0) {
         await throttle(inflight, limit);
         const p = pool
-          .request<{ id: number; result: ClusterResult }>({ type: 'cluster', id: 0, job }, [], keptBy(c))
+          .request<{ id: number; result: ClusterResult }>(
+            { type: 'cluster', id: 0, job },
+            c.files.reduce((n, f) => n + f.size, 0),
+            [],
+            keptBy(c),
+          )
           .then(({ reply }) => {
             take(job, clusterKey, reply.result);
           });

@@ -1,6 +1,7 @@
 // The threads of a streaming run (src/cli/stream-jobs.ts, src/cli/stream.ts): a thread builds a
 // cluster from the checked CRDs it kept when it checked the inputs, without reading them again,
-// and the pool hands a thread the jobs meant for it before others.
+// the pool hands a thread the jobs meant for it before others, and a run takes worker threads
+// only on idle cores.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { resolveTargets } from '../../../src/cli/options.js';
 import { emitContext } from '../../../src/cli/pipeline.js';
 import { sha256, type ScanRecord } from '../../../src/cli/cache.js';
 import { jobHandler, Keeper, targetData, type ClusterResult } from '../../../src/cli/stream-jobs.js';
-import { nextJobAt } from '../../../src/cli/stream.js';
+import { nextJobAt, threadsFor, WORKER_MIN_BYTES } from '../../../src/cli/stream.js';
 import { lightModel } from '../../../src/input/crd/index.js';
 import { OutputTransaction } from '../../../src/emit/output.js';
 
@@ -92,4 +93,17 @@ test('a thread takes the jobs meant for it first, then any thread’s, and anoth
   assert.equal(nextJobAt(others, -1, false), -1);
   assert.equal(nextJobAt(others, -1, true), 2);
   assert.equal(nextJobAt([], 0, true), -1);
+});
+
+test('the threads of a run: idle cores and a large input take a worker; busy cores, a small input or CRDGEN_WORKERS none', () => {
+  const MB = 1024 * 1024;
+  const machine = { cores: 2, busy: 0, heapLimit: 4096 * MB };
+  assert.deepEqual(threadsFor(6 * MB, {}, machine), { threads: 1, local: true });
+  assert.deepEqual(threadsFor(6 * MB, {}, { ...machine, cores: 8 }), { threads: 4, local: true });
+  assert.deepEqual(threadsFor(6 * MB, {}, { ...machine, busy: 1 }), { threads: 0, local: true });
+  assert.deepEqual(threadsFor(WORKER_MIN_BYTES - 1, {}, machine), { threads: 0, local: true });
+  assert.deepEqual(threadsFor(6 * MB, { CRDGEN_WORKERS: '0' }, machine), { threads: 0, local: true });
+  assert.deepEqual(threadsFor(6 * MB, { CRDGEN_WORKERS: '3' }, { ...machine, busy: 2 }), { threads: 3, local: true });
+  // inputs that could fill the heap: workers only, on busy cores too
+  assert.deepEqual(threadsFor(200 * MB, {}, { ...machine, busy: 2 }), { threads: 2, local: false });
 });
