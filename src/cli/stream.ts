@@ -323,13 +323,16 @@ export function threadsFor(
  */
 function startWorker(keepShare: number): Worker {
   const workerData = { keepShare };
+  // a young generation of 16 MB, not V8's default: 15–20 MB less peak RSS a worker, the same time
+  // (measured: docs/bench-runs/notes-issue-38.md)
+  const resourceLimits = { maxYoungGenerationSizeMb: 16 };
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here), { workerData });
+  if (!here.endsWith('.ts')) return new Worker(new URL('./stream-worker.js', here), { workerData, resourceLimits });
   const worker = new URL('./stream-worker.ts', here).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(
     `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(worker)}))`,
-    { eval: true, workerData },
+    { eval: true, workerData, resourceLimits },
   );
 }
 
