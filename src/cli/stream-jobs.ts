@@ -1,8 +1,8 @@
 // The two kinds of work of a streaming run (stream.ts), as functions of plain data so that the
 // main thread and the worker threads (stream-worker.ts) run the same code: the checks of one
-// input (`scanKeeping`, through the thread's `Keeper`), and one cluster of groups read again, built, generated and staged
-// (`runCluster`). Errors leave a job as data (`JobFailure`) and become the same errors again in
-// the main thread.
+// input (`scanKeeping`, through the thread's `Keeper`), and one cluster of groups read again,
+// built, generated and staged (`runCluster`). Errors leave a job as data (`JobFailure`) and
+// become the same errors again in the main thread.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

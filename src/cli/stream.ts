@@ -270,12 +270,11 @@ export interface Machine {
 }
 
 /**
- * This machine: its cores, the heap limit, and how many cores other work keeps busy now: on Linux
- * the tasks runnable at this moment besides this thread (/proc/loadavg's fourth field; the load
- * averages still count processes that have ended, such as the run before this one), elsewhere the
- * 1-minute load average.
+ * How many cores other work keeps busy now: on Linux the tasks runnable at this moment besides
+ * this thread (/proc/loadavg's fourth field; the load averages still count processes that have
+ * ended, such as the run before this one), elsewhere the 1-minute load average.
  */
-function thisMachine(): Machine {
+function busyCores(): number {
   let busy = loadavg()[0];
   try {
     // the fewest of a few readings a millisecond apart: V8's own helper threads are runnable now
@@ -290,7 +289,18 @@ function thisMachine(): Machine {
   } catch {
     // not Linux: the load average
   }
-  return { cores: availableParallelism(), busy, heapLimit: getHeapStatistics().heap_size_limit };
+  return busy;
+}
+
+/** This machine; its busy cores are read ({@link busyCores}) only when asked for. */
+function thisMachine(): Machine {
+  return {
+    cores: availableParallelism(),
+    get busy() {
+      return busyCores();
+    },
+    heapLimit: getHeapStatistics().heap_size_limit,
+  };
 }
 
 /**
@@ -311,8 +321,9 @@ export function threadsFor(
   const asked = env['CRDGEN_WORKERS'];
   if (asked !== undefined && /^\d+$/.test(asked)) return { threads: Math.min(Number(asked), 16), local: !tight };
   if (tight) return { threads: Math.max(1, Math.min(machine.cores, MAX_WORKERS)), local: false };
+  if (bytes < WORKER_MIN_BYTES) return { threads: 0, local: true };
   const idle = Math.floor(machine.cores - machine.busy);
-  if (bytes < WORKER_MIN_BYTES || idle < 2) return { threads: 0, local: true };
+  if (idle < 2) return { threads: 0, local: true };
   return { threads: Math.min(idle - 1, MAX_WORKERS), local: true };
 }
 
@@ -381,16 +392,19 @@ class WorkerPool {
   private broken: Error | undefined;
   private nextId = 0;
 
-  /** `keeper`: what the main thread keeps of the inputs it checks (when `local`). */
+  /**
+   * `keeper`: what the main thread keeps of the inputs it checks (when `local`); `keepShare`: each
+   * worker's share of the budgets for kept inputs.
+   */
   constructor(
     n: number,
     private readonly local: boolean,
     keeper: Keeper,
+    keepShare: number,
   ) {
     this.handleHere = jobHandler(keeper);
-    const share = 1 / (n + (local ? 1 : 0));
     for (let i = 0; i < n; i++) {
-      const w = startWorker(share);
+      const w = startWorker(keepShare);
       w.on('message', (reply: WorkerReply & { failure?: JobFailure }) => {
         const job = this.sent.get(w)!.shift();
         if (reply.failure) job?.fail(errorOf(reply.failure));
@@ -547,8 +561,10 @@ async function streamCrds(
         // unreadable: reported when read
       }
   const threads = threadsFor(bytes, io.env ?? {});
-  const keeper = new Keeper(threads.local ? 1 / (threads.threads + 1) : 0);
-  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local, keeper) : undefined;
+  // every thread that checks inputs keeps an equal share of the budgets for kept inputs
+  const keepShare = 1 / (threads.threads + (threads.local ? 1 : 0));
+  const keeper = new Keeper(threads.local ? keepShare : 0);
+  const pool = threads.threads > 0 ? new WorkerPool(threads.threads, threads.local, keeper, keepShare) : undefined;
   try {
     return await stream(target, reporter, opts, {
       entries,
