@@ -207,6 +207,28 @@ export function visitPathTitles(
   }
 }
 
+/**
+ * The object nodes {@link visitPathTitles} offers when every hook walks on, in the same order and
+ * at the same depths, without working out their path names (which only naming needs).
+ */
+function visitObjects(node: SchemaNode, depth: number, visit: (node: ObjectNode, depth: number) => void): void {
+  switch (node.type) {
+    case 'object':
+      visit(node, depth);
+      for (const p of node.properties)
+        if (!(node.embeddedResource && p.name === 'metadata')) visitObjects(p.schema, depth + 1, visit);
+      break;
+    case 'array':
+      visitObjects(node.items, depth, visit);
+      break;
+    case 'map':
+      visitObjects(node.values, depth, visit);
+      break;
+    default:
+      break;
+  }
+}
+
 /** How {@link assignPathTitles} names the nodes of one group/version. */
 export interface PathTitleOptions {
   /** Claims a free name for a candidate, else an alternative (see {@link titleClaimer}). */
@@ -231,15 +253,12 @@ export function assignPathTitles(roots: ReadonlyArray<readonly [SchemaNode, stri
   const keep = options.keep ?? (() => false);
   // pass 1: where each shape first occurs nearest a root
   const best = new Map<number, { node: ObjectNode; depth: number }>();
-  const survey: PathTitleHooks = {
-    object: (node, candidate, depth) => {
-      const id = shapes.id(node);
-      const b = best.get(id);
-      if (b === undefined || depth < b.depth) best.set(id, { node, depth });
-      return candidate;
-    },
+  const survey = (node: ObjectNode, depth: number): void => {
+    const id = shapes.id(node);
+    const b = best.get(id);
+    if (b === undefined || depth < b.depth) best.set(id, { node, depth });
   };
-  for (const [node, candidate] of roots) visitPathTitles(node, candidate, survey);
+  for (const [node] of roots) visitObjects(node, 1, survey);
   // pass 2: name the chosen nodes; the others wait for their shape's names
   const copies: ObjectNode[] = [];
   const name: PathTitleHooks = {

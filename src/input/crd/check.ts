@@ -215,8 +215,7 @@ export function checkCrdRequest(value: unknown, source: DecodeSource = {}): CrdV
       crd: {},
     };
   // (the apiserver stops at a decode error; the reader reports what validation would add too)
-  const crd = structuredClone(decoded.crd);
-  applyV1Defaults(crd);
+  const crd = defaultedV1(decoded.crd);
   const causes = validateCrd(crd);
   return {
     ...(decodeErrors.length > 0 ? { decodeError: decoded.wireError ?? decodeErrors[0].diag.message } : {}),
@@ -281,6 +280,32 @@ export function checkCrd(crd: unknown, source?: DecodeSource): Finding[] {
 /** {@link checkCrd} as diagnostics without positions. */
 export function checkCrdObject(crd: unknown): Diagnostic[] {
   return checkCrd(crd).map((f) => f.diag);
+}
+
+/**
+ * `crd` with the v1 defaults ({@link applyV1Defaults}), `crd` itself unchanged: only the objects on
+ * the paths the defaults write are copied (shallow), the rest — the schemas — are shared. Validation
+ * only reads, so a deep copy of every schema would cost time and garbage for nothing.
+ */
+export function defaultedV1(crd: Obj): Obj {
+  const copy = (o: unknown): unknown => (isObj(o) ? { ...o } : o);
+  const out: Obj = { ...crd };
+  if (isObj(out.spec)) {
+    const spec: Obj = (out.spec = { ...out.spec });
+    spec.names = copy(spec.names);
+    if (isObj(spec.conversion)) {
+      const conv: Obj = (spec.conversion = { ...spec.conversion });
+      if (isObj(conv.webhook)) {
+        const webhook: Obj = (conv.webhook = { ...conv.webhook });
+        if (isObj(webhook.clientConfig)) {
+          const clientConfig: Obj = (webhook.clientConfig = { ...webhook.clientConfig });
+          clientConfig.service = copy(clientConfig.service);
+        }
+      }
+    }
+  }
+  applyV1Defaults(out);
+  return out;
 }
 
 /** The v1 defaults (SetDefaults_CustomResourceDefinition), in place. */
