@@ -175,14 +175,36 @@ export function layOut(template: (data: object) => string, data: object, what = 
   const pieces: AtColumn[] = [];
   const nonce = Math.random().toString(36).slice(2);
   const mark = (i: number): string => `\u0000col:${nonce}:${i}\u0000`;
+  // the data with each AtColumn swapped for its placeholder: only the arrays and plain objects
+  // above one are copied, the rest is handed over as it is (templates only read their data)
   const swap = (v: unknown): unknown => {
     if (v instanceof AtColumn) {
       pieces.push(v);
       return mark(pieces.length - 1);
     }
-    if (Array.isArray(v)) return v.map(swap);
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = swap(v[i]);
+        if (x !== v[i]) (out ??= v.slice())[i] = x;
+      }
+      return out ?? v;
+    }
     if (typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]));
+      const o = v as Record<string, unknown>;
+      let out: Record<string, unknown> | undefined;
+      for (const k of Object.keys(o)) {
+        const x = swap(o[k]);
+        // (defined, not assigned: a `__proto__` key stays a key)
+        if (x !== o[k])
+          Object.defineProperty((out ??= { ...o }), k, {
+            value: x,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+      }
+      return out ?? v;
     }
     return v;
   };
