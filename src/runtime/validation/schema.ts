@@ -85,6 +85,20 @@ const BOOL_KEYS = [
   'x-kubernetes-preserve-unknown-fields',
   'x-kubernetes-embedded-resource',
 ] as const;
+/**
+ * The keyword groups {@link reduceAt} checks in loops, by keyword: a node names few of them, so
+ * one pass over its own keys says which loops can find anything.
+ */
+const HAS_BOOL = 1;
+const HAS_NUMBER = 2;
+const HAS_COUNT = 4;
+const HAS_COMBINATOR = 8;
+const GROUP_OF = new Map<string, number>([
+  ...BOOL_KEYS.map((k) => [k, HAS_BOOL] as const),
+  ...NUMBER_KEYS.map((k) => [k, HAS_NUMBER] as const),
+  ...COUNT_KEYS.map((k) => [k, HAS_COUNT] as const),
+  ...(['allOf', 'oneOf', 'anyOf'] as const).map((k) => [k, HAS_COMBINATOR] as const),
+]);
 const RULE_REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -131,6 +145,8 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     );
   if ('$ref' in raw) throw new SchemaError(pathString(at), '$ref is not allowed in a structural schema');
   const out: SchemaNode = {};
+  let groups = 0;
+  for (const k in raw) groups |= GROUP_OF.get(k) ?? 0;
   // "" is unset, as for the apiserver (Go's omitempty strings)
   if (raw.type !== undefined && raw.type !== '') {
     if (typeof raw.type !== 'string' || !TYPES.has(raw.type)) {
@@ -146,25 +162,28 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     if (typeof raw.format !== 'string') throw keywordError(at, 'format', 'must be a string');
     if (raw.format !== '') out.format = raw.format;
   }
-  for (const k of BOOL_KEYS) {
-    const v = raw[k];
-    if (v === undefined) continue;
-    if (typeof v !== 'boolean') throw keywordError(at, k, 'must be a boolean');
-    if (v) out[k] = true;
-  }
-  for (const k of NUMBER_KEYS) {
-    const v = raw[k];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
-    out[k] = v;
-  }
+  if (groups & HAS_BOOL)
+    for (const k of BOOL_KEYS) {
+      const v = raw[k];
+      if (v === undefined) continue;
+      if (typeof v !== 'boolean') throw keywordError(at, k, 'must be a boolean');
+      if (v) out[k] = true;
+    }
+  if (groups & HAS_NUMBER)
+    for (const k of NUMBER_KEYS) {
+      const v = raw[k];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw keywordError(at, k, 'must be a number');
+      out[k] = v;
+    }
   // (a multipleOf of 0 or below, and negative counts, are kept: the apiserver accepts them in a CRD)
-  for (const k of COUNT_KEYS) {
-    const v = raw[k];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v)) throw keywordError(at, k, 'must be an integer');
-    out[k] = v;
-  }
+  if (groups & HAS_COUNT)
+    for (const k of COUNT_KEYS) {
+      const v = raw[k];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw keywordError(at, k, 'must be an integer');
+      out[k] = v;
+    }
   if (raw.pattern !== undefined) {
     if (typeof raw.pattern !== 'string') throw keywordError(at, 'pattern', 'must be a string');
     if (raw.pattern !== '') out.pattern = raw.pattern;
@@ -197,12 +216,13 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
       throw keywordError(at, 'items', 'must be a single schema (tuple items are not structural)');
     out.items = reduceAt(raw.items, { up: at, seg: 'items' });
   }
-  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const v = raw[k];
-    if (v === undefined) continue;
-    if (!Array.isArray(v)) throw keywordError(at, k, 'must be an array of schemas');
-    out[k] = v.map((s, i) => reduceAt(s, { up: at, seg: `${k}[${i}]` }));
-  }
+  if (groups & HAS_COMBINATOR)
+    for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const v = raw[k];
+      if (v === undefined) continue;
+      if (!Array.isArray(v)) throw keywordError(at, k, 'must be an array of schemas');
+      out[k] = v.map((s, i) => reduceAt(s, { up: at, seg: `${k}[${i}]` }));
+    }
   if (raw.not !== undefined) out.not = reduceAt(raw.not, { up: at, seg: 'not' });
   if (raw.default !== undefined) out.default = structuredClone(raw.default);
   const lt = raw['x-kubernetes-list-type'];
