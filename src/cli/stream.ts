@@ -28,7 +28,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { hasErrors } from '../diagnostics/format.js';
 import { lightModel, type RenamedKind } from '../input/crd/index.js';
@@ -78,6 +78,22 @@ import {
 
 /** Inputs from this size on are checked and generated in worker threads (measured: docs/bench-runs/notes-issue-38.md). */
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
+
+/**
+ * V8 lets a heap grow to up to 4× what survived its last full collection before it collects
+ * again; a large run's threads keep little across groups (~30 MB each at 16× the corpus), so most
+ * of their peak RSS was that slack (430–515 MB at 16×). Growing by at most 2× takes it to
+ * 305–320 MB for 0–8 % more time (measured: docs/bench-runs/notes-issue-38.md). Set for the
+ * whole process (V8's flags are), before the worker threads start.
+ */
+const HEAP_GROWING_PERCENT = 100;
+let heapGrowthSet = false;
+
+function limitHeapGrowth(): void {
+  if (heapGrowthSet) return;
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  heapGrowthSet = true;
+}
 
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
@@ -560,6 +576,7 @@ async function streamCrds(
       } catch {
         // unreadable: reported when read
       }
+  if (bytes >= WORKER_MIN_BYTES) limitHeapGrowth();
   const threads = threadsFor(bytes, io.env ?? {});
   // every thread that checks inputs keeps an equal share of the budgets for kept inputs
   const keepShare = 1 / (threads.threads + (threads.local ? 1 : 0));
