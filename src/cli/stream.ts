@@ -80,11 +80,11 @@ import {
 export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
 
 /**
- * V8 lets a heap grow to up to 4× what survived its last full collection before it collects
- * again; a large run's threads keep little across groups (~30 MB each at 16× the corpus), so most
- * of their peak RSS was that slack (430–515 MB at 16×). Growing by at most 2× takes it to
- * 305–320 MB for 0–8 % more time (measured: docs/bench-runs/notes-issue-38.md). Set for the
- * whole process (V8's flags are), before the worker threads start.
+ * How far past what survived its last full collection a heap may grow before the next: V8's own
+ * factor goes up to 4×, and a large run's threads keep little across groups (~30 MB each at 16×
+ * the corpus), so most of their peak RSS would be that slack: 16×'s is 390–515 MB with V8's
+ * factor, 305–320 MB with 2×, for 0–8 % more time (measured: docs/bench-runs/notes-issue-38.md).
+ * Set for the whole process (V8's flags are), before the worker threads start.
  */
 const HEAP_GROWING_PERCENT = 100;
 let heapGrowthSet = false;

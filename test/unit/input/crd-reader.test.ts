@@ -61,6 +61,41 @@ test('checkCrdObject is pure and uses the apiserver field format', () => {
   );
 });
 
+test('checkCrdRequest checks with the v1 defaults and leaves the CRD it is given unchanged', () => {
+  const crd = parse(read('fixtures/databasemanager/crd.yaml').toString('utf8')) as {
+    spec: { names: Record<string, unknown>; conversion?: unknown };
+  };
+  // what the defaults fill in: the singular and list kind, the conversion webhook's port
+  delete crd.spec.names.singular;
+  delete crd.spec.names.listKind;
+  crd.spec.conversion = {
+    strategy: 'Webhook',
+    webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'db', name: 'conv' } } },
+  };
+  const before = structuredClone(crd);
+  const freeze = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    Object.freeze(v);
+    for (const x of Object.values(v)) freeze(x);
+  };
+  freeze(crd);
+  const verdict = checkCrdRequest(crd);
+  assert.deepEqual(
+    verdict.causes.map((c) => c.error.field),
+    [],
+  );
+  assert.deepEqual(crd, before);
+  // the port check the default passed (the apiserver names the internal field)
+  const noPort = structuredClone(before) as {
+    spec: { conversion: { webhook: { clientConfig: { service: Record<string, unknown> } } } };
+  };
+  noPort.spec.conversion.webhook.clientConfig.service.port = 0;
+  assert.deepEqual(
+    checkCrdRequest(noPort).causes.map((c) => c.error.field),
+    ['spec.conversion.webhookClientConfig.service.port'],
+  );
+});
+
 test('checkCrdObject reports every problem: names, versions, schema shape', () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
