@@ -87,13 +87,6 @@ export const WORKER_MIN_BYTES = 2 * 1024 * 1024;
  * Set for the whole process (V8's flags are), before the worker threads start.
  */
 const HEAP_GROWING_PERCENT = 100;
-let heapGrowthSet = false;
-
-function limitHeapGrowth(): void {
-  if (heapGrowthSet) return;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  heapGrowthSet = true;
-}
 
 /** At most this many worker threads. */
 const MAX_WORKERS = 4;
@@ -576,7 +569,7 @@ async function streamCrds(
       } catch {
         // unreadable: reported when read
       }
-  if (bytes >= WORKER_MIN_BYTES) limitHeapGrowth();
+  if (bytes >= WORKER_MIN_BYTES) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const threads = threadsFor(bytes, io.env ?? {});
   // every thread that checks inputs keeps an equal share of the budgets for kept inputs
   const keepShare = 1 / (threads.threads + (threads.local ? 1 : 0));

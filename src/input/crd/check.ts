@@ -283,41 +283,30 @@ export function checkCrdObject(crd: unknown): Diagnostic[] {
 }
 
 /**
- * `crd` with the v1 defaults ({@link applyV1Defaults}), `crd` itself unchanged: only the objects on
- * the paths the defaults write are copied (shallow), the rest — the schemas — are shared. Validation
- * only reads, so a deep copy of every schema would cost time and garbage for nothing.
+ * `crd` with the v1 defaults (SetDefaults_CustomResourceDefinition), `crd` itself unchanged: only
+ * the objects on the paths the defaults write are copied (shallow), the rest — the schemas — are
+ * shared. Validation only reads, so a deep copy of every schema would cost time and garbage for
+ * nothing.
  */
 export function defaultedV1(crd: Obj): Obj {
-  const copy = (o: unknown): unknown => (isObj(o) ? { ...o } : o);
-  const out: Obj = { ...crd };
-  if (isObj(out.spec)) {
-    const spec: Obj = (out.spec = { ...out.spec });
-    spec.names = copy(spec.names);
-    if (isObj(spec.conversion)) {
-      const conv: Obj = (spec.conversion = { ...spec.conversion });
-      if (isObj(conv.webhook)) {
-        const webhook: Obj = (conv.webhook = { ...conv.webhook });
-        if (isObj(webhook.clientConfig)) {
-          const clientConfig: Obj = (webhook.clientConfig = { ...webhook.clientConfig });
-          clientConfig.service = copy(clientConfig.service);
-        }
-      }
-    }
-  }
-  applyV1Defaults(out);
-  return out;
-}
-
-/** The v1 defaults (SetDefaults_CustomResourceDefinition), in place. */
-export function applyV1Defaults(crd: Obj): void {
-  const spec = isObj(crd.spec) ? crd.spec : (crd.spec = {});
-  const names = isObj(spec.names) ? spec.names : (spec.names = {});
+  const spec: Obj = isObj(crd.spec) ? { ...crd.spec } : {};
+  const names: Obj = isObj(spec.names) ? { ...spec.names } : {};
   if (str(names.singular) === '') names.singular = str(names.kind).toLowerCase();
   if (str(names.listKind) === '' && str(names.kind) !== '') names.listKind = `${str(names.kind)}List`;
-  if (!isObj(spec.conversion)) spec.conversion = { strategy: 'None' };
-  const conv = spec.conversion as Obj;
-  const svc = isObj(conv.webhook) && isObj(conv.webhook.clientConfig) ? conv.webhook.clientConfig.service : undefined;
-  if (isObj(svc) && svc.port === undefined) svc.port = 443;
+  spec.names = names;
+  const conv = spec.conversion;
+  if (!isObj(conv)) spec.conversion = { strategy: 'None' };
+  else if (isObj(conv.webhook) && isObj(conv.webhook.clientConfig)) {
+    const webhook = conv.webhook;
+    const clientConfig = conv.webhook.clientConfig;
+    const svc = clientConfig.service;
+    if (isObj(svc) && svc.port === undefined)
+      spec.conversion = {
+        ...conv,
+        webhook: { ...webhook, clientConfig: { ...clientConfig, service: { ...svc, port: 443 } } },
+      };
+  }
+  return { ...crd, spec };
 }
 
 /** The name rule of a CRD's metadata: a DNS subdomain, and `<plural>.<group>`. */

@@ -85,6 +85,7 @@ const BOOL_KEYS = [
   'x-kubernetes-preserve-unknown-fields',
   'x-kubernetes-embedded-resource',
 ] as const;
+const COMBINATOR_KEYS = ['allOf', 'oneOf', 'anyOf'] as const;
 /**
  * The keyword groups {@link reduceAt} checks in loops, by keyword: a node names few of them, so
  * one pass over its own keys says which loops can find anything.
@@ -97,7 +98,7 @@ const GROUP_OF = new Map<string, number>([
   ...BOOL_KEYS.map((k) => [k, HAS_BOOL] as const),
   ...NUMBER_KEYS.map((k) => [k, HAS_NUMBER] as const),
   ...COUNT_KEYS.map((k) => [k, HAS_COUNT] as const),
-  ...(['allOf', 'oneOf', 'anyOf'] as const).map((k) => [k, HAS_COMBINATOR] as const),
+  ...COMBINATOR_KEYS.map((k) => [k, HAS_COMBINATOR] as const),
 ]);
 const RULE_REASONS = new Set(['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate']);
 
@@ -217,7 +218,7 @@ function reduceAt(raw: unknown, at: At | undefined): SchemaNode {
     out.items = reduceAt(raw.items, { up: at, seg: 'items' });
   }
   if (groups & HAS_COMBINATOR)
-    for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
+    for (const k of COMBINATOR_KEYS) {
       const v = raw[k];
       if (v === undefined) continue;
       if (!Array.isArray(v)) throw keywordError(at, k, 'must be an array of schemas');
