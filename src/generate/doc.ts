@@ -92,39 +92,65 @@ function isWide(c: number): boolean {
   );
 }
 
-type Mode = 'flat' | 'break';
-interface Cmd {
-  ind: number;
-  mode: Mode;
-  doc: Doc;
+/**
+ * The printer's stacks of commands, one array per field (a command is the `doc` to print, the
+ * indent of its broken lines and whether its lines break), so that pushing one allocates nothing.
+ */
+interface Cmds {
+  docs: Doc[];
+  inds: number[];
+  breaks: boolean[];
 }
 
-function fits(next: Cmd, rest: readonly Cmd[], width: number): boolean {
-  const cmds: Cmd[] = [next];
-  let restIdx = rest.length;
+/** `fits`' own stack (it does not nest: one at a time). */
+const FITS: Pick<Cmds, 'docs' | 'breaks'> = { docs: [], breaks: [] };
+
+/**
+ * Whether `doc` printed flat, then the commands of `rest` below it up to the next line break,
+ * fits in `width` columns.
+ */
+function fits(doc: Doc, rest: Cmds, restLength: number, width: number): boolean {
+  const { docs, breaks } = FITS;
+  docs.length = 0;
+  breaks.length = 0;
+  docs.push(doc);
+  breaks.push(false);
+  let restIdx = restLength;
   while (width >= 0) {
-    if (cmds.length === 0) {
+    let d: Doc;
+    let brk: boolean;
+    if (docs.length === 0) {
       if (restIdx === 0) return true;
-      cmds.push(rest[--restIdx]);
-      continue;
+      restIdx--;
+      d = rest.docs[restIdx];
+      brk = rest.breaks[restIdx];
+    } else {
+      d = docs.pop()!;
+      brk = breaks.pop()!;
     }
-    const { ind, mode, doc: d } = cmds.pop()!;
     if (typeof d === 'string') width -= textWidth(d);
-    else if (isSequence(d)) for (let i = d.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: d[i] });
+    else if (isSequence(d))
+      for (let i = d.length - 1; i >= 0; i--) {
+        docs.push(d[i]);
+        breaks.push(brk);
+      }
     else {
       switch (d.kind) {
         case 'group':
-          cmds.push({ ind, mode: d.shouldBreak ? 'break' : mode, doc: d.contents });
+          docs.push(d.contents);
+          breaks.push(d.shouldBreak ? true : brk);
           break;
         case 'indent':
         case 'align':
-          cmds.push({ ind, mode, doc: d.contents });
+          docs.push(d.contents);
+          breaks.push(brk);
           break;
         case 'ifBreak':
-          cmds.push({ ind, mode, doc: mode === 'break' ? d.breakContents : d.flatContents });
+          docs.push(brk ? d.breakContents : d.flatContents);
+          breaks.push(brk);
           break;
         case 'line':
-          if (mode === 'break') return true;
+          if (brk) return true;
           if (!d.soft) width -= 1;
           break;
       }
@@ -164,36 +190,37 @@ export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, w
     pending = t === 0 ? '' : s.slice(s.length - t);
   };
   let pos = startColumn;
-  const cmds: Cmd[] = [{ ind: startIndent, mode: 'break', doc }];
-  while (cmds.length > 0) {
-    const { ind, mode, doc: n } = cmds.pop()!;
+  const cmds: Cmds = { docs: [doc], inds: [startIndent], breaks: [true] };
+  const push = (d: Doc, ind: number, brk: boolean): void => {
+    cmds.docs.push(d);
+    cmds.inds.push(ind);
+    cmds.breaks.push(brk);
+  };
+  while (cmds.docs.length > 0) {
+    const n = cmds.docs.pop()!;
+    const ind = cmds.inds.pop()!;
+    const brk = cmds.breaks.pop()!;
     if (typeof n === 'string') {
       put(n);
       pos += textWidth(n);
     } else if (isSequence(n)) {
-      for (let i = n.length - 1; i >= 0; i--) cmds.push({ ind, mode, doc: n[i] });
+      for (let i = n.length - 1; i >= 0; i--) push(n[i], ind, brk);
     } else {
       switch (n.kind) {
-        case 'group': {
-          if (mode === 'flat') {
-            cmds.push({ ind, mode: 'flat', doc: n.contents });
-            break;
-          }
-          const flat: Cmd = { ind, mode: 'flat', doc: n.contents };
-          cmds.push(!n.shouldBreak && fits(flat, cmds, width - pos) ? flat : { ind, mode: 'break', doc: n.contents });
+        case 'group':
+          push(n.contents, ind, brk && (n.shouldBreak || !fits(n.contents, cmds, cmds.docs.length, width - pos)));
           break;
-        }
         case 'indent':
-          cmds.push({ ind: ind + 2, mode, doc: n.contents });
+          push(n.contents, ind + 2, brk);
           break;
         case 'align':
-          cmds.push({ ind: ind + n.n, mode, doc: n.contents });
+          push(n.contents, ind + n.n, brk);
           break;
         case 'ifBreak':
-          cmds.push({ ind, mode, doc: mode === 'break' ? n.breakContents : n.flatContents });
+          push(brk ? n.breakContents : n.flatContents, ind, brk);
           break;
         case 'line':
-          if (mode === 'flat') {
+          if (!brk) {
             if (!n.soft) {
               pending += ' ';
               pos += 1;

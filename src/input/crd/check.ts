@@ -124,6 +124,7 @@ function internalForm(spec: Obj): Internal {
   const vs = arr(spec.versions).map((v) => (isObj(v) ? v : {}));
   const same = (k: string): boolean => {
     if (vs.length === 0) return false;
+    if (vs.length === 1) return true;
     // (the first version's field written once: schemas are large)
     const first = JSON.stringify(vs[0][k]);
     return vs.every((v, i) => i === 0 || JSON.stringify(v[k]) === first);

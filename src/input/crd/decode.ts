@@ -213,8 +213,8 @@ const CRD = struct('CustomResourceDefinition', () => ({
 
 /** What the reader knows of the source beyond the values (the literal form of a number). */
 export interface DecodeSource {
-  /** The number at `path` as written (`5.0`), when the source keeps it. */
-  numberText?(path: Path, value: number): string | undefined;
+  /** The number at `path` (called only when needed) as written (`5.0`), when the source keeps it. */
+  numberText?(path: () => Path, value: number): string | undefined;
 }
 
 /** The outcome of {@link decodeCrd}. */
@@ -228,14 +228,36 @@ export interface Decoded {
 }
 
 /**
- * Where encoding/json is in the Go structs: the struct whose field it decodes and the JSON names
- * of the struct fields on the way (map keys and list indexes are not part of it). Inside a
- * lenient subtree (`items`…) the custom unmarshaler's own errors get the outer struct's name.
+ * Where encoding/json is in the Go structs: the struct whose field it decodes. Inside a lenient
+ * subtree (`items`…) the custom unmarshaler's own errors get the outer struct's name.
  */
 interface GoContext {
   struct: string;
-  stack: readonly string[];
   frozen: boolean;
+}
+
+/**
+ * The path to a value as a list from the value up (made into a {@link Path} only for a finding):
+ * `field` marks the struct fields, whose JSON names encoding/json's errors join (map keys and list
+ * indexes are not part of that). Undefined: the document root.
+ */
+interface Trail {
+  readonly up: Trail | undefined;
+  readonly seg: Seg;
+  readonly field: boolean;
+}
+
+function pathOf(trail: Trail | undefined): Path {
+  const out: Seg[] = [];
+  for (let t = trail; t !== undefined; t = t.up) out.push(t.seg);
+  return out.reverse();
+}
+
+/** The struct fields on the way to `trail`, outermost first. */
+function fieldsOf(trail: Trail | undefined): string[] {
+  const out: string[] = [];
+  for (let t = trail; t !== undefined; t = t.up) if (t.field) out.push(t.seg as string);
+  return out.reverse();
 }
 
 /** A Go type's name as reflect prints it (`int64`, `[]string`, `v1.JSONSchemaProps`). */
@@ -320,7 +342,7 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
   const unknownStrict: string[] = [];
   /** A value of the wrong type: the reader's finding, and Go's message for the first one. */
   const typeError = (
-    path: Path,
+    trail: Trail | undefined,
     v: unknown,
     expected: string,
     t: GoType,
@@ -329,20 +351,22 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     raw: unknown = v,
   ): void => {
     typeErrors++;
+    const path = pathOf(trail);
     findings.push(typeInvalid('CRD011', path, v, expected));
     if (wireError !== undefined) return;
     if (go !== undefined) wireError = go;
     else {
       const fits = !(t === 'int64' || t === 'int32') || typeof raw !== 'number';
-      const value = goValueName(raw, typeof raw === 'number' ? source.numberText?.(path, raw) : undefined, fits);
+      const value = goValueName(raw, typeof raw === 'number' ? source.numberText?.(() => path, raw) : undefined, fits);
+      const stack = fieldsOf(trail);
       wireError =
-        ctx.stack.length === 0
+        stack.length === 0
           ? `json: cannot unmarshal ${value} into Go value of type ${goTypeName(t)}`
-          : `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.stack.join('.')} of type ${goTypeName(t)}`;
+          : `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${stack.join('.')} of type ${goTypeName(t)}`;
     }
   };
-  const unknownField = (path: Path, key: string, known: readonly string[], lenient: boolean): void => {
-    const at: Path = [...path, key];
+  const unknownField = (trail: Trail | undefined, key: string, known: readonly string[], lenient: boolean): void => {
+    const at: Path = [...pathOf(trail), key];
     const hint = didYouMean(key, known);
     const field = apiserverField(at);
     if (!lenient) unknownStrict.push(`unknown field ${JSON.stringify(strictPath(at))}`);
@@ -370,67 +394,72 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     });
   };
 
-  const decode = (t: GoType, v: unknown, path: Seg[], lenient: boolean, ctx: GoContext): unknown => {
+  const decode = (t: GoType, v: unknown, path: Trail | undefined, lenient: boolean, ctx: GoContext): unknown => {
     if (v === null || v === undefined) return undefined;
-    const wrong = (expected: string, go?: string): undefined => void typeError(path, v, expected, t, ctx, go);
     if (typeof t === 'object') {
       if ('slice' in t) {
-        if (!Array.isArray(v)) return wrong('array');
-        return v.map((x, i) => decode(t.slice, x, [...path, i], lenient, ctx) ?? null);
+        if (!Array.isArray(v)) return typeError(path, v, 'array', t, ctx);
+        return v.map((x, i) => decode(t.slice, x, { up: path, seg: i, field: false }, lenient, ctx) ?? null);
       }
       if ('map' in t) {
-        if (!isObj(v)) return wrong('object');
+        if (!isObj(v)) return typeError(path, v, 'object', t, ctx);
         const out: Obj = {};
         for (const [k, x] of Object.entries(v)) {
-          const d = decode(t.map, x, [...path, { key: k }], lenient, ctx);
+          const d = decode(t.map, x, { up: path, seg: { key: k }, field: false }, lenient, ctx);
           // a map's null value is kept as the zero value of its type
           setOwn(out, k, d === undefined ? zeroOf(t.map) : d);
         }
         return out;
       }
-      return isObj(v) ? decodeStruct(t.fields(), t.struct, v, path, lenient, ctx) : wrong('object');
+      return isObj(v)
+        ? decodeStruct(t.fields(), t.struct, v, path, lenient, ctx)
+        : typeError(path, v, 'object', t, ctx);
     }
     switch (t) {
       case 'string':
-        return typeof v === 'string' ? v : wrong('string');
+        return typeof v === 'string' ? v : typeError(path, v, 'string', t, ctx);
       case 'bool':
-        return typeof v === 'boolean' ? v : wrong('boolean');
+        return typeof v === 'boolean' ? v : typeError(path, v, 'boolean', t, ctx);
       case 'float64':
-        return typeof v === 'number' ? v : wrong('number');
+        return typeof v === 'number' ? v : typeError(path, v, 'number', t, ctx);
       case 'int64':
       case 'int32': {
         const limit = t === 'int64' ? INT64 : INT32;
-        const text = typeof v === 'number' ? source.numberText?.(path, v) : undefined;
+        const text = typeof v === 'number' ? source.numberText?.(() => pathOf(path), v) : undefined;
         const fraction = text !== undefined && /[.eE]/.test(text);
         if (typeof v === 'number' && Number.isInteger(v) && v >= -limit && v < limit && !fraction) return v;
         if (fraction)
           return void typeError(path, text, t === 'int64' ? 'integer' : 'integer (int32)', t, ctx, undefined, v);
-        return wrong(t === 'int64' ? 'integer' : 'integer (int32)');
+        return typeError(path, v, t === 'int64' ? 'integer' : 'integer (int32)', t, ctx);
       }
       case 'bytes': {
-        if (typeof v !== 'string') return wrong('string');
+        if (typeof v !== 'string') return typeError(path, v, 'string', t, ctx);
         const bad = badBase64At(v);
-        if (bad >= 0) return wrong('base64-encoded bytes', `illegal base64 data at input byte ${bad}`);
+        if (bad >= 0)
+          return typeError(path, v, 'base64-encoded bytes', t, ctx, `illegal base64 data at input byte ${bad}`);
         return v;
       }
       case 'time':
-        if (typeof v !== 'string') return wrong('string');
-        return rfc3339Error(v) === undefined ? v : wrong('RFC 3339 date-time', rfc3339Error(v));
+        if (typeof v !== 'string') return typeError(path, v, 'string', t, ctx);
+        return rfc3339Error(v) === undefined ? v : typeError(path, v, 'RFC 3339 date-time', t, ctx, rfc3339Error(v));
       case 'any':
         return structuredClone(v);
       case 'props':
-        return isObj(v) ? decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, lenient, ctx) : wrong('object');
+        return isObj(v)
+          ? decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, lenient, ctx)
+          : typeError(path, v, 'object', t, ctx);
       case 'propsOrArray': {
         // an object is one schema, a list is a list of schemas; anything else is dropped
         const inner = { ...ctx, frozen: true };
         if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, inner);
-        if (Array.isArray(v)) return v.map((x, i) => decode('props', x, [...path, i], true, inner) ?? {});
+        if (Array.isArray(v))
+          return v.map((x, i) => decode('props', x, { up: path, seg: i, field: false }, true, inner) ?? {});
         return undefined;
       }
       case 'propsOrBool':
         if (typeof v === 'boolean') return v;
         if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, { ...ctx, frozen: true });
-        return wrong('boolean or object');
+        return typeError(path, v, 'boolean or object', t, ctx);
       case 'propsOrStringArray': {
         const inner = { ...ctx, frozen: true };
         if (isObj(v)) return decodeStruct(SCHEMA_FIELDS, 'JSONSchemaProps', v, path, true, inner);
@@ -444,26 +473,25 @@ export function decodeCrd(value: unknown, source: DecodeSource = {}): Decoded {
     fields: Readonly<Record<string, GoType>>,
     name: string,
     v: Obj,
-    path: Seg[],
+    path: Trail | undefined,
     lenient: boolean,
     ctx: GoContext,
   ): unknown => {
     const out: Obj = {};
+    const inner: GoContext = ctx.frozen || ctx.struct === name ? ctx : { struct: name, frozen: false };
     for (const [k, x] of Object.entries(v)) {
       const t = Object.hasOwn(fields, k) ? fields[k] : undefined;
       if (t === undefined) {
         unknownField(path, k, Object.keys(fields), lenient);
         continue;
       }
-      // the user's keys under a map (`properties.<name>`) are keys, the rest field names
-      const inner: GoContext = { struct: ctx.frozen ? ctx.struct : name, stack: [...ctx.stack, k], frozen: ctx.frozen };
-      const d = decode(t, x, [...path, k], lenient, inner);
+      const d = decode(t, x, { up: path, seg: k, field: true }, lenient, inner);
       if (d !== undefined) setOwn(out, k, d);
     }
     return out;
   };
 
-  const top = decode(CRD, value, [], false, { struct: '', stack: [], frozen: false });
+  const top = decode(CRD, value, undefined, false, { struct: '', frozen: false });
   if (wireError === undefined && unknownStrict.length > 0)
     wireError = `strict decoding error: ${unknownStrict.join(', ')}`;
   return {

@@ -189,7 +189,7 @@ export function checkText(file: string, text: string, fromDirectory: boolean): C
     if (apiVersion === 'apiextensions.k8s.io/v1') {
       const verdict = checkCrdRequest(v, {
         // (only a value written somewhere as `5.0` or `1e3` needs its position looked up)
-        numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path) : undefined),
+        numberText: (path, value) => (integralFloats.has(value) ? numberText(lines(), doc, path()) : undefined),
       });
       checked = verdict.findings;
       crd = verdict.crd;
