@@ -102,15 +102,12 @@ interface Cmds {
   breaks: boolean[];
 }
 
-/** `fits`' own stack (it does not nest: one at a time). */
-const FITS: Pick<Cmds, 'docs' | 'breaks'> = { docs: [], breaks: [] };
-
 /**
  * Whether `doc` printed flat, then the commands of `rest` below it up to the next line break,
- * fits in `width` columns.
+ * fits in `width` columns. `own` is its stack (emptied first; one per printer, reused).
  */
-function fits(doc: Doc, rest: Cmds, restLength: number, width: number): boolean {
-  const { docs, breaks } = FITS;
+function fits(doc: Doc, rest: Cmds, restLength: number, width: number, own: Pick<Cmds, 'docs' | 'breaks'>): boolean {
+  const { docs, breaks } = own;
   docs.length = 0;
   breaks.length = 0;
   docs.push(doc);
@@ -191,6 +188,7 @@ export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, w
   };
   let pos = startColumn;
   const cmds: Cmds = { docs: [doc], inds: [startIndent], breaks: [true] };
+  const scratch: Pick<Cmds, 'docs' | 'breaks'> = { docs: [], breaks: [] };
   const push = (d: Doc, ind: number, brk: boolean): void => {
     cmds.docs.push(d);
     cmds.inds.push(ind);
@@ -208,7 +206,11 @@ export function printDoc(doc: Doc, startIndent = 0, startColumn = startIndent, w
     } else {
       switch (n.kind) {
         case 'group':
-          push(n.contents, ind, brk && (n.shouldBreak || !fits(n.contents, cmds, cmds.docs.length, width - pos)));
+          push(
+            n.contents,
+            ind,
+            brk && (n.shouldBreak || !fits(n.contents, cmds, cmds.docs.length, width - pos, scratch)),
+          );
           break;
         case 'indent':
           push(n.contents, ind + 2, brk);
