@@ -13,6 +13,7 @@ import {
   unpackChecked,
 } from '../../../src/input/crd/index.js';
 import type { IntegerNode, ObjectNode, SchemaNode } from '../../../src/model/types.js';
+import { deepFreeze } from '../../../src/model/schema-json.js';
 import { ROOT } from '../../golden/support.js';
 
 const read = (rel: string) => readFileSync(join(ROOT, rel));
@@ -73,12 +74,7 @@ test('checkCrdRequest checks with the v1 defaults and leaves the CRD it is given
     webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: { namespace: 'db', name: 'conv' } } },
   };
   const before = structuredClone(crd);
-  const freeze = (v: unknown): void => {
-    if (v === null || typeof v !== 'object') return;
-    Object.freeze(v);
-    for (const x of Object.values(v)) freeze(x);
-  };
-  freeze(crd);
+  deepFreeze(crd);
   const verdict = checkCrdRequest(crd);
   assert.deepEqual(
     verdict.causes.map((c) => c.error.field),
